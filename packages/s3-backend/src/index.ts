@@ -1,0 +1,10 @@
+// @vgwrdma/s3-backend: the Backend contract, its types, the S3 error catalogue, and helpers every
+// backend shares (ranges, conditional requests).
+export type * from './backend.js';
+export { BACKEND_METHODS } from './backend-methods.js';
+export { UnsupportedBackend } from './unsupported-backend.js';
+export * from './errors/index.js';
+export * from './types/index.js';
+export { contentRangeHeader, parseRange, resolveRange } from './range.js';
+export { checkConditions, normalizeETag } from './conditions.js';
+export type { ConditionTarget } from './conditions.js';

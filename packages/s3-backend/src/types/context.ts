@@ -1,0 +1,39 @@
+// The typed request context every Backend method receives, instead of string-keyed values.
+
+export type AccountRole = 'admin' | 'user' | 'userplus';
+
+export interface Account {
+  /** The access key id the request was signed with ('' for anonymous requests). */
+  readonly access: string;
+  readonly role: AccountRole;
+  readonly userID?: number;
+  readonly groupID?: number;
+  readonly projectID?: number;
+}
+
+export const ANONYMOUS: Account = Object.freeze({ access: '', role: 'user' });
+
+/**
+ * What a request carries when its payload moves by RDMA instead of the HTTP body; parsed once at
+ * the edge (cu-middleware) from `x-amz-rdma-token` or the legacy `X-CuObj-*` headers.
+ */
+export interface RdmaDescriptor {
+  /** The descriptor string as the transport takes it (81-char DC v1 token, without overrides). */
+  readonly token: string;
+  /** Where in client memory the transfer starts (token field 1, or the override). */
+  readonly remoteAddress: bigint;
+  /** PUT: payload size; GET: capacity of the destination (token field 2, or the override). */
+  readonly size: number;
+  /** Which header scheme carried it. */
+  readonly scheme: 'token' | 'legacy';
+}
+
+export interface RequestContext {
+  readonly account: Account;
+  /** The id echoed as x-amz-request-id and in error bodies. */
+  readonly requestId: string;
+  /** Aborted when the client goes away or the server shuts down. */
+  readonly signal: AbortSignal;
+  /** Present when the payload moves by RDMA (set by cu-middleware, consumed by CuServer). */
+  readonly rdma?: RdmaDescriptor;
+}

@@ -1,0 +1,28 @@
+// UnsupportedBackend: every operation answers NotImplemented. Backends extend it and implement
+// what they support; decorators extend it and override what they change.
+import type { Backend } from './backend.js';
+import { BACKEND_METHODS } from './backend-methods.js';
+import { S3Error } from './errors/s3-error.js';
+
+// Declaration merging gives the class every Backend method's type; the loop below gives the
+// prototype an implementation of each.
+export interface UnsupportedBackend extends Omit<Backend, 'name' | 'shutdown'> {}
+
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the merge is how the method set is typed
+export class UnsupportedBackend implements Backend {
+  readonly name: string = 'unsupported';
+
+  async shutdown(): Promise<void> {}
+}
+
+async function notImplemented(): Promise<never> {
+  throw new S3Error('NotImplemented');
+}
+
+for (const method of BACKEND_METHODS) {
+  Object.defineProperty(UnsupportedBackend.prototype, method, {
+    value: notImplemented,
+    writable: true,
+    configurable: true,
+  });
+}

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The README's commands: every one installs (pnpm, pinned, through npx) and builds first, so each
+# works on a fresh clone with only Node >= 20, npm and a C/C++ toolchain.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PNPM=(npx --yes pnpm@10.34.9)
+
+install() {
+  "${PNPM[@]}" install --frozen-lockfile --reporter=silent
+}
+build() {
+  install
+  "${PNPM[@]}" exec turbo run build --output-logs=errors-only
+}
+
+case "${1:-}" in
+  build) build ;;
+  start)
+    build
+    shift
+    exec node scripts/start.mjs "$@"
+    ;;
+  test)
+    build
+    exec node scripts/test.mjs
+    ;;
+  lint)
+    install
+    "${PNPM[@]}" exec biome check .
+    ;;
+  typecheck)
+    install
+    "${PNPM[@]}" exec turbo run typecheck --output-logs=errors-only
+    ;;
+  *)
+    echo "usage: scripts/run.sh build|start|test|lint|typecheck" >&2
+    exit 2
+    ;;
+esac
