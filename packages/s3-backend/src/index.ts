@@ -8,3 +8,14 @@ export * from './types/index.js';
 export { contentRangeHeader, parseRange, resolveRange } from './range.js';
 export { checkConditions, normalizeETag } from './conditions.js';
 export type { ConditionTarget } from './conditions.js';
+export {
+  CHECKSUMS,
+  algorithmOfHeader,
+  checksumHeader,
+  createMd5,
+  getChecksum,
+  md5ETag,
+  multipartETag,
+  parseChecksumAlgorithm,
+} from './checksums/index.js';
+export type { ChecksumSpec, Hasher } from './checksums/index.js';
