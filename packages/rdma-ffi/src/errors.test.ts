@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { checkErrno, errnoName, errnoOf, RdmaError } from './errors.js';
+
+describe('RdmaError', () => {
+  it('names Linux errnos from the platform table, whatever the sign', () => {
+    expect(errnoName(-5)).toBe('EIO');
+    expect(errnoName(110)).toBe('ETIMEDOUT');
+    expect(errnoName(-71)).toBe('EPROTO');
+    expect(errnoName(-16)).toBe('EBUSY');
+    expect(errnoName(-19)).toBe('ENODEV');
+    expect(errnoName(-99999)).toBe('E99999');
+    expect(errnoOf('ENOMEM')).toBe(-12);
+    expect(() => errnoOf('ENOPE')).toThrow(RangeError);
+  });
+
+  it('keeps the negative errno, its name and the operation', () => {
+    const e = new RdmaError('handlePut', 5, 'agent closed');
+    expect(e).toBeInstanceOf(Error);
+    expect(e).toMatchObject({ errno: -5, code: 'EIO', op: 'handlePut', name: 'RdmaError' });
+    expect(e.message).toBe('handlePut failed: EIO (-5): agent closed');
+  });
+
+  it('checkErrno passes non-negative values through and throws on negatives', () => {
+    expect(checkErrno('x', 42)).toBe(42);
+    expect(checkErrno('x', 7n)).toBe(7);
+    expect(() => checkErrno('x', -110)).toThrow(expect.objectContaining({ code: 'ETIMEDOUT', errno: -110 }));
+  });
+});

@@ -1,0 +1,69 @@
+// Errors of the RDMA layer as values with codes (STYLE.md): `RdmaError` carries the negative errno
+// the native side returned and its name, so callers branch on `code` ('EIO', 'ETIMEDOUT', ...)
+// instead of matching messages; `RdmaLoadError` says which library or platform is missing.
+
+import { constants } from 'node:os';
+
+// errno number → name, from the running platform's own table (Linux numbers on Linux).
+const ERRNO_NAMES: ReadonlyMap<number, string> = new Map(
+  Object.entries(constants.errno).map(([name, value]) => [value, name] as const),
+);
+
+/** The symbolic name of an errno (sign ignored), e.g. 5 or -5 → 'EIO'; 'E<n>' when unknown. */
+export function errnoName(errno: number): string {
+  const n = Math.abs(errno);
+  return ERRNO_NAMES.get(n) ?? `E${n}`;
+}
+
+/** The negative errno for a name, e.g. 'ETIMEDOUT' → -110. Throws for an unknown name. */
+export function errnoOf(name: string): number {
+  const n = (constants.errno as Record<string, number>)[name];
+  if (n === undefined) throw new RangeError(`unknown errno name ${name}`);
+  return -n;
+}
+
+/** A failed native operation. `errno` is negative, as the C ABI returns it. */
+export class RdmaError extends Error {
+  override readonly name = 'RdmaError';
+  /** Negative errno, e.g. -5. */
+  readonly errno: number;
+  /** Its symbolic name, e.g. 'EIO'. */
+  readonly code: string;
+  /** The operation that failed, e.g. 'handleGet'. */
+  readonly op: string;
+
+  constructor(op: string, errno: number, detail?: string) {
+    const neg = -Math.abs(errno);
+    const code = errnoName(neg);
+    super(`${op} failed: ${code} (${neg})${detail ? `: ${detail}` : ''}`);
+    this.errno = neg;
+    this.code = code;
+    this.op = op;
+  }
+}
+
+/** Throws `RdmaError` when a native return value is a negative errno; returns it otherwise. */
+export function checkErrno(op: string, ret: number | bigint, detail?: string): number {
+  const n = Number(ret);
+  if (n < 0) throw new RdmaError(op, n, detail);
+  return n;
+}
+
+/** Why the native shims could not be loaded. */
+export type RdmaLoadErrorCode =
+  | 'ERR_RDMA_UNSUPPORTED_PLATFORM'
+  | 'ERR_RDMA_LIBRARY_NOT_FOUND'
+  | 'ERR_RDMA_LIBRARY_LOAD_FAILED'
+  | 'ERR_RDMA_ABI_MISMATCH';
+
+/** The native shim library is missing, unloadable, or of another ABI version. */
+export class RdmaLoadError extends Error {
+  override readonly name = 'RdmaLoadError';
+  constructor(
+    readonly code: RdmaLoadErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}

@@ -1,0 +1,68 @@
+// Types of the cuObject DC v1 RDMA token (PROTOCOL.md "The DC v1 token"): the typed value that
+// replaces the 81-character string once it has been parsed at the HTTP edge.
+
+/** Direction of a transfer, seen from the client (cuObjOpType_t: GET = 0, PUT = 1). */
+export type RdmaOp = 'get' | 'put';
+
+/** Numeric values of `RdmaOp` on the C ABI. */
+export const RDMA_OP_CODE: Readonly<Record<RdmaOp, number>> = { get: 0, put: 1 };
+
+/** The seven fields of a DC v1 token, typed. */
+export interface DcTokenFields {
+  /** Field 1: virtual address of the client buffer (u64). */
+  readonly addr: bigint;
+  /** Field 2: PUT payload size or GET destination capacity (u32, never 0 in a valid token). */
+  readonly size: number;
+  /** Field 3: remote key of the registration (u32). */
+  readonly rkey: number;
+  /** Field 4: InfiniBand LID (u16), 0 on RoCE. */
+  readonly lid: number;
+  /** Field 5: DC target number (24 bits); the agent's TCP port on softnic. */
+  readonly dctn: number;
+  /** Field 6: whether field 7 carries a GID. */
+  readonly gidPresent: boolean;
+  /** Field 7: 16 raw GID bytes (IPv4-mapped on RoCEv2 and softnic). */
+  readonly gid: Uint8Array;
+}
+
+/** A parsed token: the fields, the optional suffix override, and what they add up to. */
+export interface RdmaToken extends DcTokenFields {
+  /** The 81-character base token, exactly as received (without the override suffix). */
+  readonly base: string;
+  /** Suffix field `<addr16>` of the override form; 0n when absent or "no override". */
+  readonly overrideAddr: bigint;
+  /** Suffix field `<size16>` of the override form; 0n when absent or "no override". */
+  readonly overrideSize: bigint;
+  /** Address to transfer at: the override address when non-zero, else field 1. */
+  readonly remoteAddr: bigint;
+  /** Bytes the token covers: the override size when non-zero, else field 2. */
+  readonly length: number;
+}
+
+/**
+ * What a token string is:
+ * - `dc-v1` / `dc-v1-override`: supported, parses;
+ * - `rc`: an RC/hipObject-style token — well-formed enough to recognise, but not supported
+ *   (the gateway answers 501 so the client falls back to HTTP);
+ * - `malformed`: anything else (400 InvalidArgument).
+ */
+export type RdmaTokenKind = 'dc-v1' | 'dc-v1-override' | 'rc' | 'malformed';
+
+/** The failure kinds, which the HTTP edge maps to 501 (`unsupported`) or 400 (`malformed`). */
+export type RdmaTokenErrorKind = 'unsupported' | 'malformed';
+
+/** Thrown by `parseRdmaToken` (and `formatRdmaToken` for out-of-range fields). */
+export class RdmaTokenError extends Error {
+  override readonly name = 'RdmaTokenError';
+  constructor(
+    readonly kind: RdmaTokenErrorKind,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Result of `tryParseRdmaToken`: never throws, for hot paths and header validation. */
+export type RdmaTokenParseResult =
+  | { readonly ok: true; readonly token: RdmaToken }
+  | { readonly ok: false; readonly kind: RdmaTokenErrorKind; readonly reason: string };
