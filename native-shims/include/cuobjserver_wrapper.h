@@ -1,0 +1,152 @@
+/*
+ * cuobjserver_wrapper.h — the gateway-side transfer ABI, in the shape of NVIDIA's cuObjServer
+ * (CUOBJECT-API.md) so the softnic and vendor providers are interchangeable behind it.
+ *
+ * handle_get = RDMA WRITE into the client's memory (serves an S3 GET).
+ * handle_put = RDMA READ from the client's memory (serves an S3 PUT).
+ *
+ * Ownership: the server owns its buffers' registrations, channels, worker threads, cached agent
+ * connections and the completion eventfd; cuobj_server_destroy releases all of them (it waits for
+ * in-flight transfers to finish or time out). Host buffers from alloc_host_buffer belong to the
+ * caller until free_host_buffer.
+ *
+ * Threading: all functions are thread-safe. A CHANNEL carries one transfer at a time: a second
+ * transfer (sync or async) on a busy channel fails with -EBUSY instead of queueing. Transfers on
+ * different channels run in parallel (each channel has its own native worker thread for submits;
+ * the sync calls run on the caller's thread). The sync handle_* calls block for the whole
+ * transfer — never call them on the Node event loop thread; use submit_* + completion_fd.
+ *
+ * Errors: negative errno (see vgw_shim_common.h). Transfer errors:
+ *   -EINVAL  bad argument: NULL, size 0, size > 1 GiB, local window outside the registered
+ *            buffer, remote window outside the token's (override-applied) window, bad channel
+ *   -EPROTONOSUPPORT  RC-style token;  -EAFNOSUPPORT  token GID is not IPv4-mapped (softnic)
+ *   -ENODEV  agent unreachable (connect refused) or provider not built
+ *   -EACCES  DC key or rkey refused by the agent;  -ERANGE  agent refused the bounds
+ *   -ETIMEDOUT  connect or socket I/O timed out (dead peer never hangs a call)
+ *   -EIO     connection lost / peer died mid-transfer;  -EPROTO  malformed frame from the peer
+ *   -EBUSY   channel busy;  -ENOMEM  allocation failed
+ * After any transfer error the channel is free again and reusable.
+ */
+#ifndef CUOBJSERVER_WRAPPER_H
+#define CUOBJSERVER_WRAPPER_H
+
+#include <sys/types.h>
+#include "cuobj_token.h"
+#include "vgw_shim_common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CUOBJ_PROTO_RDMA_DC_V1 1001u
+#define CUOBJ_CHANNEL_NONE 65535u               /* allocate_channel: none free */
+#define CUOBJ_MAX_TRANSFER (1ull << 30)         /* at most 1 GiB per handle/submit call */
+
+typedef struct cuobj_server cuobj_server_t;           /* opaque */
+typedef struct cuobj_rdma_buffer cuobj_rdma_buffer_t; /* opaque registration handle */
+
+/* Flat tunables. Fill with cuobj_server_tunables_default() then change fields. sizeof == 88.
+ * offsets: struct_size 0, provider 4, num_dcis 8, cq_depth 12, dc_key 16, service_level 24,
+ * timeout 28, hop_limit 32, pkey_index 36, max_sge 40, delay_interval 44, delay_mode 48,
+ * qp_reset_on_failure 52, retry_cnt 56, traffic_class 60, max_rd_atomic 64, io_timeout_ms 68,
+ * connect_timeout_ms 72, frame_size 76, allow_direct 80, reserved 84. */
+typedef struct cuobj_rdma_tunables {
+  uint32_t struct_size;         /* = sizeof(cuobj_rdma_tunables_t); older/smaller sizes accepted */
+  uint32_t provider;            /* vgw_provider_t; default VGW_PROVIDER_SOFTNIC */
+  uint32_t num_dcis;            /* 128: number of channels (1..65534) */
+  uint32_t cq_depth;            /* 640 (vendor only) */
+  uint64_t dc_key;              /* 0xffeeddcc: softnic sends it to the agent at connect */
+  uint32_t service_level;       /* 0   (vendor only) */
+  uint32_t timeout;             /* 16  (vendor only) */
+  uint32_t hop_limit;           /* 4   (vendor only) */
+  uint32_t pkey_index;          /* 0   (vendor only) */
+  uint32_t max_sge;             /* 10  (vendor only) */
+  uint32_t delay_interval;      /* 5000 ns (vendor only) */
+  uint32_t delay_mode;          /* 1   (vendor only) */
+  uint32_t qp_reset_on_failure; /* 1   (vendor only) */
+  uint32_t retry_cnt;           /* 7   (vendor only) */
+  uint32_t traffic_class;       /* 96  (vendor only) */
+  uint32_t max_rd_atomic;       /* 0 = auto (vendor only) */
+  uint32_t io_timeout_ms;       /* softnic: per socket send/recv wait, default 10000 */
+  uint32_t connect_timeout_ms;  /* softnic: connect + handshake, default 3000 */
+  uint32_t frame_size;          /* softnic: TCP data frame payload, default 1 MiB (4 KiB..64 MiB) */
+  uint32_t allow_direct;        /* softnic: 1 = use process_vm_* when the agent proves same host */
+  uint32_t reserved;            /* 0 */
+} cuobj_rdma_tunables_t;
+
+/* Completion of a submit_*: user_tag as given, status = bytes moved or a negative errno.
+ * sizeof == 16; offsets user_tag 0, status 8. */
+typedef struct cuobj_async_event {
+  uint64_t user_tag;
+  int64_t status;
+} cuobj_async_event_t;
+
+VGW_API uint32_t cuobj_server_abi_version(void); /* == VGW_SHIM_ABI_VERSION */
+VGW_API void cuobj_server_tunables_default(cuobj_rdma_tunables_t *t);
+
+/* ip/port: the local address outgoing softnic connections bind to ("" / NULL / "0.0.0.0" = any;
+ * port is ignored by softnic). proto must be CUOBJ_PROTO_RDMA_DC_V1. NULL on failure (see
+ * vgw_shim_last_error: -ENODEV "provider not built", -EINVAL bad tunables, -ENOMEM). */
+VGW_API cuobj_server_t *cuobj_server_create(const char *ip, uint16_t port, uint32_t proto);
+VGW_API cuobj_server_t *cuobj_server_create_with_config(const char *ip, uint16_t port, uint32_t proto,
+                                                        const cuobj_rdma_tunables_t *tunables);
+VGW_API void cuobj_server_destroy(cuobj_server_t *srv);
+VGW_API int cuobj_server_is_connected(const cuobj_server_t *srv); /* 1 when usable */
+VGW_API uint32_t cuobj_server_provider(const cuobj_server_t *srv);
+
+/* Page-aligned host memory (zeroed). Free with cuobj_server_free_host_buffer. NULL on failure. */
+VGW_API void *cuobj_server_alloc_host_buffer(cuobj_server_t *srv, size_t size);
+VGW_API void cuobj_server_free_host_buffer(cuobj_server_t *srv, void *ptr);
+
+/* Register [ptr, ptr+size) as a transfer buffer. The memory must stay valid until deregistered.
+ * Deregister fails with -EBUSY while a transfer uses the buffer. */
+VGW_API cuobj_rdma_buffer_t *cuobj_server_register_buffer(cuobj_server_t *srv, void *ptr, size_t size);
+VGW_API int cuobj_server_deregister_buffer(cuobj_server_t *srv, cuobj_rdma_buffer_t *buf);
+
+/* Lowest free channel id in [0, num_dcis), or CUOBJ_CHANNEL_NONE. free returns -EBUSY while a
+ * transfer runs on it, -EINVAL for an id that is not allocated. */
+VGW_API uint16_t cuobj_server_allocate_channel(cuobj_server_t *srv);
+VGW_API int cuobj_server_free_channel(cuobj_server_t *srv, uint16_t channel);
+
+/* Synchronous transfers (block the calling thread). key: for logs only (may be NULL).
+ * Local side: buf + local_offset (the _ex forms) or buf + 0. Remote side: remote_buf_start must
+ * lie in the token's window [addr, addr+size) (override applied) together with size.
+ * Returns bytes moved (== size) or a negative errno. A short transfer is always an error. */
+VGW_API ssize_t cuobj_server_handle_get(cuobj_server_t *srv, const char *key, cuobj_rdma_buffer_t *buf,
+                                        uint64_t remote_buf_start, size_t size, const char *descr,
+                                        uint16_t channel);
+VGW_API ssize_t cuobj_server_handle_put(cuobj_server_t *srv, const char *key, cuobj_rdma_buffer_t *buf,
+                                        uint64_t remote_buf_start, size_t size, const char *descr,
+                                        uint16_t channel);
+VGW_API ssize_t cuobj_server_handle_get_ex(cuobj_server_t *srv, const char *key, cuobj_rdma_buffer_t *buf,
+                                           uint64_t local_offset, uint64_t remote_buf_start, size_t size,
+                                           const char *descr, uint16_t channel);
+VGW_API ssize_t cuobj_server_handle_put_ex(cuobj_server_t *srv, const char *key, cuobj_rdma_buffer_t *buf,
+                                           uint64_t local_offset, uint64_t remote_buf_start, size_t size,
+                                           const char *descr, uint16_t channel);
+
+/* Asynchronous transfers: validated and queued on the channel's native worker thread. Returns 0
+ * when accepted (exactly one completion with user_tag will follow) or a negative errno (no
+ * completion follows). key and descr are copied; buf must stay registered until completion. */
+VGW_API int cuobj_server_submit_get(cuobj_server_t *srv, const char *key, cuobj_rdma_buffer_t *buf,
+                                    uint64_t local_offset, uint64_t remote_buf_start, size_t size,
+                                    const char *descr, uint16_t channel, uint64_t user_tag);
+VGW_API int cuobj_server_submit_put(cuobj_server_t *srv, const char *key, cuobj_rdma_buffer_t *buf,
+                                    uint64_t local_offset, uint64_t remote_buf_start, size_t size,
+                                    const char *descr, uint16_t channel, uint64_t user_tag);
+
+/* An eventfd (non-blocking) owned by the server — do NOT close or read it yourself. It is
+ * readable whenever at least one completion is queued. Watch it (koffi.node.poll), then call
+ * poll_completions until it returns fewer than max_events. */
+VGW_API int cuobj_server_completion_fd(cuobj_server_t *srv);
+/* Non-blocking: moves up to max_events queued completions into events, returns the count (0 if
+ * none) or a negative errno. Re-arms the eventfd when completions remain. */
+VGW_API int cuobj_server_poll_completions(cuobj_server_t *srv, cuobj_async_event_t *events, int max_events);
+
+/* Telemetry setters of the vendor ABI; softnic accepts and ignores them (returns 0). */
+VGW_API int cuobj_server_set_telemetry_flags(uint32_t flags);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

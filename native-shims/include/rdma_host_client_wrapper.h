@@ -1,0 +1,96 @@
+/*
+ * rdma_host_client_wrapper.h — the host-memory client ABI: the client side of a transfer. It
+ * owns registered host memory and mints DC v1 tokens the gateway uses to reach that memory.
+ *
+ * softnic provider: create() starts an AGENT thread that listens on cfg.agent_addr (default
+ * 127.0.0.1, port cfg.agent_port or ephemeral) and serves the gateway's READ/WRITE requests on
+ * registered regions only, checking the DC key at connect and rkey + bounds on every request.
+ * A WRITE is acknowledged only after the bytes are in memory. Tokens carry GID = IPv4-mapped
+ * agent address, DCTN = agent port, rkey = registration key, field 1 = real virtual address.
+ * verbs provider: dev_name/port_num/gid_index/dc_key select the DC target (not built here).
+ *
+ * Ownership: the client owns its agent thread(s), sockets and every registration; destroy()
+ * stops the agent (dropping gateway connections), deregisters and frees what it allocated.
+ * Memory from rdma_host_client_alloc is page-aligned, zeroed, owned by the client until
+ * rdma_host_client_free (or destroy); JS shows it with koffi.view(ptr, size).
+ *
+ * Threading: all functions are thread-safe. deregister/free wait until no gateway request is
+ * using the region (bounded by the agent's io timeout), then the region is unreachable.
+ * Concurrent transfers into one registration are allowed by the agent; keeping them disjoint is
+ * the caller's job (as with the vendor library).
+ *
+ * Errors: NULL / negative errno + vgw_shim_last_error(), see vgw_shim_common.h.
+ */
+#ifndef RDMA_HOST_CLIENT_WRAPPER_H
+#define RDMA_HOST_CLIENT_WRAPPER_H
+
+#include "cuobj_token.h"
+#include "vgw_shim_common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define RDMA_HOST_MAX_REGION ((4ull << 30) - (64ull << 10)) /* 4 GiB - 64 KiB per registration */
+
+typedef struct rdma_host_client rdma_host_client_t; /* opaque */
+typedef struct rdma_host_mr rdma_host_mr_t;         /* opaque registration handle */
+
+/* Fill with rdma_host_client_config_default() then change fields. Strings are copied by create.
+ * sizeof == 56; offsets: struct_size 0, provider 4, dev_name 8, agent_addr 16, dc_key 24,
+ * port_num 32, gid_index 36, agent_port 40, allow_direct 44, io_timeout_ms 48, reserved 52. */
+typedef struct rdma_host_client_config {
+  uint32_t struct_size;   /* = sizeof(rdma_host_client_config_t) */
+  uint32_t provider;      /* vgw_provider_t: SOFTNIC (default) or VERBS */
+  const char *dev_name;   /* verbs: RDMA device, e.g. "mlx5_0"; NULL = first (unused by softnic) */
+  const char *agent_addr; /* softnic: IPv4 to listen on and advertise; NULL/"" = 127.0.0.1;
+                             must be a concrete address (not 0.0.0.0) since it goes in tokens */
+  uint64_t dc_key;        /* DC access key; the agent refuses gateways presenting another one.
+                             default 0xffeeddcc */
+  uint32_t port_num;      /* verbs: HCA port, default 1 */
+  int32_t gid_index;      /* verbs: GID index, default 3 (RoCEv2 IPv4) */
+  uint32_t agent_port;    /* softnic: TCP port, 0 = ephemeral (default) */
+  uint32_t allow_direct;  /* softnic: 1 = publish a cookie so a same-host gateway may use
+                             process_vm_readv/writev after proving access; 0 = TCP only */
+  uint32_t io_timeout_ms; /* softnic: agent socket send/recv wait, default 10000 */
+  uint32_t reserved;      /* 0 */
+} rdma_host_client_config_t;
+
+VGW_API uint32_t rdma_host_client_abi_version(void); /* == VGW_SHIM_ABI_VERSION */
+VGW_API void rdma_host_client_config_default(rdma_host_client_config_t *cfg);
+
+/* NULL on failure: -ENODEV provider not built, -EADDRINUSE/-EADDRNOTAVAIL cannot listen,
+ * -EINVAL bad config. cfg may be NULL (all defaults). */
+VGW_API rdma_host_client_t *rdma_host_client_create(const rdma_host_client_config_t *cfg);
+VGW_API void rdma_host_client_destroy(rdma_host_client_t *c);
+
+/* softnic: the agent's bound port (host order), or a negative errno for other providers. */
+VGW_API int rdma_host_client_agent_port(const rdma_host_client_t *c);
+/* softnic: allow (1) or forbid (0) the same-host direct path from now on. Connections already
+ * proven keep their mode until they close. Returns 0 or a negative errno. */
+VGW_API int rdma_host_client_set_direct_access(rdma_host_client_t *c, int allow);
+
+/* Page-aligned zeroed memory owned by the client, size 1..RDMA_HOST_MAX_REGION. NULL on failure.
+ * free: -EBUSY if still registered, -EINVAL if ptr did not come from alloc. */
+VGW_API void *rdma_host_client_alloc(rdma_host_client_t *c, size_t size);
+VGW_API int rdma_host_client_free(rdma_host_client_t *c, void *ptr);
+
+/* Register [ptr, ptr+size), size 1..RDMA_HOST_MAX_REGION. ptr should come from alloc (any host
+ * memory that outlives the registration works with softnic). NULL on failure. */
+VGW_API rdma_host_mr_t *rdma_host_client_register(rdma_host_client_t *c, void *ptr, size_t size);
+VGW_API int rdma_host_client_deregister(rdma_host_client_t *c, rdma_host_mr_t *mr);
+VGW_API uint32_t rdma_host_mr_rkey(const rdma_host_mr_t *mr);
+VGW_API void *rdma_host_mr_addr(const rdma_host_mr_t *mr);
+VGW_API size_t rdma_host_mr_size(const rdma_host_mr_t *mr);
+
+/* Mint a canonical 81-char token for [offset, offset+size) of mr. op: CUOBJ_OP_GET (size =
+ * capacity the gateway may write) or CUOBJ_OP_PUT (size = payload it will read). size 1..
+ * UINT32_MAX and offset+size <= region size, else -EINVAL; cap < 82 -> -ENOSPC.
+ * Returns the length written (81). */
+VGW_API int rdma_host_client_token(rdma_host_client_t *c, rdma_host_mr_t *mr, size_t offset, size_t size,
+                                   uint32_t op, char *out, size_t cap);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
