@@ -2,20 +2,22 @@
 // backend shares (ranges, conditional requests).
 export type * from './backend.js';
 export { BACKEND_METHODS } from './backend-methods.js';
-export { UnsupportedBackend } from './unsupported-backend.js';
-export * from './errors/index.js';
-export * from './types/index.js';
-export { contentRangeHeader, parseRange, resolveRange } from './range.js';
-export { checkConditions, normalizeETag } from './conditions.js';
-export type { ConditionTarget } from './conditions.js';
+export type { BodyDigestOptions, BodyDigestResult, ChecksumSpec, Hasher } from './checksums/index.js';
 export {
-  CHECKSUMS,
   algorithmOfHeader,
+  BodyDigest,
+  CHECKSUMS,
   checksumHeader,
   createMd5,
+  digestStream,
   getChecksum,
   md5ETag,
   multipartETag,
   parseChecksumAlgorithm,
 } from './checksums/index.js';
-export type { ChecksumSpec, Hasher } from './checksums/index.js';
+export type { ConditionTarget } from './conditions.js';
+export { checkConditions, normalizeETag } from './conditions.js';
+export * from './errors/index.js';
+export { contentRangeHeader, parseRange, resolveRange } from './range.js';
+export * from './types/index.js';
+export { UnsupportedBackend } from './unsupported-backend.js';

@@ -1,14 +1,25 @@
 // UnsupportedBackend: every operation answers NotImplemented. Backends extend it and implement
 // what they support; decorators extend it and override what they change.
-import type { Backend } from './backend.js';
+import type {
+  AdminOperations,
+  Backend,
+  BucketOperations,
+  MultipartOperations,
+  ObjectOperations,
+} from './backend.js';
 import { BACKEND_METHODS } from './backend-methods.js';
 import { S3Error } from './errors/s3-error.js';
 
 // Declaration merging gives the class every Backend method's type; the loop below gives the
-// prototype an implementation of each.
-export interface UnsupportedBackend extends Omit<Backend, 'name' | 'shutdown'> {}
+// prototype an implementation of each. The operation interfaces are merged as they are (not via
+// Omit<Backend, ...>, a mapped type that turns methods into properties), so a subclass can
+// override them with ordinary methods.
+export interface UnsupportedBackend
+  extends BucketOperations,
+    ObjectOperations,
+    MultipartOperations,
+    AdminOperations {}
 
-// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the merge is how the method set is typed
 export class UnsupportedBackend implements Backend {
   readonly name: string = 'unsupported';
 

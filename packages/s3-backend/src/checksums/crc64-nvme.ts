@@ -52,8 +52,26 @@ function buildTables(): void {
 }
 buildTables();
 
-const [L0, L1, L2, L3, L4, L5, L6, L7] = LO as [Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array];
-const [H0, H1, H2, H3, H4, H5, H6, H7] = HI as [Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array];
+const [L0, L1, L2, L3, L4, L5, L6, L7] = LO as [
+  Uint32Array,
+  Uint32Array,
+  Uint32Array,
+  Uint32Array,
+  Uint32Array,
+  Uint32Array,
+  Uint32Array,
+  Uint32Array,
+];
+const [H0, H1, H2, H3, H4, H5, H6, H7] = HI as [
+  Uint32Array,
+  Uint32Array,
+  Uint32Array,
+  Uint32Array,
+  Uint32Array,
+  Uint32Array,
+  Uint32Array,
+  Uint32Array,
+];
 
 /** Raw state update: (lo, hi) are the pre-inverted register halves. */
 function update(state: Uint32Array, data: Uint8Array): void {
@@ -71,10 +89,26 @@ function update(state: Uint32Array, data: Uint8Array): void {
     const f = ((hi >>> 8) ^ (data[i + 5] as number)) & 0xff;
     const g = ((hi >>> 16) ^ (data[i + 6] as number)) & 0xff;
     const h = ((hi >>> 24) ^ (data[i + 7] as number)) & 0xff;
-    lo = ((L7[a] as number) ^ (L6[b] as number) ^ (L5[c] as number) ^ (L4[d] as number) ^
-      (L3[e] as number) ^ (L2[f] as number) ^ (L1[g] as number) ^ (L0[h] as number)) >>> 0;
-    hi = ((H7[a] as number) ^ (H6[b] as number) ^ (H5[c] as number) ^ (H4[d] as number) ^
-      (H3[e] as number) ^ (H2[f] as number) ^ (H1[g] as number) ^ (H0[h] as number)) >>> 0;
+    lo =
+      ((L7[a] as number) ^
+        (L6[b] as number) ^
+        (L5[c] as number) ^
+        (L4[d] as number) ^
+        (L3[e] as number) ^
+        (L2[f] as number) ^
+        (L1[g] as number) ^
+        (L0[h] as number)) >>>
+      0;
+    hi =
+      ((H7[a] as number) ^
+        (H6[b] as number) ^
+        (H5[c] as number) ^
+        (H4[d] as number) ^
+        (H3[e] as number) ^
+        (H2[f] as number) ^
+        (H1[g] as number) ^
+        (H0[h] as number)) >>>
+      0;
     i += 8;
   }
   for (; i < n; i++) {

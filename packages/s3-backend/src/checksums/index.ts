@@ -1,7 +1,10 @@
 // Checksums: the registry of S3 checksum algorithms, CRC combination and ETag helpers.
+
+export type { BodyDigestOptions, BodyDigestResult } from './body-digest.js';
+export { BodyDigest, digestStream } from './body-digest.js';
 export {
-  CHECKSUMS,
   algorithmOfHeader,
+  CHECKSUMS,
   checksumHeader,
   createMd5,
   getChecksum,

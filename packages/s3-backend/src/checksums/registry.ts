@@ -1,9 +1,10 @@
 // The checksum registry: one table from S3 checksum algorithm to its header, a hasher factory
 // and (for CRCs) a combine function. Every place that handles x-amz-checksum-* looks here
 // instead of switching on the algorithm name.
-import { Crc32c } from '@aws-crypto/crc32c';
+
 import { createHash } from 'node:crypto';
 import { crc32 } from 'node:zlib';
+import { Crc32c } from '@aws-crypto/crc32c';
 import type { ChecksumAlgorithm } from '../types/common.js';
 import { CHECKSUM_ALGORITHMS } from '../types/common.js';
 import { base64Combiner, crcField, crcToBase64 } from './crc-combine.js';
@@ -68,7 +69,12 @@ export const CHECKSUMS: { readonly [A in ChecksumAlgorithm]: ChecksumSpec & { re
     combine: base64Combiner(crcField(64, CRC64NVME_POLY)),
   },
   SHA1: { algorithm: 'SHA1', header: 'x-amz-checksum-sha1', size: 20, create: () => cryptoHasher('sha1') },
-  SHA256: { algorithm: 'SHA256', header: 'x-amz-checksum-sha256', size: 32, create: () => cryptoHasher('sha256') },
+  SHA256: {
+    algorithm: 'SHA256',
+    header: 'x-amz-checksum-sha256',
+    size: 32,
+    create: () => cryptoHasher('sha256'),
+  },
 };
 
 export function getChecksum<A extends ChecksumAlgorithm>(alg: A): ChecksumSpec & { readonly algorithm: A } {

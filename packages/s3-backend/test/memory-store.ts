@@ -1,0 +1,105 @@
+// The state of the in-memory reference backend and the lookups every operation shares.
+import {
+  type Checksums,
+  type ChecksumType,
+  type ContentHeaders,
+  type ObjectAttributesInput,
+  S3Error,
+  type TagSet,
+  type UserMetadata,
+} from '../src/index.js';
+
+export interface MemObject {
+  data: Buffer;
+  etag: string;
+  lastModified: Date;
+  metadata: UserMetadata;
+  headers: ContentHeaders;
+  checksums: Checksums;
+  checksumType?: ChecksumType;
+  tags: TagSet;
+  /** Part sizes, for objects made by CompleteMultipartUpload. */
+  partSizes?: number[];
+}
+
+export interface MemPart {
+  data: Buffer;
+  etag: string;
+  lastModified: Date;
+  checksums: Checksums;
+}
+
+export interface MemUpload {
+  key: string;
+  uploadId: string;
+  initiated: Date;
+  attrs: ObjectAttributesInput;
+  parts: Map<number, MemPart>;
+}
+
+export interface MemBucket {
+  name: string;
+  owner: string;
+  created: Date;
+  objects: Map<string, MemObject>;
+  uploads: Map<string, MemUpload>;
+  /** Completed upload ids → (parts signature, result), so a repeated Complete succeeds. */
+  completed: Map<string, { signature: string; etag: string; key: string }>;
+}
+
+const HEADER_KEYS = [
+  'contentType',
+  'contentEncoding',
+  'contentLanguage',
+  'contentDisposition',
+  'cacheControl',
+  'expires',
+  'websiteRedirectLocation',
+] as const satisfies readonly (keyof ContentHeaders)[];
+
+/** The content headers present on an input, and nothing else. */
+export function pickHeaders(input: ContentHeaders): ContentHeaders {
+  const out: ContentHeaders = {};
+  for (const k of HEADER_KEYS) {
+    const v = input[k];
+    if (v !== undefined) out[k] = v;
+  }
+  return out;
+}
+
+export const MAX_KEY_BYTES = 1024;
+export const MAX_METADATA_BYTES = 2048;
+
+export function checkKey(key: string): void {
+  if (Buffer.byteLength(key) > MAX_KEY_BYTES) throw new S3Error('KeyTooLongError');
+}
+
+/** S3 counts the UTF-8 bytes of every user-metadata key and value toward 2 KiB. */
+export function checkMetadata(metadata: UserMetadata | undefined): void {
+  if (!metadata) return;
+  let total = 0;
+  for (const [k, v] of Object.entries(metadata)) total += Buffer.byteLength(k) + Buffer.byteLength(v);
+  if (total > MAX_METADATA_BYTES) throw new S3Error('MetadataTooLarge');
+}
+
+export class MemStore {
+  readonly buckets = new Map<string, MemBucket>();
+
+  bucket(name: string): MemBucket {
+    const b = this.buckets.get(name);
+    if (!b) throw new S3Error('NoSuchBucket', undefined, { detail: { BucketName: name } });
+    return b;
+  }
+
+  object(bucket: string, key: string): MemObject {
+    const o = this.bucket(bucket).objects.get(key);
+    if (!o) throw new S3Error('NoSuchKey', undefined, { detail: { Key: key } });
+    return o;
+  }
+
+  upload(bucket: string, uploadId: string): MemUpload {
+    const u = this.bucket(bucket).uploads.get(uploadId);
+    if (!u) throw new S3Error('NoSuchUpload');
+    return u;
+  }
+}
