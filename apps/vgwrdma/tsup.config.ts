@@ -1,3 +1,5 @@
+// Builds the library entry (index) and the bin (main). main.ts starts with a `#!/usr/bin/env node`
+// line, which esbuild keeps at the top of dist/main.js (and tsup marks the file executable).
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
@@ -7,5 +9,4 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   target: 'node20',
-  banner: { js: '' },
 });

@@ -1,0 +1,40 @@
+// The startup banner printed on stdout once the gateway listens. Tests and scripts read the
+// `endpoint:` line to learn the port (`--port 127.0.0.1:0` picks a free one).
+import type { GatewayConfig } from './config.js';
+import { DEFAULT_CREDENTIALS } from './defaults.js';
+import { endpointUrl } from './listen-address.js';
+import { VERSION } from './version.js';
+
+export interface BannerInput {
+  readonly config: GatewayConfig;
+  /** The address actually bound (the real port when 0 was asked for). */
+  readonly host: string;
+  readonly port: number;
+}
+
+/** Only the public default secret is ever printed; any other stays hidden. */
+function secretLine(secret: string): string {
+  return secret === DEFAULT_CREDENTIALS.secret ? secret : '(hidden; as given by --secret / ROOT_SECRET_ACCESS_KEY)';
+}
+
+function metadataMode(config: GatewayConfig): string {
+  if (config.backend.nometa) return 'no metadata';
+  return config.backend.sidecar === undefined ? 'xattr metadata' : `sidecar metadata in ${config.backend.sidecar}`;
+}
+
+export function formatBanner({ config, host, port }: BannerInput): string {
+  const rows: [string, string][] = [
+    ['endpoint', endpointUrl(host, port)],
+    ['listening', config.listen.wildcard ? `all interfaces, port ${port}` : `${host}:${port}`],
+    ['region', config.region],
+    ['access key', config.access],
+    ['secret key', secretLine(config.secret)],
+    ['backend', `posix (${metadataMode(config)})`],
+    ['root', config.backend.root],
+  ];
+  if (config.readonly) rows.push(['mode', 'read-only']);
+  if (config.healthPath !== undefined) rows.push(['health', config.healthPath]);
+  if (config.accessLog !== undefined) rows.push(['access log', config.accessLog]);
+  const body = rows.map(([key, value]) => `  ${`${key}:`.padEnd(12)}${value}`).join('\n');
+  return `vgwrdma ${VERSION} S3 gateway ready\n${body}\n`;
+}

@@ -1,0 +1,149 @@
+// Command-line parsing: `vgwrdma [global flags] posix [posix flags] <root>`. The result is a
+// typed Command (help, version, or serve with a complete GatewayConfig); every problem is a
+// UsageError naming the flag, which the caller prints and exits with status 2.
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { GLOBAL_FLAGS, POSIX_FLAGS, parseArgsOptions } from './flags.js';
+import type { ListenAddress } from './listen-address.js';
+import { type Env, UsageError, resolveFlags } from './resolve-flags.js';
+import { globalUsage, posixUsage } from './usage.js';
+import { VERSION } from './version.js';
+
+export interface PosixBackendConfig {
+  readonly kind: 'posix';
+  /** Absolute path of the gateway root (buckets are its subdirectories). */
+  readonly root: string;
+  readonly sidecar?: string;
+  readonly nometa: boolean;
+  readonly dirPerms: number;
+}
+
+export interface GatewayConfig {
+  readonly listen: ListenAddress;
+  readonly access: string;
+  readonly secret: string;
+  readonly region: string;
+  readonly healthPath?: string;
+  readonly readonly: boolean;
+  readonly accessLog?: string;
+  readonly quiet: boolean;
+  readonly debug: boolean;
+  readonly backend: PosixBackendConfig;
+}
+
+export type Command =
+  | { readonly kind: 'help'; readonly text: string }
+  | { readonly kind: 'version'; readonly text: string }
+  | { readonly kind: 'serve'; readonly config: GatewayConfig };
+
+const BACKENDS = ['posix'] as const;
+
+export function parseCommandLine(argv: readonly string[], env: Env, cwd = process.cwd()): Command {
+  const split = splitAtBackend(argv);
+  const global = parseLevel(split.globalArgs, parseArgsOptions(GLOBAL_FLAGS), false);
+  if (global.values.help === true) return { kind: 'help', text: globalUsage() };
+  if (global.values.version === true) return { kind: 'version', text: `vgwrdma ${VERSION}` };
+  if (split.backend === undefined) {
+    throw new UsageError('no backend given: expected `posix <root>` after the global flags');
+  }
+  if (!(BACKENDS as readonly string[]).includes(split.backend)) {
+    throw new UsageError(`unknown backend "${split.backend}" (available: ${BACKENDS.join(', ')})`);
+  }
+
+  const posix = parseLevel(split.backendArgs, parseArgsOptions(POSIX_FLAGS), true);
+  if (posix.values.help === true) return { kind: 'help', text: posixUsage() };
+
+  const g = resolveFlags(GLOBAL_FLAGS, global.values, env);
+  const p = resolveFlags(POSIX_FLAGS, posix.values, env);
+
+  const [root, ...extra] = posix.positionals;
+  if (root === undefined || root === '') {
+    throw new UsageError('no directory provided for operation: usage `vgwrdma posix [flags] <root>`');
+  }
+  if (extra.length > 0) throw new UsageError(`unexpected argument(s) after the root: ${extra.join(' ')}`);
+  if (g.access === undefined || g.secret === undefined) {
+    const missing = [g.access === undefined ? '--access' : '', g.secret === undefined ? '--secret' : '']
+      .filter(Boolean)
+      .join(' and ');
+    throw new UsageError(
+      `root user access and secret key must be provided (missing ${missing}): pass --access/-a and ` +
+        '--secret/-s, or set ROOT_ACCESS_KEY_ID and ROOT_SECRET_ACCESS_KEY',
+    );
+  }
+  if (p.nometa && p.sidecar !== undefined) {
+    throw new UsageError('cannot use both --nometa and --sidecar metadata');
+  }
+
+  const backend: PosixBackendConfig = {
+    kind: 'posix',
+    root: resolve(cwd, root),
+    nometa: p.nometa,
+    dirPerms: p['dir-perms'],
+    ...(p.sidecar === undefined ? {} : { sidecar: resolve(cwd, p.sidecar) }),
+  };
+  return {
+    kind: 'serve',
+    config: {
+      listen: g.port,
+      access: g.access,
+      secret: g.secret,
+      region: g.region,
+      readonly: g.readonly,
+      quiet: g.quiet,
+      debug: g.debug,
+      backend,
+      ...(g.health === undefined ? {} : { healthPath: g.health }),
+      ...(g['access-log'] === undefined ? {} : { accessLog: resolve(cwd, g['access-log']) }),
+    },
+  };
+}
+
+interface SplitArgs {
+  readonly globalArgs: readonly string[];
+  readonly backend: string | undefined;
+  readonly backendArgs: readonly string[];
+}
+
+/** The first positional word is the backend; flags before it are global, after it the backend's. */
+function splitAtBackend(argv: readonly string[]): SplitArgs {
+  const { tokens } = parseArgs({
+    args: [...argv],
+    options: parseArgsOptions(GLOBAL_FLAGS),
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
+  const first = tokens.find((token) => token.kind === 'positional' || token.kind === 'option-terminator');
+  if (first === undefined) return { globalArgs: argv, backend: undefined, backendArgs: [] };
+  if (first.kind === 'option-terminator') {
+    return { globalArgs: argv.slice(0, first.index), backend: argv[first.index + 1], backendArgs: argv.slice(first.index + 2) };
+  }
+  return { globalArgs: argv.slice(0, first.index), backend: first.value, backendArgs: argv.slice(first.index + 1) };
+}
+
+interface Level {
+  readonly values: Record<string, string | boolean | undefined>;
+  readonly positionals: string[];
+}
+
+function parseLevel(
+  args: readonly string[],
+  options: ReturnType<typeof parseArgsOptions>,
+  allowPositionals: boolean,
+): Level {
+  try {
+    const parsed = parseArgs({ args: [...args], options, strict: true, allowPositionals });
+    return { values: parsed.values, positionals: parsed.positionals };
+  } catch (error) {
+    throw new UsageError(describeParseArgsError(error));
+  }
+}
+
+/** Node's parseArgs errors already name the option; drop its advice about `--` positionals. */
+function describeParseArgsError(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = (error as { code?: unknown }).code;
+  const unknown = /Unknown option '([^']+)'/.exec(message);
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && unknown) return `unknown flag ${unknown[1]}`;
+  return message.replace(/\. To specify a positional argument.*$/s, '');
+}

@@ -1,0 +1,199 @@
+// The command-line flag tables. One row per flag drives everything else: the `node:util`
+// parseArgs options, the environment-variable fallback, zod validation and the --help text.
+// Names, aliases and environment variables follow versitygw (cmd/versitygw/main.go, posix.go),
+// so an operator's scripts and unit files carry over unchanged.
+import { z } from 'zod';
+import { parseListenAddress } from './listen-address.js';
+
+export interface FlagSpec {
+  /** Long name, without the leading dashes. */
+  readonly name: string;
+  readonly short?: string;
+  readonly type: 'string' | 'boolean';
+  /** Environment variables read, in order, when the flag is not given. */
+  readonly env: readonly string[];
+  /** Validates and converts the raw string (or boolean) into its typed value. */
+  readonly schema: z.ZodType;
+  /** Value used when neither the flag nor an environment variable is set. */
+  readonly default?: string | boolean;
+  /** Placeholder shown in --help for string flags. */
+  readonly arg?: string;
+  readonly help: string;
+}
+
+const nonEmpty = z.string().min(1, 'must not be empty');
+
+/** Booleans from the environment: versitygw accepts Go's strconv.ParseBool spellings. */
+export const envBoolean = z.stringbool({
+  truthy: ['1', 't', 'true', 'yes', 'y', 'on'],
+  falsy: ['0', 'f', 'false', 'no', 'n', 'off', ''],
+});
+
+const boolFlag = z.boolean();
+
+const listenAddress = z.string().transform((value, ctx) => {
+  const parsed = parseListenAddress(value);
+  if (typeof parsed === 'string') {
+    ctx.addIssue({ code: 'custom', message: parsed });
+    return z.NEVER;
+  }
+  return parsed;
+});
+
+const healthPath = z
+  .string()
+  .regex(/^\/\S*$/, "must be a path starting with '/', e.g. /health");
+
+/** Octal directory permissions, as `0755`, `755` or `0o755`. */
+const dirPerms = z
+  .string()
+  .regex(/^(0o?)?[0-7]{1,4}$/i, 'must be octal permissions such as 0755')
+  .transform((value) => Number.parseInt(value.replace(/^0o/i, ''), 8));
+
+export const GLOBAL_FLAGS = [
+  {
+    name: 'port',
+    short: 'p',
+    type: 'string',
+    env: ['VGW_PORT'],
+    schema: listenAddress,
+    default: ':7070',
+    arg: 'ADDR',
+    help: 'gateway listen address <ip>:<port> or :<port> (port 0 picks a free port)',
+  },
+  {
+    name: 'access',
+    short: 'a',
+    type: 'string',
+    env: ['ROOT_ACCESS_KEY_ID', 'ROOT_ACCESS_KEY'],
+    schema: nonEmpty,
+    arg: 'KEY',
+    help: 'root user access key',
+  },
+  {
+    name: 'secret',
+    short: 's',
+    type: 'string',
+    env: ['ROOT_SECRET_ACCESS_KEY', 'ROOT_SECRET_KEY'],
+    schema: nonEmpty,
+    arg: 'SECRET',
+    help: 'root user secret access key',
+  },
+  {
+    name: 'region',
+    short: 'r',
+    type: 'string',
+    env: ['VGW_REGION'],
+    schema: z.string().regex(/^[a-z0-9-]+$/, 'must be a region name such as us-east-1'),
+    default: 'us-east-1',
+    arg: 'REGION',
+    help: 's3 region string',
+  },
+  {
+    name: 'health',
+    type: 'string',
+    env: ['VGW_HEALTH'],
+    schema: healthPath,
+    arg: 'PATH',
+    help: "health check endpoint path, answered on GET (must start with '/', e.g. /health)",
+  },
+  {
+    name: 'readonly',
+    type: 'boolean',
+    env: ['VGW_READ_ONLY'],
+    schema: boolFlag,
+    default: false,
+    help: 'allow only read operations across all the gateway',
+  },
+  {
+    name: 'access-log',
+    type: 'string',
+    env: ['LOGFILE', 'VGW_ACCESS_LOG'],
+    schema: nonEmpty,
+    arg: 'FILE',
+    help: 'enable server access logging to specified file',
+  },
+  {
+    name: 'quiet',
+    short: 'q',
+    type: 'boolean',
+    env: ['VGW_QUIET'],
+    schema: boolFlag,
+    default: false,
+    help: 'silence per-request log output',
+  },
+  {
+    name: 'debug',
+    type: 'boolean',
+    env: ['VGW_DEBUG'],
+    schema: boolFlag,
+    default: false,
+    help: 'enable debug output',
+  },
+  {
+    name: 'version',
+    short: 'v',
+    type: 'boolean',
+    env: [],
+    schema: boolFlag,
+    default: false,
+    help: 'print the vgwrdma version and exit',
+  },
+  {
+    name: 'help',
+    short: 'h',
+    type: 'boolean',
+    env: [],
+    schema: boolFlag,
+    default: false,
+    help: 'show this help',
+  },
+] as const satisfies readonly FlagSpec[];
+
+export const POSIX_FLAGS = [
+  {
+    name: 'sidecar',
+    type: 'string',
+    env: ['VGW_META_SIDECAR'],
+    schema: nonEmpty,
+    arg: 'DIR',
+    help: 'store metadata as files under DIR instead of extended attributes',
+  },
+  {
+    name: 'nometa',
+    type: 'boolean',
+    env: ['VGW_META_NONE'],
+    schema: boolFlag,
+    default: false,
+    help: 'disable metadata storage',
+  },
+  {
+    name: 'dir-perms',
+    type: 'string',
+    env: ['VGW_DIR_PERMS'],
+    schema: dirPerms,
+    default: '0755',
+    arg: 'MODE',
+    help: 'default directory permissions for new directories (octal)',
+  },
+  {
+    name: 'help',
+    short: 'h',
+    type: 'boolean',
+    env: [],
+    schema: boolFlag,
+    default: false,
+    help: 'show this help',
+  },
+] as const satisfies readonly FlagSpec[];
+
+/** The parseArgs `options` object for a flag table. */
+export function parseArgsOptions(
+  flags: readonly FlagSpec[],
+): Record<string, { type: 'string' | 'boolean'; short?: string }> {
+  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = {};
+  for (const flag of flags) {
+    options[flag.name] = flag.short ? { type: flag.type, short: flag.short } : { type: flag.type };
+  }
+  return options;
+}

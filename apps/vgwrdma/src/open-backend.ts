@@ -1,0 +1,47 @@
+// Opens the storage backend named on the command line, turning its start-up failures into
+// messages an operator can act on (missing root, no xattr support).
+import { stat } from 'node:fs/promises';
+import { PosixBackend, XattrUnsupportedError } from '@vgwrdma/backend-posix';
+import type { Backend } from '@vgwrdma/s3-backend';
+import type { GatewayConfig } from './config.js';
+
+/** A start-up failure with a message meant for the operator: printed as is, exit status 1. */
+export class StartupError extends Error {
+  readonly exitCode = 1;
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StartupError';
+  }
+}
+
+async function checkDirectory(path: string, what: string): Promise<void> {
+  const info = await stat(path).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') throw new StartupError(`${what} ${path} does not exist; create it first`);
+    throw new StartupError(`cannot access ${what} ${path}: ${error.message}`, { cause: error });
+  });
+  if (!info.isDirectory()) throw new StartupError(`${what} ${path} is not a directory`);
+}
+
+export async function openBackend(config: GatewayConfig): Promise<Backend> {
+  const { root, sidecar, nometa, dirPerms } = config.backend;
+  await checkDirectory(root, 'root directory');
+  try {
+    return await PosixBackend.open({
+      root,
+      nometa,
+      dirPerms,
+      region: config.region,
+      ...(sidecar === undefined ? {} : { sidecar }),
+    });
+  } catch (error) {
+    if (error instanceof XattrUnsupportedError) {
+      throw new StartupError(
+        `${root} does not support user extended attributes (xattrs), where the posix backend keeps ` +
+          'object metadata. Use a filesystem with user xattrs, or start with `posix --sidecar DIR` ' +
+          'to keep metadata in files under DIR (or `posix --nometa` to drop it).',
+        { cause: error },
+      );
+    }
+    throw error;
+  }
+}

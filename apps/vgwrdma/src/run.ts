@@ -1,0 +1,85 @@
+// The whole life of the gateway process: parse the command line, open the backend, serve until
+// SIGINT/SIGTERM, then close the server and the backend. Returns the exit status instead of
+// exiting, so tests can drive it; main.ts is the only place that calls process.exit.
+import { type RunningGateway, createGateway, staticCredentials } from '@vgwrdma/gateway';
+import type { Backend } from '@vgwrdma/s3-backend';
+import { formatBanner } from './banner.js';
+import { type GatewayConfig, parseCommandLine } from './config.js';
+import { createLogger } from './logger.js';
+import { StartupError, openBackend } from './open-backend.js';
+import { type Env, UsageError } from './resolve-flags.js';
+import { watchShutdownSignals } from './signals.js';
+
+export interface RunIO {
+  readonly stdout: { write(text: string): unknown };
+  readonly stderr: { write(text: string): unknown };
+  /** Called on a second shutdown signal; the default exits the process at once. */
+  readonly exitNow?: (code: number) => void;
+}
+
+const processIO: RunIO = { stdout: process.stdout, stderr: process.stderr };
+
+export async function run(argv: readonly string[], env: Env, io: RunIO = processIO): Promise<number> {
+  let command: ReturnType<typeof parseCommandLine>;
+  try {
+    command = parseCommandLine(argv, env);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.stderr.write(`vgwrdma: ${error.message}\nRun 'vgwrdma --help' (or 'vgwrdma posix --help') for usage.\n`);
+    return error.exitCode;
+  }
+  if (command.kind !== 'serve') {
+    io.stdout.write(command.text.endsWith('\n') ? command.text : `${command.text}\n`);
+    return 0;
+  }
+  return serve(command.config, io);
+}
+
+async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
+  const logger = createLogger(config);
+  const signals = watchShutdownSignals(io.exitNow ?? ((code) => process.exit(code)));
+  let backend: Backend | undefined;
+  let running: RunningGateway | undefined;
+  try {
+    backend = await openBackend(config);
+    const gateway = createGateway({
+      backend,
+      credentials: staticCredentials([{ access: config.access, secret: config.secret, account: { role: 'admin' } }]),
+      region: config.region,
+      readonly: config.readonly,
+      logger,
+      accessLog: !config.quiet || config.accessLog !== undefined,
+      ...(config.healthPath === undefined ? {} : { healthPath: config.healthPath }),
+    });
+    running = await gateway.listen({ port: config.listen.port, host: config.listen.host });
+    io.stdout.write(formatBanner({ config, host: running.host, port: running.port }));
+    logger.info({ url: running.url, root: config.backend.root }, 'gateway listening');
+
+    const signal = await signals.stopRequested;
+    logger.info({ signal }, 'shutting down');
+    await running.close();
+    running = undefined;
+    await backend.shutdown();
+    backend = undefined;
+    logger.info({}, 'stopped');
+    return 0;
+  } catch (error) {
+    io.stderr.write(`vgwrdma: ${describeStartupError(error, config)}\n`);
+    await running?.close().catch(() => {});
+    await backend?.shutdown().catch(() => {});
+    return error instanceof StartupError ? error.exitCode : 1;
+  } finally {
+    signals.dispose();
+    logger.flush();
+  }
+}
+
+function describeStartupError(error: unknown, config: GatewayConfig): string {
+  if (error instanceof StartupError) return error.message;
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const { host, port } = config.listen;
+  if (code === 'EADDRINUSE') return `cannot listen on ${host}:${port}: the address is already in use (try --port)`;
+  if (code === 'EADDRNOTAVAIL') return `cannot listen on ${host}:${port}: no such local address (check --port)`;
+  if (code === 'EACCES') return `cannot listen on ${host}:${port}: permission denied (ports below 1024 need privileges)`;
+  return `failed to start: ${error instanceof Error ? error.message : String(error)}`;
+}

@@ -1,0 +1,136 @@
+// The built gateway driven by the AWS CLI (Debian's /usr/bin/aws v2 preferred): `aws s3` and
+// `aws s3api` round trips, and a 200 MiB multipart upload and download compared by SHA-256.
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AWS_BIN, type AwsRunner, awsCli } from './helpers/aws-cli.js';
+import { md5Hex, sha256File, writeRandomFile } from './helpers/files.js';
+import {
+  type GatewayProcess,
+  ROOT_CREDENTIALS,
+  killAllChildren,
+  makeTempDir,
+  removeDir,
+  startGateway,
+} from './helpers/gateway-process.js';
+
+if (AWS_BIN === undefined) {
+  console.warn('aws-cli e2e tests skipped: no aws binary (install awscli: apt-get install awscli)');
+}
+
+let gw: GatewayProcess;
+let work: string;
+let aws: AwsRunner;
+const bucket = 'cli-bucket';
+
+/** Runs the CLI and fails with its stderr when it exits non-zero. */
+async function ok(args: readonly string[]): Promise<string> {
+  const result = await aws(args);
+  if (result.code !== 0) throw new Error(`aws ${args.join(' ')} exited ${result.code}:\n${result.stderr}`);
+  return result.stdout;
+}
+
+async function s3api<T>(args: readonly string[]): Promise<T> {
+  return JSON.parse(await ok(['s3api', ...args, '--output', 'json'])) as T;
+}
+
+describe.skipIf(AWS_BIN === undefined)(`AWS CLI (${AWS_BIN ?? 'none'})`, () => {
+  beforeAll(async () => {
+    work = await makeTempDir('vgwrdma-awscli-');
+    gw = await startGateway();
+    aws = await awsCli({ endpoint: gw.url, ...ROOT_CREDENTIALS, workDir: work });
+  });
+  afterAll(async () => {
+    await gw?.stop();
+    killAllChildren();
+    if (gw) await removeDir(gw.root);
+    if (work) await removeDir(work);
+  });
+
+  it('is the AWS CLI v2 when Debian installed it', async () => {
+    const version = await ok(['--version']);
+    if (AWS_BIN === '/usr/bin/aws') expect(version).toMatch(/^aws-cli\/2\./);
+    else expect(version).toMatch(/^aws-cli\//);
+  });
+
+  it('makes a bucket and lists it', async () => {
+    expect(await ok(['s3', 'mb', `s3://${bucket}`])).toContain(`make_bucket: ${bucket}`);
+    expect(await ok(['s3', 'ls'])).toMatch(new RegExp(`\\s${bucket}$`, 'm'));
+  });
+
+  it('puts, lists, gets, heads and ranges an object', async () => {
+    const local = join(work, 'small.txt');
+    const body = 'hello from the aws cli\n';
+    await writeFile(local, body);
+    await ok(['s3', 'cp', local, `s3://${bucket}/docs/small.txt`]);
+    expect(await ok(['s3', 'ls', `s3://${bucket}/docs/`])).toMatch(/\s23 small\.txt$/m);
+    expect(await ok(['s3', 'cp', `s3://${bucket}/docs/small.txt`, '-'])).toBe(body);
+
+    const head = await s3api<{ ContentLength: number; ETag: string }>(['head-object', '--bucket', bucket, '--key', 'docs/small.txt']);
+    expect(head.ContentLength).toBe(body.length);
+    expect(head.ETag).toBe(`"${md5Hex(body)}"`);
+
+    const ranged = join(work, 'ranged.out');
+    const range = await s3api<{ ContentRange: string; ContentLength: number }>([
+      'get-object', '--bucket', bucket, '--key', 'docs/small.txt', '--range', 'bytes=6-9', ranged,
+    ]);
+    expect(range.ContentRange).toBe(`bytes 6-9/${body.length}`);
+    expect(await readFile(ranged, 'utf8')).toBe('from');
+
+    const list = await s3api<{ Contents: { Key: string; Size: number }[]; KeyCount: number }>([
+      'list-objects-v2', '--bucket', bucket, '--prefix', 'docs/',
+    ]);
+    expect(list.KeyCount).toBe(1);
+    expect(list.Contents.map((o) => [o.Key, o.Size])).toEqual([['docs/small.txt', body.length]]);
+  });
+
+  it('copies, deletes and multi-deletes', async () => {
+    await ok(['s3', 'cp', `s3://${bucket}/docs/small.txt`, `s3://${bucket}/docs/copy.txt`]);
+    expect(await ok(['s3', 'cp', `s3://${bucket}/docs/copy.txt`, '-'])).toBe('hello from the aws cli\n');
+    await ok(['s3', 'rm', `s3://${bucket}/docs/copy.txt`]);
+    const gone = await aws(['s3api', 'head-object', '--bucket', bucket, '--key', 'docs/copy.txt']);
+    expect(gone.code).not.toBe(0);
+    expect(gone.stderr).toMatch(/404|Not Found/);
+
+    for (const key of ['m/1', 'm/2', 'm/3']) {
+      await ok(['s3api', 'put-object', '--bucket', bucket, '--key', key, '--body', join(work, 'small.txt')]);
+    }
+    const deleted = await s3api<{ Deleted: { Key: string }[] }>([
+      'delete-objects', '--bucket', bucket, '--delete', JSON.stringify({ Objects: [{ Key: 'm/1' }, { Key: 'm/2' }] }),
+    ]);
+    expect(deleted.Deleted.map((d) => d.Key).sort()).toEqual(['m/1', 'm/2']);
+    const left = await s3api<{ Contents?: { Key: string }[] }>(['list-objects-v2', '--bucket', bucket, '--prefix', 'm/']);
+    expect(left.Contents?.map((o) => o.Key)).toEqual(['m/3']);
+  });
+
+  it(
+    'uploads and downloads 200 MiB (multipart) byte for byte',
+    async () => {
+      const size = 200 * 1024 * 1024;
+      const up = join(work, 'big.bin');
+      const down = join(work, 'big.down');
+      await writeRandomFile(up, size);
+      await ok(['s3', 'cp', up, `s3://${bucket}/big/big.bin`]);
+      const head = await s3api<{ ContentLength: number; ETag: string }>(['head-object', '--bucket', bucket, '--key', 'big/big.bin']);
+      expect(head.ContentLength).toBe(size);
+      // The CLI splits files over 8 MiB into 8 MiB parts: a multipart ETag ends in -<parts>.
+      expect(head.ETag).toMatch(/^"[0-9a-f]{32}-25"$/);
+      await ok(['s3', 'cp', `s3://${bucket}/big/big.bin`, down]);
+      expect(await sha256File(down)).toBe(await sha256File(up));
+    },
+    120_000,
+  );
+
+  it('removes everything with s3 rm --recursive', async () => {
+    await mkdir(join(work, 'tree/sub'), { recursive: true });
+    await writeFile(join(work, 'tree/a.txt'), 'a');
+    await writeFile(join(work, 'tree/sub/b.txt'), 'b');
+    await ok(['s3', 'cp', '--recursive', join(work, 'tree'), `s3://${bucket}/tree/`]);
+    expect(await ok(['s3', 'ls', '--recursive', `s3://${bucket}/tree/`])).toMatch(/tree\/sub\/b\.txt/);
+    await ok(['s3', 'rm', '--recursive', `s3://${bucket}/`]);
+    const list = await s3api<{ KeyCount: number }>(['list-objects-v2', '--bucket', bucket]);
+    expect(list.KeyCount).toBe(0);
+    await ok(['s3', 'rb', `s3://${bucket}`]);
+    expect(await ok(['s3', 'ls'])).not.toContain(bucket);
+  });
+});

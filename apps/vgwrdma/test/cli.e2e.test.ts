@@ -1,0 +1,139 @@
+// The built `vgwrdma` bin as an operator meets it: help and version, bad command lines (exit 2,
+// message naming the flag), start-up failures, the banner on stdout with logs kept off it, the
+// health path, and a clean exit 0 on SIGTERM.
+import { readFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { CreateBucketCommand } from '@aws-sdk/client-s3';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  MAIN,
+  ROOT_CREDENTIALS,
+  assertBuilt,
+  killAllChildren,
+  makeTempDir,
+  removeDir,
+  runMain,
+  startGateway,
+} from './helpers/gateway-process.js';
+import { s3Client } from './helpers/s3-client.js';
+
+const creds = { ROOT_ACCESS_KEY_ID: 'ak', ROOT_SECRET_ACCESS_KEY: 'sk' };
+let work: string;
+
+beforeAll(async () => {
+  assertBuilt();
+  work = await makeTempDir('vgwrdma-cli-');
+});
+afterAll(async () => {
+  killAllChildren();
+  await removeDir(work);
+});
+
+describe('vgwrdma bin', () => {
+  it('starts with a node shebang', () => {
+    expect(readFileSync(MAIN, 'utf8').split('\n')[0]).toBe('#!/usr/bin/env node');
+  });
+
+  it('prints usage for --help, -h and posix --help, exit 0', async () => {
+    const help = await runMain(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('vgwrdma [global flags] posix [posix flags] <root>');
+    expect(help.stdout).toMatch(/-p, --port ADDR/);
+    expect(help.stdout).toContain('ROOT_ACCESS_KEY_ID');
+    expect((await runMain(['-h'])).stdout).toBe(help.stdout);
+    const posix = await runMain(['posix', '--help']);
+    expect(posix.code).toBe(0);
+    expect(posix.stdout).toMatch(/--sidecar DIR/);
+    expect(posix.stdout).toContain('VGW_META_SIDECAR');
+  });
+
+  it('prints its version', async () => {
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    const result = await runMain(['--version']);
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim()).toBe(`vgwrdma ${pkg.version}`);
+  });
+
+  it('exits 2 naming an unknown flag', async () => {
+    const result = await runMain(['--no-such-flag', 'posix', work], creds);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--no-such-flag');
+    expect(result.stdout).toBe('');
+  });
+
+  it('exits 2 naming a flag with a bad value, from the command line or the environment', async () => {
+    const bad = await runMain(['--port', 'not-an-address', 'posix', work], creds);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--port.*not-an-address/s);
+    const fromEnv = await runMain(['posix', work], { ...creds, VGW_DIR_PERMS: '9z' });
+    expect(fromEnv.code).toBe(2);
+    expect(fromEnv.stderr).toMatch(/--dir-perms from VGW_DIR_PERMS/);
+  });
+
+  it('exits 2 when the root credentials are missing', async () => {
+    const result = await runMain(['posix', work]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/access and secret key must be provided/);
+    expect(result.stderr).toContain('ROOT_ACCESS_KEY_ID');
+  });
+
+  it('refuses a root that does not exist', async () => {
+    const missing = join(work, 'does-not-exist');
+    const result = await runMain(['--port', '127.0.0.1:0', 'posix', missing], creds);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`${missing} does not exist`);
+  });
+
+  it('refuses a port already in use', async () => {
+    const first = await startGateway();
+    const second = await runMain(['--port', `127.0.0.1:${first.port}`, 'posix', first.root], creds);
+    expect(second.code).toBe(1);
+    expect(second.stderr).toMatch(/already in use/);
+    expect(await first.stop()).toEqual({ code: 0, signal: null });
+    await removeDir(first.root);
+  });
+
+  it('serves, keeps logs off stdout, answers the health path, and exits 0 on SIGTERM', async () => {
+    const root = join(work, 'served');
+    await mkdir(root);
+    const gw = await startGateway({ root, globalArgs: ['--health', '/healthz'] });
+    expect(gw.stdout()).toMatch(/^\s*root:\s+.*served$/m);
+    expect(gw.stdout()).toMatch(new RegExp(`^\\s*access key:\\s+${ROOT_CREDENTIALS.access}$`, 'm'));
+    // The secret is not the public npm-start default, so it must not be printed.
+    expect(gw.stdout()).not.toContain(ROOT_CREDENTIALS.secret);
+    const health = await fetch(`${gw.url}/healthz`);
+    expect(health.status).toBe(200);
+    const unsigned = await fetch(`${gw.url}/`);
+    expect(unsigned.status).toBe(403);
+    const exit = await gw.stop('SIGTERM');
+    expect(exit).toEqual({ code: 0, signal: null });
+    // Every stdout line belongs to the banner; pino's JSON lines went to stderr.
+    expect(gw.stdout().split('\n').some((line) => line.startsWith('{'))).toBe(false);
+    expect(gw.stderr()).toMatch(/"msg":"shutting down"/);
+  });
+
+  it('exits 0 on SIGINT too', async () => {
+    const gw = await startGateway();
+    expect(await gw.stop('SIGINT')).toEqual({ code: 0, signal: null });
+    await removeDir(gw.root);
+  });
+
+  it('prints the default secret only when it is the npm start default', async () => {
+    const gw = await startGateway({
+      globalArgs: ['--access', 'vgwrdma', '--secret', 'vgwrdma-secret'],
+    });
+    expect(gw.stdout()).toMatch(/^\s*secret key:\s+vgwrdma-secret$/m);
+    await gw.stop();
+    await removeDir(gw.root);
+  });
+
+  it('refuses writes with --readonly', async () => {
+    const gw = await startGateway({ globalArgs: ['--readonly'] });
+    const client = s3Client(gw.url, ROOT_CREDENTIALS);
+    await expect(client.send(new CreateBucketCommand({ Bucket: 'nope' }))).rejects.toMatchObject({ name: 'AccessDenied' });
+    client.destroy();
+    await gw.stop();
+    await removeDir(gw.root);
+  });
+});

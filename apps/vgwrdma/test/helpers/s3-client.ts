@@ -1,0 +1,18 @@
+// An S3Client pointed at a test gateway: path-style, us-east-1, no retries (a retry would hide
+// the first failure's error code).
+import { S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
+
+export function s3Client(
+  endpoint: string,
+  credentials: { readonly access: string; readonly secret: string },
+  extra: Partial<S3ClientConfig> = {},
+): S3Client {
+  return new S3Client({
+    endpoint,
+    region: 'us-east-1',
+    forcePathStyle: true,
+    maxAttempts: 1,
+    credentials: { accessKeyId: credentials.access, secretAccessKey: credentials.secret },
+    ...extra,
+  });
+}

@@ -1,0 +1,194 @@
+// The built gateway driven by @aws-sdk/client-s3 (v3, default settings): bucket and object
+// round trips, ranges, copies, deletes, the SDK's default aws-chunked upload with a CRC32
+// trailer, presigned URLs, and the error codes clients rely on.
+import { Readable } from 'node:stream';
+import { crc32 } from 'node:zlib';
+import {
+  CopyObjectCommand,
+  CreateBucketCommand,
+  DeleteObjectCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListBucketsCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  type S3Client,
+} from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { md5Hex } from './helpers/files.js';
+import { type GatewayProcess, ROOT_CREDENTIALS, killAllChildren, removeDir, startGateway } from './helpers/gateway-process.js';
+import { s3Client } from './helpers/s3-client.js';
+
+let gw: GatewayProcess;
+let client: S3Client;
+const bucket = 'sdk-bucket';
+
+beforeAll(async () => {
+  gw = await startGateway();
+  client = s3Client(gw.url, ROOT_CREDENTIALS);
+  await client.send(new CreateBucketCommand({ Bucket: bucket }));
+});
+afterAll(async () => {
+  client?.destroy();
+  await gw?.stop();
+  killAllChildren();
+  if (gw) await removeDir(gw.root);
+});
+
+async function getText(key: string, range?: string): Promise<{ text: string; contentRange?: string | undefined }> {
+  const out = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key, ...(range ? { Range: range } : {}) }));
+  return { text: await out.Body!.transformToString(), contentRange: out.ContentRange };
+}
+
+/** The S3 error code of a rejected send (the SDK names the error after it). */
+async function errorCode(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (error) {
+    return (error as { name: string }).name;
+  }
+  throw new Error('expected the request to fail');
+}
+
+describe('object round trips', () => {
+  it('lists the bucket it made', async () => {
+    const out = await client.send(new ListBucketsCommand({}));
+    expect(out.Buckets?.map((b) => b.Name)).toContain(bucket);
+  });
+
+  it('puts, heads, gets and lists objects', async () => {
+    const body = 'hello from the aws sdk\n';
+    const put = await client.send(new PutObjectCommand({ Bucket: bucket, Key: 'dir/hello.txt', Body: body, ContentType: 'text/plain' }));
+    expect(put.ETag).toBe(`"${md5Hex(body)}"`);
+    const head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: 'dir/hello.txt' }));
+    expect(head.ContentLength).toBe(body.length);
+    expect(head.ContentType).toBe('text/plain');
+    expect(head.ETag).toBe(put.ETag);
+    expect((await getText('dir/hello.txt')).text).toBe(body);
+    const list = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: 'dir/' }));
+    expect(list.Contents?.map((o) => [o.Key, o.Size])).toEqual([['dir/hello.txt', body.length]]);
+    const delimited = await client.send(new ListObjectsV2Command({ Bucket: bucket, Delimiter: '/' }));
+    expect(delimited.CommonPrefixes?.map((p) => p.Prefix)).toContain('dir/');
+  });
+
+  it('serves ranged GETs', async () => {
+    await client.send(new PutObjectCommand({ Bucket: bucket, Key: 'digits', Body: '0123456789' }));
+    expect(await getText('digits', 'bytes=2-5')).toEqual({ text: '2345', contentRange: 'bytes 2-5/10' });
+    expect(await getText('digits', 'bytes=-3')).toEqual({ text: '789', contentRange: 'bytes 7-9/10' });
+    expect(await errorCode(getText('digits', 'bytes=20-30'))).toBe('InvalidRange');
+  });
+
+  it('copies an object', async () => {
+    await client.send(new PutObjectCommand({ Bucket: bucket, Key: 'copy-src', Body: 'copied bytes' }));
+    await client.send(new CopyObjectCommand({ Bucket: bucket, Key: 'copy-dst', CopySource: `${bucket}/copy-src` }));
+    expect((await getText('copy-dst')).text).toBe('copied bytes');
+  });
+
+  it('deletes one object and many', async () => {
+    for (const key of ['del/a', 'del/b', 'del/c']) {
+      await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: key }));
+    }
+    await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: 'del/a' }));
+    expect(await errorCode(client.send(new HeadObjectCommand({ Bucket: bucket, Key: 'del/a' })))).toBe('NotFound');
+    const multi = await client.send(
+      new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: [{ Key: 'del/b' }, { Key: 'del/c' }] } }),
+    );
+    expect(multi.Deleted?.map((d) => d.Key).sort()).toEqual(['del/b', 'del/c']);
+    const list = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: 'del/' }));
+    expect(list.KeyCount).toBe(0);
+  });
+});
+
+describe('the SDK default upload: aws-chunked with a CRC32 trailer', () => {
+  it('is accepted, and the stored checksum matches the data', async () => {
+    const data = Buffer.alloc(300_000);
+    for (let i = 0; i < data.length; i++) data[i] = (i * 7 + 3) & 0xff;
+    const sent: Record<string, string> = {};
+    const command = new PutObjectCommand({ Bucket: bucket, Key: 'chunked.bin', Body: Readable.from([data]), ContentLength: data.length });
+    command.middlewareStack.add(
+      (next) => async (args) => {
+        const request = args.request as { headers: Record<string, string> };
+        Object.assign(sent, request.headers);
+        return next(args);
+      },
+      { step: 'finalizeRequest', priority: 'low' },
+    );
+    const put = await client.send(command);
+    expect(sent['x-amz-content-sha256']).toBe('STREAMING-UNSIGNED-PAYLOAD-TRAILER');
+    expect(sent['x-amz-trailer']).toBe('x-amz-checksum-crc32');
+    const expectedCrc = Buffer.alloc(4);
+    expectedCrc.writeUInt32BE(crc32(data));
+    expect(put.ChecksumCRC32).toBe(expectedCrc.toString('base64'));
+    expect(put.ETag).toBe(`"${md5Hex(data)}"`);
+
+    const got = await client.send(new GetObjectCommand({ Bucket: bucket, Key: 'chunked.bin', ChecksumMode: 'ENABLED' }));
+    expect(Buffer.from(await got.Body!.transformToByteArray()).equals(data)).toBe(true);
+    expect(got.ChecksumCRC32).toBe(expectedCrc.toString('base64'));
+  });
+});
+
+describe('presigned URLs', () => {
+  it('PUT then GET through plain fetch', async () => {
+    const putUrl = await getSignedUrl(client, new PutObjectCommand({ Bucket: bucket, Key: 'presigned.txt' }), { expiresIn: 300 });
+    const put = await fetch(putUrl, { method: 'PUT', body: 'sent by fetch' });
+    expect(put.status).toBe(200);
+    const getUrl = await getSignedUrl(client, new GetObjectCommand({ Bucket: bucket, Key: 'presigned.txt' }), { expiresIn: 300 });
+    const get = await fetch(getUrl);
+    expect(get.status).toBe(200);
+    expect(await get.text()).toBe('sent by fetch');
+  });
+
+  it('refuses an expired URL with AccessDenied', async () => {
+    const url = await getSignedUrl(client, new GetObjectCommand({ Bucket: bucket, Key: 'presigned.txt' }), {
+      expiresIn: 60,
+      signingDate: new Date(Date.now() - 60 * 60 * 1000),
+    });
+    const res = await fetch(url);
+    expect(res.status).toBe(403);
+    expect(await res.text()).toContain('<Code>AccessDenied</Code>');
+  });
+
+  it('refuses a URL whose signature was tampered with', async () => {
+    const url = new URL(await getSignedUrl(client, new GetObjectCommand({ Bucket: bucket, Key: 'presigned.txt' })));
+    url.searchParams.set('X-Amz-Signature', '0'.repeat(64));
+    const res = await fetch(url);
+    expect(res.status).toBe(403);
+    expect(await res.text()).toContain('<Code>SignatureDoesNotMatch</Code>');
+  });
+});
+
+describe('errors', () => {
+  it('SignatureDoesNotMatch for a wrong secret', async () => {
+    const wrong = s3Client(gw.url, { access: ROOT_CREDENTIALS.access, secret: 'not-the-secret' });
+    expect(await errorCode(wrong.send(new ListBucketsCommand({})))).toBe('SignatureDoesNotMatch');
+    wrong.destroy();
+  });
+
+  it('InvalidAccessKeyId for an unknown access key', async () => {
+    const unknown = s3Client(gw.url, { access: 'nobody', secret: 'x' });
+    expect(await errorCode(unknown.send(new ListBucketsCommand({})))).toBe('InvalidAccessKeyId');
+    unknown.destroy();
+  });
+
+  it('InvalidBucketName for a bad bucket name', async () => {
+    expect(await errorCode(client.send(new CreateBucketCommand({ Bucket: 'Bad_Bucket_Name' })))).toBe('InvalidBucketName');
+  });
+
+  it('KeyTooLongError for a 1025-byte key, while 1024 bytes is fine', async () => {
+    // Path components stay under NAME_MAX (255); only the whole key is long.
+    const key1024 = `${Array(5).fill('a'.repeat(200)).join('/')}/${'b'.repeat(19)}`;
+    expect(Buffer.byteLength(key1024)).toBe(1024);
+    expect(await errorCode(client.send(new PutObjectCommand({ Bucket: bucket, Key: `${key1024}c`, Body: 'x' })))).toBe(
+      'KeyTooLongError',
+    );
+    await client.send(new PutObjectCommand({ Bucket: bucket, Key: key1024, Body: 'x' }));
+    expect((await getText(key1024)).text).toBe('x');
+  });
+
+  it('NoSuchKey and NoSuchBucket', async () => {
+    expect(await errorCode(getText('missing-key'))).toBe('NoSuchKey');
+    expect(await errorCode(client.send(new ListObjectsV2Command({ Bucket: 'no-such-bucket' })))).toBe('NoSuchBucket');
+  });
+});
