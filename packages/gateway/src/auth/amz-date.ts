@@ -1,0 +1,22 @@
+// Request timestamps: SigV4's ISO 8601 basic form (x-amz-date, X-Amz-Date) and the HTTP Date
+// header some clients sign instead.
+const AMZ_DATE = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/;
+
+/** Parses `yyyyMMdd'T'HHmmss'Z'`; undefined for anything else, including impossible dates. */
+export function parseAmzDate(text: string): Date | undefined {
+  const m = AMZ_DATE.exec(text);
+  if (!m) return undefined;
+  const [y, mo, d, h, mi, s] = m.slice(1).map(Number) as [number, number, number, number, number, number];
+  const date = new Date(Date.UTC(y, mo - 1, d, h, mi, s));
+  return formatAmzDate(date) === text ? date : undefined;
+}
+
+export function formatAmzDate(date: Date): string {
+  return date.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+}
+
+/** An RFC 7231 Date header value. */
+export function parseHttpDate(text: string): Date | undefined {
+  const ms = Date.parse(text);
+  return Number.isNaN(ms) ? undefined : new Date(ms);
+}

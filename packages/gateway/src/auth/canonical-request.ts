@@ -1,0 +1,84 @@
+// The SigV4 canonical request, built from the request exactly as it came off the wire. S3 signs
+// the path without normalising it (no '//' or '.' folding, no double encoding), so the raw path is
+// the first candidate; a client that sent characters unescaped or escapes in lower case signed
+// the canonical re-encoding instead, which is the second. Queries get the same two readings of
+// '+' (literal, as the AWS SDKs send it escaped, or space, as form encoders send it).
+import { headerValue } from './request-headers.js';
+import type { RequestHeaders } from './types.js';
+import { reencode } from './uri-encoding.js';
+
+export interface RawQueryParam {
+  readonly name: string;
+  readonly value: string;
+}
+
+/** Splits a raw query into its still-encoded name/value pairs ('a&b=' gives two empty values). */
+export function splitRawQuery(rawQuery: string): RawQueryParam[] {
+  const params: RawQueryParam[] = [];
+  for (const piece of rawQuery.split('&')) {
+    if (piece === '') continue;
+    const eq = piece.indexOf('=');
+    params.push(eq < 0 ? { name: piece, value: '' } : { name: piece.slice(0, eq), value: piece.slice(eq + 1) });
+  }
+  return params;
+}
+
+/** Candidate canonical URIs, most likely first, without duplicates. */
+export function canonicalUris(rawPath: string): string[] {
+  const path = rawPath === '' ? '/' : rawPath;
+  const normalised = path
+    .split('/')
+    .map((segment) => reencode(segment, false, false))
+    .join('/');
+  return normalised === path ? [path] : [path, normalised];
+}
+
+/** Canonical query string: every pair re-encoded, sorted by name then value. */
+export function canonicalQuery(params: readonly RawQueryParam[], plusAsSpace: boolean, omit?: string): string {
+  const pairs: [string, string][] = [];
+  for (const { name, value } of params) {
+    const encodedName = reencode(name, false, plusAsSpace);
+    if (omit !== undefined && encodedName === omit) continue;
+    pairs.push([encodedName, reencode(value, false, plusAsSpace)]);
+  }
+  pairs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+  return pairs.map(([n, v]) => `${n}=${v}`).join('&');
+}
+
+/** Candidate canonical queries: '+' literal first, then '+' as space when the query has one. */
+export function canonicalQueries(rawQuery: string, omit?: string): string[] {
+  const params = splitRawQuery(rawQuery);
+  const literal = canonicalQuery(params, false, omit);
+  if (!rawQuery.includes('+')) return [literal];
+  const spaced = canonicalQuery(params, true, omit);
+  return spaced === literal ? [literal] : [literal, spaced];
+}
+
+const SPACES = /\s+/g;
+
+/**
+ * The canonical headers block (each `name:value\n`) for the signed header names, or undefined
+ * when a signed header is absent from the request (the signature cannot match then).
+ */
+export function canonicalHeaders(headers: RequestHeaders, signedHeaders: readonly string[]): string | undefined {
+  let block = '';
+  for (const name of signedHeaders) {
+    const value = headerValue(headers, name);
+    if (value === undefined) return undefined;
+    block += `${name}:${value.trim().replace(SPACES, ' ')}\n`;
+  }
+  return block;
+}
+
+export interface CanonicalParts {
+  method: string;
+  uri: string;
+  query: string;
+  headers: string;
+  signedHeaders: string;
+  payloadHash: string;
+}
+
+export function canonicalRequest(p: CanonicalParts): string {
+  return `${p.method}\n${p.uri}\n${p.query}\n${p.headers}\n${p.signedHeaders}\n${p.payloadHash}`;
+}

@@ -1,0 +1,73 @@
+// Error texts S3 sends for SigV4 failures that the shared catalogue lists under no code (they
+// name the offending value). Kept in one table so every auth module throws the same words.
+import { S3Error } from '@vgwrdma/s3-backend';
+
+const HEADER_PREFIX = 'The authorization header is malformed; ';
+const CREDENTIAL_PREFIX = 'Error parsing the X-Amz-Credential parameter; ';
+
+export const authErrors = {
+  unsupportedMechanism: () =>
+    new S3Error('InvalidRequest', 'The authorization mechanism you have provided is not supported. Please use AWS4-HMAC-SHA256.'),
+  missingContentSha256: () => new S3Error('InvalidRequest', 'Missing required header for this request: x-amz-content-sha256'),
+  invalidContentSha256: () => new S3Error('InvalidRequest', 'The value of x-amz-content-sha256 header is invalid.'),
+  anonymousStreaming: () =>
+    new S3Error(
+      'InvalidRequest',
+      "Anonymous requests don't support this x-amz-content-sha256 value. Please use UNSIGNED-PAYLOAD or STREAMING-UNSIGNED-PAYLOAD-TRAILER.",
+    ),
+  missingDate: () => new S3Error('AccessDenied', 'AWS authentication requires a valid Date or x-amz-date header.'),
+  skewed: () => new S3Error('RequestTimeTooSkewed'),
+  unknownKey: () => new S3Error('InvalidAccessKeyId'),
+  badSignature: () => new S3Error('SignatureDoesNotMatch'),
+  expired: () => new S3Error('AccessDenied', 'Request has expired.'),
+  notYetValid: () => new S3Error('AccessDenied', 'Request is not valid yet.'),
+  bothMechanisms: () =>
+    S3Error.custom(
+      'InvalidArgument',
+      'Only one auth mechanism allowed; only the X-Amz-Algorithm query parameter, Signature query string parameter or the Authorization header should be specified',
+    ),
+
+  // Authorization header form.
+  headerMalformedCredential: () => new S3Error('AuthorizationHeaderMalformed'),
+  headerMissingComponents: () =>
+    S3Error.custom(
+      'AuthorizationHeaderMalformed',
+      `${HEADER_PREFIX}the authorization header requires three components: Credential, SignedHeaders, and Signature.`,
+    ),
+  headerWrongRegion: (got: string, want: string) =>
+    S3Error.custom('AuthorizationHeaderMalformed', `${HEADER_PREFIX}the region '${got}' is wrong; expecting '${want}'`),
+  headerWrongService: (got: string, want: string) =>
+    S3Error.custom('AuthorizationHeaderMalformed', `${HEADER_PREFIX}incorrect service "${got}". This endpoint belongs to "${want}".`),
+  headerWrongTerminal: (got: string) =>
+    S3Error.custom('AuthorizationHeaderMalformed', `${HEADER_PREFIX}incorrect terminal "${got}". This endpoint uses "aws4_request".`),
+  headerWrongDate: () =>
+    S3Error.custom('AuthorizationHeaderMalformed', `${HEADER_PREFIX}Invalid credential date. Date is not the same as X-Amz-Date.`),
+
+  // Presigned (query string) form.
+  queryMissingParams: () =>
+    new S3Error(
+      'AuthorizationQueryParametersError',
+      'Query-string authentication version 4 requires the X-Amz-Algorithm, X-Amz-Credential, X-Amz-Signature, X-Amz-Date, X-Amz-SignedHeaders, and X-Amz-Expires parameters.',
+    ),
+  queryExpiresTooLarge: () =>
+    new S3Error(
+      'AuthorizationQueryParametersError',
+      'X-Amz-Expires must be less than a week (in seconds) that is; the maximum expires is 604800 seconds.',
+    ),
+  queryExpiresNegative: () => new S3Error('AuthorizationQueryParametersError', 'X-Amz-Expires must be non-negative'),
+  queryExpiresNotNumber: () =>
+    S3Error.custom('AuthorizationQueryParametersError', 'X-Amz-Expires should be a number'),
+  queryBadDate: () =>
+    S3Error.custom('AuthorizationQueryParametersError', `X-Amz-Date must be in the ISO8601 Long Format "yyyyMMdd'T'HHmmss'Z'"`),
+  queryMalformedCredential: () =>
+    S3Error.custom(
+      'AuthorizationQueryParametersError',
+      `${CREDENTIAL_PREFIX}the Credential is mal-formed; expecting "<YOUR-AKID>/YYYYMMDD/REGION/SERVICE/aws4_request".`,
+    ),
+  queryWrongRegion: (got: string, want: string) =>
+    S3Error.custom('AuthorizationQueryParametersError', `${CREDENTIAL_PREFIX}the region '${got}' is wrong; expecting '${want}'`),
+  queryWrongService: (got: string, want: string) =>
+    S3Error.custom('AuthorizationQueryParametersError', `${CREDENTIAL_PREFIX}incorrect service "${got}". This endpoint belongs to "${want}".`),
+  queryWrongTerminal: (got: string) =>
+    S3Error.custom('AuthorizationQueryParametersError', `${CREDENTIAL_PREFIX}incorrect terminal "${got}". This endpoint uses "aws4_request".`),
+} as const;

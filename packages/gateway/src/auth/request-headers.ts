@@ -1,0 +1,9 @@
+// Reading Node's IncomingHttpHeaders the way SigV4 sees them: one string per header, repeated
+// values joined with ',' (Node already joins most repeats with ', ').
+import type { RequestHeaders } from './types.js';
+
+export function headerValue(headers: RequestHeaders, name: string): string | undefined {
+  const value = headers[name];
+  if (value === undefined) return undefined;
+  return typeof value === 'string' ? value : value.join(',');
+}

@@ -1,0 +1,65 @@
+// The typed edges of SigV4 authentication: what the router hands in (the request as it came off
+// the wire) and what it gets back (who signed it and how the body must be verified).
+import type { Account } from '@vgwrdma/s3-backend';
+
+export interface Credential {
+  secret: string;
+  account: Account;
+}
+
+export interface CredentialStore {
+  lookup(accessKey: string): Promise<Credential | undefined>;
+}
+
+/** Node's IncomingHttpHeaders shape: lower-case names, repeated headers as arrays. */
+export type RequestHeaders = Record<string, string | string[] | undefined>;
+
+export interface AuthInput {
+  method: string;
+  /** Path exactly as on the wire (percent-encoded), without the query. */
+  rawPath: string;
+  /** Query string as on the wire, without the '?'. */
+  rawQuery: string;
+  headers: RequestHeaders;
+  /** The clock to check skew and expiry against (tests); defaults to the current time. */
+  now?: Date;
+}
+
+/** How the request body has to be read and verified (see body/decodeBody). */
+export type PayloadMode =
+  | { kind: 'none' }
+  | { kind: 'unsigned' }
+  | { kind: 'signed'; sha256: string }
+  | {
+      kind: 'streaming-signed';
+      trailer: boolean;
+      seedSignature: string;
+      signingKey: Buffer;
+      amzDate: string;
+      scope: string;
+    }
+  | { kind: 'streaming-unsigned-trailer' };
+
+export interface AuthResult {
+  account: Account;
+  anonymous: boolean;
+  presigned: boolean;
+  payload: PayloadMode;
+  /** The access key that signed the request ('' when anonymous). */
+  accessKey: string;
+  /** Lower-case names of the headers covered by the signature (empty when anonymous). */
+  signedHeaders: readonly string[];
+}
+
+export interface AuthOptions {
+  region: string;
+  /** The service in the credential scope; 's3' unless told otherwise. */
+  service?: string;
+  /** Largest accepted difference between the request time and now; 15 minutes by default. */
+  maxSkewMs?: number;
+  /** Largest accepted X-Amz-Expires; 604800 (one week) by default and never more. */
+  maxPresignSeconds?: number;
+}
+
+export const DEFAULT_MAX_SKEW_MS = 15 * 60 * 1000;
+export const MAX_PRESIGN_SECONDS = 604_800;

@@ -1,0 +1,79 @@
+// decodeBody: turns the incoming request into the payload bytes the handler stores, choosing the
+// decoder from the payload mode SigV4 settled on (or Content-Encoding: aws-chunked).
+import type { Readable, Transform } from 'node:stream';
+import { isS3Error } from '@vgwrdma/s3-backend';
+import { headerValue } from '../auth/request-headers.js';
+import type { PayloadMode, RequestHeaders } from '../auth/types.js';
+import { AwsChunkedDecoder } from './aws-chunked-decoder.js';
+import { bodyErrors } from './body-errors.js';
+import { PlainBody } from './plain-body.js';
+
+export interface DecodedBody {
+  /** The decoded payload; errors with an S3Error before 'end' if any verification fails. */
+  stream: Readable;
+  /** x-amz-decoded-content-length for aws-chunked bodies, else Content-Length. */
+  decodedLength: number | undefined;
+  /** A trailing header (lower-case name); meaningful once the stream has ended. */
+  trailer(name: string): string | undefined;
+}
+
+const LENGTH = /^\d{1,16}$/;
+
+function parseLength(value: string | undefined): number | undefined {
+  const trimmed = value?.trim();
+  return trimmed !== undefined && LENGTH.test(trimmed) ? Number(trimmed) : undefined;
+}
+
+function isAwsChunked(headers: RequestHeaders, payload: PayloadMode): boolean {
+  if (payload.kind === 'streaming-signed' || payload.kind === 'streaming-unsigned-trailer') return true;
+  const encoding = headerValue(headers, 'content-encoding');
+  return encoding !== undefined && encoding.split(',').some((e) => e.trim().toLowerCase() === 'aws-chunked');
+}
+
+function declaredTrailers(headers: RequestHeaders): string[] {
+  const value = headerValue(headers, 'x-amz-trailer');
+  if (value === undefined) return [];
+  return value
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter((name) => name !== '');
+}
+
+export function decodeBody(incoming: Readable, headers: RequestHeaders, payload: PayloadMode): DecodedBody {
+  if (isAwsChunked(headers, payload)) {
+    const decodedLength = parseLength(headerValue(headers, 'x-amz-decoded-content-length'));
+    const decoder = new AwsChunkedDecoder({
+      ...(payload.kind === 'streaming-signed' ? { signing: payload } : {}),
+      trailers: payload.kind === 'streaming-unsigned-trailer' || (payload.kind === 'streaming-signed' ? payload.trailer : true),
+      declaredTrailers: declaredTrailers(headers),
+      decodedLength,
+    });
+    attach(incoming, decoder, bodyErrors.truncated);
+    return { stream: decoder, decodedLength, trailer: (name) => decoder.trailerSection.get(name) };
+  }
+  const decodedLength = parseLength(headerValue(headers, 'content-length'));
+  const body = new PlainBody({ expectedLength: decodedLength, sha256: payload.kind === 'signed' ? payload.sha256 : undefined });
+  attach(incoming, body, bodyErrors.shortBody);
+  return { stream: body, decodedLength, trailer: () => undefined };
+}
+
+/**
+ * Pipes with backpressure. The source is never destroyed from here: on a verification failure it
+ * is only unpiped, so the connection stays writable for the error response (Node's server
+ * discards whatever body is left). A source that closes or fails before 'end' (client went away)
+ * fails the decoded stream with IncompleteBody.
+ */
+function attach(source: Readable, decoder: Transform, early: () => Error): void {
+  let ended = false;
+  source.once('end', () => {
+    ended = true;
+  });
+  source.once('error', (err) => {
+    decoder.destroy(isS3Error(err) ? err : Object.assign(early(), { cause: err }));
+  });
+  source.once('close', () => {
+    if (!ended && !decoder.destroyed) decoder.destroy(early());
+  });
+  decoder.once('close', () => source.unpipe(decoder));
+  source.pipe(decoder);
+}
