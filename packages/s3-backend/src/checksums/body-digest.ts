@@ -71,8 +71,9 @@ export class BodyDigest {
       size: this.size,
       checksums,
     };
-    const alg = this.hashers[0]?.[0];
-    if (alg) result.checksumType = checksum?.type ?? (alg.startsWith('SHA') ? 'COMPOSITE' : 'FULL_OBJECT');
+    // A single-part upload's checksum covers the whole object whatever the algorithm; COMPOSITE
+    // only arises from multipart uploads.
+    if (this.hashers.length > 0) result.checksumType = 'FULL_OBJECT';
     return result;
   }
 }

@@ -23,8 +23,20 @@ const DEFAULT_VARIANT: { [C in S3ErrorCode]?: S3ErrorMessage<C> } = {
   AccessControlListNotSupported: 'The bucket does not allow ACLs.',
 };
 
-export function statusOf(code: S3ErrorCode): number {
-  return ERROR_TABLE[code].status;
+/**
+ * The two catalogue codes whose variants answer different statuses (the generated table keeps
+ * one status per code, that of its first entry). Checked against shared/data/s3-errors.json by
+ * errors.test.ts, so a catalogue change cannot leave this stale unnoticed.
+ */
+const VARIANT_STATUS: { [C in S3ErrorCode]?: Partial<Record<S3ErrorMessage<C>, number>> } = {
+  InvalidBucketState: { "Versioning must be 'Enabled' on the bucket to apply a Object Lock configuration": 409 },
+  XAdminInvalidArgument: { "User role has to be one of the following: 'user', 'admin', 'userplus'.": 400 },
+};
+
+/** The HTTP status of `code`, or of one of its message variants where the variants differ. */
+export function statusOf<C extends S3ErrorCode>(code: C, message?: string): number {
+  const byVariant = VARIANT_STATUS[code] as Record<string, number> | undefined;
+  return (message !== undefined ? byVariant?.[message] : undefined) ?? ERROR_TABLE[code].status;
 }
 
 export function defaultMessage<C extends S3ErrorCode>(code: C): S3ErrorMessage<C> {

@@ -20,7 +20,7 @@ export class S3Error<C extends S3ErrorCode = S3ErrorCode> extends Error {
     super(message ?? defaultMessage(code), options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'S3Error';
     this.code = code;
-    this.status = options.status ?? statusOf(code);
+    this.status = options.status ?? statusOf(code, this.message);
     this.detail = options.detail ?? {};
   }
 
