@@ -1,0 +1,50 @@
+// createGateway(): assembles the hono app — request id → access log → health → extra
+// middlewares → router over the route table — with one error handler, and a listen() that
+// serves it on Node's HTTP server.
+import { Hono } from 'hono';
+import type { GatewayEnv, GatewayOptions } from './env.js';
+import { defaultLogger } from './logger.js';
+import { accessLogMiddleware } from './middleware/access-log.js';
+import { errorHandler } from './middleware/error-handler.js';
+import { healthMiddleware } from './middleware/health.js';
+import { requestIdMiddleware } from './middleware/request-id.js';
+import { createRouter } from './routes/router.js';
+import { ROUTES } from './routes/table.js';
+import { type ListenOptions, listen, type RunningGateway } from './server/listen.js';
+
+export interface Gateway {
+  app: Hono<GatewayEnv>;
+  listen(opts: ListenOptions): Promise<RunningGateway>;
+}
+
+export const DEFAULT_REGION = 'us-east-1';
+const CLOSE_GRACE_MS = 10_000;
+
+export function createGateway(options: GatewayOptions): Gateway {
+  const logger = options.logger ?? defaultLogger;
+  const region = options.region ?? DEFAULT_REGION;
+  const app = new Hono<GatewayEnv>();
+
+  app.use(requestIdMiddleware());
+  if (options.accessLog) app.use(accessLogMiddleware(logger));
+  if (options.healthPath) app.use(healthMiddleware(options.healthPath));
+  for (const m of options.middlewares ?? []) app.use(m);
+
+  const router = createRouter(ROUTES, {
+    backend: options.backend,
+    credentials: options.credentials,
+    region,
+    readonly: options.readonly ?? false,
+    anonymousAccess: options.anonymousAccess ?? false,
+    logger,
+    ...(options.maxClockSkewMs === undefined ? {} : { maxClockSkewMs: options.maxClockSkewMs }),
+  });
+  app.all('*', (c) => router(c));
+  app.onError(errorHandler(logger));
+
+  return {
+    app,
+    listen: (opts) =>
+      listen(app.fetch, opts, { requestTimeoutMs: options.requestTimeoutMs ?? 0, closeGraceMs: CLOSE_GRACE_MS }),
+  };
+}

@@ -1,0 +1,43 @@
+// The typed hono environment every gateway middleware and handler shares, and the options
+// createGateway() takes. Variables are how middleware hands parsed values to handlers.
+import type { HttpBindings } from '@hono/node-server';
+import type { Account, Backend, RdmaDescriptor } from '@vgwrdma/s3-backend';
+import type { MiddlewareHandler } from 'hono';
+import type { AuthResult, CredentialStore } from './auth/index.js';
+import type { Logger } from './logger.js';
+
+export interface GatewayVariables {
+  /** Echoed as x-amz-request-id and in error bodies. */
+  requestId: string;
+  /** The authenticated account (ANONYMOUS for unsigned requests, when allowed). */
+  account: Account;
+  /** Set by cu-middleware when the payload moves by RDMA. */
+  rdma?: RdmaDescriptor;
+  /** The authentication outcome, including how the body is framed. */
+  auth: AuthResult;
+}
+
+export type GatewayEnv = { Bindings: HttpBindings; Variables: GatewayVariables };
+
+export interface GatewayOptions {
+  backend: Backend;
+  credentials: CredentialStore;
+  /** Region in SigV4 scopes and GetBucketLocation answers. Default 'us-east-1'. */
+  region?: string;
+  /** Run after request id / access log / health, before the router (cu-middleware is one). */
+  middlewares?: MiddlewareHandler<GatewayEnv>[];
+  /** A path answered 200 without authentication (load-balancer checks). */
+  healthPath?: string;
+  /** Refuse every write with AccessDenied. */
+  readonly?: boolean;
+  /** pino-compatible; default writes warnings and errors to stderr as JSON. */
+  logger?: Logger;
+  /** Log one line per request at info level. Default false. */
+  accessLog?: boolean;
+  /** Largest accepted difference between the request's date and ours. Auth's default when unset. */
+  maxClockSkewMs?: number;
+  /** Node's requestTimeout for the whole request; 0 (default) = none, so large PUTs are not cut off. */
+  requestTimeoutMs?: number;
+  /** Serve unsigned requests as the anonymous account. Default false (AccessDenied). */
+  anonymousAccess?: boolean;
+}

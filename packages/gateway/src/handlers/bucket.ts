@@ -1,0 +1,106 @@
+// Bucket lifecycle: ListBuckets, CreateBucket, HeadBucket, DeleteBucket, GetBucketLocation, and
+// the two admin operations (change owner, list buckets with owners).
+import { type BucketAcl, type CannedAcl, type ObjectOwnership, S3Error } from '@vgwrdma/s3-backend';
+import { header, intParam, queryValue } from '../http/headers.js';
+import type { Handler } from '../routes/types.js';
+import { each, el, group, xmlDocument } from '../xml/document.js';
+import { escapeXml } from '../xml/escape.js';
+import { parseCreateBucketConfiguration } from '../xml/requests.js';
+import { emptyResponse, opt, readBodyText, xmlResponse } from './respond.js';
+
+export const listBuckets: Handler = async (_c, req) => {
+  const prefix = queryValue(req.query, 'prefix');
+  const out = await req.backend.listBuckets(req.ctx, {
+    // Non-admin accounts see their own buckets only.
+    ...(req.account.role === 'admin' ? {} : { owner: req.account.access }),
+    ...opt('prefix', prefix),
+    ...opt('continuationToken', queryValue(req.query, 'continuation-token')),
+    ...opt('maxBuckets', intParam(req.query, 'max-buckets', { min: 1, max: 10000 })),
+  });
+  const buckets = each(out.buckets, (b) => group('Bucket', el('Name', b.name) + el('CreationDate', b.creationDate)));
+  const doc = xmlDocument(
+    'ListAllMyBucketsResult',
+    group('Owner', el('ID', req.account.access) + el('DisplayName', req.account.access)) +
+      group('Buckets', buckets) +
+      el('ContinuationToken', out.continuationToken) +
+      el('Prefix', prefix),
+  );
+  return xmlResponse(doc);
+};
+
+const CANNED: readonly CannedAcl[] = ['private', 'public-read', 'public-read-write', 'authenticated-read'];
+const ALL_USERS = 'http://acs.amazonaws.com/groups/global/AllUsers';
+const AUTHENTICATED_USERS = 'http://acs.amazonaws.com/groups/global/AuthenticatedUsers';
+
+/** The stored ACL a canned x-amz-acl value stands for. */
+export function cannedAcl(owner: string, canned: string | undefined): BucketAcl {
+  const acl = CANNED.find((a) => a === canned);
+  if (canned !== undefined && !acl) {
+    throw new S3Error('InvalidArgument', undefined, { detail: { ArgumentName: 'x-amz-acl', ArgumentValue: canned } });
+  }
+  const grantees: BucketAcl['Grantees'] = [];
+  if (acl === 'public-read' || acl === 'public-read-write') grantees.push({ Permission: 'READ', Access: ALL_USERS, Type: 'Group' });
+  if (acl === 'public-read-write') grantees.push({ Permission: 'WRITE', Access: ALL_USERS, Type: 'Group' });
+  if (acl === 'authenticated-read') grantees.push({ Permission: 'READ', Access: AUTHENTICATED_USERS, Type: 'Group' });
+  return { Owner: owner, Grantees: grantees };
+}
+
+const OWNERSHIPS: readonly ObjectOwnership[] = ['BucketOwnerEnforced', 'BucketOwnerPreferred', 'ObjectWriter'];
+
+export const createBucket: Handler = async (_c, req) => {
+  if (req.auth.anonymous) throw new S3Error('AccessDenied', 'Anonymous users cannot invoke this API. Please authenticate.');
+  const { locationConstraint } = parseCreateBucketConfiguration(await readBodyText(req));
+  if (locationConstraint !== undefined && locationConstraint !== req.region) throw new S3Error('InvalidLocationConstraint');
+  const ownershipRaw = header(req.headers, 'x-amz-object-ownership');
+  const ownership = OWNERSHIPS.find((o) => o === ownershipRaw);
+  if (ownershipRaw !== undefined && !ownership) {
+    throw new S3Error('InvalidArgument', undefined, { detail: { ArgumentName: 'x-amz-object-ownership', ArgumentValue: ownershipRaw } });
+  }
+  const canned = header(req.headers, 'x-amz-acl');
+  if (canned !== undefined && ownership === 'BucketOwnerEnforced' && canned !== 'private') {
+    throw new S3Error('InvalidBucketAclWithObjectOwnership');
+  }
+  await req.backend.createBucket(req.ctx, {
+    bucket: req.bucket,
+    owner: req.account.access,
+    acl: cannedAcl(req.account.access, canned),
+    ...(header(req.headers, 'x-amz-bucket-object-lock-enabled')?.toLowerCase() === 'true' ? { objectLockEnabled: true } : {}),
+    ...opt('ownership', ownership),
+  });
+  return emptyResponse(200, { location: `/${req.bucket}` });
+};
+
+export const headBucket: Handler = async (_c, req) => {
+  const out = await req.backend.headBucket(req.ctx, req.bucket);
+  return emptyResponse(200, { 'x-amz-bucket-region': out.region ?? req.region });
+};
+
+export const deleteBucket: Handler = async (_c, req) => {
+  await req.backend.deleteBucket(req.ctx, req.bucket);
+  return emptyResponse(204);
+};
+
+export const getBucketLocation: Handler = async (_c, req) => {
+  const out = await req.backend.headBucket(req.ctx, req.bucket);
+  const region = out.region ?? req.region;
+  // us-east-1 is reported as an empty constraint, as S3 does.
+  return xmlResponse(xmlDocument('LocationConstraint', escapeXml(region === 'us-east-1' ? '' : region)));
+};
+
+export const changeBucketOwner: Handler = async (_c, req) => {
+  const owner = header(req.headers, 'x-vgw-owner');
+  if (!owner) {
+    throw new S3Error('XAdminInvalidRequest');
+  }
+  await req.backend.changeBucketOwner(req.ctx, req.bucket, owner);
+  return emptyResponse(200);
+};
+
+export const listBucketsAndOwners: Handler = async (_c, req) => {
+  const buckets = await req.backend.listBucketsAndOwners(req.ctx);
+  const doc = xmlDocument(
+    'ListBucketsAndOwnersResult',
+    each(buckets, (b) => group('Bucket', el('Name', b.name) + el('Owner', b.owner) + el('CreationDate', b.creationDate))),
+  );
+  return xmlResponse(doc);
+};

@@ -1,0 +1,86 @@
+// CopyObject (PUT with x-amz-copy-source), and the copy-source parsing UploadPartCopy shares.
+import { type CopyObjectInput, type CopySource, type MetadataDirective, S3Error } from '@vgwrdma/s3-backend';
+import { parseChecksumAlgorithmHeader } from '../http/checksum-headers.js';
+import { assertValidBucketName } from '../http/bucket-name.js';
+import { header, parseConditions, type RawHeaders } from '../http/headers.js';
+import { MAX_KEY_BYTES } from '../http/request-target.js';
+import type { Handler } from '../routes/types.js';
+import { el, xmlDocument } from '../xml/document.js';
+import { checksumElements } from '../xml/checksum-elements.js';
+import { parseObjectAttributes } from './object-attributes.js';
+import { type HeaderMap, opt, xmlResponse } from './respond.js';
+
+function invalidCopySource(value: string): S3Error {
+  return new S3Error('InvalidArgument', undefined, { detail: { ArgumentName: 'x-amz-copy-source', ArgumentValue: value } });
+}
+
+/** x-amz-copy-source: URL-encoded `[/]bucket/key[?versionId=id]`, with x-amz-copy-source-if-*. */
+export function parseCopySource(headers: RawHeaders): CopySource {
+  const raw = header(headers, 'x-amz-copy-source') ?? '';
+  const q = raw.indexOf('?');
+  const pathPart = q === -1 ? raw : raw.slice(0, q);
+  let path: string;
+  try {
+    path = decodeURIComponent(pathPart);
+  } catch {
+    throw invalidCopySource(raw);
+  }
+  if (path.startsWith('/')) path = path.slice(1);
+  const slash = path.indexOf('/');
+  if (slash <= 0 || slash === path.length - 1) throw invalidCopySource(raw);
+  const bucket = path.slice(0, slash);
+  const key = path.slice(slash + 1);
+  assertValidBucketName(bucket);
+  if (Buffer.byteLength(key) > MAX_KEY_BYTES) throw new S3Error('KeyTooLongError');
+  const versionId = q === -1 ? undefined : (new URLSearchParams(raw.slice(q + 1)).get('versionId') ?? undefined);
+  return {
+    bucket,
+    key,
+    ...opt('versionId', versionId),
+    ...opt('conditions', parseConditions(headers, 'x-amz-copy-source-')),
+  };
+}
+
+function directive(headers: RawHeaders, name: string): MetadataDirective | undefined {
+  const v = header(headers, name);
+  if (v === undefined) return undefined;
+  const upper = v.toUpperCase();
+  if (upper !== 'COPY' && upper !== 'REPLACE') {
+    throw new S3Error('InvalidArgument', undefined, { detail: { ArgumentName: name, ArgumentValue: v } });
+  }
+  return upper;
+}
+
+export const copyObject: Handler = async (_c, req) => {
+  const source = parseCopySource(req.headers);
+  const metadataDirective = directive(req.headers, 'x-amz-metadata-directive');
+  const taggingDirective = directive(req.headers, 'x-amz-tagging-directive');
+  const checksumAlgorithm = parseChecksumAlgorithmHeader(req.headers);
+  const toItself = source.bucket === req.bucket && source.key === req.key && source.versionId === undefined;
+  if (toItself && metadataDirective !== 'REPLACE' && checksumAlgorithm === undefined && !header(req.headers, 'x-amz-storage-class')) {
+    throw new S3Error(
+      'InvalidRequest',
+      "This copy request is illegal because it is trying to copy an object to itself without changing the object's metadata, storage class, website redirect location or encryption attributes.",
+    );
+  }
+  const attributes = parseObjectAttributes(req.headers);
+  const input: CopyObjectInput = {
+    bucket: req.bucket,
+    key: req.key,
+    source,
+    ...attributes,
+    ...opt('metadataDirective', metadataDirective),
+    ...opt('taggingDirective', taggingDirective),
+    ...opt('checksumAlgorithm', checksumAlgorithm),
+  };
+  const out = await req.backend.copyObject(req.ctx, input);
+  const headers: HeaderMap = {
+    'x-amz-version-id': out.versionId,
+    'x-amz-copy-source-version-id': out.copySourceVersionId,
+  };
+  return xmlResponse(
+    xmlDocument('CopyObjectResult', el('LastModified', out.lastModified) + el('ETag', out.etag) + checksumElements(out.checksums)),
+    200,
+    headers,
+  );
+};

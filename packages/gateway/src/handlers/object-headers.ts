@@ -1,0 +1,93 @@
+// The response headers that describe an object (GET, HEAD): ETag, dates, content headers, user
+// metadata, tag and part counts, lock state, checksums, and the response-* overrides a GET may ask for.
+import {
+  CHECKSUM_ALGORITHMS,
+  checksumHeader,
+  type Checksums,
+  type ChecksumType,
+  contentRangeHeader,
+  type HeadObjectOutput,
+} from '@vgwrdma/s3-backend';
+import { httpDate } from '../http/headers.js';
+import type { HeaderMap } from './respond.js';
+
+const CONTENT_RESPONSE_HEADERS = {
+  contentType: 'content-type',
+  contentEncoding: 'content-encoding',
+  contentLanguage: 'content-language',
+  contentDisposition: 'content-disposition',
+  cacheControl: 'cache-control',
+  expires: 'expires',
+  websiteRedirectLocation: 'x-amz-website-redirect-location',
+} as const;
+
+/** response-* query parameters → the header each one overrides. */
+export const RESPONSE_OVERRIDES = {
+  'response-content-type': 'content-type',
+  'response-content-language': 'content-language',
+  'response-expires': 'expires',
+  'response-cache-control': 'cache-control',
+  'response-content-disposition': 'content-disposition',
+  'response-content-encoding': 'content-encoding',
+} as const;
+
+export function responseOverrides(query: URLSearchParams): HeaderMap | undefined {
+  let out: HeaderMap | undefined;
+  for (const [param, name] of Object.entries(RESPONSE_OVERRIDES)) {
+    const v = query.get(param);
+    if (v !== null) (out ??= {})[name] = v;
+  }
+  return out;
+}
+
+/** x-amz-checksum-<alg> headers for every checksum present, plus x-amz-checksum-type. */
+export function checksumHeaders(checksums: Checksums | undefined, type?: ChecksumType): HeaderMap {
+  const out: HeaderMap = {};
+  if (!checksums) return out;
+  for (const alg of CHECKSUM_ALGORITHMS) {
+    const v = checksums[alg];
+    if (v !== undefined) out[checksumHeader(alg)] = v;
+  }
+  if (type && Object.keys(out).length > 0) out['x-amz-checksum-type'] = type;
+  return out;
+}
+
+/** Status, headers and body length of a GET/HEAD answer. */
+export function objectResponseHead(
+  info: HeadObjectOutput,
+  opts: { checksumMode: boolean; overrides: HeaderMap | undefined },
+): { status: 200 | 206; headers: HeaderMap; length: number } {
+  const headers: HeaderMap = {
+    etag: info.etag,
+    'last-modified': httpDate(info.lastModified),
+    'accept-ranges': 'bytes',
+    'content-type': info.contentType ?? 'binary/octet-stream',
+  };
+  for (const [field, name] of Object.entries(CONTENT_RESPONSE_HEADERS) as [keyof typeof CONTENT_RESPONSE_HEADERS, string][]) {
+    const v = info[field];
+    if (v !== undefined) headers[name] = v;
+  }
+  for (const [k, v] of Object.entries(info.metadata)) headers[`x-amz-meta-${k}`] = v;
+  if (info.versionId !== undefined) headers['x-amz-version-id'] = info.versionId;
+  if (info.storageClass !== undefined && info.storageClass !== 'STANDARD') headers['x-amz-storage-class'] = info.storageClass;
+  if (info.tagCount) headers['x-amz-tagging-count'] = String(info.tagCount);
+  if (info.partsCount !== undefined) headers['x-amz-mp-parts-count'] = String(info.partsCount);
+  if (info.retention) {
+    headers['x-amz-object-lock-mode'] = info.retention.Mode;
+    headers['x-amz-object-lock-retain-until-date'] = info.retention.RetainUntilDate;
+  }
+  if (info.legalHold !== undefined) headers['x-amz-object-lock-legal-hold'] = info.legalHold ? 'ON' : 'OFF';
+  if (info.deleteMarker) headers['x-amz-delete-marker'] = 'true';
+  if (opts.checksumMode) Object.assign(headers, checksumHeaders(info.checksums, info.checksumType));
+  if (opts.overrides) Object.assign(headers, opts.overrides);
+
+  let length = info.size;
+  let status: 200 | 206 = 200;
+  if (info.range) {
+    status = 206;
+    length = info.range.end - info.range.start + 1;
+    headers['content-range'] = contentRangeHeader(info.range);
+  }
+  headers['content-length'] = String(length);
+  return { status, headers, length };
+}

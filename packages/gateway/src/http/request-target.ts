@@ -1,0 +1,49 @@
+// Splits the raw request-target (exactly as the client sent it, before any decoding) into what
+// SigV4 needs (raw path and query) and what the router needs (bucket, decoded key, query).
+// Only path-style addressing: /bucket/key.
+import { S3Error } from '@vgwrdma/s3-backend';
+
+export interface RequestTarget {
+  /** The path as sent, percent-encoding intact (SigV4 canonicalises this). */
+  rawPath: string;
+  /** The query string as sent, without '?'. */
+  rawQuery: string;
+  query: URLSearchParams;
+  /** Decoded bucket name; undefined for service requests (`/`). */
+  bucket?: string;
+  /** Decoded object key; undefined for service and bucket requests. */
+  key?: string;
+}
+
+export const MAX_KEY_BYTES = 1024;
+
+function decode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new S3Error('InvalidURI');
+  }
+}
+
+export function parseRequestTarget(rawUrl: string): RequestTarget {
+  let url = rawUrl;
+  // absolute-form (`GET http://host/path HTTP/1.1`), used by some proxies.
+  if (!url.startsWith('/')) {
+    const m = /^[a-z][a-z0-9+.-]*:\/\/[^/?]*/i.exec(url);
+    url = m ? url.slice(m[0].length) || '/' : `/${url}`;
+  }
+  const q = url.indexOf('?');
+  const rawPath = q === -1 ? url : url.slice(0, q);
+  const rawQuery = q === -1 ? '' : url.slice(q + 1);
+  const query = new URLSearchParams(rawQuery);
+  const path = rawPath.slice(1);
+  if (path === '') return { rawPath, rawQuery, query };
+  const slash = path.indexOf('/');
+  if (slash === -1 || slash === path.length - 1) {
+    return { rawPath, rawQuery, query, bucket: decode(slash === -1 ? path : path.slice(0, slash)) };
+  }
+  const bucket = decode(path.slice(0, slash));
+  const key = decode(path.slice(slash + 1));
+  if (Buffer.byteLength(key) > MAX_KEY_BYTES) throw new S3Error('KeyTooLongError');
+  return { rawPath, rawQuery, query, bucket, key };
+}

@@ -1,0 +1,103 @@
+// What a route row is made of, and the request every handler receives: parsed once by the
+// router (target, auth, context, body) so handlers only map HTTP to backend calls and back.
+import type { Account, Backend, RequestContext } from '@vgwrdma/s3-backend';
+import type { Context } from 'hono';
+import type { AuthResult } from '../auth/index.js';
+import type { DecodedBody } from '../body/index.js';
+import type { GatewayEnv } from '../env.js';
+import type { RawHeaders } from '../http/headers.js';
+import type { Logger } from '../logger.js';
+
+export type RouteMethod = 'GET' | 'HEAD' | 'PUT' | 'POST' | 'DELETE' | 'PATCH';
+export type RouteTarget = 'service' | 'bucket' | 'object';
+
+/**
+ * Query parameters that select an operation. The order is the precedence when a request names
+ * several. Those without a route answer NotImplemented rather than falling through to a plain
+ * GET/PUT (which would, say, list a bucket for `?lifecycle`).
+ */
+export const SUBRESOURCES = [
+  'uploadId',
+  'uploads',
+  'delete',
+  'tagging',
+  'acl',
+  'policy',
+  'versioning',
+  'cors',
+  'website',
+  'ownershipControls',
+  'object-lock',
+  'retention',
+  'legal-hold',
+  'location',
+  'versions',
+  'list-type',
+  'attributes',
+  'restore',
+  'change-bucket-owner',
+  'list-buckets-and-owners',
+  // Known S3 sub-resources this gateway does not implement.
+  'lifecycle',
+  'replication',
+  'logging',
+  'notification',
+  'encryption',
+  'analytics',
+  'metrics',
+  'inventory',
+  'intelligent-tiering',
+  'accelerate',
+  'requestPayment',
+  'publicAccessBlock',
+  'policyStatus',
+  'torrent',
+  'select',
+  'renameObject',
+  'session',
+] as const;
+export type Subresource = (typeof SUBRESOURCES)[number];
+
+/** Headers that select an operation among rows with the same method, target and sub-resource. */
+export type SelectorHeader = 'x-amz-copy-source';
+
+export interface RouteFlags {
+  /** Changes state: refused in read-only mode. */
+  readonly write?: boolean;
+  /** 'stream': the handler gets the decoded body as a stream; 'xml': as text (bounded). */
+  readonly body?: 'stream' | 'xml';
+  /** Only admin accounts. */
+  readonly admin?: boolean;
+}
+
+/** The request as a handler sees it. */
+export interface S3Request {
+  readonly method: RouteMethod;
+  /** '' for service requests. */
+  readonly bucket: string;
+  /** '' for service and bucket requests. */
+  readonly key: string;
+  readonly query: URLSearchParams;
+  readonly headers: RawHeaders;
+  readonly ctx: RequestContext;
+  readonly account: Account;
+  readonly auth: AuthResult;
+  /** Present for routes with a body flag. */
+  readonly body: DecodedBody | undefined;
+  readonly backend: Backend;
+  readonly region: string;
+  readonly logger: Logger;
+}
+
+export type Handler = (c: Context<GatewayEnv>, req: S3Request) => Promise<Response>;
+
+export interface RouteRow {
+  readonly method: RouteMethod;
+  readonly target: RouteTarget;
+  readonly subresource?: Subresource;
+  readonly header?: SelectorHeader;
+  /** The IAM-style action, for policy evaluation and logs. */
+  readonly action: `s3:${string}` | `admin:${string}`;
+  readonly handler: Handler;
+  readonly flags?: RouteFlags;
+}

@@ -1,0 +1,76 @@
+// Runs a gateway's hono app on Node's HTTP server through @hono/node-server, with keep-alive,
+// a configurable request timeout (0 = none, so long uploads are not cut off at Node's default
+// 300 s), and a close() that drains in-flight requests before dropping connections.
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { serve } from '@hono/node-server';
+
+export interface ListenOptions {
+  port: number;
+  host?: string;
+}
+
+export interface RunningGateway {
+  host: string;
+  port: number;
+  url: string;
+  server: Server;
+  /** Stops accepting, waits (bounded) for in-flight requests, closes idle keep-alive sockets. */
+  close(): Promise<void>;
+}
+
+export interface ServerSettings {
+  requestTimeoutMs: number;
+  /** How long close() waits for in-flight requests before cutting them. */
+  closeGraceMs: number;
+}
+
+type FetchHandler = Parameters<typeof serve>[0]['fetch'];
+
+const HEADERS_TIMEOUT_MS = 60_000;
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
+export function listen(fetch: FetchHandler, opts: ListenOptions, settings: ServerSettings): Promise<RunningGateway> {
+  const host = opts.host ?? '127.0.0.1';
+  const requestTimeout = settings.requestTimeoutMs;
+  // Node requires headersTimeout <= requestTimeout when the latter is set.
+  const headersTimeout = requestTimeout > 0 ? Math.min(HEADERS_TIMEOUT_MS, requestTimeout) : HEADERS_TIMEOUT_MS;
+  return new Promise((resolve, reject) => {
+    const server = serve(
+      {
+        fetch,
+        port: opts.port,
+        hostname: host,
+        overrideGlobalObjects: false,
+        serverOptions: { keepAlive: true, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS, requestTimeout, headersTimeout },
+      },
+      (info: AddressInfo) => {
+        server.off('error', reject);
+        const urlHost = info.family === 'IPv6' ? `[${info.address}]` : info.address;
+        resolve({
+          host: info.address,
+          port: info.port,
+          url: `http://${urlHost}:${info.port}`,
+          server,
+          close: () => closeServer(server, settings.closeGraceMs),
+        });
+      },
+    ) as Server;
+    server.once('error', reject);
+  });
+}
+
+async function closeServer(server: Server, graceMs: number): Promise<void> {
+  if (!server.listening) return;
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  // Connections that finish their request while we wait become idle: close those as they appear.
+  const sweep = setInterval(() => server.closeIdleConnections(), 50);
+  const deadline = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), graceMs).unref());
+  server.closeIdleConnections();
+  const outcome = await Promise.race([closed.then(() => 'closed' as const), deadline]);
+  clearInterval(sweep);
+  if (outcome === 'timeout') {
+    server.closeAllConnections();
+    await closed;
+  }
+}

@@ -1,0 +1,171 @@
+// Typed readers for every XML request body the gateway accepts. Each answers a value in the
+// backend's types or throws MalformedXML / the S3 validation error the field calls for.
+import {
+  type BucketAcl,
+  type BucketLockConfig,
+  type ChecksumAlgorithm,
+  CHECKSUM_ALGORITHMS,
+  type Checksums,
+  type CompletedPart,
+  type ObjectLockMode,
+  type ObjectOwnership,
+  type ObjectRetention,
+  type Permission,
+  S3Error,
+  type TagSet,
+  type VersioningStatus,
+} from '@vgwrdma/s3-backend';
+import { child, childText, children, malformedXml, parseBoolean, parseXmlRoot, type XmlNode } from './parse.js';
+
+/** CompleteMultipartUpload: parts with their ETags and optional per-part checksums. */
+export function parseCompleteMultipartUpload(xml: string): CompletedPart[] {
+  const root = parseXmlRoot(xml, 'CompleteMultipartUpload');
+  const parts = children(root, 'Part').map((p): CompletedPart => {
+    const num = Number(childText(p, 'PartNumber'));
+    const etag = childText(p, 'ETag');
+    if (!Number.isInteger(num) || etag === undefined) throw malformedXml();
+    const checksums = checksumsOf(p);
+    return Object.keys(checksums).length > 0 ? { partNumber: num, etag, checksums } : { partNumber: num, etag };
+  });
+  if (parts.length === 0) throw malformedXml();
+  return parts;
+}
+
+/** ChecksumCRC32, ChecksumSHA256, ... children of a part. */
+function checksumsOf(node: XmlNode): Checksums {
+  const out: Checksums = {};
+  for (const alg of CHECKSUM_ALGORITHMS) {
+    const v = childText(node, `Checksum${alg}`);
+    if (v !== undefined) out[alg as ChecksumAlgorithm] = v;
+  }
+  return out;
+}
+
+export interface DeleteRequest {
+  objects: { key: string; versionId?: string }[];
+  quiet: boolean;
+}
+
+/** Delete (DeleteObjects): 1..1000 keys. */
+export function parseDelete(xml: string): DeleteRequest {
+  const root = parseXmlRoot(xml, 'Delete');
+  const objects = children(root, 'Object').map((o) => {
+    const key = childText(o, 'Key');
+    if (key === undefined) throw malformedXml();
+    const versionId = childText(o, 'VersionId');
+    return versionId === undefined ? { key } : { key, versionId };
+  });
+  if (objects.length === 0 || objects.length > 1000) throw malformedXml();
+  return { objects, quiet: parseBoolean(childText(root, 'Quiet')) ?? false };
+}
+
+/** Tagging: a TagSet; `limit` is 10 for objects, 50 for buckets. */
+export function parseTagging(xml: string, limit: 10 | 50): TagSet {
+  const root = parseXmlRoot(xml, 'Tagging');
+  const tags = children(child(root, 'TagSet'), 'Tag').map((t) => {
+    const key = childText(t, 'Key');
+    const value = childText(t, 'Value') ?? '';
+    if (key === undefined) throw malformedXml();
+    return [key, value] as const;
+  });
+  return tagSetOf(tags, limit);
+}
+
+/** Validates tag pairs as S3 does and builds the set. */
+export function tagSetOf(pairs: readonly (readonly [string, string])[], limit: 10 | 50): TagSet {
+  if (pairs.length > limit) {
+    throw new S3Error('BadRequest', limit === 10 ? 'Object tags cannot be greater than 10' : 'Bucket tag count cannot be greater than 50');
+  }
+  const out: TagSet = {};
+  for (const [key, value] of pairs) {
+    if (key.length === 0 || key.length > 128) throw new S3Error('InvalidTag', 'The TagKey you have provided is invalid');
+    if (value.length > 256) throw new S3Error('InvalidTag', 'The TagValue you have provided is invalid');
+    if (Object.hasOwn(out, key)) throw new S3Error('InvalidTag', 'Cannot provide multiple Tags with the same key');
+    out[key] = value;
+  }
+  return out;
+}
+
+/** CreateBucketConfiguration: the LocationConstraint, if any (an empty body is allowed). */
+export function parseCreateBucketConfiguration(xml: string): { locationConstraint?: string } {
+  if (xml.trim() === '') return {};
+  const root = parseXmlRoot(xml, 'CreateBucketConfiguration');
+  const lc = childText(root, 'LocationConstraint');
+  return lc === undefined || lc === '' ? {} : { locationConstraint: lc };
+}
+
+export function parseVersioningConfiguration(xml: string): VersioningStatus {
+  const status = childText(parseXmlRoot(xml, 'VersioningConfiguration'), 'Status');
+  if (status !== 'Enabled' && status !== 'Suspended') throw malformedXml();
+  return status;
+}
+
+const OWNERSHIPS: readonly ObjectOwnership[] = ['BucketOwnerEnforced', 'BucketOwnerPreferred', 'ObjectWriter'];
+
+export function parseOwnershipControls(xml: string): ObjectOwnership {
+  const rule = child(parseXmlRoot(xml, 'OwnershipControls'), 'Rule');
+  const value = childText(rule, 'ObjectOwnership');
+  const found = OWNERSHIPS.find((o) => o === value);
+  if (!found) throw malformedXml();
+  return found;
+}
+
+function lockMode(text: string | undefined): ObjectLockMode {
+  if (text !== 'GOVERNANCE' && text !== 'COMPLIANCE') throw malformedXml();
+  return text;
+}
+
+function positiveInt(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n <= 0) throw malformedXml();
+  return n;
+}
+
+export function parseObjectLockConfiguration(xml: string): BucketLockConfig {
+  const root = parseXmlRoot(xml, 'ObjectLockConfiguration');
+  const enabled = childText(root, 'ObjectLockEnabled');
+  if (enabled !== undefined && enabled !== 'Enabled') throw malformedXml();
+  const retention = child(child(root, 'Rule'), 'DefaultRetention');
+  if (retention === undefined) return { Enabled: enabled === 'Enabled' };
+  const days = positiveInt(childText(retention, 'Days'));
+  const years = positiveInt(childText(retention, 'Years'));
+  // Exactly one of Days and Years.
+  if ((days === undefined) === (years === undefined)) throw malformedXml();
+  const mode = lockMode(childText(retention, 'Mode'));
+  const DefaultRetention = days !== undefined ? { Mode: mode, Days: days } : { Mode: mode, Years: years as number };
+  return { Enabled: enabled === 'Enabled', DefaultRetention };
+}
+
+export function parseRetention(xml: string): ObjectRetention {
+  const root = parseXmlRoot(xml, 'Retention');
+  const until = childText(root, 'RetainUntilDate');
+  if (until === undefined || Number.isNaN(Date.parse(until))) throw malformedXml();
+  return { Mode: lockMode(childText(root, 'Mode')), RetainUntilDate: until };
+}
+
+export function parseLegalHold(xml: string): boolean {
+  const status = childText(parseXmlRoot(xml, 'LegalHold'), 'Status');
+  if (status !== 'ON' && status !== 'OFF') throw malformedXml();
+  return status === 'ON';
+}
+
+const PERMISSIONS: readonly Permission[] = ['FULL_CONTROL', 'READ', 'WRITE', 'READ_ACP', 'WRITE_ACP'];
+
+/** AccessControlPolicy → the stored ACL shape (grantee type inferred from ID vs URI). */
+export function parseAccessControlPolicy(xml: string): BucketAcl {
+  const root = parseXmlRoot(xml, 'AccessControlPolicy');
+  const owner = childText(child(root, 'Owner'), 'ID');
+  if (owner === undefined) throw new S3Error('MalformedACLError');
+  const grants = children(child(root, 'AccessControlList'), 'Grant').map((g) => {
+    const grantee = child(g, 'Grantee');
+    const permission = PERMISSIONS.find((p) => p === childText(g, 'Permission'));
+    const id = childText(grantee, 'ID');
+    const uri = childText(grantee, 'URI');
+    if (!permission || (id === undefined && uri === undefined)) throw new S3Error('MalformedACLError');
+    return id !== undefined
+      ? { Permission: permission, Access: id, Type: 'CanonicalUser' as const }
+      : { Permission: permission, Access: uri as string, Type: 'Group' as const };
+  });
+  return { Owner: owner, Grantees: grants };
+}
