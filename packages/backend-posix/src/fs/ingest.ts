@@ -1,0 +1,116 @@
+// Streams a request body into an open file while computing its MD5 (the ETag) and the checksums
+// asked for, in one pass. Enforces the declared length and a size limit, and stops on abort.
+// The caller owns the file: on any error here it discards the temp file, so nothing partial is
+// ever published.
+import { createHash } from 'node:crypto';
+import type { FileHandle } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import {
+  type ChecksumAlgorithm,
+  type Checksums,
+  getChecksum,
+  type Hasher,
+  S3Error,
+} from '@vgwrdma/s3-backend';
+
+/** Writes are batched to about this size: fewer syscalls than one per body chunk. */
+const WRITE_BATCH = 1 << 20;
+
+export interface IngestOptions {
+  body: Readable;
+  signal: AbortSignal;
+  /** Bytes the body must deliver; IncompleteBody when it delivers another count. */
+  contentLength?: number | undefined;
+  /** Largest accepted size; EntityTooLarge above it. */
+  maxSize?: number | undefined;
+  algorithms: readonly ChecksumAlgorithm[];
+}
+
+export interface IngestResult {
+  size: number;
+  /** Binary MD5 of the data. */
+  md5: Buffer;
+  checksums: Checksums;
+}
+
+export function abortError(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  if (reason instanceof Error) return reason;
+  const err = new Error('The request was aborted');
+  err.name = 'AbortError';
+  return err;
+}
+
+export async function ingest(fh: FileHandle, opts: IngestOptions): Promise<IngestResult> {
+  const { body, signal, contentLength, maxSize } = opts;
+  if (signal.aborted) throw abortError(signal);
+  if (contentLength !== undefined && maxSize !== undefined && contentLength > maxSize) {
+    throw new S3Error('EntityTooLarge');
+  }
+  const md5 = createHash('md5');
+  const hashers = opts.algorithms.map(
+    (alg) => [alg, getChecksum(alg).create()] as [ChecksumAlgorithm, Hasher],
+  );
+  // A stalled body never yields again; destroying it on abort ends the loop below.
+  const onAbort = () => body.destroy(abortError(signal));
+  signal.addEventListener('abort', onAbort, { once: true });
+  let size = 0;
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  const flush = async () => {
+    if (pendingBytes === 0) return;
+    const chunks = pending;
+    pending = [];
+    pendingBytes = 0;
+    await fh.writev(chunks);
+  };
+  try {
+    for await (const raw of body) {
+      const chunk: Buffer = typeof raw === 'string' ? Buffer.from(raw) : (raw as Buffer);
+      size += chunk.length;
+      if (contentLength !== undefined && size > contentLength) throw new S3Error('IncompleteBody');
+      if (maxSize !== undefined && size > maxSize) throw new S3Error('EntityTooLarge');
+      md5.update(chunk);
+      for (const [, h] of hashers) h.update(chunk);
+      pending.push(chunk);
+      pendingBytes += chunk.length;
+      if (pendingBytes >= WRITE_BATCH) await flush();
+    }
+    if (signal.aborted) throw abortError(signal);
+    await flush();
+  } catch (err) {
+    if (signal.aborted) throw abortError(signal);
+    if (err instanceof S3Error) throw err;
+    if (isBodyFailure(err)) {
+      throw new S3Error('IncompleteBody', 'The request body terminated unexpectedly', { cause: err });
+    }
+    throw err;
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+  if (contentLength !== undefined && size !== contentLength) throw new S3Error('IncompleteBody');
+  const checksums: Checksums = {};
+  for (const [alg, h] of hashers) checksums[alg] = h.digest();
+  return { size, md5: md5.digest(), checksums };
+}
+
+/** Errors of the incoming stream (not of the file system): the client's body ended badly. */
+function isBodyFailure(err: unknown): boolean {
+  const e = err as NodeJS.ErrnoException | undefined;
+  if (!e) return false;
+  if (e.code === 'ERR_STREAM_PREMATURE_CLOSE' || e.code === 'ECONNRESET' || e.code === 'ECONNABORTED')
+    return true;
+  // fs errors carry a syscall; anything else came from the body stream.
+  return e.syscall === undefined;
+}
+
+/** Reads a body to its end, expecting nothing: folder objects must be empty. */
+export async function drainEmpty(body: Readable, signal: AbortSignal): Promise<void> {
+  for await (const chunk of body) {
+    if (signal.aborted) throw abortError(signal);
+    if ((chunk as Buffer).length > 0) {
+      body.destroy();
+      throw new S3Error('DirectoryObjectContainsData');
+    }
+  }
+}

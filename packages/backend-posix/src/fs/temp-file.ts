@@ -1,0 +1,88 @@
+// A named temp file in `<bucket>/.sgwtmp`, published by rename. This is the fallback the layout
+// allows: the preferred O_TMPFILE + linkat publish needs a native call Node lacks. Invariants:
+// a temp file is either published (renamed onto its key) or discarded (unlinked) before the
+// request ends, and a reader sees the old object or the new one, never a partial one.
+import { randomBytes } from 'node:crypto';
+import { type FileHandle, mkdir, open, rename, unlink } from 'node:fs/promises';
+import { S3Error } from '@vgwrdma/s3-backend';
+import type { MetaStore } from '../meta/store.js';
+import { backoff, makeParents } from './dirs.js';
+import { isErrno } from './errors.js';
+import { abs, type Layout, tmpRel } from './layout.js';
+
+const PUBLISH_ATTEMPTS = 10;
+
+export class TempFile {
+  private closed = false;
+  private done = false;
+
+  private constructor(
+    private readonly layout: Layout,
+    private readonly meta: MetaStore,
+    readonly rel: string,
+    readonly fh: FileHandle,
+  ) {}
+
+  /** Opens a new temp file for `bucket`, creating `.sgwtmp` when needed. */
+  static async create(layout: Layout, meta: MetaStore, bucket: string, dirPerms: number): Promise<TempFile> {
+    const dir = tmpRel(bucket);
+    const rel = `${dir}/${randomBytes(12).toString('hex')}`;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const fh = await open(abs(layout, rel), 'wx', 0o644);
+        return new TempFile(layout, meta, rel, fh);
+      } catch (err) {
+        if (!isErrno(err, 'ENOENT') || attempt > 2) throw err;
+        await mkdir(abs(layout, dir), { recursive: true, mode: dirPerms });
+      }
+    }
+  }
+
+  get fd(): number {
+    return this.fh.fd;
+  }
+
+  /** Sets an attribute on the temp file (through its fd where the store can). */
+  async setAttr(attr: string, value: Buffer | string): Promise<void> {
+    await this.meta.set(this.rel, attr, value, this.closed ? undefined : this.fh.fd);
+  }
+
+  private async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.fh.close();
+  }
+
+  /**
+   * Renames the temp file onto `targetRel` (last writer wins). Parents are created with
+   * dirPerms; if one is removed concurrently (a delete pruning empty dirs), the rename is retried.
+   * With `createParents` false a missing parent is the caller's error (ENOENT): parts must not
+   * recreate an upload directory that was aborted or completed meanwhile.
+   */
+  async publish(targetRel: string, dirPerms: number, createParents = true): Promise<void> {
+    await this.close();
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await rename(abs(this.layout, this.rel), abs(this.layout, targetRel));
+        break;
+      } catch (err) {
+        if (isErrno(err, 'EISDIR', 'ENOTEMPTY', 'EEXIST')) throw new S3Error('ExistingObjectIsDirectory');
+        if (isErrno(err, 'ENOTDIR')) throw new S3Error('ObjectParentIsFile');
+        if (!isErrno(err, 'ENOENT') || !createParents || attempt >= PUBLISH_ATTEMPTS) throw err;
+        await makeParents(this.layout, targetRel, dirPerms);
+        if (attempt > 0) await backoff(attempt);
+      }
+    }
+    this.done = true;
+    await this.meta.moved(this.rel, targetRel);
+  }
+
+  /** Removes the temp file unless it was published. Safe to call more than once. */
+  async discard(): Promise<void> {
+    if (this.done) return;
+    this.done = true;
+    await this.close().catch(() => undefined);
+    await unlink(abs(this.layout, this.rel)).catch(() => undefined);
+    await this.meta.dropped(this.rel).catch(() => undefined);
+  }
+}

@@ -1,0 +1,28 @@
+// Attribute names of the on-disk layout (POSIX-LAYOUT.md). They are stored as `user.<name>`
+// xattrs, or as file names in the sidecar tree; versitygw reads the same names.
+import { CONTENT_HEADER_NAMES } from '@vgwrdma/s3-backend';
+
+export const ATTR = {
+  etag: 'etag',
+  metadata: 'metadata',
+  tagging: 'X-Amz-Tagging',
+  checksums: 'checksums',
+  partCrc64: 'part-crc64nvme',
+  mpMetadata: 'mp-metadata',
+  objname: 'objname',
+  retention: 'object-retention',
+  legalHold: 'object-legal-hold',
+  acl: 'acl',
+  ownership: 'ownership',
+  policy: 'policy',
+  cors: 'cors',
+  website: 'website',
+  versioning: 'versioning',
+  bucketLock: 'bucket-lock',
+} as const;
+
+/** content-type, cache-control, ... by ContentHeaders field. */
+export const CONTENT_ATTRS = CONTENT_HEADER_NAMES;
+
+/** The xattr namespace every attribute lives in. */
+export const XATTR_PREFIX = 'user.';

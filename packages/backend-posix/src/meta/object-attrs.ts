@@ -1,0 +1,147 @@
+// An object's attributes as stored (POSIX-LAYOUT.md table) ↔ the typed values of the Backend
+// contract. One place encodes them for writing and decodes them for reading, so PUT, copy,
+// multipart complete and HEAD cannot disagree about names or formats.
+import { gunzipSync, gzipSync } from 'node:zlib';
+import {
+  CHECKSUM_ALGORITHMS,
+  type ChecksumAlgorithm,
+  type Checksums,
+  type ChecksumType,
+  type ContentHeaders,
+  type ObjectAttributesInput,
+  type ObjectRetention,
+  S3Error,
+  type TagSet,
+  type UserMetadata,
+} from '@vgwrdma/s3-backend';
+import { ATTR, CONTENT_ATTRS } from './attr-names.js';
+import { getJson, getText, type MetaStore } from './store.js';
+
+/** S3 caps user metadata at 2 KB (keys + values); versitygw does not, we do. */
+export const MAX_METADATA_BYTES = 2048;
+export const MAX_OBJECT_TAGS = 10;
+
+/** The `checksums` attribute: versitygw's JSON shape (base64 values by algorithm). */
+export interface StoredChecksums extends Checksums {
+  Algorithm?: ChecksumAlgorithm;
+  Type?: ChecksumType;
+}
+
+/** The `mp-metadata` attribute of a completed multipart object. */
+export interface MpMetadata {
+  uploadId: string;
+  /** Cumulative sizes: parts[i] is the offset just past part i+1. */
+  parts: number[];
+}
+
+export type AttrEntries = [attr: string, value: string | Buffer][];
+
+export function checkMetadataSize(metadata: UserMetadata | undefined): void {
+  if (!metadata) return;
+  let bytes = 0;
+  for (const [k, v] of Object.entries(metadata)) bytes += Buffer.byteLength(k) + Buffer.byteLength(v);
+  if (bytes > MAX_METADATA_BYTES) throw new S3Error('MetadataTooLarge');
+}
+
+export function checkObjectTags(tags: TagSet | undefined): void {
+  if (tags && Object.keys(tags).length > MAX_OBJECT_TAGS) {
+    throw new S3Error('BadRequest', 'Object tags cannot be greater than 10');
+  }
+}
+
+/** The attributes a new object (or upload) is created with, apart from etag and checksums. */
+export function creationAttrs(input: ObjectAttributesInput): AttrEntries {
+  const out: AttrEntries = [];
+  for (const [field, attr] of Object.entries(CONTENT_ATTRS) as [keyof ContentHeaders, string][]) {
+    const v = input[field];
+    if (v !== undefined && v !== '') out.push([attr, v]);
+  }
+  if (input.metadata && Object.keys(input.metadata).length > 0)
+    out.push([ATTR.metadata, JSON.stringify(input.metadata)]);
+  if (input.tagging && Object.keys(input.tagging).length > 0)
+    out.push([ATTR.tagging, JSON.stringify(input.tagging)]);
+  if (input.retention) out.push([ATTR.retention, JSON.stringify(input.retention)]);
+  if (input.legalHold !== undefined) out.push([ATTR.legalHold, legalHoldByte(input.legalHold)]);
+  return out;
+}
+
+export function legalHoldByte(on: boolean): Buffer {
+  return Buffer.from([on ? 1 : 0]);
+}
+
+export function checksumsAttr(stored: StoredChecksums): [string, string] {
+  return [ATTR.checksums, JSON.stringify(stored)];
+}
+
+export function encodeMpMetadata(mp: MpMetadata): Buffer {
+  return gzipSync(Buffer.from(JSON.stringify(mp)));
+}
+
+/** gzip JSON as written; plain JSON is accepted too (POSIX-LAYOUT.md). */
+export function decodeMpMetadata(raw: Buffer | undefined): MpMetadata | undefined {
+  if (!raw || raw.length === 0) return undefined;
+  try {
+    const text = raw[0] === 0x1f && raw[1] === 0x8b ? gunzipSync(raw).toString('utf8') : raw.toString('utf8');
+    const v = JSON.parse(text) as Partial<MpMetadata>;
+    if (typeof v.uploadId !== 'string' || !Array.isArray(v.parts)) return undefined;
+    return { uploadId: v.uploadId, parts: v.parts.map(Number) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Everything stored with an object, decoded. Absent attributes are left out. */
+export interface StoredObjectAttrs extends ContentHeaders {
+  etag?: string;
+  metadata: UserMetadata;
+  tagging?: TagSet;
+  checksums?: StoredChecksums;
+  mp?: MpMetadata;
+  retention?: ObjectRetention;
+  legalHold?: boolean;
+}
+
+/** Reads an object's attributes; `fd` (an open fd of the object) keeps data and attributes of one inode. */
+export async function readObjectAttrs(meta: MetaStore, rel: string, fd?: number): Promise<StoredObjectAttrs> {
+  const out: StoredObjectAttrs = { metadata: {} };
+  const etag = await getText(meta, rel, ATTR.etag, fd);
+  if (etag !== undefined) out.etag = etag;
+  for (const [field, attr] of Object.entries(CONTENT_ATTRS) as [keyof ContentHeaders, string][]) {
+    const v = await getText(meta, rel, attr, fd);
+    if (v !== undefined) out[field] = v;
+  }
+  out.metadata = (await getJson<UserMetadata>(meta, rel, ATTR.metadata, fd)) ?? {};
+  const tagging = await getJson<TagSet>(meta, rel, ATTR.tagging, fd);
+  if (tagging) out.tagging = tagging;
+  const checksums = await getJson<StoredChecksums>(meta, rel, ATTR.checksums, fd);
+  if (checksums) out.checksums = checksums;
+  const mp = decodeMpMetadata(await meta.get(rel, ATTR.mpMetadata, fd));
+  if (mp) out.mp = mp;
+  const retention = await getJson<ObjectRetention>(meta, rel, ATTR.retention, fd);
+  if (retention) out.retention = retention;
+  const hold = await meta.get(rel, ATTR.legalHold, fd);
+  if (hold !== undefined && hold.length > 0) out.legalHold = hold[0] === 1 || hold.toString() === '1';
+  return out;
+}
+
+/** The checksum values to answer with: the object's algorithm only, as S3 does. */
+export function primaryChecksums(stored: StoredChecksums | undefined): {
+  checksums: Checksums;
+  type?: ChecksumType;
+} {
+  if (!stored) return { checksums: {} };
+  const alg = stored.Algorithm ?? CHECKSUM_ALGORITHMS.find((a) => stored[a] !== undefined);
+  const value = alg ? stored[alg] : undefined;
+  const checksums: Checksums = alg && value ? { [alg]: value } : {};
+  return stored.Type ? { checksums, type: stored.Type } : { checksums };
+}
+
+/** Only the ContentHeaders fields of a stored attribute set (for COPY directives). */
+export function contentHeadersOf(a: ContentHeaders): ContentHeaders {
+  const out: ContentHeaders = {};
+  for (const field of Object.keys(CONTENT_ATTRS) as (keyof ContentHeaders)[]) {
+    const v = a[field];
+    if (v !== undefined) out[field] = v;
+  }
+  return out;
+}

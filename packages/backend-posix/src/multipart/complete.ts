@@ -1,0 +1,251 @@
+// CompleteMultipartUpload. The upload is claimed by renaming its directory to
+// `<uploadId>.<etag>.inprogress`: exactly one request wins the rename; a concurrent or repeated
+// complete with the same parts (same etag) waits for the claim to end and answers the object the
+// winner published (recognised by `mp-metadata`'s uploadId). The parts are checked, assembled
+// into a temp file, given the upload's attributes, and published; then the claim is removed.
+// If checking or assembling fails, the claim is released so the client can retry.
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { lstat, rename, rm, stat } from 'node:fs/promises';
+import {
+  type ChecksumAlgorithm,
+  type Checksums,
+  type ChecksumType,
+  type CompleteMultipartUploadInput,
+  type CompleteMultipartUploadOutput,
+  getChecksum,
+  multipartETag,
+  normalizeETag,
+  type RequestContext,
+  S3Error,
+} from '@vgwrdma/s3-backend';
+import type { PosixEnv } from '../env.js';
+import { isErrno, requireBucket } from '../fs/errors.js';
+import { abs, assertBucketName, assertKey, objectRel, uploadRel, uploadsRel } from '../fs/layout.js';
+import { ATTR } from '../meta/attr-names.js';
+import { encodeMpMetadata } from '../meta/object-attrs.js';
+import { getText } from '../meta/store.js';
+import { openObject, readExisting } from '../ops/read-object.js';
+import { assemble } from './assemble.js';
+import { partChecksums } from './parts.js';
+import {
+  isValidUploadId,
+  MAX_PART_NUMBER,
+  MIN_PART_SIZE,
+  noSuchUpload,
+  pruneUploadsDir,
+  readUploadChecksum,
+} from './uploads.js';
+
+const CLAIM_POLL_MS = 20;
+
+export interface CheckedPart {
+  number: number;
+  rel: string;
+  size: number;
+}
+
+function validatePartList(input: CompleteMultipartUploadInput): void {
+  if (input.parts.length === 0) {
+    throw new S3Error('MalformedXML');
+  }
+  let prev = 0;
+  for (const p of input.parts) {
+    if (!Number.isInteger(p.partNumber) || p.partNumber < 1 || p.partNumber > MAX_PART_NUMBER) {
+      throw new S3Error('InvalidPart');
+    }
+    if (p.partNumber <= prev) throw new S3Error('InvalidPartOrder');
+    prev = p.partNumber;
+    if (!/^[0-9a-f]{32}$/i.test(normalizeETag(p.etag))) throw new S3Error('InvalidPart');
+  }
+}
+
+export async function completeMultipartUpload(
+  env: PosixEnv,
+  ctx: RequestContext,
+  input: CompleteMultipartUploadInput,
+): Promise<CompleteMultipartUploadOutput> {
+  assertBucketName(input.bucket);
+  assertKey(input.key);
+  await requireBucket(env, input.bucket);
+  if (!isValidUploadId(input.uploadId)) throw noSuchUpload(input.uploadId);
+  validatePartList(input);
+  const etag = multipartETag(input.parts.map((p) => p.etag));
+  const rel = uploadRel(input.bucket, input.key, input.uploadId);
+  const claimed = `${uploadsRel(input.bucket, input.key)}/${input.uploadId}.${normalizeETag(etag)}.inprogress`;
+  for (;;) {
+    try {
+      await rename(abs(env, rel), abs(env, claimed));
+      break;
+    } catch (err) {
+      if (!isErrno(err, 'ENOENT', 'ENOTEMPTY', 'EEXIST')) throw err;
+    }
+    // Someone else holds (or held) the claim: wait for it to end, then see what it left.
+    while (await exists(env, claimed)) {
+      if (ctx.signal.aborted) throw new S3Error('InternalError');
+      await new Promise((r) => setTimeout(r, CLAIM_POLL_MS));
+    }
+    if (await exists(env, rel)) continue; // the other complete failed and released the claim
+    const done = await completedBefore(env, input, etag);
+    if (done) return done;
+    throw noSuchUpload(input.uploadId);
+  }
+  await env.meta.movedTree(rel, claimed);
+  let out: CompleteMultipartUploadOutput;
+  try {
+    out = await finish(env, ctx, input, claimed, etag);
+  } catch (err) {
+    await rename(abs(env, claimed), abs(env, rel)).catch(() => undefined);
+    await env.meta.movedTree(claimed, rel).catch(() => undefined);
+    throw err;
+  }
+  await rm(abs(env, claimed), { recursive: true, force: true });
+  await env.meta.droppedTree(claimed);
+  await pruneUploadsDir(env, input.bucket, input.key);
+  return out;
+}
+
+async function exists(env: PosixEnv, rel: string): Promise<boolean> {
+  try {
+    await lstat(abs(env, rel));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A complete that already happened with these parts: answer what it answered. */
+async function completedBefore(
+  env: PosixEnv,
+  input: CompleteMultipartUploadInput,
+  etag: string,
+): Promise<CompleteMultipartUploadOutput | undefined> {
+  try {
+    const o = await openObject(env, input.bucket, input.key);
+    await o.fh?.close();
+    if (o.attrs.mp?.uploadId !== input.uploadId || o.attrs.etag !== etag) return undefined;
+    const { checksums, type } = summary(o.attrs.checksums);
+    return { bucket: input.bucket, key: input.key, etag, checksums, ...(type ? { checksumType: type } : {}) };
+  } catch {
+    return undefined;
+  }
+}
+
+function summary(stored: ({ Algorithm?: ChecksumAlgorithm; Type?: ChecksumType } & Checksums) | undefined): {
+  checksums: Checksums;
+  type?: ChecksumType;
+} {
+  const alg = stored?.Algorithm;
+  const value = alg ? stored?.[alg] : undefined;
+  return { checksums: alg && value ? { [alg]: value } : {}, ...(stored?.Type ? { type: stored.Type } : {}) };
+}
+
+/** The ETag a part file carries; recomputed from the data when attributes are off (--nometa). */
+async function partETag(env: PosixEnv, rel: string): Promise<string> {
+  const stored = await getText(env.meta, rel, ATTR.etag);
+  if (stored !== undefined) return stored;
+  const h = createHash('md5');
+  for await (const chunk of createReadStream(abs(env, rel))) h.update(chunk as Buffer);
+  return `"${h.digest('hex')}"`;
+}
+
+async function finish(
+  env: PosixEnv,
+  ctx: RequestContext,
+  input: CompleteMultipartUploadInput,
+  claimed: string,
+  etag: string,
+): Promise<CompleteMultipartUploadOutput> {
+  const { algorithm, type } = await readUploadChecksum(env, claimed);
+  const parts: CheckedPart[] = [];
+  const partSums: string[] = [];
+  for (const [i, p] of input.parts.entries()) {
+    const rel = `${claimed}/${p.partNumber}`;
+    let size: number;
+    try {
+      size = (await stat(abs(env, rel))).size;
+    } catch {
+      throw new S3Error('InvalidPart');
+    }
+    if (normalizeETag(await partETag(env, rel)) !== normalizeETag(p.etag)) throw new S3Error('InvalidPart');
+    if (size < MIN_PART_SIZE && i < input.parts.length - 1) throw new S3Error('EntityTooSmall');
+    if (algorithm) {
+      const stored = (await partChecksums(env, rel))?.[algorithm];
+      const given = p.checksums?.[algorithm];
+      if (given !== undefined && stored !== undefined && given !== stored) throw new S3Error('InvalidPart');
+      if (stored !== undefined) partSums.push(stored);
+    }
+    parts.push({ number: p.partNumber, rel, size });
+  }
+  const total = parts.reduce((n, p) => n + p.size, 0);
+  if (input.objectSize !== undefined && input.objectSize !== total) {
+    throw S3Error.custom(
+      'InvalidRequest',
+      `The provided 'x-amz-mp-object-size' header value ${input.objectSize} does not match what was computed: ${total}`,
+    );
+  }
+  if (input.ifMatch !== undefined || input.ifNoneMatch !== undefined)
+    await checkCompleteConditions(env, input);
+
+  const fullObject = algorithm !== undefined && (type ?? 'COMPOSITE') === 'FULL_OBJECT';
+  const assembled = await assemble(env, ctx, {
+    bucket: input.bucket,
+    parts,
+    // CRC64NVME always; the upload's own algorithm too when its checksum is full-object.
+    algorithms: fullObject && algorithm !== 'CRC64NVME' ? ['CRC64NVME', algorithm] : ['CRC64NVME'],
+  });
+  try {
+    const stored: Record<string, string> = { ...assembled.checksums };
+    let answer: Checksums = {};
+    let answerType: ChecksumType = 'FULL_OBJECT';
+    if (algorithm && !fullObject) {
+      // COMPOSITE: the checksum of the concatenated binary part checksums, then -N.
+      if (partSums.length === parts.length) {
+        const h = getChecksum(algorithm).create();
+        for (const s of partSums) h.update(Buffer.from(s, 'base64'));
+        stored[algorithm] = `${h.digest()}-${parts.length}`;
+      }
+      answerType = 'COMPOSITE';
+    }
+    const primary: ChecksumAlgorithm = algorithm ?? 'CRC64NVME';
+    const value = stored[primary];
+    if (value !== undefined) answer = { [primary]: value };
+    const expected = input.checksums?.[primary];
+    if (expected !== undefined && value !== undefined && expected !== value) {
+      throw S3Error.custom(
+        'BadDigest',
+        `The ${primary} you specified did not match the calculated checksum.`,
+      );
+    }
+    // The upload directory's attributes (content headers, metadata, tags, lock) become the object's.
+    for (const attr of await env.meta.list(claimed)) {
+      if (attr === ATTR.checksums) continue;
+      const v = await env.meta.get(claimed, attr);
+      if (v !== undefined) await assembled.tmp.setAttr(attr, v);
+    }
+    await assembled.tmp.setAttr(ATTR.etag, etag);
+    await assembled.tmp.setAttr(
+      ATTR.checksums,
+      JSON.stringify({ Algorithm: primary, Type: answerType, ...stored }),
+    );
+    let end = 0;
+    const ends = parts.map((p) => (end += p.size));
+    await assembled.tmp.setAttr(ATTR.mpMetadata, encodeMpMetadata({ uploadId: input.uploadId, parts: ends }));
+    await assembled.tmp.publish(objectRel(input.bucket, input.key), env.dirPerms);
+    return { bucket: input.bucket, key: input.key, etag, checksums: answer, checksumType: answerType };
+  } catch (err) {
+    await assembled.tmp.discard();
+    throw err;
+  }
+}
+
+async function checkCompleteConditions(env: PosixEnv, input: CompleteMultipartUploadInput): Promise<void> {
+  const existing = await readExisting(env, input.bucket, input.key);
+  if (input.ifNoneMatch !== undefined && existing) throw new S3Error('PreconditionFailed');
+  if (input.ifMatch !== undefined) {
+    if (!existing) throw new S3Error('NoSuchKey');
+    if (input.ifMatch.trim() !== '*' && normalizeETag(input.ifMatch) !== normalizeETag(existing.etag)) {
+      throw new S3Error('PreconditionFailed');
+    }
+  }
+}

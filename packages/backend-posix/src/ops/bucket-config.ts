@@ -1,0 +1,111 @@
+// Bucket configurations kept as attributes of the bucket directory, one table entry each:
+// the attribute, how a value is encoded, and the error answered when it is absent. The gateway
+// parses and validates the documents; this layer stores them as sent.
+import {
+  type BucketLockConfig,
+  type ObjectOwnership,
+  S3Error,
+  type S3ErrorCode,
+  type TagSet,
+  type VersioningStatus,
+} from '@vgwrdma/s3-backend';
+import type { PosixEnv } from '../env.js';
+import { requireBucket } from '../fs/errors.js';
+import { assertBucketName, bucketRel } from '../fs/layout.js';
+import { ATTR } from '../meta/attr-names.js';
+
+export type BucketLockConfigStored = BucketLockConfig;
+
+/** Attribute and "not configured" error of each text configuration. */
+export const TEXT_CONFIGS = {
+  policy: { attr: ATTR.policy, missing: 'NoSuchBucketPolicy' },
+  cors: { attr: ATTR.cors, missing: 'NoSuchCORSConfiguration' },
+  website: { attr: ATTR.website, missing: 'NoSuchWebsiteConfiguration' },
+  ownership: { attr: ATTR.ownership, missing: 'OwnershipControlsNotFoundError' },
+} as const satisfies Record<string, { attr: string; missing: S3ErrorCode }>;
+export type TextConfig = keyof typeof TEXT_CONFIGS;
+
+const MAX_BUCKET_TAGS = 50;
+
+async function bucketOf(env: PosixEnv, bucket: string): Promise<string> {
+  assertBucketName(bucket);
+  await requireBucket(env, bucket);
+  return bucketRel(bucket);
+}
+
+export async function getTextConfig(env: PosixEnv, bucket: string, which: TextConfig): Promise<string> {
+  const rel = await bucketOf(env, bucket);
+  const v = await env.meta.get(rel, TEXT_CONFIGS[which].attr);
+  if (v === undefined || v.length === 0) throw new S3Error(TEXT_CONFIGS[which].missing);
+  return v.toString('utf8');
+}
+
+export async function putTextConfig(
+  env: PosixEnv,
+  bucket: string,
+  which: TextConfig,
+  value: string,
+): Promise<void> {
+  const rel = await bucketOf(env, bucket);
+  await env.meta.set(rel, TEXT_CONFIGS[which].attr, value);
+}
+
+export async function deleteTextConfig(env: PosixEnv, bucket: string, which: TextConfig): Promise<void> {
+  const rel = await bucketOf(env, bucket);
+  await env.meta.remove(rel, TEXT_CONFIGS[which].attr);
+}
+
+export async function getOwnership(env: PosixEnv, bucket: string): Promise<ObjectOwnership> {
+  return (await getTextConfig(env, bucket, 'ownership')) as ObjectOwnership;
+}
+
+/** `versioning` is one byte: 1 = Enabled, 0 = Suspended; absent = never set. */
+export async function getVersioning(env: PosixEnv, bucket: string): Promise<VersioningStatus | undefined> {
+  const rel = await bucketOf(env, bucket);
+  const v = await env.meta.get(rel, ATTR.versioning);
+  if (v === undefined || v.length === 0) return undefined;
+  return v[0] === 1 || v.toString() === '1' ? 'Enabled' : 'Suspended';
+}
+
+export async function putVersioning(env: PosixEnv, bucket: string, status: VersioningStatus): Promise<void> {
+  const rel = await bucketOf(env, bucket);
+  await env.meta.set(rel, ATTR.versioning, Buffer.from([status === 'Enabled' ? 1 : 0]));
+}
+
+export async function getBucketTagging(env: PosixEnv, bucket: string): Promise<TagSet> {
+  const rel = await bucketOf(env, bucket);
+  const v = await env.meta.get(rel, ATTR.tagging);
+  if (v === undefined || v.length === 0) throw new S3Error('NoSuchTagSet');
+  return JSON.parse(v.toString('utf8')) as TagSet;
+}
+
+export async function putBucketTagging(env: PosixEnv, bucket: string, tags: TagSet): Promise<void> {
+  if (Object.keys(tags).length > MAX_BUCKET_TAGS)
+    throw new S3Error('BadRequest', 'Bucket tag count cannot be greater than 50');
+  const rel = await bucketOf(env, bucket);
+  if (Object.keys(tags).length === 0) await env.meta.remove(rel, ATTR.tagging);
+  else await env.meta.set(rel, ATTR.tagging, JSON.stringify(tags));
+}
+
+export async function deleteBucketTagging(env: PosixEnv, bucket: string): Promise<void> {
+  const rel = await bucketOf(env, bucket);
+  await env.meta.remove(rel, ATTR.tagging);
+}
+
+export async function getLockConfig(env: PosixEnv, bucket: string): Promise<BucketLockConfig> {
+  const rel = await bucketOf(env, bucket);
+  const v = await env.meta.get(rel, ATTR.bucketLock);
+  if (v === undefined || v.length === 0) throw new S3Error('ObjectLockConfigurationNotFoundError');
+  return JSON.parse(v.toString('utf8')) as BucketLockConfig;
+}
+
+export async function putLockConfig(env: PosixEnv, bucket: string, config: BucketLockConfig): Promise<void> {
+  const rel = await bucketOf(env, bucket);
+  const prev = await env.meta.get(rel, ATTR.bucketLock);
+  const createdAt = prev ? (JSON.parse(prev.toString('utf8')) as BucketLockConfig).CreatedAt : undefined;
+  const stored: BucketLockConfig = {
+    ...config,
+    CreatedAt: config.CreatedAt ?? createdAt ?? new Date().toISOString(),
+  };
+  await env.meta.set(rel, ATTR.bucketLock, JSON.stringify(stored));
+}

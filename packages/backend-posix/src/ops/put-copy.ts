@@ -1,0 +1,94 @@
+// PutObject and CopyObject: both end in writeObject; they differ in where the bytes and the
+// attributes come from (the request, or the source object under the COPY/REPLACE directives).
+
+import { Readable } from 'node:stream';
+import {
+  type CopyObjectInput,
+  type CopyObjectOutput,
+  checkConditions,
+  type ObjectAttributesInput,
+  type PutObjectInput,
+  type PutObjectOutput,
+  type RequestContext,
+  S3Error,
+} from '@vgwrdma/s3-backend';
+import type { PosixEnv } from '../env.js';
+import { checkMetadataSize, checkObjectTags, contentHeadersOf, creationAttrs } from '../meta/object-attrs.js';
+import { openObject } from './read-object.js';
+import { DEFAULT_ALGORITHM, writeObject } from './write-object.js';
+
+export async function putObject(
+  env: PosixEnv,
+  ctx: RequestContext,
+  input: PutObjectInput,
+): Promise<PutObjectOutput> {
+  checkMetadataSize(input.metadata);
+  checkObjectTags(input.tagging);
+  const r = await writeObject(env, {
+    bucket: input.bucket,
+    key: input.key,
+    body: input.body,
+    signal: ctx.signal,
+    contentLength: input.contentLength,
+    contentMD5: input.contentMD5,
+    checksum: input.checksum,
+    attrs: creationAttrs(input),
+    ifMatch: input.ifMatch,
+    ifNoneMatch: input.ifNoneMatch,
+  });
+  return { etag: r.etag, size: r.size, checksums: r.checksums, checksumType: r.checksumType };
+}
+
+const ILLEGAL_SELF_COPY =
+  "This copy request is illegal because it is trying to copy an object to itself without changing the object's metadata, storage class, website redirect location or encryption attributes.";
+
+export async function copyObject(
+  env: PosixEnv,
+  ctx: RequestContext,
+  input: CopyObjectInput,
+): Promise<CopyObjectOutput> {
+  const { source } = input;
+  const replaceMeta = input.metadataDirective === 'REPLACE';
+  const replaceTags = input.taggingDirective === 'REPLACE';
+  if (source.versionId !== undefined && source.versionId !== 'null') {
+    throw new S3Error('NoSuchVersion', undefined, {
+      detail: { Key: source.key, VersionId: source.versionId },
+    });
+  }
+  const src = await openObject(env, source.bucket, source.key);
+  try {
+    checkConditions(source.conditions, { etag: src.attrs.etag ?? '', lastModified: src.mtime }, false);
+    if (source.bucket === input.bucket && source.key === input.key && !replaceMeta) {
+      throw new S3Error('InvalidRequest', ILLEGAL_SELF_COPY);
+    }
+    const a = src.attrs;
+    const attrs: ObjectAttributesInput = replaceMeta
+      ? { ...contentHeadersOf(input), metadata: input.metadata ?? {} }
+      : { ...contentHeadersOf(a), metadata: a.metadata };
+    const tagging = replaceTags ? input.tagging : a.tagging;
+    if (tagging) attrs.tagging = tagging;
+    if (input.retention) attrs.retention = input.retention;
+    if (input.legalHold !== undefined) attrs.legalHold = input.legalHold;
+    checkMetadataSize(attrs.metadata);
+    checkObjectTags(attrs.tagging);
+    const srcAlg = a.checksums?.Algorithm;
+    const algorithm =
+      input.checksumAlgorithm ?? (srcAlg && srcAlg !== DEFAULT_ALGORITHM ? srcAlg : undefined);
+    // The stream owns the source handle; reading it while the target is renamed over the same
+    // key (a self-copy with REPLACE) is safe: the handle keeps the old inode.
+    const body = src.fh ? src.fh.createReadStream() : Readable.from([]);
+    const r = await writeObject(env, {
+      bucket: input.bucket,
+      key: input.key,
+      body,
+      signal: ctx.signal,
+      contentLength: src.size,
+      algorithm,
+      attrs: creationAttrs(attrs),
+    });
+    const out: CopyObjectOutput = { etag: r.etag, lastModified: r.lastModified, checksums: r.checksums };
+    return out;
+  } finally {
+    await src.fh?.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,171 @@
+// Reading one object: HEAD and GET, with conditions, ranges and ?partNumber=. The object file is
+// opened first and its attributes are read through that fd, so data, size and ETag all belong
+// to the same inode even while a PUT replaces the key.
+import { type FileHandle, open, stat } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import {
+  checkConditions,
+  type GetObjectInput,
+  type GetObjectOutput,
+  type HeadObjectInput,
+  type HeadObjectOutput,
+  type ResolvedRange,
+  resolveRange,
+  S3Error,
+} from '@vgwrdma/s3-backend';
+import type { PosixEnv } from '../env.js';
+import { isErrno, mapObjectError, missingObject } from '../fs/errors.js';
+import { abs, assertBucketName, assertKey, isFolderKey, objectRel } from '../fs/layout.js';
+import { primaryChecksums, readObjectAttrs, type StoredObjectAttrs } from '../meta/object-attrs.js';
+
+export interface OpenedObject {
+  rel: string;
+  /** Open for reading; undefined for folder objects (directories). */
+  fh?: FileHandle;
+  size: number;
+  mtime: Date;
+  attrs: StoredObjectAttrs;
+}
+
+/**
+ * Opens `key`: a regular file for plain keys, a directory with an etag for folder keys. Anything
+ * else (a plain key naming a directory, a folder key naming a file) is NoSuchKey.
+ */
+export async function openObject(env: PosixEnv, bucket: string, key: string): Promise<OpenedObject> {
+  assertBucketName(bucket);
+  try {
+    assertKey(key);
+  } catch {
+    throw await missingObject(env, bucket, key);
+  }
+  const rel = objectRel(bucket, key);
+  const path = abs(env, rel);
+  try {
+    if (isFolderKey(key)) {
+      const st = await stat(path);
+      const attrs = st.isDirectory() ? await readObjectAttrs(env.meta, rel) : undefined;
+      // In --nometa mode no directory carries an etag, so there are no folder objects.
+      if (!attrs || attrs.etag === undefined) throw await missingObject(env, bucket, key);
+      return { rel, size: 0, mtime: st.mtime, attrs };
+    }
+    const fh = await open(path, 'r');
+    try {
+      const st = await fh.stat();
+      if (!st.isFile()) throw await missingObject(env, bucket, key);
+      const attrs = await readObjectAttrs(env.meta, rel, env.meta.kind === 'xattr' ? fh.fd : undefined);
+      return { rel, fh, size: st.size, mtime: st.mtime, attrs };
+    } catch (err) {
+      await fh.close();
+      throw err;
+    }
+  } catch (err) {
+    throw await mapObjectError(err, env, bucket, key);
+  }
+}
+
+/** The current ETag of `key`, or undefined when there is no such object (for conditional writes). */
+export async function readExisting(
+  env: PosixEnv,
+  bucket: string,
+  key: string,
+): Promise<{ etag: string } | undefined> {
+  try {
+    const o = await openObject(env, bucket, key);
+    await o.fh?.close();
+    return { etag: o.attrs.etag ?? '' };
+  } catch (err) {
+    if (err instanceof S3Error && err.code === 'NoSuchKey') return undefined;
+    if (isErrno(err, 'ENOENT')) return undefined;
+    throw err;
+  }
+}
+
+/** The metadata HEAD answers, from an opened object. */
+export function describe(key: string, o: OpenedObject, checksumMode: boolean): HeadObjectOutput {
+  const a = o.attrs;
+  const out: HeadObjectOutput = {
+    key,
+    etag: a.etag ?? '',
+    size: o.size,
+    lastModified: o.mtime,
+    metadata: a.metadata,
+    storageClass: 'STANDARD',
+  };
+  for (const field of [
+    'contentType',
+    'contentEncoding',
+    'contentLanguage',
+    'contentDisposition',
+    'cacheControl',
+    'expires',
+    'websiteRedirectLocation',
+  ] as const) {
+    const v = a[field];
+    if (v !== undefined) out[field] = v;
+  }
+  if (checksumMode) {
+    const { checksums, type } = primaryChecksums(a.checksums);
+    out.checksums = checksums;
+    if (type) out.checksumType = type;
+  }
+  if (a.tagging) out.tagCount = Object.keys(a.tagging).length;
+  if (a.retention) out.retention = a.retention;
+  if (a.legalHold !== undefined) out.legalHold = a.legalHold;
+  if (a.mp) out.partsCount = a.mp.parts.length;
+  return out;
+}
+
+/** The byte range a GET returns for a Range header or a part number; undefined = everything. */
+function selectRange(input: HeadObjectInput, o: OpenedObject): ResolvedRange | undefined {
+  if (input.partNumber !== undefined) {
+    if (input.range)
+      throw new S3Error('InvalidRequest', 'Cannot specify both Range header and partNumber query parameter');
+    const ends = o.attrs.mp?.parts ?? [o.size];
+    const n = input.partNumber;
+    if (!Number.isInteger(n) || n < 1 || n > ends.length) throw new S3Error('InvalidPartNumber');
+    const start = n === 1 ? 0 : (ends[n - 2] as number);
+    const end = (ends[n - 1] as number) - 1;
+    return { start, end, size: o.size };
+  }
+  return input.range ? resolveRange(input.range, o.size) : undefined;
+}
+
+async function openChecked(
+  env: PosixEnv,
+  input: HeadObjectInput,
+): Promise<{ o: OpenedObject; out: HeadObjectOutput }> {
+  const o = await openObject(env, input.bucket, input.key);
+  try {
+    if (input.versionId !== undefined && input.versionId !== 'null') {
+      throw new S3Error('NoSuchVersion', undefined, {
+        detail: { Key: input.key, VersionId: input.versionId },
+      });
+    }
+    const out = describe(input.key, o, input.checksumMode === true);
+    checkConditions(input.conditions, { etag: out.etag, lastModified: o.mtime });
+    const range = selectRange(input, o);
+    if (range) out.range = range;
+    return { o, out };
+  } catch (err) {
+    await o.fh?.close();
+    throw err;
+  }
+}
+
+export async function headObject(env: PosixEnv, input: HeadObjectInput): Promise<HeadObjectOutput> {
+  const { o, out } = await openChecked(env, input);
+  await o.fh?.close();
+  return out;
+}
+
+export async function getObject(env: PosixEnv, input: GetObjectInput): Promise<GetObjectOutput> {
+  const { o, out } = await openChecked(env, input);
+  const r = out.range;
+  if (!o.fh || o.size === 0 || (r && r.end < r.start)) {
+    await o.fh?.close();
+    return { ...out, body: Readable.from([]) };
+  }
+  // The stream owns the handle from here: it closes it at the end or when destroyed.
+  const body = o.fh.createReadStream(r ? { start: r.start, end: r.end } : {});
+  return { ...out, body };
+}

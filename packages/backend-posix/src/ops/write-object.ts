@@ -1,0 +1,172 @@
+// Writing one object: the shared core of PutObject and CopyObject. Data goes to a temp file with
+// its ETag and checksums computed on the way, is verified (Content-MD5, x-amz-checksum-*,
+// length), gets every attribute, and only then is renamed onto its key. Folder objects ("dir/")
+// are directories carrying an etag, and must arrive empty.
+import { createHash } from 'node:crypto';
+import { mkdir, stat } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import {
+  type ChecksumAlgorithm,
+  type ChecksumRequest,
+  type Checksums,
+  type ChecksumType,
+  getChecksum,
+  normalizeETag,
+  S3Error,
+} from '@vgwrdma/s3-backend';
+import type { PosixEnv } from '../env.js';
+import { isErrno, mapObjectError, noSuchKey, requireBucket } from '../fs/errors.js';
+import { drainEmpty, ingest } from '../fs/ingest.js';
+import { abs, assertBucketName, assertKey, isFolderKey, objectRel } from '../fs/layout.js';
+import { TempFile } from '../fs/temp-file.js';
+import { ATTR } from '../meta/attr-names.js';
+import { type AttrEntries, checksumsAttr, type StoredChecksums } from '../meta/object-attrs.js';
+import { readExisting } from './read-object.js';
+
+/** Largest single PUT (S3: 5 GiB). */
+export const MAX_PUT_SIZE = 5 * 1024 ** 3;
+export const EMPTY_MD5_ETAG = `"${createHash('md5').digest('hex')}"`;
+/** CRC64NVME is computed and stored for every object (FULL_OBJECT), as S3 does by default. */
+export const DEFAULT_ALGORITHM: ChecksumAlgorithm = 'CRC64NVME';
+
+export interface WriteSpec {
+  bucket: string;
+  key: string;
+  body: Readable;
+  signal: AbortSignal;
+  contentLength?: number | undefined;
+  contentMD5?: string | undefined;
+  /** A client checksum to compute, verify and store. */
+  checksum?: ChecksumRequest | undefined;
+  /** An algorithm to compute and store without a value to verify (CopyObject). */
+  algorithm?: ChecksumAlgorithm | undefined;
+  /** content-type, metadata, tagging, ... (not etag/checksums: those are computed here). */
+  attrs: AttrEntries;
+  ifMatch?: string | undefined;
+  ifNoneMatch?: string | undefined;
+}
+
+export interface WriteResult {
+  etag: string;
+  size: number;
+  checksums: Checksums;
+  checksumType: ChecksumType;
+  lastModified: Date;
+}
+
+export async function writeObject(env: PosixEnv, spec: WriteSpec): Promise<WriteResult> {
+  assertBucketName(spec.bucket);
+  assertKey(spec.key);
+  await requireBucket(env, spec.bucket);
+  const expectedMd5 = decodeContentMd5(spec.contentMD5);
+  await checkWriteConditions(env, spec);
+  if (isFolderKey(spec.key)) return writeFolderObject(env, spec);
+
+  const primary = spec.checksum?.algorithm ?? spec.algorithm ?? DEFAULT_ALGORITHM;
+  const algorithms = primary === DEFAULT_ALGORITHM ? [primary] : [primary, DEFAULT_ALGORITHM];
+  const rel = objectRel(spec.bucket, spec.key);
+  const tmp = await TempFile.create(env, env.meta, spec.bucket, env.dirPerms);
+  try {
+    const got = await ingest(tmp.fh, {
+      body: spec.body,
+      signal: spec.signal,
+      contentLength: spec.contentLength,
+      maxSize: MAX_PUT_SIZE,
+      algorithms,
+    });
+    if (expectedMd5 && !expectedMd5.equals(got.md5)) throw new S3Error('BadDigest');
+    verifyChecksum(spec.checksum, got.checksums);
+    const etag = `"${got.md5.toString('hex')}"`;
+    const stored: StoredChecksums = { Algorithm: primary, Type: 'FULL_OBJECT', ...got.checksums };
+    for (const [attr, value] of [...spec.attrs, [ATTR.etag, etag], checksumsAttr(stored)] as AttrEntries) {
+      await tmp.setAttr(attr, value);
+    }
+    await tmp.publish(rel, env.dirPerms);
+    const st = await stat(abs(env, rel)).catch(() => undefined);
+    const value = got.checksums[primary];
+    return {
+      etag,
+      size: got.size,
+      checksums: value === undefined ? {} : { [primary]: value },
+      checksumType: 'FULL_OBJECT',
+      lastModified: st?.mtime ?? new Date(),
+    };
+  } catch (err) {
+    await tmp.discard();
+    throw await mapObjectError(err, env, spec.bucket, spec.key);
+  }
+}
+
+async function writeFolderObject(env: PosixEnv, spec: WriteSpec): Promise<WriteResult> {
+  await drainEmpty(spec.body, spec.signal);
+  if (spec.contentLength !== undefined && spec.contentLength !== 0)
+    throw new S3Error('DirectoryObjectContainsData');
+  const rel = objectRel(spec.bucket, spec.key);
+  try {
+    await mkdir(abs(env, rel), { recursive: true, mode: env.dirPerms });
+  } catch (err) {
+    if (isErrno(err, 'EEXIST', 'ENOTDIR')) throw new S3Error('ObjectParentIsFile');
+    throw await mapObjectError(err, env, spec.bucket, spec.key);
+  }
+  const crc = getChecksum(DEFAULT_ALGORITHM).create().digest();
+  const stored: StoredChecksums = {
+    Algorithm: DEFAULT_ALGORITHM,
+    Type: 'FULL_OBJECT',
+    [DEFAULT_ALGORITHM]: crc,
+  };
+  // A re-put folder object replaces its attributes: drop the old ones first.
+  for (const attr of await env.meta.list(rel)) await env.meta.remove(rel, attr);
+  for (const [attr, value] of [
+    ...spec.attrs,
+    checksumsAttr(stored),
+    [ATTR.etag, EMPTY_MD5_ETAG],
+  ] as AttrEntries) {
+    await env.meta.set(rel, attr, value);
+  }
+  const st = await stat(abs(env, rel));
+  return {
+    etag: EMPTY_MD5_ETAG,
+    size: 0,
+    checksums: { [DEFAULT_ALGORITHM]: crc },
+    checksumType: 'FULL_OBJECT',
+    lastModified: st.mtime,
+  };
+}
+
+/** Content-MD5 is base64 of 16 bytes; anything else is InvalidDigest before the body is read. */
+function decodeContentMd5(b64: string | undefined): Buffer | undefined {
+  if (b64 === undefined) return undefined;
+  const raw = Buffer.from(b64, 'base64');
+  if (raw.length !== 16 || raw.toString('base64') !== b64.trim()) throw new S3Error('InvalidDigest');
+  return raw;
+}
+
+/** Compares the client's checksum (known only after the body, for trailers) with ours. */
+export function verifyChecksum(request: ChecksumRequest | undefined, computed: Checksums): void {
+  if (!request) return;
+  const expected = request.expected?.();
+  if (expected === undefined) return;
+  if (computed[request.algorithm] !== expected) {
+    throw S3Error.custom(
+      'BadDigest',
+      `The ${request.algorithm} you specified did not match the calculated checksum.`,
+    );
+  }
+}
+
+/** If-None-Match: "*" (create only) and If-Match (replace only that version) on writes. */
+async function checkWriteConditions(env: PosixEnv, spec: WriteSpec): Promise<void> {
+  if (spec.ifMatch === undefined && spec.ifNoneMatch === undefined) return;
+  const existing = await readExisting(env, spec.bucket, spec.key);
+  if (spec.ifNoneMatch !== undefined && existing) {
+    if (spec.ifNoneMatch.trim() === '*' || normalizeETag(spec.ifNoneMatch) === normalizeETag(existing.etag)) {
+      throw new S3Error('PreconditionFailed');
+    }
+  }
+  if (spec.ifMatch !== undefined) {
+    if (!existing) throw noSuchKey(spec.key);
+    if (spec.ifMatch.trim() !== '*' && normalizeETag(spec.ifMatch) !== normalizeETag(existing.etag)) {
+      throw new S3Error('PreconditionFailed');
+    }
+  }
+}

@@ -1,0 +1,66 @@
+// Test helpers: a PosixBackend on a fresh temp directory, a request context, bodies from bytes.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import type { BucketAcl, RequestContext } from '@vgwrdma/s3-backend';
+import { PosixBackend, type PosixBackendOptions } from '../src/index.js';
+
+export const OWNER = 'AKIATESTOWNER';
+
+export function ctx(signal: AbortSignal = new AbortController().signal): RequestContext {
+  return { account: { access: OWNER, role: 'admin' }, requestId: 'req-test', signal };
+}
+
+export function acl(owner = OWNER): BucketAcl {
+  return { Owner: owner, Grantees: [{ Permission: 'FULL_CONTROL', Access: owner, Type: 'CanonicalUser' }] };
+}
+
+export interface Fixture {
+  dir: string;
+  root: string;
+  backend: PosixBackend;
+  cleanup(): Promise<void>;
+}
+
+export async function fixture(opts: Omit<PosixBackendOptions, 'root'> & { sidecarName?: string } = {}): Promise<Fixture> {
+  const dir = await mkdtemp(join(tmpdir(), 'posix-backend-'));
+  const root = join(dir, 'root');
+  const { sidecarName, ...rest } = opts;
+  const backend = await PosixBackend.open({
+    root,
+    ...rest,
+    ...(sidecarName ? { sidecar: join(dir, sidecarName) } : {}),
+  });
+  return { dir, root, backend, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+export async function withBucket(f: Fixture, bucket = 'bucket'): Promise<string> {
+  await f.backend.createBucket(ctx(), { bucket, owner: OWNER, acl: acl() });
+  return bucket;
+}
+
+export function body(data: string | Buffer): Readable {
+  return Readable.from([typeof data === 'string' ? Buffer.from(data) : data]);
+}
+
+export async function readAll(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const c of stream) chunks.push(c as Buffer);
+  return Buffer.concat(chunks);
+}
+
+export async function put(f: Fixture, bucket: string, key: string, data: string | Buffer = key): Promise<string> {
+  const r = await f.backend.putObject(ctx(), { bucket, key, body: body(data) });
+  return r.etag;
+}
+
+/** Rejects with an S3Error of `code` (checked by the caller's expect). */
+export async function codeOf(p: Promise<unknown>): Promise<string | undefined> {
+  try {
+    await p;
+    return undefined;
+  } catch (err) {
+    return (err as { code?: string }).code ?? String(err);
+  }
+}
