@@ -29,7 +29,9 @@ const DEFAULT_VARIANT: { [C in S3ErrorCode]?: S3ErrorMessage<C> } = {
  * errors.test.ts, so a catalogue change cannot leave this stale unnoticed.
  */
 const VARIANT_STATUS: { [C in S3ErrorCode]?: Partial<Record<S3ErrorMessage<C>, number>> } = {
-  InvalidBucketState: { "Versioning must be 'Enabled' on the bucket to apply a Object Lock configuration": 409 },
+  InvalidBucketState: {
+    "Versioning must be 'Enabled' on the bucket to apply a Object Lock configuration": 409,
+  },
   XAdminInvalidArgument: { "User role has to be one of the following: 'user', 'admin', 'userplus'.": 400 },
 };
 

@@ -17,6 +17,8 @@ export const EXTRA_CODES = {
   MissingFields: { status: 400, messages: ['Missing fields in request.'] },
   RequestTimeout: {
     status: 400,
-    messages: ['Your socket connection to the server was not read from or written to within the timeout period.'],
+    messages: [
+      'Your socket connection to the server was not read from or written to within the timeout period.',
+    ],
   },
 } as const;

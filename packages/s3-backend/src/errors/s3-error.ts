@@ -1,7 +1,7 @@
 // S3Error: an error as a value with a code. Status and message come from the table; a message
 // variant can be chosen (type-checked against the catalogue), and `detail` carries extra
 // elements some codes add to the XML body (e.g. <Key>, <BucketName>).
-import { type S3ErrorCode, type S3ErrorMessage, defaultMessage, statusOf } from './codes.js';
+import { defaultMessage, type S3ErrorCode, type S3ErrorMessage, statusOf } from './codes.js';
 
 export interface S3ErrorOptions {
   /** Extra XML elements for the error body, in order (name → text). */
@@ -17,7 +17,10 @@ export class S3Error<C extends S3ErrorCode = S3ErrorCode> extends Error {
   readonly detail: Readonly<Record<string, string>>;
 
   constructor(code: C, message?: S3ErrorMessage<C>, options: S3ErrorOptions = {}) {
-    super(message ?? defaultMessage(code), options.cause === undefined ? undefined : { cause: options.cause });
+    super(
+      message ?? defaultMessage(code),
+      options.cause === undefined ? undefined : { cause: options.cause },
+    );
     this.name = 'S3Error';
     this.code = code;
     this.status = options.status ?? statusOf(code, this.message);
