@@ -23,7 +23,9 @@ export interface Fixture {
   cleanup(): Promise<void>;
 }
 
-export async function fixture(opts: Omit<PosixBackendOptions, 'root'> & { sidecarName?: string } = {}): Promise<Fixture> {
+export async function fixture(
+  opts: Omit<PosixBackendOptions, 'root'> & { sidecarName?: string } = {},
+): Promise<Fixture> {
   const dir = await mkdtemp(join(tmpdir(), 'posix-backend-'));
   const root = join(dir, 'root');
   const { sidecarName, ...rest } = opts;
@@ -50,7 +52,12 @@ export async function readAll(stream: Readable): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-export async function put(f: Fixture, bucket: string, key: string, data: string | Buffer = key): Promise<string> {
+export async function put(
+  f: Fixture,
+  bucket: string,
+  key: string,
+  data: string | Buffer = key,
+): Promise<string> {
   const r = await f.backend.putObject(ctx(), { bucket, key, body: body(data) });
   return r.etag;
 }

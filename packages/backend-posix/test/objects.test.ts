@@ -3,7 +3,7 @@ import { readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { getChecksum, parseRange } from '@vgwrdma/s3-backend';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Fixture, body, codeOf, ctx, fixture, put, readAll, withBucket } from './helpers.js';
+import { body, codeOf, ctx, type Fixture, fixture, put, readAll, withBucket } from './helpers.js';
 
 let f: Fixture;
 let bucket: string;
@@ -49,19 +49,19 @@ describe('put / get / head', () => {
     expect(g.range).toEqual({ start: 2, end: 5, size: 10 });
     const s = await f.backend.getObject(ctx(), { bucket, key: 'r', range: parseRange('bytes=-3') as never });
     expect((await readAll(s.body)).toString()).toBe('789');
-    expect(await codeOf(f.backend.getObject(ctx(), { bucket, key: 'r', range: parseRange('bytes=10-') as never }))).toBe(
-      'InvalidRange',
-    );
+    expect(
+      await codeOf(f.backend.getObject(ctx(), { bucket, key: 'r', range: parseRange('bytes=10-') as never })),
+    ).toBe('InvalidRange');
   });
 
   it('applies conditions', async () => {
     const etag = await put(f, bucket, 'c', 'x');
-    expect(await codeOf(f.backend.headObject(ctx(), { bucket, key: 'c', conditions: { ifNoneMatch: etag } }))).toBe(
-      'NotModified',
-    );
-    expect(await codeOf(f.backend.headObject(ctx(), { bucket, key: 'c', conditions: { ifMatch: '"nope"' } }))).toBe(
-      'PreconditionFailed',
-    );
+    expect(
+      await codeOf(f.backend.headObject(ctx(), { bucket, key: 'c', conditions: { ifNoneMatch: etag } })),
+    ).toBe('NotModified');
+    expect(
+      await codeOf(f.backend.headObject(ctx(), { bucket, key: 'c', conditions: { ifMatch: '"nope"' } })),
+    ).toBe('PreconditionFailed');
     const h = await f.backend.headObject(ctx(), { bucket, key: 'c', conditions: { ifMatch: etag } });
     expect(h.size).toBe(1);
   });
@@ -76,9 +76,11 @@ describe('put / get / head', () => {
 
   it('verifies Content-MD5, checksums and length, publishing nothing on failure', async () => {
     const wrongMd5 = createHash('md5').update('other').digest('base64');
-    expect(await codeOf(f.backend.putObject(ctx(), { bucket, key: 'm', body: body('data'), contentMD5: wrongMd5 }))).toBe(
-      'BadDigest',
-    );
+    expect(
+      await codeOf(
+        f.backend.putObject(ctx(), { bucket, key: 'm', body: body('data'), contentMD5: wrongMd5 }),
+      ),
+    ).toBe('BadDigest');
     const okMd5 = createHash('md5').update('data').digest('base64');
     await f.backend.putObject(ctx(), { bucket, key: 'm2', body: body('data'), contentMD5: okMd5 });
     expect(
@@ -91,12 +93,12 @@ describe('put / get / head', () => {
         }),
       ),
     ).toBe('BadDigest');
-    expect(await codeOf(f.backend.putObject(ctx(), { bucket, key: 'l', body: body('data'), contentLength: 10 }))).toBe(
-      'IncompleteBody',
-    );
-    expect(await codeOf(f.backend.putObject(ctx(), { bucket, key: 'l', body: body('data'), contentLength: 2 }))).toBe(
-      'IncompleteBody',
-    );
+    expect(
+      await codeOf(f.backend.putObject(ctx(), { bucket, key: 'l', body: body('data'), contentLength: 10 })),
+    ).toBe('IncompleteBody');
+    expect(
+      await codeOf(f.backend.putObject(ctx(), { bucket, key: 'l', body: body('data'), contentLength: 2 })),
+    ).toBe('IncompleteBody');
     for (const key of ['m', 'k', 'l']) {
       expect(await codeOf(f.backend.headObject(ctx(), { bucket, key }))).toBe('NoSuchKey');
     }
@@ -119,9 +121,9 @@ describe('put / get / head', () => {
   it('enforces key length and metadata size', async () => {
     expect(await codeOf(put(f, bucket, 'k'.repeat(1025)))).toBe('KeyTooLongError');
     const big = { a: 'x'.repeat(2048) };
-    expect(await codeOf(f.backend.putObject(ctx(), { bucket, key: 'x', body: body(''), metadata: big }))).toBe(
-      'MetadataTooLarge',
-    );
+    expect(
+      await codeOf(f.backend.putObject(ctx(), { bucket, key: 'x', body: body(''), metadata: big })),
+    ).toBe('MetadataTooLarge');
   });
 
   it('answers ExistingObjectIsDirectory and ObjectParentIsFile', async () => {
@@ -134,14 +136,16 @@ describe('put / get / head', () => {
 
   it('conditional writes: If-None-Match * and If-Match', async () => {
     const etag = await put(f, bucket, 'cw', 'one');
-    expect(await codeOf(f.backend.putObject(ctx(), { bucket, key: 'cw', body: body('two'), ifNoneMatch: '*' }))).toBe(
-      'PreconditionFailed',
-    );
-    expect(await codeOf(f.backend.putObject(ctx(), { bucket, key: 'cw', body: body('two'), ifMatch: '"bad"' }))).toBe(
-      'PreconditionFailed',
-    );
+    expect(
+      await codeOf(f.backend.putObject(ctx(), { bucket, key: 'cw', body: body('two'), ifNoneMatch: '*' })),
+    ).toBe('PreconditionFailed');
+    expect(
+      await codeOf(f.backend.putObject(ctx(), { bucket, key: 'cw', body: body('two'), ifMatch: '"bad"' })),
+    ).toBe('PreconditionFailed');
     await f.backend.putObject(ctx(), { bucket, key: 'cw', body: body('two'), ifMatch: etag });
-    expect((await readAll((await f.backend.getObject(ctx(), { bucket, key: 'cw' })).body)).toString()).toBe('two');
+    expect((await readAll((await f.backend.getObject(ctx(), { bucket, key: 'cw' })).body)).toString()).toBe(
+      'two',
+    );
   });
 });
 
@@ -186,7 +190,10 @@ describe('delete', () => {
   it('deleteObjects reports each key', async () => {
     await put(f, bucket, 'x1');
     await put(f, bucket, 'x2');
-    const r = await f.backend.deleteObjects(ctx(), { bucket, objects: [{ key: 'x1' }, { key: 'x2' }, { key: 'x3' }] });
+    const r = await f.backend.deleteObjects(ctx(), {
+      bucket,
+      objects: [{ key: 'x1' }, { key: 'x2' }, { key: 'x3' }],
+    });
     expect(r.deleted.map((d) => d.key)).toEqual(['x1', 'x2', 'x3']);
     expect(r.errors).toEqual([]);
     expect((await readdir(join(f.root, bucket))).filter((n) => n !== '.sgwtmp')).toEqual([]);
@@ -226,7 +233,9 @@ describe('copy', () => {
 
   it('refuses a self-copy without REPLACE and allows one with it', async () => {
     await put(f, bucket, 'self', 'same');
-    const err = await f.backend.copyObject(ctx(), { bucket, key: 'self', source: { bucket, key: 'self' } }).catch((e) => e);
+    const err = await f.backend
+      .copyObject(ctx(), { bucket, key: 'self', source: { bucket, key: 'self' } })
+      .catch((e) => e);
     expect(err.code).toBe('InvalidRequest');
     expect(err.message).toMatch(/copy an object to itself/);
     await f.backend.copyObject(ctx(), {
@@ -263,7 +272,12 @@ describe('open', () => {
     const { PosixBackend } = await import('../src/index.js');
     await PosixBackend.open({ root: f.root });
     expect(await readdir(join(f.root, bucket, '.sgwtmp'))).toEqual(['multipart']);
-    const parts = await f.backend.listParts(ctx(), { bucket, key: 'mp', uploadId: up.uploadId, maxParts: 10 });
+    const parts = await f.backend.listParts(ctx(), {
+      bucket,
+      key: 'mp',
+      uploadId: up.uploadId,
+      maxParts: 10,
+    });
     expect(parts.parts).toEqual([]);
   });
 });

@@ -45,10 +45,8 @@ export interface CheckedPart {
   size: number;
 }
 
+/** Checked once the upload is known to exist: a gone upload answers NoSuchUpload first. */
 function validatePartList(input: CompleteMultipartUploadInput): void {
-  if (input.parts.length === 0) {
-    throw new S3Error('MalformedXML');
-  }
   let prev = 0;
   for (const p of input.parts) {
     if (!Number.isInteger(p.partNumber) || p.partNumber < 1 || p.partNumber > MAX_PART_NUMBER) {
@@ -69,7 +67,7 @@ export async function completeMultipartUpload(
   assertKey(input.key);
   await requireBucket(env, input.bucket);
   if (!isValidUploadId(input.uploadId)) throw noSuchUpload(input.uploadId);
-  validatePartList(input);
+  if (input.parts.length === 0) throw new S3Error('MalformedXML');
   const etag = multipartETag(input.parts.map((p) => p.etag));
   const rel = uploadRel(input.bucket, input.key, input.uploadId);
   const claimed = `${uploadsRel(input.bucket, input.key)}/${input.uploadId}.${normalizeETag(etag)}.inprogress`;
@@ -156,10 +154,12 @@ async function finish(
   claimed: string,
   etag: string,
 ): Promise<CompleteMultipartUploadOutput> {
+  validatePartList(input);
   const { algorithm, type } = await readUploadChecksum(env, claimed);
   const parts: CheckedPart[] = [];
   const partSums: string[] = [];
-  for (const [i, p] of input.parts.entries()) {
+  // Every named part must exist with its ETag (InvalidPart) before sizes are judged.
+  for (const p of input.parts) {
     const rel = `${claimed}/${p.partNumber}`;
     let size: number;
     try {
@@ -168,6 +168,10 @@ async function finish(
       throw new S3Error('InvalidPart');
     }
     if (normalizeETag(await partETag(env, rel)) !== normalizeETag(p.etag)) throw new S3Error('InvalidPart');
+    parts.push({ number: p.partNumber, rel, size });
+  }
+  for (const [i, p] of input.parts.entries()) {
+    const { rel, size } = parts[i] as CheckedPart;
     if (size < MIN_PART_SIZE && i < input.parts.length - 1) throw new S3Error('EntityTooSmall');
     if (algorithm) {
       const stored = (await partChecksums(env, rel))?.[algorithm];
@@ -175,7 +179,6 @@ async function finish(
       if (given !== undefined && stored !== undefined && given !== stored) throw new S3Error('InvalidPart');
       if (stored !== undefined) partSums.push(stored);
     }
-    parts.push({ number: p.partNumber, rel, size });
   }
   const total = parts.reduce((n, p) => n + p.size, 0);
   if (input.objectSize !== undefined && input.objectSize !== total) {
