@@ -1,1 +1,49 @@
-export {};
+// @vgwrdma/rdma-ffi — koffi bindings to the vgwrdma native shims (libvgwrdma_shims):
+// RdmaServer (gateway side), HostClient (client side), the DC v1 token codec, typed errors.
+
+export { HostClient, type HostClientOptions, MAX_HOST_REGION } from './client/host-client.js';
+export { HostMemory } from './client/host-memory.js';
+export {
+  checkErrno,
+  errnoName,
+  errnoOf,
+  RdmaError,
+  RdmaLoadError,
+  type RdmaLoadErrorCode,
+} from './errors.js';
+export {
+  libraryFileName,
+  resolveShimLibraries,
+  type ResolveShimOptions,
+  SHIM_DIR_ENV,
+  type ShimLocation,
+  type ShimSource,
+  SUPPORTED_PLATFORMS,
+} from './native/library-resolver.js';
+export { NativeMemory } from './native-memory.js';
+export { PROVIDER_ID, providerName, type RdmaProvider } from './provider.js';
+export { RdmaBuffer } from './server/rdma-buffer.js';
+export { RdmaChannel } from './server/rdma-channel.js';
+export { MAX_TRANSFER_PER_CALL, RdmaServer, type RdmaTransfer } from './server/rdma-server.js';
+export type { RdmaServerOptions, VendorTunables } from './server/server-options.js';
+export { shimInfo, type ShimInfo } from './shim-info.js';
+export { gidToIpv4, ipv4MappedGid, softnicEndpoint } from './token/gid.js';
+export {
+  classifyRdmaToken,
+  DC_TOKEN_LENGTH,
+  DC_TOKEN_OVERRIDE_LENGTH,
+  type FormatRdmaTokenOptions,
+  formatRdmaToken,
+  parseRdmaToken,
+  tryParseRdmaToken,
+} from './token/token-codec.js';
+export {
+  type DcTokenFields,
+  RDMA_OP_CODE,
+  type RdmaOp,
+  type RdmaToken,
+  RdmaTokenError,
+  type RdmaTokenErrorKind,
+  type RdmaTokenKind,
+  type RdmaTokenParseResult,
+} from './token/token-types.js';

@@ -77,26 +77,24 @@ describe('parseRdmaToken', () => {
     expect(t.length).toBe(2 ** 32);
   });
 
-  it('rejects size 0 (field and effective)', () => {
-    const zero = formatRdmaToken(fields({ size: 0 }));
+  it('rejects size 0, even when an override size is given (as the C codec does)', () => {
+    const zero = SAMPLE.replace(':00400000:', ':00000000:');
     expect(tryParseRdmaToken(zero)).toMatchObject({ ok: false, kind: 'malformed' });
-    expect(tryParseRdmaToken(`${zero}:0000000000000000:0000000000000000`)).toMatchObject({
-      ok: false,
-      kind: 'malformed',
-    });
-    // a zero field 2 rescued by a non-zero override size is fine
-    expect(parseRdmaToken(`${zero}:0000000000000000:0000000000000005`).length).toBe(5);
+    for (const suffix of [':0000000000000000:0000000000000000', ':0000000000000000:0000000000000005']) {
+      expect(tryParseRdmaToken(zero + suffix)).toMatchObject({ ok: false, kind: 'malformed' });
+    }
+    expect(() => formatRdmaToken(fields({ size: 0 }))).toThrow(RdmaTokenError);
   });
 
   it('classifies RC/hipObject tokens as unsupported, not malformed', () => {
     const rc = [
       'rc:0000000000001000:00001000:abcd',
-      'RC:whatever',
+      'rc:',
       `0000000000000000${SAMPLE}`, // first field longer than 16 hex digits
       '00000000000000001:00001000',
     ];
     for (const s of rc) {
-      expect(classifyRdmaToken(s)).toBe('rc');
+      expect(classifyRdmaToken(s), s).toBe('rc');
       const err = (() => {
         try {
           parseRdmaToken(s);
@@ -120,6 +118,11 @@ describe('parseRdmaToken', () => {
       if (!colons.has(i) && /[0-9a-f]/.test(SAMPLE[i]!)) bad.push(setChar(SAMPLE, i, ':'));
       for (const s of bad) expect(classifyRdmaToken(s), `${i}: ${s}`).toBe('malformed');
     }
+  });
+
+  it('treats the rc: prefix case-sensitively (RC: is malformed, as in the C codec)', () => {
+    expect(classifyRdmaToken('RC:0000')).toBe('malformed');
+    expect(classifyRdmaToken(`ABCDEF0123456789A${SAMPLE.slice(16)}`)).toBe('malformed'); // uppercase run
   });
 
   it('rejects wrong lengths, whitespace, wrong field widths and a GID flag other than 0/1', () => {

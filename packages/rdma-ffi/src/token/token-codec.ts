@@ -3,7 +3,9 @@
 //   base     = %016lx:%08x:%08x:%04x:%06x:%01x:%016lx%016lx   (81 chars, lowercase hex)
 //   override = <base>:<addr %016lx>:<size %016lx>, optionally followed by one ';'
 //   rc       = an `rc:` prefix, or a first field of more than 16 hex digits → unsupported
-// Everything else is malformed. A token whose effective size is 0 is malformed.
+// Everything else is malformed, including a size field of 0 (whatever the override says).
+// One deliberate difference from C: an override size above 2^53 is refused here, because
+// `length` is a JS number (no real buffer is that large).
 
 import {
   type DcTokenFields,
@@ -21,17 +23,17 @@ export const DC_TOKEN_OVERRIDE_LENGTH = DC_TOKEN_LENGTH + 2 * 17;
 // Width in hex digits of each of the seven colon-separated fields of the base token.
 const FIELD_WIDTHS = [16, 8, 8, 4, 6, 1, 32] as const;
 const LOWER_HEX = /^[0-9a-f]+$/;
-const ANY_HEX = /^[0-9a-fA-F]+$/;
 
 type Failure = { ok: false; kind: 'unsupported' | 'malformed'; reason: string };
 const malformed = (reason: string): Failure => ({ ok: false, kind: 'malformed', reason });
 const unsupported = (reason: string): Failure => ({ ok: false, kind: 'unsupported', reason });
 
 /** Whether `s` looks like an RC/hipObject token: `rc:` prefix or a first field longer than 16 hex. */
+// (the first field must be a lowercase hex run, as in the C codec: 'ABC…' is malformed, not RC)
 function isRcStyle(s: string): boolean {
-  if (s.toLowerCase().startsWith('rc:')) return true;
+  if (s.startsWith('rc:')) return true; // case-sensitive, as in the C codec
   const first = s.split(':', 1)[0] ?? '';
-  return first.length > FIELD_WIDTHS[0] && ANY_HEX.test(first);
+  return first.length > FIELD_WIDTHS[0] && LOWER_HEX.test(first);
 }
 
 function hexToBytes(hex: string): Uint8Array {
@@ -51,6 +53,7 @@ function parseBase(base: string): DcTokenFields | Failure {
   }
   const [addr, size, rkey, lid, dctn, gidFlag, gid] = parts as [string, string, string, string, string, string, string];
   if (gidFlag !== '0' && gidFlag !== '1') return malformed('token field 6 (GID present) must be 0 or 1');
+  if (/^0+$/.test(size)) return malformed('token size is 0'); // even with an override size, as in C
   return {
     addr: BigInt(`0x${addr}`),
     size: Number.parseInt(size, 16),
@@ -88,10 +91,10 @@ export function tryParseRdmaToken(input: string): RdmaTokenParseResult {
     overrideSize = suffix.size;
   }
   const lengthBig = overrideSize !== 0n ? overrideSize : BigInt(fields.size);
-  if (lengthBig === 0n) return malformed('token size is 0');
   if (lengthBig > BigInt(Number.MAX_SAFE_INTEGER)) return malformed('token size is out of range');
   const token: RdmaToken = {
     ...fields,
+    descriptor: input,
     base: s.slice(0, DC_TOKEN_LENGTH),
     overrideAddr,
     overrideSize,
@@ -132,6 +135,7 @@ export interface FormatRdmaTokenOptions {
 /** Formats the typed fields as the 81-character token (or the suffixed override form). */
 export function formatRdmaToken(fields: DcTokenFields, options: FormatRdmaTokenOptions = {}): string {
   if (fields.gid.length !== 16) throw new RdmaTokenError('malformed', 'GID must be 16 bytes');
+  if (fields.size === 0) throw new RdmaTokenError('malformed', 'token size must not be 0');
   const U64 = (1n << 64n) - 1n;
   const base = [
     hexField('addr', fields.addr, U64, 16),

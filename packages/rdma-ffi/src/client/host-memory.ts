@@ -1,0 +1,63 @@
+// A registered region of a HostClient: native memory the client's agent (softnic) or NIC
+// (verbs) serves to the gateway, plus the token minting that names [offset, offset+size) of it.
+// `allocate()`d regions are shim-owned memory shown to JS with koffi.view; `register()`ed ones
+// are caller-owned native memory that must outlive the registration.
+
+import { errnoOf, RdmaError } from '../errors.js';
+import { NativeMemory } from '../native-memory.js';
+import type { Ptr, ShimLibrary } from '../native/shim-library.js';
+import { RDMA_OP_CODE, type RdmaOp } from '../token/token-types.js';
+
+const TOKEN_CAP = 128; // > CUOBJ_TOKEN_MAX_LEN + NUL
+
+export class HostMemory extends NativeMemory implements Disposable {
+  private readonly tokenOut = Buffer.alloc(TOKEN_CAP);
+  /** Remote key of the registration (field 3 of its tokens). */
+  readonly rkey: number;
+
+  /** @internal */
+  constructor(
+    private readonly lib: ShimLibrary,
+    private readonly client: Ptr,
+    /** @internal rdma_host_mr_t* */
+    readonly handle: Ptr,
+    address: bigint,
+    size: number,
+    private readonly owned: boolean,
+    private readonly onClose: (m: HostMemory) => void,
+  ) {
+    super(address, size);
+    this.rkey = lib.fn.rdma_host_mr_rkey(handle) >>> 0;
+  }
+
+  /**
+   * Mints a canonical DC v1 token for [offset, offset+size) of this region. `op` 'get': size is
+   * the capacity the gateway may write; 'put': the payload it will read. Mint one per request.
+   */
+  token(offset: number, size: number, op: RdmaOp): string {
+    if (this.closed) throw new RdmaError('token', errnoOf('EBADF'), 'memory is closed');
+    const n = this.lib.fn.rdma_host_client_token(this.client, this.handle, offset, size, RDMA_OP_CODE[op], this.tokenOut, TOKEN_CAP);
+    if (n < 0) throw new RdmaError('token', n, this.lib.lastError().message);
+    return this.tokenOut.toString('latin1', 0, n);
+  }
+
+  /**
+   * Deregisters (the agent stops serving it; waits for a gateway request using it, bounded by
+   * the io timeout) and frees shim-allocated memory. Idempotent.
+   */
+  close(): void {
+    if (this.closed) return;
+    const ret = this.lib.fn.rdma_host_client_deregister(this.client, this.handle);
+    if (ret < 0) throw new RdmaError('deregister', ret, this.lib.lastError().message);
+    this.markReleased();
+    this.onClose(this);
+    if (this.owned) {
+      const f = this.lib.fn.rdma_host_client_free(this.client, this.address);
+      if (f < 0) throw new RdmaError('free', f, this.lib.lastError().message);
+    }
+  }
+
+  [Symbol.dispose](): void {
+    this.close();
+  }
+}

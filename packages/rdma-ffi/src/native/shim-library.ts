@@ -1,0 +1,204 @@
+// Loads libvgwrdma_shims (one library holds the server, host-client, cuobj-client and token
+// ABIs; vgw_shim_common.h), checks its ABI version, and declares every function with koffi.
+// Pointers come back as BigInt (0n = NULL); ssize_t is declared int64_t (LP64 Linux only).
+// One loaded instance per resolved path, shared by every class in this package.
+
+import koffi, { type LibraryHandle } from 'koffi';
+import { RdmaLoadError } from '../errors.js';
+import {
+  CuobjRdmaTunables,
+  type CuobjRdmaTunablesStruct,
+  CuobjToken,
+  type CuobjTokenStruct,
+  RdmaHostClientConfig,
+  type RdmaHostClientConfigStruct,
+} from './layouts.js';
+import { resolveShimLibraries, type ShimSource } from './library-resolver.js';
+
+/** The ABI this package was written for (vgw_shim_common.h): major must match, minor ≥. */
+export const EXPECTED_ABI = { major: 1, minor: 0 } as const;
+export const SHIM_LIBRARY = 'vgwrdma_shims';
+
+/** A native pointer: BigInt address, 0n for NULL. */
+export type Ptr = bigint;
+type Int64 = number | bigint;
+
+/** Raw functions of the library, typed. Only this package's classes call them. */
+export interface ShimFunctions {
+  vgw_shim_abi_version(): number;
+  vgw_shim_provider_built(provider: number): number;
+  vgw_shim_provider_name(provider: number): string | null;
+  vgw_shim_last_error(msg: Buffer | null, cap: number): number;
+  vgw_shim_layout_sizeof(type: string): Int64;
+  vgw_shim_layout_offsetof(type: string, field: string): Int64;
+  vgw_shim_bench_memcpy_gbps(bytes: number, iterations: number): number;
+  vgw_shim_bench_process_vm_writev_gbps(bytes: number, iterations: number): number;
+  vgw_shim_bench_process_vm_readv_gbps(bytes: number, iterations: number): number;
+
+  cuobj_token_parse(s: string, out: Partial<CuobjTokenStruct>): number;
+  cuobj_token_classify(s: string): number;
+  cuobj_token_format(t: CuobjTokenStruct, out: Buffer, cap: number): number;
+
+  cuobj_server_tunables_default(out: Partial<CuobjRdmaTunablesStruct>): void;
+  cuobj_server_create_with_config(ip: string | null, port: number, proto: number, t: CuobjRdmaTunablesStruct): Ptr;
+  cuobj_server_destroy(srv: Ptr): void;
+  cuobj_server_is_connected(srv: Ptr): number;
+  cuobj_server_provider(srv: Ptr): number;
+  cuobj_server_alloc_host_buffer(srv: Ptr, size: number): Ptr;
+  cuobj_server_free_host_buffer(srv: Ptr, ptr: Ptr): void;
+  cuobj_server_register_buffer(srv: Ptr, ptr: Ptr, size: number): Ptr;
+  cuobj_server_deregister_buffer(srv: Ptr, buf: Ptr): number;
+  cuobj_server_allocate_channel(srv: Ptr): number;
+  cuobj_server_free_channel(srv: Ptr, channel: number): number;
+  cuobj_server_submit_get: SubmitFn;
+  cuobj_server_submit_put: SubmitFn;
+  cuobj_server_completion_fd(srv: Ptr): number;
+  cuobj_server_poll_completions(srv: Ptr, events: Buffer, max: number): number;
+
+  rdma_host_client_config_default(out: Partial<RdmaHostClientConfigStruct>): void;
+  rdma_host_client_create(cfg: RdmaHostClientConfigStruct): Ptr;
+  rdma_host_client_destroy(c: Ptr): void;
+  rdma_host_client_agent_port(c: Ptr): number;
+  rdma_host_client_set_direct_access(c: Ptr, allow: number): number;
+  rdma_host_client_alloc(c: Ptr, size: number): Ptr;
+  rdma_host_client_free(c: Ptr, ptr: Ptr): number;
+  rdma_host_client_register(c: Ptr, ptr: Ptr, size: number): Ptr;
+  rdma_host_client_deregister(c: Ptr, mr: Ptr): number;
+  rdma_host_mr_rkey(mr: Ptr): number;
+  rdma_host_client_token(c: Ptr, mr: Ptr, offset: number, size: number, op: number, out: Buffer, cap: number): number;
+}
+
+type SubmitFn = (
+  srv: Ptr,
+  key: string | null,
+  buf: Ptr,
+  localOffset: number,
+  remoteBufStart: bigint,
+  size: number,
+  descr: string,
+  channel: number,
+  userTag: number,
+) => number;
+
+// C prototypes, one per line; opaque handles are plain `void *` (BigInt on the JS side).
+const PROTOTYPES: readonly string[] = [
+  'uint32_t vgw_shim_abi_version(void)',
+  'int vgw_shim_provider_built(uint32_t provider)',
+  'const char *vgw_shim_provider_name(uint32_t provider)',
+  'int vgw_shim_last_error(void *msg, size_t cap)',
+  'size_t vgw_shim_layout_sizeof(const char *type_name)',
+  'size_t vgw_shim_layout_offsetof(const char *type_name, const char *field_name)',
+  'double vgw_shim_bench_memcpy_gbps(size_t bytes, uint32_t iterations)',
+  'double vgw_shim_bench_process_vm_writev_gbps(size_t bytes, uint32_t iterations)',
+  'double vgw_shim_bench_process_vm_readv_gbps(size_t bytes, uint32_t iterations)',
+
+  'int cuobj_token_parse(const char *s, _Out_ cuobj_token_t *out)',
+  'int cuobj_token_classify(const char *s)',
+  'int cuobj_token_format(const cuobj_token_t *t, void *out, size_t cap)',
+
+  'void cuobj_server_tunables_default(_Out_ cuobj_rdma_tunables_t *t)',
+  'void *cuobj_server_create_with_config(const char *ip, uint16_t port, uint32_t proto, const cuobj_rdma_tunables_t *t)',
+  'void cuobj_server_destroy(void *srv)',
+  'int cuobj_server_is_connected(void *srv)',
+  'uint32_t cuobj_server_provider(void *srv)',
+  'void *cuobj_server_alloc_host_buffer(void *srv, size_t size)',
+  'void cuobj_server_free_host_buffer(void *srv, void *ptr)',
+  'void *cuobj_server_register_buffer(void *srv, void *ptr, size_t size)',
+  'int cuobj_server_deregister_buffer(void *srv, void *buf)',
+  'uint16_t cuobj_server_allocate_channel(void *srv)',
+  'int cuobj_server_free_channel(void *srv, uint16_t channel)',
+  'int cuobj_server_submit_get(void *srv, const char *key, void *buf, uint64_t local_offset, uint64_t remote_buf_start, size_t size, const char *descr, uint16_t channel, uint64_t user_tag)',
+  'int cuobj_server_submit_put(void *srv, const char *key, void *buf, uint64_t local_offset, uint64_t remote_buf_start, size_t size, const char *descr, uint16_t channel, uint64_t user_tag)',
+  'int cuobj_server_completion_fd(void *srv)',
+  'int cuobj_server_poll_completions(void *srv, void *events, int max_events)',
+
+  'void rdma_host_client_config_default(_Out_ rdma_host_client_config_t *cfg)',
+  'void *rdma_host_client_create(const rdma_host_client_config_t *cfg)',
+  'void rdma_host_client_destroy(void *c)',
+  'int rdma_host_client_agent_port(void *c)',
+  'int rdma_host_client_set_direct_access(void *c, int allow)',
+  'void *rdma_host_client_alloc(void *c, size_t size)',
+  'int rdma_host_client_free(void *c, void *ptr)',
+  'void *rdma_host_client_register(void *c, void *ptr, size_t size)',
+  'int rdma_host_client_deregister(void *c, void *mr)',
+  'uint32_t rdma_host_mr_rkey(void *mr)',
+  'int rdma_host_client_token(void *c, void *mr, size_t offset, size_t size, uint32_t op, void *out, size_t cap)',
+];
+
+/** A loaded, version-checked shim library. */
+export interface ShimLibrary {
+  readonly path: string;
+  readonly source: ShimSource;
+  /** major << 16 | minor, as the library reports it. */
+  readonly abiVersion: number;
+  readonly fn: ShimFunctions;
+  /** The calling thread's last native error: negative errno and message. */
+  lastError(): { errno: number; message: string };
+}
+
+export interface LoadShimOptions {
+  /** Directory holding libvgwrdma_shims.so; overrides VGWRDMA_SHIM_DIR and the defaults. */
+  readonly shimDir?: string | undefined;
+}
+
+// Referenced so koffi registers the struct names used in PROTOTYPES before parsing them.
+void [CuobjToken, CuobjRdmaTunables, RdmaHostClientConfig];
+
+const loaded = new Map<string, ShimLibrary>();
+
+function bind(lib: LibraryHandle): ShimFunctions {
+  const fns: Record<string, unknown> = {};
+  for (const proto of PROTOTYPES) {
+    const f = lib.func(proto);
+    fns[f.info.name] = f;
+  }
+  return fns as unknown as ShimFunctions;
+}
+
+/** Loads (once per path) and version-checks the shim library. Throws RdmaLoadError. */
+export function loadShimLibrary(options: LoadShimOptions = {}): ShimLibrary {
+  const where = resolveShimLibraries({ libraries: [SHIM_LIBRARY], shimDir: options.shimDir });
+  const path = where.libraries[SHIM_LIBRARY]!;
+  const cached = loaded.get(path);
+  if (cached) return cached;
+  let handle: LibraryHandle;
+  try {
+    handle = koffi.load(path);
+  } catch (cause) {
+    throw new RdmaLoadError('ERR_RDMA_LIBRARY_LOAD_FAILED', `@vgwrdma/rdma-ffi: cannot load ${path}: ${String(cause)}`, {
+      cause,
+    });
+  }
+  const version = (handle.func('uint32_t vgw_shim_abi_version(void)')() as number) >>> 0;
+  const major = version >>> 16;
+  const minor = version & 0xffff;
+  if (major !== EXPECTED_ABI.major || minor < EXPECTED_ABI.minor) {
+    throw new RdmaLoadError(
+      'ERR_RDMA_ABI_MISMATCH',
+      `@vgwrdma/rdma-ffi: ${path} has ABI ${major}.${minor}, this package needs ` +
+        `${EXPECTED_ABI.major}.${EXPECTED_ABI.minor} or a later minor; rebuild native-shims (npm run build)`,
+    );
+  }
+  let fn: ShimFunctions;
+  try {
+    fn = bind(handle);
+  } catch (cause) {
+    throw new RdmaLoadError('ERR_RDMA_ABI_MISMATCH', `@vgwrdma/rdma-ffi: ${path} lacks a symbol: ${String(cause)}`, {
+      cause,
+    });
+  }
+  const msg = Buffer.alloc(512);
+  const lib: ShimLibrary = {
+    path,
+    source: where.source,
+    abiVersion: version,
+    fn,
+    lastError() {
+      const errno = fn.vgw_shim_last_error(msg, msg.length);
+      const end = msg.indexOf(0);
+      return { errno, message: msg.toString('utf8', 0, end < 0 ? msg.length : end) };
+    },
+  };
+  loaded.set(path, lib);
+  return lib;
+}

@@ -1,0 +1,213 @@
+// RdmaServer: the gateway side of every transfer (cuObjServer's shape). It owns registered
+// buffers and channels and moves bytes between them and client memory named by a DC v1 token:
+//   handleGet = RDMA WRITE into the client (serves an S3 GET),
+//   handlePut = RDMA READ from the client (serves an S3 PUT).
+// Transfers are submitted to native worker threads and complete through an eventfd watched on
+// the event loop (CompletionQueue), so the loop never blocks and transfers on different channels
+// run in parallel. Calls larger than the 1 GiB ABI limit are split into sequential submits.
+
+import koffi from 'koffi';
+import { errnoOf, RdmaError } from '../errors.js';
+import type { CuobjRdmaTunablesStruct } from '../native/layouts.js';
+import { type LoadShimOptions, loadShimLibrary, type Ptr, type ShimLibrary } from '../native/shim-library.js';
+import { providerName, type RdmaProvider } from '../provider.js';
+import { parseRdmaToken } from '../token/token-codec.js';
+import type { RdmaToken } from '../token/token-types.js';
+import { CompletionQueue } from './completion-queue.js';
+import { type RdmaBuffer, registerServerBuffer } from './rdma-buffer.js';
+import { RdmaChannel } from './rdma-channel.js';
+import { applyServerOptions, type RdmaServerOptions } from './server-options.js';
+
+/** CUOBJ_PROTO_RDMA_DC_V1 */
+const PROTO_DC_V1 = 1001;
+/** CUOBJ_CHANNEL_NONE */
+const CHANNEL_NONE = 65535;
+/** CUOBJ_MAX_TRANSFER: at most 1 GiB per native call. */
+export const MAX_TRANSFER_PER_CALL = 2 ** 30;
+
+/** One transfer between a registered server buffer and the client memory a token names. */
+export interface RdmaTransfer {
+  /** Local side: a buffer registered with this server. */
+  readonly buffer: RdmaBuffer;
+  /** Offset into `buffer`; default 0. */
+  readonly localOffset?: number;
+  /** Bytes to move (> 0). The call succeeds only if exactly this many moved. */
+  readonly size: number;
+  /** The client's descriptor, raw (as in the header) or parsed. */
+  readonly token: string | RdmaToken;
+  /** Offset into the token's window (override applied); default 0. */
+  readonly remoteOffset?: number;
+  /** Channel to use; default: one is taken for this call and returned after. */
+  readonly channel?: RdmaChannel;
+  /** Object key, for the shim's logs only. */
+  readonly key?: string;
+}
+
+type Direction = 'get' | 'put';
+
+export class RdmaServer implements Disposable, AsyncDisposable {
+  private readonly lib: ShimLibrary;
+  private srv: Ptr;
+  private readonly queue: CompletionQueue;
+  private readonly buffers = new Set<RdmaBuffer>();
+  private readonly channels = new Set<RdmaChannel>();
+  /** The tunables the server was created with (C defaults + options). */
+  readonly tunables: Readonly<CuobjRdmaTunablesStruct>;
+  readonly provider: RdmaProvider;
+
+  /** Creates the server. Throws RdmaLoadError (no library) or RdmaError (e.g. ENODEV: provider not built). */
+  constructor(options: RdmaServerOptions = {}) {
+    const load: LoadShimOptions = { shimDir: options.shimDir };
+    this.lib = loadShimLibrary(load);
+    const defaults = {} as CuobjRdmaTunablesStruct;
+    this.lib.fn.cuobj_server_tunables_default(defaults);
+    this.tunables = applyServerOptions(defaults, options);
+    this.srv = this.lib.fn.cuobj_server_create_with_config(options.bindAddress ?? null, 0, PROTO_DC_V1, this.tunables);
+    if (this.srv === 0n) {
+      const { errno, message } = this.lib.lastError();
+      throw new RdmaError('createServer', errno || errnoOf('ENODEV'), message);
+    }
+    this.provider = providerName(this.lib.fn.cuobj_server_provider(this.srv));
+    try {
+      this.queue = new CompletionQueue(this.lib, this.srv, koffi.node.poll);
+    } catch (e) {
+      this.lib.fn.cuobj_server_destroy(this.srv);
+      throw e;
+    }
+  }
+
+  private get live(): Ptr {
+    if (this.srv === 0n) throw new RdmaError('server', errnoOf('EBADF'), 'server is closed');
+    return this.srv;
+  }
+
+  /** Whether the underlying session is usable (cuObjServer::isConnected). */
+  get connected(): boolean {
+    return this.srv !== 0n && this.lib.fn.cuobj_server_is_connected(this.srv) === 1;
+  }
+
+  /** Transfers submitted and not yet completed. */
+  get inFlight(): number {
+    return this.queue.inFlight;
+  }
+
+  /** Allocates page-aligned native memory of `size` bytes and registers it. */
+  allocateBuffer(size: number): RdmaBuffer {
+    const b = registerServerBuffer(this.lib, this.live, size, undefined, (x) => this.buffers.delete(x));
+    this.buffers.add(b);
+    return b;
+  }
+
+  /** Registers caller-owned native memory (it must stay valid until the buffer is closed). */
+  registerMemory(address: bigint, size: number): RdmaBuffer {
+    if (address === 0n) throw new RangeError('registerMemory: NULL address');
+    const b = registerServerBuffer(this.lib, this.live, size, address, (x) => this.buffers.delete(x));
+    this.buffers.add(b);
+    return b;
+  }
+
+  /** Takes a free channel, or undefined when all are in use. */
+  tryAllocateChannel(): RdmaChannel | undefined {
+    const id = this.lib.fn.cuobj_server_allocate_channel(this.live);
+    if (id === CHANNEL_NONE) return undefined;
+    const c = new RdmaChannel(this.lib, this.srv, id, (x) => this.channels.delete(x));
+    this.channels.add(c);
+    return c;
+  }
+
+  /** Takes a free channel; throws RdmaError EBUSY when all are in use. */
+  allocateChannel(): RdmaChannel {
+    const c = this.tryAllocateChannel();
+    if (!c) throw new RdmaError('allocateChannel', errnoOf('EBUSY'), 'no free channel');
+    return c;
+  }
+
+  /** RDMA WRITE `size` bytes from the buffer into the client's memory (an S3 GET). Resolves with the bytes moved. */
+  handleGet(t: RdmaTransfer): Promise<number> {
+    return this.transfer('get', t);
+  }
+
+  /** RDMA READ `size` bytes from the client's memory into the buffer (an S3 PUT). Resolves with the bytes moved. */
+  handlePut(t: RdmaTransfer): Promise<number> {
+    return this.transfer('put', t);
+  }
+
+  private async transfer(dir: Direction, t: RdmaTransfer): Promise<number> {
+    const op = dir === 'get' ? 'handleGet' : 'handlePut';
+    const token = typeof t.token === 'string' ? parseRdmaToken(t.token) : t.token;
+    const localOffset = t.localOffset ?? 0;
+    const remoteOffset = t.remoteOffset ?? 0;
+    for (const [name, v] of [['size', t.size], ['localOffset', localOffset], ['remoteOffset', remoteOffset]] as const) {
+      if (!Number.isSafeInteger(v) || v < 0 || (name === 'size' && v === 0)) {
+        throw new RdmaError(op, errnoOf('EINVAL'), `${name} must be a ${name === 'size' ? 'positive' : 'non-negative'} integer`);
+      }
+    }
+    if (t.buffer.closed) throw new RdmaError(op, errnoOf('EBADF'), 'buffer is closed');
+    const channel = t.channel ?? this.allocateChannel();
+    try {
+      let moved = 0;
+      while (moved < t.size) {
+        const n = Math.min(MAX_TRANSFER_PER_CALL, t.size - moved);
+        moved += await this.submitOne(dir, op, t, token, localOffset + moved, remoteOffset + moved, n, channel);
+      }
+      return moved;
+    } finally {
+      if (!t.channel) channel.close();
+    }
+  }
+
+  private submitOne(
+    dir: Direction,
+    op: string,
+    t: RdmaTransfer,
+    token: RdmaToken,
+    localOffset: number,
+    remoteOffset: number,
+    size: number,
+    channel: RdmaChannel,
+  ): Promise<number> {
+    const srv = this.live;
+    const submit = dir === 'get' ? this.lib.fn.cuobj_server_submit_get : this.lib.fn.cuobj_server_submit_put;
+    const remote = token.remoteAddr + BigInt(remoteOffset);
+    return this.queue
+      .run(op, (tag) =>
+        submit(srv, t.key ?? null, t.buffer.handle, localOffset, remote, size, token.descriptor, channel.id, tag),
+      )
+      .then((bytes) => {
+        // The ABI promises bytes == size or an error; a short count is never success.
+        if (bytes !== size) throw new RdmaError(op, errnoOf('EIO'), `short transfer: ${bytes} of ${size} bytes`);
+        return bytes;
+      });
+  }
+
+  /**
+   * Closes every channel and buffer (deregistered; shim-allocated memory freed) and destroys the
+   * server. Throws RdmaError EBUSY while transfers are in flight — await them or use
+   * `closeAsync()`. Idempotent.
+   */
+  close(): void {
+    if (this.srv === 0n) return;
+    if (this.queue.inFlight > 0) {
+      throw new RdmaError('closeServer', errnoOf('EBUSY'), `${this.queue.inFlight} transfer(s) in flight; use closeAsync()`);
+    }
+    for (const c of [...this.channels]) c.close();
+    for (const b of [...this.buffers]) b.close();
+    this.queue.close();
+    this.lib.fn.cuobj_server_destroy(this.srv);
+    this.srv = 0n;
+  }
+
+  /** Waits for transfers in flight to settle, then closes. */
+  async closeAsync(): Promise<void> {
+    while (this.srv !== 0n && this.queue.inFlight > 0) await this.queue.idle();
+    this.close();
+  }
+
+  [Symbol.dispose](): void {
+    this.close();
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.closeAsync();
+  }
+}

@@ -1,0 +1,18 @@
+// Builds the native shims when their library is missing, and always rebuilds this package's
+// dist/ with tsup: the transfer tests run HostClient in a plain-node child process that imports
+// dist/index.js, which must match the sources under test.
+
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const pkg = fileURLToPath(new URL('..', import.meta.url));
+const shims = fileURLToPath(new URL('../../../native-shims/', import.meta.url));
+
+export default function setup(): void {
+  const lib = `${shims}build/${process.platform}-${process.arch}/libvgwrdma_shims.so`;
+  if (!process.env.VGWRDMA_SHIM_DIR && !existsSync(lib)) {
+    execFileSync(process.execPath, ['build.mjs'], { cwd: shims, stdio: 'inherit' });
+  }
+  execFileSync(process.execPath, [`${pkg}node_modules/tsup/dist/cli-default.js`, '--silent'], { cwd: pkg, stdio: 'inherit' });
+}
