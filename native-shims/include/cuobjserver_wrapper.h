@@ -81,6 +81,19 @@ typedef struct cuobj_async_event {
   int64_t status;
 } cuobj_async_event_t;
 
+/* Transport counters of a server (monotonic since create). sizeof == 64, each field 8 bytes at
+ * offsets 0, 8, ... 56 in the order below. */
+typedef struct cuobj_server_stats {
+  uint64_t direct_transfers; /* softnic same-host process_vm_* transfers that succeeded */
+  uint64_t tcp_transfers;    /* softnic TCP transfers that succeeded */
+  uint64_t direct_bytes;
+  uint64_t tcp_bytes;
+  uint64_t connects;         /* agent connections opened */
+  uint64_t proofs_ok;        /* cookie proofs accepted (connection uses the direct path) */
+  uint64_t proofs_failed;    /* direct path offered but not proven (EPERM, other pid namespace) */
+  uint64_t failed_transfers; /* transfers that returned a negative errno after validation */
+} cuobj_server_stats_t;
+
 VGW_API uint32_t cuobj_server_abi_version(void); /* == VGW_SHIM_ABI_VERSION */
 VGW_API void cuobj_server_tunables_default(cuobj_rdma_tunables_t *t);
 
@@ -142,6 +155,9 @@ VGW_API int cuobj_server_completion_fd(cuobj_server_t *srv);
 /* Non-blocking: moves up to max_events queued completions into events, returns the count (0 if
  * none) or a negative errno. Re-arms the eventfd when completions remain. */
 VGW_API int cuobj_server_poll_completions(cuobj_server_t *srv, cuobj_async_event_t *events, int max_events);
+
+/* Copy the counters; 0 or -EINVAL. */
+VGW_API int cuobj_server_get_stats(const cuobj_server_t *srv, cuobj_server_stats_t *out);
 
 /* Telemetry setters of the vendor ABI; softnic accepts and ignores them (returns 0). */
 VGW_API int cuobj_server_set_telemetry_flags(uint32_t flags);

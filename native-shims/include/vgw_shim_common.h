@@ -59,7 +59,8 @@ VGW_API int vgw_shim_provider_from_name(const char *name);
 VGW_API int vgw_shim_last_error(char *msg, size_t cap);
 
 /* Layout query for binding tests. type names: "cuobj_token_t", "cuobj_rdma_tunables_t",
- * "cuobj_async_event_t", "rdma_host_client_config_t". Unknown type or field -> SIZE_MAX. */
+ * "cuobj_async_event_t", "cuobj_server_stats_t", "rdma_host_client_config_t". Unknown type or
+ * field -> SIZE_MAX. */
 VGW_API size_t vgw_shim_layout_sizeof(const char *type_name);
 VGW_API size_t vgw_shim_layout_offsetof(const char *type_name, const char *field_name);
 

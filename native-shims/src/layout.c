@@ -59,6 +59,16 @@ static const field_row_t k_layout[] = {
     FIELD_ROW(cuobj_async_event_t, user_tag),
     FIELD_ROW(cuobj_async_event_t, status),
 
+    SIZE_ROW(cuobj_server_stats_t),
+    FIELD_ROW(cuobj_server_stats_t, direct_transfers),
+    FIELD_ROW(cuobj_server_stats_t, tcp_transfers),
+    FIELD_ROW(cuobj_server_stats_t, direct_bytes),
+    FIELD_ROW(cuobj_server_stats_t, tcp_bytes),
+    FIELD_ROW(cuobj_server_stats_t, connects),
+    FIELD_ROW(cuobj_server_stats_t, proofs_ok),
+    FIELD_ROW(cuobj_server_stats_t, proofs_failed),
+    FIELD_ROW(cuobj_server_stats_t, failed_transfers),
+
     SIZE_ROW(rdma_host_client_config_t),
     FIELD_ROW(rdma_host_client_config_t, struct_size),
     FIELD_ROW(rdma_host_client_config_t, provider),

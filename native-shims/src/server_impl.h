@@ -1,0 +1,74 @@
+/*
+ * server_impl.h — internal: the cuobj_server object shared by server.c (lifecycle, buffers,
+ * channels, sync transfers) and server_async.c (per-channel workers, completion queue).
+ */
+#ifndef VGW_SERVER_IMPL_H
+#define VGW_SERVER_IMPL_H
+
+#include <pthread.h>
+
+#include "cuobjserver_wrapper.h"
+#include "softnic/initiator.h"
+
+struct cuobj_rdma_buffer {
+  uint8_t *ptr;
+  size_t size;
+  uint32_t inflight; /* transfers using it; deregister refuses while > 0 */
+  struct cuobj_rdma_buffer *next;
+};
+
+typedef struct completion_node {
+  cuobj_async_event_t ev;
+  struct completion_node *next;
+} completion_node_t;
+
+/* One validated transfer, ready to run on any thread. */
+typedef struct transfer_job {
+  int to_client; /* 1 = handle_get (RDMA WRITE to the client) */
+  uint16_t channel;
+  cuobj_rdma_buffer_t *buf;
+  uint8_t *local;
+  uint64_t remote;
+  size_t size;
+  uint32_t agent_ip; /* network order */
+  uint16_t agent_port;
+  uint32_t rkey;
+  completion_node_t *done; /* async only: preallocated so a completion can never be lost */
+} transfer_job_t;
+
+typedef struct channel {
+  uint8_t allocated;
+  uint8_t busy; /* a transfer (sync or async) owns the channel */
+  uint8_t has_job;
+  uint8_t has_thread;
+  pthread_t thread;
+  pthread_cond_t cv;
+  transfer_job_t job;
+} channel_t;
+
+struct cuobj_server {
+  uint32_t provider;
+  cuobj_rdma_tunables_t tun;
+  snic_initiator_t ini;
+  pthread_mutex_t mu; /* guards channels, buffers, stopping */
+  channel_t *ch;
+  uint32_t n_ch;
+  cuobj_rdma_buffer_t *bufs;
+  int stopping;
+  int efd; /* completion eventfd */
+  pthread_mutex_t cq_mu;
+  completion_node_t *cq_head, *cq_tail;
+};
+
+/* Validate arguments, take the channel (busy) and the buffer (inflight). 0 or negative errno. */
+int server_prepare(cuobj_server_t *s, int to_client, cuobj_rdma_buffer_t *buf, uint64_t local_offset,
+                   uint64_t remote, size_t size, const char *descr, uint16_t channel, transfer_job_t *job);
+/* Run a prepared job (any thread); bytes moved or negative errno. */
+ssize_t server_execute(cuobj_server_t *s, const transfer_job_t *job);
+/* Release what prepare took. After this the channel accepts the next transfer. */
+void server_finish(cuobj_server_t *s, const transfer_job_t *job);
+
+int server_async_init(cuobj_server_t *s);
+void server_async_stop(cuobj_server_t *s); /* joins workers, frees queued completions */
+
+#endif

@@ -1,0 +1,18 @@
+/*
+ * direct.h — the same-host path: move bytes between this process and the client process with
+ * process_vm_readv/writev (one copy, no sockets). Used only on a connection whose agent cookie
+ * was read back correctly, i.e. the kernel lets us access that very process.
+ */
+#ifndef SOFTNIC_DIRECT_H
+#define SOFTNIC_DIRECT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* Copy len bytes: to_remote = 1 writes local -> remote, 0 reads remote -> local. Loops over
+ * partial copies. Returns 0, -EPERM (not permitted: caller falls back to TCP), or -EIO (process
+ * gone, or memory not mapped there). */
+int direct_copy(pid_t pid, int to_remote, void *local, uint64_t remote, size_t len);
+
+#endif

@@ -1,0 +1,219 @@
+/*
+ * initiator.c — gateway-side softnic transfers (see initiator.h and SOFTNIC.md).
+ * Invariants: a connection carries one request at a time (the caller owns it); a connection
+ * that saw any I/O or protocol error is closed, never cached; a clean refusal from the agent
+ * (rkey, bounds) leaves it reusable.
+ */
+#include "initiator.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "direct.h"
+#include "sock.h"
+#include "wire.h"
+
+int initiator_init(snic_initiator_t *in, const snic_initiator_config_t *cfg) {
+  in->cfg = *cfg;
+  memset(&in->counters, 0, sizeof in->counters);
+  return conn_cache_init(&in->cache);
+}
+
+void initiator_destroy(snic_initiator_t *in) { conn_cache_destroy(&in->cache); }
+
+/* Read the agent's cookie from its memory and send it back: proves we may access that process.
+ * Any failure just leaves the connection on TCP. */
+static int prove(snic_conn_t *c, uint64_t cookie_addr) {
+  uint8_t cookie[SNIC_COOKIE_LEN];
+  if (direct_copy(c->pid, 0, cookie, cookie_addr, sizeof cookie) != 0) return 0;
+  snic_hdr_t p = snic_hdr_make(SNIC_PROVE);
+  p.length = SNIC_COOKIE_LEN;
+  int rc = sock_send_hdr(c->fd, &p, cookie, sizeof cookie);
+  snic_hdr_t ack;
+  if (rc == 0) rc = sock_recv_hdr(c->fd, &ack);
+  if (rc) return rc;
+  if (ack.type != SNIC_PROVE_ACK) return -EPROTO;
+  c->direct = ack.status == 0;
+  return 0;
+}
+
+static int handshake(snic_initiator_t *in, snic_conn_t *c) {
+  snic_hdr_t h = snic_hdr_make(SNIC_HELLO);
+  h.arg = in->cfg.dc_key;
+  h.flags = in->cfg.allow_direct ? SNIC_FLAG_DIRECT : 0;
+  int rc = sock_send_hdr(c->fd, &h, NULL, 0);
+  snic_hdr_t ack;
+  if (rc == 0) rc = sock_recv_hdr(c->fd, &ack);
+  if (rc) return rc;
+  if (ack.type != SNIC_HELLO_ACK) return -EPROTO;
+  if (ack.status != 0) return ack.status < 0 ? ack.status : -EPROTO; /* -EACCES: wrong DC key */
+  c->pid = (pid_t)ack.addr;
+  if ((ack.flags & SNIC_FLAG_DIRECT) && in->cfg.allow_direct && ack.length == SNIC_COOKIE_LEN) {
+    rc = prove(c, ack.arg);
+    if (rc) return rc;
+    atomic_fetch_add(c->direct ? &in->counters.proofs_ok : &in->counters.proofs_failed, 1);
+  }
+  return 0;
+}
+
+static int open_conn(snic_initiator_t *in, uint32_t ip, uint16_t port, snic_conn_t **out) {
+  struct sockaddr_in to = {.sin_family = AF_INET, .sin_port = htons(port), .sin_addr.s_addr = ip};
+  const struct sockaddr_in *from = in->cfg.bind.sin_addr.s_addr != htonl(INADDR_ANY) ? &in->cfg.bind : NULL;
+  int fd = sock_connect(&to, from, in->cfg.connect_timeout_ms);
+  if (fd < 0) return fd;
+  snic_conn_t *c = calloc(1, sizeof *c);
+  if (c == NULL) {
+    close(fd);
+    return -ENOMEM;
+  }
+  c->fd = fd;
+  c->ip = ip;
+  c->port = port;
+  atomic_fetch_add(&in->counters.connects, 1);
+  int rc = sock_set_timeouts(fd, in->cfg.connect_timeout_ms);
+  if (rc == 0) rc = handshake(in, c);
+  if (rc == 0) rc = sock_set_timeouts(fd, in->cfg.io_timeout_ms);
+  if (rc) {
+    conn_close(c);
+    return rc;
+  }
+  *out = c;
+  return 0;
+}
+
+/* Outcome of one attempt: rc, and whether the connection is still in a clean state. */
+typedef struct attempt {
+  int rc;
+  int conn_ok;    /* may go back to the cache */
+  int before_reply; /* failed before the agent answered: safe to retry on a fresh connection */
+} attempt_t;
+
+static attempt_t request(snic_conn_t *c, uint8_t type, uint8_t want, uint32_t rkey, uint64_t remote, size_t len,
+                         uint64_t arg, uint16_t flags) {
+  attempt_t a = {0, 0, 1};
+  snic_hdr_t h = snic_hdr_make(type);
+  h.rkey = rkey;
+  h.addr = remote;
+  h.length = len;
+  h.arg = arg;
+  h.flags = flags;
+  snic_hdr_t r;
+  a.rc = sock_send_hdr(c->fd, &h, NULL, 0);
+  if (a.rc == 0) a.rc = sock_recv_hdr(c->fd, &r);
+  if (a.rc) return a;
+  a.before_reply = 0;
+  if (r.type != want) {
+    a.rc = r.type == SNIC_ERROR && r.status < 0 ? r.status : -EPROTO;
+    return a;
+  }
+  a.rc = r.status > 0 ? -EPROTO : r.status;
+  a.conn_ok = r.status < 0; /* a refusal is a complete exchange; success continues below */
+  return a;
+}
+
+static attempt_t tcp_write(snic_initiator_t *in, snic_conn_t *c, uint32_t rkey, uint64_t remote, uint8_t *src,
+                           size_t len) {
+  uint32_t frame = in->cfg.frame_size;
+  attempt_t a = request(c, SNIC_WRITE_REQ, SNIC_WRITE_READY, rkey, remote, len, frame, 0);
+  if (a.rc || a.conn_ok) return a;
+  for (size_t off = 0; a.rc == 0 && off < len; off += frame) {
+    size_t n = len - off < frame ? len - off : frame;
+    snic_hdr_t d = snic_hdr_make(SNIC_DATA);
+    d.arg = off;
+    d.length = n;
+    a.rc = sock_send_hdr(c->fd, &d, src + off, n);
+  }
+  snic_hdr_t ack;
+  if (a.rc == 0) a.rc = sock_recv_hdr(c->fd, &ack);
+  if (a.rc) return a;
+  if (ack.type != SNIC_WRITE_ACK || ack.status != 0 || ack.length != len) {
+    a.rc = ack.status < 0 ? ack.status : -EPROTO;
+    return a;
+  }
+  a.conn_ok = 1;
+  return a;
+}
+
+static attempt_t tcp_read(snic_initiator_t *in, snic_conn_t *c, uint32_t rkey, uint64_t remote, uint8_t *dst,
+                          size_t len) {
+  attempt_t a = request(c, SNIC_READ_REQ, SNIC_READ_RESP, rkey, remote, len, in->cfg.frame_size, 0);
+  if (a.rc || a.conn_ok) return a;
+  size_t done = 0;
+  while (a.rc == 0 && done < len) {
+    snic_hdr_t d;
+    a.rc = sock_recv_hdr(c->fd, &d);
+    if (a.rc) break;
+    if (d.type != SNIC_DATA || d.arg != done || d.length == 0 || d.length > len - done) {
+      a.rc = d.type == SNIC_ERROR && d.status < 0 ? d.status : -EPROTO;
+      break;
+    }
+    a.rc = sock_recv_all(c->fd, dst + done, (size_t)d.length);
+    done += (size_t)d.length;
+  }
+  a.conn_ok = a.rc == 0;
+  return a;
+}
+
+/* Same-host path: pin (BEGIN), copy with process_vm_*, unpin (END). rc -EPERM = fall back. */
+static attempt_t direct_move(snic_conn_t *c, int to_client, uint32_t rkey, uint64_t remote, uint8_t *local,
+                             size_t len) {
+  attempt_t a = request(c, SNIC_DIRECT_BEGIN, SNIC_DIRECT_ACK, rkey, remote, len, 0,
+                        to_client ? SNIC_FLAG_WRITE : 0);
+  if (a.rc || a.conn_ok) return a;
+  int copy_rc = direct_copy(c->pid, to_client, local, remote, len);
+  snic_hdr_t end = snic_hdr_make(SNIC_DIRECT_END), done;
+  a.rc = sock_send_hdr(c->fd, &end, NULL, 0);
+  if (a.rc == 0) a.rc = sock_recv_hdr(c->fd, &done);
+  if (a.rc == 0 && (done.type != SNIC_DIRECT_DONE || done.status != 0)) a.rc = -EPROTO;
+  a.conn_ok = a.rc == 0;
+  if (a.rc == 0) a.rc = copy_rc;
+  return a;
+}
+
+static attempt_t move(snic_initiator_t *in, snic_conn_t *c, int to_client, uint32_t rkey, uint64_t remote,
+                      uint8_t *local, size_t len) {
+  if (c->direct) {
+    attempt_t a = direct_move(c, to_client, rkey, remote, local, len);
+    if (a.rc != -EPERM || !a.conn_ok) {
+      if (a.rc == 0) {
+        atomic_fetch_add(&in->counters.direct_transfers, 1);
+        atomic_fetch_add(&in->counters.direct_bytes, len);
+      }
+      return a;
+    }
+    c->direct = 0; /* the agent withdrew it, or the kernel refused: TCP from now on */
+  }
+  attempt_t a = to_client ? tcp_write(in, c, rkey, remote, local, len) : tcp_read(in, c, rkey, remote, local, len);
+  if (a.rc == 0) {
+    atomic_fetch_add(&in->counters.tcp_transfers, 1);
+    atomic_fetch_add(&in->counters.tcp_bytes, len);
+  }
+  return a;
+}
+
+ssize_t initiator_transfer(snic_initiator_t *in, uint32_t ip, uint16_t port, uint32_t rkey, int to_client,
+                           uint64_t remote, void *local, size_t len) {
+  for (int attempt = 0;; attempt++) {
+    snic_conn_t *c = attempt == 0 ? conn_cache_take(&in->cache, ip, port) : NULL;
+    int reused = c != NULL;
+    if (c == NULL) {
+      int rc = open_conn(in, ip, port, &c);
+      if (rc) {
+        atomic_fetch_add(&in->counters.failed_transfers, 1);
+        return rc;
+      }
+    }
+    attempt_t a = move(in, c, to_client, rkey, remote, local, len);
+    if (a.conn_ok)
+      conn_cache_give(&in->cache, c);
+    else
+      conn_close(c);
+    if (a.rc == 0) return (ssize_t)len;
+    /* A cached connection the agent dropped while idle fails before any reply: retry once. */
+    if (reused && a.before_reply && a.rc == -EIO) continue;
+    atomic_fetch_add(&in->counters.failed_transfers, 1);
+    return a.rc;
+  }
+}
