@@ -78,7 +78,10 @@ export function objectResponseHead(
   }
   if (info.legalHold !== undefined) headers['x-amz-object-lock-legal-hold'] = info.legalHold ? 'ON' : 'OFF';
   if (info.deleteMarker) headers['x-amz-delete-marker'] = 'true';
-  if (opts.checksumMode) Object.assign(headers, checksumHeaders(info.checksums, info.checksumType));
+  // A stored checksum describes the whole object: a partial answer must not carry it (clients
+  // would validate the part against it and fail).
+  const whole = !info.range || (info.range.start === 0 && info.range.end === info.size - 1);
+  if (opts.checksumMode && whole) Object.assign(headers, checksumHeaders(info.checksums, info.checksumType));
   if (opts.overrides) Object.assign(headers, opts.overrides);
 
   let length = info.size;
