@@ -49,3 +49,17 @@ void test_fill(void *p, size_t n, uint64_t seed) {
   }
   for (; i < n; i++) b[i] = (uint8_t)test_rand(&s);
 }
+
+uint64_t test_hash(const void *p, size_t n) {
+  const uint8_t *b = p;
+  uint64_t h = 0xcbf29ce484222325ull ^ n;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t v;
+    memcpy(&v, b + i, 8);
+    h = (h ^ v) * 0x100000001b3ull;
+    h ^= h >> 29;
+  }
+  for (; i < n; i++) h = (h ^ b[i]) * 0x100000001b3ull;
+  return h;
+}

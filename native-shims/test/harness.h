@@ -46,5 +46,7 @@ void skip_case(const char *reason) __attribute__((noreturn));
 /* Deterministic xorshift PRNG for sizes/offsets/patterns; seed printed on failure by callers. */
 uint64_t test_rand(uint64_t *state);
 void test_fill(void *p, size_t n, uint64_t seed);
+/* 64-bit content hash (position-sensitive) to compare ranges across processes. */
+uint64_t test_hash(const void *p, size_t n);
 
 #endif

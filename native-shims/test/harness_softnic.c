@@ -1,0 +1,189 @@
+/* harness_softnic.c — in-process rig and forked peer for the softnic tests (see the header). */
+#include "harness_softnic.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+cuobj_server_t *test_server(int allow_direct, uint32_t io_timeout_ms) {
+  cuobj_rdma_tunables_t t;
+  cuobj_server_tunables_default(&t);
+  t.allow_direct = (uint32_t)allow_direct;
+  t.io_timeout_ms = io_timeout_ms;
+  t.connect_timeout_ms = io_timeout_ms;
+  t.frame_size = 256 << 10; /* small frames: large transfers really cross several */
+  cuobj_server_t *s = cuobj_server_create_with_config("127.0.0.1", 0, CUOBJ_PROTO_RDMA_DC_V1, &t);
+  CHECK(s != NULL);
+  return s;
+}
+
+void mint(rdma_host_client_t *c, rdma_host_mr_t *mr, size_t off, size_t size, uint32_t op, char out[TOKEN_CAP]) {
+  CHECK_EQ_INT(rdma_host_client_token(c, mr, off, size, op, out, TOKEN_CAP), 81);
+}
+
+void forge(char tok[TOKEN_CAP], void (*edit)(cuobj_token_t *t, void *arg), void *arg) {
+  cuobj_token_t t;
+  CHECK_EQ_INT(cuobj_token_parse(tok, &t), 0);
+  edit(&t, arg);
+  CHECK(cuobj_token_format(&t, tok, TOKEN_CAP) > 0);
+}
+
+cuobj_server_stats_t stats_of(cuobj_server_t *s) {
+  cuobj_server_stats_t st;
+  CHECK_EQ_INT(cuobj_server_get_stats(s, &st), 0);
+  return st;
+}
+
+void rig_open(rig_t *r, int direct, size_t region_size, size_t server_size) {
+  memset(r, 0, sizeof *r);
+  rdma_host_client_config_t cfg;
+  rdma_host_client_config_default(&cfg);
+  cfg.allow_direct = (uint32_t)direct;
+  cfg.io_timeout_ms = 5000;
+  r->cli = rdma_host_client_create(&cfg);
+  CHECK(r->cli != NULL);
+  r->region_size = region_size;
+  r->cmem = rdma_host_client_alloc(r->cli, region_size + 8192);
+  CHECK(r->cmem != NULL);
+  r->mr = rdma_host_client_register(r->cli, r->cmem + 4096, region_size);
+  CHECK(r->mr != NULL);
+  r->srv = test_server(direct, 5000);
+  r->smem_size = server_size;
+  r->smem = cuobj_server_alloc_host_buffer(r->srv, server_size);
+  CHECK(r->smem != NULL);
+  r->sbuf = cuobj_server_register_buffer(r->srv, r->smem, server_size);
+  CHECK(r->sbuf != NULL);
+}
+
+uint8_t *rig_region(const rig_t *r) { return r->cmem + 4096; }
+
+void rig_close(rig_t *r) {
+  CHECK_EQ_INT(cuobj_server_deregister_buffer(r->srv, r->sbuf), 0);
+  cuobj_server_free_host_buffer(r->srv, r->smem);
+  cuobj_server_destroy(r->srv);
+  CHECK_EQ_INT(rdma_host_client_deregister(r->cli, r->mr), 0);
+  CHECK_EQ_INT(rdma_host_client_free(r->cli, r->cmem), 0);
+  rdma_host_client_destroy(r->cli);
+}
+
+/* ---- forked peer ---------------------------------------------------------------------- */
+
+typedef struct cmd {
+  char op; /* T token, H hash, F fill, Q quit */
+  uint64_t a, b, c;
+} cmd_t;
+
+typedef struct resp {
+  int64_t rc;
+  uint64_t v, addr, size;
+  uint16_t port;
+  char token[TOKEN_CAP];
+} resp_t;
+
+static void read_exact(int fd, void *p, size_t n) {
+  uint8_t *b = p;
+  while (n > 0) {
+    ssize_t k = read(fd, b, n);
+    if (k < 0 && errno == EINTR) continue;
+    CHECK(k > 0);
+    b += k;
+    n -= (size_t)k;
+  }
+}
+
+static void write_exact(int fd, const void *p, size_t n) { CHECK(write(fd, p, n) == (ssize_t)n); }
+
+static void peer_child(int cmd_r, int resp_w, size_t size, uint64_t seed, int allow_direct, uint64_t dc_key,
+                       const char *agent_addr) {
+  rdma_host_client_config_t cfg;
+  rdma_host_client_config_default(&cfg);
+  cfg.allow_direct = (uint32_t)allow_direct;
+  cfg.dc_key = dc_key;
+  cfg.agent_addr = agent_addr;
+  cfg.io_timeout_ms = 5000;
+  rdma_host_client_t *c = rdma_host_client_create(&cfg);
+  CHECK(c != NULL);
+  uint8_t *mem = rdma_host_client_alloc(c, size);
+  CHECK(mem != NULL);
+  test_fill(mem, size, seed);
+  rdma_host_mr_t *mr = rdma_host_client_register(c, mem, size);
+  CHECK(mr != NULL);
+  resp_t r = {.port = (uint16_t)rdma_host_client_agent_port(c), .addr = (uint64_t)(uintptr_t)mem, .size = size};
+  write_exact(resp_w, &r, sizeof r);
+  for (;;) {
+    cmd_t k;
+    read_exact(cmd_r, &k, sizeof k);
+    memset(&r, 0, sizeof r);
+    if (k.op == 'T') r.rc = rdma_host_client_token(c, mr, k.a, k.b, (uint32_t)k.c, r.token, sizeof r.token);
+    if (k.op == 'H') r.v = test_hash(mem + k.a, k.b);
+    if (k.op == 'F') test_fill(mem, size, k.a);
+    if (k.op == 'Q') break;
+    write_exact(resp_w, &r, sizeof r);
+  }
+  CHECK_EQ_INT(rdma_host_client_deregister(c, mr), 0);
+  CHECK_EQ_INT(rdma_host_client_free(c, mem), 0);
+  rdma_host_client_destroy(c);
+  write_exact(resp_w, &r, sizeof r);
+  _exit(0);
+}
+
+void peer_start(peer_t *p, size_t size, uint64_t seed, int allow_direct, uint64_t dc_key, const char *agent_addr) {
+  int cmd[2], resp[2];
+  CHECK(pipe(cmd) == 0 && pipe(resp) == 0);
+  fflush(NULL);
+  pid_t pid = fork();
+  CHECK(pid >= 0);
+  if (pid == 0) {
+    close(cmd[1]);
+    close(resp[0]);
+    peer_child(cmd[0], resp[1], size, seed, allow_direct, dc_key, agent_addr);
+  }
+  close(cmd[0]);
+  close(resp[1]);
+  p->pid = pid;
+  p->cmd_w = cmd[1];
+  p->resp_r = resp[0];
+  resp_t r;
+  read_exact(p->resp_r, &r, sizeof r);
+  p->port = r.port;
+  p->addr = r.addr;
+  p->size = r.size;
+}
+
+static resp_t call(peer_t *p, char op, uint64_t a, uint64_t b, uint64_t c) {
+  cmd_t k = {op, a, b, c};
+  write_exact(p->cmd_w, &k, sizeof k);
+  resp_t r;
+  read_exact(p->resp_r, &r, sizeof r);
+  return r;
+}
+
+void peer_token(peer_t *p, size_t off, size_t size, uint32_t op, char out[TOKEN_CAP]) {
+  resp_t r = call(p, 'T', off, size, op);
+  CHECK_EQ_INT(r.rc, 81);
+  memcpy(out, r.token, TOKEN_CAP);
+}
+
+uint64_t peer_hash(peer_t *p, size_t off, size_t len) { return call(p, 'H', off, len, 0).v; }
+void peer_fill(peer_t *p, uint64_t seed) { call(p, 'F', seed, 0, 0); }
+
+void peer_stop(peer_t *p) {
+  call(p, 'Q', 0, 0, 0);
+  int st;
+  CHECK(waitpid(p->pid, &st, 0) == p->pid);
+  CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+  close(p->cmd_w);
+  close(p->resp_r);
+}
+
+void peer_kill(peer_t *p) {
+  kill(p->pid, SIGKILL);
+  waitpid(p->pid, NULL, 0);
+  close(p->cmd_w);
+  close(p->resp_r);
+}

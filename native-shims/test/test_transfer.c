@@ -1,0 +1,145 @@
+/* test_transfer.c — byte-exact transfers into / out of a client in another process, random
+ * sizes and offsets, both directions, on the direct (process_vm_*) and the TCP path; multi-frame
+ * large transfers; the async submit + eventfd completion path. */
+#include <errno.h>
+#include <poll.h>
+#include <string.h>
+
+#include "cuobjserver_wrapper.h"
+#include "harness.h"
+#include "harness_softnic.h"
+
+#define REGION (8u << 20)
+#define SBUF (8u << 20)
+
+static void random_round_trips(int direct) {
+  peer_t p;
+  peer_start(&p, REGION, 1, direct, 0xffeeddcc, NULL);
+  cuobj_server_t *s = test_server(direct, 5000);
+  uint8_t *mem = cuobj_server_alloc_host_buffer(s, SBUF);
+  cuobj_rdma_buffer_t *b = cuobj_server_register_buffer(s, mem, SBUF);
+  CHECK(mem && b);
+  uint64_t rng = direct ? 7 : 11;
+  int n = 0;
+  for (int i = 0; i < 40; i++) {
+    size_t size = 1 + test_rand(&rng) % (i < 20 ? 4096 : (4u << 20));
+    size_t roff = test_rand(&rng) % (REGION - size + 1);
+    size_t loff = test_rand(&rng) % (SBUF - size + 1);
+    int get = i % 2 == 0;
+    char tok[TOKEN_CAP];
+    /* Alternate exact-window tokens and whole-region tokens with the window inside. */
+    if (i % 4 < 2) peer_token(&p, roff, size, get ? CUOBJ_OP_GET : CUOBJ_OP_PUT, tok);
+    else peer_token(&p, 0, REGION, get ? CUOBJ_OP_GET : CUOBJ_OP_PUT, tok);
+    if (get) {
+      test_fill(mem + loff, size, test_rand(&rng));
+      CHECK_EQ_INT(cuobj_server_handle_get_ex(s, "k", b, loff, p.addr + roff, size, tok, 3), size);
+    } else {
+      peer_fill(&p, test_rand(&rng));
+      memset(mem + loff, 0, size);
+      CHECK_EQ_INT(cuobj_server_handle_put_ex(s, "k", b, loff, p.addr + roff, size, tok, 3), size);
+    }
+    if (peer_hash(&p, roff, size) != test_hash(mem + loff, size)) {
+      fprintf(stderr, "mismatch: i=%d get=%d size=%zu roff=%zu loff=%zu\n", i, get, size, roff, loff);
+      CHECK(0);
+    }
+    n++;
+  }
+  cuobj_server_stats_t st = stats_of(s);
+  /* The path really taken is the one under test. */
+  CHECK_EQ_INT(direct ? st.direct_transfers : st.tcp_transfers, n);
+  CHECK_EQ_INT(direct ? st.tcp_transfers : st.direct_transfers, 0);
+  CHECK_EQ_INT(st.connects, 1); /* one cached connection served every transfer */
+  CHECK_EQ_INT(cuobj_server_deregister_buffer(s, b), 0);
+  cuobj_server_free_host_buffer(s, mem);
+  cuobj_server_destroy(s);
+  peer_stop(&p);
+}
+
+static void direct_random(void) { random_round_trips(1); }
+static void tcp_random(void) { random_round_trips(0); }
+
+/* The plain (vendor-shaped) calls use local offset 0; a 64 MiB transfer crosses 256 frames. */
+static void large_multi_frame(int direct) {
+  const size_t big = 64u << 20;
+  peer_t p;
+  peer_start(&p, big, 3, direct, 0xffeeddcc, NULL);
+  cuobj_server_t *s = test_server(direct, 10000);
+  uint8_t *mem = cuobj_server_alloc_host_buffer(s, big);
+  cuobj_rdma_buffer_t *b = cuobj_server_register_buffer(s, mem, big);
+  char tok[TOKEN_CAP];
+  peer_token(&p, 0, big, CUOBJ_OP_PUT, tok);
+  CHECK_EQ_INT(cuobj_server_handle_put(s, NULL, b, p.addr, big, tok, 0), big);
+  CHECK(peer_hash(&p, 0, big) == test_hash(mem, big));
+  test_fill(mem, big, 99);
+  peer_token(&p, 0, big, CUOBJ_OP_GET, tok);
+  CHECK_EQ_INT(cuobj_server_handle_get(s, NULL, b, p.addr, big, tok, 0), big);
+  CHECK(peer_hash(&p, 0, big) == test_hash(mem, big));
+  cuobj_server_deregister_buffer(s, b);
+  cuobj_server_free_host_buffer(s, mem);
+  cuobj_server_destroy(s);
+  peer_stop(&p);
+}
+static void direct_large(void) { large_multi_frame(1); }
+static void tcp_large(void) { large_multi_frame(0); }
+
+/* Submit on several channels, wait on the eventfd, drain completions, verify every byte. */
+static void async_completions(int direct) {
+  enum { N = 8, SZ = 1 << 20 };
+  peer_t p;
+  peer_start(&p, N * SZ, 5, direct, 0xffeeddcc, NULL);
+  cuobj_server_t *s = test_server(direct, 5000);
+  uint8_t *mem = cuobj_server_alloc_host_buffer(s, N * SZ);
+  cuobj_rdma_buffer_t *b = cuobj_server_register_buffer(s, mem, N * SZ);
+  test_fill(mem, N * SZ, 1234);
+  int efd = cuobj_server_completion_fd(s);
+  CHECK(efd >= 0);
+  cuobj_async_event_t ev[N];
+  CHECK_EQ_INT(cuobj_server_poll_completions(s, ev, N), 0); /* nothing yet */
+  for (int i = 0; i < N; i++) {
+    char tok[TOKEN_CAP];
+    peer_token(&p, (size_t)i * SZ, SZ, CUOBJ_OP_GET, tok);
+    CHECK_EQ_INT(cuobj_server_submit_get(s, "k", b, (uint64_t)i * SZ, p.addr + (uint64_t)i * SZ, SZ, tok,
+                                         (uint16_t)i, 1000 + (uint64_t)i),
+                 0);
+  }
+  int seen[N] = {0}, got = 0;
+  while (got < N) {
+    struct pollfd pf = {.fd = efd, .events = POLLIN};
+    CHECK(poll(&pf, 1, 20000) == 1);
+    int k = cuobj_server_poll_completions(s, ev, 3); /* fewer than N: exercises re-arming */
+    CHECK(k >= 0);
+    for (int j = 0; j < k; j++) {
+      CHECK(ev[j].user_tag >= 1000 && ev[j].user_tag < 1000 + N);
+      CHECK_EQ_INT(ev[j].status, SZ);
+      CHECK(!seen[ev[j].user_tag - 1000]);
+      seen[ev[j].user_tag - 1000] = 1;
+    }
+    got += k;
+  }
+  CHECK(peer_hash(&p, 0, N * SZ) == test_hash(mem, N * SZ));
+  /* An async failure is a completion with a negative status, and the channel is free after. */
+  char tok[TOKEN_CAP];
+  peer_token(&p, 0, SZ, CUOBJ_OP_PUT, tok);
+  tok[26] = tok[26] == '0' ? '1' : '0'; /* wrong rkey */
+  CHECK_EQ_INT(cuobj_server_submit_put(s, "k", b, 0, p.addr, SZ, tok, 0, 77), 0);
+  struct pollfd pf = {.fd = efd, .events = POLLIN};
+  CHECK(poll(&pf, 1, 20000) == 1);
+  CHECK_EQ_INT(cuobj_server_poll_completions(s, ev, N), 1);
+  CHECK(ev[0].user_tag == 77);
+  CHECK_EQ_INT(ev[0].status, -EACCES);
+  cuobj_server_deregister_buffer(s, b);
+  cuobj_server_free_host_buffer(s, mem);
+  cuobj_server_destroy(s);
+  peer_stop(&p);
+}
+static void direct_async(void) { async_completions(1); }
+static void tcp_async(void) { async_completions(0); }
+
+int main(int argc, char **argv) {
+  static const test_case_t cases[] = {
+      {"direct_random_sizes_offsets", direct_random}, {"tcp_random_sizes_offsets", tcp_random},
+      {"direct_large_multi_frame", direct_large},     {"tcp_large_multi_frame", tcp_large},
+      {"direct_async_completions", direct_async},     {"tcp_async_completions", tcp_async},
+  };
+  return run_cases(cases, sizeof cases / sizeof cases[0], argc, argv);
+}
