@@ -19,6 +19,9 @@ const CRC32C_POLY = 0x82f63b78n;
 class Crc32Hasher implements Hasher {
   private value = 0;
   update(chunk: Uint8Array): void {
+    // node:zlib crc32 answers 0, not the running value, for an empty view over a zero-length
+    // ArrayBuffer (zlib's crc32 with a NULL buffer): skip empty chunks so they cannot reset it.
+    if (chunk.length === 0) return;
     this.value = crc32(chunk, this.value);
   }
   digest(): string {
