@@ -1,0 +1,204 @@
+// Error answers over raw HTTP: the XML shape, status codes, name/length/metadata checks, header
+// validation, and what happens when a request is refused while its body is still coming.
+import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startGateway, type TestGateway } from './support/harness.js';
+import { MemoryBackend } from './support/memory-backend.js';
+import { raw, xmlField } from './support/raw-http.js';
+
+let backend: MemoryBackend;
+let gw: TestGateway;
+let closed: TestGateway;
+let readonlyGw: TestGateway;
+
+beforeAll(async () => {
+  backend = new MemoryBackend();
+  gw = await startGateway(backend, { anonymousAccess: true });
+  closed = await startGateway(backend, { healthPath: '/healthz' });
+  readonlyGw = await startGateway(backend, { readonly: true, anonymousAccess: true });
+  await gw.client.send(new CreateBucketCommand({ Bucket: 'raw' }));
+  await gw.client.send(new PutObjectCommand({ Bucket: 'raw', Key: 'present', Body: '0123456789' }));
+});
+afterAll(async () => {
+  await Promise.all([gw.close(), closed.close(), readonlyGw.close()]);
+});
+
+describe('error documents', () => {
+  it('carry Code, Message, Resource and RequestId, matching x-amz-request-id', async () => {
+    const res = await raw(gw.url, { path: '/raw/no%20such' });
+    expect(res.status).toBe(404);
+    expect(res.headers['content-type']).toBe('application/xml');
+    expect(xmlField(res.body, 'Code')).toBe('NoSuchKey');
+    expect(xmlField(res.body, 'Message')).toBe('The specified key does not exist.');
+    expect(xmlField(res.body, 'Resource')).toBe('/raw/no such');
+    expect(res.headers['x-amz-request-id']).toMatch(/^[0-9A-F]{16}$/);
+    expect(xmlField(res.body, 'RequestId')).toBe(res.headers['x-amz-request-id']);
+    expect(res.headers['x-amz-id-2']).toBeTruthy();
+    expect(res.body.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<Error>')).toBe(true);
+  });
+
+  it('are omitted for HEAD, which keeps the status', async () => {
+    const res = await raw(gw.url, { method: 'HEAD', path: '/raw/absent' });
+    expect(res.status).toBe(404);
+    expect(res.body).toBe('');
+    expect(res.headers['x-amz-request-id']).toBeTruthy();
+  });
+
+  it('answer NoSuchBucket for a missing bucket', async () => {
+    const res = await raw(gw.url, { path: '/missing-bucket/k' });
+    expect([res.status, xmlField(res.body, 'Code')]).toEqual([404, 'NoSuchBucket']);
+  });
+});
+
+describe('request validation', () => {
+  it.each(['ab', 'Upper', '192.168.0.1', 'a..b', 'xn--abc', 'bad_name'])('refuses bucket name %s', async (name) => {
+    const res = await raw(gw.url, { path: `/${name}/k` });
+    expect([res.status, xmlField(res.body, 'Code')]).toEqual([400, 'InvalidBucketName']);
+  });
+
+  it('refuses keys over 1024 bytes and accepts 1024', async () => {
+    const long = await raw(gw.url, { path: `/raw/${'k'.repeat(1025)}` });
+    expect([long.status, xmlField(long.body, 'Code')]).toEqual([400, 'KeyTooLongError']);
+    const max = await raw(gw.url, { path: `/raw/${'k'.repeat(1024)}` });
+    expect(xmlField(max.body, 'Code')).toBe('NoSuchKey');
+  });
+
+  it('refuses user metadata over 2 KB', async () => {
+    const res = await raw(gw.url, {
+      method: 'PUT',
+      path: '/raw/meta',
+      headers: { 'x-amz-meta-big': 'x'.repeat(2100), 'content-length': '1' },
+      body: 'x',
+    });
+    expect([res.status, xmlField(res.body, 'Code')]).toEqual([400, 'MetadataTooLarge']);
+  });
+
+  it('refuses a plain PUT without Content-Length', async () => {
+    const res = await raw(gw.url, { method: 'PUT', path: '/raw/nolen', headers: { 'transfer-encoding': 'chunked' }, body: 'abc' });
+    expect([res.status, xmlField(res.body, 'Code')]).toEqual([411, 'MissingContentLength']);
+  });
+
+  it('refuses a single PUT over 5 GiB before reading the body, and closes the connection', async () => {
+    const res = await raw(gw.url, {
+      method: 'PUT',
+      path: '/raw/huge',
+      headers: { 'content-length': String(5 * 1024 ** 3 + 1) },
+      partialBody: Buffer.alloc(64 * 1024),
+    });
+    expect([res.status, xmlField(res.body, 'Code')]).toEqual([400, 'EntityTooLarge']);
+    expect(res.headers.connection).toBe('close');
+  });
+
+  it('answers NotImplemented for unsupported sub-resources and MethodNotAllowed for unknown methods', async () => {
+    const life = await raw(gw.url, { path: '/raw?lifecycle' });
+    expect([life.status, xmlField(life.body, 'Code')]).toEqual([501, 'NotImplemented']);
+    const opts = await raw(gw.url, { method: 'OPTIONS', path: '/raw/k' });
+    expect([opts.status, xmlField(opts.body, 'Code')]).toEqual([405, 'MethodNotAllowed']);
+    const versionsOnKey = await raw(gw.url, { path: '/raw/present?versions' });
+    expect(xmlField(versionsOnKey.body, 'Message')).toBe('There is no such thing as the ?versions sub-resource for a key');
+  });
+
+  it('answers MalformedXML for bad request documents', async () => {
+    const res = await raw(gw.url, { method: 'PUT', path: '/raw/present?tagging', body: '<Tagging><TagSet><Tag>' });
+    expect([res.status, xmlField(res.body, 'Code')]).toEqual([400, 'MalformedXML']);
+    const wrongRoot = await raw(gw.url, { method: 'PUT', path: '/raw/present?tagging', body: '<Other/>' });
+    expect(xmlField(wrongRoot.body, 'Code')).toBe('MalformedXML');
+  });
+
+  it('requires Content-MD5 or a checksum on DeleteObjects, and checks it', async () => {
+    const body = '<Delete><Object><Key>present</Key></Object></Delete>';
+    const none = await raw(gw.url, { method: 'POST', path: '/raw?delete', body });
+    expect(xmlField(none.body, 'Message')).toBe('Missing required header for this request: Content-MD5 OR x-amz-checksum-*');
+    const wrong = await raw(gw.url, { method: 'POST', path: '/raw?delete', body, headers: { 'content-md5': '1B2M2Y8AsgTpgAmY7PhCfg==' } });
+    expect(xmlField(wrong.body, 'Code')).toBe('BadDigest');
+    expect(backend.bucket('raw').objects.has('present')).toBe(true);
+  });
+
+  it('checks Content-MD5 shape and value on PUT', async () => {
+    const bad = await raw(gw.url, { method: 'PUT', path: '/raw/md5', headers: { 'content-md5': 'nope' }, body: 'abc' });
+    expect(xmlField(bad.body, 'Code')).toBe('InvalidDigest');
+    const wrong = await raw(gw.url, { method: 'PUT', path: '/raw/md5', headers: { 'content-md5': '1B2M2Y8AsgTpgAmY7PhCfg==' }, body: 'abc' });
+    expect(xmlField(wrong.body, 'Code')).toBe('BadDigest');
+    expect(backend.bucket('raw').objects.has('md5')).toBe(false);
+  });
+
+  it.each([
+    [
+      { 'x-amz-checksum-crc32': 'AAAAAA==', 'x-amz-checksum-sha1': 'AAAAAAAAAAAAAAAAAAAAAAAAAAA=' },
+      'Expecting a single x-amz-checksum- header. Multiple checksum Types are not allowed.',
+    ],
+    [{ 'x-amz-checksum-md4': 'AAAA' }, 'The algorithm type you specified in x-amz-checksum- header is invalid.'],
+    [
+      { 'x-amz-sdk-checksum-algorithm': 'CRC32' },
+      'x-amz-sdk-checksum-algorithm specified, but no corresponding x-amz-checksum-* or x-amz-trailer headers were found.',
+    ],
+    [
+      { 'x-amz-sdk-checksum-algorithm': 'XOR8', 'x-amz-checksum-crc32': 'AAAAAA==' },
+      'Checksum algorithm provided is unsupported. Please try again with any of the valid types: [CRC32, CRC32C, CRC64NVME, MD5, SHA1, SHA256, SHA512, XXHASH128, XXHASH3, XXHASH64]',
+    ],
+  ])('validates checksum headers %o', async (headers, message) => {
+    const res = await raw(gw.url, { method: 'PUT', path: '/raw/ck', headers, body: 'abc' });
+    expect([res.status, xmlField(res.body, 'Code'), xmlField(res.body, 'Message')]).toEqual([400, 'InvalidRequest', message]);
+  });
+
+  it('verifies a checksum header value through the backend', async () => {
+    const wrong = await raw(gw.url, { method: 'PUT', path: '/raw/ck2', headers: { 'x-amz-checksum-crc32': 'AAAAAA==' }, body: 'abc' });
+    expect(xmlField(wrong.body, 'Code')).toBe('BadDigest');
+    const right = await raw(gw.url, { method: 'PUT', path: '/raw/ck2', headers: { 'x-amz-checksum-crc32': 'NSRBwg==' }, body: 'abc' });
+    expect(right.status).toBe(200);
+    expect(right.headers['x-amz-checksum-crc32']).toBe('NSRBwg==');
+  });
+
+  it('rejects an aws-chunked body whose trailer checksum does not match, storing nothing', async () => {
+    const body = '3\r\nabc\r\n0\r\nx-amz-checksum-crc32:AAAAAA==\r\n\r\n';
+    const res = await raw(gw.url, {
+      method: 'PUT',
+      path: '/raw/trailer',
+      headers: {
+        'content-encoding': 'aws-chunked',
+        'x-amz-content-sha256': 'STREAMING-UNSIGNED-PAYLOAD-TRAILER',
+        'x-amz-decoded-content-length': '3',
+        'x-amz-trailer': 'x-amz-checksum-crc32',
+        'content-length': String(Buffer.byteLength(body)),
+      },
+      body,
+    });
+    expect([res.status, xmlField(res.body, 'Code')]).toEqual([400, 'BadDigest']);
+    expect(backend.bucket('raw').objects.has('trailer')).toBe(false);
+  });
+
+  it('refuses response-* overrides on anonymous GETs', async () => {
+    const res = await raw(gw.url, { path: '/raw/present?response-content-type=text/plain' });
+    expect(xmlField(res.body, 'Message')).toBe('Request specific response headers cannot be used for anonymous GET requests.');
+  });
+
+  it('answers InvalidArgument for a non-numeric max-keys', async () => {
+    const res = await raw(gw.url, { path: '/raw?max-keys=lots' });
+    expect([res.status, xmlField(res.body, 'Code')]).toEqual([400, 'InvalidArgument']);
+  });
+});
+
+describe('access', () => {
+  it('refuses unsigned requests unless anonymous access is on', async () => {
+    const res = await raw(closed.url, { path: '/raw/present' });
+    expect([res.status, xmlField(res.body, 'Code')]).toEqual([403, 'AccessDenied']);
+  });
+
+  it('answers the health path without authentication', async () => {
+    const res = await raw(closed.url, { path: '/healthz' });
+    expect(res.status).toBe(200);
+    expect(res.headers['x-amz-request-id']).toBeTruthy();
+  });
+
+  it('refuses writes in read-only mode but serves reads', async () => {
+    const put = await raw(readonlyGw.url, { method: 'PUT', path: '/raw/ro', headers: { 'content-length': '1' }, body: 'x' });
+    expect([put.status, xmlField(put.body, 'Code')]).toEqual([403, 'AccessDenied']);
+    const get = await raw(readonlyGw.url, { path: '/raw/present' });
+    expect([get.status, get.body]).toEqual([200, '0123456789']);
+  });
+
+  it('refuses admin operations to non-admin accounts', async () => {
+    const res = await raw(gw.url, { method: 'PATCH', path: '/?list-buckets-and-owners' });
+    expect([res.status, xmlField(res.body, 'Code')]).toEqual([403, 'XAdminAccessDenied']);
+  });
+});
