@@ -1,0 +1,301 @@
+/* test_protocol.c — the softnic wire protocol under abuse. A raw client sends truncated and
+ * malformed frames to a real agent (the agent must refuse, survive, and release its pins); a fake
+ * agent sends malformed replies to a real server (it must fail cleanly, never write past the
+ * transfer). Also: the cookie proof, the agent withdrawing the direct path. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <pthread.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "cuobjserver_wrapper.h"
+#include "harness.h"
+#include "harness_softnic.h"
+#include "softnic/sock.h"
+#include "softnic/wire.h"
+
+#define REG (64u << 10)
+
+static int raw_connect(uint16_t port) {
+  struct sockaddr_in to = {.sin_family = AF_INET, .sin_port = htons(port), .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+  int fd = sock_connect(&to, NULL, 2000);
+  CHECK(fd >= 0);
+  CHECK_EQ_INT(sock_set_timeouts(fd, 5000), 0);
+  return fd;
+}
+
+static snic_hdr_t hello_ack(int fd, uint64_t dc_key, int want_direct) {
+  snic_hdr_t h = snic_hdr_make(SNIC_HELLO), a;
+  h.arg = dc_key;
+  h.flags = want_direct ? SNIC_FLAG_DIRECT : 0;
+  CHECK_EQ_INT(sock_send_hdr(fd, &h, NULL, 0), 0);
+  CHECK_EQ_INT(sock_recv_hdr(fd, &a), 0);
+  CHECK_EQ_INT(a.type, SNIC_HELLO_ACK);
+  return a;
+}
+
+static snic_hdr_t req(int fd, uint8_t type, uint32_t rkey, uint64_t addr, uint64_t len) {
+  snic_hdr_t h = snic_hdr_make(type), a;
+  h.rkey = rkey;
+  h.addr = addr;
+  h.length = len;
+  CHECK_EQ_INT(sock_send_hdr(fd, &h, NULL, 0), 0);
+  CHECK_EQ_INT(sock_recv_hdr(fd, &a), 0);
+  return a;
+}
+
+/* The connection must end with an ERROR(-EPROTO) frame and then EOF. */
+static void expect_error_then_eof(int fd) {
+  snic_hdr_t e;
+  CHECK_EQ_INT(sock_recv_hdr(fd, &e), 0);
+  CHECK_EQ_INT(e.type, SNIC_ERROR);
+  CHECK_EQ_INT(e.status, -EPROTO);
+  char b;
+  CHECK(recv(fd, &b, 1, 0) == 0);
+}
+
+/* After every abuse, the agent still serves a real transfer and the region deregisters
+ * (deregister waits for pins: a leaked pin would hang here). */
+static void agent_still_healthy(rig_t *r) {
+  char tok[TOKEN_CAP];
+  uint64_t base = (uint64_t)(uintptr_t)rig_region(r);
+  mint(r->cli, r->mr, 0, REG, CUOBJ_OP_PUT, tok);
+  test_fill(rig_region(r), REG, 4);
+  CHECK_EQ_INT(cuobj_server_handle_put(r->srv, "k", r->sbuf, base, REG, tok, 0), REG);
+  CHECK(memcmp(r->smem, rig_region(r), REG) == 0);
+}
+
+static void agent_refuses_truncated_and_malformed(void) {
+  rig_t r;
+  rig_open(&r, 0, REG, 1 << 20);
+  uint16_t port = (uint16_t)rdma_host_client_agent_port(r.cli);
+  uint64_t base = (uint64_t)(uintptr_t)rig_region(&r);
+  uint32_t rkey = rdma_host_mr_rkey(r.mr);
+  uint8_t raw[SNIC_HDR_LEN];
+
+  /* 1. half a HELLO, then hang up */
+  int fd = raw_connect(port);
+  snic_hdr_t h = snic_hdr_make(SNIC_HELLO);
+  h.arg = 0xffeeddcc;
+  snic_hdr_pack(&h, raw);
+  CHECK_EQ_INT(sock_send_all(fd, raw, SNIC_HDR_LEN / 2), 0);
+  close(fd);
+
+  /* 2. bad magic in the first frame */
+  fd = raw_connect(port);
+  raw[0] ^= 0xff;
+  CHECK_EQ_INT(sock_send_all(fd, raw, SNIC_HDR_LEN), 0);
+  expect_error_then_eof(fd);
+  close(fd);
+
+  /* 3. unknown message type after a good handshake */
+  fd = raw_connect(port);
+  CHECK_EQ_INT(hello_ack(fd, 0xffeeddcc, 0).status, 0);
+  snic_hdr_t bogus = snic_hdr_make(200);
+  CHECK_EQ_INT(sock_send_hdr(fd, &bogus, NULL, 0), 0);
+  expect_error_then_eof(fd);
+  close(fd);
+
+  /* 4. WRITE whose DATA frame is cut short: the pin must be released when the peer vanishes */
+  fd = raw_connect(port);
+  hello_ack(fd, 0xffeeddcc, 0);
+  snic_hdr_t ready = req(fd, SNIC_WRITE_REQ, rkey, base, 4096);
+  CHECK_EQ_INT(ready.type, SNIC_WRITE_READY);
+  CHECK_EQ_INT(ready.status, 0);
+  snic_hdr_t d = snic_hdr_make(SNIC_DATA);
+  d.length = 4096;
+  uint8_t junk[100] = {0};
+  snic_hdr_pack(&d, raw);
+  CHECK_EQ_INT(sock_send_all(fd, raw, SNIC_HDR_LEN), 0);
+  CHECK_EQ_INT(sock_send_all(fd, junk, sizeof junk), 0);
+  close(fd);
+
+  /* 5. DATA frames out of order, too long, or of the wrong type are protocol errors */
+  struct { uint8_t type; uint64_t off, len; } bad[] = {{SNIC_DATA, 8, 8}, {SNIC_DATA, 0, 4097}, {SNIC_READ_REQ, 0, 8}};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    fd = raw_connect(port);
+    hello_ack(fd, 0xffeeddcc, 0);
+    CHECK_EQ_INT(req(fd, SNIC_WRITE_REQ, rkey, base, 4096).status, 0);
+    snic_hdr_t f = snic_hdr_make(bad[i].type);
+    f.arg = bad[i].off;
+    f.length = bad[i].len;
+    CHECK_EQ_INT(sock_send_hdr(fd, &f, NULL, 0), 0);
+    expect_error_then_eof(fd);
+    close(fd);
+  }
+
+  /* 6. a truncated header in the middle of a session */
+  fd = raw_connect(port);
+  hello_ack(fd, 0xffeeddcc, 0);
+  snic_hdr_t rr = snic_hdr_make(SNIC_READ_REQ);
+  snic_hdr_pack(&rr, raw);
+  CHECK_EQ_INT(sock_send_all(fd, raw, 7), 0);
+  close(fd);
+
+  agent_still_healthy(&r);
+  rig_close(&r); /* deregister returns: no pin leaked */
+}
+
+static void cookie_proof_required_for_direct(void) {
+  rig_t r;
+  rig_open(&r, 1, REG, 1 << 20);
+  uint16_t port = (uint16_t)rdma_host_client_agent_port(r.cli);
+  uint64_t base = (uint64_t)(uintptr_t)rig_region(&r);
+  uint32_t rkey = rdma_host_mr_rkey(r.mr);
+
+  /* a server that does not ask for the direct path is not shown the cookie */
+  int fd = raw_connect(port);
+  snic_hdr_t a = hello_ack(fd, 0xffeeddcc, 0);
+  CHECK_EQ_INT(a.flags & SNIC_FLAG_DIRECT, 0);
+  CHECK_EQ_INT(a.arg, 0);
+  close(fd);
+
+  fd = raw_connect(port);
+  a = hello_ack(fd, 0xffeeddcc, 1);
+  CHECK(a.flags & SNIC_FLAG_DIRECT);
+  CHECK_EQ_INT(a.length, SNIC_COOKIE_LEN);
+  CHECK_EQ_INT(a.addr, getpid());
+  /* unproven: DIRECT_BEGIN is refused with -EPERM ("use TCP") */
+  snic_hdr_t b = req(fd, SNIC_DIRECT_BEGIN, rkey, base, 16);
+  CHECK_EQ_INT(b.type, SNIC_DIRECT_ACK);
+  CHECK_EQ_INT(b.status, -EPERM);
+  /* a wrong cookie is refused and leaves the connection unproven */
+  uint8_t cookie[SNIC_COOKIE_LEN];
+  memcpy(cookie, (const void *)(uintptr_t)a.arg, sizeof cookie); /* same process: we can read it */
+  cookie[5] ^= 1;
+  snic_hdr_t p = snic_hdr_make(SNIC_PROVE), pa;
+  p.length = SNIC_COOKIE_LEN;
+  CHECK_EQ_INT(sock_send_hdr(fd, &p, cookie, sizeof cookie), 0);
+  CHECK_EQ_INT(sock_recv_hdr(fd, &pa), 0);
+  CHECK_EQ_INT(pa.type, SNIC_PROVE_ACK);
+  CHECK_EQ_INT(pa.status, -EACCES);
+  CHECK_EQ_INT(req(fd, SNIC_DIRECT_BEGIN, rkey, base, 16).status, -EPERM);
+  /* the right cookie enables DIRECT_BEGIN, which still checks rkey and bounds */
+  cookie[5] ^= 1;
+  CHECK_EQ_INT(sock_send_hdr(fd, &p, cookie, sizeof cookie), 0);
+  CHECK_EQ_INT(sock_recv_hdr(fd, &pa), 0);
+  CHECK_EQ_INT(pa.status, 0);
+  CHECK_EQ_INT(req(fd, SNIC_DIRECT_BEGIN, rkey + 1, base, 16).status, -EACCES);
+  CHECK_EQ_INT(req(fd, SNIC_DIRECT_BEGIN, rkey, base + REG - 8, 16).status, -ERANGE);
+  CHECK_EQ_INT(req(fd, SNIC_DIRECT_BEGIN, rkey, base, 16).status, 0);
+  snic_hdr_t done = req(fd, SNIC_DIRECT_END, 0, 0, 0);
+  CHECK_EQ_INT(done.type, SNIC_DIRECT_DONE);
+  CHECK_EQ_INT(done.status, 0);
+  close(fd);
+  rig_close(&r);
+}
+
+static void agent_withdraws_direct(void) {
+  rig_t r;
+  rig_open(&r, 1, REG, 1 << 20);
+  uint64_t base = (uint64_t)(uintptr_t)rig_region(&r);
+  char tok[TOKEN_CAP];
+  mint(r.cli, r.mr, 0, REG, CUOBJ_OP_GET, tok);
+  test_fill(r.smem, REG, 1);
+  CHECK_EQ_INT(cuobj_server_handle_get(r.srv, "k", r.sbuf, base, REG, tok, 0), REG);
+  CHECK_EQ_INT(stats_of(r.srv).direct_transfers, 1);
+  CHECK_EQ_INT(rdma_host_client_set_direct_access(r.cli, 0), 0);
+  test_fill(r.smem, REG, 2);
+  CHECK_EQ_INT(cuobj_server_handle_get(r.srv, "k", r.sbuf, base, REG, tok, 0), REG);
+  CHECK(memcmp(r.smem, rig_region(&r), REG) == 0);
+  cuobj_server_stats_t st = stats_of(r.srv);
+  CHECK_EQ_INT(st.direct_transfers, 1); /* the second went over TCP on the same connection */
+  CHECK_EQ_INT(st.tcp_transfers, 1);
+  CHECK_EQ_INT(st.connects, 1);
+  rig_close(&r);
+}
+
+/* ---- fake agent: answers the handshake, then misbehaves on the first request ------------- */
+
+typedef struct fake {
+  int lfd;
+  uint16_t port;
+  int mode; /* 0 oversize DATA, 1 wrong offset, 2 truncated payload, 3 silent, 4 ack with wrong length */
+  pthread_t th;
+} fake_t;
+
+static void *fake_main(void *arg) {
+  fake_t *f = arg;
+  int fd = accept(f->lfd, NULL, NULL);
+  if (fd < 0) return NULL;
+  snic_hdr_t h, a = snic_hdr_make(SNIC_HELLO_ACK);
+  if (sock_recv_hdr(fd, &h) == 0 && sock_send_hdr(fd, &a, NULL, 0) == 0 && sock_recv_hdr(fd, &h) == 0) {
+    uint8_t payload[8192] = {0};
+    if (f->mode == 4) { /* a WRITE: accept, swallow the data, then ack the wrong length */
+      snic_hdr_t rdy = snic_hdr_make(SNIC_WRITE_READY), d;
+      sock_send_hdr(fd, &rdy, NULL, 0);
+      for (uint64_t got = 0; got < h.length && sock_recv_hdr(fd, &d) == 0; got += d.length)
+        sock_recv_all(fd, payload, (size_t)d.length);
+      snic_hdr_t ack = snic_hdr_make(SNIC_WRITE_ACK);
+      ack.length = h.length - 1;
+      sock_send_hdr(fd, &ack, NULL, 0);
+    } else if (f->mode != 3) {
+      snic_hdr_t resp = snic_hdr_make(SNIC_READ_RESP);
+      resp.length = h.length;
+      sock_send_hdr(fd, &resp, NULL, 0);
+      snic_hdr_t d = snic_hdr_make(SNIC_DATA);
+      d.length = f->mode == 0 ? h.length + 1 : 16;
+      d.arg = f->mode == 1 ? 5 : 0;
+      sock_send_hdr(fd, &d, payload, f->mode == 2 ? 8 : (size_t)d.length);
+    } else {
+      sleep(2); /* say nothing: the server's socket timeout must fire */
+    }
+  }
+  close(fd);
+  return NULL;
+}
+
+static void fake_start(fake_t *f, int mode) {
+  struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+  f->mode = mode;
+  f->lfd = sock_listen(&a, &f->port);
+  CHECK(f->lfd >= 0);
+  CHECK(pthread_create(&f->th, NULL, fake_main, f) == 0);
+}
+
+static void fake_stop(fake_t *f) {
+  pthread_join(f->th, NULL);
+  close(f->lfd);
+}
+
+static void server_survives_bad_agent(void) {
+  static const struct { int mode; int want; } cases[] = {
+      {0, -EPROTO}, {1, -EPROTO}, {2, -EIO}, {3, -ETIMEDOUT}, {4, -EPROTO}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    fake_t f;
+    fake_start(&f, cases[i].mode);
+    cuobj_server_t *s = test_server(0, 500);
+    uint8_t *mem = cuobj_server_alloc_host_buffer(s, 8192);
+    memset(mem, 0x33, 8192);
+    cuobj_rdma_buffer_t *b = cuobj_server_register_buffer(s, mem, 8192);
+    cuobj_token_t t = {.addr = 0x10000, .size = 4096, .rkey = 1, .gid_present = 1, .dctn = f.port};
+    t.gid[10] = t.gid[11] = 0xff;
+    t.gid[12] = 127;
+    t.gid[15] = 1;
+    char tok[TOKEN_CAP];
+    CHECK(cuobj_token_format(&t, tok, sizeof tok) == 81);
+    ssize_t rc = cases[i].mode == 4 ? cuobj_server_handle_get(s, "k", b, 0x10000, 4096, tok, 0)
+                                    : cuobj_server_handle_put(s, "k", b, 0x10000, 4096, tok, 0);
+    if (rc != cases[i].want) {
+      fprintf(stderr, "mode %d: got %zd want %d\n", cases[i].mode, rc, cases[i].want);
+      CHECK(0);
+    }
+    for (int k = 4096; k < 8192; k++) CHECK(mem[k] == 0x33); /* nothing past the transfer */
+    CHECK_EQ_INT(stats_of(s).failed_transfers, 1);
+    cuobj_server_deregister_buffer(s, b);
+    cuobj_server_free_host_buffer(s, mem);
+    cuobj_server_destroy(s);
+    fake_stop(&f);
+  }
+}
+
+int main(int argc, char **argv) {
+  static const test_case_t cases[] = {
+      {"agent_refuses_truncated_and_malformed", agent_refuses_truncated_and_malformed},
+      {"cookie_proof_required_for_direct", cookie_proof_required_for_direct},
+      {"agent_withdraws_direct", agent_withdraws_direct},
+      {"server_survives_bad_agent", server_survives_bad_agent},
+  };
+  return run_cases(cases, sizeof cases / sizeof cases[0], argc, argv);
+}
