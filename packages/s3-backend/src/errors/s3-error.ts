@@ -6,6 +6,8 @@ import { defaultMessage, type S3ErrorCode, type S3ErrorMessage, statusOf } from 
 export interface S3ErrorOptions {
   /** Extra XML elements for the error body, in order (name → text). */
   detail?: Record<string, string>;
+  /** Extra response headers sent with the error (e.g. `x-amz-rdma-reply: 501` on a decline). */
+  headers?: Record<string, string>;
   /** Overrides the table status in the rare cases S3 itself varies it. */
   status?: number;
   cause?: unknown;
@@ -15,6 +17,7 @@ export class S3Error<C extends S3ErrorCode = S3ErrorCode> extends Error {
   readonly code: C;
   readonly status: number;
   readonly detail: Readonly<Record<string, string>>;
+  readonly headers: Readonly<Record<string, string>>;
 
   constructor(code: C, message?: S3ErrorMessage<C>, options: S3ErrorOptions = {}) {
     super(
@@ -25,6 +28,7 @@ export class S3Error<C extends S3ErrorCode = S3ErrorCode> extends Error {
     this.code = code;
     this.status = options.status ?? statusOf(code, this.message);
     this.detail = options.detail ?? {};
+    this.headers = options.headers ?? {};
   }
 
   /** An error with a message outside the catalogue (use sparingly: clients compare messages). */

@@ -1,6 +1,6 @@
 // Inputs and outputs of the multipart upload operations.
 import type { Body, ChecksumAlgorithm, ChecksumRequest, Checksums, ChecksumType, Owner } from './common.js';
-import type { CopySource, ObjectAttributesInput } from './object.js';
+import type { CopySource, ObjectAttributesInput, ResponseHeaders } from './object.js';
 
 export interface CreateMultipartUploadInput extends ObjectAttributesInput {
   bucket: string;
@@ -31,7 +31,7 @@ export interface UploadPartInput extends UploadRef {
   checksum?: ChecksumRequest;
 }
 
-export interface UploadPartOutput {
+export interface UploadPartOutput extends ResponseHeaders {
   etag: string;
   size: number;
   checksums: Checksums;

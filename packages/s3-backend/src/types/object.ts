@@ -43,7 +43,15 @@ export interface PutObjectInput extends ObjectAttributesInput {
   ifNoneMatch?: string;
 }
 
-export interface PutObjectOutput {
+/**
+ * Extra response headers an operation asks the HTTP layer to send (e.g. CuServer's
+ * `x-amz-rdma-reply`); the gateway copies them onto the response unchanged.
+ */
+export interface ResponseHeaders {
+  responseHeaders?: Record<string, string>;
+}
+
+export interface PutObjectOutput extends ResponseHeaders {
   etag: string;
   size: number;
   versionId?: string;
@@ -85,7 +93,7 @@ export interface HeadObjectOutput extends ObjectInfo {
 
 export type GetObjectInput = HeadObjectInput;
 
-export interface GetObjectOutput extends HeadObjectOutput {
+export interface GetObjectOutput extends HeadObjectOutput, ResponseHeaders {
   /** The object (or range) bytes; the consumer must read or destroy it. */
   body: Body;
 }
