@@ -55,6 +55,21 @@ function answerConditions(input: GetObjectInput, info: HeadObjectOutput): Respon
   }
 }
 
+/**
+ * A backend that evaluates the conditions itself throws NotModified without the validators
+ * HTTP wants on a 304; fetch them with a plain HEAD.
+ */
+async function withValidators<T>(req: S3Request, input: GetObjectInput, call: () => Promise<T>): Promise<T | Response> {
+  try {
+    return await call();
+  } catch (err) {
+    if (!(isS3Error(err) && err.code === 'NotModified')) throw err;
+    const { conditions: _ignored, range: _r, partNumber: _p, ...plain } = input;
+    const info = await req.backend.headObject(req.ctx, plain);
+    return emptyResponse(304, { etag: info.etag, 'last-modified': httpDate(info.lastModified) });
+  }
+}
+
 export const getObject: Handler = async (c, req) => {
   const input = getInput(req);
   const overrides = responseOverrides(req.query);
@@ -64,14 +79,16 @@ export const getObject: Handler = async (c, req) => {
   const shape = { checksumMode: input.checksumMode === true, overrides };
 
   if (req.method === 'HEAD') {
-    const info = await req.backend.headObject(req.ctx, input);
+    const info = await withValidators(req, input, () => req.backend.headObject(req.ctx, input));
+    if (info instanceof Response) return info;
     const notModified = answerConditions(input, info);
     if (notModified) return notModified;
     const { status, headers } = objectResponseHead(info, shape);
     return new Response(null, { status, headers: headers as Record<string, string> });
   }
 
-  const out = await req.backend.getObject(req.ctx, input);
+  const out = await withValidators(req, input, () => req.backend.getObject(req.ctx, input));
+  if (out instanceof Response) return out;
   let head: ReturnType<typeof objectResponseHead>;
   try {
     const notModified = answerConditions(input, out);
