@@ -1,0 +1,119 @@
+// createGateway options that shape the server and the request context: extra middlewares and
+// the RDMA descriptor, the disconnect signal, timeouts, and close() draining in-flight requests.
+import { connect } from 'node:net';
+import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import type { GetObjectInput, HeadObjectOutput, RdmaDescriptor, RequestContext } from '@vgwrdma/s3-backend';
+import type { MiddlewareHandler } from 'hono';
+import { afterEach, expect, it } from 'vitest';
+import type { GatewayEnv } from '../src/env.js';
+import { ACCESS, startGateway, type TestGateway } from './support/harness.js';
+import { MemoryBackend } from './support/memory-backend.js';
+import { raw } from './support/raw-http.js';
+
+/** A backend whose HEAD waits until released, and reports the context it saw. */
+class GatedBackend extends MemoryBackend {
+  entered!: Promise<RequestContext>;
+  private enter!: (ctx: RequestContext) => void;
+  release!: () => void;
+  constructor() {
+    super();
+    this.arm();
+  }
+  arm(): void {
+    this.entered = new Promise((r) => {
+      this.enter = r;
+    });
+  }
+  override async headObject(ctx: RequestContext, input: GetObjectInput): Promise<HeadObjectOutput> {
+    const gate = new Promise<void>((r) => {
+      this.release = r;
+    });
+    this.enter(ctx);
+    await gate;
+    return super.headObject(ctx, input);
+  }
+}
+
+const started: TestGateway[] = [];
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((g) => g.close()));
+});
+
+it('hands an RDMA descriptor set by a middleware to the backend, with account and request id', async () => {
+  const descriptor: RdmaDescriptor = { token: 't'.repeat(81), remoteAddress: 0x1000n, size: 5, scheme: 'token' };
+  const setRdma: MiddlewareHandler<GatewayEnv> = async (c, next) => {
+    if (c.req.header('x-amz-rdma-token')) c.set('rdma', descriptor);
+    await next();
+  };
+  const backend = new MemoryBackend();
+  const gw = await startGateway(backend, { middlewares: [setRdma] });
+  started.push(gw);
+  await gw.client.send(new CreateBucketCommand({ Bucket: 'ctx' }));
+  expect(backend.lastCtx.get('createBucket')?.rdma).toBeUndefined();
+  const put = new PutObjectCommand({ Bucket: 'ctx', Key: 'k', Body: 'hello' });
+  put.middlewareStack.add((next) => async (args) => {
+    (args.request as { headers: Record<string, string> }).headers['x-amz-rdma-token'] = 'present';
+    return next(args);
+  }, { step: 'build' });
+  await gw.client.send(put);
+  const ctx = backend.lastCtx.get('putObject');
+  expect(ctx?.rdma).toEqual(descriptor);
+  expect(ctx?.account.access).toBe(ACCESS);
+  expect(ctx?.requestId).toMatch(/^[0-9A-F]{16}$/);
+});
+
+it('aborts the context signal when the client disconnects', async () => {
+  const backend = new GatedBackend();
+  const gw = await startGateway(backend, { anonymousAccess: true });
+  started.push(gw);
+  await backend.createBucket({} as RequestContext, { bucket: 'gate', owner: '', acl: { Owner: '', Grantees: [] } });
+  const sock = connect(Number(new URL(gw.url).port), '127.0.0.1');
+  sock.write('HEAD /gate/k HTTP/1.1\r\nHost: x\r\n\r\n');
+  const ctx = await backend.entered;
+  expect(ctx.signal.aborted).toBe(false);
+  const aborted = new Promise((r) => ctx.signal.addEventListener('abort', r));
+  sock.destroy();
+  await aborted;
+  expect(ctx.signal.aborted).toBe(true);
+  backend.release();
+});
+
+it('sets Node server timeouts from the options (no request timeout by default)', async () => {
+  const a = await startGateway(new MemoryBackend());
+  const b = await startGateway(new MemoryBackend(), { requestTimeoutMs: 5000 });
+  started.push(a, b);
+  expect(a.running.server.requestTimeout).toBe(0);
+  expect(b.running.server.requestTimeout).toBe(5000);
+  expect(b.running.server.headersTimeout).toBeLessThanOrEqual(5000);
+  expect(a.running.server.keepAliveTimeout).toBeGreaterThan(0);
+  expect(a.running.url).toBe(`http://127.0.0.1:${a.running.port}`);
+});
+
+it('close() stops accepting, lets an in-flight request finish, then resolves', async () => {
+  const backend = new GatedBackend();
+  const gw = await startGateway(backend, { anonymousAccess: true });
+  await gw.client.send(new CreateBucketCommand({ Bucket: 'drain' }));
+  await gw.client.send(new PutObjectCommand({ Bucket: 'drain', Key: 'k', Body: 'x' }));
+  const inflight = raw(gw.url, { method: 'HEAD', path: '/drain/k' });
+  await backend.entered;
+  let closed = false;
+  const closing = gw.close().then(() => {
+    closed = true;
+  });
+  // New connections are refused once close() has begun.
+  const refused = await new Promise<boolean>((resolve) => {
+    const s = connect(gw.running.port, '127.0.0.1');
+    s.once('connect', () => {
+      s.destroy();
+      resolve(false);
+    });
+    s.once('error', () => resolve(true));
+  });
+  expect(refused).toBe(true);
+  expect(closed).toBe(false);
+  backend.release();
+  const res = await inflight;
+  expect(res.status).toBe(200);
+  await closing;
+  expect(closed).toBe(true);
+});
