@@ -5,7 +5,7 @@ import { type RunningGateway, createGateway, staticCredentials } from '@vgwrdma/
 import type { Backend } from '@vgwrdma/s3-backend';
 import { formatBanner } from './banner.js';
 import { type GatewayConfig, parseCommandLine } from './config.js';
-import { createLogger } from './logger.js';
+import { createLoggers } from './logger.js';
 import { StartupError, openBackend } from './open-backend.js';
 import { type Env, UsageError } from './resolve-flags.js';
 import { watchShutdownSignals } from './signals.js';
@@ -36,7 +36,8 @@ export async function run(argv: readonly string[], env: Env, io: RunIO = process
 }
 
 async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
-  const logger = createLogger(config);
+  const loggers = createLoggers(config);
+  const { logger } = loggers;
   const signals = watchShutdownSignals(io.exitNow ?? ((code) => process.exit(code)));
   let backend: Backend | undefined;
   let running: RunningGateway | undefined;
@@ -47,8 +48,8 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
       credentials: staticCredentials([{ access: config.access, secret: config.secret, account: { role: 'admin' } }]),
       region: config.region,
       readonly: config.readonly,
-      logger,
-      accessLog: !config.quiet || config.accessLog !== undefined,
+      logger: loggers.gatewayLogger,
+      accessLog: loggers.accessLog,
       ...(config.healthPath === undefined ? {} : { healthPath: config.healthPath }),
     });
     running = await gateway.listen({ port: config.listen.port, host: config.listen.host });
@@ -70,7 +71,7 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
     return error instanceof StartupError ? error.exitCode : 1;
   } finally {
     signals.dispose();
-    logger.flush();
+    loggers.flush();
   }
 }
 

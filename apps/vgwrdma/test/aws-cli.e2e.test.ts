@@ -30,11 +30,13 @@ async function ok(args: readonly string[]): Promise<string> {
   return result.stdout;
 }
 
+/** `aws s3api ...` as JSON; list calls pass --no-paginate so KeyCount is the raw response's. */
 async function s3api<T>(args: readonly string[]): Promise<T> {
   return JSON.parse(await ok(['s3api', ...args, '--output', 'json'])) as T;
 }
 
-describe.skipIf(AWS_BIN === undefined)(`AWS CLI (${AWS_BIN ?? 'none'})`, () => {
+// Each `aws` run costs a Python start-up (seconds on a loaded machine): generous timeouts.
+describe.skipIf(AWS_BIN === undefined)(`AWS CLI (${AWS_BIN ?? 'none'})`, { timeout: 120_000 }, () => {
   beforeAll(async () => {
     work = await makeTempDir('vgwrdma-awscli-');
     gw = await startGateway();
@@ -78,7 +80,7 @@ describe.skipIf(AWS_BIN === undefined)(`AWS CLI (${AWS_BIN ?? 'none'})`, () => {
     expect(await readFile(ranged, 'utf8')).toBe('from');
 
     const list = await s3api<{ Contents: { Key: string; Size: number }[]; KeyCount: number }>([
-      'list-objects-v2', '--bucket', bucket, '--prefix', 'docs/',
+      'list-objects-v2', '--no-paginate', '--bucket', bucket, '--prefix', 'docs/',
     ]);
     expect(list.KeyCount).toBe(1);
     expect(list.Contents.map((o) => [o.Key, o.Size])).toEqual([['docs/small.txt', body.length]]);
@@ -99,7 +101,7 @@ describe.skipIf(AWS_BIN === undefined)(`AWS CLI (${AWS_BIN ?? 'none'})`, () => {
       'delete-objects', '--bucket', bucket, '--delete', JSON.stringify({ Objects: [{ Key: 'm/1' }, { Key: 'm/2' }] }),
     ]);
     expect(deleted.Deleted.map((d) => d.Key).sort()).toEqual(['m/1', 'm/2']);
-    const left = await s3api<{ Contents?: { Key: string }[] }>(['list-objects-v2', '--bucket', bucket, '--prefix', 'm/']);
+    const left = await s3api<{ Contents?: { Key: string }[] }>(['list-objects-v2', '--no-paginate', '--bucket', bucket, '--prefix', 'm/']);
     expect(left.Contents?.map((o) => o.Key)).toEqual(['m/3']);
   });
 
@@ -128,7 +130,7 @@ describe.skipIf(AWS_BIN === undefined)(`AWS CLI (${AWS_BIN ?? 'none'})`, () => {
     await ok(['s3', 'cp', '--recursive', join(work, 'tree'), `s3://${bucket}/tree/`]);
     expect(await ok(['s3', 'ls', '--recursive', `s3://${bucket}/tree/`])).toMatch(/tree\/sub\/b\.txt/);
     await ok(['s3', 'rm', '--recursive', `s3://${bucket}/`]);
-    const list = await s3api<{ KeyCount: number }>(['list-objects-v2', '--bucket', bucket]);
+    const list = await s3api<{ KeyCount: number }>(['list-objects-v2', '--no-paginate', '--bucket', bucket]);
     expect(list.KeyCount).toBe(0);
     await ok(['s3', 'rb', `s3://${bucket}`]);
     expect(await ok(['s3', 'ls'])).not.toContain(bucket);
