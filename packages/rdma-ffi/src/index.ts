@@ -13,8 +13,8 @@ export {
 } from './errors.js';
 export {
   libraryFileName,
-  resolveShimLibraries,
   type ResolveShimOptions,
+  resolveShimLibraries,
   SHIM_DIR_ENV,
   type ShimLocation,
   type ShimSource,
@@ -24,9 +24,14 @@ export { NativeMemory } from './native-memory.js';
 export { PROVIDER_ID, providerName, type RdmaProvider } from './provider.js';
 export { RdmaBuffer } from './server/rdma-buffer.js';
 export { RdmaChannel } from './server/rdma-channel.js';
-export { MAX_TRANSFER_PER_CALL, RdmaServer, type RdmaTransfer } from './server/rdma-server.js';
+export {
+  MAX_TRANSFER_PER_CALL,
+  RdmaServer,
+  type RdmaServerStats,
+  type RdmaTransfer,
+} from './server/rdma-server.js';
 export type { RdmaServerOptions, VendorTunables } from './server/server-options.js';
-export { shimInfo, type ShimInfo } from './shim-info.js';
+export { type ShimInfo, shimInfo } from './shim-info.js';
 export { gidToIpv4, ipv4MappedGid, softnicEndpoint } from './token/gid.js';
 export {
   classifyRdmaToken,

@@ -14,5 +14,8 @@ export default function setup(): void {
   if (!process.env.VGWRDMA_SHIM_DIR && !existsSync(lib)) {
     execFileSync(process.execPath, ['build.mjs'], { cwd: shims, stdio: 'inherit' });
   }
-  execFileSync(process.execPath, [`${pkg}node_modules/tsup/dist/cli-default.js`, '--silent'], { cwd: pkg, stdio: 'inherit' });
+  execFileSync(process.execPath, [`${pkg}node_modules/tsup/dist/cli-default.js`, '--silent'], {
+    cwd: pkg,
+    stdio: 'inherit',
+  });
 }

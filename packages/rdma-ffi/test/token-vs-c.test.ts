@@ -32,7 +32,8 @@ function corpus(): string[] {
   const alphabet = [...'0123456789abcdefABCDEFg:; x\n-'];
   for (let i = 0; i < 3000; i++) {
     let s = r() < 0.5 ? randomToken() : SAMPLE;
-    if (r() < 0.4) s += `:${pick([hex(16), '0000000000000000'])}:${pick([hex(16), '0000000000000000', '00000000000000ff'])}`;
+    if (r() < 0.4)
+      s += `:${pick([hex(16), '0000000000000000'])}:${pick([hex(16), '0000000000000000', '00000000000000ff'])}`;
     if (r() < 0.2) s += ';';
     const edits = Math.floor(r() * 3);
     for (let e = 0; e < edits; e++) {
@@ -62,7 +63,11 @@ describe('TS token codec vs the C codec', () => {
       if (rc === 0 && BigInt(out.override_size!) > BigInt(Number.MAX_SAFE_INTEGER)) {
         // The one deliberate difference: TS exposes `length` as a number, so it refuses override
         // sizes above 2^53 (no real buffer is that large); C accepts any u64 there.
-        expect(ts, label).toMatchObject({ ok: false, kind: 'malformed', reason: 'token size is out of range' });
+        expect(ts, label).toMatchObject({
+          ok: false,
+          kind: 'malformed',
+          reason: 'token size is out of range',
+        });
         continue;
       }
       if (rc === 0) {

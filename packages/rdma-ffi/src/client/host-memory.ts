@@ -4,8 +4,8 @@
 // are caller-owned native memory that must outlive the registration.
 
 import { errnoOf, RdmaError } from '../errors.js';
-import { NativeMemory } from '../native-memory.js';
 import type { Ptr, ShimLibrary } from '../native/shim-library.js';
+import { NativeMemory } from '../native-memory.js';
 import { RDMA_OP_CODE, type RdmaOp } from '../token/token-types.js';
 
 const TOKEN_CAP = 128; // > CUOBJ_TOKEN_MAX_LEN + NUL
@@ -36,7 +36,15 @@ export class HostMemory extends NativeMemory implements Disposable {
    */
   token(offset: number, size: number, op: RdmaOp): string {
     if (this.closed) throw new RdmaError('token', errnoOf('EBADF'), 'memory is closed');
-    const n = this.lib.fn.rdma_host_client_token(this.client, this.handle, offset, size, RDMA_OP_CODE[op], this.tokenOut, TOKEN_CAP);
+    const n = this.lib.fn.rdma_host_client_token(
+      this.client,
+      this.handle,
+      offset,
+      size,
+      RDMA_OP_CODE[op],
+      this.tokenOut,
+      TOKEN_CAP,
+    );
     if (n < 0) throw new RdmaError('token', n, this.lib.lastError().message);
     return this.tokenOut.toString('latin1', 0, n);
   }

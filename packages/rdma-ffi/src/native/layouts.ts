@@ -88,6 +88,31 @@ export const CuobjAsyncEvent = koffi.struct('cuobj_async_event_t', {
   status: 'int64_t',
 });
 
+/** cuobjserver_wrapper.h: transport counters of a server (64 bytes). */
+export const CuobjServerStats = koffi.struct('cuobj_server_stats_t', {
+  direct_transfers: 'uint64_t',
+  tcp_transfers: 'uint64_t',
+  direct_bytes: 'uint64_t',
+  tcp_bytes: 'uint64_t',
+  connects: 'uint64_t',
+  proofs_ok: 'uint64_t',
+  proofs_failed: 'uint64_t',
+  failed_transfers: 'uint64_t',
+});
+
+/** JS shape of cuobj_server_stats_t (koffi gives number or BigInt per value). */
+export type CuobjServerStatsStruct = Record<
+  | 'direct_transfers'
+  | 'tcp_transfers'
+  | 'direct_bytes'
+  | 'tcp_bytes'
+  | 'connects'
+  | 'proofs_ok'
+  | 'proofs_failed'
+  | 'failed_transfers',
+  number | bigint
+>;
+
 /** rdma_host_client_wrapper.h: client config (56 bytes). Strings are copied by create. */
 export const RdmaHostClientConfig = koffi.struct('rdma_host_client_config_t', {
   struct_size: 'uint32_t',
@@ -123,5 +148,6 @@ export const ABI_STRUCTS = {
   cuobj_token_t: CuobjToken,
   cuobj_rdma_tunables_t: CuobjRdmaTunables,
   cuobj_async_event_t: CuobjAsyncEvent,
+  cuobj_server_stats_t: CuobjServerStats,
   rdma_host_client_config_t: RdmaHostClientConfig,
 } as const;

@@ -104,7 +104,10 @@ export function resolveShimLibraries(options: ResolveShimOptions): ShimLocation 
     const { found, missing } = librariesIn(dir, options.libraries, platform);
     if (missing.length > 0) {
       const what = source === 'env' ? `${SHIM_DIR_ENV}=${dir}` : `shimDir ${dir}`;
-      throw new RdmaLoadError('ERR_RDMA_LIBRARY_NOT_FOUND', `@vgwrdma/rdma-ffi: ${missing.join(', ')} not found in ${what}`);
+      throw new RdmaLoadError(
+        'ERR_RDMA_LIBRARY_NOT_FOUND',
+        `@vgwrdma/rdma-ffi: ${missing.join(', ')} not found in ${what}`,
+      );
     }
     return { dir, source, libraries: found };
   }

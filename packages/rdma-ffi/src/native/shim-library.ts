@@ -8,6 +8,8 @@ import { RdmaLoadError } from '../errors.js';
 import {
   CuobjRdmaTunables,
   type CuobjRdmaTunablesStruct,
+  CuobjServerStats,
+  type CuobjServerStatsStruct,
   CuobjToken,
   type CuobjTokenStruct,
   RdmaHostClientConfig,
@@ -40,7 +42,12 @@ export interface ShimFunctions {
   cuobj_token_format(t: CuobjTokenStruct, out: Buffer, cap: number): number;
 
   cuobj_server_tunables_default(out: Partial<CuobjRdmaTunablesStruct>): void;
-  cuobj_server_create_with_config(ip: string | null, port: number, proto: number, t: CuobjRdmaTunablesStruct): Ptr;
+  cuobj_server_create_with_config(
+    ip: string | null,
+    port: number,
+    proto: number,
+    t: CuobjRdmaTunablesStruct,
+  ): Ptr;
   cuobj_server_destroy(srv: Ptr): void;
   cuobj_server_is_connected(srv: Ptr): number;
   cuobj_server_provider(srv: Ptr): number;
@@ -54,6 +61,7 @@ export interface ShimFunctions {
   cuobj_server_submit_put: SubmitFn;
   cuobj_server_completion_fd(srv: Ptr): number;
   cuobj_server_poll_completions(srv: Ptr, events: Buffer, max: number): number;
+  cuobj_server_get_stats(srv: Ptr, out: Partial<CuobjServerStatsStruct>): number;
 
   rdma_host_client_config_default(out: Partial<RdmaHostClientConfigStruct>): void;
   rdma_host_client_create(cfg: RdmaHostClientConfigStruct): Ptr;
@@ -65,7 +73,15 @@ export interface ShimFunctions {
   rdma_host_client_register(c: Ptr, ptr: Ptr, size: number): Ptr;
   rdma_host_client_deregister(c: Ptr, mr: Ptr): number;
   rdma_host_mr_rkey(mr: Ptr): number;
-  rdma_host_client_token(c: Ptr, mr: Ptr, offset: number, size: number, op: number, out: Buffer, cap: number): number;
+  rdma_host_client_token(
+    c: Ptr,
+    mr: Ptr,
+    offset: number,
+    size: number,
+    op: number,
+    out: Buffer,
+    cap: number,
+  ): number;
 }
 
 type SubmitFn = (
@@ -111,6 +127,7 @@ const PROTOTYPES: readonly string[] = [
   'int cuobj_server_submit_put(void *srv, const char *key, void *buf, uint64_t local_offset, uint64_t remote_buf_start, size_t size, const char *descr, uint16_t channel, uint64_t user_tag)',
   'int cuobj_server_completion_fd(void *srv)',
   'int cuobj_server_poll_completions(void *srv, void *events, int max_events)',
+  'int cuobj_server_get_stats(void *srv, _Out_ cuobj_server_stats_t *out)',
 
   'void rdma_host_client_config_default(_Out_ rdma_host_client_config_t *cfg)',
   'void *rdma_host_client_create(const rdma_host_client_config_t *cfg)',
@@ -142,7 +159,7 @@ export interface LoadShimOptions {
 }
 
 // Referenced so koffi registers the struct names used in PROTOTYPES before parsing them.
-void [CuobjToken, CuobjRdmaTunables, RdmaHostClientConfig];
+void [CuobjToken, CuobjRdmaTunables, CuobjServerStats, RdmaHostClientConfig];
 
 const loaded = new Map<string, ShimLibrary>();
 
@@ -165,9 +182,13 @@ export function loadShimLibrary(options: LoadShimOptions = {}): ShimLibrary {
   try {
     handle = koffi.load(path);
   } catch (cause) {
-    throw new RdmaLoadError('ERR_RDMA_LIBRARY_LOAD_FAILED', `@vgwrdma/rdma-ffi: cannot load ${path}: ${String(cause)}`, {
-      cause,
-    });
+    throw new RdmaLoadError(
+      'ERR_RDMA_LIBRARY_LOAD_FAILED',
+      `@vgwrdma/rdma-ffi: cannot load ${path}: ${String(cause)}`,
+      {
+        cause,
+      },
+    );
   }
   const version = (handle.func('uint32_t vgw_shim_abi_version(void)')() as number) >>> 0;
   const major = version >>> 16;
@@ -183,9 +204,13 @@ export function loadShimLibrary(options: LoadShimOptions = {}): ShimLibrary {
   try {
     fn = bind(handle);
   } catch (cause) {
-    throw new RdmaLoadError('ERR_RDMA_ABI_MISMATCH', `@vgwrdma/rdma-ffi: ${path} lacks a symbol: ${String(cause)}`, {
-      cause,
-    });
+    throw new RdmaLoadError(
+      'ERR_RDMA_ABI_MISMATCH',
+      `@vgwrdma/rdma-ffi: ${path} lacks a symbol: ${String(cause)}`,
+      {
+        cause,
+      },
+    );
   }
   const msg = Buffer.alloc(512);
   const lib: ShimLibrary = {

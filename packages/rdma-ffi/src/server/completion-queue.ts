@@ -56,7 +56,7 @@ export class CompletionQueue {
         return;
       }
       this.pending.set(tag, { op, resolve, reject });
-      if (this.pending.size === 1) this.handle.ref();
+      if (this.pending.size === 1 && !this.closed) this.handle.ref();
     });
   }
 
@@ -89,7 +89,8 @@ export class CompletionQueue {
   }
 
   private becameIdle(): void {
-    this.handle.unref();
+    // koffi 3.3.4 dereferences NULL on ref()/unref() after close(): never touch a closed handle.
+    if (!this.closed) this.handle.unref();
     const waiters = this.idleWaiters;
     this.idleWaiters = [];
     for (const w of waiters) w();
@@ -107,6 +108,8 @@ export class CompletionQueue {
     this.closed = true;
     this.handle.stop();
     this.handle.close();
-    this.failAll(new RdmaError('transfer', errnoOf('ECANCELED'), 'server closed while the transfer was in flight'));
+    this.failAll(
+      new RdmaError('transfer', errnoOf('ECANCELED'), 'server closed while the transfer was in flight'),
+    );
   }
 }

@@ -3,8 +3,8 @@
 // outlive the registration. Deregistration fails with EBUSY while a transfer uses it.
 
 import { errnoOf, RdmaError } from '../errors.js';
-import { NativeMemory } from '../native-memory.js';
 import type { Ptr, ShimLibrary } from '../native/shim-library.js';
+import { NativeMemory } from '../native-memory.js';
 
 export class RdmaBuffer extends NativeMemory implements Disposable {
   /** @internal */
@@ -44,7 +44,8 @@ export function registerServerBuffer(
   external: bigint | undefined,
   onClose: (b: RdmaBuffer) => void,
 ): RdmaBuffer {
-  if (!Number.isSafeInteger(size) || size <= 0) throw new RangeError(`buffer size must be a positive integer, got ${size}`);
+  if (!Number.isSafeInteger(size) || size <= 0)
+    throw new RangeError(`buffer size must be a positive integer, got ${size}`);
   const owned = external === undefined;
   const address = owned ? lib.fn.cuobj_server_alloc_host_buffer(srv, size) : external;
   if (address === 0n) {

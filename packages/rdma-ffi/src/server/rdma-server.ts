@@ -8,7 +8,7 @@
 
 import koffi from 'koffi';
 import { errnoOf, RdmaError } from '../errors.js';
-import type { CuobjRdmaTunablesStruct } from '../native/layouts.js';
+import type { CuobjRdmaTunablesStruct, CuobjServerStatsStruct } from '../native/layouts.js';
 import { type LoadShimOptions, loadShimLibrary, type Ptr, type ShimLibrary } from '../native/shim-library.js';
 import { providerName, type RdmaProvider } from '../provider.js';
 import { parseRdmaToken } from '../token/token-codec.js';
@@ -45,6 +45,24 @@ export interface RdmaTransfer {
 
 type Direction = 'get' | 'put';
 
+/** Transport counters of a server (cuobj_server_stats_t), monotonic since creation. */
+export interface RdmaServerStats {
+  /** softnic same-host transfers done with process_vm_readv/writev. */
+  readonly directTransfers: number;
+  /** softnic transfers done over TCP. */
+  readonly tcpTransfers: number;
+  readonly directBytes: number;
+  readonly tcpBytes: number;
+  /** Agent connections opened. */
+  readonly connects: number;
+  /** Cookie proofs accepted (those connections use the direct path). */
+  readonly proofsOk: number;
+  /** Direct path offered but not proven (EPERM, another pid namespace). */
+  readonly proofsFailed: number;
+  /** Transfers that failed after validation. */
+  readonly failedTransfers: number;
+}
+
 export class RdmaServer implements Disposable, AsyncDisposable {
   private readonly lib: ShimLibrary;
   private srv: Ptr;
@@ -62,7 +80,12 @@ export class RdmaServer implements Disposable, AsyncDisposable {
     const defaults = {} as CuobjRdmaTunablesStruct;
     this.lib.fn.cuobj_server_tunables_default(defaults);
     this.tunables = applyServerOptions(defaults, options);
-    this.srv = this.lib.fn.cuobj_server_create_with_config(options.bindAddress ?? null, 0, PROTO_DC_V1, this.tunables);
+    this.srv = this.lib.fn.cuobj_server_create_with_config(
+      options.bindAddress ?? null,
+      0,
+      PROTO_DC_V1,
+      this.tunables,
+    );
     if (this.srv === 0n) {
       const { errno, message } = this.lib.lastError();
       throw new RdmaError('createServer', errno || errnoOf('ENODEV'), message);
@@ -89,6 +112,24 @@ export class RdmaServer implements Disposable, AsyncDisposable {
   /** Transfers submitted and not yet completed. */
   get inFlight(): number {
     return this.queue.inFlight;
+  }
+
+  /** Transport counters since the server was created (softnic: direct vs TCP transfers, proofs). */
+  stats(): RdmaServerStats {
+    const raw = {} as CuobjServerStatsStruct;
+    const r = this.lib.fn.cuobj_server_get_stats(this.live, raw);
+    if (r < 0) throw new RdmaError('getStats', r, this.lib.lastError().message);
+    const n = (v: number | bigint) => Number(v);
+    return {
+      directTransfers: n(raw.direct_transfers),
+      tcpTransfers: n(raw.tcp_transfers),
+      directBytes: n(raw.direct_bytes),
+      tcpBytes: n(raw.tcp_bytes),
+      connects: n(raw.connects),
+      proofsOk: n(raw.proofs_ok),
+      proofsFailed: n(raw.proofs_failed),
+      failedTransfers: n(raw.failed_transfers),
+    };
   }
 
   /** Allocates page-aligned native memory of `size` bytes and registers it. */
@@ -137,9 +178,17 @@ export class RdmaServer implements Disposable, AsyncDisposable {
     const token = typeof t.token === 'string' ? parseRdmaToken(t.token) : t.token;
     const localOffset = t.localOffset ?? 0;
     const remoteOffset = t.remoteOffset ?? 0;
-    for (const [name, v] of [['size', t.size], ['localOffset', localOffset], ['remoteOffset', remoteOffset]] as const) {
+    for (const [name, v] of [
+      ['size', t.size],
+      ['localOffset', localOffset],
+      ['remoteOffset', remoteOffset],
+    ] as const) {
       if (!Number.isSafeInteger(v) || v < 0 || (name === 'size' && v === 0)) {
-        throw new RdmaError(op, errnoOf('EINVAL'), `${name} must be a ${name === 'size' ? 'positive' : 'non-negative'} integer`);
+        throw new RdmaError(
+          op,
+          errnoOf('EINVAL'),
+          `${name} must be a ${name === 'size' ? 'positive' : 'non-negative'} integer`,
+        );
       }
     }
     if (t.buffer.closed) throw new RdmaError(op, errnoOf('EBADF'), 'buffer is closed');
@@ -148,7 +197,16 @@ export class RdmaServer implements Disposable, AsyncDisposable {
       let moved = 0;
       while (moved < t.size) {
         const n = Math.min(MAX_TRANSFER_PER_CALL, t.size - moved);
-        moved += await this.submitOne(dir, op, t, token, localOffset + moved, remoteOffset + moved, n, channel);
+        moved += await this.submitOne(
+          dir,
+          op,
+          t,
+          token,
+          localOffset + moved,
+          remoteOffset + moved,
+          n,
+          channel,
+        );
       }
       return moved;
     } finally {
@@ -171,11 +229,22 @@ export class RdmaServer implements Disposable, AsyncDisposable {
     const remote = token.remoteAddr + BigInt(remoteOffset);
     return this.queue
       .run(op, (tag) =>
-        submit(srv, t.key ?? null, t.buffer.handle, localOffset, remote, size, token.descriptor, channel.id, tag),
+        submit(
+          srv,
+          t.key ?? null,
+          t.buffer.handle,
+          localOffset,
+          remote,
+          size,
+          token.descriptor,
+          channel.id,
+          tag,
+        ),
       )
       .then((bytes) => {
         // The ABI promises bytes == size or an error; a short count is never success.
-        if (bytes !== size) throw new RdmaError(op, errnoOf('EIO'), `short transfer: ${bytes} of ${size} bytes`);
+        if (bytes !== size)
+          throw new RdmaError(op, errnoOf('EIO'), `short transfer: ${bytes} of ${size} bytes`);
         return bytes;
       });
   }
@@ -188,7 +257,11 @@ export class RdmaServer implements Disposable, AsyncDisposable {
   close(): void {
     if (this.srv === 0n) return;
     if (this.queue.inFlight > 0) {
-      throw new RdmaError('closeServer', errnoOf('EBUSY'), `${this.queue.inFlight} transfer(s) in flight; use closeAsync()`);
+      throw new RdmaError(
+        'closeServer',
+        errnoOf('EBUSY'),
+        `${this.queue.inFlight} transfer(s) in flight; use closeAsync()`,
+      );
     }
     for (const c of [...this.channels]) c.close();
     for (const b of [...this.buffers]) b.close();

@@ -60,7 +60,10 @@ const VENDOR_FIELDS: Readonly<Record<keyof VendorTunables, Field>> = {
 };
 
 /** Writes the given options over `t` (the C defaults). */
-export function applyServerOptions(t: CuobjRdmaTunablesStruct, o: RdmaServerOptions): CuobjRdmaTunablesStruct {
+export function applyServerOptions(
+  t: CuobjRdmaTunablesStruct,
+  o: RdmaServerOptions,
+): CuobjRdmaTunablesStruct {
   const out: CuobjRdmaTunablesStruct = { ...t };
   if (o.provider !== undefined) out.provider = PROVIDER_ID[o.provider];
   if (o.channels !== undefined) out.num_dcis = o.channels;
@@ -71,7 +74,8 @@ export function applyServerOptions(t: CuobjRdmaTunablesStruct, o: RdmaServerOpti
   if (o.allowDirect !== undefined) out.allow_direct = o.allowDirect ? 1 : 0;
   for (const [name, field] of Object.entries(VENDOR_FIELDS) as [keyof VendorTunables, Field][]) {
     const v = o.vendor?.[name];
-    if (v !== undefined) (out as unknown as Record<Field, number>)[field] = typeof v === 'boolean' ? Number(v) : v;
+    if (v !== undefined)
+      (out as unknown as Record<Field, number>)[field] = typeof v === 'boolean' ? Number(v) : v;
   }
   return out;
 }

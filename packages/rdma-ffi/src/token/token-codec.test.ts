@@ -135,7 +135,7 @@ describe('parseRdmaToken', () => {
       `${SAMPLE};`, // ';' only after an override suffix
       '00073967e5ff000:000400000:01f2e973:0000:007a03:1:00000000000000000000ffff0f0f0fdf', // 15/9
       '000073967e5ff000:00400000:01f2e973:00000:07a03:1:00000000000000000000ffff0f0f0fdf', // 5/5
-      setChar(SAMPLE, 47, "2"),
+      setChar(SAMPLE, 47, '2'),
       `${SAMPLE}:00007f0000001000:000000000000200`, // short suffix
       `${SAMPLE}:00007f0000001000:00000000000020000`, // long suffix
       `${SAMPLE}:00007f0000001000;0000000000002000`,
@@ -143,7 +143,8 @@ describe('parseRdmaToken', () => {
       `${SAMPLE}:00007F0000001000:0000000000002000`,
       `${SAMPLE}:0000000000000000:0020000000000000`, // beyond Number.MAX_SAFE_INTEGER
     ];
-    for (const s of cases) expect(tryParseRdmaToken(s), JSON.stringify(s)).toMatchObject({ ok: false, kind: 'malformed' });
+    for (const s of cases)
+      expect(tryParseRdmaToken(s), JSON.stringify(s)).toMatchObject({ ok: false, kind: 'malformed' });
   });
 });
 

@@ -51,7 +51,15 @@ function parseBase(base: string): DcTokenFields | Failure {
     if (part.length !== width) return malformed(`token field ${i + 1} must be ${width} hex digits`);
     if (!LOWER_HEX.test(part)) return malformed(`token field ${i + 1} is not lowercase hex`);
   }
-  const [addr, size, rkey, lid, dctn, gidFlag, gid] = parts as [string, string, string, string, string, string, string];
+  const [addr, size, rkey, lid, dctn, gidFlag, gid] = parts as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
   if (gidFlag !== '0' && gidFlag !== '1') return malformed('token field 6 (GID present) must be 0 or 1');
   if (/^0+$/.test(size)) return malformed('token size is 0'); // even with an override size, as in C
   return {
