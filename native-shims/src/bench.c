@@ -67,6 +67,7 @@ static int memcpy_pass(void *ctx, size_t bytes) {
 }
 
 double vgw_shim_bench_memcpy_gbps(size_t bytes, uint32_t iterations) {
+  if (bytes == 0 || iterations == 0) return -EINVAL;
   memcpy_ctx_t m = {map_buf(bytes), map_buf(bytes)};
   double r = m.src && m.dst ? median_gbps(memcpy_pass, &m, bytes, iterations) : -ENOMEM;
   if (m.src) munmap(m.src, bytes);
@@ -97,6 +98,7 @@ static int pvm_pass(void *ctx, size_t bytes) {
 /* The child owns its copy of `remote` (private mapping, touched after fork so its pages are its
  * own, not shared copy-on-write with ours), signals readiness, then waits to be killed. */
 static double pvm_bench(size_t bytes, uint32_t iterations, int to_child) {
+  if (bytes == 0 || iterations == 0) return -EINVAL;
   void *local = map_buf(bytes), *remote = map_buf(bytes);
   if (!local || !remote) {
     if (local) munmap(local, bytes);

@@ -2,6 +2,8 @@
 #include "harness_softnic.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -17,7 +19,7 @@ cuobj_server_t *test_server(int allow_direct, uint32_t io_timeout_ms) {
   t.io_timeout_ms = io_timeout_ms;
   t.connect_timeout_ms = io_timeout_ms;
   t.frame_size = 256 << 10; /* small frames: large transfers really cross several */
-  cuobj_server_t *s = cuobj_server_create_with_config("127.0.0.1", 0, CUOBJ_PROTO_RDMA_DC_V1, &t);
+  cuobj_server_t *s = cuobj_server_create_with_config(NULL, 0, CUOBJ_PROTO_RDMA_DC_V1, &t);
   CHECK(s != NULL);
   return s;
 }
@@ -69,6 +71,18 @@ void rig_close(rig_t *r) {
   CHECK_EQ_INT(rdma_host_client_deregister(r->cli, r->mr), 0);
   CHECK_EQ_INT(rdma_host_client_free(r->cli, r->cmem), 0);
   rdma_host_client_destroy(r->cli);
+}
+
+const char *peer_netns = NULL;
+
+int join_netns(const char *name) {
+  char path[256];
+  snprintf(path, sizeof path, "/var/run/netns/%s", name);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -errno;
+  int rc = setns(fd, CLONE_NEWNET) == 0 ? 0 : -errno;
+  close(fd);
+  return rc;
 }
 
 /* ---- forked peer ---------------------------------------------------------------------- */
@@ -141,6 +155,7 @@ void peer_start(peer_t *p, size_t size, uint64_t seed, int allow_direct, uint64_
   if (pid == 0) {
     close(cmd[1]);
     close(resp[0]);
+    if (peer_netns != NULL) CHECK_EQ_INT(join_netns(peer_netns), 0);
     peer_child(cmd[0], resp[1], size, seed, allow_direct, dc_key, agent_addr);
   }
   close(cmd[0]);

@@ -48,6 +48,10 @@ typedef struct peer {
 
 /* Fork a child holding a host client with one registered region of `size` bytes filled with
  * test_fill(seed). allow_direct / dc_key / agent_addr (NULL = default) configure its agent. */
+/* When set, a peer's child joins this network namespace (ip netns name) before starting. */
+extern const char *peer_netns;
+/* Join a named network namespace (/var/run/netns/<name>); 0 or -errno. */
+int join_netns(const char *name);
 void peer_start(peer_t *p, size_t size, uint64_t seed, int allow_direct, uint64_t dc_key, const char *agent_addr);
 void peer_token(peer_t *p, size_t off, size_t size, uint32_t op, char out[TOKEN_CAP]);
 uint64_t peer_hash(peer_t *p, size_t off, size_t len); /* test_hash of the child's bytes */

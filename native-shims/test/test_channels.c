@@ -1,0 +1,167 @@
+/* test_channels.c — channels: 16+ transfers at once on distinct channels (sync from threads and
+ * async), one transfer per channel (-EBUSY while busy), allocation until none is free. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "cuobjserver_wrapper.h"
+#include "harness.h"
+#include "harness_softnic.h"
+#include "softnic/sock.h"
+
+#define NCH 16
+#define SLICE (2u << 20)
+
+typedef struct worker {
+  cuobj_server_t *s;
+  cuobj_rdma_buffer_t *b;
+  uint16_t ch;
+  int idx;
+  int get;
+  uint64_t remote;
+  char tok[TOKEN_CAP];
+  ssize_t rc;
+} worker_t;
+
+static void *worker_main(void *arg) {
+  worker_t *w = arg;
+  for (int rep = 0; rep < 4 && w->rc >= 0; rep++)
+    w->rc = w->get ? cuobj_server_handle_get_ex(w->s, "k", w->b, (uint64_t)w->idx * SLICE, w->remote, SLICE, w->tok, w->ch)
+                   : cuobj_server_handle_put_ex(w->s, "k", w->b, (uint64_t)w->idx * SLICE, w->remote, SLICE, w->tok, w->ch);
+  return NULL;
+}
+
+static void sixteen_sync_threads(int direct) {
+  peer_t p;
+  peer_start(&p, NCH * SLICE, 8, direct, 0xffeeddcc, NULL);
+  cuobj_server_t *s = test_server(direct, 10000);
+  uint8_t *mem = cuobj_server_alloc_host_buffer(s, NCH * SLICE);
+  cuobj_rdma_buffer_t *b = cuobj_server_register_buffer(s, mem, NCH * SLICE);
+  worker_t w[NCH];
+  pthread_t th[NCH];
+  for (int get = 0; get <= 1; get++) {
+    if (get) test_fill(mem, NCH * SLICE, 31);
+    for (int i = 0; i < NCH; i++) {
+      w[i] = (worker_t){.s = s, .b = b, .ch = cuobj_server_allocate_channel(s), .idx = i, .get = get,
+                        .remote = p.addr + (uint64_t)i * SLICE};
+      CHECK(w[i].ch != CUOBJ_CHANNEL_NONE);
+      peer_token(&p, (size_t)i * SLICE, SLICE, get ? CUOBJ_OP_GET : CUOBJ_OP_PUT, w[i].tok);
+    }
+    for (int i = 0; i < NCH; i++) CHECK(pthread_create(&th[i], NULL, worker_main, &w[i]) == 0);
+    for (int i = 0; i < NCH; i++) pthread_join(th[i], NULL);
+    for (int i = 0; i < NCH; i++) {
+      CHECK_EQ_INT(w[i].rc, SLICE);
+      CHECK(peer_hash(&p, (size_t)i * SLICE, SLICE) == test_hash(mem + (size_t)i * SLICE, SLICE));
+      CHECK_EQ_INT(cuobj_server_free_channel(s, w[i].ch), 0);
+    }
+  }
+  cuobj_server_stats_t st = stats_of(s);
+  CHECK_EQ_INT(direct ? st.direct_transfers : st.tcp_transfers, 2 * NCH * 4);
+  CHECK(st.connects >= 1 && st.connects <= NCH); /* cached per agent, one per concurrent user */
+  cuobj_server_deregister_buffer(s, b);
+  cuobj_server_free_host_buffer(s, mem);
+  cuobj_server_destroy(s);
+  peer_stop(&p);
+}
+static void sync_threads_direct(void) { sixteen_sync_threads(1); }
+static void sync_threads_tcp(void) { sixteen_sync_threads(0); }
+
+static void twenty_async(int direct) {
+  enum { N = 20 };
+  peer_t p;
+  peer_start(&p, N * SLICE, 9, direct, 0xffeeddcc, NULL);
+  cuobj_server_t *s = test_server(direct, 10000);
+  uint8_t *mem = cuobj_server_alloc_host_buffer(s, N * SLICE);
+  cuobj_rdma_buffer_t *b = cuobj_server_register_buffer(s, mem, N * SLICE);
+  for (int i = 0; i < N; i++) {
+    char tok[TOKEN_CAP];
+    peer_token(&p, (size_t)i * SLICE, SLICE, CUOBJ_OP_PUT, tok);
+    CHECK_EQ_INT(cuobj_server_submit_put(s, "k", b, (uint64_t)i * SLICE, p.addr + (uint64_t)i * SLICE, SLICE, tok,
+                                         (uint16_t)(100 + i), (uint64_t)i),
+                 0);
+  }
+  int got = 0;
+  while (got < N) {
+    struct pollfd pf = {.fd = cuobj_server_completion_fd(s), .events = POLLIN};
+    CHECK(poll(&pf, 1, 20000) == 1);
+    cuobj_async_event_t ev[N];
+    int k = cuobj_server_poll_completions(s, ev, N);
+    for (int j = 0; j < k; j++) CHECK_EQ_INT(ev[j].status, SLICE);
+    got += k;
+  }
+  CHECK(peer_hash(&p, 0, N * SLICE) == test_hash(mem, N * SLICE));
+  cuobj_server_deregister_buffer(s, b);
+  cuobj_server_free_host_buffer(s, mem);
+  cuobj_server_destroy(s);
+  peer_stop(&p);
+}
+static void async_direct(void) { twenty_async(1); }
+static void async_tcp(void) { twenty_async(0); }
+
+/* A listener that never accepts: connect succeeds (backlog), the handshake never answers, so a
+ * transfer to it stays in flight until the socket timeout. */
+static void busy_channel_refused(void) {
+  struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+  uint16_t port;
+  int lfd = sock_listen(&a, &port);
+  CHECK(lfd >= 0);
+  cuobj_server_t *s = test_server(0, 1500);
+  uint8_t *mem = cuobj_server_alloc_host_buffer(s, 8192);
+  cuobj_rdma_buffer_t *b = cuobj_server_register_buffer(s, mem, 8192);
+  cuobj_token_t t = {.addr = 0x1000, .size = 4096, .rkey = 1, .gid_present = 1, .dctn = port};
+  t.gid[10] = t.gid[11] = 0xff;
+  t.gid[12] = 127;
+  t.gid[15] = 1;
+  char tok[TOKEN_CAP];
+  CHECK(cuobj_token_format(&t, tok, sizeof tok) == 81);
+  uint16_t ch = cuobj_server_allocate_channel(s);
+  CHECK_EQ_INT(cuobj_server_submit_get(s, "k", b, 0, 0x1000, 4096, tok, ch, 1), 0);
+  /* while it is in flight: */
+  CHECK_EQ_INT(cuobj_server_submit_get(s, "k", b, 0, 0x1000, 4096, tok, ch, 2), -EBUSY);
+  CHECK_EQ_INT(cuobj_server_handle_put(s, "k", b, 0x1000, 4096, tok, ch), -EBUSY);
+  CHECK_EQ_INT(cuobj_server_free_channel(s, ch), -EBUSY);
+  CHECK_EQ_INT(cuobj_server_deregister_buffer(s, b), -EBUSY);
+  struct pollfd pf = {.fd = cuobj_server_completion_fd(s), .events = POLLIN};
+  CHECK(poll(&pf, 1, 20000) == 1);
+  cuobj_async_event_t ev[4];
+  CHECK_EQ_INT(cuobj_server_poll_completions(s, ev, 4), 1); /* exactly one: tag 2 was refused */
+  CHECK(ev[0].user_tag == 1);
+  CHECK_EQ_INT(ev[0].status, -ETIMEDOUT);
+  CHECK_EQ_INT(cuobj_server_free_channel(s, ch), 0);
+  CHECK_EQ_INT(cuobj_server_deregister_buffer(s, b), 0);
+  cuobj_server_free_host_buffer(s, mem);
+  cuobj_server_destroy(s);
+  close(lfd);
+}
+
+static void allocate_until_none(void) {
+  cuobj_rdma_tunables_t t;
+  cuobj_server_tunables_default(&t);
+  t.num_dcis = 4;
+  cuobj_server_t *s = cuobj_server_create_with_config(NULL, 0, CUOBJ_PROTO_RDMA_DC_V1, &t);
+  CHECK(s != NULL);
+  for (int i = 0; i < 4; i++) CHECK_EQ_INT(cuobj_server_allocate_channel(s), i);
+  CHECK_EQ_INT(cuobj_server_allocate_channel(s), CUOBJ_CHANNEL_NONE);
+  CHECK_EQ_INT(cuobj_server_free_channel(s, 2), 0);
+  CHECK_EQ_INT(cuobj_server_free_channel(s, 2), -EINVAL);
+  CHECK_EQ_INT(cuobj_server_free_channel(s, 4), -EINVAL);
+  CHECK_EQ_INT(cuobj_server_allocate_channel(s), 2);
+  CHECK_EQ_INT(cuobj_server_allocate_channel(s), CUOBJ_CHANNEL_NONE);
+  cuobj_server_destroy(s);
+}
+
+int main(int argc, char **argv) {
+  static const test_case_t cases[] = {
+      {"sixteen_sync_threads_direct", sync_threads_direct},
+      {"sixteen_sync_threads_tcp", sync_threads_tcp},
+      {"twenty_async_channels_direct", async_direct},
+      {"twenty_async_channels_tcp", async_tcp},
+      {"busy_channel_refused", busy_channel_refused},
+      {"allocate_until_none", allocate_until_none},
+  };
+  return run_cases(cases, sizeof cases / sizeof cases[0], argc, argv);
+}
