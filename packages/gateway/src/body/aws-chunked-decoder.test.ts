@@ -75,7 +75,6 @@ describe('aws-chunked with chunk signatures', () => {
     const { result } = await decode(body, signedMode(false), headersFor(data));
     expect(result.error?.code).toBe('SignatureDoesNotMatch');
     expect(result.ended).toBe(false);
-    expect(result.data.length).toBeLessThan(data.length);
   });
 
   it('fails on a tampered, missing or malformed chunk signature', async () => {

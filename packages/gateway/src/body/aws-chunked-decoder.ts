@@ -3,11 +3,11 @@
 // (bounded, a few dozen bytes) are ever copied, and line ends are found with Buffer.indexOf.
 // Invariant: any verification failure errors the stream before 'end', so a consumer that only
 // commits on 'end' never keeps bytes from a tampered or truncated body.
-import type { Hash } from 'node:crypto';
 import { Transform, type TransformCallback } from 'node:stream';
 import { bodyErrors } from './body-errors.js';
 import { parseChunkHeader } from './chunk-header.js';
 import { ChunkSignatureChain, type ChunkSigningParams } from './chunk-signature.js';
+import { ChunkVerifier } from './chunk-verifier.js';
 import { TrailerSection } from './trailer-section.js';
 
 export interface AwsChunkedOptions {
@@ -36,14 +36,14 @@ export class AwsChunkedDecoder extends Transform {
   private remaining = 0; // data bytes left in the current chunk
   private decoded = 0;
   private previousSize = -1;
-  private chunkSignature: string | undefined;
-  private hasher: Hash | undefined;
   private readonly chain: ChunkSignatureChain | undefined;
+  private readonly verifier: ChunkVerifier | undefined;
   readonly trailerSection: TrailerSection;
 
   constructor(private readonly opts: AwsChunkedOptions) {
     super({ readableHighWaterMark: 1 << 16, writableHighWaterMark: 1 << 16 });
     this.chain = opts.signing ? new ChunkSignatureChain(opts.signing) : undefined;
+    this.verifier = this.chain ? new ChunkVerifier(this.chain) : undefined;
     this.trailerSection = new TrailerSection(opts.declaredTrailers);
   }
 
@@ -82,7 +82,7 @@ export class AwsChunkedDecoder extends Transform {
         case 'data': {
           const n = Math.min(this.remaining, buf.length - pos);
           const piece = buf.subarray(pos, pos + n);
-          this.hasher?.update(piece);
+          this.verifier?.update(piece);
           this.push(piece);
           pos += n;
           this.remaining -= n;
@@ -133,27 +133,20 @@ export class AwsChunkedDecoder extends Transform {
     const declared = this.opts.decodedLength;
     if (declared !== undefined && this.decoded + size > declared) throw bodyErrors.truncated();
     this.previousSize = size;
-    this.chunkSignature = signature;
     this.decoded += size;
+    this.verifier?.begin(size, signature ?? '');
     if (size === 0) {
-      this.verifyChunk(ChunkSignatureChain.hasher());
+      this.verifier?.end();
       this.state = 'trailer';
       return;
     }
     this.remaining = size;
-    this.hasher = this.chain ? ChunkSignatureChain.hasher() : undefined;
     this.state = 'data';
   }
 
   private endOfChunkData(): void {
-    if (this.hasher) this.verifyChunk(this.hasher);
-    this.hasher = undefined;
+    this.verifier?.end();
     this.state = 'data-cr';
-  }
-
-  private verifyChunk(hasher: Hash): void {
-    if (!this.chain) return;
-    if (!this.chain.verifyChunk(hasher.digest('hex'), this.chunkSignature ?? '')) throw bodyErrors.badSignature();
   }
 
   private trailerLine(line: string): void {

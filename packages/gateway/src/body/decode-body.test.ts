@@ -67,7 +67,8 @@ async function withServer(payload: PayloadMode, client: (port: number) => Promis
     void collect(decoded.stream).then((result) => {
       resolveSeen(result);
       if (res.destroyed) return;
-      const status = result.error && isS3Error(result.error) ? result.error.status : 200;
+      const error: unknown = result.error;
+      const status = isS3Error(error) ? error.status : 200;
       res.writeHead(status, { 'content-length': '2', connection: 'close' }).end('ok');
     });
   });

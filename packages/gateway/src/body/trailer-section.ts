@@ -41,7 +41,7 @@ export class TrailerSection {
     for (const name of this.declared) if (!this.values.has(name)) throw bodyErrors.badTrailer();
     if (!chain) return;
     if (this.signature === undefined) throw bodyErrors.badTrailer();
-    if (!chain.verifyTrailer(this.canonical, this.signature)) throw bodyErrors.badSignature();
+    if (!chain.trailerMatches(this.canonical, this.signature)) throw bodyErrors.badSignature();
   }
 
   get(name: string): string | undefined {
