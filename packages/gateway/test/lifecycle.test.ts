@@ -2,7 +2,7 @@
 // the RDMA descriptor, the disconnect signal, timeouts, and close() draining in-flight requests.
 import { connect } from 'node:net';
 import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import type { GetObjectInput, HeadObjectOutput, RdmaDescriptor, RequestContext } from '@vgwrdma/s3-backend';
+import { type GetObjectInput, type HeadObjectOutput, type RdmaDescriptor, type RequestContext, S3Error } from '@vgwrdma/s3-backend';
 import type { MiddlewareHandler } from 'hono';
 import { afterEach, expect, it } from 'vitest';
 import type { GatewayEnv } from '../src/env.js';
@@ -116,4 +116,31 @@ it('close() stops accepting, lets an in-flight request finish, then resolves', a
   expect(res.status).toBe(200);
   await closing;
   expect(closed).toBe(true);
+});
+
+/** Stands in for a decorator such as CuServer that adds reply headers. */
+class ReplyHeaderBackend extends MemoryBackend {
+  override async putObject(ctx: RequestContext, input: Parameters<MemoryBackend['putObject']>[1]) {
+    const out = await super.putObject(ctx, input);
+    return { ...out, responseHeaders: { 'x-amz-rdma-reply': '200' } };
+  }
+  override async getObject(ctx: RequestContext, input: GetObjectInput) {
+    if (input.key === 'declined') {
+      throw new S3Error('NotImplemented', undefined, { headers: { 'x-amz-rdma-reply': '501' } });
+    }
+    const out = await super.getObject(ctx, input);
+    return { ...out, responseHeaders: { 'x-amz-rdma-reply': '200' } };
+  }
+}
+
+it('sends the reply headers a backend asks for, on success and on errors', async () => {
+  const gw = await startGateway(new ReplyHeaderBackend(), { anonymousAccess: true });
+  started.push(gw);
+  await gw.client.send(new CreateBucketCommand({ Bucket: 'reply' }));
+  const put = await raw(gw.url, { method: 'PUT', path: '/reply/k', headers: { 'content-length': '2' }, body: 'hi' });
+  expect(put.headers['x-amz-rdma-reply']).toBe('200');
+  const get = await raw(gw.url, { path: '/reply/k' });
+  expect([get.body, get.headers['x-amz-rdma-reply']]).toEqual(['hi', '200']);
+  const declined = await raw(gw.url, { path: '/reply/declined' });
+  expect([declined.status, declined.headers['x-amz-rdma-reply']]).toEqual([501, '501']);
 });

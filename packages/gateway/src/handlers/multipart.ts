@@ -70,7 +70,7 @@ export const uploadPart: Handler = async (_c, req) => {
     ...opt('contentMD5', parseContentMD5(req.headers)),
     ...opt('checksum', checksumRequest(parseChecksumHeaders(req.headers), (n) => body.trailer(n))),
   });
-  return emptyResponse(200, { etag: out.etag, ...checksumHeaders(out.checksums) });
+  return emptyResponse(200, { etag: out.etag, ...checksumHeaders(out.checksums), ...out.responseHeaders });
 };
 
 /** x-amz-copy-source-range: `bytes=first-last`, both required. */

@@ -101,7 +101,9 @@ export const getObject: Handler = async (c, req) => {
     out.body.destroy();
     throw err;
   }
-  return streamBody(c, req, out.body, head.status, head.headers);
+  // Reply headers from a decorator go last: CuServer, having moved the bytes by RDMA, sends an
+  // empty body and says so with its own content-length.
+  return streamBody(c, req, out.body, head.status, { ...head.headers, ...out.responseHeaders });
 };
 
 /**

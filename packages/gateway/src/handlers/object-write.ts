@@ -51,6 +51,8 @@ export const putObject: Handler = async (_c, req) => {
     etag: out.etag,
     'x-amz-version-id': out.versionId,
     ...checksumHeaders(out.checksums, out.checksumType),
+    // Decorators (CuServer) add reply headers; they go out unchanged.
+    ...out.responseHeaders,
   });
 };
 

@@ -30,7 +30,7 @@ export function errorHandler(logger: Logger): ErrorHandler<GatewayEnv> {
     if (internal) logger.error({ err, requestId, method: c.req.method, url: c.env?.incoming?.url }, 'internal error');
     else if (error.status >= 500) logger.warn({ code: error.code, requestId, cause: error.cause }, error.message);
 
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { ...error.headers };
     if (bodyPending(c)) headers['connection'] = 'close';
     const outgoing = c.env?.outgoing;
     // Headers already sent (a streamed GET that failed mid-way): nothing can be said any more.
