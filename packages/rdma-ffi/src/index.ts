@@ -1,6 +1,7 @@
 // @vgwrdma/rdma-ffi — koffi bindings to the vgwrdma native shims (libvgwrdma_shims):
 // RdmaServer (gateway side), HostClient (client side), the DC v1 token codec, typed errors.
 
+export { type CeilingProbe, measureCeiling } from './ceiling-probes.js';
 export { HostClient, type HostClientOptions, MAX_HOST_REGION } from './client/host-client.js';
 export { HostMemory } from './client/host-memory.js';
 export {
