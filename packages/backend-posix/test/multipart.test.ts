@@ -1,8 +1,10 @@
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { getChecksum } from '@vgwrdma/s3-backend';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { sha256Hex } from '../src/fs/layout.js';
 import { body, codeOf, ctx, type Fixture, fixture, readAll, withBucket } from './helpers.js';
 
 const MiB = 1024 * 1024;
@@ -171,6 +173,32 @@ describe('CompleteMultipartUpload', () => {
     });
     expect(s.checksums).toEqual({ SHA256: `${createHash('sha256').update(sha).digest('base64')}-1` });
     expect(s.checksumType).toBe('COMPOSITE');
+  });
+
+  it('derives the full-object CRC64NVME from part CRCs, or from the data when a part lacks one', async () => {
+    const crcOf = (d: Buffer) => {
+      const h = getChecksum('CRC64NVME').create();
+      h.update(d);
+      return h.digest();
+    };
+    for (const dropPartCrc of [false, true]) {
+      const key = `crc-${dropPartCrc}`;
+      const u = await upload(key, [5 * MiB, 5 * MiB + 3, 11]);
+      if (dropPartCrc) {
+        // As if part 2 came from a gateway that stored no part CRC: the data must be re-read.
+        const dir = join(f.root, bucket, '.sgwtmp', 'multipart', sha256Hex(key), u.uploadId);
+        execFileSync('setfattr', ['-x', 'user.part-crc64nvme', join(dir, '2')]);
+      }
+      const r = await f.backend.completeMultipartUpload(ctx(), {
+        bucket,
+        key,
+        uploadId: u.uploadId,
+        parts: u.parts,
+      });
+      expect(r.checksums).toEqual({ CRC64NVME: crcOf(u.data) });
+      const h = await f.backend.headObject(ctx(), { bucket, key, checksumMode: true });
+      expect(h.checksums).toEqual({ CRC64NVME: crcOf(u.data) });
+    }
   });
 
   it('refuses part numbers outside 1..10000', async () => {

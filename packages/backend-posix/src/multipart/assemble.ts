@@ -1,7 +1,7 @@
-// Concatenates part files into one temp file, computing full-object CRCs on the way. For now
-// the data is re-read for that (correctness first); the part CRCs could instead be combined
-// with the registry's `combine` and the copy done by copy_file_range / reflink, without
-// reading the bytes into JS at all.
+// Concatenates part files into one temp file. Full-object CRCs are normally combined from the
+// part CRCs (full-object-crc.ts); `algorithms` names those that could not be, computed here
+// over the bytes as they are copied. The copy goes through JS for now; copy_file_range or a
+// reflink would keep the bytes in the kernel.
 import { createReadStream } from 'node:fs';
 import {
   type ChecksumAlgorithm,

@@ -27,6 +27,7 @@ import { encodeMpMetadata } from '../meta/object-attrs.js';
 import { getText } from '../meta/store.js';
 import { openObject, readExisting } from '../ops/read-object.js';
 import { assemble } from './assemble.js';
+import { combinePartCrcs, type PartCrc } from './full-object-crc.js';
 import { partChecksums } from './parts.js';
 import {
   isValidUploadId,
@@ -158,6 +159,13 @@ async function finish(
   const { algorithm, type } = await readUploadChecksum(env, claimed);
   const parts: CheckedPart[] = [];
   const partSums: string[] = [];
+  /** Each part's CRCs by algorithm, for combining into full-object CRCs. */
+  const partCrcs: Partial<Record<ChecksumAlgorithm, PartCrc[]>> = {};
+  const addCrc = (alg: ChecksumAlgorithm, crc: string | undefined, size: number) => {
+    const list = partCrcs[alg] ?? [];
+    list.push({ crc, size });
+    partCrcs[alg] = list;
+  };
   // Every named part must exist with its ETag (InvalidPart) before sizes are judged.
   for (const p of input.parts) {
     const rel = `${claimed}/${p.partNumber}`;
@@ -173,8 +181,11 @@ async function finish(
   for (const [i, p] of input.parts.entries()) {
     const { rel, size } = parts[i] as CheckedPart;
     if (size < MIN_PART_SIZE && i < input.parts.length - 1) throw new S3Error('EntityTooSmall');
+    const sums = await partChecksums(env, rel);
+    addCrc('CRC64NVME', (await getText(env.meta, rel, ATTR.partCrc64)) ?? sums?.CRC64NVME, size);
     if (algorithm) {
-      const stored = (await partChecksums(env, rel))?.[algorithm];
+      const stored = sums?.[algorithm];
+      addCrc(algorithm, stored, size);
       const given = p.checksums?.[algorithm];
       if (given !== undefined && stored !== undefined && given !== stored) throw new S3Error('InvalidPart');
       if (stored !== undefined) partSums.push(stored);
@@ -191,14 +202,20 @@ async function finish(
     await checkCompleteConditions(env, input);
 
   const fullObject = algorithm !== undefined && (type ?? 'COMPOSITE') === 'FULL_OBJECT';
-  const assembled = await assemble(env, ctx, {
-    bucket: input.bucket,
-    parts,
-    // CRC64NVME always; the upload's own algorithm too when its checksum is full-object.
-    algorithms: fullObject && algorithm !== 'CRC64NVME' ? ['CRC64NVME', algorithm] : ['CRC64NVME'],
-  });
+  // CRC64NVME always; the upload's own algorithm too when its checksum is full-object. Each is
+  // combined from the part CRCs; only those that cannot be are computed over the data.
+  const wanted: ChecksumAlgorithm[] =
+    fullObject && algorithm !== 'CRC64NVME' ? ['CRC64NVME', algorithm] : ['CRC64NVME'];
+  const combined: Record<string, string> = {};
+  const reread: ChecksumAlgorithm[] = [];
+  for (const alg of wanted) {
+    const crc = combinePartCrcs(alg, partCrcs[alg] ?? []);
+    if (crc === undefined) reread.push(alg);
+    else combined[alg] = crc;
+  }
+  const assembled = await assemble(env, ctx, { bucket: input.bucket, parts, algorithms: reread });
   try {
-    const stored: Record<string, string> = { ...assembled.checksums };
+    const stored: Record<string, string> = { ...combined, ...assembled.checksums };
     let answer: Checksums = {};
     let answerType: ChecksumType = 'FULL_OBJECT';
     if (algorithm && !fullObject) {

@@ -64,7 +64,9 @@ async function writePart(
   checkPartNumber(ref.partNumber);
   const uploadRel = await requireUpload(env, ref);
   const { algorithm, type } = await readUploadChecksum(env, uploadRel);
-  const algorithms = new Set<ChecksumAlgorithm>([algorithm ?? 'CRC64NVME']);
+  // CRC64NVME always: Complete combines the parts' CRCs into the object's without re-reading.
+  const algorithms = new Set<ChecksumAlgorithm>(['CRC64NVME']);
+  if (algorithm) algorithms.add(algorithm);
   if (w.checksum) algorithms.add(w.checksum.algorithm);
   const expectedMd5 = w.contentMD5 === undefined ? undefined : Buffer.from(w.contentMD5, 'base64');
   if (expectedMd5 && expectedMd5.length !== 16) throw new S3Error('InvalidDigest');
