@@ -1,0 +1,43 @@
+// cuMiddleware(): the hono middleware that turns the RDMA request headers into a typed
+// descriptor on the context (`c.get('rdma')`), where the gateway puts it into the Backend's
+// RequestContext for CuServer. Requests without RDMA headers pass through untouched. Refusals
+// (PROTOCOL.md) never carry x-amz-rdma-reply — the RDMA leg never started:
+//   malformed token / legacy numbers / agent value, or a token with a body → 400
+//   RC-style token → 501 NotImplemented (clients fall back to HTTP)
+
+import type { RdmaDescriptor, S3Error } from '@vgwrdma/s3-backend';
+import type { Context, Env, MiddlewareHandler } from 'hono';
+import { s3ErrorResponse } from './error-response.js';
+import { parseRdmaHeaders } from './rdma-headers.js';
+
+/** The context variables cu-middleware reads (requestId, optional) and writes (rdma). */
+export interface CuVariables {
+  rdma?: RdmaDescriptor;
+  requestId?: string;
+}
+export type CuEnv = { Variables: CuVariables };
+
+export interface CuMiddlewareOptions {
+  /**
+   * 'respond' (default): answer refusals with an S3 error document here.
+   * 'throw': throw the S3Error, for an app whose onError renders errors (the gateway).
+   */
+  readonly errors?: 'respond' | 'throw';
+}
+
+export function cuMiddleware<E extends Env = CuEnv>(options: CuMiddlewareOptions = {}): MiddlewareHandler<E> {
+  const mode = options.errors ?? 'respond';
+  return async (ctx, next) => {
+    const c = ctx as unknown as Context<CuEnv>;
+    const outcome = parseRdmaHeaders((name) => c.req.header(name));
+    if (outcome.kind === 'none') return next();
+    if (outcome.kind === 'error') return refuse(c, outcome.error, mode);
+    c.set('rdma', outcome.descriptor);
+    return next();
+  };
+}
+
+function refuse(c: Context<CuEnv>, error: S3Error, mode: 'respond' | 'throw'): Response {
+  if (mode === 'throw') throw error;
+  return s3ErrorResponse(error, new URL(c.req.url).pathname, c.get('requestId'), c.req.method);
+}
