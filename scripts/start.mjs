@@ -15,7 +15,8 @@ const dataDir = resolve(process.cwd(), 'data');
 mkdirSync(dataDir, { recursive: true });
 
 const access = process.env.ROOT_ACCESS_KEY_ID ?? process.env.ROOT_ACCESS_KEY ?? DEFAULT_CREDENTIALS.access;
-const secret = process.env.ROOT_SECRET_ACCESS_KEY ?? process.env.ROOT_SECRET_KEY ?? DEFAULT_CREDENTIALS.secret;
+const secret =
+  process.env.ROOT_SECRET_ACCESS_KEY ?? process.env.ROOT_SECRET_KEY ?? DEFAULT_CREDENTIALS.secret;
 const port = process.env.VGW_PORT ?? ':7070';
 
 // Extra arguments to `npm start -- ...` are global flags, placed before the backend.
@@ -63,7 +64,8 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
     const now = Date.now();
     if (firstSignalAt !== 0 && now - firstSignalAt < 1000) return;
     if (firstSignalAt === 0) firstSignalAt = now;
-    if (child.exitCode === null && child.signalCode === null) child.kill(signal === 'SIGHUP' ? 'SIGTERM' : signal);
+    if (child.exitCode === null && child.signalCode === null)
+      child.kill(signal === 'SIGHUP' ? 'SIGTERM' : signal);
   });
 }
 process.on('exit', () => {

@@ -14,12 +14,16 @@ export interface BannerInput {
 
 /** Only the public default secret is ever printed; any other stays hidden. */
 function secretLine(secret: string): string {
-  return secret === DEFAULT_CREDENTIALS.secret ? secret : '(hidden; as given by --secret / ROOT_SECRET_ACCESS_KEY)';
+  return secret === DEFAULT_CREDENTIALS.secret
+    ? secret
+    : '(hidden; as given by --secret / ROOT_SECRET_ACCESS_KEY)';
 }
 
 function metadataMode(config: GatewayConfig): string {
   if (config.backend.nometa) return 'no metadata';
-  return config.backend.sidecar === undefined ? 'xattr metadata' : `sidecar metadata in ${config.backend.sidecar}`;
+  return config.backend.sidecar === undefined
+    ? 'xattr metadata'
+    : `sidecar metadata in ${config.backend.sidecar}`;
 }
 
 export function formatBanner({ config, host, port }: BannerInput): string {

@@ -35,23 +35,74 @@ describe('parseCommandLine', () => {
 
   it('reads long flags, short aliases and posix flags', () => {
     const config = serve(
-      ['-p', '127.0.0.1:9000', '-a', 'A', '-s', 'S', '-r', 'eu-west-3', '--health', '/hz', '--readonly', '-q',
-        '--access-log', 'acc.log', 'posix', '--sidecar', '/meta', '--dir-perms', '0700', '/srv/root'],
+      [
+        '-p',
+        '127.0.0.1:9000',
+        '-a',
+        'A',
+        '-s',
+        'S',
+        '-r',
+        'eu-west-3',
+        '--health',
+        '/hz',
+        '--readonly',
+        '-q',
+        '--access-log',
+        'acc.log',
+        'posix',
+        '--sidecar',
+        '/meta',
+        '--dir-perms',
+        '0700',
+        '/srv/root',
+      ],
       {},
     );
     expect(config.listen).toEqual({ host: '127.0.0.1', port: 9000, wildcard: false });
-    expect(config).toMatchObject({ access: 'A', secret: 'S', region: 'eu-west-3', healthPath: '/hz', readonly: true, quiet: true, accessLog: '/cwd/acc.log' });
-    expect(config.backend).toEqual({ kind: 'posix', root: '/srv/root', sidecar: '/meta', nometa: false, dirPerms: 0o700 });
+    expect(config).toMatchObject({
+      access: 'A',
+      secret: 'S',
+      region: 'eu-west-3',
+      healthPath: '/hz',
+      readonly: true,
+      quiet: true,
+      accessLog: '/cwd/acc.log',
+    });
+    expect(config.backend).toEqual({
+      kind: 'posix',
+      root: '/srv/root',
+      sidecar: '/meta',
+      nometa: false,
+      dirPerms: 0o700,
+    });
   });
 
   it('falls back to versitygw environment variables, flags winning over them', () => {
     const env = {
-      ROOT_ACCESS_KEY: 'envA', ROOT_SECRET_KEY: 'envS', VGW_PORT: ':8080', VGW_REGION: 'ap-south-1',
-      VGW_READ_ONLY: 'true', VGW_QUIET: '1', VGW_DEBUG: 'false', VGW_HEALTH: '/up', VGW_ACCESS_LOG: '/l',
-      VGW_META_NONE: 'yes', VGW_DIR_PERMS: '0750',
+      ROOT_ACCESS_KEY: 'envA',
+      ROOT_SECRET_KEY: 'envS',
+      VGW_PORT: ':8080',
+      VGW_REGION: 'ap-south-1',
+      VGW_READ_ONLY: 'true',
+      VGW_QUIET: '1',
+      VGW_DEBUG: 'false',
+      VGW_HEALTH: '/up',
+      VGW_ACCESS_LOG: '/l',
+      VGW_META_NONE: 'yes',
+      VGW_DIR_PERMS: '0750',
     };
     const config = serve(['posix', 'r'], env);
-    expect(config).toMatchObject({ access: 'envA', secret: 'envS', region: 'ap-south-1', readonly: true, quiet: true, debug: false, healthPath: '/up', accessLog: '/l' });
+    expect(config).toMatchObject({
+      access: 'envA',
+      secret: 'envS',
+      region: 'ap-south-1',
+      readonly: true,
+      quiet: true,
+      debug: false,
+      healthPath: '/up',
+      accessLog: '/l',
+    });
     expect(config.listen.port).toBe(8080);
     expect(config.backend).toMatchObject({ nometa: true, dirPerms: 0o750 });
     expect(serve(['--port', ':9', 'posix', 'r'], env).listen.port).toBe(9);
@@ -83,7 +134,9 @@ describe('parseCommandLine', () => {
     expect(usageError(['--port', ':70000', 'posix', 'r'])).toMatch(/--port.*out of range/s);
     expect(usageError(['posix', '--dir-perms', '999', 'r'])).toMatch(/--dir-perms.*octal/s);
     expect(usageError(['--health', 'nope', 'posix', 'r'])).toMatch(/--health.*starting with '\/'/s);
-    expect(usageError(['posix', 'r'], { ...creds, VGW_READ_ONLY: 'maybe' })).toMatch(/--readonly from VGW_READ_ONLY/);
+    expect(usageError(['posix', 'r'], { ...creds, VGW_READ_ONLY: 'maybe' })).toMatch(
+      /--readonly from VGW_READ_ONLY/,
+    );
     expect(usageError(['posix', 'r'], { ...creds, VGW_PORT: 'x' })).toMatch(/--port \(-p\) from VGW_PORT/);
   });
 

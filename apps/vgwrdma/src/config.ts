@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { GLOBAL_FLAGS, POSIX_FLAGS, parseArgsOptions } from './flags.js';
 import type { ListenAddress } from './listen-address.js';
-import { type Env, UsageError, resolveFlags } from './resolve-flags.js';
+import { type Env, resolveFlags, UsageError } from './resolve-flags.js';
 import { globalUsage, posixUsage } from './usage.js';
 import { VERSION } from './version.js';
 
@@ -116,9 +116,17 @@ function splitAtBackend(argv: readonly string[]): SplitArgs {
   const first = tokens.find((token) => token.kind === 'positional' || token.kind === 'option-terminator');
   if (first === undefined) return { globalArgs: argv, backend: undefined, backendArgs: [] };
   if (first.kind === 'option-terminator') {
-    return { globalArgs: argv.slice(0, first.index), backend: argv[first.index + 1], backendArgs: argv.slice(first.index + 2) };
+    return {
+      globalArgs: argv.slice(0, first.index),
+      backend: argv[first.index + 1],
+      backendArgs: argv.slice(first.index + 2),
+    };
   }
-  return { globalArgs: argv.slice(0, first.index), backend: first.value, backendArgs: argv.slice(first.index + 1) };
+  return {
+    globalArgs: argv.slice(0, first.index),
+    backend: first.value,
+    backendArgs: argv.slice(first.index + 1),
+  };
 }
 
 interface Level {

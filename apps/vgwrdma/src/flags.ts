@@ -40,9 +40,7 @@ const listenAddress = z.string().transform((value, ctx) => {
   return parsed;
 });
 
-const healthPath = z
-  .string()
-  .regex(/^\/\S*$/, "must be a path starting with '/', e.g. /health");
+const healthPath = z.string().regex(/^\/\S*$/, "must be a path starting with '/', e.g. /health");
 
 /** Octal directory permissions, as `0755`, `755` or `0o755`. */
 const dirPerms = z

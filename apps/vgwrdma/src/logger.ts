@@ -31,7 +31,10 @@ export interface Loggers {
 }
 
 export function createLoggers(settings: LogSettings): Loggers {
-  const logger = pino({ name: 'vgwrdma', level: logLevel(settings) }, pino.destination({ dest: 2, sync: true }));
+  const logger = pino(
+    { name: 'vgwrdma', level: logLevel(settings) },
+    pino.destination({ dest: 2, sync: true }),
+  );
   if (settings.accessLog === undefined) {
     return { logger, gatewayLogger: logger, accessLog: !settings.quiet, flush: () => logger.flush() };
   }

@@ -6,7 +6,9 @@ import { run } from './run.js';
 run(process.argv.slice(2), process.env).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    process.stderr.write(`vgwrdma: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `vgwrdma: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     process.exit(1);
   },
 );

@@ -3,7 +3,7 @@
 // validated by the table's zod schema, and each failure is reported against the flag (and the
 // environment variable it came from), never as a bare zod path.
 import { z } from 'zod';
-import { type FlagSpec, envBoolean } from './flags.js';
+import { envBoolean, type FlagSpec } from './flags.js';
 
 /** A command-line problem: printed with the usage hint, exit code 2. */
 export class UsageError extends Error {

@@ -1,12 +1,12 @@
 // The whole life of the gateway process: parse the command line, open the backend, serve until
 // SIGINT/SIGTERM, then close the server and the backend. Returns the exit status instead of
 // exiting, so tests can drive it; main.ts is the only place that calls process.exit.
-import { type RunningGateway, createGateway, staticCredentials } from '@vgwrdma/gateway';
+import { createGateway, type RunningGateway, staticCredentials } from '@vgwrdma/gateway';
 import type { Backend } from '@vgwrdma/s3-backend';
 import { formatBanner } from './banner.js';
 import { type GatewayConfig, parseCommandLine } from './config.js';
 import { createLoggers } from './logger.js';
-import { StartupError, openBackend } from './open-backend.js';
+import { openBackend, StartupError } from './open-backend.js';
 import { type Env, UsageError } from './resolve-flags.js';
 import { watchShutdownSignals } from './signals.js';
 
@@ -25,7 +25,9 @@ export async function run(argv: readonly string[], env: Env, io: RunIO = process
     command = parseCommandLine(argv, env);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    io.stderr.write(`vgwrdma: ${error.message}\nRun 'vgwrdma --help' (or 'vgwrdma posix --help') for usage.\n`);
+    io.stderr.write(
+      `vgwrdma: ${error.message}\nRun 'vgwrdma --help' (or 'vgwrdma posix --help') for usage.\n`,
+    );
     return error.exitCode;
   }
   if (command.kind !== 'serve') {
@@ -45,7 +47,9 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
     backend = await openBackend(config);
     const gateway = createGateway({
       backend,
-      credentials: staticCredentials([{ access: config.access, secret: config.secret, account: { role: 'admin' } }]),
+      credentials: staticCredentials([
+        { access: config.access, secret: config.secret, account: { role: 'admin' } },
+      ]),
       region: config.region,
       readonly: config.readonly,
       logger: loggers.gatewayLogger,
@@ -79,8 +83,11 @@ function describeStartupError(error: unknown, config: GatewayConfig): string {
   if (error instanceof StartupError) return error.message;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   const { host, port } = config.listen;
-  if (code === 'EADDRINUSE') return `cannot listen on ${host}:${port}: the address is already in use (try --port)`;
-  if (code === 'EADDRNOTAVAIL') return `cannot listen on ${host}:${port}: no such local address (check --port)`;
-  if (code === 'EACCES') return `cannot listen on ${host}:${port}: permission denied (ports below 1024 need privileges)`;
+  if (code === 'EADDRINUSE')
+    return `cannot listen on ${host}:${port}: the address is already in use (try --port)`;
+  if (code === 'EADDRNOTAVAIL')
+    return `cannot listen on ${host}:${port}: no such local address (check --port)`;
+  if (code === 'EACCES')
+    return `cannot listen on ${host}:${port}: permission denied (ports below 1024 need privileges)`;
   return `failed to start: ${error instanceof Error ? error.message : String(error)}`;
 }

@@ -7,9 +7,9 @@ import { AWS_BIN, type AwsRunner, awsCli } from './helpers/aws-cli.js';
 import { md5Hex, sha256File, writeRandomFile } from './helpers/files.js';
 import {
   type GatewayProcess,
-  ROOT_CREDENTIALS,
   killAllChildren,
   makeTempDir,
+  ROOT_CREDENTIALS,
   removeDir,
   startGateway,
 } from './helpers/gateway-process.js';
@@ -68,19 +68,37 @@ describe.skipIf(AWS_BIN === undefined)(`AWS CLI (${AWS_BIN ?? 'none'})`, { timeo
     expect(await ok(['s3', 'ls', `s3://${bucket}/docs/`])).toMatch(/\s23 small\.txt$/m);
     expect(await ok(['s3', 'cp', `s3://${bucket}/docs/small.txt`, '-'])).toBe(body);
 
-    const head = await s3api<{ ContentLength: number; ETag: string }>(['head-object', '--bucket', bucket, '--key', 'docs/small.txt']);
+    const head = await s3api<{ ContentLength: number; ETag: string }>([
+      'head-object',
+      '--bucket',
+      bucket,
+      '--key',
+      'docs/small.txt',
+    ]);
     expect(head.ContentLength).toBe(body.length);
     expect(head.ETag).toBe(`"${md5Hex(body)}"`);
 
     const ranged = join(work, 'ranged.out');
     const range = await s3api<{ ContentRange: string; ContentLength: number }>([
-      'get-object', '--bucket', bucket, '--key', 'docs/small.txt', '--range', 'bytes=6-9', ranged,
+      'get-object',
+      '--bucket',
+      bucket,
+      '--key',
+      'docs/small.txt',
+      '--range',
+      'bytes=6-9',
+      ranged,
     ]);
     expect(range.ContentRange).toBe(`bytes 6-9/${body.length}`);
     expect(await readFile(ranged, 'utf8')).toBe('from');
 
     const list = await s3api<{ Contents: { Key: string; Size: number }[]; KeyCount: number }>([
-      'list-objects-v2', '--no-paginate', '--bucket', bucket, '--prefix', 'docs/',
+      'list-objects-v2',
+      '--no-paginate',
+      '--bucket',
+      bucket,
+      '--prefix',
+      'docs/',
     ]);
     expect(list.KeyCount).toBe(1);
     expect(list.Contents.map((o) => [o.Key, o.Size])).toEqual([['docs/small.txt', body.length]]);
@@ -98,30 +116,43 @@ describe.skipIf(AWS_BIN === undefined)(`AWS CLI (${AWS_BIN ?? 'none'})`, { timeo
       await ok(['s3api', 'put-object', '--bucket', bucket, '--key', key, '--body', join(work, 'small.txt')]);
     }
     const deleted = await s3api<{ Deleted: { Key: string }[] }>([
-      'delete-objects', '--bucket', bucket, '--delete', JSON.stringify({ Objects: [{ Key: 'm/1' }, { Key: 'm/2' }] }),
+      'delete-objects',
+      '--bucket',
+      bucket,
+      '--delete',
+      JSON.stringify({ Objects: [{ Key: 'm/1' }, { Key: 'm/2' }] }),
     ]);
     expect(deleted.Deleted.map((d) => d.Key).sort()).toEqual(['m/1', 'm/2']);
-    const left = await s3api<{ Contents?: { Key: string }[] }>(['list-objects-v2', '--no-paginate', '--bucket', bucket, '--prefix', 'm/']);
+    const left = await s3api<{ Contents?: { Key: string }[] }>([
+      'list-objects-v2',
+      '--no-paginate',
+      '--bucket',
+      bucket,
+      '--prefix',
+      'm/',
+    ]);
     expect(left.Contents?.map((o) => o.Key)).toEqual(['m/3']);
   });
 
-  it(
-    'uploads and downloads 200 MiB (multipart) byte for byte',
-    async () => {
-      const size = 200 * 1024 * 1024;
-      const up = join(work, 'big.bin');
-      const down = join(work, 'big.down');
-      await writeRandomFile(up, size);
-      await ok(['s3', 'cp', up, `s3://${bucket}/big/big.bin`]);
-      const head = await s3api<{ ContentLength: number; ETag: string }>(['head-object', '--bucket', bucket, '--key', 'big/big.bin']);
-      expect(head.ContentLength).toBe(size);
-      // The CLI splits files over 8 MiB into 8 MiB parts: a multipart ETag ends in -<parts>.
-      expect(head.ETag).toMatch(/^"[0-9a-f]{32}-25"$/);
-      await ok(['s3', 'cp', `s3://${bucket}/big/big.bin`, down]);
-      expect(await sha256File(down)).toBe(await sha256File(up));
-    },
-    120_000,
-  );
+  it('uploads and downloads 200 MiB (multipart) byte for byte', async () => {
+    const size = 200 * 1024 * 1024;
+    const up = join(work, 'big.bin');
+    const down = join(work, 'big.down');
+    await writeRandomFile(up, size);
+    await ok(['s3', 'cp', up, `s3://${bucket}/big/big.bin`]);
+    const head = await s3api<{ ContentLength: number; ETag: string }>([
+      'head-object',
+      '--bucket',
+      bucket,
+      '--key',
+      'big/big.bin',
+    ]);
+    expect(head.ContentLength).toBe(size);
+    // The CLI splits files over 8 MiB into 8 MiB parts: a multipart ETag ends in -<parts>.
+    expect(head.ETag).toMatch(/^"[0-9a-f]{32}-25"$/);
+    await ok(['s3', 'cp', `s3://${bucket}/big/big.bin`, down]);
+    expect(await sha256File(down)).toBe(await sha256File(up));
+  }, 120_000);
 
   it('removes everything with s3 rm --recursive', async () => {
     await mkdir(join(work, 'tree/sub'), { recursive: true });

@@ -1,17 +1,17 @@
 // The built `vgwrdma` bin as an operator meets it: help and version, bad command lines (exit 2,
 // message naming the flag), start-up failures, the banner on stdout with logs kept off it, the
 // health path, and a clean exit 0 on SIGTERM.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { join } from 'node:path';
+import { CreateBucketCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  MAIN,
-  ROOT_CREDENTIALS,
   assertBuilt,
   killAllChildren,
+  MAIN,
   makeTempDir,
+  ROOT_CREDENTIALS,
   removeDir,
   runMain,
   startGateway,
@@ -49,7 +49,9 @@ describe('vgwrdma bin', () => {
   });
 
   it('prints its version', async () => {
-    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
     const result = await runMain(['--version']);
     expect(result.code).toBe(0);
     expect(result.stdout.trim()).toBe(`vgwrdma ${pkg.version}`);
@@ -85,6 +87,42 @@ describe('vgwrdma bin', () => {
     expect(result.stderr).toContain(`${missing} does not exist`);
   });
 
+  it.skipIf(!existsSync('/sys/kernel'))(
+    'refuses a root without user xattrs, suggesting --sidecar',
+    async () => {
+      // sysfs keeps no user.* attributes: the start-up probe fails before anything is written.
+      const result = await runMain(['--port', '127.0.0.1:0', 'posix', '/sys/kernel'], creds);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/extended attributes/);
+      expect(result.stderr).toContain('--sidecar');
+    },
+  );
+
+  it('keeps metadata in files with posix --sidecar', async () => {
+    const root = join(work, 'sidecar-root');
+    const meta = join(work, 'sidecar-meta');
+    await mkdir(root);
+    await mkdir(meta);
+    const gw = await startGateway({ root, posixArgs: ['--sidecar', meta] });
+    expect(gw.stdout()).toMatch(/backend:\s+posix \(sidecar metadata in .*sidecar-meta\)/);
+    const client = s3Client(gw.url, ROOT_CREDENTIALS);
+    await client.send(new CreateBucketCommand({ Bucket: 'side' }));
+    await client.send(
+      new PutObjectCommand({
+        Bucket: 'side',
+        Key: 'k/obj',
+        Body: 'sidecar body',
+        ContentType: 'text/x-side',
+      }),
+    );
+    const head = await client.send(new HeadObjectCommand({ Bucket: 'side', Key: 'k/obj' }));
+    expect(head.ContentType).toBe('text/x-side');
+    expect(readFileSync(join(root, 'side/k/obj'), 'utf8')).toBe('sidecar body');
+    expect(readFileSync(join(meta, 'side/k/obj/meta/content-type'), 'utf8')).toBe('text/x-side');
+    client.destroy();
+    expect(await gw.stop()).toEqual({ code: 0, signal: null });
+  });
+
   it('refuses a port already in use', async () => {
     const first = await startGateway();
     const second = await runMain(['--port', `127.0.0.1:${first.port}`, 'posix', first.root], creds);
@@ -109,7 +147,12 @@ describe('vgwrdma bin', () => {
     const exit = await gw.stop('SIGTERM');
     expect(exit).toEqual({ code: 0, signal: null });
     // Every stdout line belongs to the banner; pino's JSON lines went to stderr.
-    expect(gw.stdout().split('\n').some((line) => line.startsWith('{'))).toBe(false);
+    expect(
+      gw
+        .stdout()
+        .split('\n')
+        .some((line) => line.startsWith('{')),
+    ).toBe(false);
     expect(gw.stderr()).toMatch(/"msg":"shutting down"/);
   });
 
@@ -131,7 +174,9 @@ describe('vgwrdma bin', () => {
   it('refuses writes with --readonly', async () => {
     const gw = await startGateway({ globalArgs: ['--readonly'] });
     const client = s3Client(gw.url, ROOT_CREDENTIALS);
-    await expect(client.send(new CreateBucketCommand({ Bucket: 'nope' }))).rejects.toMatchObject({ name: 'AccessDenied' });
+    await expect(client.send(new CreateBucketCommand({ Bucket: 'nope' }))).rejects.toMatchObject({
+      name: 'AccessDenied',
+    });
     client.destroy();
     await gw.stop();
     await removeDir(gw.root);

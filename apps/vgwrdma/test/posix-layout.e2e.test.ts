@@ -11,7 +11,13 @@ import { CreateBucketCommand, HeadObjectCommand, PutObjectCommand, type S3Client
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { md5Hex } from './helpers/files.js';
-import { type GatewayProcess, ROOT_CREDENTIALS, killAllChildren, removeDir, startGateway } from './helpers/gateway-process.js';
+import {
+  type GatewayProcess,
+  killAllChildren,
+  ROOT_CREDENTIALS,
+  removeDir,
+  startGateway,
+} from './helpers/gateway-process.js';
 import { s3Client } from './helpers/s3-client.js';
 
 const run = promisify(execFile);
@@ -48,7 +54,9 @@ function parseGetfattr(output: string): Map<string, string> {
 }
 
 async function rawAttr(file: string, name: string): Promise<string> {
-  const { stdout } = await run(GETFATTR!, ['--only-values', '--absolute-names', '-n', name, file], { encoding: 'utf8' });
+  const { stdout } = await run(GETFATTR!, ['--only-values', '--absolute-names', '-n', name, file], {
+    encoding: 'utf8',
+  });
   return stdout;
 }
 
@@ -77,7 +85,9 @@ describe.skipIf(GETFATTR === undefined)('on-disk metadata (getfattr from Debian 
     );
     const file = join(gw.root, bucket, 'a/b/obj.txt');
     expect((await stat(file)).isFile()).toBe(true);
-    const { stdout } = await run(GETFATTR!, ['--absolute-names', '-d', '-m', '-', '-e', 'text', file], { encoding: 'utf8' });
+    const { stdout } = await run(GETFATTR!, ['--absolute-names', '-d', '-m', '-', '-e', 'text', file], {
+      encoding: 'utf8',
+    });
     const attrs = parseGetfattr(stdout);
     expect(attrs.get('user.content-type')).toBe('text/x-e2e');
     expect(attrs.get('user.cache-control')).toBe('max-age=60');
@@ -86,16 +96,27 @@ describe.skipIf(GETFATTR === undefined)('on-disk metadata (getfattr from Debian 
     // The stored etag is quoted, exactly as versitygw writes it.
     expect(await rawAttr(file, 'user.etag')).toBe(`"${md5Hex(body)}"`);
     // Parents of the key are plain directories without an etag.
-    const parent = await run(GETFATTR!, ['--absolute-names', '-d', '-m', '-', '-e', 'text', join(gw.root, bucket, 'a/b')], { encoding: 'utf8' });
+    const parent = await run(
+      GETFATTR!,
+      ['--absolute-names', '-d', '-m', '-', '-e', 'text', join(gw.root, bucket, 'a/b')],
+      { encoding: 'utf8' },
+    );
     expect(parseGetfattr(parent.stdout).has('user.etag')).toBe(false);
   });
 
   it('stores the computed checksums as JSON', async () => {
-    await client.send(new PutObjectCommand({ Bucket: bucket, Key: 'summed', Body: 'checksum me', ChecksumAlgorithm: 'SHA256' }));
+    await client.send(
+      new PutObjectCommand({
+        Bucket: bucket,
+        Key: 'summed',
+        Body: 'checksum me',
+        ChecksumAlgorithm: 'SHA256',
+      }),
+    );
     const stdout = await rawAttr(join(gw.root, bucket, 'summed'), 'user.checksums');
     const checksums = JSON.parse(stdout) as Record<string, string>;
     const { createHash } = await import('node:crypto');
-    expect(checksums['SHA256']).toBe(createHash('sha256').update('checksum me').digest('base64'));
+    expect(checksums.SHA256).toBe(createHash('sha256').update('checksum me').digest('base64'));
   });
 
   it('marks a folder object with an etag', async () => {
@@ -109,7 +130,9 @@ describe.skipIf(GETFATTR === undefined)('on-disk metadata (getfattr from Debian 
 describe('an upload cut off mid-body', () => {
   it('leaves no object and nothing under .sgwtmp', async () => {
     const key = 'interrupted.bin';
-    const url = new URL(await getSignedUrl(client, new PutObjectCommand({ Bucket: bucket, Key: key }), { expiresIn: 300 }));
+    const url = new URL(
+      await getSignedUrl(client, new PutObjectCommand({ Bucket: bucket, Key: key }), { expiresIn: 300 }),
+    );
     const declared = 8 * 1024 * 1024;
     const sentBeforeCut = 1024 * 1024;
     await new Promise<void>((resolve) => {

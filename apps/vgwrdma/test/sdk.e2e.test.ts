@@ -18,7 +18,13 @@ import {
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { md5Hex } from './helpers/files.js';
-import { type GatewayProcess, ROOT_CREDENTIALS, killAllChildren, removeDir, startGateway } from './helpers/gateway-process.js';
+import {
+  type GatewayProcess,
+  killAllChildren,
+  ROOT_CREDENTIALS,
+  removeDir,
+  startGateway,
+} from './helpers/gateway-process.js';
 import { s3Client } from './helpers/s3-client.js';
 
 let gw: GatewayProcess;
@@ -37,8 +43,13 @@ afterAll(async () => {
   if (gw) await removeDir(gw.root);
 });
 
-async function getText(key: string, range?: string): Promise<{ text: string; contentRange?: string | undefined }> {
-  const out = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key, ...(range ? { Range: range } : {}) }));
+async function getText(
+  key: string,
+  range?: string,
+): Promise<{ text: string; contentRange?: string | undefined }> {
+  const out = await client.send(
+    new GetObjectCommand({ Bucket: bucket, Key: key, ...(range ? { Range: range } : {}) }),
+  );
   return { text: await out.Body!.transformToString(), contentRange: out.ContentRange };
 }
 
@@ -60,7 +71,9 @@ describe('object round trips', () => {
 
   it('puts, heads, gets and lists objects', async () => {
     const body = 'hello from the aws sdk\n';
-    const put = await client.send(new PutObjectCommand({ Bucket: bucket, Key: 'dir/hello.txt', Body: body, ContentType: 'text/plain' }));
+    const put = await client.send(
+      new PutObjectCommand({ Bucket: bucket, Key: 'dir/hello.txt', Body: body, ContentType: 'text/plain' }),
+    );
     expect(put.ETag).toBe(`"${md5Hex(body)}"`);
     const head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: 'dir/hello.txt' }));
     expect(head.ContentLength).toBe(body.length);
@@ -82,7 +95,9 @@ describe('object round trips', () => {
 
   it('copies an object', async () => {
     await client.send(new PutObjectCommand({ Bucket: bucket, Key: 'copy-src', Body: 'copied bytes' }));
-    await client.send(new CopyObjectCommand({ Bucket: bucket, Key: 'copy-dst', CopySource: `${bucket}/copy-src` }));
+    await client.send(
+      new CopyObjectCommand({ Bucket: bucket, Key: 'copy-dst', CopySource: `${bucket}/copy-src` }),
+    );
     expect((await getText('copy-dst')).text).toBe('copied bytes');
   });
 
@@ -91,7 +106,9 @@ describe('object round trips', () => {
       await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: key }));
     }
     await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: 'del/a' }));
-    expect(await errorCode(client.send(new HeadObjectCommand({ Bucket: bucket, Key: 'del/a' })))).toBe('NotFound');
+    expect(await errorCode(client.send(new HeadObjectCommand({ Bucket: bucket, Key: 'del/a' })))).toBe(
+      'NotFound',
+    );
     const multi = await client.send(
       new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: [{ Key: 'del/b' }, { Key: 'del/c' }] } }),
     );
@@ -106,7 +123,12 @@ describe('the SDK default upload: aws-chunked with a CRC32 trailer', () => {
     const data = Buffer.alloc(300_000);
     for (let i = 0; i < data.length; i++) data[i] = (i * 7 + 3) & 0xff;
     const sent: Record<string, string> = {};
-    const command = new PutObjectCommand({ Bucket: bucket, Key: 'chunked.bin', Body: Readable.from([data]), ContentLength: data.length });
+    const command = new PutObjectCommand({
+      Bucket: bucket,
+      Key: 'chunked.bin',
+      Body: Readable.from([data]),
+      ContentLength: data.length,
+    });
     command.middlewareStack.add(
       (next) => async (args) => {
         const request = args.request as { headers: Record<string, string> };
@@ -123,7 +145,9 @@ describe('the SDK default upload: aws-chunked with a CRC32 trailer', () => {
     expect(put.ChecksumCRC32).toBe(expectedCrc.toString('base64'));
     expect(put.ETag).toBe(`"${md5Hex(data)}"`);
 
-    const got = await client.send(new GetObjectCommand({ Bucket: bucket, Key: 'chunked.bin', ChecksumMode: 'ENABLED' }));
+    const got = await client.send(
+      new GetObjectCommand({ Bucket: bucket, Key: 'chunked.bin', ChecksumMode: 'ENABLED' }),
+    );
     expect(Buffer.from(await got.Body!.transformToByteArray()).equals(data)).toBe(true);
     expect(got.ChecksumCRC32).toBe(expectedCrc.toString('base64'));
   });
@@ -131,10 +155,18 @@ describe('the SDK default upload: aws-chunked with a CRC32 trailer', () => {
 
 describe('presigned URLs', () => {
   it('PUT then GET through plain fetch', async () => {
-    const putUrl = await getSignedUrl(client, new PutObjectCommand({ Bucket: bucket, Key: 'presigned.txt' }), { expiresIn: 300 });
+    const putUrl = await getSignedUrl(
+      client,
+      new PutObjectCommand({ Bucket: bucket, Key: 'presigned.txt' }),
+      { expiresIn: 300 },
+    );
     const put = await fetch(putUrl, { method: 'PUT', body: 'sent by fetch' });
     expect(put.status).toBe(200);
-    const getUrl = await getSignedUrl(client, new GetObjectCommand({ Bucket: bucket, Key: 'presigned.txt' }), { expiresIn: 300 });
+    const getUrl = await getSignedUrl(
+      client,
+      new GetObjectCommand({ Bucket: bucket, Key: 'presigned.txt' }),
+      { expiresIn: 300 },
+    );
     const get = await fetch(getUrl);
     expect(get.status).toBe(200);
     expect(await get.text()).toBe('sent by fetch');
@@ -151,7 +183,9 @@ describe('presigned URLs', () => {
   });
 
   it('refuses a URL whose signature was tampered with', async () => {
-    const url = new URL(await getSignedUrl(client, new GetObjectCommand({ Bucket: bucket, Key: 'presigned.txt' })));
+    const url = new URL(
+      await getSignedUrl(client, new GetObjectCommand({ Bucket: bucket, Key: 'presigned.txt' })),
+    );
     url.searchParams.set('X-Amz-Signature', '0'.repeat(64));
     const res = await fetch(url);
     expect(res.status).toBe(403);
@@ -173,22 +207,26 @@ describe('errors', () => {
   });
 
   it('InvalidBucketName for a bad bucket name', async () => {
-    expect(await errorCode(client.send(new CreateBucketCommand({ Bucket: 'Bad_Bucket_Name' })))).toBe('InvalidBucketName');
+    expect(await errorCode(client.send(new CreateBucketCommand({ Bucket: 'Bad_Bucket_Name' })))).toBe(
+      'InvalidBucketName',
+    );
   });
 
   it('KeyTooLongError for a 1025-byte key, while 1024 bytes is fine', async () => {
     // Path components stay under NAME_MAX (255); only the whole key is long.
     const key1024 = `${Array(5).fill('a'.repeat(200)).join('/')}/${'b'.repeat(19)}`;
     expect(Buffer.byteLength(key1024)).toBe(1024);
-    expect(await errorCode(client.send(new PutObjectCommand({ Bucket: bucket, Key: `${key1024}c`, Body: 'x' })))).toBe(
-      'KeyTooLongError',
-    );
+    expect(
+      await errorCode(client.send(new PutObjectCommand({ Bucket: bucket, Key: `${key1024}c`, Body: 'x' }))),
+    ).toBe('KeyTooLongError');
     await client.send(new PutObjectCommand({ Bucket: bucket, Key: key1024, Body: 'x' }));
     expect((await getText(key1024)).text).toBe('x');
   });
 
   it('NoSuchKey and NoSuchBucket', async () => {
     expect(await errorCode(getText('missing-key'))).toBe('NoSuchKey');
-    expect(await errorCode(client.send(new ListObjectsV2Command({ Bucket: 'no-such-bucket' })))).toBe('NoSuchBucket');
+    expect(await errorCode(client.send(new ListObjectsV2Command({ Bucket: 'no-such-bucket' })))).toBe(
+      'NoSuchBucket',
+    );
   });
 });

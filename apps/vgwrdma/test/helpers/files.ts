@@ -1,8 +1,8 @@
 // File helpers for the large-object tests: random files written in chunks (never one huge
 // buffer) and streaming SHA-256 digests.
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
 import { once } from 'node:events';
+import { createReadStream, createWriteStream } from 'node:fs';
 
 export async function writeRandomFile(path: string, size: number): Promise<void> {
   const out = createWriteStream(path);

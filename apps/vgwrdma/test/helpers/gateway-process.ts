@@ -79,7 +79,10 @@ export interface Finished extends Exit {
 }
 
 /** Runs the bin for a command that exits by itself (--help, bad flags). */
-export async function runMain(args: readonly string[], env: Readonly<Record<string, string>> = {}): Promise<Finished> {
+export async function runMain(
+  args: readonly string[],
+  env: Readonly<Record<string, string>> = {},
+): Promise<Finished> {
   const child = spawnMain(args, env);
   const out = collect(child);
   const exit = await exitOf(child);
@@ -89,9 +92,12 @@ export async function runMain(args: readonly string[], env: Readonly<Record<stri
 export async function startGateway(options: StartOptions = {}): Promise<GatewayProcess> {
   const root = options.root ?? (await makeTempDir());
   const args = [
-    '--port', '127.0.0.1:0',
-    '--access', ROOT_CREDENTIALS.access,
-    '--secret', ROOT_CREDENTIALS.secret,
+    '--port',
+    '127.0.0.1:0',
+    '--access',
+    ROOT_CREDENTIALS.access,
+    '--secret',
+    ROOT_CREDENTIALS.secret,
     ...(options.globalArgs ?? []),
     'posix',
     ...(options.posixArgs ?? []),
