@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readdir } from 'node:fs/promises';
+import { readdir, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { getChecksum } from '@vgwrdma/s3-backend';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../src/fs/layout.js';
+import { PosixBackend } from '../src/index.js';
 import { body, codeOf, ctx, type Fixture, fixture, readAll, withBucket } from './helpers.js';
 
 const MiB = 1024 * 1024;
@@ -199,6 +200,29 @@ describe('CompleteMultipartUpload', () => {
       const h = await f.backend.headObject(ctx(), { bucket, key, checksumMode: true });
       expect(h.checksums).toEqual({ CRC64NVME: crcOf(u.data) });
     }
+  });
+
+  it('a claim left by a crashed complete is released at open, and the upload completes', async () => {
+    const u = await upload('crashed', [5 * MiB, 4]);
+    const dir = join(f.root, bucket, '.sgwtmp', 'multipart', sha256Hex('crashed'));
+    await rename(
+      join(dir, u.uploadId),
+      join(dir, `${u.uploadId}.0123456789abcdef0123456789abcdef-2.inprogress`),
+    );
+    expect(
+      await codeOf(
+        f.backend.listParts(ctx(), { bucket, key: 'crashed', uploadId: u.uploadId, maxParts: 10 }),
+      ),
+    ).toBe('NoSuchUpload');
+    const reopened = await PosixBackend.open({ root: f.root });
+    expect(await readdir(dir)).toEqual([u.uploadId]);
+    const r = await reopened.completeMultipartUpload(ctx(), {
+      bucket,
+      key: 'crashed',
+      uploadId: u.uploadId,
+      parts: u.parts,
+    });
+    expect(r.etag).toBe(expectedETag(u.datas));
   });
 
   it('refuses part numbers outside 1..10000', async () => {

@@ -85,7 +85,7 @@ export async function deleteBucket(env: PosixEnv, bucket: string): Promise<void>
     if (isErrno(err, 'ENOENT')) throw noSuchBucket(bucket);
     throw err;
   }
-  await env.meta.dropped(bucketRel(bucket));
+  await env.meta.droppedTree(bucketRel(bucket));
 }
 
 async function allBuckets(env: PosixEnv): Promise<BucketSummary[]> {

@@ -123,6 +123,7 @@ function selectRange(input: HeadObjectInput, o: OpenedObject): ResolvedRange | u
     const ends = o.attrs.mp?.parts ?? [o.size];
     const n = input.partNumber;
     if (!Number.isInteger(n) || n < 1 || n > ends.length) throw new S3Error('InvalidPartNumber');
+    if (o.size === 0) return undefined; // no bytes: no Content-Range to send
     const start = n === 1 ? 0 : (ends[n - 2] as number);
     const end = (ends[n - 1] as number) - 1;
     return { start, end, size: o.size };
