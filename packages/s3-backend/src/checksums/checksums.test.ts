@@ -1,8 +1,9 @@
 // The checksum registry against published check values and against the implementations
-// @aws-sdk/client-s3@3.1175.0 uses (@aws-sdk/checksums/crc, @aws-sdk/crc64-nvme), and CRC
-// combination against the CRC of the concatenation.
+// @aws-sdk/client-s3@3.1175.0 uses (@aws-sdk/checksums/crc, @aws-sdk/crc64-nvme, and the older
+// @aws-crypto/crc32c), and CRC combination against the CRC of the concatenation.
 
 import { createHash, randomBytes } from 'node:crypto';
+import { Crc32c as AwsCryptoCrc32c } from '@aws-crypto/crc32c';
 import {
   Crc32 as SdkCrc32,
   Crc32c as SdkCrc32c,
@@ -100,6 +101,26 @@ describe('agreement with the SDK implementations', () => {
       const want = Buffer.from(await ref.digest()).toString('base64');
       expect(digest(alg, data), `size ${size}`).toBe(want);
       expect(digest(alg, ...randomChunks(data)), `size ${size}, chunked`).toBe(want);
+    }
+  });
+
+  it('CRC32C equals @aws-crypto/crc32c for random inputs', () => {
+    for (const size of sizes) {
+      const data = randomBytes(size);
+      const ref = new AwsCryptoCrc32c().update(data).digest() >>> 0;
+      expect(hex(digest('CRC32C', ...randomChunks(data))), `size ${size}`).toBe(
+        ref.toString(16).padStart(8, '0'),
+      );
+    }
+  });
+
+  it('inputs larger than the kernel window (256 KiB) and unaligned views agree with the SDK', async () => {
+    const big = randomBytes(3 * 256 * 1024 + 13);
+    const view = big.subarray(5); // odd byteOffset
+    for (const alg of ['CRC32C', 'CRC64NVME'] as const) {
+      const ref = sdk[alg]();
+      ref.update(view);
+      expect(digest(alg, view)).toBe(Buffer.from(await ref.digest()).toString('base64'));
     }
   });
 

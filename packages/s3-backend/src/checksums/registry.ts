@@ -4,16 +4,14 @@
 
 import { createHash } from 'node:crypto';
 import { crc32 } from 'node:zlib';
-import { Crc32c } from '@aws-crypto/crc32c';
 import type { ChecksumAlgorithm } from '../types/common.js';
 import { CHECKSUM_ALGORITHMS } from '../types/common.js';
 import { base64Combiner, crcField, crcToBase64 } from './crc-combine.js';
-import { CRC64NVME_POLY, Crc64NvmeHasher } from './crc64-nvme.js';
+import { CRC32C_POLY, CRC64NVME_POLY, createCrc32c, createCrc64Nvme } from './crc-hashers.js';
 import type { ChecksumSpec, Hasher } from './types.js';
 
-/** Reflected polynomials; they also define the GF(2) fields used by combine. */
+/** Reflected CRC32 polynomial; with the others it defines the GF(2) fields combine works in. */
 const CRC32_POLY = 0xedb88320n;
-const CRC32C_POLY = 0x82f63b78n;
 
 /** CRC32 via node:zlib (native, Node >= 20.15). */
 class Crc32Hasher implements Hasher {
@@ -26,17 +24,6 @@ class Crc32Hasher implements Hasher {
   }
   digest(): string {
     return crcToBase64(BigInt(this.value >>> 0), 4);
-  }
-}
-
-/** CRC32C via @aws-crypto/crc32c (the SDK's long-standing implementation). */
-class Crc32cHasher implements Hasher {
-  private readonly crc = new Crc32c();
-  update(chunk: Uint8Array): void {
-    this.crc.update(chunk);
-  }
-  digest(): string {
-    return crcToBase64(BigInt(this.crc.digest() >>> 0), 4);
   }
 }
 
@@ -61,14 +48,14 @@ export const CHECKSUMS: { readonly [A in ChecksumAlgorithm]: ChecksumSpec & { re
     algorithm: 'CRC32C',
     header: 'x-amz-checksum-crc32c',
     size: 4,
-    create: () => new Crc32cHasher(),
+    create: createCrc32c,
     combine: base64Combiner(crcField(32, CRC32C_POLY)),
   },
   CRC64NVME: {
     algorithm: 'CRC64NVME',
     header: 'x-amz-checksum-crc64nvme',
     size: 8,
-    create: () => new Crc64NvmeHasher(),
+    create: createCrc64Nvme,
     combine: base64Combiner(crcField(64, CRC64NVME_POLY)),
   },
   SHA1: { algorithm: 'SHA1', header: 'x-amz-checksum-sha1', size: 20, create: () => cryptoHasher('sha1') },
