@@ -3,7 +3,6 @@
 // the first candidate; a client that sent characters unescaped or escapes in lower case signed
 // the canonical re-encoding instead, which is the second. Queries get the same two readings of
 // '+' (literal, as the AWS SDKs send it escaped, or space, as form encoders send it).
-import { headerValue } from './request-headers.js';
 import type { RequestHeaders } from './types.js';
 import { reencode } from './uri-encoding.js';
 
@@ -57,15 +56,17 @@ export function canonicalQueries(rawQuery: string, omit?: string): string[] {
 const SPACES = /\s+/g;
 
 /**
- * The canonical headers block (each `name:value\n`) for the signed header names, or undefined
+ * The canonical headers block (each `name:value\n`, repeated values trimmed and joined with ',')
+ * for the signed header names, or undefined
  * when a signed header is absent from the request (the signature cannot match then).
  */
 export function canonicalHeaders(headers: RequestHeaders, signedHeaders: readonly string[]): string | undefined {
   let block = '';
   for (const name of signedHeaders) {
-    const value = headerValue(headers, name);
-    if (value === undefined) return undefined;
-    block += `${name}:${value.trim().replace(SPACES, ' ')}\n`;
+    const raw = headers[name];
+    if (raw === undefined) return undefined;
+    const values = typeof raw === 'string' ? [raw] : raw;
+    block += `${name}:${values.map((v) => v.trim().replace(SPACES, ' ')).join(',')}\n`;
   }
   return block;
 }

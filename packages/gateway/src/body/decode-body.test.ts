@@ -48,6 +48,17 @@ describe('plain bodies', () => {
     expect(ok.ended).toBe(true);
   });
 
+  it('fail with IncompleteBody when the source closes without ending or erroring', async () => {
+    const source = new Readable({ read() {} });
+    const decoded = decodeBody(source, { 'content-length': '100' }, { kind: 'unsigned' });
+    const done = collect(decoded.stream);
+    source.push(Buffer.alloc(10));
+    setImmediate(() => source.destroy());
+    const result = await done;
+    expect(result.error?.code).toBe('IncompleteBody');
+    expect(result.ended).toBe(false);
+  });
+
   it('fail with IncompleteBody when fewer bytes than Content-Length arrive', async () => {
     const result = await decodeMemory([Buffer.alloc(10)], { 'content-length': '11' }, { kind: 'unsigned' }).done;
     expect(result.error?.code).toBe('IncompleteBody');
