@@ -2,7 +2,7 @@
 // signed payload hash, short bodies, and a verification failure that still lets the server answer.
 import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { type IncomingMessage, createServer, request } from 'node:http';
+import { Agent, type IncomingMessage, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { isS3Error } from '@vgwrdma/s3-backend';
@@ -118,5 +118,45 @@ describe('plain bodies over HTTP', () => {
     });
     expect(result.error?.code).toBe('XAmzContentSHA256Mismatch');
     expect(status).toBe(400);
+  });
+
+  it('drain the rest of a refused body so a keep-alive connection serves the next request', async () => {
+    const payload: PayloadMode = { kind: 'streaming-unsigned-trailer' };
+    const answers: string[] = [];
+    const server = createServer((req, res) => {
+      const decoded = decodeBody(req, req.headers, payload);
+      void collect(decoded.stream).then((result) => {
+        const code = result.error?.code ?? 'OK';
+        answers.push(code);
+        res.writeHead(result.error ? 400 : 200, { 'content-length': String(code.length) }).end(code);
+      });
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const port = (server.address() as AddressInfo).port;
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const put = (body: Buffer) =>
+      new Promise<{ status: number; text: string; socket: unknown }>((resolve, reject) => {
+        const req = request({ agent, port, host: '127.0.0.1', method: 'PUT', path: '/b/k', headers: { 'content-length': String(body.length) } });
+        req.on('error', reject);
+        req.on('response', (res) => {
+          const parts: Buffer[] = [];
+          res.on('data', (p: Buffer) => parts.push(p));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(parts).toString(), socket: req.socket }));
+        });
+        req.end(body);
+      });
+    try {
+      // A bad size line at the start, then 4 MiB the decoder never looks at.
+      const first = await put(Buffer.concat([Buffer.from('zz\r\n'), Buffer.alloc(4 << 20, 1)]));
+      const second = await put(Buffer.from('3\r\nabc\r\n0\r\n\r\n'));
+      expect([first.status, first.text]).toEqual([400, 'InvalidChunkSizeError']);
+      expect([second.status, second.text]).toEqual([200, 'OK']);
+      expect(second.socket).toBe(first.socket); // the same connection carried both
+    } finally {
+      agent.destroy();
+      server.closeAllConnections();
+      server.close();
+    }
   });
 });

@@ -58,10 +58,11 @@ export function decodeBody(incoming: Readable, headers: RequestHeaders, payload:
 }
 
 /**
- * Pipes with backpressure. The source is never destroyed from here: on a verification failure it
- * is only unpiped, so the connection stays writable for the error response (Node's server
- * discards whatever body is left). A source that closes or fails before 'end' (client went away)
- * fails the decoded stream with IncompleteBody.
+ * Pipes with backpressure. The source is never destroyed from here: when the decoded stream
+ * fails or is dropped, the source is unpiped and left flowing, so the rest of the body is read
+ * and discarded and the connection stays usable for the error response (and, with keep-alive,
+ * the next request). A source that closes or fails before 'end' (client went away) fails the
+ * decoded stream with IncompleteBody.
  */
 function attach(source: Readable, decoder: Transform, early: () => Error): void {
   let ended = false;
@@ -74,6 +75,9 @@ function attach(source: Readable, decoder: Transform, early: () => Error): void 
   source.once('close', () => {
     if (!ended && !decoder.destroyed) decoder.destroy(early());
   });
-  decoder.once('close', () => source.unpipe(decoder));
+  decoder.once('close', () => {
+    source.unpipe(decoder);
+    if (!ended && !source.destroyed) source.resume();
+  });
   source.pipe(decoder);
 }
