@@ -40,7 +40,7 @@ export function createLoggers(settings: LogSettings): Loggers {
   }
   const file = pino(
     { name: 'vgwrdma-access', level: 'info' },
-    pino.destination({ dest: settings.accessLog, sync: false, mkdir: true }),
+    pino.destination({ dest: settings.accessLog, sync: true, mkdir: true }),
   );
   const gatewayLogger: GatewayLogger = {
     info: (obj, msg) => (msg === ACCESS_LOG_MESSAGE ? file.info(obj, msg) : logger.info(obj, msg)),

@@ -156,6 +156,24 @@ describe('vgwrdma bin', () => {
     expect(gw.stderr()).toMatch(/"msg":"shutting down"/);
   });
 
+  it('writes one access-log line per request to --access-log FILE, none to stderr', async () => {
+    const file = join(work, 'logs', 'access.log');
+    const gw = await startGateway({ globalArgs: ['--access-log', file] });
+    const client = s3Client(gw.url, ROOT_CREDENTIALS);
+    await client.send(new CreateBucketCommand({ Bucket: 'logged' }));
+    client.destroy();
+    expect(await gw.stop()).toEqual({ code: 0, signal: null });
+    const lines = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(
+      lines.some((l) => l.msg === 'request' && l.method === 'PUT' && l.url === '/logged/' && l.status === 200),
+    ).toBe(true);
+    expect(gw.stderr()).not.toMatch(/"msg":"request"/);
+    await removeDir(gw.root);
+  });
+
   it('exits 0 on SIGINT too', async () => {
     const gw = await startGateway();
     expect(await gw.stop('SIGINT')).toEqual({ code: 0, signal: null });
