@@ -45,6 +45,9 @@ export function createGateway(options: GatewayOptions): Gateway {
   return {
     app,
     listen: (opts) =>
-      listen(app.fetch, opts, { requestTimeoutMs: options.requestTimeoutMs ?? 0, closeGraceMs: CLOSE_GRACE_MS }),
+      listen(app.fetch, opts, {
+        requestTimeoutMs: options.requestTimeoutMs ?? 0,
+        closeGraceMs: CLOSE_GRACE_MS,
+      }),
   };
 }

@@ -1,11 +1,12 @@
 // @vgwrdma/gateway: the S3 HTTP API on hono. createGateway() builds the app over any Backend;
 // listen() serves it. The auth API is re-exported for callers that configure credentials.
-export { createGateway, DEFAULT_REGION } from './create-gateway.js';
+
+export type { Credential, CredentialStore } from './auth/index.js';
+export { staticCredentials } from './auth/index.js';
 export type { Gateway } from './create-gateway.js';
+export { createGateway, DEFAULT_REGION } from './create-gateway.js';
 export type { GatewayEnv, GatewayOptions, GatewayVariables } from './env.js';
 export type { Logger } from './logger.js';
-export type { ListenOptions, RunningGateway } from './server/listen.js';
 export { ROUTES } from './routes/table.js';
 export type { Handler, RouteFlags, RouteRow, RouteTarget, S3Request, Subresource } from './routes/types.js';
-export { staticCredentials } from './auth/index.js';
-export type { Credential, CredentialStore } from './auth/index.js';
+export type { ListenOptions, RunningGateway } from './server/listen.js';

@@ -13,7 +13,7 @@ export interface Logger {
 function stderrLine(level: string): LogFn {
   return (obj, msg) => {
     const line: Record<string, unknown> = { level, time: Date.now(), ...serializable(obj) };
-    if (msg !== undefined) line['msg'] = msg;
+    if (msg !== undefined) line.msg = msg;
     process.stderr.write(`${JSON.stringify(line)}\n`);
   };
 }

@@ -51,10 +51,13 @@ describe('error documents', () => {
 });
 
 describe('request validation', () => {
-  it.each(['ab', 'Upper', '192.168.0.1', 'a..b', 'xn--abc', 'bad_name'])('refuses bucket name %s', async (name) => {
-    const res = await raw(gw.url, { path: `/${name}/k` });
-    expect([res.status, xmlField(res.body, 'Code')]).toEqual([400, 'InvalidBucketName']);
-  });
+  it.each(['ab', 'Upper', '192.168.0.1', 'a..b', 'xn--abc', 'bad_name'])(
+    'refuses bucket name %s',
+    async (name) => {
+      const res = await raw(gw.url, { path: `/${name}/k` });
+      expect([res.status, xmlField(res.body, 'Code')]).toEqual([400, 'InvalidBucketName']);
+    },
+  );
 
   it('refuses keys over 1024 bytes and accepts 1024', async () => {
     const long = await raw(gw.url, { path: `/raw/${'k'.repeat(1025)}` });
@@ -74,7 +77,12 @@ describe('request validation', () => {
   });
 
   it('refuses a plain PUT without Content-Length', async () => {
-    const res = await raw(gw.url, { method: 'PUT', path: '/raw/nolen', headers: { 'transfer-encoding': 'chunked' }, body: 'abc' });
+    const res = await raw(gw.url, {
+      method: 'PUT',
+      path: '/raw/nolen',
+      headers: { 'transfer-encoding': 'chunked' },
+      body: 'abc',
+    });
     expect([res.status, xmlField(res.body, 'Code')]).toEqual([411, 'MissingContentLength']);
   });
 
@@ -95,11 +103,17 @@ describe('request validation', () => {
     const opts = await raw(gw.url, { method: 'OPTIONS', path: '/raw/k' });
     expect([opts.status, xmlField(opts.body, 'Code')]).toEqual([405, 'MethodNotAllowed']);
     const versionsOnKey = await raw(gw.url, { path: '/raw/present?versions' });
-    expect(xmlField(versionsOnKey.body, 'Message')).toBe('There is no such thing as the ?versions sub-resource for a key');
+    expect(xmlField(versionsOnKey.body, 'Message')).toBe(
+      'There is no such thing as the ?versions sub-resource for a key',
+    );
   });
 
   it('answers MalformedXML for bad request documents', async () => {
-    const res = await raw(gw.url, { method: 'PUT', path: '/raw/present?tagging', body: '<Tagging><TagSet><Tag>' });
+    const res = await raw(gw.url, {
+      method: 'PUT',
+      path: '/raw/present?tagging',
+      body: '<Tagging><TagSet><Tag>',
+    });
     expect([res.status, xmlField(res.body, 'Code')]).toEqual([400, 'MalformedXML']);
     const wrongRoot = await raw(gw.url, { method: 'PUT', path: '/raw/present?tagging', body: '<Other/>' });
     expect(xmlField(wrongRoot.body, 'Code')).toBe('MalformedXML');
@@ -108,16 +122,33 @@ describe('request validation', () => {
   it('requires Content-MD5 or a checksum on DeleteObjects, and checks it', async () => {
     const body = '<Delete><Object><Key>present</Key></Object></Delete>';
     const none = await raw(gw.url, { method: 'POST', path: '/raw?delete', body });
-    expect(xmlField(none.body, 'Message')).toBe('Missing required header for this request: Content-MD5 OR x-amz-checksum-*');
-    const wrong = await raw(gw.url, { method: 'POST', path: '/raw?delete', body, headers: { 'content-md5': '1B2M2Y8AsgTpgAmY7PhCfg==' } });
+    expect(xmlField(none.body, 'Message')).toBe(
+      'Missing required header for this request: Content-MD5 OR x-amz-checksum-*',
+    );
+    const wrong = await raw(gw.url, {
+      method: 'POST',
+      path: '/raw?delete',
+      body,
+      headers: { 'content-md5': '1B2M2Y8AsgTpgAmY7PhCfg==' },
+    });
     expect(xmlField(wrong.body, 'Code')).toBe('BadDigest');
     expect(backend.bucket('raw').objects.has('present')).toBe(true);
   });
 
   it('checks Content-MD5 shape and value on PUT', async () => {
-    const bad = await raw(gw.url, { method: 'PUT', path: '/raw/md5', headers: { 'content-md5': 'nope' }, body: 'abc' });
+    const bad = await raw(gw.url, {
+      method: 'PUT',
+      path: '/raw/md5',
+      headers: { 'content-md5': 'nope' },
+      body: 'abc',
+    });
     expect(xmlField(bad.body, 'Code')).toBe('InvalidDigest');
-    const wrong = await raw(gw.url, { method: 'PUT', path: '/raw/md5', headers: { 'content-md5': '1B2M2Y8AsgTpgAmY7PhCfg==' }, body: 'abc' });
+    const wrong = await raw(gw.url, {
+      method: 'PUT',
+      path: '/raw/md5',
+      headers: { 'content-md5': '1B2M2Y8AsgTpgAmY7PhCfg==' },
+      body: 'abc',
+    });
     expect(xmlField(wrong.body, 'Code')).toBe('BadDigest');
     expect(backend.bucket('raw').objects.has('md5')).toBe(false);
   });
@@ -127,7 +158,10 @@ describe('request validation', () => {
       { 'x-amz-checksum-crc32': 'AAAAAA==', 'x-amz-checksum-sha1': 'AAAAAAAAAAAAAAAAAAAAAAAAAAA=' },
       'Expecting a single x-amz-checksum- header. Multiple checksum Types are not allowed.',
     ],
-    [{ 'x-amz-checksum-md4': 'AAAA' }, 'The algorithm type you specified in x-amz-checksum- header is invalid.'],
+    [
+      { 'x-amz-checksum-md4': 'AAAA' },
+      'The algorithm type you specified in x-amz-checksum- header is invalid.',
+    ],
     [
       { 'x-amz-sdk-checksum-algorithm': 'CRC32' },
       'x-amz-sdk-checksum-algorithm specified, but no corresponding x-amz-checksum-* or x-amz-trailer headers were found.',
@@ -138,13 +172,27 @@ describe('request validation', () => {
     ],
   ])('validates checksum headers %o', async (headers, message) => {
     const res = await raw(gw.url, { method: 'PUT', path: '/raw/ck', headers, body: 'abc' });
-    expect([res.status, xmlField(res.body, 'Code'), xmlField(res.body, 'Message')]).toEqual([400, 'InvalidRequest', message]);
+    expect([res.status, xmlField(res.body, 'Code'), xmlField(res.body, 'Message')]).toEqual([
+      400,
+      'InvalidRequest',
+      message,
+    ]);
   });
 
   it('verifies a checksum header value through the backend', async () => {
-    const wrong = await raw(gw.url, { method: 'PUT', path: '/raw/ck2', headers: { 'x-amz-checksum-crc32': 'AAAAAA==' }, body: 'abc' });
+    const wrong = await raw(gw.url, {
+      method: 'PUT',
+      path: '/raw/ck2',
+      headers: { 'x-amz-checksum-crc32': 'AAAAAA==' },
+      body: 'abc',
+    });
     expect(xmlField(wrong.body, 'Code')).toBe('BadDigest');
-    const right = await raw(gw.url, { method: 'PUT', path: '/raw/ck2', headers: { 'x-amz-checksum-crc32': 'NSRBwg==' }, body: 'abc' });
+    const right = await raw(gw.url, {
+      method: 'PUT',
+      path: '/raw/ck2',
+      headers: { 'x-amz-checksum-crc32': 'NSRBwg==' },
+      body: 'abc',
+    });
     expect(right.status).toBe(200);
     expect(right.headers['x-amz-checksum-crc32']).toBe('NSRBwg==');
   });
@@ -169,7 +217,9 @@ describe('request validation', () => {
 
   it('refuses response-* overrides on anonymous GETs', async () => {
     const res = await raw(gw.url, { path: '/raw/present?response-content-type=text/plain' });
-    expect(xmlField(res.body, 'Message')).toBe('Request specific response headers cannot be used for anonymous GET requests.');
+    expect(xmlField(res.body, 'Message')).toBe(
+      'Request specific response headers cannot be used for anonymous GET requests.',
+    );
   });
 
   it('answers InvalidArgument for a non-numeric max-keys', async () => {
@@ -191,7 +241,12 @@ describe('access', () => {
   });
 
   it('refuses writes in read-only mode but serves reads', async () => {
-    const put = await raw(readonlyGw.url, { method: 'PUT', path: '/raw/ro', headers: { 'content-length': '1' }, body: 'x' });
+    const put = await raw(readonlyGw.url, {
+      method: 'PUT',
+      path: '/raw/ro',
+      headers: { 'content-length': '1' },
+      body: 'x',
+    });
     expect([put.status, xmlField(put.body, 'Code')]).toEqual([403, 'AccessDenied']);
     const get = await raw(readonlyGw.url, { path: '/raw/present' });
     expect([get.status, get.body]).toEqual([200, '0123456789']);

@@ -2,7 +2,13 @@
 // the RDMA descriptor, the disconnect signal, timeouts, and close() draining in-flight requests.
 import { connect } from 'node:net';
 import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { type GetObjectInput, type HeadObjectOutput, type RdmaDescriptor, type RequestContext, S3Error } from '@vgwrdma/s3-backend';
+import {
+  type GetObjectInput,
+  type HeadObjectOutput,
+  type RdmaDescriptor,
+  type RequestContext,
+  S3Error,
+} from '@vgwrdma/s3-backend';
 import type { MiddlewareHandler } from 'hono';
 import { afterEach, expect, it } from 'vitest';
 import type { GatewayEnv } from '../src/env.js';
@@ -40,7 +46,12 @@ afterEach(async () => {
 });
 
 it('hands an RDMA descriptor set by a middleware to the backend, with account and request id', async () => {
-  const descriptor: RdmaDescriptor = { token: 't'.repeat(81), remoteAddress: 0x1000n, size: 5, scheme: 'token' };
+  const descriptor: RdmaDescriptor = {
+    token: 't'.repeat(81),
+    remoteAddress: 0x1000n,
+    size: 5,
+    scheme: 'token',
+  };
   const setRdma: MiddlewareHandler<GatewayEnv> = async (c, next) => {
     if (c.req.header('x-amz-rdma-token')) c.set('rdma', descriptor);
     await next();
@@ -51,10 +62,13 @@ it('hands an RDMA descriptor set by a middleware to the backend, with account an
   await gw.client.send(new CreateBucketCommand({ Bucket: 'ctx' }));
   expect(backend.lastCtx.get('createBucket')?.rdma).toBeUndefined();
   const put = new PutObjectCommand({ Bucket: 'ctx', Key: 'k', Body: 'hello' });
-  put.middlewareStack.add((next) => async (args) => {
-    (args.request as { headers: Record<string, string> }).headers['x-amz-rdma-token'] = 'present';
-    return next(args);
-  }, { step: 'build' });
+  put.middlewareStack.add(
+    (next) => async (args) => {
+      (args.request as { headers: Record<string, string> }).headers['x-amz-rdma-token'] = 'present';
+      return next(args);
+    },
+    { step: 'build' },
+  );
   await gw.client.send(put);
   const ctx = backend.lastCtx.get('putObject');
   expect(ctx?.rdma).toEqual(descriptor);
@@ -66,7 +80,11 @@ it('aborts the context signal when the client disconnects', async () => {
   const backend = new GatedBackend();
   const gw = await startGateway(backend, { anonymousAccess: true });
   started.push(gw);
-  await backend.createBucket({} as RequestContext, { bucket: 'gate', owner: '', acl: { Owner: '', Grantees: [] } });
+  await backend.createBucket({} as RequestContext, {
+    bucket: 'gate',
+    owner: '',
+    acl: { Owner: '', Grantees: [] },
+  });
   const sock = connect(Number(new URL(gw.url).port), '127.0.0.1');
   sock.write('HEAD /gate/k HTTP/1.1\r\nHost: x\r\n\r\n');
   const ctx = await backend.entered;
@@ -137,10 +155,57 @@ it('sends the reply headers a backend asks for, on success and on errors', async
   const gw = await startGateway(new ReplyHeaderBackend(), { anonymousAccess: true });
   started.push(gw);
   await gw.client.send(new CreateBucketCommand({ Bucket: 'reply' }));
-  const put = await raw(gw.url, { method: 'PUT', path: '/reply/k', headers: { 'content-length': '2' }, body: 'hi' });
+  const put = await raw(gw.url, {
+    method: 'PUT',
+    path: '/reply/k',
+    headers: { 'content-length': '2' },
+    body: 'hi',
+  });
   expect(put.headers['x-amz-rdma-reply']).toBe('200');
   const get = await raw(gw.url, { path: '/reply/k' });
   expect([get.body, get.headers['x-amz-rdma-reply']]).toEqual(['hi', '200']);
   const declined = await raw(gw.url, { path: '/reply/declined' });
   expect([declined.status, declined.headers['x-amz-rdma-reply']]).toEqual([501, '501']);
+});
+
+/** Collects log lines by level. */
+function captureLogger() {
+  const lines: { level: string; obj: Record<string, unknown>; msg?: string | undefined }[] = [];
+  const at = (level: string) => (obj: object, msg?: string) =>
+    void lines.push({ level, obj: obj as Record<string, unknown>, msg });
+  return { lines, logger: { info: at('info'), warn: at('warn'), error: at('error'), debug: at('debug') } };
+}
+
+it('answers unexpected backend failures as InternalError and logs them', async () => {
+  class Broken extends MemoryBackend {
+    override async headBucket(): Promise<never> {
+      throw new Error('disk on fire');
+    }
+  }
+  const { lines, logger } = captureLogger();
+  const gw = await startGateway(new Broken(), { anonymousAccess: true, logger });
+  started.push(gw);
+  const res = await raw(gw.url, { path: '/any-bucket?location' });
+  expect(res.status).toBe(500);
+  expect(res.body).toContain('<Code>InternalError</Code>');
+  expect(res.body).not.toContain('disk on fire');
+  const logged = lines.find((l) => l.level === 'error');
+  expect((logged?.obj.err as Error | undefined)?.message).toBe('disk on fire');
+  expect(logged?.obj.requestId).toBe(res.headers['x-amz-request-id']);
+});
+
+it('writes one access-log line per request with its final status', async () => {
+  const { lines, logger } = captureLogger();
+  const gw = await startGateway(new MemoryBackend(), { anonymousAccess: true, logger, accessLog: true });
+  started.push(gw);
+  const res = await raw(gw.url, { path: '/no-bucket/k' });
+  // The line is written when the response closes, which may follow the client's 'end'.
+  while (!lines.some((l) => l.level === 'info')) await new Promise((r) => setImmediate(r));
+  const line = lines.find((l) => l.level === 'info');
+  expect(line?.obj).toMatchObject({
+    method: 'GET',
+    url: '/no-bucket/k',
+    status: 404,
+    requestId: res.headers['x-amz-request-id'],
+  });
 });

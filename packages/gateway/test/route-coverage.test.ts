@@ -1,6 +1,6 @@
 // Every Backend method is reachable over HTTP: one request per method (the Record type makes
 // the compiler insist on the full list), each checked to reach exactly that method.
-import { type BackendMethod, BACKEND_METHODS, S3Error, UnsupportedBackend } from '@vgwrdma/s3-backend';
+import { BACKEND_METHODS, type BackendMethod, S3Error, UnsupportedBackend } from '@vgwrdma/s3-backend';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_ACCESS, ADMIN_SECRET, startGateway, type TestGateway } from './support/harness.js';
 import type { RawRequest } from './support/raw-http.js';
@@ -33,7 +33,11 @@ const REQUESTS: Record<BackendMethod, RawRequest> = {
   getBucketAcl: { path: '/bkt?acl' },
   putBucketAcl: { method: 'PUT', path: '/bkt?acl', body: ACP },
   getBucketVersioning: { path: '/bkt?versioning' },
-  putBucketVersioning: { method: 'PUT', path: '/bkt?versioning', body: '<VersioningConfiguration><Status>Enabled</Status></VersioningConfiguration>' },
+  putBucketVersioning: {
+    method: 'PUT',
+    path: '/bkt?versioning',
+    body: '<VersioningConfiguration><Status>Enabled</Status></VersioningConfiguration>',
+  },
   getBucketPolicy: { path: '/bkt?policy' },
   putBucketPolicy: { method: 'PUT', path: '/bkt?policy', body: '{"Version":"2012-10-17"}' },
   deleteBucketPolicy: { method: 'DELETE', path: '/bkt?policy' },
@@ -45,10 +49,18 @@ const REQUESTS: Record<BackendMethod, RawRequest> = {
   },
   deleteBucketOwnershipControls: { method: 'DELETE', path: '/bkt?ownershipControls' },
   getBucketCors: { path: '/bkt?cors' },
-  putBucketCors: { method: 'PUT', path: '/bkt?cors', body: '<CORSConfiguration><CORSRule><AllowedMethod>GET</AllowedMethod></CORSRule></CORSConfiguration>' },
+  putBucketCors: {
+    method: 'PUT',
+    path: '/bkt?cors',
+    body: '<CORSConfiguration><CORSRule><AllowedMethod>GET</AllowedMethod></CORSRule></CORSConfiguration>',
+  },
   deleteBucketCors: { method: 'DELETE', path: '/bkt?cors' },
   getBucketWebsite: { path: '/bkt?website' },
-  putBucketWebsite: { method: 'PUT', path: '/bkt?website', body: '<WebsiteConfiguration><IndexDocument><Suffix>i</Suffix></IndexDocument></WebsiteConfiguration>' },
+  putBucketWebsite: {
+    method: 'PUT',
+    path: '/bkt?website',
+    body: '<WebsiteConfiguration><IndexDocument><Suffix>i</Suffix></IndexDocument></WebsiteConfiguration>',
+  },
   deleteBucketWebsite: { method: 'DELETE', path: '/bkt?website' },
   getBucketTagging: { path: '/bkt?tagging' },
   putBucketTagging: { method: 'PUT', path: '/bkt?tagging', body: TAGS },
@@ -63,7 +75,12 @@ const REQUESTS: Record<BackendMethod, RawRequest> = {
   getObject: { path: '/bkt/k' },
   headObject: { method: 'HEAD', path: '/bkt/k' },
   deleteObject: { method: 'DELETE', path: '/bkt/k' },
-  deleteObjects: { method: 'POST', path: '/bkt?delete', body: '<Delete><Object><Key>k</Key></Object></Delete>', headers: MD5 },
+  deleteObjects: {
+    method: 'POST',
+    path: '/bkt?delete',
+    body: '<Delete><Object><Key>k</Key></Object></Delete>',
+    headers: MD5,
+  },
   copyObject: { method: 'PUT', path: '/bkt/k', headers: copy },
   listObjects: { path: '/bkt' },
   listObjectsV2: { path: '/bkt?list-type=2' },
@@ -81,7 +98,11 @@ const REQUESTS: Record<BackendMethod, RawRequest> = {
     body: '<Retention><Mode>GOVERNANCE</Mode><RetainUntilDate>2030-01-01T00:00:00.000Z</RetainUntilDate></Retention>',
   },
   getObjectLegalHold: { path: '/bkt/k?legal-hold' },
-  putObjectLegalHold: { method: 'PUT', path: '/bkt/k?legal-hold', body: '<LegalHold><Status>ON</Status></LegalHold>' },
+  putObjectLegalHold: {
+    method: 'PUT',
+    path: '/bkt/k?legal-hold',
+    body: '<LegalHold><Status>ON</Status></LegalHold>',
+  },
   restoreObject: { method: 'POST', path: '/bkt/k?restore', body: '' },
   createMultipartUpload: { method: 'POST', path: '/bkt/k?uploads' },
   uploadPart: { method: 'PUT', path: '/bkt/k?partNumber=1&uploadId=u', body: 'part' },
@@ -94,7 +115,11 @@ const REQUESTS: Record<BackendMethod, RawRequest> = {
   abortMultipartUpload: { method: 'DELETE', path: '/bkt/k?uploadId=u' },
   listParts: { path: '/bkt/k?uploadId=u' },
   listMultipartUploads: { path: '/bkt?uploads' },
-  changeBucketOwner: { method: 'PATCH', path: '/bkt?change-bucket-owner', headers: { 'x-vgw-owner': 'someone' } },
+  changeBucketOwner: {
+    method: 'PATCH',
+    path: '/bkt?change-bucket-owner',
+    headers: { 'x-vgw-owner': 'someone' },
+  },
   listBucketsAndOwners: { method: 'PATCH', path: '/?list-buckets-and-owners' },
 };
 
@@ -110,7 +135,11 @@ describe('route table coverage', () => {
     const req = REQUESTS[method];
     if (req.headers === MD5) {
       const { createHash } = await import('node:crypto');
-      req.headers = { 'content-md5': createHash('md5').update(req.body ?? '').digest('base64') };
+      req.headers = {
+        'content-md5': createHash('md5')
+          .update(req.body ?? '')
+          .digest('base64'),
+      };
     }
     backend.calls.length = 0;
     const res = await signedRaw(gw.url, ADMIN_ACCESS, ADMIN_SECRET, req);

@@ -18,7 +18,7 @@ import {
   ListPartsCommand,
   PutBucketTaggingCommand,
   PutObjectCommand,
-  S3ServiceException,
+  type S3ServiceException,
   UploadPartCommand,
   UploadPartCopyCommand,
 } from '@aws-sdk/client-s3';
@@ -26,7 +26,10 @@ import type { Backend } from '@vgwrdma/s3-backend';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type TestGateway } from './support/harness.js';
 
-export function bucketSuite(name: string, makeBackend: () => Promise<{ backend: Backend; cleanup(): Promise<void> }>) {
+export function bucketSuite(
+  name: string,
+  makeBackend: () => Promise<{ backend: Backend; cleanup(): Promise<void> }>,
+) {
   describe(`buckets, listings and multipart over the SDK (${name})`, () => {
     let gw: TestGateway;
     let cleanup: () => Promise<void>;
@@ -80,7 +83,9 @@ export function bucketSuite(name: string, makeBackend: () => Promise<{ backend: 
       let token: string | undefined;
       let pages = 0;
       do {
-        const page = await gw.client.send(new ListObjectsV2Command({ Bucket, MaxKeys: 2, ContinuationToken: token }));
+        const page = await gw.client.send(
+          new ListObjectsV2Command({ Bucket, MaxKeys: 2, ContinuationToken: token }),
+        );
         seen.push(...(page.Contents ?? []).map((o) => o.Key ?? ''));
         token = page.IsTruncated ? page.NextContinuationToken : undefined;
         pages++;
@@ -90,7 +95,9 @@ export function bucketSuite(name: string, makeBackend: () => Promise<{ backend: 
 
       const after = await gw.client.send(new ListObjectsV2Command({ Bucket, StartAfter: 'c/x/y' }));
       expect(after.Contents?.map((o) => o.Key)).toEqual(['d', 'e']);
-      const owner = await gw.client.send(new ListObjectsV2Command({ Bucket, Prefix: 'a/', FetchOwner: true }));
+      const owner = await gw.client.send(
+        new ListObjectsV2Command({ Bucket, Prefix: 'a/', FetchOwner: true }),
+      );
       expect(owner.Contents?.[0]?.Owner?.ID).toBeDefined();
       const noOwner = await gw.client.send(new ListObjectsV2Command({ Bucket, Prefix: 'a/' }));
       expect(noOwner.Contents?.[0]?.Owner).toBeUndefined();
@@ -111,15 +118,29 @@ export function bucketSuite(name: string, makeBackend: () => Promise<{ backend: 
       const part1 = Buffer.alloc(5 * 1024 * 1024, 'a');
       await gw.client.send(new PutObjectCommand({ Bucket, Key: 'copy-source', Body: '0123456789' }));
       const { UploadId } = await gw.client.send(
-        new CreateMultipartUploadCommand({ Bucket, Key: 'mp obj', ContentType: 'text/x-test', Metadata: { m: 'v' } }),
+        new CreateMultipartUploadCommand({
+          Bucket,
+          Key: 'mp obj',
+          ContentType: 'text/x-test',
+          Metadata: { m: 'v' },
+        }),
       );
       expect(UploadId).toBeTruthy();
       const uploads = await gw.client.send(new ListMultipartUploadsCommand({ Bucket }));
       expect(uploads.Uploads?.map((u) => u.UploadId)).toContain(UploadId);
 
-      const p1 = await gw.client.send(new UploadPartCommand({ Bucket, Key: 'mp obj', UploadId, PartNumber: 1, Body: part1 }));
+      const p1 = await gw.client.send(
+        new UploadPartCommand({ Bucket, Key: 'mp obj', UploadId, PartNumber: 1, Body: part1 }),
+      );
       const p2 = await gw.client.send(
-        new UploadPartCopyCommand({ Bucket, Key: 'mp obj', UploadId, PartNumber: 2, CopySource: `${Bucket}/copy-source`, CopySourceRange: 'bytes=2-5' }),
+        new UploadPartCopyCommand({
+          Bucket,
+          Key: 'mp obj',
+          UploadId,
+          PartNumber: 2,
+          CopySource: `${Bucket}/copy-source`,
+          CopySourceRange: 'bytes=2-5',
+        }),
       );
       expect(p2.CopyPartResult?.ETag).toBeTruthy();
       const parts = await gw.client.send(new ListPartsCommand({ Bucket, Key: 'mp obj', UploadId }));
@@ -153,14 +174,20 @@ export function bucketSuite(name: string, makeBackend: () => Promise<{ backend: 
       const Bucket = 'multipart';
       const { UploadId } = await gw.client.send(new CreateMultipartUploadCommand({ Bucket, Key: 'aborted' }));
       await gw.client.send(new AbortMultipartUploadCommand({ Bucket, Key: 'aborted', UploadId }));
-      const err = await gw.client.send(new ListPartsCommand({ Bucket, Key: 'aborted', UploadId })).catch((e) => e);
+      const err = await gw.client
+        .send(new ListPartsCommand({ Bucket, Key: 'aborted', UploadId }))
+        .catch((e) => e);
       expect((err as S3ServiceException).name).toBe('NoSuchUpload');
     });
 
     it('rejects a completion with a wrong part ETag', async () => {
       const Bucket = 'multipart';
-      const { UploadId } = await gw.client.send(new CreateMultipartUploadCommand({ Bucket, Key: 'bad-etag' }));
-      await gw.client.send(new UploadPartCommand({ Bucket, Key: 'bad-etag', UploadId, PartNumber: 1, Body: 'x' }));
+      const { UploadId } = await gw.client.send(
+        new CreateMultipartUploadCommand({ Bucket, Key: 'bad-etag' }),
+      );
+      await gw.client.send(
+        new UploadPartCommand({ Bucket, Key: 'bad-etag', UploadId, PartNumber: 1, Body: 'x' }),
+      );
       const err = await gw.client
         .send(
           new CompleteMultipartUploadCommand({
@@ -177,7 +204,10 @@ export function bucketSuite(name: string, makeBackend: () => Promise<{ backend: 
     it('stores and returns bucket tags', async () => {
       await gw.client.send(new CreateBucketCommand({ Bucket: 'tagged-bucket' }));
       await gw.client.send(
-        new PutBucketTaggingCommand({ Bucket: 'tagged-bucket', Tagging: { TagSet: [{ Key: 'team', Value: 'storage' }] } }),
+        new PutBucketTaggingCommand({
+          Bucket: 'tagged-bucket',
+          Tagging: { TagSet: [{ Key: 'team', Value: 'storage' }] },
+        }),
       );
       const out = await gw.client.send(new GetBucketTaggingCommand({ Bucket: 'tagged-bucket' }));
       expect(out.TagSet).toEqual([{ Key: 'team', Value: 'storage' }]);

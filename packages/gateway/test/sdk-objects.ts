@@ -17,7 +17,10 @@ import type { Backend } from '@vgwrdma/s3-backend';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type TestGateway } from './support/harness.js';
 
-export function objectSuite(name: string, makeBackend: () => Promise<{ backend: Backend; cleanup(): Promise<void> }>) {
+export function objectSuite(
+  name: string,
+  makeBackend: () => Promise<{ backend: Backend; cleanup(): Promise<void> }>,
+) {
   describe(`objects over the SDK (${name})`, () => {
     let gw: TestGateway;
     let cleanup: () => Promise<void>;
@@ -65,7 +68,9 @@ export function objectSuite(name: string, makeBackend: () => Promise<{ backend: 
     });
 
     it('verifies the CRC32 trailer of the SDK default aws-chunked upload and returns it with checksum mode', async () => {
-      const put = await gw.client.send(new PutObjectCommand({ Bucket, Key: 'crc', Body: 'checksummed body' }));
+      const put = await gw.client.send(
+        new PutObjectCommand({ Bucket, Key: 'crc', Body: 'checksummed body' }),
+      );
       expect(put.ChecksumCRC32).toBeDefined();
       const got = await gw.client.send(new GetObjectCommand({ Bucket, Key: 'crc', ChecksumMode: 'ENABLED' }));
       expect(await got.Body?.transformToString()).toBe('checksummed body');
@@ -80,7 +85,9 @@ export function objectSuite(name: string, makeBackend: () => Promise<{ backend: 
       expect(mid.ContentLength).toBe(4);
       const suffix = await gw.client.send(new GetObjectCommand({ Bucket, Key: 'range', Range: 'bytes=-3' }));
       expect(await suffix.Body?.transformToString()).toBe('789');
-      const err = await gw.client.send(new GetObjectCommand({ Bucket, Key: 'range', Range: 'bytes=20-' })).catch((e) => e);
+      const err = await gw.client
+        .send(new GetObjectCommand({ Bucket, Key: 'range', Range: 'bytes=20-' }))
+        .catch((e) => e);
       expect(err).toBeInstanceOf(S3ServiceException);
       expect((err as S3ServiceException).name).toBe('InvalidRange');
       expect((err as S3ServiceException).$metadata.httpStatusCode).toBe(416);
@@ -90,16 +97,28 @@ export function objectSuite(name: string, makeBackend: () => Promise<{ backend: 
       const put = await gw.client.send(new PutObjectCommand({ Bucket, Key: 'cond', Body: 'x' }));
       const ok = await gw.client.send(new GetObjectCommand({ Bucket, Key: 'cond', IfMatch: put.ETag }));
       expect(await ok.Body?.transformToString()).toBe('x');
-      const nm = await gw.client.send(new GetObjectCommand({ Bucket, Key: 'cond', IfNoneMatch: put.ETag })).catch((e) => e);
+      const nm = await gw.client
+        .send(new GetObjectCommand({ Bucket, Key: 'cond', IfNoneMatch: put.ETag }))
+        .catch((e) => e);
       expect((nm as S3ServiceException).$metadata.httpStatusCode).toBe(304);
-      const pf = await gw.client.send(new GetObjectCommand({ Bucket, Key: 'cond', IfMatch: '"nope"' })).catch((e) => e);
+      const pf = await gw.client
+        .send(new GetObjectCommand({ Bucket, Key: 'cond', IfMatch: '"nope"' }))
+        .catch((e) => e);
       expect((pf as S3ServiceException).name).toBe('PreconditionFailed');
       expect((pf as S3ServiceException).$metadata.httpStatusCode).toBe(412);
     });
 
     it('copies objects, keeping or replacing metadata', async () => {
-      const src = await gw.client.send(new PutObjectCommand({ Bucket, Key: 'src key+&', Body: 'copy me', Metadata: { a: '1' } }));
-      const kept = await gw.client.send(new CopyObjectCommand({ Bucket, Key: 'dst1', CopySource: `${Bucket}/${encodeURIComponent('src key+&')}` }));
+      const src = await gw.client.send(
+        new PutObjectCommand({ Bucket, Key: 'src key+&', Body: 'copy me', Metadata: { a: '1' } }),
+      );
+      const kept = await gw.client.send(
+        new CopyObjectCommand({
+          Bucket,
+          Key: 'dst1',
+          CopySource: `${Bucket}/${encodeURIComponent('src key+&')}`,
+        }),
+      );
       expect(kept.CopyObjectResult?.ETag).toBe(src.ETag);
       expect(kept.CopyObjectResult?.LastModified).toBeInstanceOf(Date);
       const h1 = await gw.client.send(new HeadObjectCommand({ Bucket, Key: 'dst1' }));
@@ -118,13 +137,22 @@ export function objectSuite(name: string, makeBackend: () => Promise<{ backend: 
       const body = await gw.client.send(new GetObjectCommand({ Bucket, Key: 'dst2' }));
       expect(await body.Body?.transformToString()).toBe('copy me');
       const fail = await gw.client
-        .send(new CopyObjectCommand({ Bucket, Key: 'dst3', CopySource: `${Bucket}/dst1`, CopySourceIfMatch: '"other"' }))
+        .send(
+          new CopyObjectCommand({
+            Bucket,
+            Key: 'dst3',
+            CopySource: `${Bucket}/dst1`,
+            CopySourceIfMatch: '"other"',
+          }),
+        )
         .catch((e) => e);
       expect((fail as S3ServiceException).name).toBe('PreconditionFailed');
     });
 
     it('refuses to copy an object onto itself without REPLACE', async () => {
-      const err = await gw.client.send(new CopyObjectCommand({ Bucket, Key: 'dst1', CopySource: `${Bucket}/dst1` })).catch((e) => e);
+      const err = await gw.client
+        .send(new CopyObjectCommand({ Bucket, Key: 'dst1', CopySource: `${Bucket}/dst1` }))
+        .catch((e) => e);
       expect((err as S3ServiceException).name).toBe('InvalidRequest');
     });
 
@@ -146,7 +174,16 @@ export function objectSuite(name: string, makeBackend: () => Promise<{ backend: 
     it('replaces object tags and reports the tag count', async () => {
       await gw.client.send(new PutObjectCommand({ Bucket, Key: 'tagged', Body: 't' }));
       await gw.client.send(
-        new PutObjectTaggingCommand({ Bucket, Key: 'tagged', Tagging: { TagSet: [{ Key: 'a', Value: '<&>' }, { Key: 'b', Value: '' }] } }),
+        new PutObjectTaggingCommand({
+          Bucket,
+          Key: 'tagged',
+          Tagging: {
+            TagSet: [
+              { Key: 'a', Value: '<&>' },
+              { Key: 'b', Value: '' },
+            ],
+          },
+        }),
       );
       const tags = await gw.client.send(new GetObjectTaggingCommand({ Bucket, Key: 'tagged' }));
       expect(tags.TagSet).toEqual([
@@ -161,7 +198,11 @@ export function objectSuite(name: string, makeBackend: () => Promise<{ backend: 
     it('answers GetObjectAttributes', async () => {
       await gw.client.send(new PutObjectCommand({ Bucket, Key: 'attrs', Body: 'abc' }));
       const out = await gw.client.send(
-        new GetObjectAttributesCommand({ Bucket, Key: 'attrs', ObjectAttributes: ['ETag', 'ObjectSize', 'StorageClass'] }),
+        new GetObjectAttributesCommand({
+          Bucket,
+          Key: 'attrs',
+          ObjectAttributes: ['ETag', 'ObjectSize', 'StorageClass'],
+        }),
       );
       expect(out.ObjectSize).toBe(3);
       expect(out.ETag).toBe('900150983cd24fb0d6963f7d28e17f72');
@@ -173,7 +214,9 @@ export function objectSuite(name: string, makeBackend: () => Promise<{ backend: 
       for (let i = 0; i < data.length; i++) data[i] = (i * 7) & 0xff;
       await gw.client.send(new PutObjectCommand({ Bucket, Key: 'big', Body: data }));
       const got = await gw.client.send(new GetObjectCommand({ Bucket, Key: 'big' }));
-      const back = Buffer.from(await (got.Body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray());
+      const back = Buffer.from(
+        await (got.Body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray(),
+      );
       expect(back.equals(data)).toBe(true);
     });
   });

@@ -76,7 +76,12 @@ it('accepts the SDK default aws-chunked upload with a CRC32 trailer', async () =
   for (let i = 0; i < data.length; i++) data[i] = (i * 31) & 0xff;
   seenHeaders.length = 0;
   const put = await gw.client.send(
-    new PutObjectCommand({ Bucket: 'stream', Key: 'chunked', Body: Readable.from([data.subarray(0, MiB), data.subarray(MiB)]), ContentLength: data.length }),
+    new PutObjectCommand({
+      Bucket: 'stream',
+      Key: 'chunked',
+      Body: Readable.from([data.subarray(0, MiB), data.subarray(MiB)]),
+      ContentLength: data.length,
+    }),
   );
   const h = seenHeaders[0] ?? {};
   expect(h['x-amz-content-sha256']).toBe('STREAMING-UNSIGNED-PAYLOAD-TRAILER');
@@ -93,6 +98,8 @@ it('accepts the SDK default aws-chunked upload with a CRC32 trailer', async () =
   expect(stored.checksums.CRC32).toBe(expected);
 
   const got = await gw.client.send(new GetObjectCommand({ Bucket: 'stream', Key: 'chunked' }));
-  const back = Buffer.from(await (got.Body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray());
+  const back = Buffer.from(
+    await (got.Body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray(),
+  );
   expect(back.equals(data)).toBe(true);
 });

@@ -22,7 +22,11 @@ export const getBucketVersioning: Handler = async (_c, req) => {
 };
 
 export const putBucketVersioning: Handler = async (_c, req) => {
-  await req.backend.putBucketVersioning(req.ctx, req.bucket, parseVersioningConfiguration(await readBodyText(req)));
+  await req.backend.putBucketVersioning(
+    req.ctx,
+    req.bucket,
+    parseVersioningConfiguration(await readBodyText(req)),
+  );
   return emptyResponse(200);
 };
 
@@ -35,7 +39,8 @@ export const putBucketPolicy: Handler = async (_c, req) => {
   const text = await readBodyText(req);
   try {
     const parsed: unknown = JSON.parse(text);
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object');
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+      throw new Error('not an object');
   } catch {
     throw S3Error.custom('InvalidArgument', "Policies must be valid JSON and the first byte must be '{'");
   }
@@ -48,7 +53,8 @@ export const deleteBucketPolicy: Handler = async (_c, req) => {
   return emptyResponse(204);
 };
 
-export const getBucketCors: Handler = async (_c, req) => xmlResponse(await req.backend.getBucketCors(req.ctx, req.bucket));
+export const getBucketCors: Handler = async (_c, req) =>
+  xmlResponse(await req.backend.getBucketCors(req.ctx, req.bucket));
 
 export const putBucketCors: Handler = async (_c, req) => {
   const xml = await readBodyText(req);
@@ -62,7 +68,8 @@ export const deleteBucketCors: Handler = async (_c, req) => {
   return emptyResponse(204);
 };
 
-export const getBucketWebsite: Handler = async (_c, req) => xmlResponse(await req.backend.getBucketWebsite(req.ctx, req.bucket));
+export const getBucketWebsite: Handler = async (_c, req) =>
+  xmlResponse(await req.backend.getBucketWebsite(req.ctx, req.bucket));
 
 export const putBucketWebsite: Handler = async (_c, req) => {
   const xml = await readBodyText(req);
@@ -82,7 +89,11 @@ export const getBucketOwnershipControls: Handler = async (_c, req) => {
 };
 
 export const putBucketOwnershipControls: Handler = async (_c, req) => {
-  await req.backend.putBucketOwnershipControls(req.ctx, req.bucket, parseOwnershipControls(await readBodyText(req)));
+  await req.backend.putBucketOwnershipControls(
+    req.ctx,
+    req.bucket,
+    parseOwnershipControls(await readBodyText(req)),
+  );
   return emptyResponse(200);
 };
 
@@ -94,16 +105,28 @@ export const deleteBucketOwnershipControls: Handler = async (_c, req) => {
 export const getObjectLockConfiguration: Handler = async (_c, req) => {
   const cfg = await req.backend.getObjectLockConfiguration(req.ctx, req.bucket);
   const r = cfg.DefaultRetention;
-  const rule = r ? group('Rule', group('DefaultRetention', el('Mode', r.Mode) + el('Days', r.Days) + el('Years', r.Years))) : '';
-  return xmlResponse(xmlDocument('ObjectLockConfiguration', el('ObjectLockEnabled', cfg.Enabled ? 'Enabled' : undefined) + rule));
+  const rule = r
+    ? group('Rule', group('DefaultRetention', el('Mode', r.Mode) + el('Days', r.Days) + el('Years', r.Years)))
+    : '';
+  return xmlResponse(
+    xmlDocument(
+      'ObjectLockConfiguration',
+      el('ObjectLockEnabled', cfg.Enabled ? 'Enabled' : undefined) + rule,
+    ),
+  );
 };
 
 export const putObjectLockConfiguration: Handler = async (_c, req) => {
-  await req.backend.putObjectLockConfiguration(req.ctx, req.bucket, parseObjectLockConfiguration(await readBodyText(req)));
+  await req.backend.putObjectLockConfiguration(
+    req.ctx,
+    req.bucket,
+    parseObjectLockConfiguration(await readBodyText(req)),
+  );
   return emptyResponse(200);
 };
 
-export const getBucketAcl: Handler = async (_c, req) => xmlResponse(renderBucketAcl(await req.backend.getBucketAcl(req.ctx, req.bucket)));
+export const getBucketAcl: Handler = async (_c, req) =>
+  xmlResponse(renderBucketAcl(await req.backend.getBucketAcl(req.ctx, req.bucket)));
 
 export const putBucketAcl: Handler = async (_c, req) => {
   const canned = header(req.headers, 'x-amz-acl');

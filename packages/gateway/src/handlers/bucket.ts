@@ -17,7 +17,9 @@ export const listBuckets: Handler = async (_c, req) => {
     ...opt('continuationToken', queryValue(req.query, 'continuation-token')),
     ...opt('maxBuckets', intParam(req.query, 'max-buckets', { min: 1, max: 10000 })),
   });
-  const buckets = each(out.buckets, (b) => group('Bucket', el('Name', b.name) + el('CreationDate', b.creationDate)));
+  const buckets = each(out.buckets, (b) =>
+    group('Bucket', el('Name', b.name) + el('CreationDate', b.creationDate)),
+  );
   const doc = xmlDocument(
     'ListAllMyBucketsResult',
     group('Owner', el('ID', req.account.access) + el('DisplayName', req.account.access)) +
@@ -36,25 +38,37 @@ const AUTHENTICATED_USERS = 'http://acs.amazonaws.com/groups/global/Authenticate
 export function cannedAcl(owner: string, canned: string | undefined): BucketAcl {
   const acl = CANNED.find((a) => a === canned);
   if (canned !== undefined && !acl) {
-    throw new S3Error('InvalidArgument', undefined, { detail: { ArgumentName: 'x-amz-acl', ArgumentValue: canned } });
+    throw new S3Error('InvalidArgument', undefined, {
+      detail: { ArgumentName: 'x-amz-acl', ArgumentValue: canned },
+    });
   }
   const grantees: BucketAcl['Grantees'] = [];
-  if (acl === 'public-read' || acl === 'public-read-write') grantees.push({ Permission: 'READ', Access: ALL_USERS, Type: 'Group' });
+  if (acl === 'public-read' || acl === 'public-read-write')
+    grantees.push({ Permission: 'READ', Access: ALL_USERS, Type: 'Group' });
   if (acl === 'public-read-write') grantees.push({ Permission: 'WRITE', Access: ALL_USERS, Type: 'Group' });
-  if (acl === 'authenticated-read') grantees.push({ Permission: 'READ', Access: AUTHENTICATED_USERS, Type: 'Group' });
+  if (acl === 'authenticated-read')
+    grantees.push({ Permission: 'READ', Access: AUTHENTICATED_USERS, Type: 'Group' });
   return { Owner: owner, Grantees: grantees };
 }
 
-const OWNERSHIPS: readonly ObjectOwnership[] = ['BucketOwnerEnforced', 'BucketOwnerPreferred', 'ObjectWriter'];
+const OWNERSHIPS: readonly ObjectOwnership[] = [
+  'BucketOwnerEnforced',
+  'BucketOwnerPreferred',
+  'ObjectWriter',
+];
 
 export const createBucket: Handler = async (_c, req) => {
-  if (req.auth.anonymous) throw new S3Error('AccessDenied', 'Anonymous users cannot invoke this API. Please authenticate.');
+  if (req.auth.anonymous)
+    throw new S3Error('AccessDenied', 'Anonymous users cannot invoke this API. Please authenticate.');
   const { locationConstraint } = parseCreateBucketConfiguration(await readBodyText(req));
-  if (locationConstraint !== undefined && locationConstraint !== req.region) throw new S3Error('InvalidLocationConstraint');
+  if (locationConstraint !== undefined && locationConstraint !== req.region)
+    throw new S3Error('InvalidLocationConstraint');
   const ownershipRaw = header(req.headers, 'x-amz-object-ownership');
   const ownership = OWNERSHIPS.find((o) => o === ownershipRaw);
   if (ownershipRaw !== undefined && !ownership) {
-    throw new S3Error('InvalidArgument', undefined, { detail: { ArgumentName: 'x-amz-object-ownership', ArgumentValue: ownershipRaw } });
+    throw new S3Error('InvalidArgument', undefined, {
+      detail: { ArgumentName: 'x-amz-object-ownership', ArgumentValue: ownershipRaw },
+    });
   }
   const canned = header(req.headers, 'x-amz-acl');
   if (canned !== undefined && ownership === 'BucketOwnerEnforced' && canned !== 'private') {
@@ -64,7 +78,9 @@ export const createBucket: Handler = async (_c, req) => {
     bucket: req.bucket,
     owner: req.account.access,
     acl: cannedAcl(req.account.access, canned),
-    ...(header(req.headers, 'x-amz-bucket-object-lock-enabled')?.toLowerCase() === 'true' ? { objectLockEnabled: true } : {}),
+    ...(header(req.headers, 'x-amz-bucket-object-lock-enabled')?.toLowerCase() === 'true'
+      ? { objectLockEnabled: true }
+      : {}),
     ...opt('ownership', ownership),
   });
   return emptyResponse(200, { location: `/${req.bucket}` });
@@ -100,7 +116,9 @@ export const listBucketsAndOwners: Handler = async (_c, req) => {
   const buckets = await req.backend.listBucketsAndOwners(req.ctx);
   const doc = xmlDocument(
     'ListBucketsAndOwnersResult',
-    each(buckets, (b) => group('Bucket', el('Name', b.name) + el('Owner', b.owner) + el('CreationDate', b.creationDate))),
+    each(buckets, (b) =>
+      group('Bucket', el('Name', b.name) + el('Owner', b.owner) + el('CreationDate', b.creationDate)),
+    ),
   );
   return xmlResponse(doc);
 };

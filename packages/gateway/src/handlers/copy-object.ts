@@ -1,17 +1,19 @@
 // CopyObject (PUT with x-amz-copy-source), and the copy-source parsing UploadPartCopy shares.
 import { type CopyObjectInput, type CopySource, type MetadataDirective, S3Error } from '@vgwrdma/s3-backend';
-import { parseChecksumAlgorithmHeader } from '../http/checksum-headers.js';
 import { assertValidBucketName } from '../http/bucket-name.js';
+import { parseChecksumAlgorithmHeader } from '../http/checksum-headers.js';
 import { header, parseConditions, type RawHeaders } from '../http/headers.js';
 import { MAX_KEY_BYTES } from '../http/request-target.js';
 import type { Handler } from '../routes/types.js';
-import { el, xmlDocument } from '../xml/document.js';
 import { checksumElements } from '../xml/checksum-elements.js';
+import { el, xmlDocument } from '../xml/document.js';
 import { parseObjectAttributes } from './object-attributes.js';
 import { type HeaderMap, opt, xmlResponse } from './respond.js';
 
 function invalidCopySource(value: string): S3Error {
-  return new S3Error('InvalidArgument', undefined, { detail: { ArgumentName: 'x-amz-copy-source', ArgumentValue: value } });
+  return new S3Error('InvalidArgument', undefined, {
+    detail: { ArgumentName: 'x-amz-copy-source', ArgumentValue: value },
+  });
 }
 
 /** x-amz-copy-source: URL-encoded `[/]bucket/key[?versionId=id]`, with x-amz-copy-source-if-*. */
@@ -32,7 +34,8 @@ export function parseCopySource(headers: RawHeaders): CopySource {
   const key = path.slice(slash + 1);
   assertValidBucketName(bucket);
   if (Buffer.byteLength(key) > MAX_KEY_BYTES) throw new S3Error('KeyTooLongError');
-  const versionId = q === -1 ? undefined : (new URLSearchParams(raw.slice(q + 1)).get('versionId') ?? undefined);
+  const versionId =
+    q === -1 ? undefined : (new URLSearchParams(raw.slice(q + 1)).get('versionId') ?? undefined);
   return {
     bucket,
     key,
@@ -57,7 +60,12 @@ export const copyObject: Handler = async (_c, req) => {
   const taggingDirective = directive(req.headers, 'x-amz-tagging-directive');
   const checksumAlgorithm = parseChecksumAlgorithmHeader(req.headers);
   const toItself = source.bucket === req.bucket && source.key === req.key && source.versionId === undefined;
-  if (toItself && metadataDirective !== 'REPLACE' && checksumAlgorithm === undefined && !header(req.headers, 'x-amz-storage-class')) {
+  if (
+    toItself &&
+    metadataDirective !== 'REPLACE' &&
+    checksumAlgorithm === undefined &&
+    !header(req.headers, 'x-amz-storage-class')
+  ) {
     throw new S3Error(
       'InvalidRequest',
       "This copy request is illegal because it is trying to copy an object to itself without changing the object's metadata, storage class, website redirect location or encryption attributes.",
@@ -79,7 +87,10 @@ export const copyObject: Handler = async (_c, req) => {
     'x-amz-copy-source-version-id': out.copySourceVersionId,
   };
   return xmlResponse(
-    xmlDocument('CopyObjectResult', el('LastModified', out.lastModified) + el('ETag', out.etag) + checksumElements(out.checksums)),
+    xmlDocument(
+      'CopyObjectResult',
+      el('LastModified', out.lastModified) + el('ETag', out.etag) + checksumElements(out.checksums),
+    ),
     200,
     headers,
   );

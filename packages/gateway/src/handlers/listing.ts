@@ -68,7 +68,9 @@ export const listObjectsV1: Handler = async (_c, req) => {
 
 export const listObjectsV2: Handler = async (_c, req) => {
   if (req.query.get('list-type') !== '2') {
-    throw new S3Error('InvalidArgument', undefined, { detail: { ArgumentName: 'list-type', ArgumentValue: req.query.get('list-type') ?? '' } });
+    throw new S3Error('InvalidArgument', undefined, {
+      detail: { ArgumentName: 'list-type', ArgumentValue: req.query.get('list-type') ?? '' },
+    });
   }
   const { encode, encodingType } = encoderFor(req.query);
   const { prefix, delimiter, maxKeys } = common(req);

@@ -1,6 +1,6 @@
 // Multipart uploads: create, upload part (and part copy), complete, abort, list parts, list
 // uploads.
-import { type CompleteMultipartUploadInput, type Checksums, S3Error } from '@vgwrdma/s3-backend';
+import { type Checksums, type CompleteMultipartUploadInput, S3Error } from '@vgwrdma/s3-backend';
 import {
   checksumRequest,
   parseChecksumAlgorithmHeader,
@@ -16,8 +16,8 @@ import { ownerElement } from '../xml/owner.js';
 import { parseCompleteMultipartUpload } from '../xml/requests.js';
 import { encoderFor } from '../xml/url-encoding.js';
 import { parseCopySource } from './copy-object.js';
-import { checksumHeaders } from './object-headers.js';
 import { parseObjectAttributes } from './object-attributes.js';
+import { checksumHeaders } from './object-headers.js';
 import { payloadLength } from './object-write.js';
 import { emptyResponse, opt, readBodyText, xmlResponse } from './respond.js';
 
@@ -34,7 +34,9 @@ function partNumber(req: S3Request): number {
   const raw = req.query.get('partNumber') ?? '';
   const n = Number(raw);
   if (!/^\d+$/.test(raw) || n < 1 || n > 10000) {
-    throw new S3Error('InvalidArgument', undefined, { detail: { ArgumentName: 'partNumber', ArgumentValue: raw } });
+    throw new S3Error('InvalidArgument', undefined, {
+      detail: { ArgumentName: 'partNumber', ArgumentValue: raw },
+    });
   }
   return n;
 }
@@ -50,7 +52,10 @@ export const createMultipartUpload: Handler = async (_c, req) => {
     ...opt('checksumType', checksumType),
   });
   return xmlResponse(
-    xmlDocument('InitiateMultipartUploadResult', el('Bucket', out.bucket) + el('Key', out.key) + el('UploadId', out.uploadId)),
+    xmlDocument(
+      'InitiateMultipartUploadResult',
+      el('Bucket', out.bucket) + el('Key', out.key) + el('UploadId', out.uploadId),
+    ),
     200,
     { 'x-amz-checksum-algorithm': out.checksumAlgorithm, 'x-amz-checksum-type': out.checksumType },
   );
@@ -68,7 +73,10 @@ export const uploadPart: Handler = async (_c, req) => {
     body: body.stream,
     ...opt('contentLength', contentLength),
     ...opt('contentMD5', parseContentMD5(req.headers)),
-    ...opt('checksum', checksumRequest(parseChecksumHeaders(req.headers), (n) => body.trailer(n))),
+    ...opt(
+      'checksum',
+      checksumRequest(parseChecksumHeaders(req.headers), (n) => body.trailer(n)),
+    ),
   });
   return emptyResponse(200, { etag: out.etag, ...checksumHeaders(out.checksums), ...out.responseHeaders });
 };
@@ -78,7 +86,9 @@ function parseSourceRange(value: string | undefined): { start: number; end: numb
   if (value === undefined) return undefined;
   const m = /^bytes=(\d+)-(\d+)$/.exec(value.trim());
   if (!m || Number(m[2]) < Number(m[1])) {
-    throw new S3Error('InvalidArgument', undefined, { detail: { ArgumentName: 'x-amz-copy-source-range', ArgumentValue: value } });
+    throw new S3Error('InvalidArgument', undefined, {
+      detail: { ArgumentName: 'x-amz-copy-source-range', ArgumentValue: value },
+    });
   }
   return { start: Number(m[1]), end: Number(m[2]) };
 }
@@ -93,7 +103,10 @@ export const uploadPartCopy: Handler = async (_c, req) => {
     ...opt('sourceRange', parseSourceRange(header(req.headers, 'x-amz-copy-source-range'))),
   });
   return xmlResponse(
-    xmlDocument('CopyPartResult', el('LastModified', out.lastModified) + el('ETag', out.etag) + checksumElements(out.checksums)),
+    xmlDocument(
+      'CopyPartResult',
+      el('LastModified', out.lastModified) + el('ETag', out.etag) + checksumElements(out.checksums),
+    ),
     200,
     { 'x-amz-copy-source-version-id': out.copySourceVersionId },
   );
@@ -111,7 +124,9 @@ export const completeMultipartUpload: Handler = async (_c, req) => {
   const sizeRaw = header(req.headers, 'x-amz-mp-object-size');
   const objectSize = sizeRaw === undefined ? undefined : Number(sizeRaw);
   if (objectSize !== undefined && (!Number.isSafeInteger(objectSize) || objectSize < 0)) {
-    throw new S3Error('InvalidArgument', undefined, { detail: { ArgumentName: 'x-amz-mp-object-size', ArgumentValue: sizeRaw ?? '' } });
+    throw new S3Error('InvalidArgument', undefined, {
+      detail: { ArgumentName: 'x-amz-mp-object-size', ArgumentValue: sizeRaw ?? '' },
+    });
   }
   const input: CompleteMultipartUploadInput = {
     bucket: req.bucket,
@@ -139,7 +154,11 @@ export const completeMultipartUpload: Handler = async (_c, req) => {
 };
 
 export const abortMultipartUpload: Handler = async (_c, req) => {
-  await req.backend.abortMultipartUpload(req.ctx, { bucket: req.bucket, key: req.key, uploadId: uploadId(req) });
+  await req.backend.abortMultipartUpload(req.ctx, {
+    bucket: req.bucket,
+    key: req.key,
+    uploadId: uploadId(req),
+  });
   return emptyResponse(204);
 };
 

@@ -11,7 +11,10 @@ import {
 } from '../http/headers.js';
 
 export function parseObjectAttributes(headers: RawHeaders): ObjectAttributesInput {
-  const out: ObjectAttributesInput = { ...parseContentHeaders(headers), metadata: parseUserMetadata(headers) };
+  const out: ObjectAttributesInput = {
+    ...parseContentHeaders(headers),
+    metadata: parseUserMetadata(headers),
+  };
   const tagging = parseTaggingHeader(header(headers, 'x-amz-tagging'));
   if (tagging) out.tagging = tagging;
 
@@ -19,7 +22,8 @@ export function parseObjectAttributes(headers: RawHeaders): ObjectAttributesInpu
   const until = header(headers, 'x-amz-object-lock-retain-until-date');
   if ((mode === undefined) !== (until === undefined)) throw new S3Error('InvalidRequest', 'Invalid Request.');
   if (mode !== undefined && until !== undefined) {
-    if (mode !== 'GOVERNANCE' && mode !== 'COMPLIANCE') throw new S3Error('InvalidRequest', 'Invalid Request.');
+    if (mode !== 'GOVERNANCE' && mode !== 'COMPLIANCE')
+      throw new S3Error('InvalidRequest', 'Invalid Request.');
     const date = parseHttpDate(until);
     if (!date) throw new S3Error('InvalidRequest', 'Invalid Request.');
     out.retention = { Mode: mode satisfies ObjectLockMode, RetainUntilDate: date.toISOString() };

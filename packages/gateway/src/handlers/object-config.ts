@@ -1,13 +1,12 @@
 // Per-object state other than data and tags: retention, legal hold, ACL, restore, and
 // GetObjectAttributes.
 import { type ObjectAttributeName, type ObjectKey, S3Error } from '@vgwrdma/s3-backend';
-import { header, intParam, queryValue } from '../http/headers.js';
+import { header, httpDate, intParam, queryValue } from '../http/headers.js';
 import type { Handler, S3Request } from '../routes/types.js';
 import { checksumElements } from '../xml/checksum-elements.js';
 import { each, el, group, xmlDocument } from '../xml/document.js';
 import { bucketAclToObjectAcl, renderObjectAcl } from '../xml/render-acl.js';
 import { parseAccessControlPolicy, parseLegalHold, parseRetention } from '../xml/requests.js';
-import { httpDate } from '../http/headers.js';
 import { emptyResponse, opt, readBodyText, xmlResponse } from './respond.js';
 
 function objectKey(req: S3Request): ObjectKey {
@@ -36,7 +35,8 @@ export const putObjectLegalHold: Handler = async (_c, req) => {
   return emptyResponse(200);
 };
 
-export const getObjectAcl: Handler = async (_c, req) => xmlResponse(renderObjectAcl(await req.backend.getObjectAcl(req.ctx, objectKey(req))));
+export const getObjectAcl: Handler = async (_c, req) =>
+  xmlResponse(renderObjectAcl(await req.backend.getObjectAcl(req.ctx, objectKey(req))));
 
 export const putObjectAcl: Handler = async (_c, req) => {
   const text = await readBodyText(req);
@@ -47,7 +47,11 @@ export const putObjectAcl: Handler = async (_c, req) => {
     const current = await req.backend.getObjectAcl(req.ctx, objectKey(req));
     await req.backend.putObjectAcl(req.ctx, objectKey(req), { owner: current.owner, grants: [] });
   } else {
-    await req.backend.putObjectAcl(req.ctx, objectKey(req), bucketAclToObjectAcl(parseAccessControlPolicy(text)));
+    await req.backend.putObjectAcl(
+      req.ctx,
+      objectKey(req),
+      bucketAclToObjectAcl(parseAccessControlPolicy(text)),
+    );
   }
   return emptyResponse(200);
 };
@@ -58,7 +62,13 @@ export const restoreObject: Handler = async (_c, req) => {
   return emptyResponse(200);
 };
 
-const ATTRIBUTE_NAMES: readonly ObjectAttributeName[] = ['ETag', 'Checksum', 'ObjectParts', 'StorageClass', 'ObjectSize'];
+const ATTRIBUTE_NAMES: readonly ObjectAttributeName[] = [
+  'ETag',
+  'Checksum',
+  'ObjectParts',
+  'StorageClass',
+  'ObjectSize',
+];
 
 function parseAttributeNames(value: string | undefined): ObjectAttributeName[] {
   const names = (value ?? '')
@@ -66,11 +76,17 @@ function parseAttributeNames(value: string | undefined): ObjectAttributeName[] {
     .map((s) => s.trim())
     .filter((s) => s !== '');
   if (names.length === 0) {
-    throw new S3Error('InvalidRequest', 'The x-amz-object-attributes header specifying the attributes to be retrieved is either missing or empty');
+    throw new S3Error(
+      'InvalidRequest',
+      'The x-amz-object-attributes header specifying the attributes to be retrieved is either missing or empty',
+    );
   }
   return names.map((n) => {
     const found = ATTRIBUTE_NAMES.find((a) => a === n);
-    if (!found) throw new S3Error('InvalidArgument', undefined, { detail: { ArgumentName: 'x-amz-object-attributes', ArgumentValue: n } });
+    if (!found)
+      throw new S3Error('InvalidArgument', undefined, {
+        detail: { ArgumentName: 'x-amz-object-attributes', ArgumentValue: n },
+      });
     return found;
   });
 }
@@ -80,10 +96,15 @@ export const getObjectAttributes: Handler = async (_c, req) => {
   const out = await req.backend.getObjectAttributes(req.ctx, {
     ...objectKey(req),
     attributes,
-    ...opt('maxParts', intParam(req.query, 'max-parts', { min: 0, max: 1000 }) ?? intParamHeader(req, 'x-amz-max-parts')),
+    ...opt(
+      'maxParts',
+      intParam(req.query, 'max-parts', { min: 0, max: 1000 }) ?? intParamHeader(req, 'x-amz-max-parts'),
+    ),
     ...opt('partNumberMarker', intParamHeader(req, 'x-amz-part-number-marker')),
   });
-  const checksum = attributes.includes('Checksum') ? checksumElements(out.checksums) + el('ChecksumType', out.checksums ? out.checksumType : undefined) : '';
+  const checksum = attributes.includes('Checksum')
+    ? checksumElements(out.checksums) + el('ChecksumType', out.checksums ? out.checksumType : undefined)
+    : '';
   const p = attributes.includes('ObjectParts') ? out.parts : undefined;
   const parts = p
     ? group(
@@ -93,7 +114,12 @@ export const getObjectAttributes: Handler = async (_c, req) => {
           el('NextPartNumberMarker', p.nextPartNumberMarker) +
           el('MaxParts', p.maxParts) +
           el('IsTruncated', p.isTruncated) +
-          each(p.parts, (x) => group('Part', el('PartNumber', x.partNumber) + el('Size', x.size) + checksumElements(x.checksums))),
+          each(p.parts, (x) =>
+            group(
+              'Part',
+              el('PartNumber', x.partNumber) + el('Size', x.size) + checksumElements(x.checksums),
+            ),
+          ),
       )
     : '';
   const doc = xmlDocument(
@@ -104,7 +130,10 @@ export const getObjectAttributes: Handler = async (_c, req) => {
       (attributes.includes('StorageClass') ? el('StorageClass', out.storageClass ?? 'STANDARD') : '') +
       (attributes.includes('ObjectSize') ? el('ObjectSize', out.size) : ''),
   );
-  return xmlResponse(doc, 200, { 'last-modified': httpDate(out.lastModified), 'x-amz-version-id': out.versionId });
+  return xmlResponse(doc, 200, {
+    'last-modified': httpDate(out.lastModified),
+    'x-amz-version-id': out.versionId,
+  });
 };
 
 function intParamHeader(req: S3Request, name: string): number | undefined {

@@ -2,9 +2,9 @@
 // metadata, tag and part counts, lock state, checksums, and the response-* overrides a GET may ask for.
 import {
   CHECKSUM_ALGORITHMS,
-  checksumHeader,
   type Checksums,
   type ChecksumType,
+  checksumHeader,
   contentRangeHeader,
   type HeadObjectOutput,
 } from '@vgwrdma/s3-backend';
@@ -32,12 +32,12 @@ export const RESPONSE_OVERRIDES = {
 } as const;
 
 export function responseOverrides(query: URLSearchParams): HeaderMap | undefined {
-  let out: HeaderMap | undefined;
+  const out: HeaderMap = {};
   for (const [param, name] of Object.entries(RESPONSE_OVERRIDES)) {
     const v = query.get(param);
-    if (v !== null) (out ??= {})[name] = v;
+    if (v !== null) out[name] = v;
   }
-  return out;
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 /** x-amz-checksum-<alg> headers for every checksum present, plus x-amz-checksum-type. */
@@ -63,13 +63,17 @@ export function objectResponseHead(
     'accept-ranges': 'bytes',
     'content-type': info.contentType ?? 'binary/octet-stream',
   };
-  for (const [field, name] of Object.entries(CONTENT_RESPONSE_HEADERS) as [keyof typeof CONTENT_RESPONSE_HEADERS, string][]) {
+  for (const [field, name] of Object.entries(CONTENT_RESPONSE_HEADERS) as [
+    keyof typeof CONTENT_RESPONSE_HEADERS,
+    string,
+  ][]) {
     const v = info[field];
     if (v !== undefined) headers[name] = v;
   }
   for (const [k, v] of Object.entries(info.metadata)) headers[`x-amz-meta-${k}`] = v;
   if (info.versionId !== undefined) headers['x-amz-version-id'] = info.versionId;
-  if (info.storageClass !== undefined && info.storageClass !== 'STANDARD') headers['x-amz-storage-class'] = info.storageClass;
+  if (info.storageClass !== undefined && info.storageClass !== 'STANDARD')
+    headers['x-amz-storage-class'] = info.storageClass;
   if (info.tagCount) headers['x-amz-tagging-count'] = String(info.tagCount);
   if (info.partsCount !== undefined) headers['x-amz-mp-parts-count'] = String(info.partsCount);
   if (info.retention) {

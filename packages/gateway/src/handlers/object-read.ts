@@ -59,7 +59,11 @@ function answerConditions(input: GetObjectInput, info: HeadObjectOutput): Respon
  * A backend that evaluates the conditions itself throws NotModified without the validators
  * HTTP wants on a 304; fetch them with a plain HEAD.
  */
-async function withValidators<T>(req: S3Request, input: GetObjectInput, call: () => Promise<T>): Promise<T | Response> {
+async function withValidators<T>(
+  req: S3Request,
+  input: GetObjectInput,
+  call: () => Promise<T>,
+): Promise<T | Response> {
   try {
     return await call();
   } catch (err) {
@@ -74,7 +78,10 @@ export const getObject: Handler = async (c, req) => {
   const input = getInput(req);
   const overrides = responseOverrides(req.query);
   if (overrides && req.auth.anonymous) {
-    throw new S3Error('InvalidRequest', 'Request specific response headers cannot be used for anonymous GET requests.');
+    throw new S3Error(
+      'InvalidRequest',
+      'Request specific response headers cannot be used for anonymous GET requests.',
+    );
   }
   const shape = { checksumMode: input.checksumMode === true, overrides };
 

@@ -3,10 +3,10 @@ import { type PutObjectInput, S3Error } from '@vgwrdma/s3-backend';
 import { checksumRequest, parseChecksumHeaders, parseContentMD5 } from '../http/checksum-headers.js';
 import { header, queryValue, type RawHeaders } from '../http/headers.js';
 import type { Handler, S3Request } from '../routes/types.js';
-import { el, each, group, xmlDocument } from '../xml/document.js';
+import { each, el, group, xmlDocument } from '../xml/document.js';
 import { parseDelete } from '../xml/requests.js';
-import { checksumHeaders } from './object-headers.js';
 import { parseObjectAttributes } from './object-attributes.js';
+import { checksumHeaders } from './object-headers.js';
 import { emptyResponse, opt, readBodyText, xmlResponse } from './respond.js';
 
 /** S3's single-PUT limit. */
@@ -21,7 +21,8 @@ export function payloadLength(req: S3Request, max: number): number | undefined {
   const raw = header(req.headers, 'content-length');
   if (!streaming && raw === undefined) throw new S3Error('MissingContentLength');
   const length = streaming ? req.body?.decodedLength : raw === undefined ? undefined : Number(raw);
-  if (length !== undefined && (!Number.isSafeInteger(length) || length < 0)) throw new S3Error('MissingContentLength');
+  if (length !== undefined && (!Number.isSafeInteger(length) || length < 0))
+    throw new S3Error('MissingContentLength');
   if (length !== undefined && length > max) throw new S3Error('EntityTooLarge');
   return length;
 }
@@ -75,7 +76,11 @@ export const deleteObjects: Handler = async (_c, req) => {
     header(req.headers, 'content-md5') !== undefined ||
     Object.keys(req.headers).some((h) => h.startsWith('x-amz-checksum-') && h !== 'x-amz-checksum-type') ||
     header(req.headers, 'x-amz-trailer') !== undefined;
-  if (!hasDigest) throw new S3Error('InvalidRequest', 'Missing required header for this request: Content-MD5 OR x-amz-checksum-*');
+  if (!hasDigest)
+    throw new S3Error(
+      'InvalidRequest',
+      'Missing required header for this request: Content-MD5 OR x-amz-checksum-*',
+    );
   const parsed = parseDelete(await readBodyText(req));
   const out = await req.backend.deleteObjects(req.ctx, {
     bucket: req.bucket,
@@ -95,7 +100,10 @@ export const deleteObjects: Handler = async (_c, req) => {
         ),
       );
   const errors = each(out.errors, (e) =>
-    group('Error', el('Key', e.key) + el('VersionId', e.versionId) + el('Code', e.code) + el('Message', e.message)),
+    group(
+      'Error',
+      el('Key', e.key) + el('VersionId', e.versionId) + el('Code', e.code) + el('Message', e.message),
+    ),
   );
   return xmlResponse(xmlDocument('DeleteResult', deleted + errors));
 };

@@ -48,7 +48,8 @@ export async function readBodyText(req: S3Request, limit = MAX_SMALL_BODY): Prom
     chunks.push(buf);
   }
   const data = Buffer.concat(chunks);
-  if (md5 !== undefined && createHash('md5').update(data).digest('base64') !== md5) throw new S3Error('BadDigest');
+  if (md5 !== undefined && createHash('md5').update(data).digest('base64') !== md5)
+    throw new S3Error('BadDigest');
   if (checksum) {
     const hasher = getChecksum(checksum.algorithm).create();
     hasher.update(data);

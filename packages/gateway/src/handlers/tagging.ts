@@ -9,7 +9,10 @@ import { emptyResponse, opt, readBodyText, xmlResponse } from './respond.js';
 export function renderTagging(tags: TagSet): string {
   return xmlDocument(
     'Tagging',
-    group('TagSet', each(Object.entries(tags), ([k, v]) => group('Tag', el('Key', k) + el('Value', v)))),
+    group(
+      'TagSet',
+      each(Object.entries(tags), ([k, v]) => group('Tag', el('Key', k) + el('Value', v))),
+    ),
   );
 }
 

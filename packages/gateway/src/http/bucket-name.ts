@@ -16,5 +16,6 @@ export function isValidBucketName(name: string): boolean {
 }
 
 export function assertValidBucketName(name: string): void {
-  if (!isValidBucketName(name)) throw new S3Error('InvalidBucketName', undefined, { detail: { BucketName: name } });
+  if (!isValidBucketName(name))
+    throw new S3Error('InvalidBucketName', undefined, { detail: { BucketName: name } });
 }

@@ -13,7 +13,11 @@ import {
 } from '@vgwrdma/s3-backend';
 import { header, type RawHeaders } from './headers.js';
 
-const NOT_CHECKSUM_VALUES = new Set(['x-amz-checksum-mode', 'x-amz-checksum-type', 'x-amz-checksum-algorithm']);
+const NOT_CHECKSUM_VALUES = new Set([
+  'x-amz-checksum-mode',
+  'x-amz-checksum-type',
+  'x-amz-checksum-algorithm',
+]);
 
 export interface ChecksumHeaders {
   algorithm: ChecksumAlgorithm;
@@ -29,8 +33,11 @@ function invalid(message: S3ErrorMessage<'InvalidRequest'>): S3Error {
 
 /** Parses and cross-checks the checksum headers; undefined when the request carries none. */
 export function parseChecksumHeaders(headers: RawHeaders): ChecksumHeaders | undefined {
-  const valueHeaders = Object.keys(headers).filter((n) => n.startsWith('x-amz-checksum-') && !NOT_CHECKSUM_VALUES.has(n));
-  if (valueHeaders.length > 1) throw invalid('Expecting a single x-amz-checksum- header. Multiple checksum Types are not allowed.');
+  const valueHeaders = Object.keys(headers).filter(
+    (n) => n.startsWith('x-amz-checksum-') && !NOT_CHECKSUM_VALUES.has(n),
+  );
+  if (valueHeaders.length > 1)
+    throw invalid('Expecting a single x-amz-checksum- header. Multiple checksum Types are not allowed.');
 
   const sdkRaw = header(headers, 'x-amz-sdk-checksum-algorithm');
   const sdkAlgorithm = parseChecksumAlgorithm(sdkRaw);
@@ -44,14 +51,19 @@ export function parseChecksumHeaders(headers: RawHeaders): ChecksumHeaders | und
   let trailerAlgorithm: ChecksumAlgorithm | undefined;
   if (trailerRaw !== undefined && trailerRaw !== '') {
     trailerAlgorithm = algorithmOfHeader(trailerRaw);
-    if (trailerAlgorithm === undefined) throw invalid('The value specified in the x-amz-trailer header is not supported');
+    if (trailerAlgorithm === undefined)
+      throw invalid('The value specified in the x-amz-trailer header is not supported');
   }
 
   const valueHeader = valueHeaders[0];
   if (valueHeader !== undefined) {
     const algorithm = algorithmOfHeader(valueHeader);
-    if (algorithm === undefined) throw invalid('The algorithm type you specified in x-amz-checksum- header is invalid.');
-    if ((sdkAlgorithm && sdkAlgorithm !== algorithm) || (trailerAlgorithm && trailerAlgorithm !== algorithm)) {
+    if (algorithm === undefined)
+      throw invalid('The algorithm type you specified in x-amz-checksum- header is invalid.');
+    if (
+      (sdkAlgorithm && sdkAlgorithm !== algorithm) ||
+      (trailerAlgorithm && trailerAlgorithm !== algorithm)
+    ) {
       throw invalid('Expecting a single x-amz-checksum- header. Multiple checksum Types are not allowed.');
     }
     return { algorithm, value: header(headers, valueHeader) ?? '' };
@@ -63,7 +75,9 @@ export function parseChecksumHeaders(headers: RawHeaders): ChecksumHeaders | und
     return { algorithm: trailerAlgorithm, trailer: trailerRaw as string };
   }
   if (sdkAlgorithm !== undefined) {
-    throw invalid('x-amz-sdk-checksum-algorithm specified, but no corresponding x-amz-checksum-* or x-amz-trailer headers were found.');
+    throw invalid(
+      'x-amz-sdk-checksum-algorithm specified, but no corresponding x-amz-checksum-* or x-amz-trailer headers were found.',
+    );
   }
   return undefined;
 }
@@ -106,7 +120,9 @@ export function parseChecksumType(headers: RawHeaders, requireAlgorithm: boolean
   const raw = header(headers, 'x-amz-checksum-type');
   if (raw === undefined) return undefined;
   if (requireAlgorithm && header(headers, 'x-amz-checksum-algorithm') === undefined) {
-    throw invalid('The x-amz-checksum-type header can only be used with the x-amz-checksum-algorithm header.');
+    throw invalid(
+      'The x-amz-checksum-type header can only be used with the x-amz-checksum-algorithm header.',
+    );
   }
   const t = raw.toUpperCase();
   if (t !== 'COMPOSITE' && t !== 'FULL_OBJECT') throw invalid('Invalid Request.');

@@ -49,7 +49,8 @@ export function parseContentHeaders(headers: RawHeaders): ContentHeaders {
     if (v !== undefined) out[field] = v;
   }
   const redirect = out.websiteRedirectLocation;
-  if (redirect !== undefined && !/^(https?:\/\/|\/)/.test(redirect)) throw new S3Error('InvalidRedirectLocation');
+  if (redirect !== undefined && !/^(https?:\/\/|\/)/.test(redirect))
+    throw new S3Error('InvalidRedirectLocation');
   return out;
 }
 

@@ -6,18 +6,28 @@ describe('parseRequestTarget', () => {
     expect(parseRequestTarget('/').bucket).toBeUndefined();
     expect(parseRequestTarget('/b?list-type=2')).toMatchObject({ bucket: 'b', rawQuery: 'list-type=2' });
     expect(parseRequestTarget('/b/').key).toBeUndefined();
-    expect(parseRequestTarget('/b/a%20b/c%2Bd+e')).toMatchObject({ bucket: 'b', key: 'a b/c+d+e', rawPath: '/b/a%20b/c%2Bd+e' });
+    expect(parseRequestTarget('/b/a%20b/c%2Bd+e')).toMatchObject({
+      bucket: 'b',
+      key: 'a b/c+d+e',
+      rawPath: '/b/a%20b/c%2Bd+e',
+    });
   });
   it('keeps a trailing slash and empty segments in keys', () => {
     expect(parseRequestTarget('/b/dir/').key).toBe('dir/');
     expect(parseRequestTarget('/b//x').key).toBe('/x');
   });
   it('accepts absolute-form targets', () => {
-    expect(parseRequestTarget('http://h:9000/b/k?x=1')).toMatchObject({ bucket: 'b', key: 'k', rawPath: '/b/k' });
+    expect(parseRequestTarget('http://h:9000/b/k?x=1')).toMatchObject({
+      bucket: 'b',
+      key: 'k',
+      rawPath: '/b/k',
+    });
   });
   it('rejects undecodable paths and keys over 1024 bytes', () => {
     expect(() => parseRequestTarget('/b/%E0%A4%A')).toThrow(expect.objectContaining({ code: 'InvalidURI' }));
-    expect(() => parseRequestTarget(`/b/${'é'.repeat(513)}`)).toThrow(expect.objectContaining({ code: 'KeyTooLongError' }));
+    expect(() => parseRequestTarget(`/b/${'é'.repeat(513)}`)).toThrow(
+      expect.objectContaining({ code: 'KeyTooLongError' }),
+    );
     expect(parseRequestTarget(`/b/${'a'.repeat(1024)}`).key).toHaveLength(1024);
   });
 });

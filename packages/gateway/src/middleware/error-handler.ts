@@ -2,8 +2,9 @@
 // else is logged and answered as InternalError. HEAD and 304 answers carry no body. When the
 // client is still sending a body we did not read, the answer closes the connection, so the
 // unread bytes are never parsed as the next request.
-import { isS3Error, S3Error } from '@vgwrdma/s3-backend';
+
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
+import { isS3Error, S3Error } from '@vgwrdma/s3-backend';
 import type { Context, ErrorHandler } from 'hono';
 import type { GatewayEnv } from '../env.js';
 import type { Logger } from '../logger.js';
@@ -27,11 +28,13 @@ export function errorHandler(logger: Logger): ErrorHandler<GatewayEnv> {
   return (err, c) => {
     const { error, internal } = toS3Error(err);
     const requestId = c.get('requestId') ?? '';
-    if (internal) logger.error({ err, requestId, method: c.req.method, url: c.env?.incoming?.url }, 'internal error');
-    else if (error.status >= 500) logger.warn({ code: error.code, requestId, cause: error.cause }, error.message);
+    if (internal)
+      logger.error({ err, requestId, method: c.req.method, url: c.env?.incoming?.url }, 'internal error');
+    else if (error.status >= 500)
+      logger.warn({ code: error.code, requestId, cause: error.cause }, error.message);
 
     const headers: Record<string, string> = { ...error.headers };
-    if (bodyPending(c)) headers['connection'] = 'close';
+    if (bodyPending(c)) headers.connection = 'close';
     const outgoing = c.env?.outgoing;
     // Headers already sent (a streamed GET that failed mid-way): nothing can be said any more.
     if (outgoing?.headersSent) {

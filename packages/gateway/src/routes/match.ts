@@ -3,7 +3,13 @@
 // CopyObject sit beside UploadPart and PutObject without ordering tricks.
 import { S3Error } from '@vgwrdma/s3-backend';
 import type { RawHeaders } from '../http/headers.js';
-import { type RouteMethod, type RouteRow, type RouteTarget, SUBRESOURCES, type Subresource } from './types.js';
+import {
+  type RouteMethod,
+  type RouteRow,
+  type RouteTarget,
+  SUBRESOURCES,
+  type Subresource,
+} from './types.js';
 
 export function subresourceOf(query: URLSearchParams): Subresource | undefined {
   return SUBRESOURCES.find((s) => query.has(s));

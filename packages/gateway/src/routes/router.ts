@@ -41,11 +41,14 @@ export function createRouter(rows: readonly RouteRow[], opts: RouterOptions) {
     const method = (incoming.method ?? 'GET').toUpperCase();
     const target = parseRequestTarget(incoming.url ?? '/');
     if (target.bucket !== undefined) assertValidBucketName(target.bucket);
-    const kind: RouteTarget = target.bucket === undefined ? 'service' : target.key === undefined ? 'bucket' : 'object';
+    const kind: RouteTarget =
+      target.bucket === undefined ? 'service' : target.key === undefined ? 'bucket' : 'object';
     const row = matcher.match(method, kind, target.query, incoming.headers);
 
     const authOpts =
-      opts.maxClockSkewMs === undefined ? { region: opts.region } : { region: opts.region, maxSkewMs: opts.maxClockSkewMs };
+      opts.maxClockSkewMs === undefined
+        ? { region: opts.region }
+        : { region: opts.region, maxSkewMs: opts.maxClockSkewMs };
     const auth = await authenticate(
       { method, rawPath: target.rawPath, rawQuery: target.rawQuery, headers: incoming.headers },
       opts.credentials,

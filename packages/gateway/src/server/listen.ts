@@ -1,8 +1,9 @@
 // Runs a gateway's hono app on Node's HTTP server through @hono/node-server, with keep-alive,
 // a configurable request timeout (0 = none, so long uploads are not cut off at Node's default
 // 300 s), and a close() that drains in-flight requests before dropping connections.
-import type { AddressInfo } from 'node:net';
+
 import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 
 export interface ListenOptions {
@@ -30,11 +31,16 @@ type FetchHandler = Parameters<typeof serve>[0]['fetch'];
 const HEADERS_TIMEOUT_MS = 60_000;
 const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
-export function listen(fetch: FetchHandler, opts: ListenOptions, settings: ServerSettings): Promise<RunningGateway> {
+export function listen(
+  fetch: FetchHandler,
+  opts: ListenOptions,
+  settings: ServerSettings,
+): Promise<RunningGateway> {
   const host = opts.host ?? '127.0.0.1';
   const requestTimeout = settings.requestTimeoutMs;
   // Node requires headersTimeout <= requestTimeout when the latter is set.
-  const headersTimeout = requestTimeout > 0 ? Math.min(HEADERS_TIMEOUT_MS, requestTimeout) : HEADERS_TIMEOUT_MS;
+  const headersTimeout =
+    requestTimeout > 0 ? Math.min(HEADERS_TIMEOUT_MS, requestTimeout) : HEADERS_TIMEOUT_MS;
   return new Promise((resolve, reject) => {
     const server = serve(
       {
@@ -42,7 +48,12 @@ export function listen(fetch: FetchHandler, opts: ListenOptions, settings: Serve
         port: opts.port,
         hostname: host,
         overrideGlobalObjects: false,
-        serverOptions: { keepAlive: true, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS, requestTimeout, headersTimeout },
+        serverOptions: {
+          keepAlive: true,
+          keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+          requestTimeout,
+          headersTimeout,
+        },
       },
       (info: AddressInfo) => {
         server.off('error', reject);

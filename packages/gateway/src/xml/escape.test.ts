@@ -18,6 +18,8 @@ describe('document helpers', () => {
   it('omits undefined elements and writes dates with milliseconds', () => {
     expect(el('A', undefined)).toBe('');
     expect(el('D', new Date(Date.UTC(2026, 0, 1)))).toBe('<D>2026-01-01T00:00:00.000Z</D>');
-    expect(xmlDocument('R', el('K', 'x&y'))).toContain('<R xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><K>x&amp;y</K></R>');
+    expect(xmlDocument('R', el('K', 'x&y'))).toContain(
+      '<R xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><K>x&amp;y</K></R>',
+    );
   });
 });

@@ -2,7 +2,14 @@
 // escaped alike; characters XML 1.0 cannot carry at all are replaced by U+FFFD (keys with such
 // characters are what encoding-type=url exists for).
 
-const ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;', '\r': '&#13;' };
+const ENTITY: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&apos;',
+  '\r': '&#13;',
+};
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const SPECIAL = /[&<>"'\r\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;

@@ -13,13 +13,17 @@ interface Grant {
 
 function grantXml(g: Grant): string {
   const who = g.type === 'Group' ? el('URI', g.uri) : el('ID', g.id) + el('DisplayName', g.id);
-  return group('Grant', `<Grantee ${XSI} xsi:type="${g.type}">${who}</Grantee>${el('Permission', g.permission)}`);
+  return group(
+    'Grant',
+    `<Grantee ${XSI} xsi:type="${g.type}">${who}</Grantee>${el('Permission', g.permission)}`,
+  );
 }
 
 function policy(ownerId: string, grants: readonly Grant[]): string {
   return xmlDocument(
     'AccessControlPolicy',
-    group('Owner', el('ID', ownerId) + el('DisplayName', ownerId)) + group('AccessControlList', each(grants, grantXml)),
+    group('Owner', el('ID', ownerId) + el('DisplayName', ownerId)) +
+      group('AccessControlList', each(grants, grantXml)),
   );
 }
 
@@ -39,7 +43,12 @@ export function renderBucketAcl(acl: BucketAcl): string {
 export function renderObjectAcl(acl: ObjectAclOutput): string {
   return policy(
     acl.owner.id,
-    acl.grants.map((g) => ({ type: g.grantee.type, id: g.grantee.id, uri: g.grantee.uri, permission: g.permission })),
+    acl.grants.map((g) => ({
+      type: g.grantee.type,
+      id: g.grantee.id,
+      uri: g.grantee.uri,
+      permission: g.permission,
+    })),
   );
 }
 
@@ -48,7 +57,10 @@ export function bucketAclToObjectAcl(acl: BucketAcl): ObjectAclOutput {
   return {
     owner: { id: acl.Owner },
     grants: acl.Grantees.map((g) => ({
-      grantee: g.Type === 'Group' ? { type: 'Group' as const, uri: g.Access } : { type: 'CanonicalUser' as const, id: g.Access },
+      grantee:
+        g.Type === 'Group'
+          ? { type: 'Group' as const, uri: g.Access }
+          : { type: 'CanonicalUser' as const, id: g.Access },
       permission: g.Permission,
     })),
   };

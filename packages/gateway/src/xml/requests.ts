@@ -3,8 +3,8 @@
 import {
   type BucketAcl,
   type BucketLockConfig,
-  type ChecksumAlgorithm,
   CHECKSUM_ALGORITHMS,
+  type ChecksumAlgorithm,
   type Checksums,
   type CompletedPart,
   type ObjectLockMode,
@@ -15,7 +15,15 @@ import {
   type TagSet,
   type VersioningStatus,
 } from '@vgwrdma/s3-backend';
-import { child, childText, children, malformedXml, parseBoolean, parseXmlRoot, type XmlNode } from './parse.js';
+import {
+  child,
+  children,
+  childText,
+  malformedXml,
+  parseBoolean,
+  parseXmlRoot,
+  type XmlNode,
+} from './parse.js';
 
 /** CompleteMultipartUpload: parts with their ETags and optional per-part checksums. */
 export function parseCompleteMultipartUpload(xml: string): CompletedPart[] {
@@ -25,7 +33,9 @@ export function parseCompleteMultipartUpload(xml: string): CompletedPart[] {
     const etag = childText(p, 'ETag');
     if (!Number.isInteger(num) || etag === undefined) throw malformedXml();
     const checksums = checksumsOf(p);
-    return Object.keys(checksums).length > 0 ? { partNumber: num, etag, checksums } : { partNumber: num, etag };
+    return Object.keys(checksums).length > 0
+      ? { partNumber: num, etag, checksums }
+      : { partNumber: num, etag };
   });
   if (parts.length === 0) throw malformedXml();
   return parts;
@@ -74,13 +84,18 @@ export function parseTagging(xml: string, limit: 10 | 50): TagSet {
 /** Validates tag pairs as S3 does and builds the set. */
 export function tagSetOf(pairs: readonly (readonly [string, string])[], limit: 10 | 50): TagSet {
   if (pairs.length > limit) {
-    throw new S3Error('BadRequest', limit === 10 ? 'Object tags cannot be greater than 10' : 'Bucket tag count cannot be greater than 50');
+    throw new S3Error(
+      'BadRequest',
+      limit === 10 ? 'Object tags cannot be greater than 10' : 'Bucket tag count cannot be greater than 50',
+    );
   }
   const out: TagSet = {};
   for (const [key, value] of pairs) {
-    if (key.length === 0 || key.length > 128) throw new S3Error('InvalidTag', 'The TagKey you have provided is invalid');
+    if (key.length === 0 || key.length > 128)
+      throw new S3Error('InvalidTag', 'The TagKey you have provided is invalid');
     if (value.length > 256) throw new S3Error('InvalidTag', 'The TagValue you have provided is invalid');
-    if (Object.hasOwn(out, key)) throw new S3Error('InvalidTag', 'Cannot provide multiple Tags with the same key');
+    if (Object.hasOwn(out, key))
+      throw new S3Error('InvalidTag', 'Cannot provide multiple Tags with the same key');
     out[key] = value;
   }
   return out;
@@ -100,7 +115,11 @@ export function parseVersioningConfiguration(xml: string): VersioningStatus {
   return status;
 }
 
-const OWNERSHIPS: readonly ObjectOwnership[] = ['BucketOwnerEnforced', 'BucketOwnerPreferred', 'ObjectWriter'];
+const OWNERSHIPS: readonly ObjectOwnership[] = [
+  'BucketOwnerEnforced',
+  'BucketOwnerPreferred',
+  'ObjectWriter',
+];
 
 export function parseOwnershipControls(xml: string): ObjectOwnership {
   const rule = child(parseXmlRoot(xml, 'OwnershipControls'), 'Rule');
@@ -133,7 +152,8 @@ export function parseObjectLockConfiguration(xml: string): BucketLockConfig {
   // Exactly one of Days and Years.
   if ((days === undefined) === (years === undefined)) throw malformedXml();
   const mode = lockMode(childText(retention, 'Mode'));
-  const DefaultRetention = days !== undefined ? { Mode: mode, Days: days } : { Mode: mode, Years: years as number };
+  const DefaultRetention =
+    days !== undefined ? { Mode: mode, Days: days } : { Mode: mode, Years: years as number };
   return { Enabled: enabled === 'Enabled', DefaultRetention };
 }
 

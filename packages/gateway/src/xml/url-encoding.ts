@@ -21,7 +21,9 @@ export function encoderFor(query: URLSearchParams): { encode: Encoder; encodingT
   const t = query.get('encoding-type');
   if (t === null || t === '') return { encode: (v) => v, encodingType: undefined };
   if (t.toLowerCase() !== 'url') {
-    throw new S3Error('InvalidArgument', undefined, { detail: { ArgumentName: 'encoding-type', ArgumentValue: t } });
+    throw new S3Error('InvalidArgument', undefined, {
+      detail: { ArgumentName: 'encoding-type', ArgumentValue: t },
+    });
   }
   return { encode: (v) => (v === undefined ? undefined : s3UrlEncode(v)), encodingType: 'url' };
 }

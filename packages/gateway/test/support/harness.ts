@@ -60,7 +60,9 @@ export function s3Client(endpoint: string, accessKeyId: string, secretAccessKey:
 }
 
 /** Reads a fetch Response's error document into its fields. */
-export async function errorOf(res: Response): Promise<{ status: number; code?: string; message?: string; body: string }> {
+export async function errorOf(
+  res: Response,
+): Promise<{ status: number; code?: string; message?: string; body: string }> {
   const body = await res.text();
   const code = /<Code>([^<]*)<\/Code>/.exec(body)?.[1];
   const message = /<Message>([^<]*)<\/Message>/.exec(body)?.[1];

@@ -6,9 +6,9 @@ import { Readable } from 'node:stream';
 import {
   type Backend,
   type BucketSummary,
-  checkConditions,
   type CopyObjectInput,
   type CreateBucketInput,
+  checkConditions,
   type DeleteObjectsInput,
   digestStream,
   type GetObjectAttributesInput,
@@ -92,7 +92,8 @@ export class MemoryBackend extends UnsupportedBackend implements Backend {
   override async createBucket(ctx: RequestContext, input: CreateBucketInput) {
     this.lastCtx.set('createBucket', ctx);
     const existing = this.buckets.get(input.bucket);
-    if (existing) throw new S3Error(existing.owner === input.owner ? 'BucketAlreadyOwnedByYou' : 'BucketAlreadyExists');
+    if (existing)
+      throw new S3Error(existing.owner === input.owner ? 'BucketAlreadyOwnedByYou' : 'BucketAlreadyExists');
     this.buckets.set(input.bucket, {
       name: input.bucket,
       owner: input.owner,
@@ -137,7 +138,12 @@ export class MemoryBackend extends UnsupportedBackend implements Backend {
       ...(d.checksumType ? { checksumType: d.checksumType } : {}),
     };
     b.objects.set(input.key, obj);
-    return { etag: d.etag, size: d.size, checksums: d.checksums, ...(d.checksumType ? { checksumType: d.checksumType } : {}) };
+    return {
+      etag: d.etag,
+      size: d.size,
+      checksums: d.checksums,
+      ...(d.checksumType ? { checksumType: d.checksumType } : {}),
+    };
   }
 
   private info(key: string, o: MemObject, input: GetObjectInput): HeadObjectOutput {
@@ -175,7 +181,9 @@ export class MemoryBackend extends UnsupportedBackend implements Backend {
     const info = this.info(input.key, o, input);
     const start = info.range?.start ?? 0;
     const end = info.range?.end ?? o.size - 1;
-    const body = Buffer.isBuffer(o.data) ? Readable.from([o.data.subarray(start, end + 1)]) : o.data.open(start, end);
+    const body = Buffer.isBuffer(o.data)
+      ? Readable.from([o.data.subarray(start, end + 1)])
+      : o.data.open(start, end);
     return { ...info, body };
   }
 
@@ -208,7 +216,9 @@ export class MemoryBackend extends UnsupportedBackend implements Backend {
   }
 
   override async listObjectsV2(_ctx: RequestContext, input: ListObjectsV2Input): Promise<ListObjectsOutput> {
-    const after = input.continuationToken ? Buffer.from(input.continuationToken, 'base64url').toString() : input.startAfter;
+    const after = input.continuationToken
+      ? Buffer.from(input.continuationToken, 'base64url').toString()
+      : input.startAfter;
     const page = listPage(this.bucket(input.bucket), input, after);
     if (page.nextMarker) page.nextContinuationToken = Buffer.from(page.nextMarker).toString('base64url');
     return page;
@@ -225,9 +235,18 @@ export class MemoryBackend extends UnsupportedBackend implements Backend {
     };
   }
 
-  override async getObjectAttributes(_ctx: RequestContext, input: GetObjectAttributesInput): Promise<GetObjectAttributesOutput> {
+  override async getObjectAttributes(
+    _ctx: RequestContext,
+    input: GetObjectAttributesInput,
+  ): Promise<GetObjectAttributesOutput> {
     const o = this.object(input.bucket, input.key);
-    return { etag: o.etag, size: o.size, storageClass: 'STANDARD', lastModified: o.lastModified, checksums: o.checksums };
+    return {
+      etag: o.etag,
+      size: o.size,
+      storageClass: 'STANDARD',
+      lastModified: o.lastModified,
+      checksums: o.checksums,
+    };
   }
 
   override async getObjectTagging(_ctx: RequestContext, input: ObjectKey) {
@@ -270,7 +289,10 @@ export class MemoryBackend extends UnsupportedBackend implements Backend {
     return [...this.buckets.values()].map((b) => ({ name: b.name, creationDate: b.created, owner: b.owner }));
   }
 
-  override async createMultipartUpload(ctx: RequestContext, i: Parameters<Backend['createMultipartUpload']>[1]) {
+  override async createMultipartUpload(
+    ctx: RequestContext,
+    i: Parameters<Backend['createMultipartUpload']>[1],
+  ) {
     return this.mp.create(ctx, i);
   }
   override async uploadPart(ctx: RequestContext, i: Parameters<Backend['uploadPart']>[1]) {
@@ -279,16 +301,25 @@ export class MemoryBackend extends UnsupportedBackend implements Backend {
   override async uploadPartCopy(ctx: RequestContext, i: Parameters<Backend['uploadPartCopy']>[1]) {
     return this.mp.uploadPartCopy(ctx, i);
   }
-  override async completeMultipartUpload(ctx: RequestContext, i: Parameters<Backend['completeMultipartUpload']>[1]) {
+  override async completeMultipartUpload(
+    ctx: RequestContext,
+    i: Parameters<Backend['completeMultipartUpload']>[1],
+  ) {
     return this.mp.complete(ctx, i);
   }
-  override async abortMultipartUpload(ctx: RequestContext, i: Parameters<Backend['abortMultipartUpload']>[1]) {
+  override async abortMultipartUpload(
+    ctx: RequestContext,
+    i: Parameters<Backend['abortMultipartUpload']>[1],
+  ) {
     return this.mp.abort(ctx, i);
   }
   override async listParts(ctx: RequestContext, i: Parameters<Backend['listParts']>[1]) {
     return this.mp.listParts(ctx, i);
   }
-  override async listMultipartUploads(ctx: RequestContext, i: Parameters<Backend['listMultipartUploads']>[1]) {
+  override async listMultipartUploads(
+    ctx: RequestContext,
+    i: Parameters<Backend['listMultipartUploads']>[1],
+  ) {
     return this.mp.listUploads(ctx, i);
   }
 
@@ -300,7 +331,14 @@ export class MemoryBackend extends UnsupportedBackend implements Backend {
 
 function contentOf(src: import('@vgwrdma/s3-backend').ContentHeaders) {
   const out: import('@vgwrdma/s3-backend').ContentHeaders = {};
-  for (const k of ['contentType', 'contentEncoding', 'contentLanguage', 'contentDisposition', 'cacheControl', 'expires'] as const) {
+  for (const k of [
+    'contentType',
+    'contentEncoding',
+    'contentLanguage',
+    'contentDisposition',
+    'cacheControl',
+    'expires',
+  ] as const) {
     const v = src[k];
     if (v !== undefined) out[k] = v;
   }

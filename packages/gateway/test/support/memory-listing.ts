@@ -1,5 +1,5 @@
 // Listing over a memory bucket: sorted keys, prefix, delimiter roll-up, start key, max keys.
-import type { ListObjectsOutput, ListedObject } from '@vgwrdma/s3-backend';
+import type { ListedObject, ListObjectsOutput } from '@vgwrdma/s3-backend';
 import type { MemBucket } from './memory-store.js';
 
 export function listPage(
@@ -8,7 +8,9 @@ export function listPage(
   after: string | undefined,
 ): ListObjectsOutput {
   const prefix = input.prefix ?? '';
-  const keys = [...b.objects.keys()].filter((k) => k.startsWith(prefix) && (after === undefined || k > after)).sort();
+  const keys = [...b.objects.keys()]
+    .filter((k) => k.startsWith(prefix) && (after === undefined || k > after))
+    .sort();
   const contents: ListedObject[] = [];
   const prefixes: string[] = [];
   let last: string | undefined;
@@ -28,7 +30,14 @@ export function listPage(
     }
     const o = b.objects.get(key);
     if (!o) continue;
-    contents.push({ key, lastModified: o.lastModified, etag: o.etag, size: o.size, storageClass: 'STANDARD', owner: { id: b.owner } });
+    contents.push({
+      key,
+      lastModified: o.lastModified,
+      etag: o.etag,
+      size: o.size,
+      storageClass: 'STANDARD',
+      owner: { id: b.owner },
+    });
     last = key;
   }
   const out: ListObjectsOutput = { contents, commonPrefixes: prefixes, isTruncated };

@@ -1,4 +1,6 @@
 // Multipart uploads for the memory backend.
+
+import { Readable } from 'node:stream';
 import {
   type CompleteMultipartUploadInput,
   type CreateMultipartUploadInput,
@@ -12,7 +14,6 @@ import {
   type UploadPartInput,
   type UploadRef,
 } from '@vgwrdma/s3-backend';
-import { Readable } from 'node:stream';
 import type { MemoryBackend } from './memory-backend.js';
 import type { MemUpload } from './memory-store.js';
 
@@ -50,7 +51,12 @@ export class MemoryMultipart {
       contentLength: input.contentLength,
       defaultAlgorithm: null,
     });
-    u.parts.set(input.partNumber, { data: d.data, etag: d.etag, lastModified: new Date(), checksums: d.checksums });
+    u.parts.set(input.partNumber, {
+      data: d.data,
+      etag: d.etag,
+      lastModified: new Date(),
+      checksums: d.checksums,
+    });
     return { etag: d.etag, size: d.size, checksums: d.checksums };
   }
 
@@ -75,7 +81,8 @@ export class MemoryMultipart {
       if (p.partNumber <= prev) throw new S3Error('InvalidPartOrder');
       prev = p.partNumber;
       const stored = u.parts.get(p.partNumber);
-      if (!stored || stored.etag.replace(/"/g, '') !== p.etag.replace(/"/g, '')) throw new S3Error('InvalidPart');
+      if (!stored || stored.etag.replace(/"/g, '') !== p.etag.replace(/"/g, ''))
+        throw new S3Error('InvalidPart');
       datas.push(stored.data);
     }
     const data = Buffer.concat(datas);
@@ -111,7 +118,12 @@ export class MemoryMultipart {
       bucket: input.bucket,
       key: input.key,
       uploadId: input.uploadId,
-      parts: page.map(([n, p]) => ({ partNumber: n, etag: p.etag, size: p.data.length, lastModified: p.lastModified })),
+      parts: page.map(([n, p]) => ({
+        partNumber: n,
+        etag: p.etag,
+        size: p.data.length,
+        lastModified: p.lastModified,
+      })),
       partNumberMarker: marker,
       maxParts: input.maxParts,
       isTruncated,
@@ -126,6 +138,12 @@ export class MemoryMultipart {
       .filter((u) => !input.prefix || u.key.startsWith(input.prefix))
       .sort((a, c) => (a.key < c.key ? -1 : a.key > c.key ? 1 : 0))
       .map((u) => ({ key: u.key, uploadId: u.id, initiated: u.initiated, storageClass: 'STANDARD' }));
-    return { bucket: input.bucket, uploads, commonPrefixes: [], isTruncated: false, maxUploads: input.maxUploads };
+    return {
+      bucket: input.bucket,
+      uploads,
+      commonPrefixes: [],
+      isTruncated: false,
+      maxUploads: input.maxUploads,
+    };
   }
 }

@@ -1,4 +1,6 @@
 // State of the in-memory test backend: buckets, objects and uploads held in Maps.
+
+import type { Readable } from 'node:stream';
 import type {
   BucketAcl,
   BucketLockConfig,
@@ -11,7 +13,6 @@ import type {
   UserMetadata,
   VersioningStatus,
 } from '@vgwrdma/s3-backend';
-import type { Readable } from 'node:stream';
 
 export interface MemObject extends ContentHeaders {
   /** The bytes, or a factory for synthetic objects streamed without being held in memory. */

@@ -22,12 +22,23 @@ export function raw(baseUrl: string, req: RawRequest): Promise<RawResponse> {
   const url = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const r = request(
-      { host: url.hostname, port: url.port, method: req.method ?? 'GET', path: req.path, headers: req.headers, agent: false },
+      {
+        host: url.hostname,
+        port: url.port,
+        method: req.method ?? 'GET',
+        path: req.path,
+        headers: req.headers,
+        agent: false,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') });
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+          });
           r.destroy();
         });
         res.on('error', reject);

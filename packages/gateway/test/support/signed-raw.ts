@@ -17,7 +17,12 @@ class Sha256 {
   }
 }
 
-export async function signedRaw(baseUrl: string, access: string, secret: string, req: RawRequest): Promise<RawResponse> {
+export async function signedRaw(
+  baseUrl: string,
+  access: string,
+  secret: string,
+  req: RawRequest,
+): Promise<RawResponse> {
   const url = new URL(baseUrl);
   const signer = new SignatureV4({
     credentials: { accessKeyId: access, secretAccessKey: secret },
@@ -37,10 +42,22 @@ export async function signedRaw(baseUrl: string, access: string, secret: string,
     'x-amz-content-sha256': createHash('sha256').update(body).digest('hex'),
     ...req.headers,
   };
-  if (req.body !== undefined && headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) {
+  if (
+    req.body !== undefined &&
+    headers['content-length'] === undefined &&
+    headers['transfer-encoding'] === undefined
+  ) {
     headers['content-length'] = String(Buffer.byteLength(body));
   }
-  const signed = await signer.sign({ method: req.method ?? 'GET', protocol: 'http:', hostname: url.hostname, port: Number(url.port), path, query, headers });
+  const signed = await signer.sign({
+    method: req.method ?? 'GET',
+    protocol: 'http:',
+    hostname: url.hostname,
+    port: Number(url.port),
+    path,
+    query,
+    headers,
+  });
   const sent: Record<string, string> = {};
   for (const [k, v] of Object.entries(signed.headers)) sent[k.toLowerCase()] = String(v);
   return raw(baseUrl, { ...req, headers: sent });
