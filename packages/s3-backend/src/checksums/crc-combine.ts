@@ -10,10 +10,17 @@ export interface CrcField {
   readonly poly: bigint;
   /** x^(2^k) mod P for k = 0..63, built once. */
   readonly powers: readonly bigint[];
+  /**
+   * x^(8n) mod P by n, for recent lengths: the parts of one upload mostly share a size, so a
+   * completion combining thousands of parts computes the operator once.
+   */
+  readonly shifts: Map<number, bigint>;
 }
 
+const SHIFT_CACHE_SIZE = 64;
+
 export function crcField(width: number, reflectedPoly: bigint): CrcField {
-  const field = { width, poly: reflectedPoly, powers: [] as bigint[] };
+  const field = { width, poly: reflectedPoly, powers: [] as bigint[], shifts: new Map<number, bigint>() };
   // x^1 is the second-highest bit in reflected order.
   let p = 1n << BigInt(width - 2);
   for (let k = 0; k < 64; k++) {
@@ -61,7 +68,13 @@ export function xPow8nMod(f: CrcField, bytes: number): bigint {
 export function combineCrc(f: CrcField, crcA: bigint, crcB: bigint, lengthB: number): bigint {
   if (!Number.isSafeInteger(lengthB) || lengthB < 0) throw new RangeError(`invalid length ${lengthB}`);
   if (lengthB === 0) return crcA;
-  return mulMod(f, xPow8nMod(f, lengthB), crcA) ^ crcB;
+  let shift = f.shifts.get(lengthB);
+  if (shift === undefined) {
+    shift = xPow8nMod(f, lengthB);
+    if (f.shifts.size >= SHIFT_CACHE_SIZE) f.shifts.clear();
+    f.shifts.set(lengthB, shift);
+  }
+  return mulMod(f, shift, crcA) ^ crcB;
 }
 
 /** Big-endian bytes of a CRC value, base64: how S3 writes CRC checksums. */
