@@ -46,7 +46,11 @@ function encode(signed: boolean): Buffer {
   if (signed) {
     const digest = createHash('sha256').update(`${trailer}\n`).digest('hex');
     const sts = `AWS4-HMAC-SHA256-TRAILER\n${signing.amzDate}\n${signing.scope}\n${previous}\n${digest}`;
-    pieces.push(Buffer.from(`x-amz-trailer-signature:${createHmac('sha256', signing.signingKey).update(sts).digest('hex')}\r\n`));
+    pieces.push(
+      Buffer.from(
+        `x-amz-trailer-signature:${createHmac('sha256', signing.signingKey).update(sts).digest('hex')}\r\n`,
+      ),
+    );
   }
   pieces.push(Buffer.from('\r\n'));
   return Buffer.concat(pieces);
@@ -55,7 +59,8 @@ function encode(signed: boolean): Buffer {
 async function run(name: string, payload: PayloadMode, body: Buffer): Promise<void> {
   const source = Readable.from(
     (function* () {
-      for (let at = 0; at < body.length; at += READ) yield body.subarray(at, Math.min(at + READ, body.length));
+      for (let at = 0; at < body.length; at += READ)
+        yield body.subarray(at, Math.min(at + READ, body.length));
     })(),
   );
   const headers = {
@@ -77,15 +82,27 @@ async function run(name: string, payload: PayloadMode, body: Buffer): Promise<vo
   const cpuSeconds = (cpu.user + cpu.system) / 1e6;
   if (bytes !== TOTAL) throw new Error(`${name}: decoded ${bytes} of ${TOTAL} bytes`);
   const rss = process.memoryUsage().rss / 2 ** 20;
-  console.log(`${name.padEnd(44)} ${(bytes / seconds / 1e9).toFixed(2)} GB/s  (${MIB} MiB in ${seconds.toFixed(3)} s, cpu ${cpuSeconds.toFixed(3)} s, rss ${rss.toFixed(0)} MiB)`);
+  console.log(
+    `${name.padEnd(44)} ${(bytes / seconds / 1e9).toFixed(2)} GB/s  (${MIB} MiB in ${seconds.toFixed(3)} s, cpu ${cpuSeconds.toFixed(3)} s, rss ${rss.toFixed(0)} MiB)`,
+  );
 }
 
-console.log(`aws-chunked decode: ${MIB} MiB, ${CHUNK / 1024} KiB chunks, ${READ / 1024} KiB reads, node ${process.version}`);
+console.log(
+  `aws-chunked decode: ${MIB} MiB, ${CHUNK / 1024} KiB chunks, ${READ / 1024} KiB reads, node ${process.version}`,
+);
 {
   const unsigned = encode(false);
   await run('STREAMING-UNSIGNED-PAYLOAD-TRAILER', { kind: 'streaming-unsigned-trailer' }, unsigned);
   await run('STREAMING-UNSIGNED-PAYLOAD-TRAILER (again)', { kind: 'streaming-unsigned-trailer' }, unsigned);
 }
 const signed = encode(true);
-await run('STREAMING-AWS4-HMAC-SHA256-PAYLOAD-TRAILER', { kind: 'streaming-signed', trailer: true, ...signing }, signed);
-await run('STREAMING-AWS4-HMAC-SHA256-PAYLOAD-TRAILER (again)', { kind: 'streaming-signed', trailer: true, ...signing }, signed);
+await run(
+  'STREAMING-AWS4-HMAC-SHA256-PAYLOAD-TRAILER',
+  { kind: 'streaming-signed', trailer: true, ...signing },
+  signed,
+);
+await run(
+  'STREAMING-AWS4-HMAC-SHA256-PAYLOAD-TRAILER (again)',
+  { kind: 'streaming-signed', trailer: true, ...signing },
+  signed,
+);

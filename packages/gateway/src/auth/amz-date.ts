@@ -12,7 +12,10 @@ export function parseAmzDate(text: string): Date | undefined {
 }
 
 export function formatAmzDate(date: Date): string {
-  return date.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  return date
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 }
 
 /** An RFC 7231 Date header value. */

@@ -13,7 +13,11 @@ import type { AuthInput, AuthOptions, AuthResult, CredentialStore, PayloadMode }
 const V4_QUERY = ['X-Amz-Algorithm', 'X-Amz-Credential', 'X-Amz-Signature'];
 const V2_QUERY = ['AWSAccessKeyId', 'Signature'];
 
-export async function authenticate(input: AuthInput, store: CredentialStore, opts: AuthOptions): Promise<AuthResult> {
+export async function authenticate(
+  input: AuthInput,
+  store: CredentialStore,
+  opts: AuthOptions,
+): Promise<AuthResult> {
   const authorization = headerValue(input.headers, 'authorization');
   const query = decodeQuery(splitRawQuery(input.rawQuery));
   const presignedV4 = V4_QUERY.some((name) => query.has(name));
@@ -25,7 +29,14 @@ export async function authenticate(input: AuthInput, store: CredentialStore, opt
   }
   if (presignedV4) return authenticatePresigned(input, query, store, opts);
   if (presignedV2) throw authErrors.unsupportedMechanism();
-  return { account: ANONYMOUS, anonymous: true, presigned: false, payload: anonymousPayload(input), accessKey: '', signedHeaders: [] };
+  return {
+    account: ANONYMOUS,
+    anonymous: true,
+    presigned: false,
+    payload: anonymousPayload(input),
+    accessKey: '',
+    signedHeaders: [],
+  };
 }
 
 /** An anonymous request may still declare how its body is framed; signed streaming needs a key. */

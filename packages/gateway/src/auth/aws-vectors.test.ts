@@ -8,7 +8,9 @@ import { authenticate } from './authenticate.js';
 import { staticCredentials } from './credentials.js';
 import type { AuthInput } from './types.js';
 
-const store = staticCredentials([{ access: 'AKIAIOSFODNN7EXAMPLE', secret: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY' }]);
+const store = staticCredentials([
+  { access: 'AKIAIOSFODNN7EXAMPLE', secret: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY' },
+]);
 const opts = { region: 'us-east-1' };
 const now = new Date('2013-05-24T00:05:00Z');
 const EMPTY = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
@@ -30,8 +32,13 @@ describe('AWS published SigV4 examples', () => {
       },
     };
     const result = await authenticate(input, store, opts);
-    expect(result).toMatchObject({ accessKey: 'AKIAIOSFODNN7EXAMPLE', payload: { kind: 'signed', sha256: EMPTY } });
-    await expect(authenticate({ ...input, headers: { ...input.headers, range: 'bytes=0-10' } }, store, opts)).rejects.toMatchObject({
+    expect(result).toMatchObject({
+      accessKey: 'AKIAIOSFODNN7EXAMPLE',
+      payload: { kind: 'signed', sha256: EMPTY },
+    });
+    await expect(
+      authenticate({ ...input, headers: { ...input.headers, range: 'bytes=0-10' } }, store, opts),
+    ).rejects.toMatchObject({
       code: 'SignatureDoesNotMatch',
     });
   });
@@ -45,8 +52,13 @@ describe('AWS published SigV4 examples', () => {
       headers: { host: 'examplebucket.s3.amazonaws.com' },
       now: new Date('2013-05-24T23:59:59Z'),
     };
-    await expect(authenticate(input, store, opts)).resolves.toMatchObject({ presigned: true, payload: { kind: 'unsigned' } });
-    await expect(authenticate({ ...input, now: new Date('2013-05-25T00:00:01Z') }, store, opts)).rejects.toMatchObject({
+    await expect(authenticate(input, store, opts)).resolves.toMatchObject({
+      presigned: true,
+      payload: { kind: 'unsigned' },
+    });
+    await expect(
+      authenticate({ ...input, now: new Date('2013-05-25T00:00:01Z') }, store, opts),
+    ).rejects.toMatchObject({
       code: 'AccessDenied',
       message: 'Request has expired.',
     });
@@ -80,7 +92,11 @@ describe('AWS published SigV4 examples', () => {
     });
 
     const frame = (size: number, sig: string) =>
-      Buffer.concat([Buffer.from(`${size.toString(16)};chunk-signature=${sig}\r\n`), Buffer.alloc(size, 'a'), Buffer.from('\r\n')]);
+      Buffer.concat([
+        Buffer.from(`${size.toString(16)};chunk-signature=${sig}\r\n`),
+        Buffer.alloc(size, 'a'),
+        Buffer.from('\r\n'),
+      ]);
     const wire = Buffer.concat([
       frame(65536, 'ad80c730a21e5b8d04586a2213dd63b9a0e99e0e2307b0ade35a65485a288648'),
       frame(1024, '0055627c9e194cb4542bae2aa5492e3c1575bbb81b612b7d234b86a503ef5497'),

@@ -3,12 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { authenticate } from './authenticate.js';
 import { canonicalHeaders, canonicalQueries, canonicalUris, splitRawQuery } from './canonical-request.js';
 import { staticCredentials } from './credentials.js';
-import { TEST_ACCESS, TEST_SECRET, signRequest } from './test-support/sign-request.js';
+import { signRequest, TEST_ACCESS, TEST_SECRET } from './test-support/sign-request.js';
 import { reencode, uriDecode, uriEncode } from './uri-encoding.js';
 
 describe('URI encoding', () => {
   it('keeps only RFC 3986 unreserved bytes and escapes the rest in upper case', () => {
-    expect(uriEncode(Buffer.from("aZ09-_.~ /+=!*'()%é"), false)).toBe('aZ09-_.~%20%2F%2B%3D%21%2A%27%28%29%25%C3%A9');
+    expect(uriEncode(Buffer.from("aZ09-_.~ /+=!*'()%é"), false)).toBe(
+      'aZ09-_.~%20%2F%2B%3D%21%2A%27%28%29%25%C3%A9',
+    );
     expect(uriEncode(Buffer.from('a/b'), true)).toBe('a/b');
   });
 
@@ -23,7 +25,9 @@ describe('URI encoding', () => {
 
 describe('canonical query', () => {
   it('sorts by name then value and gives valueless parameters an empty value', () => {
-    expect(canonicalQueries('uploads&prefix=b&delimiter=%2F&prefix=a')).toEqual(['delimiter=%2F&prefix=a&prefix=b&uploads=']);
+    expect(canonicalQueries('uploads&prefix=b&delimiter=%2F&prefix=a')).toEqual([
+      'delimiter=%2F&prefix=a&prefix=b&uploads=',
+    ]);
   });
 
   it('re-encodes names and values and can leave one parameter out', () => {
@@ -45,9 +49,14 @@ describe('canonical query', () => {
 
   it('lets a request whose query arrives unsorted verify', async () => {
     const store = staticCredentials([{ access: TEST_ACCESS, secret: TEST_SECRET }]);
-    const input = await signRequest({ path: '/b', query: { 'max-keys': '3', 'list-type': '2', delimiter: '/', 'a-first': '' } });
+    const input = await signRequest({
+      path: '/b',
+      query: { 'max-keys': '3', 'list-type': '2', delimiter: '/', 'a-first': '' },
+    });
     expect(input.rawQuery.startsWith('max-keys=')).toBe(true);
-    await expect(authenticate(input, store, { region: 'us-east-1' })).resolves.toMatchObject({ anonymous: false });
+    await expect(authenticate(input, store, { region: 'us-east-1' })).resolves.toMatchObject({
+      anonymous: false,
+    });
   });
 });
 
@@ -66,7 +75,10 @@ describe('canonical URI candidates', () => {
 
 describe('canonical headers', () => {
   it('trims, collapses inner whitespace and joins repeated values with commas', () => {
-    const block = canonicalHeaders({ host: ' h ', 'x-amz-meta-a': ['1', ' 2  3 '] }, ['host', 'x-amz-meta-a']);
+    const block = canonicalHeaders({ host: ' h ', 'x-amz-meta-a': ['1', ' 2  3 '] }, [
+      'host',
+      'x-amz-meta-a',
+    ]);
     expect(block).toBe('host:h\nx-amz-meta-a:1,2 3\n');
   });
 

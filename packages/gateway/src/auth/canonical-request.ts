@@ -17,7 +17,9 @@ export function splitRawQuery(rawQuery: string): RawQueryParam[] {
   for (const piece of rawQuery.split('&')) {
     if (piece === '') continue;
     const eq = piece.indexOf('=');
-    params.push(eq < 0 ? { name: piece, value: '' } : { name: piece.slice(0, eq), value: piece.slice(eq + 1) });
+    params.push(
+      eq < 0 ? { name: piece, value: '' } : { name: piece.slice(0, eq), value: piece.slice(eq + 1) },
+    );
   }
   return params;
 }
@@ -33,7 +35,11 @@ export function canonicalUris(rawPath: string): string[] {
 }
 
 /** Canonical query string: every pair re-encoded, sorted by name then value. */
-export function canonicalQuery(params: readonly RawQueryParam[], plusAsSpace: boolean, omit?: string): string {
+export function canonicalQuery(
+  params: readonly RawQueryParam[],
+  plusAsSpace: boolean,
+  omit?: string,
+): string {
   const pairs: [string, string][] = [];
   for (const { name, value } of params) {
     const encodedName = reencode(name, false, plusAsSpace);
@@ -60,7 +66,10 @@ const SPACES = /\s+/g;
  * for the signed header names, or undefined
  * when a signed header is absent from the request (the signature cannot match then).
  */
-export function canonicalHeaders(headers: RequestHeaders, signedHeaders: readonly string[]): string | undefined {
+export function canonicalHeaders(
+  headers: RequestHeaders,
+  signedHeaders: readonly string[],
+): string | undefined {
   let block = '';
   for (const name of signedHeaders) {
     const raw = headers[name];

@@ -41,11 +41,22 @@ const ERRORS: Record<
 
 const SCOPE_DATE = /^\d{8}$/;
 
-export function parseCredential(value: string, form: CredentialForm, region: string, service: string): CredentialScope {
+export function parseCredential(
+  value: string,
+  form: CredentialForm,
+  region: string,
+  service: string,
+): CredentialScope {
   const errors = ERRORS[form];
   const parts = value.split('/');
   if (parts.length !== 5) throw errors.malformed();
-  const [accessKey, date, gotRegion, gotService, terminal] = parts as [string, string, string, string, string];
+  const [accessKey, date, gotRegion, gotService, terminal] = parts as [
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
   if (accessKey === '' || !SCOPE_DATE.test(date)) throw errors.malformed();
   if (gotRegion !== region) throw errors.region(gotRegion, region);
   if (gotService !== service) throw errors.service(gotService, service);

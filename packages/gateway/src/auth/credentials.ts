@@ -13,7 +13,8 @@ export function staticCredentials(entries: StaticCredentialEntry[]): CredentialS
   const byAccess = new Map<string, Credential>();
   for (const entry of entries) {
     if (entry.access === '') throw new TypeError('staticCredentials: an access key cannot be empty');
-    if (byAccess.has(entry.access)) throw new TypeError(`staticCredentials: duplicate access key ${entry.access}`);
+    if (byAccess.has(entry.access))
+      throw new TypeError(`staticCredentials: duplicate access key ${entry.access}`);
     // The account's access key is always the one it is looked up by.
     const account: Account = Object.freeze({ role: 'user', ...entry.account, access: entry.access });
     byAccess.set(entry.access, Object.freeze({ secret: entry.secret, account }));

@@ -1,11 +1,12 @@
 // authenticate() on requests signed by @smithy/signature-v4: accepted as signed, and each
 // failure answered with the S3 code and message clients expect.
+import { createHash, createHmac } from 'node:crypto';
 import { ANONYMOUS, type S3Error } from '@vgwrdma/s3-backend';
 import { describe, expect, it } from 'vitest';
 import { authenticate } from './authenticate.js';
 import { staticCredentials } from './credentials.js';
 import { signingKey } from './signing.js';
-import { SIGNING_DATE, TEST_ACCESS, TEST_SECRET, signRequest } from './test-support/sign-request.js';
+import { SIGNING_DATE, signRequest, TEST_ACCESS, TEST_SECRET } from './test-support/sign-request.js';
 import type { AuthInput } from './types.js';
 
 const store = staticCredentials([{ access: TEST_ACCESS, secret: TEST_SECRET }]);
@@ -26,7 +27,12 @@ describe('header SigV4', () => {
   it('accepts a signed request and reports the account and payload mode', async () => {
     const input = await signRequest({ method: 'PUT', path: '/bucket/some%20key', payloadHash: HEX });
     const result = await authenticate(input, store, opts);
-    expect(result).toMatchObject({ anonymous: false, presigned: false, accessKey: TEST_ACCESS, payload: { kind: 'signed', sha256: HEX } });
+    expect(result).toMatchObject({
+      anonymous: false,
+      presigned: false,
+      accessKey: TEST_ACCESS,
+      payload: { kind: 'signed', sha256: HEX },
+    });
     expect(result.account.access).toBe(TEST_ACCESS);
     expect(result.signedHeaders).toContain('host');
   });
@@ -40,7 +46,11 @@ describe('header SigV4', () => {
   });
 
   it('gives streaming-signed bodies the seed signature, signing key, date and scope', async () => {
-    const input = await signRequest({ method: 'PUT', path: '/b/k', payloadHash: 'STREAMING-AWS4-HMAC-SHA256-PAYLOAD-TRAILER' });
+    const input = await signRequest({
+      method: 'PUT',
+      path: '/b/k',
+      payloadHash: 'STREAMING-AWS4-HMAC-SHA256-PAYLOAD-TRAILER',
+    });
     const result = await authenticate(input, store, opts);
     const seed = /Signature=([0-9a-f]{64})/.exec(String(input.headers.authorization))?.[1];
     expect(result.payload).toEqual({
@@ -57,7 +67,11 @@ describe('header SigV4', () => {
     ['UNSIGNED-PAYLOAD', 'unsigned'],
     ['STREAMING-UNSIGNED-PAYLOAD-TRAILER', 'streaming-unsigned-trailer'],
   ])('maps x-amz-content-sha256 %s to payload %s', async (value, kind) => {
-    const result = await authenticate(await signRequest({ method: 'PUT', path: '/b/k', payloadHash: value }), store, opts);
+    const result = await authenticate(
+      await signRequest({ method: 'PUT', path: '/b/k', payloadHash: value }),
+      store,
+      opts,
+    );
     expect(result.payload.kind).toBe(kind);
   });
 
@@ -67,24 +81,38 @@ describe('header SigV4', () => {
       const err = await failure({ ...input, now: new Date(SIGNING_DATE.getTime() + offset) });
       expect(err.code).toBe('RequestTimeTooSkewed');
     }
-    await expect(authenticate({ ...input, now: new Date(SIGNING_DATE.getTime() + 14 * 60_000) }, store, opts)).resolves.toBeDefined();
+    await expect(
+      authenticate({ ...input, now: new Date(SIGNING_DATE.getTime() + 14 * 60_000) }, store, opts),
+    ).resolves.toBeDefined();
   });
 
   it('honours a custom maxSkewMs', async () => {
     const input = await signRequest({ path: '/b/k' });
-    const err = await failure({ ...input, now: new Date(SIGNING_DATE.getTime() + 61_000) }, { ...opts, maxSkewMs: 60_000 } as typeof opts);
+    const err = await failure({ ...input, now: new Date(SIGNING_DATE.getTime() + 61_000) }, {
+      ...opts,
+      maxSkewMs: 60_000,
+    } as typeof opts);
     expect(err.code).toBe('RequestTimeTooSkewed');
   });
 
   it('requires x-amz-content-sha256', async () => {
     const err = await failure(await signRequest({ path: '/b/k', payloadHash: null }));
-    expect([err.code, err.message]).toEqual(['InvalidRequest', 'Missing required header for this request: x-amz-content-sha256']);
+    expect([err.code, err.message]).toEqual([
+      'InvalidRequest',
+      'Missing required header for this request: x-amz-content-sha256',
+    ]);
   });
 
-  it.each(['abc', 'STREAMING-AWS4-ECDSA-P256-SHA256-PAYLOAD', 'g'.repeat(64)])('rejects x-amz-content-sha256 %j', async (value) => {
-    const err = await failure(await signRequest({ path: '/b/k', payloadHash: value }));
-    expect([err.code, err.message]).toEqual(['InvalidRequest', 'The value of x-amz-content-sha256 header is invalid.']);
-  });
+  it.each(['abc', 'STREAMING-AWS4-ECDSA-P256-SHA256-PAYLOAD', 'g'.repeat(64)])(
+    'rejects x-amz-content-sha256 %j',
+    async (value) => {
+      const err = await failure(await signRequest({ path: '/b/k', payloadHash: value }));
+      expect([err.code, err.message]).toEqual([
+        'InvalidRequest',
+        'The value of x-amz-content-sha256 header is invalid.',
+      ]);
+    },
+  );
 
   it.each([
     'AWS AKIDEXAMPLE:c2lnbmF0dXJl',
@@ -131,8 +159,56 @@ describe('header SigV4', () => {
   it('answers AccessDenied when neither x-amz-date nor Date is usable', async () => {
     const input = await signRequest({ path: '/b/k' });
     const { 'x-amz-date': _dropped, ...headers } = input.headers;
-    expect((await failure({ ...input, headers })).message).toBe('AWS authentication requires a valid Date or x-amz-date header.');
-    expect((await failure({ ...input, headers: { ...input.headers, 'x-amz-date': '2026-11-29T08:00:00Z' } })).code).toBe('AccessDenied');
+    expect((await failure({ ...input, headers })).message).toBe(
+      'AWS authentication requires a valid Date or x-amz-date header.',
+    );
+    expect(
+      (await failure({ ...input, headers: { ...input.headers, 'x-amz-date': '2026-11-29T08:00:00Z' } })).code,
+    ).toBe('AccessDenied');
+  });
+
+  it('accepts a request dated by the Date header instead of x-amz-date', async () => {
+    // Signed by hand from the SigV4 spec: the Date header is signed and its time, in the basic
+    // ISO form, goes into the string to sign.
+    const h = (key: string | Buffer, text: string) => createHmac('sha256', key).update(text).digest();
+    const date = 'Sun, 29 Nov 2026 08:00:00 GMT';
+    const canonical = [
+      'GET',
+      '/b/k',
+      '',
+      `date:${date}`,
+      'host:h',
+      'x-amz-content-sha256:UNSIGNED-PAYLOAD',
+      '',
+      'date;host;x-amz-content-sha256',
+      'UNSIGNED-PAYLOAD',
+    ].join('\n');
+    const scope = '20261129/us-east-1/s3/aws4_request';
+    const stringToSign = [
+      'AWS4-HMAC-SHA256',
+      '20261129T080000Z',
+      scope,
+      createHash('sha256').update(canonical).digest('hex'),
+    ].join('\n');
+    const key = h(h(h(h(`AWS4${TEST_SECRET}`, '20261129'), 'us-east-1'), 's3'), 'aws4_request');
+    const signature = createHmac('sha256', key).update(stringToSign).digest('hex');
+    const input: AuthInput = {
+      method: 'GET',
+      rawPath: '/b/k',
+      rawQuery: '',
+      now: SIGNING_DATE,
+      headers: {
+        date,
+        host: 'h',
+        'x-amz-content-sha256': 'UNSIGNED-PAYLOAD',
+        authorization: `AWS4-HMAC-SHA256 Credential=${TEST_ACCESS}/${scope}, SignedHeaders=date;host;x-amz-content-sha256, Signature=${signature}`,
+      },
+    };
+    await expect(authenticate(input, store, opts)).resolves.toMatchObject({ accessKey: TEST_ACCESS });
+    expect(
+      (await failure({ ...input, headers: { ...input.headers, date: 'Sun, 29 Nov 2026 08:00:01 GMT' } }))
+        .code,
+    ).toBe('SignatureDoesNotMatch');
   });
 
   it('detects tampering with the path, query, method, a signed header, the payload hash or the signature', async () => {
@@ -155,11 +231,28 @@ describe('header SigV4', () => {
       { ...input, headers: { ...input.headers, 'x-amz-meta-colour': 'red' } },
       { ...input, headers: { ...input.headers, 'x-amz-content-sha256': 'b'.repeat(64) } },
       { ...input, headers: { ...input.headers, 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' } },
-      { ...input, headers: { ...input.headers, authorization: String(input.headers.authorization).replace(sig, flipped) } },
-      { ...input, headers: { ...input.headers, authorization: String(input.headers.authorization).replace(sig, sig.slice(0, 63)) } },
+      {
+        ...input,
+        headers: {
+          ...input.headers,
+          authorization: String(input.headers.authorization).replace(sig, flipped),
+        },
+      },
+      {
+        ...input,
+        headers: {
+          ...input.headers,
+          authorization: String(input.headers.authorization).replace(sig, sig.slice(0, 63)),
+        },
+      },
     ];
     for (const t of tampered) expect((await failure(t)).code).toBe('SignatureDoesNotMatch');
-    const wrongSecret = await signRequest({ method: 'PUT', path: '/bucket/key', payloadHash: HEX, secret: 'nope' });
+    const wrongSecret = await signRequest({
+      method: 'PUT',
+      path: '/bucket/key',
+      payloadHash: HEX,
+      secret: 'nope',
+    });
     expect((await failure(wrongSecret)).code).toBe('SignatureDoesNotMatch');
   });
 
@@ -187,7 +280,12 @@ describe('anonymous requests', () => {
 
   it('are reported as anonymous with no payload claim', async () => {
     const result = await authenticate(base, store, opts);
-    expect(result).toMatchObject({ anonymous: true, presigned: false, account: ANONYMOUS, payload: { kind: 'none' } });
+    expect(result).toMatchObject({
+      anonymous: true,
+      presigned: false,
+      account: ANONYMOUS,
+      payload: { kind: 'none' },
+    });
   });
 
   it('keep UNSIGNED-PAYLOAD and unsigned trailers', async () => {
@@ -201,13 +299,18 @@ describe('anonymous requests', () => {
   });
 
   it('cannot use signed streaming', async () => {
-    const err = await failure({ ...base, headers: { 'x-amz-content-sha256': 'STREAMING-AWS4-HMAC-SHA256-PAYLOAD' } });
+    const err = await failure({
+      ...base,
+      headers: { 'x-amz-content-sha256': 'STREAMING-AWS4-HMAC-SHA256-PAYLOAD' },
+    });
     expect(err.code).toBe('InvalidRequest');
     expect(err.message).toContain("Anonymous requests don't support this x-amz-content-sha256 value");
   });
 
   it('refuses SigV2 query authentication', async () => {
     const err = await failure({ ...base, rawQuery: 'AWSAccessKeyId=AK&Expires=1&Signature=abc' });
-    expect(err.message).toBe('The authorization mechanism you have provided is not supported. Please use AWS4-HMAC-SHA256.');
+    expect(err.message).toBe(
+      'The authorization mechanism you have provided is not supported. Please use AWS4-HMAC-SHA256.',
+    );
   });
 });

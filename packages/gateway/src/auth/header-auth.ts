@@ -1,6 +1,6 @@
 // SigV4 with the Authorization header: parse it, check the scope, the clock and the payload
 // claim, then recompute the signature from the raw request.
-import { parseAmzDate, formatAmzDate, parseHttpDate } from './amz-date.js';
+import { formatAmzDate, parseAmzDate, parseHttpDate } from './amz-date.js';
 import { canonicalHeaders, canonicalQueries, canonicalUris } from './canonical-request.js';
 import { parseContentSha256 } from './content-sha256.js';
 import { parseCredential } from './credential-scope.js';
@@ -70,7 +70,8 @@ export async function authenticateHeader(
   const { date, amzDate } = requestTime(input);
   if (amzDate.slice(0, 8) !== scope.date) throw authErrors.headerWrongDate();
   const now = input.now ?? new Date();
-  if (Math.abs(now.getTime() - date.getTime()) > (opts.maxSkewMs ?? DEFAULT_MAX_SKEW_MS)) throw authErrors.skewed();
+  if (Math.abs(now.getTime() - date.getTime()) > (opts.maxSkewMs ?? DEFAULT_MAX_SKEW_MS))
+    throw authErrors.skewed();
 
   const credential = await store.lookup(scope.accessKey);
   if (!credential) throw authErrors.unknownKey();

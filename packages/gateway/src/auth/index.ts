@@ -1,8 +1,8 @@
 // @vgwrdma/gateway auth: SigV4 verification (Authorization header, presigned URLs) and the
 // credential store interface. Body verification for the payload modes lives in ../body.
 export { authenticate } from './authenticate.js';
-export { staticCredentials } from './credentials.js';
 export type { StaticCredentialEntry } from './credentials.js';
+export { staticCredentials } from './credentials.js';
 export { parseAuthorizationHeader } from './header-auth.js';
 export { EMPTY_SHA256 } from './signing.js';
 export type {

@@ -7,15 +7,21 @@ const CREDENTIAL_PREFIX = 'Error parsing the X-Amz-Credential parameter; ';
 
 export const authErrors = {
   unsupportedMechanism: () =>
-    new S3Error('InvalidRequest', 'The authorization mechanism you have provided is not supported. Please use AWS4-HMAC-SHA256.'),
-  missingContentSha256: () => new S3Error('InvalidRequest', 'Missing required header for this request: x-amz-content-sha256'),
-  invalidContentSha256: () => new S3Error('InvalidRequest', 'The value of x-amz-content-sha256 header is invalid.'),
+    new S3Error(
+      'InvalidRequest',
+      'The authorization mechanism you have provided is not supported. Please use AWS4-HMAC-SHA256.',
+    ),
+  missingContentSha256: () =>
+    new S3Error('InvalidRequest', 'Missing required header for this request: x-amz-content-sha256'),
+  invalidContentSha256: () =>
+    new S3Error('InvalidRequest', 'The value of x-amz-content-sha256 header is invalid.'),
   anonymousStreaming: () =>
     new S3Error(
       'InvalidRequest',
       "Anonymous requests don't support this x-amz-content-sha256 value. Please use UNSIGNED-PAYLOAD or STREAMING-UNSIGNED-PAYLOAD-TRAILER.",
     ),
-  missingDate: () => new S3Error('AccessDenied', 'AWS authentication requires a valid Date or x-amz-date header.'),
+  missingDate: () =>
+    new S3Error('AccessDenied', 'AWS authentication requires a valid Date or x-amz-date header.'),
   skewed: () => new S3Error('RequestTimeTooSkewed'),
   unknownKey: () => new S3Error('InvalidAccessKeyId'),
   badSignature: () => new S3Error('SignatureDoesNotMatch'),
@@ -35,13 +41,25 @@ export const authErrors = {
       `${HEADER_PREFIX}the authorization header requires three components: Credential, SignedHeaders, and Signature.`,
     ),
   headerWrongRegion: (got: string, want: string) =>
-    S3Error.custom('AuthorizationHeaderMalformed', `${HEADER_PREFIX}the region '${got}' is wrong; expecting '${want}'`),
+    S3Error.custom(
+      'AuthorizationHeaderMalformed',
+      `${HEADER_PREFIX}the region '${got}' is wrong; expecting '${want}'`,
+    ),
   headerWrongService: (got: string, want: string) =>
-    S3Error.custom('AuthorizationHeaderMalformed', `${HEADER_PREFIX}incorrect service "${got}". This endpoint belongs to "${want}".`),
+    S3Error.custom(
+      'AuthorizationHeaderMalformed',
+      `${HEADER_PREFIX}incorrect service "${got}". This endpoint belongs to "${want}".`,
+    ),
   headerWrongTerminal: (got: string) =>
-    S3Error.custom('AuthorizationHeaderMalformed', `${HEADER_PREFIX}incorrect terminal "${got}". This endpoint uses "aws4_request".`),
+    S3Error.custom(
+      'AuthorizationHeaderMalformed',
+      `${HEADER_PREFIX}incorrect terminal "${got}". This endpoint uses "aws4_request".`,
+    ),
   headerWrongDate: () =>
-    S3Error.custom('AuthorizationHeaderMalformed', `${HEADER_PREFIX}Invalid credential date. Date is not the same as X-Amz-Date.`),
+    S3Error.custom(
+      'AuthorizationHeaderMalformed',
+      `${HEADER_PREFIX}Invalid credential date. Date is not the same as X-Amz-Date.`,
+    ),
 
   // Presigned (query string) form.
   queryMissingParams: () =>
@@ -54,20 +72,33 @@ export const authErrors = {
       'AuthorizationQueryParametersError',
       'X-Amz-Expires must be less than a week (in seconds) that is; the maximum expires is 604800 seconds.',
     ),
-  queryExpiresNegative: () => new S3Error('AuthorizationQueryParametersError', 'X-Amz-Expires must be non-negative'),
+  queryExpiresNegative: () =>
+    new S3Error('AuthorizationQueryParametersError', 'X-Amz-Expires must be non-negative'),
   queryExpiresNotNumber: () =>
     S3Error.custom('AuthorizationQueryParametersError', 'X-Amz-Expires should be a number'),
   queryBadDate: () =>
-    S3Error.custom('AuthorizationQueryParametersError', `X-Amz-Date must be in the ISO8601 Long Format "yyyyMMdd'T'HHmmss'Z'"`),
+    S3Error.custom(
+      'AuthorizationQueryParametersError',
+      `X-Amz-Date must be in the ISO8601 Long Format "yyyyMMdd'T'HHmmss'Z'"`,
+    ),
   queryMalformedCredential: () =>
     S3Error.custom(
       'AuthorizationQueryParametersError',
       `${CREDENTIAL_PREFIX}the Credential is mal-formed; expecting "<YOUR-AKID>/YYYYMMDD/REGION/SERVICE/aws4_request".`,
     ),
   queryWrongRegion: (got: string, want: string) =>
-    S3Error.custom('AuthorizationQueryParametersError', `${CREDENTIAL_PREFIX}the region '${got}' is wrong; expecting '${want}'`),
+    S3Error.custom(
+      'AuthorizationQueryParametersError',
+      `${CREDENTIAL_PREFIX}the region '${got}' is wrong; expecting '${want}'`,
+    ),
   queryWrongService: (got: string, want: string) =>
-    S3Error.custom('AuthorizationQueryParametersError', `${CREDENTIAL_PREFIX}incorrect service "${got}". This endpoint belongs to "${want}".`),
+    S3Error.custom(
+      'AuthorizationQueryParametersError',
+      `${CREDENTIAL_PREFIX}incorrect service "${got}". This endpoint belongs to "${want}".`,
+    ),
   queryWrongTerminal: (got: string) =>
-    S3Error.custom('AuthorizationQueryParametersError', `${CREDENTIAL_PREFIX}incorrect terminal "${got}". This endpoint uses "aws4_request".`),
+    S3Error.custom(
+      'AuthorizationQueryParametersError',
+      `${CREDENTIAL_PREFIX}incorrect terminal "${got}". This endpoint uses "aws4_request".`,
+    ),
 } as const;

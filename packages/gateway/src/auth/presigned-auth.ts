@@ -1,8 +1,13 @@
 // SigV4 presigned URLs: the credential, date, lifetime, signed headers and signature travel in
 // the query. The payload is UNSIGNED-PAYLOAD unless the URL itself names a hash.
 import { parseAmzDate } from './amz-date.js';
-import { type RawQueryParam, canonicalHeaders, canonicalQueries, canonicalUris } from './canonical-request.js';
-import { UNSIGNED_PAYLOAD, parseContentSha256 } from './content-sha256.js';
+import {
+  canonicalHeaders,
+  canonicalQueries,
+  canonicalUris,
+  type RawQueryParam,
+} from './canonical-request.js';
+import { parseContentSha256, UNSIGNED_PAYLOAD } from './content-sha256.js';
 import { parseCredential } from './credential-scope.js';
 import { authErrors } from './messages.js';
 import { ALGORITHM, signingKey } from './signing.js';
@@ -72,7 +77,8 @@ export async function authenticatePresigned(
   const claimed = query.get('X-Amz-Content-Sha256') ?? UNSIGNED_PAYLOAD;
   const content = parseContentSha256(claimed);
   // A presigned URL cannot carry chunk signatures: its body is plain or covered by a hash.
-  if (!content || (content.kind !== 'unsigned' && content.kind !== 'signed')) throw authErrors.invalidContentSha256();
+  if (!content || (content.kind !== 'unsigned' && content.kind !== 'signed'))
+    throw authErrors.invalidContentSha256();
 
   const signedHeaders = p['X-Amz-SignedHeaders'].split(';');
   const headers = canonicalHeaders(input.headers, signedHeaders);

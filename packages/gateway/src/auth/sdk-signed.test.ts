@@ -69,7 +69,10 @@ afterAll(() => server.close());
 describe('requests signed by @aws-sdk/client-s3', () => {
   it.each(ODD_KEYS)('accepts PutObject of a Buffer body for key %j (signed payload hash)', async (key) => {
     const body = Buffer.from(`content of ${key}`);
-    const { record } = await sendAndRecord(client(), new PutObjectCommand({ Bucket: 'bucket', Key: key, Body: body }));
+    const { record } = await sendAndRecord(
+      client(),
+      new PutObjectCommand({ Bucket: 'bucket', Key: key, Body: body }),
+    );
     expect(record.error).toBeUndefined();
     expect(record.result?.anonymous).toBe(false);
     expect(record.result?.presigned).toBe(false);
@@ -79,7 +82,10 @@ describe('requests signed by @aws-sdk/client-s3', () => {
   });
 
   it.each(ODD_KEYS)('accepts GetObject and HeadObject for key %j', async (key) => {
-    for (const command of [new GetObjectCommand({ Bucket: 'bucket', Key: key, Range: 'bytes=0-9' }), new HeadObjectCommand({ Bucket: 'bucket', Key: key })]) {
+    for (const command of [
+      new GetObjectCommand({ Bucket: 'bucket', Key: key, Range: 'bytes=0-9' }),
+      new HeadObjectCommand({ Bucket: 'bucket', Key: key }),
+    ]) {
       const { record } = await sendAndRecord(client(), command);
       expect(record.error).toBeUndefined();
       expect(record.result?.accessKey).toBe(ACCESS);
@@ -127,7 +133,10 @@ describe('requests signed by @aws-sdk/client-s3', () => {
 
   it('rejects the wrong secret with SignatureDoesNotMatch', async () => {
     const c = client({ credentials: { accessKeyId: ACCESS, secretAccessKey: `${SECRET}x` } });
-    const { record, outcome } = await sendAndRecord(c, new GetObjectCommand({ Bucket: 'bucket', Key: 'with space.txt' }));
+    const { record, outcome } = await sendAndRecord(
+      c,
+      new GetObjectCommand({ Bucket: 'bucket', Key: 'with space.txt' }),
+    );
     expect(record.error?.code).toBe('SignatureDoesNotMatch');
     expect(outcome?.name).toBe('SignatureDoesNotMatch');
   });
@@ -140,9 +149,14 @@ describe('requests signed by @aws-sdk/client-s3', () => {
   });
 
   it('rejects a request scoped to another region with AuthorizationHeaderMalformed', async () => {
-    const { record, outcome } = await sendAndRecord(client({ region: 'eu-west-3' }), new GetObjectCommand({ Bucket: 'bucket', Key: 'k' }));
+    const { record, outcome } = await sendAndRecord(
+      client({ region: 'eu-west-3' }),
+      new GetObjectCommand({ Bucket: 'bucket', Key: 'k' }),
+    );
     expect(record.error?.code).toBe('AuthorizationHeaderMalformed');
-    expect(record.error?.message).toBe("The authorization header is malformed; the region 'eu-west-3' is wrong; expecting 'us-east-1'");
+    expect(record.error?.message).toBe(
+      "The authorization header is malformed; the region 'eu-west-3' is wrong; expecting 'us-east-1'",
+    );
     expect(outcome?.name).toBe('AuthorizationHeaderMalformed');
   });
 });

@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { signingKey } from '../auth/signing.js';
 import type { PayloadMode } from '../auth/types.js';
 import { decodeBody } from './decode-body.js';
-import { collect } from './test-support/collect.js';
 import { type EncodeOptions, encodeAwsChunked, reslice } from './test-support/aws-chunked-encoder.js';
+import { collect } from './test-support/collect.js';
 
 const signing = {
   seedSignature: 'f'.repeat(64),
@@ -26,7 +26,11 @@ function headersFor(data: Buffer, extra: Record<string, string> = {}) {
   return { 'content-encoding': 'aws-chunked', 'x-amz-decoded-content-length': String(data.length), ...extra };
 }
 
-async function decode(body: Buffer | Iterable<Buffer>, payload: PayloadMode, headers: Record<string, string>) {
+async function decode(
+  body: Buffer | Iterable<Buffer>,
+  payload: PayloadMode,
+  headers: Record<string, string>,
+) {
   const source = Readable.from(Buffer.isBuffer(body) ? [body] : body);
   const decoded = decodeBody(source, headers, payload);
   return { decoded, result: await collect(decoded.stream) };
@@ -50,7 +54,11 @@ describe('aws-chunked with chunk signatures', () => {
 
   it('accepts chunks of 8 KiB exactly and a short last chunk', async () => {
     const data = randomBytes(8192 * 3 + 5);
-    const { result } = await decode(wire(data, { chunkSize: 8192, signing }), signedMode(false), headersFor(data));
+    const { result } = await decode(
+      wire(data, { chunkSize: 8192, signing }),
+      signedMode(false),
+      headersFor(data),
+    );
     expect(result.error).toBeUndefined();
     expect(result.data.equals(data)).toBe(true);
   });
@@ -59,7 +67,11 @@ describe('aws-chunked with chunk signatures', () => {
     const data = randomBytes(100_000);
     const trailers = { 'x-amz-checksum-crc32c': 'sOO8/Q==' };
     const body = wire(data, { chunkSize: 65536, signing, trailers, signTrailers: true });
-    const { decoded, result } = await decode(reslice(body, [3]), signedMode(true), headersFor(data, { 'x-amz-trailer': 'x-amz-checksum-crc32c' }));
+    const { decoded, result } = await decode(
+      reslice(body, [3]),
+      signedMode(true),
+      headersFor(data, { 'x-amz-trailer': 'x-amz-checksum-crc32c' }),
+    );
     expect(result.error).toBeUndefined();
     expect(result.data.equals(data)).toBe(true);
     expect(decoded.trailer('x-amz-checksum-crc32c')).toBe('sOO8/Q==');
@@ -99,9 +111,13 @@ describe('aws-chunked with chunk signatures', () => {
     const { pieces } = encodeAwsChunked(data, { chunkSize: 10_000, signing });
     // pieces: [h1,d1,crlf, h2,d2,crlf, h3,d3,crlf, final, crlf]
     const swapped = [...pieces.slice(3, 6), ...pieces.slice(0, 3), ...pieces.slice(6)];
-    expect((await decode(Buffer.concat(swapped), signedMode(false), headersFor(data))).result.error?.code).toBe('SignatureDoesNotMatch');
+    expect(
+      (await decode(Buffer.concat(swapped), signedMode(false), headersFor(data))).result.error?.code,
+    ).toBe('SignatureDoesNotMatch');
     const finalIndex = pieces.length - 2;
-    const badFinal = pieces.map((p, i) => (i === finalIndex ? Buffer.from(`0;chunk-signature=${'0'.repeat(64)}\r\n`) : p));
+    const badFinal = pieces.map((p, i) =>
+      i === finalIndex ? Buffer.from(`0;chunk-signature=${'0'.repeat(64)}\r\n`) : p,
+    );
     const { result } = await decode(Buffer.concat(badFinal), signedMode(false), headersFor(data));
     expect(result.error?.code).toBe('SignatureDoesNotMatch');
     expect(result.ended).toBe(false);
@@ -110,7 +126,12 @@ describe('aws-chunked with chunk signatures', () => {
 
   it('fails on a tampered trailer value with SignatureDoesNotMatch', async () => {
     const data = randomBytes(10_000);
-    const body = wire(data, { chunkSize: 65536, signing, trailers: { 'x-amz-checksum-crc32': 'AAAAAA==' }, signTrailers: true });
+    const body = wire(data, {
+      chunkSize: 65536,
+      signing,
+      trailers: { 'x-amz-checksum-crc32': 'AAAAAA==' },
+      signTrailers: true,
+    });
     const tampered = Buffer.from(body.toString('latin1').replace('AAAAAA==', 'AAAAAB=='), 'latin1');
     const { result } = await decode(tampered, signedMode(true), headersFor(data));
     expect(result.error?.code).toBe('SignatureDoesNotMatch');
@@ -119,23 +140,37 @@ describe('aws-chunked with chunk signatures', () => {
 
   it('requires the trailer signature and the declared trailers', async () => {
     const data = randomBytes(1000);
-    const unsignedTrailers = wire(data, { chunkSize: 65536, signing, trailers: { 'x-amz-checksum-crc32': 'AAAAAA==' } });
-    expect((await decode(unsignedTrailers, signedMode(true), headersFor(data))).result.error?.code).toBe('MalformedTrailerError');
+    const unsignedTrailers = wire(data, {
+      chunkSize: 65536,
+      signing,
+      trailers: { 'x-amz-checksum-crc32': 'AAAAAA==' },
+    });
+    expect((await decode(unsignedTrailers, signedMode(true), headersFor(data))).result.error?.code).toBe(
+      'MalformedTrailerError',
+    );
 
     const noTrailer = wire(data, { chunkSize: 65536, signing, signTrailers: true });
     const declared = headersFor(data, { 'x-amz-trailer': 'x-amz-checksum-sha256' });
-    expect((await decode(noTrailer, signedMode(true), declared)).result.error?.code).toBe('MalformedTrailerError');
+    expect((await decode(noTrailer, signedMode(true), declared)).result.error?.code).toBe(
+      'MalformedTrailerError',
+    );
   });
 
   it('refuses trailers on a body whose mode has none', async () => {
     const data = randomBytes(1000);
     const body = wire(data, { chunkSize: 65536, signing, trailers: { 'x-amz-checksum-crc32': 'AAAAAA==' } });
-    expect((await decode(body, signedMode(false), headersFor(data))).result.error?.code).toBe('MalformedTrailerError');
+    expect((await decode(body, signedMode(false), headersFor(data))).result.error?.code).toBe(
+      'MalformedTrailerError',
+    );
   });
 
   it('refuses a non-final chunk smaller than 8 KiB', async () => {
     const data = randomBytes(10_000);
-    const { result } = await decode(wire(data, { chunkSize: 4096, signing }), signedMode(false), headersFor(data));
+    const { result } = await decode(
+      wire(data, { chunkSize: 4096, signing }),
+      signedMode(false),
+      headersFor(data),
+    );
     expect(result.error?.code).toBe('InvalidChunkSizeError');
   });
 });
@@ -145,7 +180,11 @@ describe('aws-chunked without chunk signatures (STREAMING-UNSIGNED-PAYLOAD-TRAIL
     const data = randomBytes(5000);
     const body = wire(data, { chunkSize: 100, trailers: { 'x-amz-checksum-crc32': 'q1w2e3==' } });
     for (const split of [[1], [2, 5], [body.length]]) {
-      const { decoded, result } = await decode(reslice(body, split), unsignedTrailer, headersFor(data, { 'x-amz-trailer': 'x-amz-checksum-crc32' }));
+      const { decoded, result } = await decode(
+        reslice(body, split),
+        unsignedTrailer,
+        headersFor(data, { 'x-amz-trailer': 'x-amz-checksum-crc32' }),
+      );
       expect(result.error).toBeUndefined();
       expect(result.data.equals(data)).toBe(true);
       expect(decoded.trailer('x-amz-checksum-crc32')).toBe('q1w2e3==');
@@ -161,7 +200,11 @@ describe('aws-chunked without chunk signatures (STREAMING-UNSIGNED-PAYLOAD-TRAIL
   });
 
   it('ignores chunk extensions it does not need', async () => {
-    const { result } = await decode(Buffer.from('5;foo=bar\r\nhello\r\n0\r\n\r\n'), unsignedTrailer, headersFor(Buffer.alloc(5)));
+    const { result } = await decode(
+      Buffer.from('5;foo=bar\r\nhello\r\n0\r\n\r\n'),
+      unsignedTrailer,
+      headersFor(Buffer.alloc(5)),
+    );
     expect(result.data.toString()).toBe('hello');
   });
 
@@ -174,7 +217,9 @@ describe('aws-chunked without chunk signatures (STREAMING-UNSIGNED-PAYLOAD-TRAIL
     ['bytes after the end', '5\r\nhello\r\n0\r\n\r\nextra', 'MalformedTrailerError'],
     ['a header line that never ends', `${'1'.repeat(5000)}`, 'InvalidChunkSizeError'],
   ])('fails on %s', async (_name, text, code) => {
-    const { result } = await decode(Buffer.from(text), unsignedTrailer, { 'content-encoding': 'aws-chunked' });
+    const { result } = await decode(Buffer.from(text), unsignedTrailer, {
+      'content-encoding': 'aws-chunked',
+    });
     expect(result.error?.code).toBe(code);
     expect(result.ended).toBe(false);
   });
@@ -184,7 +229,9 @@ describe('aws-chunked without chunk signatures (STREAMING-UNSIGNED-PAYLOAD-TRAIL
     const body = wire(data, { chunkSize: 1000, trailers: { 'x-amz-checksum-crc32': 'AAAAAA==' } });
     const finalAt = body.lastIndexOf('0\r\n');
     for (const cut of [1, 3, 500, 1004, 1007, 2500, finalAt - 1]) {
-      const { result } = await decode(body.subarray(0, cut), unsignedTrailer, { 'content-encoding': 'aws-chunked' });
+      const { result } = await decode(body.subarray(0, cut), unsignedTrailer, {
+        'content-encoding': 'aws-chunked',
+      });
       expect(result.error?.code, `cut at ${cut}`).toBe('IncompleteBody');
       expect(result.error?.message).toBe('The request body terminated unexpectedly');
       expect(result.ended).toBe(false);
@@ -195,13 +242,20 @@ describe('aws-chunked without chunk signatures (STREAMING-UNSIGNED-PAYLOAD-TRAIL
     const data = randomBytes(3000);
     const body = wire(data, { chunkSize: 1000 });
     for (const declared of [2999, 3001, 0]) {
-      const { result } = await decode(body, unsignedTrailer, { 'content-encoding': 'aws-chunked', 'x-amz-decoded-content-length': String(declared) });
+      const { result } = await decode(body, unsignedTrailer, {
+        'content-encoding': 'aws-chunked',
+        'x-amz-decoded-content-length': String(declared),
+      });
       expect(result.error?.code, `declared ${declared}`).toBe('IncompleteBody');
     }
   });
 
   it('is chosen by Content-Encoding: aws-chunked even when the payload mode is plain', async () => {
-    const { result } = await decode(Buffer.from('3\r\nabc\r\n0\r\n\r\n'), { kind: 'unsigned' }, { 'content-encoding': 'aws-chunked,gzip' });
+    const { result } = await decode(
+      Buffer.from('3\r\nabc\r\n0\r\n\r\n'),
+      { kind: 'unsigned' },
+      { 'content-encoding': 'aws-chunked,gzip' },
+    );
     expect(result.data.toString()).toBe('abc');
   });
 });

@@ -105,7 +105,8 @@ export class AwsChunkedDecoder extends Transform {
           pos = end;
           const line = this.carry ? Buffer.concat([this.carry, piece]) : piece;
           if (lf < 0) {
-            if (line.length > MAX_LINE) throw this.state === 'header' ? bodyErrors.badChunkSize() : bodyErrors.badTrailer();
+            if (line.length > MAX_LINE)
+              throw this.state === 'header' ? bodyErrors.badChunkSize() : bodyErrors.badTrailer();
             this.carry = Buffer.from(line); // copy: the incoming buffer may be reused
             break;
           }
@@ -128,7 +129,8 @@ export class AwsChunkedDecoder extends Transform {
     const { size, signature } = parseChunkHeader(line);
     if (this.chain) {
       if (signature === undefined) throw bodyErrors.badSignature();
-      if (size > 0 && this.previousSize >= 0 && this.previousSize < MIN_SIGNED_CHUNK) throw bodyErrors.badChunkSize();
+      if (size > 0 && this.previousSize >= 0 && this.previousSize < MIN_SIGNED_CHUNK)
+        throw bodyErrors.badChunkSize();
     }
     const declared = this.opts.decodedLength;
     if (declared !== undefined && this.decoded + size > declared) throw bodyErrors.truncated();

@@ -3,7 +3,11 @@ import { S3Error } from '@vgwrdma/s3-backend';
 
 export const bodyErrors = {
   /** The client sent fewer bytes than Content-Length promised (socket closed early). */
-  shortBody: () => new S3Error('IncompleteBody', 'You did not provide the number of bytes specified by the Content-Length HTTP header'),
+  shortBody: () =>
+    new S3Error(
+      'IncompleteBody',
+      'You did not provide the number of bytes specified by the Content-Length HTTP header',
+    ),
   /** aws-chunked framing ended or broke before the final chunk and its trailers. */
   truncated: () => new S3Error('IncompleteBody', 'The request body terminated unexpectedly'),
   badChunkSize: () => new S3Error('InvalidChunkSizeError'),

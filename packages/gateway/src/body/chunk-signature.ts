@@ -35,7 +35,12 @@ export class ChunkSignatureChain {
   /** Whether `given` signs a chunk whose data hashes to `dataSha256Hex`, chained from `previous`. */
   chunkMatches(previous: string, dataSha256Hex: string, given: string): boolean {
     const { amzDate, scope } = this.params;
-    return same(this.sign(`AWS4-HMAC-SHA256-PAYLOAD\n${amzDate}\n${scope}\n${previous}\n${EMPTY_SHA256}\n${dataSha256Hex}`), given);
+    return same(
+      this.sign(
+        `AWS4-HMAC-SHA256-PAYLOAD\n${amzDate}\n${scope}\n${previous}\n${EMPTY_SHA256}\n${dataSha256Hex}`,
+      ),
+      given,
+    );
   }
 
   /** Checks the trailer signature over the canonical trailer text (`name:value\n` per line). */

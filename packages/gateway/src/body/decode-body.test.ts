@@ -2,7 +2,7 @@
 // signed payload hash, short bodies, and a verification failure that still lets the server answer.
 import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { Agent, type IncomingMessage, createServer, request } from 'node:http';
+import { Agent, createServer, type IncomingMessage, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { isS3Error } from '@vgwrdma/s3-backend';
@@ -22,7 +22,11 @@ describe('plain bodies', () => {
   it('pass through untouched for none and unsigned, reporting Content-Length', async () => {
     const data = randomBytes(100_000);
     for (const payload of [{ kind: 'none' }, { kind: 'unsigned' }] as const) {
-      const { decoded, done } = decodeMemory([data.subarray(0, 10), data.subarray(10)], { 'content-length': String(data.length) }, payload);
+      const { decoded, done } = decodeMemory(
+        [data.subarray(0, 10), data.subarray(10)],
+        { 'content-length': String(data.length) },
+        payload,
+      );
       expect(decoded.decodedLength).toBe(data.length);
       const result = await done;
       expect(result.error).toBeUndefined();
@@ -33,11 +37,19 @@ describe('plain bodies', () => {
 
   it('verify the signed payload hash', async () => {
     const data = randomBytes(70_000);
-    const ok = await decodeMemory([data], { 'content-length': String(data.length) }, { kind: 'signed', sha256: sha(data) }).done;
+    const ok = await decodeMemory(
+      [data],
+      { 'content-length': String(data.length) },
+      { kind: 'signed', sha256: sha(data) },
+    ).done;
     expect(ok.error).toBeUndefined();
     expect(ok.ended).toBe(true);
 
-    const bad = await decodeMemory([data], { 'content-length': String(data.length) }, { kind: 'signed', sha256: sha(Buffer.from('x')) }).done;
+    const bad = await decodeMemory(
+      [data],
+      { 'content-length': String(data.length) },
+      { kind: 'signed', sha256: sha(Buffer.from('x')) },
+    ).done;
     expect(bad.error?.code).toBe('XAmzContentSHA256Mismatch');
     expect(bad.ended).toBe(false);
   });
@@ -60,9 +72,12 @@ describe('plain bodies', () => {
   });
 
   it('fail with IncompleteBody when fewer bytes than Content-Length arrive', async () => {
-    const result = await decodeMemory([Buffer.alloc(10)], { 'content-length': '11' }, { kind: 'unsigned' }).done;
+    const result = await decodeMemory([Buffer.alloc(10)], { 'content-length': '11' }, { kind: 'unsigned' })
+      .done;
     expect(result.error?.code).toBe('IncompleteBody');
-    expect(result.error?.message).toBe('You did not provide the number of bytes specified by the Content-Length HTTP header');
+    expect(result.error?.message).toBe(
+      'You did not provide the number of bytes specified by the Content-Length HTTP header',
+    );
     expect(result.ended).toBe(false);
   });
 });
@@ -97,7 +112,13 @@ async function withServer(payload: PayloadMode, client: (port: number) => Promis
 describe('plain bodies over HTTP', () => {
   it('fail with IncompleteBody when the client hangs up early', async () => {
     const result = await withServer({ kind: 'unsigned' }, (port) => {
-      const req = request({ port, host: '127.0.0.1', method: 'PUT', path: '/b/k', headers: { 'content-length': '100000' } });
+      const req = request({
+        port,
+        host: '127.0.0.1',
+        method: 'PUT',
+        path: '/b/k',
+        headers: { 'content-length': '100000' },
+      });
       req.on('error', () => {});
       req.write(Buffer.alloc(50_000, 1), () => setTimeout(() => req.destroy(), 50));
       return Promise.resolve();
@@ -110,7 +131,13 @@ describe('plain bodies over HTTP', () => {
     const data = randomBytes(200_000);
     let status = 0;
     const result = await withServer({ kind: 'signed', sha256: sha(Buffer.from('other')) }, async (port) => {
-      const req = request({ port, host: '127.0.0.1', method: 'PUT', path: '/b/k', headers: { 'content-length': String(data.length) } });
+      const req = request({
+        port,
+        host: '127.0.0.1',
+        method: 'PUT',
+        path: '/b/k',
+        headers: { 'content-length': String(data.length) },
+      });
       req.end(data);
       const [res] = (await once(req, 'response')) as [IncomingMessage];
       status = res.statusCode ?? 0;
@@ -137,12 +164,25 @@ describe('plain bodies over HTTP', () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     const put = (body: Buffer) =>
       new Promise<{ status: number; text: string; socket: unknown }>((resolve, reject) => {
-        const req = request({ agent, port, host: '127.0.0.1', method: 'PUT', path: '/b/k', headers: { 'content-length': String(body.length) } });
+        const req = request({
+          agent,
+          port,
+          host: '127.0.0.1',
+          method: 'PUT',
+          path: '/b/k',
+          headers: { 'content-length': String(body.length) },
+        });
         req.on('error', reject);
         req.on('response', (res) => {
           const parts: Buffer[] = [];
           res.on('data', (p: Buffer) => parts.push(p));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(parts).toString(), socket: req.socket }));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              text: Buffer.concat(parts).toString(),
+              socket: req.socket,
+            }),
+          );
         });
         req.end(body);
       });

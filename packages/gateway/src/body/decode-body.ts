@@ -27,7 +27,7 @@ function parseLength(value: string | undefined): number | undefined {
 function isAwsChunked(headers: RequestHeaders, payload: PayloadMode): boolean {
   if (payload.kind === 'streaming-signed' || payload.kind === 'streaming-unsigned-trailer') return true;
   const encoding = headerValue(headers, 'content-encoding');
-  return encoding !== undefined && encoding.split(',').some((e) => e.trim().toLowerCase() === 'aws-chunked');
+  return encoding?.split(',').some((e) => e.trim().toLowerCase() === 'aws-chunked') ?? false;
 }
 
 function declaredTrailers(headers: RequestHeaders): string[] {
@@ -44,7 +44,9 @@ export function decodeBody(incoming: Readable, headers: RequestHeaders, payload:
     const decodedLength = parseLength(headerValue(headers, 'x-amz-decoded-content-length'));
     const decoder = new AwsChunkedDecoder({
       ...(payload.kind === 'streaming-signed' ? { signing: payload } : {}),
-      trailers: payload.kind === 'streaming-unsigned-trailer' || (payload.kind === 'streaming-signed' ? payload.trailer : true),
+      trailers:
+        payload.kind === 'streaming-unsigned-trailer' ||
+        (payload.kind === 'streaming-signed' ? payload.trailer : true),
       declaredTrailers: declaredTrailers(headers),
       decodedLength,
     });
@@ -52,7 +54,10 @@ export function decodeBody(incoming: Readable, headers: RequestHeaders, payload:
     return { stream: decoder, decodedLength, trailer: (name) => decoder.trailerSection.get(name) };
   }
   const decodedLength = parseLength(headerValue(headers, 'content-length'));
-  const body = new PlainBody({ expectedLength: decodedLength, sha256: payload.kind === 'signed' ? payload.sha256 : undefined });
+  const body = new PlainBody({
+    expectedLength: decodedLength,
+    sha256: payload.kind === 'signed' ? payload.sha256 : undefined,
+  });
   attach(incoming, body, bodyErrors.shortBody);
   return { stream: body, decodedLength, trailer: () => undefined };
 }

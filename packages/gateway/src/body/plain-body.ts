@@ -28,8 +28,8 @@ export class PlainBody extends Transform {
 
   override _flush(callback: TransformCallback): void {
     const { expectedLength, sha256 } = this.opts;
-    if (expectedLength !== undefined && this.received < expectedLength) return callback(bodyErrors.shortBody());
-    if (this.hash && this.hash.digest('hex') !== sha256) return callback(bodyErrors.sha256Mismatch());
-    callback();
+    if (expectedLength !== undefined && this.received < expectedLength) callback(bodyErrors.shortBody());
+    else if (this.hash && this.hash.digest('hex') !== sha256) callback(bodyErrors.sha256Mismatch());
+    else callback();
   }
 }

@@ -2,9 +2,9 @@
 // exactly as the gateway will (raw path and query from the request line, Node's headers), records
 // the outcome, and answers S3-style so real SDK clients see real error codes.
 import { once } from 'node:events';
-import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { S3Error, isS3Error } from '@vgwrdma/s3-backend';
+import { isS3Error, S3Error } from '@vgwrdma/s3-backend';
 import { decodeBody } from '../../body/index.js';
 import { authenticate } from '../authenticate.js';
 import type { AuthOptions, AuthResult, CredentialStore } from '../types.js';
@@ -33,12 +33,22 @@ export function splitUrl(url: string): { rawPath: string; rawQuery: string } {
 
 const TRAILER_NAMES = ['x-amz-checksum-crc32', 'x-amz-checksum-crc32c', 'x-amz-checksum-sha256'];
 
-async function handle(req: IncomingMessage, res: ServerResponse, store: CredentialStore, opts: AuthOptions, records: AuthRecord[]) {
+async function handle(
+  req: IncomingMessage,
+  res: ServerResponse,
+  store: CredentialStore,
+  opts: AuthOptions,
+  records: AuthRecord[],
+) {
   const { rawPath, rawQuery } = splitUrl(req.url ?? '/');
   const record: AuthRecord = { method: req.method ?? 'GET', rawPath, rawQuery, headers: req.headers };
   records.push(record);
   try {
-    record.result = await authenticate({ method: record.method, rawPath, rawQuery, headers: req.headers }, store, opts);
+    record.result = await authenticate(
+      { method: record.method, rawPath, rawQuery, headers: req.headers },
+      store,
+      opts,
+    );
     const decoded = decodeBody(req, req.headers, record.result.payload);
     const parts: Buffer[] = [];
     for await (const part of decoded.stream) parts.push(part as Buffer);
@@ -49,7 +59,11 @@ async function handle(req: IncomingMessage, res: ServerResponse, store: Credenti
     const error = isS3Error(err) ? err : new S3Error('InternalError', undefined, { cause: err });
     record.error = error;
     const xml = `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${error.code}</Code><Message>${error.message}</Message></Error>`;
-    res.writeHead(error.status, { 'content-type': 'application/xml', 'content-length': Buffer.byteLength(xml), connection: 'close' });
+    res.writeHead(error.status, {
+      'content-type': 'application/xml',
+      'content-length': Buffer.byteLength(xml),
+      connection: 'close',
+    });
     res.end(xml);
   }
 }

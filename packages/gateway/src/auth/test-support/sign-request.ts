@@ -76,5 +76,11 @@ export async function signRequest(o: SignOptions): Promise<AuthInput> {
   );
   const lower: Record<string, string> = {};
   for (const [k, v] of Object.entries(signed.headers)) lower[k.toLowerCase()] = String(v);
-  return { method: o.method ?? 'GET', rawPath: o.path, rawQuery: rawQueryOf(o.query ?? {}), headers: lower, now: o.date ?? SIGNING_DATE };
+  return {
+    method: o.method ?? 'GET',
+    rawPath: o.path,
+    rawQuery: rawQueryOf(o.query ?? {}),
+    headers: lower,
+    now: o.date ?? SIGNING_DATE,
+  };
 }

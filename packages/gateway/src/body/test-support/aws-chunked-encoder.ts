@@ -38,7 +38,10 @@ export function encodeAwsChunked(data: Buffer, o: EncodeOptions): Encoded {
   const header = (chunk: Buffer): Buffer => {
     if (!o.signing) return Buffer.from(`${chunk.length.toString(16)}\r\n`);
     const digest = createHash('sha256').update(chunk).digest('hex');
-    const sig = hmacHex(o.signing.signingKey, ['AWS4-HMAC-SHA256-PAYLOAD', o.signing.amzDate, o.signing.scope, previous, EMPTY, digest].join('\n'));
+    const sig = hmacHex(
+      o.signing.signingKey,
+      ['AWS4-HMAC-SHA256-PAYLOAD', o.signing.amzDate, o.signing.scope, previous, EMPTY, digest].join('\n'),
+    );
     signatures.push(sig);
     previous = sig;
     return Buffer.from(`${chunk.length.toString(16)};chunk-signature=${sig}\r\n`);
@@ -60,7 +63,10 @@ export function encodeAwsChunked(data: Buffer, o: EncodeOptions): Encoded {
   }
   if (o.signTrailers && o.signing) {
     const digest = createHash('sha256').update(canonical).digest('hex');
-    const sig = hmacHex(o.signing.signingKey, ['AWS4-HMAC-SHA256-TRAILER', o.signing.amzDate, o.signing.scope, previous, digest].join('\n'));
+    const sig = hmacHex(
+      o.signing.signingKey,
+      ['AWS4-HMAC-SHA256-TRAILER', o.signing.amzDate, o.signing.scope, previous, digest].join('\n'),
+    );
     signatures.push(sig);
     pieces.push(Buffer.from(`x-amz-trailer-signature:${sig}\r\n`));
   }
