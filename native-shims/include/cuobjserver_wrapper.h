@@ -69,7 +69,7 @@ typedef struct cuobj_rdma_tunables {
   uint32_t max_rd_atomic;       /* 0 = auto (vendor only) */
   uint32_t io_timeout_ms;       /* softnic: per socket send/recv wait, default 10000 */
   uint32_t connect_timeout_ms;  /* softnic: connect + handshake, default 3000 */
-  uint32_t frame_size;          /* softnic: TCP data frame payload, default 1 MiB (4 KiB..64 MiB) */
+  uint32_t frame_size;          /* softnic: TCP data frame payload, default 4 MiB (4 KiB..64 MiB) */
   uint32_t allow_direct;        /* softnic: 1 = use process_vm_* when the agent proves same host */
   uint32_t reserved;            /* 0 */
 } cuobj_rdma_tunables_t;

@@ -66,8 +66,9 @@ VGW_API void rdma_host_client_destroy(rdma_host_client_t *c);
 
 /* softnic: the agent's bound port (host order), or a negative errno for other providers. */
 VGW_API int rdma_host_client_agent_port(const rdma_host_client_t *c);
-/* softnic: allow (1) or forbid (0) the same-host direct path from now on. Connections already
- * proven keep their mode until they close. Returns 0 or a negative errno. */
+/* softnic: allow (1) or forbid (0) the same-host direct path, effective for the next transfer
+ * (the agent refuses DIRECT_BEGIN and the gateway falls back to TCP on the same connection).
+ * Returns 0 or a negative errno. */
 VGW_API int rdma_host_client_set_direct_access(rdma_host_client_t *c, int allow);
 
 /* Page-aligned zeroed memory owned by the client, size 1..RDMA_HOST_MAX_REGION. NULL on failure.
