@@ -153,6 +153,39 @@ export function multipartCases(h: Harness): void {
   );
 
   h.case(
+    'multipart.list-paging',
+    'ListParts pages by MaxParts/PartNumberMarker; ListMultipartUploads filters by prefix',
+    async () => {
+      const b = await h.bucket('mplist');
+      const uploadId = await start(b, 'logs/a');
+      const other = await start(b, 'data/b');
+      for (const n of [1, 2, 3, 4, 5]) await upload(b, 'logs/a', uploadId, n, pattern(10, n));
+      const first = await h.backend.listParts(h.ctx, { bucket: b, key: 'logs/a', uploadId, maxParts: 2 });
+      expect(first.parts.map((p) => p.partNumber)).toEqual([1, 2]);
+      expect(first.isTruncated).toBe(true);
+      expect(first.nextPartNumberMarker).toBe(2);
+      const rest = await h.backend.listParts(h.ctx, {
+        bucket: b,
+        key: 'logs/a',
+        uploadId,
+        maxParts: 10,
+        partNumberMarker: 2,
+      });
+      expect(rest.parts.map((p) => p.partNumber)).toEqual([3, 4, 5]);
+      expect(rest.isTruncated).toBe(false);
+      const logs = await h.backend.listMultipartUploads(h.ctx, {
+        bucket: b,
+        prefix: 'logs/',
+        maxUploads: 1000,
+      });
+      expect(logs.uploads.map((u) => u.uploadId)).toEqual([uploadId]);
+      const all = await h.backend.listMultipartUploads(h.ctx, { bucket: b, maxUploads: 1000 });
+      expect(all.uploads.map((u) => u.key)).toEqual(['data/b', 'logs/a']);
+      await h.backend.abortMultipartUpload(h.ctx, { bucket: b, key: 'data/b', uploadId: other });
+    },
+  );
+
+  h.case(
     'multipart.unknown-upload',
     'UploadPart to an unknown upload id answers NoSuchUpload (404)',
     async () => {
