@@ -1,6 +1,6 @@
 // The aws-chunked decoder against bodies built from the spec: every framing of the same payload
 // decodes to the same bytes; every kind of damage fails the stream, with S3's code, before 'end'.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { signingKey } from '../auth/signing.js';
@@ -248,6 +248,19 @@ describe('aws-chunked without chunk signatures (STREAMING-UNSIGNED-PAYLOAD-TRAIL
       });
       expect(result.error?.code, `declared ${declared}`).toBe('IncompleteBody');
     }
+  });
+
+  it('checks a signed payload hash over the framed bytes before decoding them', async () => {
+    const body = Buffer.from('3\r\nabc\r\n0\r\n\r\n');
+    const sha256 = createHash('sha256').update(body).digest('hex');
+    const headers = { 'content-encoding': 'aws-chunked', 'content-length': String(body.length) };
+    const ok = await decode(body, { kind: 'signed', sha256 }, headers);
+    expect(ok.result.data.toString()).toBe('abc');
+    expect(ok.result.ended).toBe(true);
+    const swapped = Buffer.from('3\r\nxyz\r\n0\r\n\r\n');
+    const bad = await decode(swapped, { kind: 'signed', sha256 }, headers);
+    expect(bad.result.error?.code).toBe('XAmzContentSHA256Mismatch');
+    expect(bad.result.ended).toBe(false);
   });
 
   it('is chosen by Content-Encoding: aws-chunked even when the payload mode is plain', async () => {

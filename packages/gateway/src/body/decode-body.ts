@@ -50,16 +50,25 @@ export function decodeBody(incoming: Readable, headers: RequestHeaders, payload:
       declaredTrailers: declaredTrailers(headers),
       decodedLength,
     });
-    attach(incoming, decoder, bodyErrors.truncated);
+    // A signed hash covers the bytes on the wire, framing included: check it before decoding,
+    // or an unsigned Content-Encoding header would let a different body through.
+    const source = payload.kind === 'signed' ? verifiedWire(incoming, headers, payload.sha256) : incoming;
+    attach(source, decoder, bodyErrors.truncated);
     return { stream: decoder, decodedLength, trailer: (name) => decoder.trailerSection.get(name) };
   }
-  const decodedLength = parseLength(headerValue(headers, 'content-length'));
-  const body = new PlainBody({
-    expectedLength: decodedLength,
-    sha256: payload.kind === 'signed' ? payload.sha256 : undefined,
-  });
+  const body = verifiedWire(incoming, headers, payload.kind === 'signed' ? payload.sha256 : undefined);
+  return {
+    stream: body,
+    decodedLength: parseLength(headerValue(headers, 'content-length')),
+    trailer: () => undefined,
+  };
+}
+
+/** The body as sent, counted against Content-Length and checked against a signed hash. */
+function verifiedWire(incoming: Readable, headers: RequestHeaders, sha256: string | undefined): PlainBody {
+  const body = new PlainBody({ expectedLength: parseLength(headerValue(headers, 'content-length')), sha256 });
   attach(incoming, body, bodyErrors.shortBody);
-  return { stream: body, decodedLength, trailer: () => undefined };
+  return body;
 }
 
 /**
