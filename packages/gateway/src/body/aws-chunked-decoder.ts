@@ -34,7 +34,7 @@ export class AwsChunkedDecoder extends Transform {
   private state: State = 'header';
   private carry: Buffer | undefined; // a header/trailer line split across incoming buffers
   private remaining = 0; // data bytes left in the current chunk
-  private decoded = 0;
+  private decoded = 0; // data bytes announced by the chunk headers so far
   private previousSize = -1;
   private readonly chain: ChunkSignatureChain | undefined;
   private readonly verifier: ChunkVerifier | undefined;
@@ -45,10 +45,6 @@ export class AwsChunkedDecoder extends Transform {
     this.chain = opts.signing ? new ChunkSignatureChain(opts.signing) : undefined;
     this.verifier = this.chain ? new ChunkVerifier(this.chain) : undefined;
     this.trailerSection = new TrailerSection(opts.declaredTrailers);
-  }
-
-  get decodedBytes(): number {
-    return this.decoded;
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
