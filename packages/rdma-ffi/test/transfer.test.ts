@@ -82,6 +82,28 @@ describe.each(PATHS)('softnic $name path', ({ allowDirect }) => {
     expect(sha256(buf.bytes)).toBe(sha256(expected));
   });
 
+  it('splits a transfer larger than maxBytesPerCall into exact consecutive calls', async () => {
+    const split = new RdmaServer({ channels: 1, allowDirect, maxBytesPerCall: MiB + 3 });
+    try {
+      const size = 5 * MiB + 11;
+      const { region } = await client.alloc(6 * MiB);
+      const token = await client.token(region, 0, 6 * MiB, 'get');
+      using buf = split.allocateBuffer(6 * MiB);
+      fillPattern(buf.bytes, 66);
+      const before = split.stats();
+      await expect(
+        split.handleGet({ buffer: buf, localOffset: 5, size, token, remoteOffset: 9 }),
+      ).resolves.toBe(size);
+      const after = split.stats();
+      const calls = after.directTransfers + after.tcpTransfers - before.directTransfers - before.tcpTransfers;
+      expect(calls).toBe(Math.ceil(size / (MiB + 3)));
+      expect(await client.sha256(region, 9, size)).toBe(sha256(buf.bytes.subarray(5, 5 + size)));
+      expect(await client.sha256(region, 0, 9)).toBe(sha256(new Uint8Array(9)));
+    } finally {
+      await split.closeAsync();
+    }
+  });
+
   it('runs several transfers on one explicit channel, one after another', async () => {
     const { region } = await client.alloc(MiB);
     await client.fill(region, 55);

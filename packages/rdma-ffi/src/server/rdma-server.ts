@@ -4,7 +4,8 @@
 //   handlePut = RDMA READ from the client (serves an S3 PUT).
 // Transfers are submitted to native worker threads and complete through an eventfd watched on
 // the event loop (CompletionQueue), so the loop never blocks and transfers on different channels
-// run in parallel. Calls larger than the 1 GiB ABI limit are split into sequential submits.
+// run in parallel. Calls larger than the 1 GiB ABI limit (or `maxBytesPerCall`) are split into
+// sequential submits on the same channel.
 
 import koffi from 'koffi';
 import { errnoOf, RdmaError } from '../errors.js';
@@ -72,9 +73,18 @@ export class RdmaServer implements Disposable, AsyncDisposable {
   /** The tunables the server was created with (C defaults + options). */
   readonly tunables: Readonly<CuobjRdmaTunablesStruct>;
   readonly provider: RdmaProvider;
+  private readonly maxBytesPerCall: number;
 
   /** Creates the server. Throws RdmaLoadError (no library) or RdmaError (e.g. ENODEV: provider not built). */
   constructor(options: RdmaServerOptions = {}) {
+    this.maxBytesPerCall = options.maxBytesPerCall ?? MAX_TRANSFER_PER_CALL;
+    if (
+      !Number.isSafeInteger(this.maxBytesPerCall) ||
+      this.maxBytesPerCall < 1 ||
+      this.maxBytesPerCall > MAX_TRANSFER_PER_CALL
+    ) {
+      throw new RangeError(`maxBytesPerCall must be 1..${MAX_TRANSFER_PER_CALL}`);
+    }
     const load: LoadShimOptions = { shimDir: options.shimDir };
     this.lib = loadShimLibrary(load);
     const defaults = {} as CuobjRdmaTunablesStruct;
@@ -196,7 +206,7 @@ export class RdmaServer implements Disposable, AsyncDisposable {
     try {
       let moved = 0;
       while (moved < t.size) {
-        const n = Math.min(MAX_TRANSFER_PER_CALL, t.size - moved);
+        const n = Math.min(this.maxBytesPerCall, t.size - moved);
         moved += await this.submitOne(
           dir,
           op,

@@ -39,6 +39,11 @@ export interface RdmaServerOptions {
   readonly frameSize?: number;
   /** softnic: use process_vm_readv/writev when the agent proves it is on this host; default true. */
   readonly allowDirect?: boolean;
+  /**
+   * Largest byte count of one native call (1..1 GiB, the ABI limit and the default); larger
+   * transfers are split into sequential calls on the same channel.
+   */
+  readonly maxBytesPerCall?: number;
   /** Vendor provider tunables. */
   readonly vendor?: Partial<VendorTunables>;
 }
