@@ -1,0 +1,41 @@
+// DelegatingBackend: every Backend method forwards to the wrapped backend unchanged. A decorator
+// (CuServer) extends it and overrides only what it changes; new Backend methods are forwarded
+// automatically because the prototype is filled from s3-backend's BACKEND_METHODS table.
+
+import {
+  type AdminOperations,
+  type Backend,
+  BACKEND_METHODS,
+  type BucketOperations,
+  type MultipartOperations,
+  type ObjectOperations,
+} from '@vgwrdma/s3-backend';
+
+// Declaration merging gives the class every operation's type; the loop below implements them.
+export interface DelegatingBackend extends BucketOperations, ObjectOperations, MultipartOperations, AdminOperations {}
+
+export class DelegatingBackend implements Backend {
+  readonly name: string;
+
+  constructor(
+    /** The backend every operation goes to unless a subclass overrides it. */
+    readonly inner: Backend,
+    name?: string,
+  ) {
+    this.name = name ?? inner.name;
+  }
+
+  shutdown(): Promise<void> {
+    return this.inner.shutdown();
+  }
+}
+
+for (const method of BACKEND_METHODS) {
+  Object.defineProperty(DelegatingBackend.prototype, method, {
+    value(this: DelegatingBackend, ...args: unknown[]): unknown {
+      return (this.inner[method] as (...a: unknown[]) => unknown).apply(this.inner, args);
+    },
+    writable: true,
+    configurable: true,
+  });
+}

@@ -1,0 +1,11 @@
+// @vgwrdma/cu-backend — CuServer, the Backend decorator that moves PutObject / UploadPart /
+// GetObject payloads by RDMA when the request carries a descriptor, and delegates the rest.
+
+export { CuServer, type CuServerOptions, type CuServerStats } from './cu-server.js';
+export { DelegatingBackend } from './delegating-backend.js';
+export {
+  BYTES_HEADER,
+  BYTES_TRANSFERRED_HEADER,
+  type DeclineReason,
+  REPLY_HEADER,
+} from './reply.js';

@@ -1,0 +1,364 @@
+// CuServer over a real PosixBackend (temp dir) and a real RdmaServer, with the client's memory in
+// a HostClient child process: every payload crosses processes through tokens, as in real use.
+
+import { createHash } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { PosixBackend } from '@vgwrdma/backend-posix';
+import { BufferPool } from '@vgwrdma/bufferpool';
+import { formatRdmaToken, parseRdmaToken, RdmaServer } from '@vgwrdma/rdma-ffi';
+import { type Backend, type RdmaDescriptor, type RequestContext, S3Error } from '@vgwrdma/s3-backend';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { CuServer } from '../src/index.js';
+import { DelegatingBackend } from '../src/delegating-backend.js';
+import { ClientProcess } from './client-process.js';
+
+const MiB = 1 << 20;
+const CHANNELS = 4;
+const POOL = { count: 2, size: 2 * MiB };
+const OWNER = 'cu-owner';
+
+function ctx(rdma?: RdmaDescriptor, signal = new AbortController().signal): RequestContext {
+  const base = { account: { access: OWNER, role: 'admin' as const }, requestId: 'cu-test', signal };
+  return rdma ? { ...base, rdma } : base;
+}
+
+/** What cu-middleware would put on the context for this token. */
+function descriptor(token: string): RdmaDescriptor {
+  const t = parseRdmaToken(token);
+  return { token: t.base, remoteAddress: t.remoteAddr, size: t.length, scheme: 'token' };
+}
+
+const empty = () => Readable.from([]);
+const md5 = (b: Uint8Array) => createHash('md5').update(b).digest('hex');
+
+async function readAll(body: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const c of body) chunks.push(c as Buffer);
+  return Buffer.concat(chunks);
+}
+
+async function rejection(p: Promise<unknown>): Promise<S3Error> {
+  try {
+    await p;
+  } catch (e) {
+    if (e instanceof S3Error) return e;
+    throw e;
+  }
+  throw new Error('expected an S3Error');
+}
+
+/** A loopback port nobody listens on. */
+async function deadPort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const port = (s.address() as { port: number }).port;
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+/** A backend whose putObject/uploadPart run `onFirstChunk` when the first body chunk arrives. */
+class HookedBackend extends DelegatingBackend {
+  onFirstChunk: (() => Promise<void>) | undefined;
+  private hook<T extends { body: Readable }>(input: T): T {
+    const hook = this.onFirstChunk;
+    if (!hook) return input;
+    let first = true;
+    const t = new Transform({
+      transform(chunk, _enc, cb) {
+        if (!first) return cb(null, chunk);
+        first = false;
+        hook().then(() => cb(null, chunk), cb);
+      },
+    });
+    // pipe() flows before the backend starts iterating: keep a listener so an early error is
+    // stored on `t` (the backend's iteration then throws it) instead of crashing the process.
+    t.on('error', () => {});
+    input.body.on('error', (e) => t.destroy(e));
+    return { ...input, body: input.body.pipe(t) };
+  }
+  override putObject(c: RequestContext, input: Parameters<Backend['putObject']>[1]) {
+    return this.inner.putObject(c, this.hook(input));
+  }
+}
+
+describe('CuServer(posix) with a HostClient in a child process', () => {
+  let client: ClientProcess;
+  let dir: string;
+  let posix: PosixBackend;
+  let hooked: HookedBackend;
+  let server: RdmaServer;
+  let pool: BufferPool;
+  let cu: CuServer;
+  const bucket = 'rdma-bucket';
+
+  beforeAll(async () => {
+    client = await ClientProcess.start();
+    dir = await mkdtemp(join(tmpdir(), 'cu-server-'));
+    posix = await PosixBackend.open({ root: join(dir, 'root') });
+    hooked = new HookedBackend(posix);
+    server = new RdmaServer({ channels: CHANNELS, ioTimeoutMs: 3000 });
+    pool = BufferPool.create(server, { ...POOL, defaultWaitMs: 10_000 });
+    cu = new CuServer({ server, pool, poolWaitMs: 100, chunkSize: MiB }, hooked);
+    await cu.createBucket(ctx(), { bucket, owner: OWNER, acl: { Owner: OWNER, Grantees: [] } });
+  });
+  afterAll(async () => {
+    await cu?.shutdown();
+    await client?.kill();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  /** Every request gives its buffer and channel back: the pool is full and all channels are free. */
+  afterEach(() => {
+    expect(pool.stats()).toMatchObject({ inUse: 0, free: POOL.count, waiting: 0 });
+    expect(cu.stats().channelsInUse).toBe(0);
+    const taken = Array.from({ length: CHANNELS }, () => server.tryAllocateChannel());
+    expect(taken.every((c) => c !== undefined)).toBe(true);
+    for (const c of taken) c?.close();
+  });
+
+  async function clientRegion(size: number, seed: number) {
+    const { region } = await client.alloc(size);
+    await client.fill(region, seed);
+    return region;
+  }
+
+  async function exists(key: string): Promise<boolean> {
+    try {
+      await posix.headObject(ctx(), { bucket, key });
+      return true;
+    } catch (e) {
+      if (e instanceof S3Error && e.code === 'NoSuchKey') return false;
+      throw e;
+    }
+  }
+
+  it('PUT by RDMA: the object is the client buffer byte for byte, ETag = its MD5, reply headers set', async () => {
+    const size = 5 * MiB + 12_345; // six 1 MiB chunks, the last one short
+    const region = await clientRegion(size, 1);
+    const token = await client.token(region, 0, size, 'put');
+    const out = await cu.putObject(ctx(descriptor(token)), { bucket, key: 'put-1', body: empty(), contentLength: 0 });
+    const clientMd5 = await client.hash(region);
+    expect(out.etag).toBe(`"${clientMd5}"`);
+    expect(out.size).toBe(size);
+    expect(out.responseHeaders).toEqual({
+      'x-amz-rdma-reply': '200',
+      'x-amz-rdma-bytes-transferred': String(size),
+      'x-amz-rdma-bytes': String(size),
+    });
+    const stored = await readAll((await posix.getObject(ctx(), { bucket, key: 'put-1' })).body);
+    expect(md5(stored)).toBe(clientMd5);
+  });
+
+  it('PUT verifies x-amz-checksum-* against the RDMA bytes: right one stored, wrong one BadDigest and nothing stored', async () => {
+    const size = 3 * MiB + 7;
+    const region = await clientRegion(size, 2);
+    const sha = await client.hash(region, { algorithm: 'sha256', encoding: 'base64' });
+    const token = await client.token(region, 0, size, 'put');
+    const ok = await cu.putObject(ctx(descriptor(token)), {
+      bucket,
+      key: 'sum-ok',
+      body: empty(),
+      checksum: { algorithm: 'SHA256', expected: () => sha },
+    });
+    expect(ok.checksums.SHA256).toBe(sha);
+    expect(ok.responseHeaders?.['x-amz-rdma-reply']).toBe('200');
+
+    const wrong = createHash('sha256').update('something else').digest('base64');
+    const err = await rejection(
+      cu.putObject(ctx(descriptor(token)), { bucket, key: 'sum-bad', body: empty(), checksum: { algorithm: 'SHA256', expected: () => wrong } }),
+    );
+    expect(err.code).toBe('BadDigest');
+    expect(err.headers['x-amz-rdma-reply']).toBeUndefined();
+    expect(await exists('sum-bad')).toBe(false);
+  });
+
+  it('UploadPart by RDMA: three parts, each ETag = MD5 of its window, the completed object byte-exact', async () => {
+    const partSizes = [5 * MiB, 5 * MiB + 1, 1234];
+    const total = partSizes.reduce((a, b) => a + b, 0);
+    const region = await clientRegion(total, 3);
+    const up = await cu.createMultipartUpload(ctx(), { bucket, key: 'mp' });
+    const parts = [];
+    let offset = 0;
+    for (const [i, size] of partSizes.entries()) {
+      const token = await client.token(region, offset, size, 'put');
+      const out = await cu.uploadPart(ctx(descriptor(token)), { bucket, key: 'mp', uploadId: up.uploadId, partNumber: i + 1, body: empty() });
+      expect(out.etag).toBe(`"${await client.hash(region, { offset, size })}"`);
+      expect(out.responseHeaders?.['x-amz-rdma-bytes']).toBe(String(size));
+      parts.push({ partNumber: i + 1, etag: out.etag });
+      offset += size;
+    }
+    await cu.completeMultipartUpload(ctx(), { bucket, key: 'mp', uploadId: up.uploadId, parts });
+    const stored = await readAll((await posix.getObject(ctx(), { bucket, key: 'mp' })).body);
+    expect(stored.length).toBe(total);
+    expect(md5(stored)).toBe(await client.hash(region));
+  });
+
+  it('GET by RDMA writes the object into the client buffer; empty body, reply 200', async () => {
+    const size = 4 * MiB + 999;
+    const data = Buffer.alloc(size);
+    for (let i = 0; i < size; i++) data[i] = (i * 31 + 7) & 0xff;
+    await posix.putObject(ctx(), { bucket, key: 'get-1', body: Readable.from([data]), contentLength: size });
+    const { region } = await client.alloc(size + 100);
+    const token = await client.token(region, 0, size + 100, 'get'); // capacity larger than the object
+    const out = await cu.getObject(ctx(descriptor(token)), { bucket, key: 'get-1' });
+    expect(out.range).toBeUndefined();
+    expect(out.size).toBe(size);
+    expect(out.etag).toBe(`"${md5(data)}"`);
+    expect(out.responseHeaders).toEqual({
+      'x-amz-rdma-reply': '200',
+      'x-amz-rdma-bytes-transferred': String(size),
+      'x-amz-rdma-bytes': String(size),
+      'content-length': '0',
+    });
+    expect((await readAll(out.body)).length).toBe(0);
+    expect(await client.hash(region, { size })).toBe(md5(data));
+    expect(await client.hash(region, { offset: size })).toBe(md5(new Uint8Array(100))); // nothing past the object
+  });
+
+  it('ranged GET by RDMA moves only the range; reply 206', async () => {
+    const size = 3 * MiB;
+    const data = Buffer.alloc(size);
+    for (let i = 0; i < size; i++) data[i] = (i * 13 + 1) & 0xff;
+    await posix.putObject(ctx(), { bucket, key: 'range', body: Readable.from([data]), contentLength: size });
+    const first = 1000;
+    const last = 2 * MiB + 17;
+    const len = last - first + 1;
+    const { region } = await client.alloc(len);
+    const token = await client.token(region, 0, len, 'get');
+    const out = await cu.getObject(ctx(descriptor(token)), { bucket, key: 'range', range: { kind: 'range', first, last } });
+    expect(out.range).toMatchObject({ start: first, end: last, size });
+    expect(out.responseHeaders?.['x-amz-rdma-reply']).toBe('206');
+    expect(out.responseHeaders?.['x-amz-rdma-bytes']).toBe(String(len));
+    expect(await client.hash(region)).toBe(md5(data.subarray(first, last + 1)));
+  });
+
+  it('GET refuses an object larger than the token capacity before any transfer', async () => {
+    await posix.putObject(ctx(), { bucket, key: 'big', body: Readable.from([Buffer.alloc(MiB + 1, 9)]), contentLength: MiB + 1 });
+    const { region } = await client.alloc(2 * MiB);
+    const token = await client.token(region, 0, MiB, 'get');
+    const before = server.stats();
+    const err = await rejection(cu.getObject(ctx(descriptor(token)), { bucket, key: 'big' }));
+    expect(err.status).toBe(400);
+    expect(err.code).toBe('InvalidArgument');
+    expect(err.headers['x-amz-rdma-reply']).toBeUndefined();
+    expect(await client.hash(region)).toBe(md5(new Uint8Array(2 * MiB)));
+    const after = server.stats();
+    expect(after.directTransfers + after.tcpTransfers).toBe(before.directTransfers + before.tcpTransfers);
+  });
+
+  it('declines when the pool stays exhausted: PUT 501 + reply 501 and nothing stored; GET serves the body + reply 501', async () => {
+    const held = [await pool.acquire(), await pool.acquire()];
+    try {
+      const region = await clientRegion(MiB, 4);
+      const putToken = await client.token(region, 0, MiB, 'put');
+      const err = await rejection(cu.putObject(ctx(descriptor(putToken)), { bucket, key: 'declined', body: empty() }));
+      expect(err.status).toBe(501);
+      expect(err.code).toBe('NotImplemented');
+      expect(err.headers['x-amz-rdma-reply']).toBe('501');
+      expect(err.message).toMatch(/retry without x-amz-rdma-token/);
+      expect(await exists('declined')).toBe(false);
+
+      const data = Buffer.from('served over plain HTTP instead');
+      await posix.putObject(ctx(), { bucket, key: 'get-declined', body: Readable.from([data]), contentLength: data.length });
+      const getToken = await client.token(region, 0, MiB, 'get');
+      const out = await cu.getObject(ctx(descriptor(getToken)), { bucket, key: 'get-declined' });
+      expect(out.responseHeaders).toEqual({ 'x-amz-rdma-reply': '501' });
+      expect((await readAll(out.body)).equals(data)).toBe(true);
+      expect(cu.stats().declines['pool-busy']).toBeGreaterThanOrEqual(2);
+    } finally {
+      for (const l of held) l.release();
+    }
+  });
+
+  it('declines when the client endpoint is unreachable (PUT 501 nothing stored; GET body + 501)', async () => {
+    const region = await clientRegion(MiB, 5);
+    const real = parseRdmaToken(await client.token(region, 0, MiB, 'put'));
+    const dead = formatRdmaToken({ ...real, dctn: await deadPort() });
+    const err = await rejection(cu.putObject(ctx(descriptor(dead)), { bucket, key: 'unreachable', body: empty() }));
+    expect(err.status).toBe(501);
+    expect(err.headers['x-amz-rdma-reply']).toBe('501');
+    expect(await exists('unreachable')).toBe(false);
+
+    const data = Buffer.alloc(3 * MiB, 0x5a);
+    await posix.putObject(ctx(), { bucket, key: 'unreachable-get', body: Readable.from([data]), contentLength: data.length });
+    const deadGet = formatRdmaToken({ ...real, size: 4 * MiB, dctn: await deadPort() });
+    const out = await cu.getObject(ctx(descriptor(deadGet)), { bucket, key: 'unreachable-get' });
+    expect(out.responseHeaders).toEqual({ 'x-amz-rdma-reply': '501' });
+    expect((await readAll(out.body)).equals(data)).toBe(true);
+  });
+
+  it('declines a payload over the configured limit', async () => {
+    const limited = new CuServer({ server, pool, maxTransferSize: MiB }, posix);
+    const region = await clientRegion(MiB + 1, 6);
+    const token = await client.token(region, 0, MiB + 1, 'put');
+    const err = await rejection(limited.putObject(ctx(descriptor(token)), { bucket, key: 'too-big', body: empty() }));
+    expect(err.headers['x-amz-rdma-reply']).toBe('501');
+    expect(await exists('too-big')).toBe(false);
+  });
+
+  it('a READ failing after acceptance → 500 InternalError, nothing stored', async () => {
+    // The token claims 4 MiB but the client registered 1 MiB: the agent refuses the second chunk.
+    const region = await clientRegion(MiB, 7);
+    const real = parseRdmaToken(await client.token(region, 0, MiB, 'put'));
+    const lying = formatRdmaToken(real, { override: { addr: real.addr, size: BigInt(4 * MiB) } });
+    const err = await rejection(cu.putObject(ctx(descriptor(lying)), { bucket, key: 'broken', body: empty() }));
+    expect(err.status).toBe(500);
+    expect(err.code).toBe('InternalError');
+    expect(err.headers['x-amz-rdma-reply']).toBeUndefined();
+    expect(await exists('broken')).toBe(false);
+  });
+
+  it('a client killed mid-PUT → 500, no object (its own child process)', async () => {
+    const victim = await ClientProcess.start();
+    try {
+      const size = 6 * MiB;
+      const { region } = await victim.alloc(size);
+      await victim.fill(region, 8);
+      const token = await victim.token(region, 0, size, 'put');
+      hooked.onFirstChunk = () => victim.kill();
+      const err = await rejection(cu.putObject(ctx(descriptor(token)), { bucket, key: 'killed', body: empty() }));
+      expect(err.status).toBe(500);
+      expect(await exists('killed')).toBe(false);
+    } finally {
+      hooked.onFirstChunk = undefined;
+      await victim.kill();
+    }
+  });
+
+  it('delegates requests without a descriptor, and HEAD with one, unchanged', async () => {
+    const data = Buffer.from('plain body');
+    const out = await cu.putObject(ctx(), { bucket, key: 'plain', body: Readable.from([data]), contentLength: data.length });
+    expect(out.responseHeaders).toBeUndefined();
+    const got = await cu.getObject(ctx(), { bucket, key: 'plain' });
+    expect(got.responseHeaders).toBeUndefined();
+    expect((await readAll(got.body)).equals(data)).toBe(true);
+    const region = await clientRegion(MiB, 9);
+    const token = await client.token(region, 0, MiB, 'get');
+    const head = await cu.headObject(ctx(descriptor(token)), { bucket, key: 'plain' });
+    expect(head.size).toBe(data.length);
+    expect('responseHeaders' in head).toBe(false);
+  });
+});
+
+describe('CuServer.shutdown', () => {
+  it('closes the pool, then the RDMA server, then the wrapped backend', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cu-shutdown-'));
+    const order: string[] = [];
+    const server = new RdmaServer({ channels: 1 });
+    const pool = BufferPool.create(server, { count: 1, size: MiB });
+    const inner = new (class extends DelegatingBackend {
+      override async shutdown() {
+        order.push(`backend(pool closed=${pool.closed}, server connected=${server.connected})`);
+      }
+    })(await PosixBackend.open({ root: join(dir, 'root') }));
+    const cu = new CuServer({ server, pool }, inner);
+    expect(cu.name).toBe('cuserver(posix)');
+    await cu.shutdown();
+    expect(order).toEqual(['backend(pool closed=true, server connected=false)']);
+    await rm(dir, { recursive: true, force: true });
+  });
+});
