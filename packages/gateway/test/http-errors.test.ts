@@ -2,9 +2,10 @@
 // validation, and what happens when a request is refused while its body is still coming.
 import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGateway, type TestGateway } from './support/harness.js';
+import { ACCESS, SECRET, startGateway, type TestGateway } from './support/harness.js';
 import { MemoryBackend } from './support/memory-backend.js';
 import { raw, xmlField } from './support/raw-http.js';
+import { signedRaw } from './support/signed-raw.js';
 
 let backend: MemoryBackend;
 let gw: TestGateway;
@@ -95,6 +96,28 @@ describe('request validation', () => {
     });
     expect([res.status, xmlField(res.body, 'Code')]).toEqual([400, 'EntityTooLarge']);
     expect(res.headers.connection).toBe('close');
+  });
+
+  it('answers a refusal that comes before the body is read, then closes the connection', async () => {
+    const res = await raw(gw.url, {
+      method: 'PUT',
+      path: '/no-such-bucket/k',
+      headers: { 'content-length': String(32 * 1024 * 1024) },
+      partialBody: Buffer.alloc(256 * 1024),
+    });
+    expect([res.status, xmlField(res.body, 'Code')]).toEqual([404, 'NoSuchBucket']);
+    expect(res.headers.connection).toBe('close');
+  });
+
+  it('refuses a LocationConstraint other than the gateway region', async () => {
+    const body =
+      '<CreateBucketConfiguration xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><LocationConstraint>eu-west-1</LocationConstraint></CreateBucketConfiguration>';
+    const res = await signedRaw(gw.url, ACCESS, SECRET, { method: 'PUT', path: '/elsewhere', body });
+    expect([res.status, xmlField(res.body, 'Code')]).toEqual([400, 'InvalidLocationConstraint']);
+    expect(backend.buckets.has('elsewhere')).toBe(false);
+    const same = await signedRaw(gw.url, ACCESS, SECRET, { method: 'PUT', path: '/here', body: body.replace('eu-west-1', 'us-east-1') });
+    expect(same.status).toBe(200);
+    expect(same.headers.location).toBe('/here');
   });
 
   it('answers NotImplemented for unsupported sub-resources and MethodNotAllowed for unknown methods', async () => {

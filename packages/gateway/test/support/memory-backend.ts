@@ -273,6 +273,33 @@ export class MemoryBackend extends UnsupportedBackend implements Backend {
   override async putBucketPolicy(_ctx: RequestContext, bucket: string, policy: string) {
     this.bucket(bucket).policy = policy;
   }
+  override async deleteBucketPolicy(_ctx: RequestContext, bucket: string) {
+    delete this.bucket(bucket).policy;
+  }
+  override async getBucketCors(_ctx: RequestContext, bucket: string) {
+    const v = this.bucket(bucket).cors;
+    if (v === undefined) throw new S3Error('NoSuchCORSConfiguration');
+    return v;
+  }
+  override async putBucketCors(_ctx: RequestContext, bucket: string, cors: string) {
+    this.bucket(bucket).cors = cors;
+  }
+  override async getBucketOwnershipControls(_ctx: RequestContext, bucket: string) {
+    const v = this.bucket(bucket).ownership;
+    if (v === undefined) throw new S3Error('OwnershipControlsNotFoundError');
+    return v;
+  }
+  override async putBucketOwnershipControls(_ctx: RequestContext, bucket: string, o: 'BucketOwnerEnforced' | 'BucketOwnerPreferred' | 'ObjectWriter') {
+    this.bucket(bucket).ownership = o;
+  }
+  override async getObjectLockConfiguration(_ctx: RequestContext, bucket: string) {
+    const v = this.bucket(bucket).lock;
+    if (v === undefined) throw new S3Error('ObjectLockConfigurationNotFoundError');
+    return v;
+  }
+  override async putObjectLockConfiguration(_ctx: RequestContext, bucket: string, cfg: import('@vgwrdma/s3-backend').BucketLockConfig) {
+    this.bucket(bucket).lock = cfg;
+  }
   override async getBucketTagging(_ctx: RequestContext, bucket: string) {
     const t = this.bucket(bucket).tags;
     if (!t) throw new S3Error('NoSuchTagSet');
