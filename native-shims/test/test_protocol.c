@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cuobjserver_wrapper.h"
@@ -206,6 +207,51 @@ static void agent_withdraws_direct(void) {
   rig_close(&r);
 }
 
+/* A server that may not ptrace the client (another uid: the kernel answers EPERM) must fall back
+ * to TCP, not fail. Needs root to switch the child to an unprivileged uid. */
+static void eperm_falls_back_to_tcp(void) {
+  if (geteuid() != 0) skip_case("needs root to run the server child under another uid");
+  int tp[2];
+  CHECK(pipe(tp) == 0);
+  fflush(NULL);
+  pid_t pid = fork();
+  CHECK(pid >= 0);
+  if (pid == 0) {
+    close(tp[1]);
+    char tok[TOKEN_CAP];
+    uint64_t addr;
+    if (read(tp[0], tok, sizeof tok) != sizeof tok || read(tp[0], &addr, sizeof addr) != sizeof addr) _exit(20);
+    if (setresgid(65534, 65534, 65534) != 0 || setresuid(65534, 65534, 65534) != 0) _exit(21);
+    cuobj_server_t *s = test_server(1, 5000);
+    uint8_t *mem = cuobj_server_alloc_host_buffer(s, 4096);
+    cuobj_rdma_buffer_t *b = cuobj_server_register_buffer(s, mem, 4096);
+    memset(mem, 0x42, 4096);
+    if (cuobj_server_handle_get(s, "k", b, addr, 4096, tok, 0) != 4096) _exit(22);
+    cuobj_server_stats_t st = stats_of(s);
+    if (st.proofs_failed != 1 || st.proofs_ok != 0 || st.tcp_transfers != 1 || st.direct_transfers != 0) _exit(23);
+    cuobj_server_deregister_buffer(s, b);
+    cuobj_server_free_host_buffer(s, mem);
+    cuobj_server_destroy(s);
+    _exit(0);
+  }
+  close(tp[0]);
+  rig_t r;
+  rig_open(&r, 1, 4096, 4096);
+  char tok[TOKEN_CAP];
+  mint(r.cli, r.mr, 0, 4096, CUOBJ_OP_GET, tok);
+  uint64_t addr = (uint64_t)(uintptr_t)rig_region(&r);
+  CHECK(write(tp[1], tok, sizeof tok) == sizeof tok && write(tp[1], &addr, sizeof addr) == sizeof addr);
+  int st;
+  CHECK(waitpid(pid, &st, 0) == pid);
+  if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+    fprintf(stderr, "child status %d\n", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+    CHECK(0);
+  }
+  for (int i = 0; i < 4096; i++) CHECK(rig_region(&r)[i] == 0x42);
+  close(tp[1]);
+  rig_close(&r);
+}
+
 /* ---- fake agent: answers the handshake, then misbehaves on the first request ------------- */
 
 typedef struct fake {
@@ -295,6 +341,7 @@ int main(int argc, char **argv) {
       {"agent_refuses_truncated_and_malformed", agent_refuses_truncated_and_malformed},
       {"cookie_proof_required_for_direct", cookie_proof_required_for_direct},
       {"agent_withdraws_direct", agent_withdraws_direct},
+      {"eperm_falls_back_to_tcp", eperm_falls_back_to_tcp},
       {"server_survives_bad_agent", server_survives_bad_agent},
   };
   return run_cases(cases, sizeof cases / sizeof cases[0], argc, argv);
