@@ -142,6 +142,6 @@ describe('S3Error', () => {
     expect(s3ErrorFromErrno(undefined)).toBeUndefined();
     const mapped = s3ErrorFromErrno(errno('ENOSPC'));
     expect(mapped?.status).toBe(507);
-    expect((mapped?.cause as Error).message).toBe('ENOSPC');
+    expect(mapped?.cause).toMatchObject({ message: 'ENOSPC' });
   });
 });
