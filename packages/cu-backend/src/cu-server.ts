@@ -98,6 +98,16 @@ export class CuServer extends DelegatingBackend {
     this.chunkSize = Math.min(chunk, options.pool.bufferSize);
   }
 
+  /** The RDMA server CuServer moves data with (read-only use: stats, provider). */
+  get rdmaServer(): RdmaServer {
+    return this.server;
+  }
+
+  /** The buffer pool (read-only use: stats). */
+  get bufferPool(): BufferPool {
+    return this.pool;
+  }
+
   stats(): CuServerStats {
     return {
       ...this.counters,

@@ -3,6 +3,7 @@
 
 export { CuServer, type CuServerOptions, type CuServerStats } from './cu-server.js';
 export { DelegatingBackend } from './delegating-backend.js';
+export { type CuServerConfig, openCuServer } from './open-cu-server.js';
 export {
   BYTES_HEADER,
   BYTES_TRANSFERRED_HEADER,

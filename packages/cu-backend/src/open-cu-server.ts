@@ -1,0 +1,70 @@
+// openCuServer(): what an app does with its --rdma-* flags — create the RDMA server (transport,
+// bind address, channels, DC key, vendor tunables), register the buffer pool once, and wrap the
+// backend in CuServer, which then owns both. All or nothing: a failure closes what was created.
+
+import { BufferPool } from '@vgwrdma/bufferpool';
+import { RdmaServer, type RdmaServerOptions } from '@vgwrdma/rdma-ffi';
+import type { Backend } from '@vgwrdma/s3-backend';
+import { CuServer } from './cu-server.js';
+
+export interface CuServerConfig {
+  /** Local address the transport binds to (--rdma-ip). */
+  readonly ip: string;
+  /** 'softnic' (default) or 'cuobj' (the NVIDIA library; needs a build with it). */
+  readonly transport?: 'softnic' | 'cuobj';
+  /** Bytes per pool buffer (--pool-buf-size). */
+  readonly poolBufSize: number;
+  /** Number of pool buffers (--pool-buf-count). */
+  readonly poolBufCount: number;
+  /** DC access key (--rdma-dc-key). */
+  readonly dcKey?: bigint;
+  /** Channels / DCIs (--rdma-num-dcis). */
+  readonly numDcis?: number;
+  /** Completion queue depth, vendor transport (--rdma-cq-depth). */
+  readonly cqDepth?: number;
+  /** Retry count 0..7, vendor transport (--rdma-retry-count). */
+  readonly retryCount?: number;
+  /** Longest wait for a pool buffer before declining (--rdma-pool-wait-ms). */
+  readonly poolWaitMs?: number;
+  readonly maxTransferSize?: number;
+  readonly chunkSize?: number;
+  /** Directory holding the native shims (else the usual search). */
+  readonly shimDir?: string;
+}
+
+export function openCuServer(config: CuServerConfig, backend: Backend): CuServer {
+  const vendor = {
+    ...(config.cqDepth === undefined ? {} : { cqDepth: config.cqDepth }),
+    ...(config.retryCount === undefined ? {} : { retryCount: config.retryCount }),
+  };
+  const options: RdmaServerOptions = {
+    provider: config.transport ?? 'softnic',
+    bindAddress: config.ip,
+    vendor,
+    ...(config.numDcis === undefined ? {} : { channels: config.numDcis }),
+    ...(config.dcKey === undefined ? {} : { dcKey: config.dcKey }),
+    ...(config.shimDir === undefined ? {} : { shimDir: config.shimDir }),
+  };
+  const server = new RdmaServer(options);
+  let pool: BufferPool;
+  try {
+    pool = BufferPool.create(server, {
+      count: config.poolBufCount,
+      size: config.poolBufSize,
+      ...(config.poolWaitMs === undefined ? {} : { defaultWaitMs: config.poolWaitMs }),
+    });
+  } catch (err) {
+    server.close();
+    throw err;
+  }
+  return new CuServer(
+    {
+      server,
+      pool,
+      ...(config.poolWaitMs === undefined ? {} : { poolWaitMs: config.poolWaitMs }),
+      ...(config.maxTransferSize === undefined ? {} : { maxTransferSize: config.maxTransferSize }),
+      ...(config.chunkSize === undefined ? {} : { chunkSize: config.chunkSize }),
+    },
+    backend,
+  );
+}
