@@ -60,18 +60,16 @@ async function deadPort(): Promise<number> {
   return port;
 }
 
-/** A backend whose putObject/uploadPart run `onFirstChunk` when the first body chunk arrives. */
+/** A backend whose putObject runs `onChunk` on each body chunk as the backend receives it. */
 class HookedBackend extends DelegatingBackend {
-  onFirstChunk: (() => Promise<void>) | undefined;
+  onChunk: ((index: number) => Promise<void> | void) | undefined;
   private hook<T extends { body: Readable }>(input: T): T {
-    const hook = this.onFirstChunk;
+    const hook = this.onChunk;
     if (!hook) return input;
-    let first = true;
+    let index = 0;
     const t = new Transform({
       transform(chunk, _enc, cb) {
-        if (!first) return cb(null, chunk);
-        first = false;
-        hook().then(() => cb(null, chunk), cb);
+        Promise.resolve(hook(index++)).then(() => cb(null, chunk), cb);
       },
     });
     // pipe() flows before the backend starts iterating: keep a listener so an early error is
@@ -151,6 +149,29 @@ describe('CuServer(posix) with a HostClient in a child process', () => {
     });
     const stored = await readAll((await posix.getObject(ctx(), { bucket, key: 'put-1' })).body);
     expect(md5(stored)).toBe(clientMd5);
+  });
+
+  it('PUT is pipelined: when the backend gets chunk i, the READ of chunk i+1 has already been issued', async () => {
+    const chunks = 6;
+    const size = chunks * MiB;
+    const region = await clientRegion(size, 10);
+    const token = await client.token(region, 0, size, 'put');
+    const done = () => {
+      const s = server.stats();
+      return s.directTransfers + s.tcpTransfers;
+    };
+    const before = done();
+    const issuedAt: number[] = [];
+    hooked.onChunk = () => {
+      issuedAt.push(done() - before + server.inFlight);
+    };
+    try {
+      await cu.putObject(ctx(descriptor(token)), { bucket, key: 'pipelined', body: empty() });
+    } finally {
+      hooked.onChunk = undefined;
+    }
+    expect(issuedAt).toHaveLength(chunks);
+    issuedAt.forEach((issued, i) => expect(issued, `chunk ${i}`).toBeGreaterThanOrEqual(Math.min(i + 2, chunks)));
   });
 
   it('PUT verifies x-amz-checksum-* against the RDMA bytes: right one stored, wrong one BadDigest and nothing stored', async () => {
@@ -319,12 +340,12 @@ describe('CuServer(posix) with a HostClient in a child process', () => {
       const { region } = await victim.alloc(size);
       await victim.fill(region, 8);
       const token = await victim.token(region, 0, size, 'put');
-      hooked.onFirstChunk = () => victim.kill();
+      hooked.onChunk = (i) => (i === 0 ? victim.kill() : undefined);
       const err = await rejection(cu.putObject(ctx(descriptor(token)), { bucket, key: 'killed', body: empty() }));
       expect(err.status).toBe(500);
       expect(await exists('killed')).toBe(false);
     } finally {
-      hooked.onFirstChunk = undefined;
+      hooked.onChunk = undefined;
       await victim.kill();
     }
   });
