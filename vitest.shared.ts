@@ -1,10 +1,16 @@
+import { defaultServerConditions } from 'vite';
 import { defineProject } from 'vitest/config';
 
 // Shared per-package settings. The `source` condition makes workspace imports resolve to
 // TypeScript sources, so a package's tests never run against a stale build of its dependencies.
+// Vitest runs test files in vite's server (SSR) environment, so the condition must be set there;
+// the defaults are kept so ordinary packages still resolve as Node would.
+const conditions = ['source', ...defaultServerConditions];
+
 export function project(name: string, extra: { testTimeout?: number; include?: string[] } = {}) {
   return defineProject({
-    resolve: { conditions: ['source'] },
+    resolve: { conditions },
+    ssr: { resolve: { conditions, externalConditions: ['node'] } },
     test: {
       name,
       include: extra.include ?? ['src/**/*.test.ts', 'test/**/*.test.ts'],
