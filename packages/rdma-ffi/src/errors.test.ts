@@ -9,6 +9,8 @@ describe('RdmaError', () => {
     expect(errnoName(-16)).toBe('EBUSY');
     expect(errnoName(-19)).toBe('ENODEV');
     expect(errnoName(-99999)).toBe('E99999');
+    expect(errnoName(-11)).toBe('EAGAIN');
+    expect(errnoName(-95)).toBe('ENOTSUP');
     expect(errnoOf('ENOMEM')).toBe(-12);
     expect(() => errnoOf('ENOPE')).toThrow(RangeError);
   });

@@ -4,9 +4,12 @@
 
 import { constants } from 'node:os';
 
-// errno number → name, from the running platform's own table (Linux numbers on Linux).
+// errno number → name, from the running platform's own table (Linux numbers on Linux). Where
+// two names share a number (EAGAIN/EWOULDBLOCK, ENOTSUP/EOPNOTSUPP) the first listed wins.
 const ERRNO_NAMES: ReadonlyMap<number, string> = new Map(
-  Object.entries(constants.errno).map(([name, value]) => [value, name] as const),
+  Object.entries(constants.errno)
+    .reverse()
+    .map(([name, value]) => [value, name] as const),
 );
 
 /** The symbolic name of an errno (sign ignored), e.g. 5 or -5 → 'EIO'; 'E<n>' when unknown. */

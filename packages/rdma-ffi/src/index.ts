@@ -2,7 +2,10 @@
 // RdmaServer (gateway side), HostClient (client side), the DC v1 token codec, typed errors.
 
 export { type CeilingProbe, measureCeiling } from './ceiling-probes.js';
-export { HostClient, type HostClientOptions, MAX_HOST_REGION } from './client/host-client.js';
+export { MEMORY_KIND_ID, type MemoryKind } from './client/client-abi.js';
+export { type HostClientOptions, MAX_HOST_REGION } from './client/client-base.js';
+export { GpuClient } from './client/gpu-client.js';
+export { HostClient } from './client/host-client.js';
 export { HostMemory } from './client/host-memory.js';
 export {
   checkErrno,

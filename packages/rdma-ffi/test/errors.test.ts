@@ -76,6 +76,12 @@ describe('errors', () => {
     expect((await rdmaError(server.handlePut({ buffer: buf, size: 0, token }))).code).toBe('EINVAL');
   });
 
+  it('a native allocation failure (NULL) is an RdmaError, not a bogus buffer', () => {
+    expect(() => server.allocateBuffer(2 ** 41)).toThrow(
+      expect.objectContaining({ name: 'RdmaError', code: 'EINVAL' }),
+    );
+  });
+
   it('a deregistered region can no longer be reached', async () => {
     const r = (await client.alloc(MiB)).region;
     const t = await client.token(r, 0, MiB, 'get');

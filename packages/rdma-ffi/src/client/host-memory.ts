@@ -1,12 +1,15 @@
-// A registered region of a HostClient: native memory the client's agent (softnic) or NIC
-// (verbs) serves to the gateway, plus the token minting that names [offset, offset+size) of it.
+// A registered region of a HostClient or GpuClient: memory the client's agent (softnic) or NIC
+// serves to the gateway, plus the token minting that names [offset, offset+size) of it.
 // `allocate()`d regions are shim-owned memory shown to JS with koffi.view; `register()`ed ones
-// are caller-owned native memory that must outlive the registration.
+// are caller-owned native memory that must outlive the registration. CUDA device memory is not
+// CPU-addressable, so such a region has no `bytes`.
 
 import { errnoOf, RdmaError } from '../errors.js';
 import type { Ptr, ShimLibrary } from '../native/shim-library.js';
 import { NativeMemory } from '../native-memory.js';
+import { parseRdmaToken } from '../token/token-codec.js';
 import { RDMA_OP_CODE, type RdmaOp } from '../token/token-types.js';
+import type { ClientAbi, MemoryKind } from './client-abi.js';
 
 const TOKEN_CAP = 128; // > CUOBJ_TOKEN_MAX_LEN + NUL
 
@@ -18,16 +21,25 @@ export class HostMemory extends NativeMemory implements Disposable {
   /** @internal */
   constructor(
     private readonly lib: ShimLibrary,
+    private readonly abi: ClientAbi,
     private readonly client: Ptr,
-    /** @internal rdma_host_mr_t* */
+    /** @internal the registration handle (rdma_host_mr_t* / cuobj_client_mr_t*) */
     readonly handle: Ptr,
     address: bigint,
     size: number,
+    /** What kind of memory this is. */
+    readonly kind: MemoryKind,
     private readonly owned: boolean,
     private readonly onClose: (m: HostMemory) => void,
   ) {
     super(address, size);
-    this.rkey = lib.fn.rdma_host_mr_rkey(handle) >>> 0;
+    this.rkey = abi.rkey(handle) ?? parseRdmaToken(this.token(0, 1, 'get')).rkey;
+  }
+
+  override get bytes(): Uint8Array {
+    if (this.kind === 'cuda-device')
+      throw new RdmaError('bytes', errnoOf('EFAULT'), 'CUDA device memory is not CPU-addressable');
+    return super.bytes;
   }
 
   /**
@@ -36,7 +48,7 @@ export class HostMemory extends NativeMemory implements Disposable {
    */
   token(offset: number, size: number, op: RdmaOp): string {
     if (this.closed) throw new RdmaError('token', errnoOf('EBADF'), 'memory is closed');
-    const n = this.lib.fn.rdma_host_client_token(
+    const n = this.abi.token(
       this.client,
       this.handle,
       offset,
@@ -55,12 +67,12 @@ export class HostMemory extends NativeMemory implements Disposable {
    */
   close(): void {
     if (this.closed) return;
-    const ret = this.lib.fn.rdma_host_client_deregister(this.client, this.handle);
+    const ret = this.abi.deregister(this.client, this.handle);
     if (ret < 0) throw new RdmaError('deregister', ret, this.lib.lastError().message);
     this.markReleased();
     this.onClose(this);
     if (this.owned) {
-      const f = this.lib.fn.rdma_host_client_free(this.client, this.address);
+      const f = this.abi.free(this.client, this.address);
       if (f < 0) throw new RdmaError('free', f, this.lib.lastError().message);
     }
   }

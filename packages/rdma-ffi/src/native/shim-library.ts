@@ -21,7 +21,7 @@ import { resolveShimLibraries, type ShimSource } from './library-resolver.js';
 export const EXPECTED_ABI = { major: 1, minor: 0 } as const;
 export const SHIM_LIBRARY = 'vgwrdma_shims';
 
-/** A native pointer: BigInt address, 0n for NULL. */
+/** A native pointer: BigInt address, 0n for NULL (koffi's `null` is normalised at binding). */
 export type Ptr = bigint;
 type Int64 = number | bigint;
 
@@ -74,6 +74,25 @@ export interface ShimFunctions {
   rdma_host_client_deregister(c: Ptr, mr: Ptr): number;
   rdma_host_mr_rkey(mr: Ptr): number;
   rdma_host_client_token(
+    c: Ptr,
+    mr: Ptr,
+    offset: number,
+    size: number,
+    op: number,
+    out: Buffer,
+    cap: number,
+  ): number;
+
+  cuobj_client_create(cfg: RdmaHostClientConfigStruct): Ptr;
+  cuobj_client_destroy(c: Ptr): void;
+  cuobj_client_agent_port(c: Ptr): number;
+  cuobj_client_set_direct_access(c: Ptr, allow: number): number;
+  cuobj_client_alloc(c: Ptr, size: number, kind: number): Ptr;
+  cuobj_client_free(c: Ptr, ptr: Ptr): number;
+  cuobj_client_register(c: Ptr, ptr: Ptr, size: number, kind: number): Ptr;
+  cuobj_client_deregister(c: Ptr, mr: Ptr): number;
+  cuobj_client_mr_memory_kind(mr: Ptr): number;
+  cuobj_client_token(
     c: Ptr,
     mr: Ptr,
     offset: number,
@@ -140,6 +159,17 @@ const PROTOTYPES: readonly string[] = [
   'int rdma_host_client_deregister(void *c, void *mr)',
   'uint32_t rdma_host_mr_rkey(void *mr)',
   'int rdma_host_client_token(void *c, void *mr, size_t offset, size_t size, uint32_t op, void *out, size_t cap)',
+
+  'void *cuobj_client_create(const rdma_host_client_config_t *cfg)',
+  'void cuobj_client_destroy(void *c)',
+  'int cuobj_client_agent_port(void *c)',
+  'int cuobj_client_set_direct_access(void *c, int allow)',
+  'void *cuobj_client_alloc(void *c, size_t size, uint32_t mem_kind)',
+  'int cuobj_client_free(void *c, void *ptr)',
+  'void *cuobj_client_register(void *c, void *ptr, size_t size, uint32_t mem_kind)',
+  'int cuobj_client_deregister(void *c, void *mr)',
+  'uint32_t cuobj_client_mr_memory_kind(void *mr)',
+  'int cuobj_client_token(void *c, void *mr, size_t offset, size_t size, uint32_t op, void *out, size_t cap)',
 ];
 
 /** A loaded, version-checked shim library. */
@@ -167,7 +197,10 @@ function bind(lib: LibraryHandle): ShimFunctions {
   const fns: Record<string, unknown> = {};
   for (const proto of PROTOTYPES) {
     const f = lib.func(proto);
-    fns[f.info.name] = f;
+    // koffi returns NULL as `null`; every caller here tests pointers against 0n, so normalise.
+    fns[f.info.name] = proto.startsWith('void *')
+      ? (...args: unknown[]) => (f(...args) as bigint | null) ?? 0n
+      : f;
   }
   return fns as unknown as ShimFunctions;
 }

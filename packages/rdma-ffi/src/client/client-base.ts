@@ -1,0 +1,144 @@
+// What HostClient and GpuClient share: creating the native client (and, on softnic, its agent
+// thread), allocating and registering regions, and tearing all of it down. The flavour-specific
+// native calls come from a ClientAbi table.
+
+import { errnoOf, RdmaError } from '../errors.js';
+import type { RdmaHostClientConfigStruct } from '../native/layouts.js';
+import { loadShimLibrary, type Ptr, type ShimLibrary } from '../native/shim-library.js';
+import { PROVIDER_ID } from '../provider.js';
+import type { ClientAbi, MemoryKind } from './client-abi.js';
+import { HostMemory } from './host-memory.js';
+
+/** Largest region one registration may cover: 4 GiB − 64 KiB (RDMA_HOST_MAX_REGION). */
+export const MAX_HOST_REGION = 2 ** 32 - 2 ** 16;
+
+export interface HostClientOptions {
+  /** Directory holding libvgwrdma_shims.so (else VGWRDMA_SHIM_DIR, the platform package, the repo build). */
+  readonly shimDir?: string;
+  /** 'softnic' (default) or 'verbs' (needs an RDMA NIC and a build with rdma-core). */
+  readonly provider?: 'softnic' | 'verbs';
+  /** softnic: IPv4 address the agent listens on and advertises in tokens; default 127.0.0.1. */
+  readonly agentAddress?: string;
+  /** softnic: agent TCP port; default 0 (ephemeral; read `agentPort`). */
+  readonly agentPort?: number;
+  /** DC access key gateways must present; default 0xffeeddccn. */
+  readonly dcKey?: bigint;
+  /** softnic: let a same-host gateway use process_vm_readv/writev after proving access; default true. */
+  readonly allowDirect?: boolean;
+  /** softnic: agent socket send/recv wait in ms; default 10000. */
+  readonly ioTimeoutMs?: number;
+  /** verbs: RDMA device name (e.g. 'mlx5_0'); default the first. */
+  readonly deviceName?: string;
+  /** verbs: HCA port; default 1. */
+  readonly portNum?: number;
+  /** verbs: GID index; default 3 (RoCEv2 IPv4). */
+  readonly gidIndex?: number;
+}
+
+function config(defaults: RdmaHostClientConfigStruct, o: HostClientOptions): RdmaHostClientConfigStruct {
+  const c = { ...defaults };
+  if (o.provider !== undefined) c.provider = PROVIDER_ID[o.provider];
+  if (o.agentAddress !== undefined) c.agent_addr = o.agentAddress;
+  if (o.agentPort !== undefined) c.agent_port = o.agentPort;
+  if (o.dcKey !== undefined) c.dc_key = o.dcKey;
+  if (o.allowDirect !== undefined) c.allow_direct = o.allowDirect ? 1 : 0;
+  if (o.ioTimeoutMs !== undefined) c.io_timeout_ms = o.ioTimeoutMs;
+  if (o.deviceName !== undefined) c.dev_name = o.deviceName;
+  if (o.portNum !== undefined) c.port_num = o.portNum;
+  if (o.gidIndex !== undefined) c.gid_index = o.gidIndex;
+  return c;
+}
+
+function checkSize(size: number): void {
+  if (!Number.isSafeInteger(size) || size <= 0 || size > MAX_HOST_REGION) {
+    throw new RangeError(`region size must be 1..${MAX_HOST_REGION}, got ${size}`);
+  }
+}
+
+export abstract class ClientBase implements Disposable {
+  /** @internal */
+  protected readonly lib: ShimLibrary;
+  private readonly abi: ClientAbi;
+  private client: Ptr;
+  private readonly regions = new Set<HostMemory>();
+
+  protected constructor(options: HostClientOptions, abiOf: (lib: ShimLibrary) => ClientAbi) {
+    this.lib = loadShimLibrary({ shimDir: options.shimDir });
+    this.abi = abiOf(this.lib);
+    const defaults = {} as RdmaHostClientConfigStruct;
+    this.lib.fn.rdma_host_client_config_default(defaults);
+    this.client = this.abi.create(config(defaults, options));
+    if (this.client === 0n) {
+      const { errno, message } = this.lib.lastError();
+      throw new RdmaError(`create${this.abi.name}`, errno || errnoOf('ENODEV'), message);
+    }
+  }
+
+  private get live(): Ptr {
+    if (this.client === 0n) throw new RdmaError(this.abi.name, errnoOf('EBADF'), 'client is closed');
+    return this.client;
+  }
+
+  /** softnic: the agent's bound TCP port. */
+  get agentPort(): number {
+    const p = this.abi.agentPort(this.live);
+    if (p < 0) throw new RdmaError('agentPort', p, this.lib.lastError().message);
+    return p;
+  }
+
+  /** softnic: allow or forbid the same-host direct path for connections made from now on. */
+  setDirectAccess(allow: boolean): void {
+    const r = this.abi.setDirect(this.live, allow);
+    if (r < 0) throw new RdmaError('setDirectAccess', r, this.lib.lastError().message);
+  }
+
+  /** @internal allocate + register, freeing the memory again if registration fails. */
+  protected allocateKind(size: number, kind: MemoryKind): HostMemory {
+    checkSize(size);
+    const c = this.live;
+    const address = this.abi.alloc(c, size, kind);
+    if (address === 0n) {
+      const { errno, message } = this.lib.lastError();
+      throw new RdmaError('alloc', errno || errnoOf('ENOMEM'), message);
+    }
+    try {
+      return this.track(address, size, kind, true);
+    } catch (e) {
+      this.abi.free(c, address);
+      throw e;
+    }
+  }
+
+  /** @internal */
+  protected registerKind(address: bigint, size: number, kind: MemoryKind): HostMemory {
+    checkSize(size);
+    if (address === 0n) throw new RangeError('register: NULL address');
+    return this.track(address, size, kind, false);
+  }
+
+  private track(address: bigint, size: number, kind: MemoryKind, owned: boolean): HostMemory {
+    const c = this.live;
+    const mr = this.abi.register(c, address, size, kind);
+    if (mr === 0n) {
+      const { errno, message } = this.lib.lastError();
+      throw new RdmaError('register', errno || errnoOf('EINVAL'), message);
+    }
+    const m = new HostMemory(this.lib, this.abi, c, mr, address, size, kind, owned, (x) =>
+      this.regions.delete(x),
+    );
+    this.regions.add(m);
+    return m;
+  }
+
+  /** Closes every region, stops the agent (dropping gateway connections) and frees the client. Idempotent. */
+  close(): void {
+    if (this.client === 0n) return;
+    for (const m of [...this.regions]) m.close();
+    this.abi.destroy(this.client);
+    this.client = 0n;
+  }
+
+  [Symbol.dispose](): void {
+    this.close();
+  }
+}
