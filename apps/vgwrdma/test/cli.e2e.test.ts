@@ -168,7 +168,9 @@ describe('vgwrdma bin', () => {
       .split('\n')
       .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(
-      lines.some((l) => l.msg === 'request' && l.method === 'PUT' && l.url === '/logged/' && l.status === 200),
+      lines.some(
+        (l) => l.msg === 'request' && l.method === 'PUT' && l.url === '/logged/' && l.status === 200,
+      ),
     ).toBe(true);
     expect(gw.stderr()).not.toMatch(/"msg":"request"/);
     await removeDir(gw.root);
