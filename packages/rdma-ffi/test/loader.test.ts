@@ -35,8 +35,14 @@ describe('loadShimLibrary', () => {
     expect(e.message).toContain('ABI 2.0');
   });
 
+  it('refuses an older minor version than the one this package needs', () => {
+    const e = loadError(fakeShim('unsigned vgw_shim_abi_version(void) { return 1u << 16; }\n'));
+    expect(e.code).toBe('ERR_RDMA_ABI_MISMATCH');
+    expect(e.message).toContain('ABI 1.0');
+  });
+
   it('refuses a library of the right version that lacks a function', () => {
-    const dir = fakeShim('unsigned vgw_shim_abi_version(void) { return 1u << 16; }\n');
+    const dir = fakeShim('unsigned vgw_shim_abi_version(void) { return (1u << 16) | 1u; }\n');
     const e = loadError(dir);
     expect(e.code).toBe('ERR_RDMA_ABI_MISMATCH');
     expect(e.message).toMatch(/lacks a symbol/);

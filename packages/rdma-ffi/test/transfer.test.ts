@@ -117,3 +117,26 @@ describe.each(PATHS)('softnic $name path', ({ allowDirect }) => {
     }
   });
 });
+
+describe('direct-path withdrawal', () => {
+  it('a client that forbids direct access is served over TCP from its next transfer on', async () => {
+    const client = await ClientProcess.start({ allowDirect: true });
+    const server = new RdmaServer({ channels: 1, allowDirect: true });
+    try {
+      const { region } = await client.alloc(MiB);
+      await client.fill(region, 77);
+      const token = await client.token(region, 0, MiB, 'put');
+      using buf = server.allocateBuffer(MiB);
+      await server.handlePut({ buffer: buf, size: MiB, token });
+      expect(server.stats()).toMatchObject({ directTransfers: 1, tcpTransfers: 0 });
+      await client.call('setDirect', { allow: false });
+      buf.bytes.fill(0);
+      await server.handlePut({ buffer: buf, size: MiB, token });
+      expect(server.stats()).toMatchObject({ directTransfers: 1, tcpTransfers: 1 });
+      expect(sha256(buf.bytes)).toBe(await client.sha256(region));
+    } finally {
+      await server.closeAsync();
+      await client.stop();
+    }
+  });
+});

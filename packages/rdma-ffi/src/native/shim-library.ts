@@ -18,7 +18,7 @@ import {
 import { resolveShimLibraries, type ShimSource } from './library-resolver.js';
 
 /** The ABI this package was written for (vgw_shim_common.h): major must match, minor ≥. */
-export const EXPECTED_ABI = { major: 1, minor: 0 } as const;
+export const EXPECTED_ABI = { major: 1, minor: 1 } as const;
 export const SHIM_LIBRARY = 'vgwrdma_shims';
 
 /** A native pointer: BigInt address, 0n for NULL (koffi's `null` is normalised at binding). */
