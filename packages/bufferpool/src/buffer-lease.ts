@@ -49,10 +49,21 @@ export class BufferLease implements Disposable {
   /** A window of the buffer. Throws RangeError when it does not fit. */
   slice(offset: number, length: number): BufferSlice {
     this.assertLive();
-    if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || offset < 0 || length <= 0 || offset + length > this.size) {
+    if (
+      !Number.isSafeInteger(offset) ||
+      !Number.isSafeInteger(length) ||
+      offset < 0 ||
+      length <= 0 ||
+      offset + length > this.size
+    ) {
       throw new RangeError(`slice [${offset}, +${length}) outside a ${this.size}-byte buffer`);
     }
-    return { buffer: this.buffer, offset, length, bytes: this.buffer.bytes.subarray(offset, offset + length) };
+    return {
+      buffer: this.buffer,
+      offset,
+      length,
+      bytes: this.buffer.bytes.subarray(offset, offset + length),
+    };
   }
 
   /**
@@ -60,7 +71,8 @@ export class BufferLease implements Disposable {
    * as many as fit; at least one, shorter when the buffer is smaller than `chunkSize`).
    */
   slices(chunkSize: number, maxSlices = Number.POSITIVE_INFINITY): BufferSlice[] {
-    if (!Number.isSafeInteger(chunkSize) || chunkSize <= 0) throw new RangeError(`chunk size must be a positive integer, got ${chunkSize}`);
+    if (!Number.isSafeInteger(chunkSize) || chunkSize <= 0)
+      throw new RangeError(`chunk size must be a positive integer, got ${chunkSize}`);
     const size = Math.min(chunkSize, this.size);
     const n = Math.max(1, Math.min(maxSlices, Math.floor(this.size / size)));
     return Array.from({ length: n }, (_, i) => this.slice(i * size, size));

@@ -78,8 +78,13 @@ describe('BufferPool over a real RdmaServer', () => {
     const pool = BufferPool.create(server, { count: 1, size: SIZE });
     const held = await pool.acquire();
     const order: string[] = [];
-    const a = pool.acquire({ timeoutMs: 60_000 }).then((l) => (order.push('a'), l));
-    const b = pool.acquire({ timeoutMs: 60_000 }).then((l) => (order.push('b'), l));
+    const tagged = (tag: string) =>
+      pool.acquire({ timeoutMs: 60_000 }).then((l) => {
+        order.push(tag);
+        return l;
+      });
+    const a = tagged('a');
+    const b = tagged('b');
     expect(pool.stats()).toMatchObject({ waiting: 2, totalWaits: 2 });
     expect(pool.tryAcquire()).toBeUndefined(); // no queue jumping
     held.release();
@@ -164,7 +169,9 @@ describe('BufferPool over a real RdmaServer', () => {
   it('refuses a bad shape and frees what it allocated', () => {
     expect(() => BufferPool.create(server, { count: 0, size: SIZE })).toThrow(RangeError);
     expect(() => BufferPool.create(server, { count: 1, size: 0 })).toThrow(RangeError);
-    expect(() => BufferPool.create(server, { count: 1, size: SIZE, defaultWaitMs: Number.POSITIVE_INFINITY })).toThrow(RangeError);
+    expect(() =>
+      BufferPool.create(server, { count: 1, size: SIZE, defaultWaitMs: Number.POSITIVE_INFINITY }),
+    ).toThrow(RangeError);
   });
 
   it('pool buffers are registered: an RDMA READ lands in a slice at its offset', async () => {
@@ -177,7 +184,12 @@ describe('BufferPool over a real RdmaServer', () => {
       const [, second] = lease.slices(64 * KiB);
       if (!second) throw new Error('two slices expected');
       const token = region.token(0, 64 * KiB, 'put');
-      await server.handlePut({ buffer: second.buffer, localOffset: second.offset, size: second.length, token });
+      await server.handlePut({
+        buffer: second.buffer,
+        localOffset: second.offset,
+        size: second.length,
+        token,
+      });
       expect(Buffer.from(second.bytes).equals(Buffer.from(region.bytes))).toBe(true);
       expect(lease.bytes.subarray(0, 64 * KiB).every((b) => b === 0)).toBe(true);
     }

@@ -75,8 +75,10 @@ export class BufferPool implements AsyncDisposable {
   /** Allocates and registers `count` buffers of `size` bytes on `server`. All or nothing. */
   static create(server: RdmaServer, options: BufferPoolOptions): BufferPool {
     const { count, size, defaultWaitMs = 1000 } = options;
-    if (!Number.isSafeInteger(count) || count < 1) throw new RangeError(`pool count must be ≥ 1, got ${count}`);
-    if (!Number.isSafeInteger(size) || size < 1) throw new RangeError(`pool buffer size must be ≥ 1, got ${size}`);
+    if (!Number.isSafeInteger(count) || count < 1)
+      throw new RangeError(`pool count must be ≥ 1, got ${count}`);
+    if (!Number.isSafeInteger(size) || size < 1)
+      throw new RangeError(`pool buffer size must be ≥ 1, got ${size}`);
     if (!(defaultWaitMs >= 0) || !Number.isFinite(defaultWaitMs)) {
       throw new RangeError(`defaultWaitMs must be a finite number ≥ 0, got ${defaultWaitMs}`);
     }
@@ -193,7 +195,8 @@ export class BufferPool implements AsyncDisposable {
   close(): Promise<void> {
     if (!this.closing) {
       this.closing = true;
-      for (const w of [...this.waiters]) w.fail(new PoolError('POOL_CLOSED', 'the buffer pool closed while waiting'));
+      for (const w of [...this.waiters])
+        w.fail(new PoolError('POOL_CLOSED', 'the buffer pool closed while waiting'));
       for (const b of this.free.splice(0)) b.close();
     }
     if (this.leased.size === 0) return Promise.resolve();

@@ -10,15 +10,19 @@ import { PosixBackend } from '@vgwrdma/backend-posix';
 import { BufferPool } from '@vgwrdma/bufferpool';
 import { parseRdmaToken, RdmaServer } from '@vgwrdma/rdma-ffi';
 import type { RequestContext } from '@vgwrdma/s3-backend';
-import { ClientProcess } from '../test/client-process.js';
 import { CuServer } from '../src/index.js';
+import { ClientProcess } from '../test/client-process.js';
 
 const MiB = 1 << 20;
 const size = Number(process.argv[2] ?? 256) * MiB;
 const base = process.argv[3] ?? tmpdir();
 const chunk = Number(process.argv[4] ?? 8) * MiB;
 const ctx = (token?: string): RequestContext => {
-  const c = { account: { access: 'bench', role: 'admin' as const }, requestId: 'bench', signal: new AbortController().signal };
+  const c = {
+    account: { access: 'bench', role: 'admin' as const },
+    requestId: 'bench',
+    signal: new AbortController().signal,
+  };
   if (!token) return c;
   const t = parseRdmaToken(token);
   return { ...c, rdma: { token: t.base, remoteAddress: t.remoteAddr, size: t.length, scheme: 'token' } };
@@ -44,11 +48,20 @@ try {
   const sink = () => new Writable({ write: (_c, _e, cb) => cb() });
   for (let round = 0; round < 2; round++) {
     const plainPut = await time(() =>
-      posix.putObject(ctx(), { bucket: 'bench', key: 'plain', body: Readable.from(chunks(data)), contentLength: size }),
+      posix.putObject(ctx(), {
+        bucket: 'bench',
+        key: 'plain',
+        body: Readable.from(chunks(data)),
+        contentLength: size,
+      }),
     );
-    const plainGet = await time(async () => pipeline((await posix.getObject(ctx(), { bucket: 'bench', key: 'plain' })).body, sink()));
+    const plainGet = await time(async () =>
+      pipeline((await posix.getObject(ctx(), { bucket: 'bench', key: 'plain' })).body, sink()),
+    );
     const putToken = await client.token(region, 0, size, 'put');
-    const rdmaPut = await time(() => cu.putObject(ctx(putToken), { bucket: 'bench', key: 'rdma', body: Readable.from([]) }));
+    const rdmaPut = await time(() =>
+      cu.putObject(ctx(putToken), { bucket: 'bench', key: 'rdma', body: Readable.from([]) }),
+    );
     const getToken = await client.token(region, 0, size, 'get');
     const rdmaGet = await time(() => cu.getObject(ctx(getToken), { bucket: 'bench', key: 'rdma' }));
     console.log(

@@ -85,7 +85,13 @@ export class CuServer extends DelegatingBackend {
     bytesRead: 0,
     bytesWritten: 0,
     failures: 0,
-    declines: { 'pool-busy': 0, 'no-channel': 0, 'transport-unreachable': 0, 'size-over-limit': 0, 'shutting-down': 0 },
+    declines: {
+      'pool-busy': 0,
+      'no-channel': 0,
+      'transport-unreachable': 0,
+      'size-over-limit': 0,
+      'shutting-down': 0,
+    },
   };
 
   constructor(options: CuServerOptions, backend: Backend) {
@@ -93,8 +99,10 @@ export class CuServer extends DelegatingBackend {
     this.server = options.server;
     this.pool = options.pool;
     this.options = options;
-    const chunk = options.chunkSize ?? Math.min(DEFAULT_CHUNK, Math.max(1, Math.floor(options.pool.bufferSize / 2)));
-    if (!Number.isSafeInteger(chunk) || chunk <= 0) throw new RangeError(`chunkSize must be a positive integer, got ${chunk}`);
+    const chunk =
+      options.chunkSize ?? Math.min(DEFAULT_CHUNK, Math.max(1, Math.floor(options.pool.bufferSize / 2)));
+    if (!Number.isSafeInteger(chunk) || chunk <= 0)
+      throw new RangeError(`chunkSize must be a positive integer, got ${chunk}`);
     this.chunkSize = Math.min(chunk, options.pool.bufferSize);
   }
 
@@ -145,7 +153,8 @@ export class CuServer extends DelegatingBackend {
       this.counters.declines[reason]++;
       return withHeaders(out, DECLINED_HEADERS);
     };
-    if (this.options.maxTransferSize !== undefined && payload > this.options.maxTransferSize) return declined('size-over-limit');
+    if (this.options.maxTransferSize !== undefined && payload > this.options.maxTransferSize)
+      return declined('size-over-limit');
     if (payload === 0) {
       out.body.destroy();
       return { ...withHeaders(out, doneHeaders(status, 0)), body: Readable.from([]) };
@@ -163,14 +172,20 @@ export class CuServer extends DelegatingBackend {
       const moved = await rdmaDownload(session, out.body, payload, ctx.signal);
       this.counters.rdmaGets++;
       this.counters.bytesWritten += moved;
-      return { ...withHeaders(out, { ...doneHeaders(status, moved), 'content-length': '0' }), body: Readable.from([]) };
+      return {
+        ...withHeaders(out, { ...doneHeaders(status, moved), 'content-length': '0' }),
+        body: Readable.from([]),
+      };
     } catch (err) {
       out.body.destroy();
       if (session.moved === 0 && isUnreachable(err)) {
         // Nothing reached the client: serve the same object over HTTP instead.
         await this.closeSession(session);
         this.counters.declines['transport-unreachable']++;
-        const again = await this.inner.getObject(ctx, { ...input, conditions: { ...input.conditions, ifMatch: out.etag } });
+        const again = await this.inner.getObject(ctx, {
+          ...input,
+          conditions: { ...input.conditions, ifMatch: out.etag },
+        });
         return withHeaders(again, DECLINED_HEADERS);
       }
       this.counters.failures++;
@@ -224,7 +239,8 @@ export class CuServer extends DelegatingBackend {
         body.destroy();
       }
       // The backend checked the count against contentLength; a short transfer is never success.
-      if (session.moved !== d.size) throw transferFailed(new Error(`moved ${session.moved} of ${d.size} bytes`));
+      if (session.moved !== d.size)
+        throw transferFailed(new Error(`moved ${session.moved} of ${d.size} bytes`));
       this.counters.rdmaPuts++;
       this.counters.bytesRead += d.size;
       return withHeaders(out, doneHeaders(200, d.size));
@@ -251,7 +267,8 @@ export class CuServer extends DelegatingBackend {
         ...(this.options.poolWaitMs === undefined ? {} : { timeoutMs: this.options.poolWaitMs }),
       });
     } catch (err) {
-      if (err instanceof PoolError) throw new Declined(err.code === 'POOL_TIMEOUT' ? 'pool-busy' : 'shutting-down');
+      if (err instanceof PoolError)
+        throw new Declined(err.code === 'POOL_TIMEOUT' ? 'pool-busy' : 'shutting-down');
       throw err;
     }
     let channel: RdmaChannel | undefined;
@@ -289,6 +306,9 @@ export class CuServer extends DelegatingBackend {
 }
 
 /** `out` with extra response headers merged over its own. */
-function withHeaders<T extends { responseHeaders?: Record<string, string> }>(out: T, headers: Readonly<Record<string, string>>): T {
+function withHeaders<T extends { responseHeaders?: Record<string, string> }>(
+  out: T,
+  headers: Readonly<Record<string, string>>,
+): T {
   return { ...out, responseHeaders: { ...out.responseHeaders, ...headers } };
 }

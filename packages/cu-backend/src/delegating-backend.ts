@@ -4,15 +4,19 @@
 
 import {
   type AdminOperations,
-  type Backend,
   BACKEND_METHODS,
+  type Backend,
   type BucketOperations,
   type MultipartOperations,
   type ObjectOperations,
 } from '@vgwrdma/s3-backend';
 
 // Declaration merging gives the class every operation's type; the loop below implements them.
-export interface DelegatingBackend extends BucketOperations, ObjectOperations, MultipartOperations, AdminOperations {}
+export interface DelegatingBackend
+  extends BucketOperations,
+    ObjectOperations,
+    MultipartOperations,
+    AdminOperations {}
 
 export class DelegatingBackend implements Backend {
   readonly name: string;

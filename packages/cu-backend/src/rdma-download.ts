@@ -13,7 +13,12 @@ export class BodyLengthError extends Error {
 }
 
 /** Writes exactly `payload` bytes of `body` into the token window; resolves with the count. */
-export async function rdmaDownload(session: RdmaSession, body: Readable, payload: number, signal: AbortSignal): Promise<number> {
+export async function rdmaDownload(
+  session: RdmaSession,
+  body: Readable,
+  payload: number,
+  signal: AbortSignal,
+): Promise<number> {
   const slots = session.slices;
   const slotWrites: (Promise<number> | undefined)[] = slots.map(() => undefined);
   let last: Promise<number> | undefined;
@@ -50,7 +55,8 @@ export async function rdmaDownload(session: RdmaSession, body: Readable, payload
       if (fill === target.length) await flush();
     }
   }
-  if (received !== payload) throw new BodyLengthError(`the backend body ended after ${received} of ${payload} bytes`);
+  if (received !== payload)
+    throw new BodyLengthError(`the backend body ended after ${received} of ${payload} bytes`);
   await flush();
   if (last) await last;
   return offset;

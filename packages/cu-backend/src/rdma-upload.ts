@@ -27,7 +27,12 @@ export class RdmaUpload {
     if (i >= this.chunks) return;
     const chunk = this.session.chunkSize;
     const offset = i * chunk;
-    const p = this.session.transfer('read', i % this.session.slices.length, Math.min(chunk, this.size - offset), offset);
+    const p = this.session.transfer(
+      'read',
+      i % this.session.slices.length,
+      Math.min(chunk, this.size - offset),
+      offset,
+    );
     p.catch((err: unknown) => {
       this.error ??= err;
     });

@@ -13,7 +13,12 @@ export const BYTES_TRANSFERRED_HEADER = 'x-amz-rdma-bytes-transferred';
 export const BYTES_HEADER = 'x-amz-rdma-bytes';
 
 /** Why CuServer declined to use RDMA for a request. */
-export type DeclineReason = 'pool-busy' | 'no-channel' | 'transport-unreachable' | 'size-over-limit' | 'shutting-down';
+export type DeclineReason =
+  | 'pool-busy'
+  | 'no-channel'
+  | 'transport-unreachable'
+  | 'size-over-limit'
+  | 'shutting-down';
 
 const DECLINE_TEXT: Readonly<Record<DeclineReason, string>> = {
   'pool-busy': 'no RDMA buffer became free in time',
@@ -25,7 +30,11 @@ const DECLINE_TEXT: Readonly<Record<DeclineReason, string>> = {
 
 /** Headers of a transfer that moved `bytes` bytes. */
 export function doneHeaders(status: 200 | 206, bytes: number): Record<string, string> {
-  return { [REPLY_HEADER]: String(status), [BYTES_TRANSFERRED_HEADER]: String(bytes), [BYTES_HEADER]: String(bytes) };
+  return {
+    [REPLY_HEADER]: String(status),
+    [BYTES_TRANSFERRED_HEADER]: String(bytes),
+    [BYTES_HEADER]: String(bytes),
+  };
 }
 
 /** The reply header of a declined request. */

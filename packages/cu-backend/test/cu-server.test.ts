@@ -12,8 +12,8 @@ import { BufferPool } from '@vgwrdma/bufferpool';
 import { formatRdmaToken, parseRdmaToken, RdmaServer } from '@vgwrdma/rdma-ffi';
 import { type Backend, type RdmaDescriptor, type RequestContext, S3Error } from '@vgwrdma/s3-backend';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CuServer } from '../src/index.js';
 import { DelegatingBackend } from '../src/delegating-backend.js';
+import { CuServer } from '../src/index.js';
 import { ClientProcess } from './client-process.js';
 
 const MiB = 1 << 20;
@@ -138,7 +138,12 @@ describe('CuServer(posix) with a HostClient in a child process', () => {
     const size = 5 * MiB + 12_345; // six 1 MiB chunks, the last one short
     const region = await clientRegion(size, 1);
     const token = await client.token(region, 0, size, 'put');
-    const out = await cu.putObject(ctx(descriptor(token)), { bucket, key: 'put-1', body: empty(), contentLength: 0 });
+    const out = await cu.putObject(ctx(descriptor(token)), {
+      bucket,
+      key: 'put-1',
+      body: empty(),
+      contentLength: 0,
+    });
     const clientMd5 = await client.hash(region);
     expect(out.etag).toBe(`"${clientMd5}"`);
     expect(out.size).toBe(size);
@@ -171,7 +176,9 @@ describe('CuServer(posix) with a HostClient in a child process', () => {
       hooked.onChunk = undefined;
     }
     expect(issuedAt).toHaveLength(chunks);
-    issuedAt.forEach((issued, i) => expect(issued, `chunk ${i}`).toBeGreaterThanOrEqual(Math.min(i + 2, chunks)));
+    for (const [i, issued] of issuedAt.entries()) {
+      expect(issued, `chunk ${i}`).toBeGreaterThanOrEqual(Math.min(i + 2, chunks));
+    }
   });
 
   it('PUT verifies x-amz-checksum-* against the RDMA bytes: right one stored, wrong one BadDigest and nothing stored', async () => {
@@ -190,7 +197,12 @@ describe('CuServer(posix) with a HostClient in a child process', () => {
 
     const wrong = createHash('sha256').update('something else').digest('base64');
     const err = await rejection(
-      cu.putObject(ctx(descriptor(token)), { bucket, key: 'sum-bad', body: empty(), checksum: { algorithm: 'SHA256', expected: () => wrong } }),
+      cu.putObject(ctx(descriptor(token)), {
+        bucket,
+        key: 'sum-bad',
+        body: empty(),
+        checksum: { algorithm: 'SHA256', expected: () => wrong },
+      }),
     );
     expect(err.code).toBe('BadDigest');
     expect(err.headers['x-amz-rdma-reply']).toBeUndefined();
@@ -206,7 +218,13 @@ describe('CuServer(posix) with a HostClient in a child process', () => {
     let offset = 0;
     for (const [i, size] of partSizes.entries()) {
       const token = await client.token(region, offset, size, 'put');
-      const out = await cu.uploadPart(ctx(descriptor(token)), { bucket, key: 'mp', uploadId: up.uploadId, partNumber: i + 1, body: empty() });
+      const out = await cu.uploadPart(ctx(descriptor(token)), {
+        bucket,
+        key: 'mp',
+        uploadId: up.uploadId,
+        partNumber: i + 1,
+        body: empty(),
+      });
       expect(out.etag).toBe(`"${await client.hash(region, { offset, size })}"`);
       expect(out.responseHeaders?.['x-amz-rdma-bytes']).toBe(String(size));
       parts.push({ partNumber: i + 1, etag: out.etag });
@@ -250,7 +268,11 @@ describe('CuServer(posix) with a HostClient in a child process', () => {
     const len = last - first + 1;
     const { region } = await client.alloc(len);
     const token = await client.token(region, 0, len, 'get');
-    const out = await cu.getObject(ctx(descriptor(token)), { bucket, key: 'range', range: { kind: 'range', first, last } });
+    const out = await cu.getObject(ctx(descriptor(token)), {
+      bucket,
+      key: 'range',
+      range: { kind: 'range', first, last },
+    });
     expect(out.range).toMatchObject({ start: first, end: last, size });
     expect(out.responseHeaders?.['x-amz-rdma-reply']).toBe('206');
     expect(out.responseHeaders?.['x-amz-rdma-bytes']).toBe(String(len));
@@ -258,7 +280,12 @@ describe('CuServer(posix) with a HostClient in a child process', () => {
   });
 
   it('GET refuses an object larger than the token capacity before any transfer', async () => {
-    await posix.putObject(ctx(), { bucket, key: 'big', body: Readable.from([Buffer.alloc(MiB + 1, 9)]), contentLength: MiB + 1 });
+    await posix.putObject(ctx(), {
+      bucket,
+      key: 'big',
+      body: Readable.from([Buffer.alloc(MiB + 1, 9)]),
+      contentLength: MiB + 1,
+    });
     const { region } = await client.alloc(2 * MiB);
     const token = await client.token(region, 0, MiB, 'get');
     const before = server.stats();
@@ -276,7 +303,9 @@ describe('CuServer(posix) with a HostClient in a child process', () => {
     try {
       const region = await clientRegion(MiB, 4);
       const putToken = await client.token(region, 0, MiB, 'put');
-      const err = await rejection(cu.putObject(ctx(descriptor(putToken)), { bucket, key: 'declined', body: empty() }));
+      const err = await rejection(
+        cu.putObject(ctx(descriptor(putToken)), { bucket, key: 'declined', body: empty() }),
+      );
       expect(err.status).toBe(501);
       expect(err.code).toBe('NotImplemented');
       expect(err.headers['x-amz-rdma-reply']).toBe('501');
@@ -284,7 +313,12 @@ describe('CuServer(posix) with a HostClient in a child process', () => {
       expect(await exists('declined')).toBe(false);
 
       const data = Buffer.from('served over plain HTTP instead');
-      await posix.putObject(ctx(), { bucket, key: 'get-declined', body: Readable.from([data]), contentLength: data.length });
+      await posix.putObject(ctx(), {
+        bucket,
+        key: 'get-declined',
+        body: Readable.from([data]),
+        contentLength: data.length,
+      });
       const getToken = await client.token(region, 0, MiB, 'get');
       const out = await cu.getObject(ctx(descriptor(getToken)), { bucket, key: 'get-declined' });
       expect(out.responseHeaders).toEqual({ 'x-amz-rdma-reply': '501' });
@@ -299,13 +333,20 @@ describe('CuServer(posix) with a HostClient in a child process', () => {
     const region = await clientRegion(MiB, 5);
     const real = parseRdmaToken(await client.token(region, 0, MiB, 'put'));
     const dead = formatRdmaToken({ ...real, dctn: await deadPort() });
-    const err = await rejection(cu.putObject(ctx(descriptor(dead)), { bucket, key: 'unreachable', body: empty() }));
+    const err = await rejection(
+      cu.putObject(ctx(descriptor(dead)), { bucket, key: 'unreachable', body: empty() }),
+    );
     expect(err.status).toBe(501);
     expect(err.headers['x-amz-rdma-reply']).toBe('501');
     expect(await exists('unreachable')).toBe(false);
 
     const data = Buffer.alloc(3 * MiB, 0x5a);
-    await posix.putObject(ctx(), { bucket, key: 'unreachable-get', body: Readable.from([data]), contentLength: data.length });
+    await posix.putObject(ctx(), {
+      bucket,
+      key: 'unreachable-get',
+      body: Readable.from([data]),
+      contentLength: data.length,
+    });
     const deadGet = formatRdmaToken({ ...real, size: 4 * MiB, dctn: await deadPort() });
     const out = await cu.getObject(ctx(descriptor(deadGet)), { bucket, key: 'unreachable-get' });
     expect(out.responseHeaders).toEqual({ 'x-amz-rdma-reply': '501' });
@@ -316,7 +357,9 @@ describe('CuServer(posix) with a HostClient in a child process', () => {
     const limited = new CuServer({ server, pool, maxTransferSize: MiB }, posix);
     const region = await clientRegion(MiB + 1, 6);
     const token = await client.token(region, 0, MiB + 1, 'put');
-    const err = await rejection(limited.putObject(ctx(descriptor(token)), { bucket, key: 'too-big', body: empty() }));
+    const err = await rejection(
+      limited.putObject(ctx(descriptor(token)), { bucket, key: 'too-big', body: empty() }),
+    );
     expect(err.headers['x-amz-rdma-reply']).toBe('501');
     expect(await exists('too-big')).toBe(false);
   });
@@ -326,7 +369,9 @@ describe('CuServer(posix) with a HostClient in a child process', () => {
     const region = await clientRegion(MiB, 7);
     const real = parseRdmaToken(await client.token(region, 0, MiB, 'put'));
     const lying = formatRdmaToken(real, { override: { addr: real.addr, size: BigInt(4 * MiB) } });
-    const err = await rejection(cu.putObject(ctx(descriptor(lying)), { bucket, key: 'broken', body: empty() }));
+    const err = await rejection(
+      cu.putObject(ctx(descriptor(lying)), { bucket, key: 'broken', body: empty() }),
+    );
     expect(err.status).toBe(500);
     expect(err.code).toBe('InternalError');
     expect(err.headers['x-amz-rdma-reply']).toBeUndefined();
@@ -341,7 +386,9 @@ describe('CuServer(posix) with a HostClient in a child process', () => {
       await victim.fill(region, 8);
       const token = await victim.token(region, 0, size, 'put');
       hooked.onChunk = (i) => (i === 0 ? victim.kill() : undefined);
-      const err = await rejection(cu.putObject(ctx(descriptor(token)), { bucket, key: 'killed', body: empty() }));
+      const err = await rejection(
+        cu.putObject(ctx(descriptor(token)), { bucket, key: 'killed', body: empty() }),
+      );
       expect(err.status).toBe(500);
       expect(await exists('killed')).toBe(false);
     } finally {
@@ -352,7 +399,12 @@ describe('CuServer(posix) with a HostClient in a child process', () => {
 
   it('delegates requests without a descriptor, and HEAD with one, unchanged', async () => {
     const data = Buffer.from('plain body');
-    const out = await cu.putObject(ctx(), { bucket, key: 'plain', body: Readable.from([data]), contentLength: data.length });
+    const out = await cu.putObject(ctx(), {
+      bucket,
+      key: 'plain',
+      body: Readable.from([data]),
+      contentLength: data.length,
+    });
     expect(out.responseHeaders).toBeUndefined();
     const got = await cu.getObject(ctx(), { bucket, key: 'plain' });
     expect(got.responseHeaders).toBeUndefined();

@@ -11,7 +11,16 @@ describe('openCuServer', () => {
     const dir = await mkdtemp(join(tmpdir(), 'cu-open-'));
     try {
       const cu = openCuServer(
-        { ip: '127.0.0.1', poolBufSize: 1 << 20, poolBufCount: 3, dcKey: 0x1234n, numDcis: 5, cqDepth: 321, retryCount: 3, poolWaitMs: 50 },
+        {
+          ip: '127.0.0.1',
+          poolBufSize: 1 << 20,
+          poolBufCount: 3,
+          dcKey: 0x1234n,
+          numDcis: 5,
+          cqDepth: 321,
+          retryCount: 3,
+          poolWaitMs: 50,
+        },
         await PosixBackend.open({ root: join(dir, 'root') }),
       );
       expect(cu.name).toBe('cuserver(posix)');
@@ -31,7 +40,9 @@ describe('openCuServer', () => {
     const dir = await mkdtemp(join(tmpdir(), 'cu-open-'));
     try {
       const posix = await PosixBackend.open({ root: join(dir, 'root') });
-      expect(() => openCuServer({ ip: '127.0.0.1', transport: 'cuobj', poolBufSize: 4096, poolBufCount: 1 }, posix)).toThrow(RdmaError);
+      expect(() =>
+        openCuServer({ ip: '127.0.0.1', transport: 'cuobj', poolBufSize: 4096, poolBufCount: 1 }, posix),
+      ).toThrow(RdmaError);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -41,7 +41,11 @@ function app(options: Parameters<typeof cuMiddleware>[0] = {}) {
 }
 
 /** Asserts an S3 error document with `code`, and that no RDMA reply header went out. */
-function expectRefusal(r: { res: Response; body: string; seen: { called: boolean } }, status: number, code: string) {
+function expectRefusal(
+  r: { res: Response; body: string; seen: { called: boolean } },
+  status: number,
+  code: string,
+) {
   expect(r.res.status).toBe(status);
   expect(r.res.headers.get('content-type')).toBe('application/xml');
   expect(r.body).toContain(`<Code>${code}</Code>`);
@@ -73,7 +77,15 @@ describe('cuMiddleware', () => {
   });
 
   it('applies the suffixed override, with or without the trailing ";"', async () => {
-    const parsedBase = { addr: ADDR, size: 0x10_0000, rkey: 0xabcd_0123, lid: 0, dctn: 40_123, gidPresent: true, gid: ipv4MappedGid('127.0.0.1') };
+    const parsedBase = {
+      addr: ADDR,
+      size: 0x10_0000,
+      rkey: 0xabcd_0123,
+      lid: 0,
+      dctn: 40_123,
+      gidPresent: true,
+      gid: ipv4MappedGid('127.0.0.1'),
+    };
     for (const semicolon of [false, true]) {
       const t = formatRdmaToken(parsedBase, { override: { addr: ADDR + 4096n, size: 512n }, semicolon });
       expect(t.endsWith(';')).toBe(semicolon);
@@ -92,7 +104,11 @@ describe('cuMiddleware', () => {
     const none = await app().send({ 'x-amz-rdma-token': TOKEN });
     expect(none.seen.rdma && 'agent' in none.seen.rdma).toBe(false);
     for (const agent of ['noobaa', 'CUOBJ', '']) {
-      expectRefusal(await app().send({ 'x-amz-rdma-token': TOKEN, 'x-amz-rdma-agent': agent }), 400, 'InvalidArgument');
+      expectRefusal(
+        await app().send({ 'x-amz-rdma-token': TOKEN, 'x-amz-rdma-agent': agent }),
+        400,
+        'InvalidArgument',
+      );
     }
     // the agent alone (no token) is no RDMA request
     const alone = await app().send({ 'x-amz-rdma-agent': 'cuobj', 'content-length': '0' });
@@ -105,7 +121,12 @@ describe('cuMiddleware', () => {
       'X-CuObj-Content-Length': '4096',
       'X-CuObj-Remote-Buf-Start': '18446744073709551615',
     });
-    expect(r.seen.rdma).toEqual({ token: TOKEN, remoteAddress: 2n ** 64n - 1n, size: 4096, scheme: 'legacy' });
+    expect(r.seen.rdma).toEqual({
+      token: TOKEN,
+      remoteAddress: 2n ** 64n - 1n,
+      size: 4096,
+      scheme: 'legacy',
+    });
   });
 
   it('lets the legacy trio win when both schemes are present', async () => {
@@ -117,12 +138,21 @@ describe('cuMiddleware', () => {
     });
     expect(r.seen.rdma).toEqual({ token: TOKEN, remoteAddress: ADDR + 200n, size: 100, scheme: 'legacy' });
     // ... including when the legacy numbers are bad and the token is fine
-    const bad = await app().send({ 'x-amz-rdma-token': TOKEN, 'x-cuobj-rdma-descr': TOKEN, 'x-cuobj-content-length': '0x10', 'x-cuobj-remote-buf-start': '1' });
+    const bad = await app().send({
+      'x-amz-rdma-token': TOKEN,
+      'x-cuobj-rdma-descr': TOKEN,
+      'x-cuobj-content-length': '0x10',
+      'x-cuobj-remote-buf-start': '1',
+    });
     expectRefusal(bad, 400, 'InvalidArgument');
   });
 
   it('refuses bad legacy numbers and an incomplete trio with 400 InvalidArgument', async () => {
-    const trio = (length: string, start: string) => ({ 'x-cuobj-rdma-descr': TOKEN, 'x-cuobj-content-length': length, 'x-cuobj-remote-buf-start': start });
+    const trio = (length: string, start: string) => ({
+      'x-cuobj-rdma-descr': TOKEN,
+      'x-cuobj-content-length': length,
+      'x-cuobj-remote-buf-start': start,
+    });
     const cases: Record<string, string>[] = [
       trio('0', '4096'),
       trio('-1', '4096'),
@@ -142,9 +172,17 @@ describe('cuMiddleware', () => {
 
   it('answers RC-style tokens with 501 NotImplemented and no reply header (either scheme)', async () => {
     expectRefusal(await app().send({ 'x-amz-rdma-token': SAMPLE_RC }), 501, 'NotImplemented');
-    expectRefusal(await app().send({ 'x-amz-rdma-token': `00000000000000001${TOKEN.slice(16)}` }), 501, 'NotImplemented');
     expectRefusal(
-      await app().send({ 'x-cuobj-rdma-descr': SAMPLE_RC, 'x-cuobj-content-length': '1', 'x-cuobj-remote-buf-start': '1' }),
+      await app().send({ 'x-amz-rdma-token': `00000000000000001${TOKEN.slice(16)}` }),
+      501,
+      'NotImplemented',
+    );
+    expectRefusal(
+      await app().send({
+        'x-cuobj-rdma-descr': SAMPLE_RC,
+        'x-cuobj-content-length': '1',
+        'x-cuobj-remote-buf-start': '1',
+      }),
       501,
       'NotImplemented',
     );
@@ -163,11 +201,30 @@ describe('cuMiddleware', () => {
   });
 
   it('refuses a token together with a non-empty body (400), by any length header', async () => {
-    const withBody = await app().send({ 'x-amz-rdma-token': TOKEN, 'content-length': '5' }, { body: 'hello' });
+    const withBody = await app().send(
+      { 'x-amz-rdma-token': TOKEN, 'content-length': '5' },
+      { body: 'hello' },
+    );
     expectRefusal(withBody, 400, 'InvalidArgument');
-    expectRefusal(await app().send({ 'x-amz-rdma-token': TOKEN, 'x-amz-decoded-content-length': '10', 'content-length': '180' }), 400, 'InvalidArgument');
-    expectRefusal(await app().send({ 'x-amz-rdma-token': TOKEN, 'transfer-encoding': 'chunked' }), 400, 'InvalidArgument');
-    const empty = await app().send({ 'x-amz-rdma-token': TOKEN, 'x-amz-decoded-content-length': '0', 'content-length': '86' });
+    expectRefusal(
+      await app().send({
+        'x-amz-rdma-token': TOKEN,
+        'x-amz-decoded-content-length': '10',
+        'content-length': '180',
+      }),
+      400,
+      'InvalidArgument',
+    );
+    expectRefusal(
+      await app().send({ 'x-amz-rdma-token': TOKEN, 'transfer-encoding': 'chunked' }),
+      400,
+      'InvalidArgument',
+    );
+    const empty = await app().send({
+      'x-amz-rdma-token': TOKEN,
+      'x-amz-decoded-content-length': '0',
+      'content-length': '86',
+    });
     expect(empty.seen.rdma?.size).toBe(0x10_0000);
   });
 

@@ -3,11 +3,22 @@
 
 import type { S3Error } from '@vgwrdma/s3-backend';
 
-const XML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+const XML_ESCAPES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&apos;',
+};
 const escapeXml = (s: string) => s.replace(/[&<>"']/g, (ch) => XML_ESCAPES[ch] ?? ch);
 
 /** An S3 error response: status from the error, XML body, x-amz-request-id when known. */
-export function s3ErrorResponse(error: S3Error, resource: string, requestId: string | undefined, method: string): Response {
+export function s3ErrorResponse(
+  error: S3Error,
+  resource: string,
+  requestId: string | undefined,
+  method: string,
+): Response {
   const headers: Record<string, string> = { 'content-type': 'application/xml', ...error.headers };
   if (requestId) headers['x-amz-request-id'] = requestId;
   if (method === 'HEAD') return new Response(null, { status: error.status, headers });

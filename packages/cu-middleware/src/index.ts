@@ -1,7 +1,7 @@
 // @vgwrdma/cu-middleware — hono middleware that parses x-amz-rdma-token (or the legacy X-CuObj-*
 // trio) and x-amz-rdma-agent into a typed RDMA descriptor on the request context.
 
-export { type CuEnv, cuMiddleware, type CuMiddlewareOptions, type CuVariables } from './cu-middleware.js';
+export { type CuEnv, type CuMiddlewareOptions, type CuVariables, cuMiddleware } from './cu-middleware.js';
 export {
   AGENT_HEADER,
   type CuDescriptor,

@@ -45,7 +45,10 @@ const invalid = (message: string): RdmaHeaderOutcome => ({
 /** 501 for RC/hipObject tokens, with no reply header, so such clients fall back to HTTP. */
 const unsupported = (): RdmaHeaderOutcome => ({
   kind: 'error',
-  error: S3Error.custom('NotImplemented', 'RC-style RDMA tokens are not supported; retry without x-amz-rdma-token'),
+  error: S3Error.custom(
+    'NotImplemented',
+    'RC-style RDMA tokens are not supported; retry without x-amz-rdma-token',
+  ),
 });
 
 /** The request carries a body (PROTOCOL.md: a token and a non-empty body → 400). */
@@ -59,7 +62,8 @@ export function hasRequestBody(get: HeaderLookup): boolean {
 
 function parseToken(raw: string): { base: string; remoteAddress: bigint; size: number } | RdmaHeaderOutcome {
   const r = tryParseRdmaToken(raw);
-  if (!r.ok) return r.kind === 'unsupported' ? unsupported() : invalid(`Invalid x-amz-rdma-token: ${r.reason}`);
+  if (!r.ok)
+    return r.kind === 'unsupported' ? unsupported() : invalid(`Invalid x-amz-rdma-token: ${r.reason}`);
   return { base: r.token.base, remoteAddress: r.token.remoteAddr, size: r.token.length };
 }
 
@@ -69,7 +73,9 @@ function parseLegacy(get: HeaderLookup): Omit<CuDescriptor, 'agent'> | RdmaHeade
   const start = get(LEGACY_HEADERS.remoteStart);
   if (descr === undefined && length === undefined && start === undefined) return undefined;
   if (descr === undefined || length === undefined || start === undefined) {
-    return invalid('The X-CuObj-RDMA-Descr, X-CuObj-Content-Length and X-CuObj-Remote-Buf-Start headers go together');
+    return invalid(
+      'The X-CuObj-RDMA-Descr, X-CuObj-Content-Length and X-CuObj-Remote-Buf-Start headers go together',
+    );
   }
   if (!DECIMAL.test(length) || !Number.isSafeInteger(Number(length)) || Number(length) <= 0) {
     return invalid('X-CuObj-Content-Length must be a positive decimal integer');
@@ -85,7 +91,8 @@ function parseLegacy(get: HeaderLookup): Omit<CuDescriptor, 'agent'> | RdmaHeade
 /** Parses the RDMA headers of one request. */
 export function parseRdmaHeaders(get: HeaderLookup): RdmaHeaderOutcome {
   const agentRaw = get(AGENT_HEADER);
-  if (agentRaw !== undefined && agentRaw !== 'cuobj') return invalid(`Unsupported x-amz-rdma-agent: ${agentRaw}`);
+  if (agentRaw !== undefined && agentRaw !== 'cuobj')
+    return invalid(`Unsupported x-amz-rdma-agent: ${agentRaw}`);
   const agent: { agent?: RdmaAgent } = agentRaw === undefined ? {} : { agent: 'cuobj' };
 
   const legacy = parseLegacy(get);
@@ -98,7 +105,13 @@ export function parseRdmaHeaders(get: HeaderLookup): RdmaHeaderOutcome {
   } else {
     const token = parseToken(rawToken ?? '');
     if ('kind' in token) return token;
-    descriptor = { token: token.base, remoteAddress: token.remoteAddress, size: token.size, scheme: 'token', ...agent };
+    descriptor = {
+      token: token.base,
+      remoteAddress: token.remoteAddress,
+      size: token.size,
+      scheme: 'token',
+      ...agent,
+    };
   }
   if (hasRequestBody(get)) {
     return invalid('A request with an RDMA descriptor must have an empty body (Content-Length: 0)');
