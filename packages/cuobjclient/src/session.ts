@@ -1,0 +1,281 @@
+// Session: one registered buffer of a fixed size, reused for many sequential transfers through
+// an ordinary S3Client. upload() has the gateway RDMA-READ the buffer (empty PUT body, signed
+// token); download() has it RDMA-WRITE the object into the buffer. One transfer at a time: a
+// concurrent call is refused with ERR_CUOBJ_SESSION_BUSY rather than letting two gateways write
+// the same memory. A fresh token is minted per request (PROTOCOL.md "Client rules").
+
+import {
+  GetObjectCommand,
+  type GetObjectCommandInput,
+  type GetObjectCommandOutput,
+  PutObjectCommand,
+  type PutObjectCommandInput,
+  type S3Client,
+} from '@aws-sdk/client-s3';
+import { HostClient, type HostClientOptions, type HostMemory } from '@vgwrdma/rdma-ffi';
+import { type ChecksumAlgorithm, checksumHeader } from './checksum.js';
+import { CuObjError } from './errors.js';
+import { hostOptionsFromEnv } from './host-env.js';
+import { discardBody, drainBody, readBodyInto } from './http-body.js';
+import { checkSessionSize } from './limits.js';
+import { RdmaRequestError, type RawAnswer, sendWithRdma } from './rdma-request.js';
+import { gatewayAnswer, judgeFailure, judgeSuccess } from './reply.js';
+
+export type SessionMemory = 'host' | 'cuda';
+
+export interface SessionOptions {
+  /** Bytes per transfer; every upload/download moves exactly this many. */
+  readonly size: number;
+  /** 'host' (default): registered host memory. 'cuda': not available in this build. */
+  readonly memory?: SessionMemory;
+  /** Upper bound for `size`; default 1 GiB, at most 4 GiB − 64 KiB (the token capacity). */
+  readonly maxSize?: number;
+  /** 'none' (default): a declined RDMA request is an error. 'http': move the data in the HTTP body instead. */
+  readonly fallback?: 'none' | 'http';
+  /** Send x-amz-checksum-<algo> over the raw buffer with every upload; the gateway verifies it. */
+  readonly checksum?: ChecksumAlgorithm;
+  /** Transport settings; they win over the environment (see README, "Configuration"). */
+  readonly host?: Omit<HostClientOptions, 'shimDir'>;
+  /** Directory of libvgwrdma_shims.so (else VGWRDMA_SHIM_DIR, the platform package, the repo build). */
+  readonly shimDir?: string;
+  /** Environment to read settings from; default process.env. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** Extra PutObject / GetObject parameters (Bucket, Key and Body are the session's). */
+export type UploadInput = Omit<PutObjectCommandInput, 'Bucket' | 'Key' | 'Body'>;
+export type DownloadInput = Omit<GetObjectCommandInput, 'Bucket' | 'Key'>;
+
+export interface TransferResult {
+  /** How the data moved: 'rdma', or 'http' after a declined request with fallback 'http'. */
+  readonly via: 'rdma' | 'http';
+  readonly bytes: number;
+  readonly httpStatus: number;
+  readonly etag: string | undefined;
+  /** x-amz-rdma-reply as received (undefined when absent). */
+  readonly rdmaReply: string | undefined;
+}
+
+export class Session implements Disposable, AsyncDisposable {
+  /** Bytes per transfer. */
+  readonly size: number;
+  readonly memory: SessionMemory;
+  private readonly options: SessionOptions;
+  private client: HostClient | undefined;
+  private region: HostMemory | undefined;
+  private inFlight: Promise<unknown> | undefined;
+
+  private constructor(options: SessionOptions, client: HostClient, region: HostMemory) {
+    this.size = options.size;
+    this.memory = options.memory ?? 'host';
+    this.options = options;
+    this.client = client;
+    this.region = region;
+  }
+
+  /**
+   * Opens a session: loads the native shim, starts the transport client and registers `size`
+   * bytes. Throws CuObjError ERR_CUOBJ_UNAVAILABLE naming what is missing (platform, shim
+   * library, memory kind) and ERR_CUOBJ_INVALID_OPTION for bad options or environment values.
+   */
+  static async open(options: SessionOptions): Promise<Session> {
+    checkSessionSize(options.size, options.maxSize);
+    const memory = options.memory ?? 'host';
+    if (memory === 'cuda') {
+      throw new CuObjError(
+        'ERR_CUOBJ_UNAVAILABLE',
+        "memory: 'cuda' is not available in this build of @vgwrdma/cuobjclient (GPU memory support is not built yet); use memory: 'host'",
+      );
+    }
+    if (memory !== 'host') throw new CuObjError('ERR_CUOBJ_INVALID_OPTION', `memory must be 'host' or 'cuda', got ${String(memory)}`);
+    const hostOptions: HostClientOptions = {
+      ...hostOptionsFromEnv(options.env),
+      ...options.host,
+      ...(options.shimDir === undefined ? {} : { shimDir: options.shimDir }),
+    };
+    let client: HostClient;
+    try {
+      client = new HostClient(hostOptions);
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
+      throw new CuObjError('ERR_CUOBJ_UNAVAILABLE', `cannot open an RDMA session: ${why}`, { cause: err });
+    }
+    try {
+      return new Session(options, client, client.allocate(options.size));
+    } catch (err) {
+      client.close();
+      const why = err instanceof Error ? err.message : String(err);
+      throw new CuObjError('ERR_CUOBJ_UNAVAILABLE', `cannot register ${options.size} bytes: ${why}`, { cause: err });
+    }
+  }
+
+  /** The registered memory (no copy). Fill it before upload(); read it after download(). */
+  get buffer(): Uint8Array {
+    return this.live().bytes;
+  }
+
+  /** Whether close() has run. */
+  get closed(): boolean {
+    return this.region === undefined;
+  }
+
+  /**
+   * Uploads `src` (default: the session buffer) to bucket/key by RDMA READ. `src` must be exactly
+   * `size` bytes; it is copied into the registered buffer first.
+   */
+  upload(s3: S3Client, bucket: string, key: string, src?: Uint8Array, input: UploadInput = {}): Promise<TransferResult> {
+    return this.exclusive(async (region) => {
+      const buf = region.bytes;
+      if (src !== undefined) {
+        this.checkLength('upload source', src);
+        if (!sameMemory(src, buf)) buf.set(src);
+      }
+      const checksum = this.options.checksum === undefined ? undefined : checksumHeader(this.options.checksum, buf);
+      const token = region.token(0, this.size, 'put');
+      const command = new PutObjectCommand({ ...input, Bucket: bucket, Key: key, Body: new Uint8Array(0) });
+      try {
+        const { output, answer } = await sendWithRdma(s3, command, { token, checksum });
+        const verdict = judgeSuccess('put', answer, this.size);
+        if (verdict === 'no-reply') {
+          throw new CuObjError('ERR_CUOBJ_NO_RDMA_REPLY', 'PUT: gateway did not confirm RDMA offload', {
+            gateway: gatewayAnswer(answer),
+          });
+        }
+        return result('rdma', this.size, answer, output.ETag);
+      } catch (err) {
+        if (!(err instanceof RdmaRequestError)) throw err;
+        if (err.answer === undefined && !isServiceError(err.cause)) throw err.cause; // network / client-side
+        judgeFailure('put', err.answer, err.cause); // throws unless declined
+        if (this.options.fallback !== 'http') throw declined('PUT', err.answer, err.cause);
+        return this.putOverHttp(s3, bucket, key, buf, input);
+      }
+    });
+  }
+
+  /**
+   * Downloads bucket/key by RDMA WRITE into the session buffer, then copies it into `dst` when one
+   * is given. The object must be exactly `size` bytes (a shorter one is a byte-count error).
+   */
+  download(s3: S3Client, bucket: string, key: string, dst?: Uint8Array, input: DownloadInput = {}): Promise<TransferResult> {
+    return this.exclusive(async (region) => {
+      if (dst !== undefined) this.checkLength('download destination', dst);
+      const buf = region.bytes;
+      const token = region.token(0, this.size, 'get');
+      const command = new GetObjectCommand({ ...input, Bucket: bucket, Key: key });
+      let sent: { output: GetObjectCommandOutput; answer: RawAnswer };
+      try {
+        sent = await sendWithRdma(s3, command, { token });
+      } catch (err) {
+        if (!(err instanceof RdmaRequestError)) throw err;
+        if (err.answer === undefined && !isServiceError(err.cause)) throw err.cause;
+        judgeFailure('get', err.answer, err.cause); // a GET decline is a 2xx answer: this throws
+        throw declined('GET', err.answer, err.cause);
+      }
+      const { output, answer } = sent;
+      let verdict: ReturnType<typeof judgeSuccess>;
+      try {
+        verdict = judgeSuccess('get', answer, this.size);
+      } catch (err) {
+        discardBody(output.Body);
+        throw err;
+      }
+      if (verdict === 'rdma') {
+        await drainBody(output.Body);
+        if (dst !== undefined && !sameMemory(dst, buf)) dst.set(buf);
+        return result('rdma', this.size, answer, output.ETag);
+      }
+      if (this.options.fallback !== 'http') {
+        discardBody(output.Body);
+        if (verdict === 'no-reply') {
+          throw new CuObjError('ERR_CUOBJ_NO_RDMA_REPLY', 'GET: gateway did not confirm RDMA offload', {
+            gateway: gatewayAnswer(answer),
+          });
+        }
+        throw declined('GET', answer, undefined);
+      }
+      // The declined (or RDMA-unaware) GET already carries the object in its body.
+      await readBodyInto(output.Body, dst ?? buf);
+      return result('http', this.size, answer, output.ETag);
+    });
+  }
+
+  /** Deregisters the buffer and stops the transport client. Throws ERR_CUOBJ_SESSION_BUSY during a transfer. Idempotent. */
+  close(): void {
+    if (this.inFlight) throw new CuObjError('ERR_CUOBJ_SESSION_BUSY', 'close() while a transfer is in flight; await it first');
+    const client = this.client;
+    this.region?.close();
+    this.region = undefined;
+    this.client = undefined;
+    client?.close();
+  }
+
+  [Symbol.dispose](): void {
+    this.close();
+  }
+
+  /** Waits for a transfer in flight (ignoring its outcome), then closes. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    while (this.inFlight) await this.inFlight.catch(() => undefined);
+    this.close();
+  }
+
+  private async putOverHttp(s3: S3Client, bucket: string, key: string, buf: Uint8Array, input: UploadInput): Promise<TransferResult> {
+    const checksum = this.options.checksum;
+    const sums = checksum === undefined ? {} : { [checksum === 'crc32' ? 'ChecksumCRC32' : 'ChecksumCRC32C']: checksumHeader(checksum, buf).value };
+    const out = await s3.send(new PutObjectCommand({ ...input, ...sums, Bucket: bucket, Key: key, Body: buf }));
+    return { via: 'http', bytes: this.size, httpStatus: out.$metadata.httpStatusCode ?? 200, etag: out.ETag, rdmaReply: undefined };
+  }
+
+  private live(): HostMemory {
+    if (!this.region) throw new CuObjError('ERR_CUOBJ_SESSION_CLOSED', 'the session is closed');
+    return this.region;
+  }
+
+  private checkLength(what: string, b: Uint8Array): void {
+    if (b.length !== this.size) {
+      throw new CuObjError('ERR_CUOBJ_SIZE_MISMATCH', `${what} is ${b.length} bytes; this session moves exactly ${this.size}`);
+    }
+  }
+
+  /** Runs one transfer, refusing a second one while it is in flight. */
+  private exclusive<T>(fn: (region: HostMemory) => Promise<T>): Promise<T> {
+    if (this.inFlight) {
+      return Promise.reject(
+        new CuObjError(
+          'ERR_CUOBJ_SESSION_BUSY',
+          'a transfer is already in flight on this session; a session is for sequential use (open one per concurrent stream)',
+        ),
+      );
+    }
+    let region: HostMemory;
+    try {
+      region = this.live();
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    const p = fn(region).finally(() => {
+      this.inFlight = undefined;
+    });
+    this.inFlight = p;
+    return p;
+  }
+}
+
+function result(via: 'rdma' | 'http', bytes: number, answer: RawAnswer, etag: string | undefined): TransferResult {
+  return { via, bytes, httpStatus: answer.status, etag, rdmaReply: answer.headers['x-amz-rdma-reply'] };
+}
+
+function declined(op: 'PUT' | 'GET', answer: RawAnswer | undefined, cause: unknown): CuObjError {
+  return new CuObjError('ERR_CUOBJ_DECLINED', `${op}: the gateway declined RDMA (open the session with fallback: 'http' to send the data in the body)`, {
+    gateway: gatewayAnswer(answer, cause),
+    cause,
+  });
+}
+
+function isServiceError(e: unknown): boolean {
+  return typeof (e as { $metadata?: { httpStatusCode?: unknown } } | undefined)?.$metadata?.httpStatusCode === 'number';
+}
+
+function sameMemory(a: Uint8Array, b: Uint8Array): boolean {
+  return a.buffer === b.buffer && a.byteOffset === b.byteOffset;
+}
