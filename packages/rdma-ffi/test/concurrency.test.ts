@@ -101,3 +101,37 @@ describe.each([
     expect(sha256(b.bytes)).toBe(await client.sha256(regions[1]!));
   });
 });
+
+describe('many small transfers at once', () => {
+  it('48 concurrent GETs on 48 channels all complete, each into its own window', async () => {
+    const client = await ClientProcess.start({ allowDirect: false });
+    const server = new RdmaServer({ channels: 48, allowDirect: false });
+    try {
+      expect(server.channelCount).toBe(48);
+      const piece = 64 * 1024 + 3;
+      const n = 48;
+      const { region } = await client.alloc(n * piece);
+      const token = await client.token(region, 0, n * piece, 'get');
+      using buf = server.allocateBuffer(n * piece);
+      for (let i = 0; i < buf.bytes.length; i++) buf.bytes[i] = (i * 7 + 1) & 0xff;
+      // completions arrive in bursts larger than one poll batch (16)
+      const moved = await Promise.all(
+        Array.from({ length: n }, (_, i) =>
+          server.handleGet({
+            buffer: buf,
+            localOffset: i * piece,
+            size: piece,
+            token,
+            remoteOffset: i * piece,
+          }),
+        ),
+      );
+      expect(moved).toEqual(Array(n).fill(piece));
+      expect(server.inFlight).toBe(0);
+      expect(await client.sha256(region)).toBe(sha256(buf.bytes));
+    } finally {
+      await server.closeAsync();
+      await client.stop();
+    }
+  });
+});

@@ -119,6 +119,11 @@ export class RdmaServer implements Disposable, AsyncDisposable {
     return this.srv !== 0n && this.lib.fn.cuobj_server_is_connected(this.srv) === 1;
   }
 
+  /** Number of channels (ids 0..channelCount-1). */
+  get channelCount(): number {
+    return this.tunables.num_dcis;
+  }
+
   /** Transfers submitted and not yet completed. */
   get inFlight(): number {
     return this.queue.inFlight;
