@@ -115,7 +115,11 @@ describe('request validation', () => {
     const res = await signedRaw(gw.url, ACCESS, SECRET, { method: 'PUT', path: '/elsewhere', body });
     expect([res.status, xmlField(res.body, 'Code')]).toEqual([400, 'InvalidLocationConstraint']);
     expect(backend.buckets.has('elsewhere')).toBe(false);
-    const same = await signedRaw(gw.url, ACCESS, SECRET, { method: 'PUT', path: '/here', body: body.replace('eu-west-1', 'us-east-1') });
+    const same = await signedRaw(gw.url, ACCESS, SECRET, {
+      method: 'PUT',
+      path: '/here',
+      body: body.replace('eu-west-1', 'us-east-1'),
+    });
     expect(same.status).toBe(200);
     expect(same.headers.location).toBe('/here');
   });

@@ -15,7 +15,11 @@ beforeAll(async () => {
 afterAll(async () => gw.close());
 
 it('accepts a presigned PUT and a presigned GET with a response override', async () => {
-  const putUrl = await getSignedUrl(gw.client, new PutObjectCommand({ Bucket: 'presign', Key: 'dir/a b.txt' }), { expiresIn: 300 });
+  const putUrl = await getSignedUrl(
+    gw.client,
+    new PutObjectCommand({ Bucket: 'presign', Key: 'dir/a b.txt' }),
+    { expiresIn: 300 },
+  );
   const put = await fetch(putUrl, { method: 'PUT', body: 'presigned body' });
   expect(put.status).toBe(200);
   const stored = backend.object('presign', 'dir/a b.txt');
@@ -33,7 +37,11 @@ it('accepts a presigned PUT and a presigned GET with a response override', async
 });
 
 it('refuses a presigned URL whose signature was tampered with', async () => {
-  const url = new URL(await getSignedUrl(gw.client, new GetObjectCommand({ Bucket: 'presign', Key: 'dir/a b.txt' }), { expiresIn: 300 }));
+  const url = new URL(
+    await getSignedUrl(gw.client, new GetObjectCommand({ Bucket: 'presign', Key: 'dir/a b.txt' }), {
+      expiresIn: 300,
+    }),
+  );
   url.searchParams.set('X-Amz-Signature', '0'.repeat(64));
   const res = await fetch(url);
   expect(res.status).toBe(403);

@@ -19,7 +19,10 @@ import type { Backend } from '@vgwrdma/s3-backend';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCESS, startGateway, type TestGateway } from './support/harness.js';
 
-export function bucketConfigSuite(name: string, makeBackend: () => Promise<{ backend: Backend; cleanup(): Promise<void> }>) {
+export function bucketConfigSuite(
+  name: string,
+  makeBackend: () => Promise<{ backend: Backend; cleanup(): Promise<void> }>,
+) {
   describe(`bucket configuration over the SDK (${name})`, () => {
     let gw: TestGateway;
     let cleanup: () => Promise<void>;
@@ -37,7 +40,9 @@ export function bucketConfigSuite(name: string, makeBackend: () => Promise<{ bac
     });
 
     it('stores versioning', async () => {
-      await gw.client.send(new PutBucketVersioningCommand({ Bucket, VersioningConfiguration: { Status: 'Enabled' } }));
+      await gw.client.send(
+        new PutBucketVersioningCommand({ Bucket, VersioningConfiguration: { Status: 'Enabled' } }),
+      );
       const out = await gw.client.send(new GetBucketVersioningCommand({ Bucket }));
       expect(out.Status).toBe('Enabled');
     });
@@ -45,7 +50,9 @@ export function bucketConfigSuite(name: string, makeBackend: () => Promise<{ bac
     it('stores, returns and deletes a policy', async () => {
       const policy = JSON.stringify({
         Version: '2012-10-17',
-        Statement: [{ Effect: 'Allow', Principal: '*', Action: 's3:GetObject', Resource: `arn:aws:s3:::${Bucket}/*` }],
+        Statement: [
+          { Effect: 'Allow', Principal: '*', Action: 's3:GetObject', Resource: `arn:aws:s3:::${Bucket}/*` },
+        ],
       });
       await gw.client.send(new PutBucketPolicyCommand({ Bucket, Policy: policy }));
       const out = await gw.client.send(new GetBucketPolicyCommand({ Bucket }));
@@ -59,7 +66,9 @@ export function bucketConfigSuite(name: string, makeBackend: () => Promise<{ bac
       await gw.client.send(
         new PutBucketCorsCommand({
           Bucket,
-          CORSConfiguration: { CORSRules: [{ AllowedMethods: ['GET'], AllowedOrigins: ['https://example.com'] }] },
+          CORSConfiguration: {
+            CORSRules: [{ AllowedMethods: ['GET'], AllowedOrigins: ['https://example.com'] }],
+          },
         }),
       );
       const out = await gw.client.send(new GetBucketCorsCommand({ Bucket }));
@@ -68,7 +77,10 @@ export function bucketConfigSuite(name: string, makeBackend: () => Promise<{ bac
 
     it('stores ownership controls', async () => {
       await gw.client.send(
-        new PutBucketOwnershipControlsCommand({ Bucket, OwnershipControls: { Rules: [{ ObjectOwnership: 'BucketOwnerPreferred' }] } }),
+        new PutBucketOwnershipControlsCommand({
+          Bucket,
+          OwnershipControls: { Rules: [{ ObjectOwnership: 'BucketOwnerPreferred' }] },
+        }),
       );
       const out = await gw.client.send(new GetBucketOwnershipControlsCommand({ Bucket }));
       expect(out.OwnershipControls?.Rules?.[0]?.ObjectOwnership).toBe('BucketOwnerPreferred');
@@ -78,7 +90,10 @@ export function bucketConfigSuite(name: string, makeBackend: () => Promise<{ bac
       await gw.client.send(
         new PutObjectLockConfigurationCommand({
           Bucket,
-          ObjectLockConfiguration: { ObjectLockEnabled: 'Enabled', Rule: { DefaultRetention: { Mode: 'GOVERNANCE', Days: 3 } } },
+          ObjectLockConfiguration: {
+            ObjectLockEnabled: 'Enabled',
+            Rule: { DefaultRetention: { Mode: 'GOVERNANCE', Days: 3 } },
+          },
         }),
       );
       const out = await gw.client.send(new GetObjectLockConfigurationCommand({ Bucket }));
@@ -89,7 +104,12 @@ export function bucketConfigSuite(name: string, makeBackend: () => Promise<{ bac
     it('returns the bucket ACL with the owner holding full control', async () => {
       const out = await gw.client.send(new GetBucketAclCommand({ Bucket }));
       expect(out.Owner?.ID).toBe(ACCESS);
-      expect(out.Grants).toContainEqual(expect.objectContaining({ Permission: 'FULL_CONTROL', Grantee: expect.objectContaining({ ID: ACCESS }) }));
+      expect(out.Grants).toContainEqual(
+        expect.objectContaining({
+          Permission: 'FULL_CONTROL',
+          Grantee: expect.objectContaining({ ID: ACCESS }),
+        }),
+      );
     });
   });
 }

@@ -16,6 +16,7 @@ import { ownerElement } from '../xml/owner.js';
 import { parseCompleteMultipartUpload } from '../xml/requests.js';
 import { encoderFor } from '../xml/url-encoding.js';
 import { parseCopySource } from './copy-object.js';
+import { xmlWithKeepAlive } from './keep-alive.js';
 import { parseObjectAttributes } from './object-attributes.js';
 import { checksumHeaders } from './object-headers.js';
 import { payloadLength } from './object-write.js';
@@ -119,7 +120,7 @@ function completeChecksums(req: S3Request): Checksums | undefined {
   return { [parsed.algorithm]: parsed.value };
 }
 
-export const completeMultipartUpload: Handler = async (_c, req) => {
+export const completeMultipartUpload: Handler = async (c, req) => {
   const parts = parseCompleteMultipartUpload(await readBodyText(req));
   const sizeRaw = header(req.headers, 'x-amz-mp-object-size');
   const objectSize = sizeRaw === undefined ? undefined : Number(sizeRaw);
@@ -139,18 +140,21 @@ export const completeMultipartUpload: Handler = async (_c, req) => {
     ...opt('ifMatch', header(req.headers, 'if-match')),
     ...opt('ifNoneMatch', header(req.headers, 'if-none-match')),
   };
-  const out = await req.backend.completeMultipartUpload(req.ctx, input);
   const location = `/${req.bucket}/${req.key.split('/').map(encodeURIComponent).join('/')}`;
-  const doc = xmlDocument(
-    'CompleteMultipartUploadResult',
-    el('Location', location) +
-      el('Bucket', out.bucket) +
-      el('Key', out.key) +
-      el('ETag', out.etag) +
-      checksumElements(out.checksums) +
-      el('ChecksumType', out.checksums ? out.checksumType : undefined),
-  );
-  return xmlResponse(doc, 200, { 'x-amz-version-id': out.versionId });
+  const work = req.backend.completeMultipartUpload(req.ctx, input).then((out) => ({
+    body: xmlDocument(
+      'CompleteMultipartUploadResult',
+      el('Location', location) +
+        el('Bucket', out.bucket) +
+        el('Key', out.key) +
+        el('ETag', out.etag) +
+        checksumElements(out.checksums) +
+        el('ChecksumType', out.checksums ? out.checksumType : undefined),
+    ),
+    headers: { 'x-amz-version-id': out.versionId },
+  }));
+  // Assembling a large object can take long: keep the connection alive with whitespace.
+  return xmlWithKeepAlive(c, req, work);
 };
 
 export const abortMultipartUpload: Handler = async (_c, req) => {

@@ -4,7 +4,7 @@
 import { escapeXml } from './escape.js';
 
 export const S3_NS = 'http://s3.amazonaws.com/doc/2006-03-01/';
-const DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n';
+export const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n';
 
 export type XmlValue = string | number | boolean | Date | undefined;
 
@@ -35,5 +35,5 @@ export function each<T>(items: readonly T[] | undefined, render: (item: T) => st
 
 /** A complete response document rooted at `root`, in the S3 namespace. */
 export function xmlDocument(root: string, children: string): string {
-  return `${DECLARATION}<${root} xmlns="${S3_NS}">${children}</${root}>`;
+  return `${XML_DECLARATION}<${root} xmlns="${S3_NS}">${children}</${root}>`;
 }

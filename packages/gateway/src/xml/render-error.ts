@@ -1,6 +1,6 @@
 // The S3 error document: <Error><Code/><Message/><Resource/><RequestId/>...detail</Error>.
 // Unlike success documents, S3 writes it without a namespace.
-import { el } from './document.js';
+import { el, XML_DECLARATION } from './document.js';
 
 export interface ErrorDocument {
   code: string;
@@ -14,5 +14,5 @@ export function renderError(e: ErrorDocument): string {
   const detail = Object.entries(e.detail ?? {})
     .map(([k, v]) => el(k, v))
     .join('');
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<Error>${el('Code', e.code)}${el('Message', e.message)}${detail}${el('Resource', e.resource)}${el('RequestId', e.requestId)}</Error>`;
+  return `${XML_DECLARATION}<Error>${el('Code', e.code)}${el('Message', e.message)}${detail}${el('Resource', e.resource)}${el('RequestId', e.requestId)}</Error>`;
 }

@@ -289,7 +289,11 @@ export class MemoryBackend extends UnsupportedBackend implements Backend {
     if (v === undefined) throw new S3Error('OwnershipControlsNotFoundError');
     return v;
   }
-  override async putBucketOwnershipControls(_ctx: RequestContext, bucket: string, o: 'BucketOwnerEnforced' | 'BucketOwnerPreferred' | 'ObjectWriter') {
+  override async putBucketOwnershipControls(
+    _ctx: RequestContext,
+    bucket: string,
+    o: 'BucketOwnerEnforced' | 'BucketOwnerPreferred' | 'ObjectWriter',
+  ) {
     this.bucket(bucket).ownership = o;
   }
   override async getObjectLockConfiguration(_ctx: RequestContext, bucket: string) {
@@ -297,7 +301,11 @@ export class MemoryBackend extends UnsupportedBackend implements Backend {
     if (v === undefined) throw new S3Error('ObjectLockConfigurationNotFoundError');
     return v;
   }
-  override async putObjectLockConfiguration(_ctx: RequestContext, bucket: string, cfg: import('@vgwrdma/s3-backend').BucketLockConfig) {
+  override async putObjectLockConfiguration(
+    _ctx: RequestContext,
+    bucket: string,
+    cfg: import('@vgwrdma/s3-backend').BucketLockConfig,
+  ) {
     this.bucket(bucket).lock = cfg;
   }
   override async getBucketTagging(_ctx: RequestContext, bucket: string) {
