@@ -1,8 +1,17 @@
-import { mergeConfig } from 'vitest/config';
+import type { UserWorkspaceConfig } from 'vitest/config';
 import { project } from '../../vitest.shared.js';
 
-// globalSetup builds @vgwrdma/rdma-ffi's dist/ (and the shims when missing): the tests run the
-// HostClient in a plain-node child process, which imports the built package.
-export default mergeConfig(project('cu-backend', { testTimeout: 120_000 }), {
-  test: { globalSetup: ['./test/global-setup.ts'] },
-});
+const base: UserWorkspaceConfig = project('cu-backend', { testTimeout: 120_000 });
+
+// The AWS SDK's packages export bundler-only ESM (extensionless imports) under the 'module'
+// condition, which Node cannot load: resolve them as Node does, keeping 'source' for the
+// workspace packages (as packages/gateway does).
+const conditions = ['source', 'node', 'import', 'default'];
+
+// globalSetup builds the native shims when missing (the HostClient child and the server load them).
+export default {
+  ...base,
+  resolve: { ...base.resolve, conditions },
+  ssr: { ...base.ssr, resolve: { ...base.ssr?.resolve, conditions } },
+  test: { ...base.test, globalSetup: ['./test/global-setup.ts'] },
+} satisfies UserWorkspaceConfig;

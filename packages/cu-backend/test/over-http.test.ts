@@ -1,0 +1,225 @@
+// CuServer and cu-middleware behind the real gateway, in process, driven over HTTP by
+// @aws-sdk/client-s3 with the token signed in; the client memory lives in a HostClient child.
+// (apps/vgwrdma's end-to-end tests do the same against the gateway process.)
+import { createHash } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  CompleteMultipartUploadCommand,
+  CreateBucketCommand,
+  CreateMultipartUploadCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  type S3Client,
+  UploadPartCommand,
+} from '@aws-sdk/client-s3';
+import { PosixBackend } from '@vgwrdma/backend-posix';
+import { cuMiddleware } from '@vgwrdma/cu-middleware';
+import { createGateway, type GatewayEnv, type RunningGateway, staticCredentials } from '@vgwrdma/gateway';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CuServer, openCuServer } from '../src/index.js';
+import { ClientProcess } from './client-process.js';
+import { s3, sendError, sendWithToken } from './s3-over-rdma.js';
+
+const MiB = 1 << 20;
+const ACCESS = 'cu-http';
+const SECRET = 'cu-http-secret';
+const md5 = (b: Uint8Array) => createHash('md5').update(b).digest('hex');
+
+describe('CuServer behind the gateway, over HTTP with the SDK', () => {
+  let client: ClientProcess;
+  let dir: string;
+  let cu: CuServer;
+  let gw: RunningGateway;
+  let sdk: S3Client;
+  const Bucket = 'rdma-http';
+
+  beforeAll(async () => {
+    client = await ClientProcess.start();
+    dir = await mkdtemp(join(tmpdir(), 'cu-http-'));
+    const posix = await PosixBackend.open({ root: join(dir, 'root') });
+    cu = openCuServer(
+      { ip: '127.0.0.1', poolBufSize: 4 * MiB, poolBufCount: 2, numDcis: 4, poolWaitMs: 200, chunkSize: MiB },
+      posix,
+    );
+    const gateway = createGateway({
+      backend: cu,
+      credentials: staticCredentials([{ access: ACCESS, secret: SECRET, account: { role: 'admin' } }]),
+      middlewares: [cuMiddleware<GatewayEnv>({ errors: 'throw' })],
+    });
+    gw = await gateway.listen({ port: 0, host: '127.0.0.1' });
+    sdk = s3(gw.url, ACCESS, SECRET);
+    await sdk.send(new CreateBucketCommand({ Bucket }));
+  });
+  afterAll(async () => {
+    sdk?.destroy();
+    await gw?.close();
+    await cu?.shutdown();
+    await client?.stop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  async function region(size: number, seed: number) {
+    const { region: r } = await client.alloc(size);
+    await client.fill(r, seed);
+    return r;
+  }
+
+  it('PUT by RDMA: 200 with reply 200 and the byte count; a plain GET returns the client bytes', async () => {
+    const size = 3 * MiB + 5;
+    const r = await region(size, 1);
+    const token = await client.token(r, 0, size, 'put');
+    const { output, headers } = await sendWithToken(
+      sdk,
+      new PutObjectCommand({ Bucket, Key: 'put', Body: new Uint8Array(0) }),
+      token,
+    );
+    const clientMd5 = await client.hash(r);
+    expect(output.ETag).toBe(`"${clientMd5}"`);
+    expect(headers['x-amz-rdma-reply']).toBe('200');
+    expect(headers['x-amz-rdma-bytes-transferred']).toBe(String(size));
+    expect(headers['x-amz-rdma-bytes']).toBe(String(size));
+    const plain = await sdk.send(new GetObjectCommand({ Bucket, Key: 'put' }));
+    expect(md5(await plain.Body!.transformToByteArray())).toBe(clientMd5);
+  });
+
+  it('PUT by RDMA verifies x-amz-checksum-sha256 against the RDMA bytes', async () => {
+    const size = MiB + 3;
+    const r = await region(size, 2);
+    const token = await client.token(r, 0, size, 'put');
+    const sha = await client.hash(r, { algorithm: 'sha256', encoding: 'base64' });
+    const ok = await sendWithToken(
+      sdk,
+      new PutObjectCommand({ Bucket, Key: 'sum', Body: new Uint8Array(0), ChecksumSHA256: sha }),
+      token,
+    );
+    expect(ok.output.ChecksumSHA256).toBe(sha);
+    const wrong = createHash('sha256').update('x').digest('base64');
+    const bad = await sendError(
+      sendWithToken(
+        sdk,
+        new PutObjectCommand({ Bucket, Key: 'sum-bad', Body: new Uint8Array(0), ChecksumSHA256: wrong }),
+        token,
+      ),
+    );
+    expect(bad).toMatchObject({ code: 'BadDigest', status: 400 });
+    expect((await sendError(sdk.send(new HeadObjectCommand({ Bucket, Key: 'sum-bad' })))).status).toBe(404);
+  });
+
+  it('GET by RDMA: empty body, reply 200; ranged GET: HTTP 206 and reply 206', async () => {
+    const data = Buffer.alloc(2 * MiB + 77);
+    for (let i = 0; i < data.length; i++) data[i] = (i * 17 + 3) & 0xff;
+    await sdk.send(new PutObjectCommand({ Bucket, Key: 'get', Body: data }));
+    const { region: r } = await client.alloc(data.length);
+    const got = await sendWithToken(
+      sdk,
+      new GetObjectCommand({ Bucket, Key: 'get' }),
+      await client.token(r, 0, data.length, 'get'),
+    );
+    expect(got.headers['x-amz-rdma-reply']).toBe('200');
+    expect(got.headers['content-length']).toBe('0');
+    expect(got.output.ETag).toBe(`"${md5(data)}"`);
+    expect((await got.output.Body!.transformToByteArray()).length).toBe(0);
+    expect(await client.hash(r)).toBe(md5(data));
+
+    const { region: rr } = await client.alloc(MiB);
+    const ranged = await sendWithToken(
+      sdk,
+      new GetObjectCommand({ Bucket, Key: 'get', Range: 'bytes=100-1048675' }),
+      await client.token(rr, 0, MiB, 'get'),
+    );
+    expect(ranged.output.$metadata.httpStatusCode).toBe(206);
+    expect(ranged.headers['x-amz-rdma-reply']).toBe('206');
+    expect(ranged.headers['x-amz-rdma-bytes']).toBe(String(MiB));
+    expect(await client.hash(rr)).toBe(md5(data.subarray(100, 100 + MiB)));
+  });
+
+  it('multipart: three parts by RDMA, completed object byte-exact with the multipart ETag', async () => {
+    const sizes = [5 * MiB, 5 * MiB, 4321];
+    const total = sizes.reduce((a, b) => a + b, 0);
+    const r = await region(total, 3);
+    const { UploadId } = await sdk.send(new CreateMultipartUploadCommand({ Bucket, Key: 'mp' }));
+    const parts = [];
+    let offset = 0;
+    for (const [i, size] of sizes.entries()) {
+      const token = await client.token(r, offset, size, 'put');
+      const up = await sendWithToken(
+        sdk,
+        new UploadPartCommand({ Bucket, Key: 'mp', UploadId, PartNumber: i + 1, Body: new Uint8Array(0) }),
+        token,
+      );
+      expect(up.headers['x-amz-rdma-reply']).toBe('200');
+      parts.push({ PartNumber: i + 1, ETag: up.output.ETag });
+      offset += size;
+    }
+    const done = await sdk.send(
+      new CompleteMultipartUploadCommand({ Bucket, Key: 'mp', UploadId, MultipartUpload: { Parts: parts } }),
+    );
+    expect(done.ETag).toMatch(/-3"$/);
+    const plain = await sdk.send(new GetObjectCommand({ Bucket, Key: 'mp' }));
+    expect(md5(await plain.Body!.transformToByteArray())).toBe(await client.hash(r));
+  });
+
+  it('HEAD with a token is an ordinary HEAD: no RDMA headers', async () => {
+    const { region: r } = await client.alloc(MiB);
+    const head = await sendWithToken(
+      sdk,
+      new HeadObjectCommand({ Bucket, Key: 'get' }),
+      await client.token(r, 0, MiB, 'get'),
+    );
+    expect(head.output.ContentLength).toBe(2 * MiB + 77);
+    expect(Object.keys(head.headers).filter((h) => h.startsWith('x-amz-rdma'))).toEqual([]);
+  });
+
+  it('refusals: malformed token 400, RC token 501, token + body 400, capacity too small 400 — none with a reply header', async () => {
+    const { region: r } = await client.alloc(MiB);
+    const put = (Key: string, Body: Uint8Array, token: string) =>
+      sendWithToken(sdk, new PutObjectCommand({ Bucket, Key, Body }), token);
+    const malformed = await sendError(put('m', new Uint8Array(0), 'not-a-token'));
+    expect(malformed).toMatchObject({ code: 'InvalidArgument', status: 400 });
+    const rc = await sendError(put('m', new Uint8Array(0), 'rc:0000000000001000:00001000:abcd'));
+    expect(rc).toMatchObject({ code: 'NotImplemented', status: 501 });
+    const good = await client.token(r, 0, MiB, 'put');
+    const withBody = await sendError(put('m', new Uint8Array(10), good));
+    expect(withBody).toMatchObject({ code: 'InvalidArgument', status: 400 });
+    const small = await sendError(
+      sendWithToken(sdk, new GetObjectCommand({ Bucket, Key: 'get' }), await client.token(r, 0, MiB, 'get')),
+    );
+    expect(small).toMatchObject({ code: 'InvalidArgument', status: 400 });
+    for (const e of [malformed, rc, withBody, small]) expect(e.headers['x-amz-rdma-reply']).toBeUndefined();
+    expect(await client.hash(r)).toBe(md5(new Uint8Array(MiB))); // nothing written
+    expect((await sendError(sdk.send(new HeadObjectCommand({ Bucket, Key: 'm' })))).status).toBe(404);
+  });
+
+  it('pool exhausted: PUT declined 501 + reply 501 and nothing stored; GET served in the body + reply 501', async () => {
+    const held = [await cu.bufferPool.acquire(), await cu.bufferPool.acquire()];
+    try {
+      const r = await region(MiB, 4);
+      const declined = await sendError(
+        sendWithToken(
+          sdk,
+          new PutObjectCommand({ Bucket, Key: 'declined', Body: new Uint8Array(0) }),
+          await client.token(r, 0, MiB, 'put'),
+        ),
+      );
+      expect(declined).toMatchObject({ code: 'NotImplemented', status: 501 });
+      expect(declined.headers['x-amz-rdma-reply']).toBe('501');
+      expect((await sendError(sdk.send(new HeadObjectCommand({ Bucket, Key: 'declined' })))).status).toBe(
+        404,
+      );
+      const { region: g } = await client.alloc(4 * MiB);
+      const get = await sendWithToken(
+        sdk,
+        new GetObjectCommand({ Bucket, Key: 'get' }),
+        await client.token(g, 0, 4 * MiB, 'get'),
+      );
+      expect(get.headers['x-amz-rdma-reply']).toBe('501');
+      expect((await get.output.Body!.transformToByteArray()).length).toBe(2 * MiB + 77);
+    } finally {
+      for (const l of held) l.release();
+    }
+    expect(cu.stats()).toMatchObject({ channelsInUse: 0, buffersInUse: 0 });
+  });
+});

@@ -1,0 +1,60 @@
+// Test helper: @aws-sdk/client-s3 commands carrying an RDMA token, as the SDK rule says — the
+// header is added in the build step, so SigV4 signs it — and the raw response headers, which is
+// where x-amz-rdma-reply and the byte counts are.
+import { S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+
+export function s3(endpoint: string, access: string, secret: string): S3Client {
+  return new S3Client({
+    endpoint,
+    region: 'us-east-1',
+    forcePathStyle: true,
+    maxAttempts: 1,
+    credentials: { accessKeyId: access, secretAccessKey: secret },
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+}
+
+type Headers = Record<string, string>;
+interface Stackable<O> {
+  middlewareStack: { add: (mw: unknown, opts: { step: 'build'; name: string }) => void };
+  readonly __output?: O;
+}
+
+/** Sends `command` (with the token header when given) and returns its output plus raw response headers. */
+export async function sendWithToken<O>(
+  client: S3Client,
+  command: Stackable<O> & object,
+  token?: Readonly<Record<string, string>> | string,
+): Promise<{ output: O; headers: Headers }> {
+  let headers: Headers = {};
+  const extra = typeof token === 'string' ? { 'x-amz-rdma-token': token } : (token ?? {});
+  command.middlewareStack.add(
+    (next: (a: { request: { headers: Headers } }) => Promise<{ response: { headers: Headers } }>) =>
+      async (args: { request: { headers: Headers } }) => {
+        Object.assign(args.request.headers, extra);
+        const result = await next(args);
+        headers = result.response.headers;
+        return result;
+      },
+    { step: 'build', name: 'rdmaToken' },
+  );
+  const output = (await client.send(command as never)) as O;
+  return { output, headers };
+}
+
+/** The S3 error a send failed with: code, HTTP status and raw headers. */
+export async function sendError(
+  p: Promise<unknown>,
+): Promise<{ code: string; status: number; headers: Headers }> {
+  try {
+    await p;
+  } catch (e) {
+    if (e instanceof S3ServiceException) {
+      const raw = (e.$response as { headers?: Headers } | undefined)?.headers ?? {};
+      return { code: e.name, status: e.$metadata.httpStatusCode ?? 0, headers: raw };
+    }
+    throw e;
+  }
+  throw new Error('expected the request to fail');
+}
