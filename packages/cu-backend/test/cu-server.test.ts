@@ -397,6 +397,42 @@ describe('CuServer(posix) with a HostClient in a child process', () => {
     }
   });
 
+  it('concurrent requests beyond the pool size wait their turn and all complete byte-exact', async () => {
+    const patient = new CuServer({ server, pool, poolWaitMs: 60_000, chunkSize: MiB }, posix);
+    const n = 6;
+    const size = 2 * MiB + 1;
+    const regions = await Promise.all(Array.from({ length: n }, (_, i) => clientRegion(size, 100 + i)));
+    const waitsBefore = pool.stats().totalWaits;
+    const puts = await Promise.all(
+      regions.map(async (r, i) =>
+        patient.putObject(ctx(descriptor(await client.token(r, 0, size, 'put'))), {
+          bucket,
+          key: `many-${i}`,
+          body: empty(),
+        }),
+      ),
+    );
+    for (const [i, out] of puts.entries()) {
+      expect(out.etag).toBe(`"${await client.hash(regions[i] as number)}"`);
+    }
+    const targets = await Promise.all(regions.map(() => client.alloc(size)));
+    const gets = await Promise.all(
+      targets.map(async (t, i) =>
+        patient.getObject(ctx(descriptor(await client.token(t.region, 0, size, 'get'))), {
+          bucket,
+          key: `many-${i}`,
+        }),
+      ),
+    );
+    for (const [i, out] of gets.entries()) {
+      expect(out.responseHeaders?.['x-amz-rdma-reply']).toBe('200');
+      expect(await client.hash((targets[i] as { region: number }).region)).toBe(
+        await client.hash(regions[i] as number),
+      );
+    }
+    expect(pool.stats().totalWaits).toBeGreaterThan(waitsBefore);
+  });
+
   it('delegates requests without a descriptor, and HEAD with one, unchanged', async () => {
     const data = Buffer.from('plain body');
     const out = await cu.putObject(ctx(), {
