@@ -4,18 +4,22 @@
  * CUDA kinds are refused with -ENOTSUP and a message saying why.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 
 #include "cuobjclient_wrapper.h"
 #include "last_error.h"
 
-struct cuobj_client {
-  rdma_host_client_t *host;
-};
-
 struct cuobj_client_mr {
   rdma_host_mr_t *host_mr;
   uint32_t kind;
+  struct cuobj_client_mr *next;
+};
+
+struct cuobj_client {
+  rdma_host_client_t *host;
+  pthread_mutex_t mu; /* guards mrs: handles still registered, freed by destroy */
+  cuobj_client_mr_t *mrs;
 };
 
 static const char k_no_cuda[] = "CUDA memory needs the cuobj provider, not built here (host memory only)";
@@ -36,12 +40,19 @@ cuobj_client_t *cuobj_client_create(const rdma_host_client_config_t *cfg) {
     free(c);
     return NULL; /* detail already recorded */
   }
+  pthread_mutex_init(&c->mu, NULL);
   return c;
 }
 
 void cuobj_client_destroy(cuobj_client_t *c) {
   if (c == NULL) return;
   rdma_host_client_destroy(c->host); /* frees every host registration */
+  while (c->mrs) {
+    cuobj_client_mr_t *n = c->mrs->next;
+    free(c->mrs);
+    c->mrs = n;
+  }
+  pthread_mutex_destroy(&c->mu);
   free(c);
 }
 
@@ -69,13 +80,24 @@ cuobj_client_mr_t *cuobj_client_register(cuobj_client_t *c, void *ptr, size_t si
     free(mr);
     return NULL;
   }
+  pthread_mutex_lock(&c->mu);
+  mr->next = c->mrs;
+  c->mrs = mr;
+  pthread_mutex_unlock(&c->mu);
   return mr;
 }
 
 int cuobj_client_deregister(cuobj_client_t *c, cuobj_client_mr_t *mr) {
   if (c == NULL || mr == NULL) return vgw_fail(-EINVAL, "deregister: NULL argument");
+  pthread_mutex_lock(&c->mu);
+  cuobj_client_mr_t **pp = &c->mrs;
+  while (*pp && *pp != mr) pp = &(*pp)->next;
+  int found = *pp != NULL;
+  if (found) *pp = mr->next;
+  pthread_mutex_unlock(&c->mu);
+  if (!found) return vgw_fail(-EINVAL, "deregister: unknown registration");
   int rc = rdma_host_client_deregister(c->host, mr->host_mr);
-  if (rc == 0) free(mr);
+  free(mr);
   return rc;
 }
 

@@ -149,7 +149,11 @@ static void gpu_client_host_path(void) {
   cuobj_server_free_host_buffer(s, sm);
   cuobj_server_destroy(s);
   CHECK_EQ_INT(cuobj_client_deregister(g, mr), 0);
+  CHECK_EQ_INT(cuobj_client_deregister(g, mr), -EINVAL); /* already gone */
   CHECK_EQ_INT(cuobj_client_free(g, m), 0);
+  /* destroy releases registrations and memory still held (LeakSanitizer checks this) */
+  m = cuobj_client_alloc(g, 8192, CUOBJ_MEMORY_SYSTEM);
+  CHECK(cuobj_client_register(g, m, 8192, CUOBJ_MEMORY_SYSTEM) != NULL);
   cuobj_client_destroy(g);
 }
 
