@@ -38,6 +38,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     anonymousAccess: options.anonymousAccess ?? false,
     logger,
     ...(options.maxClockSkewMs === undefined ? {} : { maxClockSkewMs: options.maxClockSkewMs }),
+    ...(options.virtualHostDomain === undefined ? {} : { virtualHostDomain: options.virtualHostDomain }),
   });
   app.all('*', (c) => router(c));
   app.onError(errorHandler(logger));

@@ -38,6 +38,11 @@ export interface GatewayOptions {
   maxClockSkewMs?: number;
   /** Node's requestTimeout for the whole request; 0 (default) = none, so large PUTs are not cut off. */
   requestTimeoutMs?: number;
+  /**
+   * Also accept virtual-host–style requests: a Host of `<bucket>.<domain>` names the bucket and
+   * the whole path is the key. Unset (default): path-style only.
+   */
+  virtualHostDomain?: string;
   /** Serve unsigned requests as the anonymous account. Default false (AccessDenied). */
   anonymousAccess?: boolean;
 }

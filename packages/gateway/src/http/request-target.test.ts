@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRequestTarget } from './request-target.js';
+import { parseRequestTarget, virtualHostBucket } from './request-target.js';
 
 describe('parseRequestTarget', () => {
   it('splits service, bucket and object requests', () => {
@@ -29,5 +29,23 @@ describe('parseRequestTarget', () => {
       expect.objectContaining({ code: 'KeyTooLongError' }),
     );
     expect(parseRequestTarget(`/b/${'a'.repeat(1024)}`).key).toHaveLength(1024);
+  });
+});
+
+describe('virtual-host style', () => {
+  it('takes the bucket from the host under the configured domain', () => {
+    expect(virtualHostBucket('photos.s3.example.com:9000', 's3.example.com')).toBe('photos');
+    expect(virtualHostBucket('s3.example.com', 's3.example.com')).toBeUndefined();
+    expect(virtualHostBucket('photos.other.com', 's3.example.com')).toBeUndefined();
+    expect(virtualHostBucket('photos.s3.example.com', undefined)).toBeUndefined();
+  });
+  it('makes the whole path the key', () => {
+    expect(parseRequestTarget('/a/b%20c?tagging', 'photos')).toMatchObject({
+      bucket: 'photos',
+      key: 'a/b c',
+      rawPath: '/a/b%20c',
+    });
+    expect(parseRequestTarget('/?list-type=2', 'photos')).toMatchObject({ bucket: 'photos' });
+    expect(parseRequestTarget('/', 'photos').key).toBeUndefined();
   });
 });

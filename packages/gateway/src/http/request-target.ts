@@ -1,6 +1,7 @@
 // Splits the raw request-target (exactly as the client sent it, before any decoding) into what
 // SigV4 needs (raw path and query) and what the router needs (bucket, decoded key, query).
-// Only path-style addressing: /bucket/key.
+// Path-style (`/bucket/key`), or virtual-host style (`bucket.<domain>/key`) when the caller has
+// taken the bucket from the Host header.
 import { S3Error } from '@vgwrdma/s3-backend';
 
 export interface RequestTarget {
@@ -25,7 +26,18 @@ function decode(segment: string): string {
   }
 }
 
-export function parseRequestTarget(rawUrl: string): RequestTarget {
+/**
+ * The bucket a virtual-host–style request names: the Host (port stripped) minus `.<domain>`.
+ * Undefined when the host is the domain itself or not under it (a path-style request).
+ */
+export function virtualHostBucket(host: string | undefined, domain: string | undefined): string | undefined {
+  if (!host || !domain) return undefined;
+  const name = host.replace(/:\d+$/, '').toLowerCase();
+  const suffix = `.${domain.toLowerCase()}`;
+  return name.endsWith(suffix) && name.length > suffix.length ? name.slice(0, -suffix.length) : undefined;
+}
+
+export function parseRequestTarget(rawUrl: string, hostBucket?: string): RequestTarget {
   let url = rawUrl;
   // absolute-form (`GET http://host/path HTTP/1.1`), used by some proxies.
   if (!url.startsWith('/')) {
@@ -36,6 +48,12 @@ export function parseRequestTarget(rawUrl: string): RequestTarget {
   const rawPath = q === -1 ? url : url.slice(0, q);
   const rawQuery = q === -1 ? '' : url.slice(q + 1);
   const query = new URLSearchParams(rawQuery);
+  if (hostBucket !== undefined) {
+    const key = rawPath.length > 1 ? decode(rawPath.slice(1)) : undefined;
+    if (key === undefined) return { rawPath, rawQuery, query, bucket: hostBucket };
+    if (Buffer.byteLength(key) > MAX_KEY_BYTES) throw new S3Error('KeyTooLongError');
+    return { rawPath, rawQuery, query, bucket: hostBucket, key };
+  }
   const path = rawPath.slice(1);
   if (path === '') return { rawPath, rawQuery, query };
   const slash = path.indexOf('/');

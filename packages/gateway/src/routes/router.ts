@@ -9,7 +9,7 @@ import { authenticate, type CredentialStore } from '../auth/index.js';
 import { decodeBody } from '../body/index.js';
 import type { GatewayEnv } from '../env.js';
 import { assertValidBucketName } from '../http/bucket-name.js';
-import { parseRequestTarget } from '../http/request-target.js';
+import { parseRequestTarget, virtualHostBucket } from '../http/request-target.js';
 import type { Logger } from '../logger.js';
 import { createMatcher } from './match.js';
 import type { RouteMethod, RouteRow, RouteTarget, S3Request } from './types.js';
@@ -21,6 +21,8 @@ export interface RouterOptions {
   readonly: boolean;
   anonymousAccess: boolean;
   maxClockSkewMs?: number;
+  /** Virtual-host–style requests: `bucket.<domain>`. */
+  virtualHostDomain?: string;
   logger: Logger;
 }
 
@@ -39,7 +41,8 @@ export function createRouter(rows: readonly RouteRow[], opts: RouterOptions) {
   return async (c: Context<GatewayEnv>): Promise<Response> => {
     const incoming = c.env.incoming;
     const method = (incoming.method ?? 'GET').toUpperCase();
-    const target = parseRequestTarget(incoming.url ?? '/');
+    const hostBucket = virtualHostBucket(incoming.headers.host, opts.virtualHostDomain);
+    const target = parseRequestTarget(incoming.url ?? '/', hostBucket);
     if (target.bucket !== undefined) assertValidBucketName(target.bucket);
     const kind: RouteTarget =
       target.bucket === undefined ? 'service' : target.key === undefined ? 'bucket' : 'object';
