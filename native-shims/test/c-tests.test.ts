@@ -38,7 +38,11 @@ for (const binary of testBinaries()) {
           encoding: 'utf8',
           timeout: 170_000,
           // Leak checks stay on; the direct path uses process_vm_* which ASan does not mind.
-          env: { ...process.env, ASAN_OPTIONS: 'detect_leaks=1:abort_on_error=0', UBSAN_OPTIONS: 'print_stacktrace=1' },
+          env: {
+            ...process.env,
+            ASAN_OPTIONS: 'detect_leaks=1:abort_on_error=0',
+            UBSAN_OPTIONS: 'print_stacktrace=1',
+          },
         });
         if (r.status === SKIP_EXIT) {
           ctx.skip(r.stdout.trim());
