@@ -42,6 +42,10 @@ VGW_API int cuobj_client_free(cuobj_client_t *c, void *ptr);
 VGW_API cuobj_client_mr_t *cuobj_client_register(cuobj_client_t *c, void *ptr, size_t size, uint32_t mem_kind);
 VGW_API int cuobj_client_deregister(cuobj_client_t *c, cuobj_client_mr_t *mr);
 VGW_API uint32_t cuobj_client_mr_memory_kind(const cuobj_client_mr_t *mr);
+/* Since ABI 1.2: the registration's rkey / address / size (0 / NULL / 0 for NULL). */
+VGW_API uint32_t cuobj_client_mr_rkey(const cuobj_client_mr_t *mr);
+VGW_API void *cuobj_client_mr_addr(const cuobj_client_mr_t *mr);
+VGW_API size_t cuobj_client_mr_size(const cuobj_client_mr_t *mr);
 
 /* cuMemObjGetRDMAToken into a caller buffer; same contract as rdma_host_client_token. */
 VGW_API int cuobj_client_token(cuobj_client_t *c, cuobj_client_mr_t *mr, size_t offset, size_t size,

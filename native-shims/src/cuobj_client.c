@@ -102,6 +102,9 @@ int cuobj_client_deregister(cuobj_client_t *c, cuobj_client_mr_t *mr) {
 }
 
 uint32_t cuobj_client_mr_memory_kind(const cuobj_client_mr_t *mr) { return mr ? mr->kind : UINT32_MAX; }
+uint32_t cuobj_client_mr_rkey(const cuobj_client_mr_t *mr) { return mr ? rdma_host_mr_rkey(mr->host_mr) : 0; }
+void *cuobj_client_mr_addr(const cuobj_client_mr_t *mr) { return mr ? rdma_host_mr_addr(mr->host_mr) : NULL; }
+size_t cuobj_client_mr_size(const cuobj_client_mr_t *mr) { return mr ? rdma_host_mr_size(mr->host_mr) : 0; }
 
 int cuobj_client_token(cuobj_client_t *c, cuobj_client_mr_t *mr, size_t offset, size_t size, uint32_t op, char *out,
                        size_t cap) {

@@ -136,8 +136,14 @@ static void gpu_client_host_path(void) {
   cuobj_client_mr_t *mr = cuobj_client_register(g, m, 1 << 20, CUOBJ_MEMORY_SYSTEM);
   CHECK(m && mr);
   CHECK_EQ_INT(cuobj_client_mr_memory_kind(mr), CUOBJ_MEMORY_SYSTEM);
+  CHECK(cuobj_client_mr_addr(mr) == m);
+  CHECK_EQ_INT(cuobj_client_mr_size(mr), 1 << 20);
   char tok[TOKEN_CAP];
   CHECK_EQ_INT(cuobj_client_token(g, mr, 0, 1 << 20, CUOBJ_OP_GET, tok, sizeof tok), 81);
+  cuobj_token_t parsed;
+  CHECK_EQ_INT(cuobj_token_parse(tok, &parsed), 0);
+  CHECK(parsed.rkey != 0);
+  CHECK_EQ_INT(cuobj_client_mr_rkey(mr), parsed.rkey);
   cuobj_server_t *s = cuobj_server_create("127.0.0.1", 0, CUOBJ_PROTO_RDMA_DC_V1); /* bound source */
   CHECK(s != NULL);
   uint8_t *sm = cuobj_server_alloc_host_buffer(s, 1 << 20);
