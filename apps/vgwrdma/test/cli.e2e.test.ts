@@ -3,9 +3,11 @@
 // health path, and a clean exit 0 on SIGTERM.
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { CreateBucketCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   assertBuilt,
   killAllChildren,
@@ -173,6 +175,37 @@ describe('vgwrdma bin', () => {
       ),
     ).toBe(true);
     expect(gw.stderr()).not.toMatch(/"msg":"request"/);
+    await removeDir(gw.root);
+  });
+
+  it('waits for an in-flight upload on SIGTERM, and exits at once (143) on a second SIGTERM', async () => {
+    const gw = await startGateway();
+    const client = s3Client(gw.url, ROOT_CREDENTIALS);
+    await client.send(new CreateBucketCommand({ Bucket: 'slow' }));
+    const url = await getSignedUrl(client, new PutObjectCommand({ Bucket: 'slow', Key: 'held' }), {
+      expiresIn: 300,
+    });
+    client.destroy();
+    // An upload that declares 1 MiB and sends 1 byte keeps a request in flight. With
+    // `Expect: 100-continue`, Node answers 100 only once the request reached the handler.
+    const req = request(url, {
+      method: 'PUT',
+      headers: { 'content-length': String(1 << 20), expect: '100-continue' },
+    });
+    req.on('error', () => {});
+    req.flushHeaders();
+    await new Promise<void>((done) => req.once('continue', () => done()));
+    await new Promise<void>((done) => req.write('x', () => done()));
+    gw.child.kill('SIGTERM');
+    await vi.waitFor(() => expect(gw.stderr()).toMatch(/"msg":"shutting down"/), {
+      timeout: 15_000,
+      interval: 50,
+    });
+    // Still serving the held request: the graceful close has not finished.
+    expect(gw.child.exitCode).toBeNull();
+    gw.child.kill('SIGTERM');
+    expect(await gw.exited).toEqual({ code: 143, signal: null });
+    req.destroy();
     await removeDir(gw.root);
   });
 
