@@ -181,6 +181,38 @@ describe('CuServer(posix) with a HostClient in a child process', () => {
     }
   });
 
+  it('a legacy descriptor (X-CuObj-* trio) moves exactly its window: remote start and length', async () => {
+    const size = 3 * MiB;
+    const region = await clientRegion(size, 11);
+    const token = parseRdmaToken(await client.token(region, 0, size, 'put'));
+    const offset = MiB + 4096;
+    const length = MiB + 5;
+    const legacy: RdmaDescriptor = {
+      token: token.base,
+      remoteAddress: token.addr + BigInt(offset),
+      size: length,
+      scheme: 'legacy',
+    };
+    const out = await cu.putObject(ctx(legacy), { bucket, key: 'legacy', body: empty() });
+    expect(out.etag).toBe(`"${await client.hash(region, { offset, size: length })}"`);
+    expect(out.size).toBe(length);
+
+    const { region: target } = await client.alloc(size);
+    const getToken = parseRdmaToken(await client.token(target, 0, size, 'get'));
+    const legacyGet: RdmaDescriptor = {
+      token: getToken.base,
+      remoteAddress: getToken.addr + 100n,
+      size: length,
+      scheme: 'legacy',
+    };
+    const got = await cu.getObject(ctx(legacyGet), { bucket, key: 'legacy' });
+    expect(got.responseHeaders?.['x-amz-rdma-bytes']).toBe(String(length));
+    expect(await client.hash(target, { offset: 100, size: length })).toBe(
+      await client.hash(region, { offset, size: length }),
+    );
+    expect(await client.hash(target, { size: 100 })).toBe(md5(new Uint8Array(100)));
+  });
+
   it('PUT verifies x-amz-checksum-* against the RDMA bytes: right one stored, wrong one BadDigest and nothing stored', async () => {
     const size = 3 * MiB + 7;
     const region = await clientRegion(size, 2);
