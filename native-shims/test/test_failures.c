@@ -72,6 +72,45 @@ static void killed_put_direct(void) { killed_mid_transfer(1, 0); }
 static void killed_get_tcp(void) { killed_mid_transfer(0, 1); }
 static void killed_put_tcp(void) { killed_mid_transfer(0, 0); }
 
+/* Kill the client at varying points of a running transfer (no SIGSTOP): whatever phase the kill
+ * lands in — handshake, request, data frames, direct copy, ack — the transfer ends with the full
+ * byte count (it finished first) or an error, never hangs, and the channel serves the next one. */
+static void killed_at_varying_points(int direct) {
+  enum { ROUNDS = 6 };
+  peer_t victims[ROUNDS], next;
+  for (int i = 0; i < ROUNDS; i++) peer_start(&victims[i], BIG, (uint64_t)i + 10, direct, 0xffeeddcc, NULL);
+  peer_start(&next, 4096, 2, direct, 0xffeeddcc, NULL);
+  cuobj_server_t *s = test_server(direct, 10000);
+  uint8_t *mem = cuobj_server_alloc_host_buffer(s, BIG);
+  cuobj_rdma_buffer_t *b = cuobj_server_register_buffer(s, mem, BIG);
+  int errors = 0;
+  for (int i = 0; i < ROUNDS; i++) {
+    char tok[TOKEN_CAP];
+    int get = i % 2;
+    peer_token(&victims[i], 0, BIG, get ? CUOBJ_OP_GET : CUOBJ_OP_PUT, tok);
+    int rc = get ? cuobj_server_submit_get(s, "k", b, 0, victims[i].addr, BIG, tok, 1, (uint64_t)i)
+                 : cuobj_server_submit_put(s, "k", b, 0, victims[i].addr, BIG, tok, 1, (uint64_t)i);
+    CHECK_EQ_INT(rc, 0);
+    usleep((useconds_t)(i * 3000));
+    peer_kill(&victims[i]);
+    int64_t st = wait_one(s, (uint64_t)i);
+    CHECK(st == BIG || st == -EIO || st == -ENODEV || st == -EPROTO);
+    errors += st < 0;
+  }
+  fprintf(stderr, "%d of %d transfers were cut by the kill\n", errors, ROUNDS);
+  char tok[TOKEN_CAP];
+  peer_token(&next, 0, 4096, CUOBJ_OP_GET, tok);
+  test_fill(mem, 4096, 5);
+  CHECK_EQ_INT(cuobj_server_handle_get(s, "k", b, next.addr, 4096, tok, 1), 4096);
+  CHECK(peer_hash(&next, 0, 4096) == test_hash(mem, 4096));
+  cuobj_server_deregister_buffer(s, b);
+  cuobj_server_free_host_buffer(s, mem);
+  cuobj_server_destroy(s);
+  peer_stop(&next);
+}
+static void killed_varying_direct(void) { killed_at_varying_points(1); }
+static void killed_varying_tcp(void) { killed_at_varying_points(0); }
+
 static void agent_not_there(void) {
   struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
   uint16_t port;
@@ -128,6 +167,8 @@ int main(int argc, char **argv) {
       {"client_killed_mid_put_direct", killed_put_direct},
       {"client_killed_mid_get_tcp", killed_get_tcp},
       {"client_killed_mid_put_tcp", killed_put_tcp},
+      {"client_killed_at_varying_points_direct", killed_varying_direct},
+      {"client_killed_at_varying_points_tcp", killed_varying_tcp},
       {"agent_not_there", agent_not_there},
       {"agent_restarted_same_port", agent_restarted_same_port},
   };
