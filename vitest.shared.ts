@@ -1,11 +1,11 @@
-import { defaultServerConditions } from 'vite';
 import { defineProject } from 'vitest/config';
 
 // Shared per-package settings. The `source` condition makes workspace imports resolve to
 // TypeScript sources, so a package's tests never run against a stale build of its dependencies.
-// Vitest runs test files in vite's server (SSR) environment, so the condition must be set there;
-// the defaults are kept so ordinary packages still resolve as Node would.
-const conditions = ['source', ...defaultServerConditions];
+// Vitest runs test files in vite's server (SSR) environment, so the condition must be set there.
+// vite's default 'module' condition is left out on purpose: the AWS SDK exports bundler-only ESM
+// (extensionless imports) under it, which Node cannot load; everything resolves as Node would.
+const conditions = ['source', 'node', 'development|production'];
 
 export function project(name: string, extra: { testTimeout?: number; include?: string[] } = {}) {
   return defineProject({
