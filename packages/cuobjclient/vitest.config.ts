@@ -1,9 +1,12 @@
-import { mergeConfig } from 'vitest/config';
 import { project } from '../../vitest.shared.js';
 
 // globalSetup builds what plain `node` child processes load: the native shims (when missing),
-// the workspace packages the gateway fixture imports (when their dist/ is missing) and this
-// package's dist/ (always, so the packaging test never packs stale code).
-export default mergeConfig(project('cuobjclient', { testTimeout: 120_000 }), {
-  test: { globalSetup: ['./test/global-setup.ts'] },
-});
+// the workspace packages the gateway fixture imports (when their dist/ is stale) and this
+// package's dist/ (for the packaging test). The explicit server conditions keep the test
+// processes' Node from resolving the AWS SDK's internal `module` builds (extensionless ESM).
+const config = project('cuobjclient', { testTimeout: 120_000 });
+export default {
+  ...config,
+  ssr: { resolve: { conditions: ['source', 'node', 'import', 'default'] } },
+  test: { ...config.test, globalSetup: ['./test/global-setup.ts'] },
+};

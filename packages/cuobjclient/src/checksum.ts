@@ -31,7 +31,12 @@ export function crc32c(data: Uint8Array, crc = 0): number {
   const n = data.length;
   const t = TABLE;
   for (; i + 8 <= n; i += 8) {
-    const a = c ^ ((data[i] as number) | ((data[i + 1] as number) << 8) | ((data[i + 2] as number) << 16) | ((data[i + 3] as number) << 24));
+    const a =
+      c ^
+      ((data[i] as number) |
+        ((data[i + 1] as number) << 8) |
+        ((data[i + 2] as number) << 16) |
+        ((data[i + 3] as number) << 24));
     c =
       (t[7 * 256 + (a & 0xff)] as number) ^
       (t[6 * 256 + ((a >>> 8) & 0xff)] as number) ^
@@ -70,7 +75,10 @@ export function crcToBase64(crc: number): string {
 }
 
 /** `{ header, value }` of `algorithm` over `data`. */
-export function checksumHeader(algorithm: ChecksumAlgorithm, data: Uint8Array): { header: string; value: string } {
+export function checksumHeader(
+  algorithm: ChecksumAlgorithm,
+  data: Uint8Array,
+): { header: string; value: string } {
   const row = CHECKSUMS[algorithm];
   return { header: row.header, value: crcToBase64(row.compute(data)) };
 }

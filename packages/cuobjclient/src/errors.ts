@@ -46,7 +46,11 @@ export class CuObjError extends Error {
   /** What the gateway answered (reply-validation and gateway errors only). */
   readonly gateway: GatewayAnswer | undefined;
 
-  constructor(code: CuObjErrorCode, message: string, options: { gateway?: GatewayAnswer; cause?: unknown } = {}) {
+  constructor(
+    code: CuObjErrorCode,
+    message: string,
+    options: { gateway?: GatewayAnswer; cause?: unknown } = {},
+  ) {
     super(options.gateway ? `${message} (gateway answered: ${describeAnswer(options.gateway)})` : message, {
       cause: options.cause,
     });
@@ -61,7 +65,8 @@ export function describeAnswer(a: GatewayAnswer): string {
   if (a.httpStatus !== undefined) parts.push(`HTTP ${a.httpStatus}`);
   parts.push(a.rdmaReply === undefined ? 'no x-amz-rdma-reply' : `x-amz-rdma-reply ${a.rdmaReply}`);
   if (a.bytes !== undefined) parts.push(`x-amz-rdma-bytes-transferred ${a.bytes}`);
-  if (a.errorCode !== undefined) parts.push(a.errorMessage ? `${a.errorCode}: ${a.errorMessage}` : a.errorCode);
+  if (a.errorCode !== undefined)
+    parts.push(a.errorMessage ? `${a.errorCode}: ${a.errorMessage}` : a.errorCode);
   if (a.requestId !== undefined) parts.push(`request id ${a.requestId}`);
   return parts.join(', ');
 }

@@ -78,7 +78,8 @@ export const HOST_ENV_VARS: readonly EnvVar[] = [
     name: 'VGWRDMA_SOFTNIC_AGENT_ADDR',
     help: 'softnic: IPv4 address the agent listens on and puts in tokens (default 127.0.0.1); the gateway connects to it',
     apply: (v, o) => {
-      if (!/^(\d{1,3})(\.\d{1,3}){3}$/.test(v) || v.split('.').some((p) => Number(p) > 255)) return 'must be an IPv4 address';
+      if (!/^(\d{1,3})(\.\d{1,3}){3}$/.test(v) || v.split('.').some((p) => Number(p) > 255))
+        return 'must be an IPv4 address';
       o.agentAddress = v;
       return undefined;
     },
@@ -110,10 +111,14 @@ export const HOST_ENV_VARS: readonly EnvVar[] = [
 ];
 
 /** HostClient options from `env`; throws ERR_CUOBJ_INVALID_OPTION naming the variable on a bad value. */
-export function hostOptionsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): HostOptions {
+export function hostOptionsFromEnv(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): HostOptions {
   const out: HostOptions = {};
   // VGWRDMA_PROVIDER is applied first so an explicit 'softnic' beats the device's implied 'verbs'.
-  const ordered = [...HOST_ENV_VARS].sort((a, b) => Number(b.name === 'VGWRDMA_PROVIDER') - Number(a.name === 'VGWRDMA_PROVIDER'));
+  const ordered = [...HOST_ENV_VARS].sort(
+    (a, b) => Number(b.name === 'VGWRDMA_PROVIDER') - Number(a.name === 'VGWRDMA_PROVIDER'),
+  );
   for (const v of ordered) {
     const raw = env[v.name];
     if (raw === undefined) continue;

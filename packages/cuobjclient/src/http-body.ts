@@ -6,7 +6,9 @@ import { CuObjError } from './errors.js';
 type Body = AsyncIterable<Uint8Array> & { destroy?: (e?: Error) => void };
 
 function asBody(body: unknown): Body | undefined {
-  return body !== null && typeof body === 'object' && Symbol.asyncIterator in body ? (body as Body) : undefined;
+  return body !== null && typeof body === 'object' && Symbol.asyncIterator in body
+    ? (body as Body)
+    : undefined;
 }
 
 /** Copies the body into `target`; throws ERR_CUOBJ_BODY_LENGTH unless it is exactly target.length long. */
@@ -17,13 +19,19 @@ export async function readBodyInto(body: unknown, target: Uint8Array): Promise<n
   for await (const chunk of stream) {
     if (at + chunk.length > target.length) {
       stream.destroy?.();
-      throw new CuObjError('ERR_CUOBJ_BODY_LENGTH', `GET: the HTTP body is longer than the session size ${target.length}`);
+      throw new CuObjError(
+        'ERR_CUOBJ_BODY_LENGTH',
+        `GET: the HTTP body is longer than the session size ${target.length}`,
+      );
     }
     target.set(chunk, at);
     at += chunk.length;
   }
   if (at !== target.length) {
-    throw new CuObjError('ERR_CUOBJ_BODY_LENGTH', `GET: the HTTP body has ${at} bytes, expected ${target.length}`);
+    throw new CuObjError(
+      'ERR_CUOBJ_BODY_LENGTH',
+      `GET: the HTTP body has ${at} bytes, expected ${target.length}`,
+    );
   }
   return at;
 }

@@ -19,13 +19,18 @@ export function checkSessionSize(size: number, maxSize: number = DEFAULT_MAX_SES
     );
   }
   if (!Number.isSafeInteger(size) || size <= 0) {
-    throw new CuObjError('ERR_CUOBJ_INVALID_OPTION', `size must be a positive integer number of bytes, got ${size}`);
+    throw new CuObjError(
+      'ERR_CUOBJ_INVALID_OPTION',
+      `size must be a positive integer number of bytes, got ${size}`,
+    );
   }
   if (size > maxSize) {
     throw new CuObjError(
       'ERR_CUOBJ_INVALID_OPTION',
       `size ${size} exceeds the session limit ${maxSize}` +
-        (maxSize < TOKEN_CAPACITY ? ` (raise it with maxSize, up to ${TOKEN_CAPACITY})` : ' (the token capacity)'),
+        (maxSize < TOKEN_CAPACITY
+          ? ` (raise it with maxSize, up to ${TOKEN_CAPACITY})`
+          : ' (the token capacity)'),
     );
   }
 }

@@ -3,7 +3,7 @@
 // so the client is never modified:
 //   build, low priority (after the SDK's flexible-checksum middleware, before signing): drop any
 //     body checksum the SDK computed over the empty body (it would not match the raw buffer the
-//     gateway reads) and the checksum-mode request, then add x-amz-rdma-token (signed by SigV4),
+//     gateway reads; x-amz-checksum-mode stays, so a declined GET's body is still validated), then add x-amz-rdma-token (signed by SigV4),
 //     x-amz-content-sha256: UNSIGNED-PAYLOAD and the caller's checksum over the raw buffer.
 //   deserialize, low priority (innermost: sees the raw response first): record status and
 //     headers; on a completed RDMA GET drop response checksum headers, which describe the object
@@ -38,7 +38,11 @@ export interface RdmaRequestHeaders {
 type HeaderBag = Record<string, string>;
 const isChecksumRequestHeader = (name: string) => {
   const n = name.toLowerCase();
-  return n.startsWith('x-amz-checksum-') || n === 'x-amz-sdk-checksum-algorithm' || n === 'x-amz-trailer';
+  return (
+    (n.startsWith('x-amz-checksum-') && n !== 'x-amz-checksum-mode') ||
+    n === 'x-amz-sdk-checksum-algorithm' ||
+    n === 'x-amz-trailer'
+  );
 };
 
 function headersOf(x: unknown): HeaderBag | undefined {
@@ -97,7 +101,8 @@ export async function sendWithRdma(
         answer = { status: response.statusCode ?? 0, headers: lowerCase(raw) };
         const reply = answer.headers[REPLY_HEADER];
         if (reply === '200' || reply === '206') {
-          for (const name of Object.keys(raw)) if (name.toLowerCase().startsWith('x-amz-checksum-')) delete raw[name];
+          for (const name of Object.keys(raw))
+            if (name.toLowerCase().startsWith('x-amz-checksum-')) delete raw[name];
         }
       }
       return result;
@@ -105,9 +110,9 @@ export async function sendWithRdma(
     { step: 'deserialize', priority: 'low', name: 'cuobjclientRdmaResponse' },
   );
   try {
-    const output = await (client.send as (c: PutObjectCommand | GetObjectCommand) => Promise<PutObjectCommandOutput>)(
-      command,
-    );
+    const output = await (
+      client.send as (c: PutObjectCommand | GetObjectCommand) => Promise<PutObjectCommandOutput>
+    )(command);
     if (!answer) throw new Error('cuobjclient: the S3 client returned without an HTTP response');
     return { output, answer };
   } catch (err) {

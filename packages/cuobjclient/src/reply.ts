@@ -20,7 +20,9 @@ const SUCCESS_REPLIES: Readonly<Record<RdmaOperation, readonly string[]>> = {
 /** The GatewayAnswer of a raw answer, plus the S3 error code/message when the SDK parsed one. */
 export function gatewayAnswer(raw: RawAnswer | undefined, sdkError?: unknown): GatewayAnswer {
   const h = raw?.headers ?? {};
-  const e = sdkError as { name?: unknown; message?: unknown; $metadata?: { httpStatusCode?: number } } | undefined;
+  const e = sdkError as
+    | { name?: unknown; message?: unknown; $metadata?: { httpStatusCode?: number } }
+    | undefined;
   const status = raw?.status ?? e?.$metadata?.httpStatusCode;
   const bytes = h[BYTES_TRANSFERRED_HEADER] ?? h[BYTES_HEADER];
   return {
@@ -28,7 +30,9 @@ export function gatewayAnswer(raw: RawAnswer | undefined, sdkError?: unknown): G
     ...(h[REPLY_HEADER] === undefined ? {} : { rdmaReply: h[REPLY_HEADER] }),
     ...(bytes === undefined ? {} : { bytes }),
     ...(sdkError !== undefined && typeof e?.name === 'string' ? { errorCode: e.name } : {}),
-    ...(sdkError !== undefined && typeof e?.message === 'string' && e.message !== '' ? { errorMessage: e.message } : {}),
+    ...(sdkError !== undefined && typeof e?.message === 'string' && e.message !== ''
+      ? { errorMessage: e.message }
+      : {}),
     ...(h['x-amz-request-id'] === undefined ? {} : { requestId: h['x-amz-request-id'] }),
   };
 }

@@ -18,7 +18,7 @@ import { CuObjError } from './errors.js';
 import { hostOptionsFromEnv } from './host-env.js';
 import { discardBody, drainBody, readBodyInto } from './http-body.js';
 import { checkSessionSize } from './limits.js';
-import { RdmaRequestError, type RawAnswer, sendWithRdma } from './rdma-request.js';
+import { type RawAnswer, RdmaRequestError, sendWithRdma } from './rdma-request.js';
 import { gatewayAnswer, judgeFailure, judgeSuccess } from './reply.js';
 
 export type SessionMemory = 'host' | 'cuda';
@@ -87,12 +87,18 @@ export class Session implements Disposable, AsyncDisposable {
         "memory: 'cuda' is not available in this build of @vgwrdma/cuobjclient (GPU memory support is not built yet); use memory: 'host'",
       );
     }
-    if (memory !== 'host') throw new CuObjError('ERR_CUOBJ_INVALID_OPTION', `memory must be 'host' or 'cuda', got ${String(memory)}`);
-    const hostOptions: HostClientOptions = {
+    if (memory !== 'host')
+      throw new CuObjError(
+        'ERR_CUOBJ_INVALID_OPTION',
+        `memory must be 'host' or 'cuda', got ${String(memory)}`,
+      );
+    const hostOptions: { -readonly [K in keyof HostClientOptions]: HostClientOptions[K] } = {
       ...hostOptionsFromEnv(options.env),
       ...options.host,
-      ...(options.shimDir === undefined ? {} : { shimDir: options.shimDir }),
     };
+    // An explicit env stands for the whole environment, VGWRDMA_SHIM_DIR included.
+    const shimDir = options.shimDir ?? (options.env ? options.env.VGWRDMA_SHIM_DIR || undefined : undefined);
+    if (shimDir !== undefined) hostOptions.shimDir = shimDir;
     let client: HostClient;
     try {
       client = new HostClient(hostOptions);
@@ -105,7 +111,9 @@ export class Session implements Disposable, AsyncDisposable {
     } catch (err) {
       client.close();
       const why = err instanceof Error ? err.message : String(err);
-      throw new CuObjError('ERR_CUOBJ_UNAVAILABLE', `cannot register ${options.size} bytes: ${why}`, { cause: err });
+      throw new CuObjError('ERR_CUOBJ_UNAVAILABLE', `cannot register ${options.size} bytes: ${why}`, {
+        cause: err,
+      });
     }
   }
 
@@ -123,14 +131,21 @@ export class Session implements Disposable, AsyncDisposable {
    * Uploads `src` (default: the session buffer) to bucket/key by RDMA READ. `src` must be exactly
    * `size` bytes; it is copied into the registered buffer first.
    */
-  upload(s3: S3Client, bucket: string, key: string, src?: Uint8Array, input: UploadInput = {}): Promise<TransferResult> {
+  upload(
+    s3: S3Client,
+    bucket: string,
+    key: string,
+    src?: Uint8Array,
+    input: UploadInput = {},
+  ): Promise<TransferResult> {
     return this.exclusive(async (region) => {
       const buf = region.bytes;
       if (src !== undefined) {
         this.checkLength('upload source', src);
         if (!sameMemory(src, buf)) buf.set(src);
       }
-      const checksum = this.options.checksum === undefined ? undefined : checksumHeader(this.options.checksum, buf);
+      const checksum =
+        this.options.checksum === undefined ? undefined : checksumHeader(this.options.checksum, buf);
       const token = region.token(0, this.size, 'put');
       const command = new PutObjectCommand({ ...input, Bucket: bucket, Key: key, Body: new Uint8Array(0) });
       try {
@@ -156,7 +171,13 @@ export class Session implements Disposable, AsyncDisposable {
    * Downloads bucket/key by RDMA WRITE into the session buffer, then copies it into `dst` when one
    * is given. The object must be exactly `size` bytes (a shorter one is a byte-count error).
    */
-  download(s3: S3Client, bucket: string, key: string, dst?: Uint8Array, input: DownloadInput = {}): Promise<TransferResult> {
+  download(
+    s3: S3Client,
+    bucket: string,
+    key: string,
+    dst?: Uint8Array,
+    input: DownloadInput = {},
+  ): Promise<TransferResult> {
     return this.exclusive(async (region) => {
       if (dst !== undefined) this.checkLength('download destination', dst);
       const buf = region.bytes;
@@ -201,7 +222,8 @@ export class Session implements Disposable, AsyncDisposable {
 
   /** Deregisters the buffer and stops the transport client. Throws ERR_CUOBJ_SESSION_BUSY during a transfer. Idempotent. */
   close(): void {
-    if (this.inFlight) throw new CuObjError('ERR_CUOBJ_SESSION_BUSY', 'close() while a transfer is in flight; await it first');
+    if (this.inFlight)
+      throw new CuObjError('ERR_CUOBJ_SESSION_BUSY', 'close() while a transfer is in flight; await it first');
     const client = this.client;
     this.region?.close();
     this.region = undefined;
@@ -219,11 +241,30 @@ export class Session implements Disposable, AsyncDisposable {
     this.close();
   }
 
-  private async putOverHttp(s3: S3Client, bucket: string, key: string, buf: Uint8Array, input: UploadInput): Promise<TransferResult> {
+  private async putOverHttp(
+    s3: S3Client,
+    bucket: string,
+    key: string,
+    buf: Uint8Array,
+    input: UploadInput,
+  ): Promise<TransferResult> {
     const checksum = this.options.checksum;
-    const sums = checksum === undefined ? {} : { [checksum === 'crc32' ? 'ChecksumCRC32' : 'ChecksumCRC32C']: checksumHeader(checksum, buf).value };
-    const out = await s3.send(new PutObjectCommand({ ...input, ...sums, Bucket: bucket, Key: key, Body: buf }));
-    return { via: 'http', bytes: this.size, httpStatus: out.$metadata.httpStatusCode ?? 200, etag: out.ETag, rdmaReply: undefined };
+    const sums =
+      checksum === undefined
+        ? {}
+        : {
+            [checksum === 'crc32' ? 'ChecksumCRC32' : 'ChecksumCRC32C']: checksumHeader(checksum, buf).value,
+          };
+    const out = await s3.send(
+      new PutObjectCommand({ ...input, ...sums, Bucket: bucket, Key: key, Body: buf }),
+    );
+    return {
+      via: 'http',
+      bytes: this.size,
+      httpStatus: out.$metadata.httpStatusCode ?? 200,
+      etag: out.ETag,
+      rdmaReply: undefined,
+    };
   }
 
   private live(): HostMemory {
@@ -233,7 +274,10 @@ export class Session implements Disposable, AsyncDisposable {
 
   private checkLength(what: string, b: Uint8Array): void {
     if (b.length !== this.size) {
-      throw new CuObjError('ERR_CUOBJ_SIZE_MISMATCH', `${what} is ${b.length} bytes; this session moves exactly ${this.size}`);
+      throw new CuObjError(
+        'ERR_CUOBJ_SIZE_MISMATCH',
+        `${what} is ${b.length} bytes; this session moves exactly ${this.size}`,
+      );
     }
   }
 
@@ -261,19 +305,31 @@ export class Session implements Disposable, AsyncDisposable {
   }
 }
 
-function result(via: 'rdma' | 'http', bytes: number, answer: RawAnswer, etag: string | undefined): TransferResult {
+function result(
+  via: 'rdma' | 'http',
+  bytes: number,
+  answer: RawAnswer,
+  etag: string | undefined,
+): TransferResult {
   return { via, bytes, httpStatus: answer.status, etag, rdmaReply: answer.headers['x-amz-rdma-reply'] };
 }
 
 function declined(op: 'PUT' | 'GET', answer: RawAnswer | undefined, cause: unknown): CuObjError {
-  return new CuObjError('ERR_CUOBJ_DECLINED', `${op}: the gateway declined RDMA (open the session with fallback: 'http' to send the data in the body)`, {
-    gateway: gatewayAnswer(answer, cause),
-    cause,
-  });
+  return new CuObjError(
+    'ERR_CUOBJ_DECLINED',
+    `${op}: the gateway declined RDMA (open the session with fallback: 'http' to send the data in the body)`,
+    {
+      gateway: gatewayAnswer(answer, cause),
+      cause,
+    },
+  );
 }
 
 function isServiceError(e: unknown): boolean {
-  return typeof (e as { $metadata?: { httpStatusCode?: unknown } } | undefined)?.$metadata?.httpStatusCode === 'number';
+  return (
+    typeof (e as { $metadata?: { httpStatusCode?: unknown } } | undefined)?.$metadata?.httpStatusCode ===
+    'number'
+  );
 }
 
 function sameMemory(a: Uint8Array, b: Uint8Array): boolean {

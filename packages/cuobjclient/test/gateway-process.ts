@@ -34,7 +34,9 @@ export class GatewayProcess {
   static async start(options: GatewayProcessOptions = {}): Promise<GatewayProcess> {
     const root = await mkdtemp(join(tmpdir(), 'cuobj-gw-'));
     const args = { root, access: CREDENTIALS.accessKeyId, secret: CREDENTIALS.secretAccessKey, ...options };
-    const child = spawn(process.execPath, [FIXTURE, JSON.stringify(args)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [FIXTURE, JSON.stringify(args)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let err = '';
     child.stderr?.on('data', (d: Buffer) => {
       err += d.toString();
