@@ -1,0 +1,255 @@
+// The command line. One table row per flag drives parsing, defaults, environment fallbacks and
+// --help. vgwrdma's cuobjtest flags keep their names and defaults and Go's single-dash form
+// (-size 64MiB, -size=64MiB); GNU-style --size is accepted for every flag too.
+
+import { parseSize } from './sizes.js';
+
+export interface Config {
+  endpoint: string;
+  bucket: string;
+  key: string;
+  size: number;
+  access: string;
+  secret: string;
+  region: string;
+  n: number;
+  putOnly: boolean;
+  getOnly: boolean;
+  stdS3: boolean;
+  concurrency: number;
+  sizes: number[] | undefined;
+  compare: boolean;
+  json: boolean;
+  report: string | undefined;
+  help: boolean;
+}
+
+type Value = string | number | boolean | number[];
+
+interface FlagSpec {
+  readonly name: string;
+  readonly field: keyof Config;
+  readonly kind: 'string' | 'size' | 'count' | 'sizes' | 'boolean';
+  readonly env?: string;
+  readonly default?: Value;
+  readonly arg?: string;
+  readonly help: string;
+}
+
+export const FLAGS: readonly FlagSpec[] = [
+  {
+    name: 'endpoint',
+    field: 'endpoint',
+    kind: 'string',
+    default: 'http://localhost:7070',
+    arg: 'URL',
+    help: 'S3 gateway endpoint',
+  },
+  {
+    name: 'bucket',
+    field: 'bucket',
+    kind: 'string',
+    default: 'cuobjtest',
+    arg: 'NAME',
+    help: 'bucket (created if absent)',
+  },
+  {
+    name: 'key',
+    field: 'key',
+    kind: 'string',
+    default: 'cuobjtest-object',
+    arg: 'KEY',
+    help: 'object key (suffixed per worker/size when several)',
+  },
+  {
+    name: 'size',
+    field: 'size',
+    kind: 'size',
+    default: 64 * 2 ** 20,
+    arg: 'SIZE',
+    help: 'object size: B, K/KB/KiB, M/MB/MiB, G/GB/GiB (K/M/G binary)',
+  },
+  {
+    name: 'access',
+    field: 'access',
+    kind: 'string',
+    env: 'AWS_ACCESS_KEY_ID',
+    default: 'vgwrdma',
+    arg: 'KEY',
+    help: 'access key (or AWS_ACCESS_KEY_ID)',
+  },
+  {
+    name: 'secret',
+    field: 'secret',
+    kind: 'string',
+    env: 'AWS_SECRET_ACCESS_KEY',
+    default: 'vgwrdma-secret',
+    arg: 'SECRET',
+    help: 'secret key (or AWS_SECRET_ACCESS_KEY)',
+  },
+  {
+    name: 'region',
+    field: 'region',
+    kind: 'string',
+    env: 'AWS_REGION',
+    default: 'us-east-1',
+    arg: 'REGION',
+    help: 'SigV4 region',
+  },
+  { name: 'n', field: 'n', kind: 'count', default: 3, arg: 'N', help: 'iterations' },
+  {
+    name: 'put-only',
+    field: 'putOnly',
+    kind: 'boolean',
+    default: false,
+    help: 'only PUT (each object is verified afterwards by an untimed HTTP GET)',
+  },
+  {
+    name: 'get-only',
+    field: 'getOnly',
+    kind: 'boolean',
+    default: false,
+    help: 'only GET an existing object (checked against an untimed HTTP GET)',
+  },
+  {
+    name: 'std-s3',
+    field: 'stdS3',
+    kind: 'boolean',
+    default: false,
+    help: 'plain S3: data in the HTTP body, for comparison',
+  },
+  {
+    name: 'concurrency',
+    field: 'concurrency',
+    kind: 'count',
+    default: 1,
+    arg: 'N',
+    help: 'N sessions transferring in parallel',
+  },
+  {
+    name: 'sizes',
+    field: 'sizes',
+    kind: 'sizes',
+    arg: 'LIST',
+    help: 'size sweep, e.g. 1MiB,16MiB,256MiB (overrides -size)',
+  },
+  {
+    name: 'compare',
+    field: 'compare',
+    kind: 'boolean',
+    default: false,
+    help: 'RDMA and std-s3 alternately in one run, with per-pair ratios',
+  },
+  {
+    name: 'json',
+    field: 'json',
+    kind: 'boolean',
+    default: false,
+    help: 'print one JSON document on stdout (no table, no progress)',
+  },
+  {
+    name: 'report',
+    field: 'report',
+    kind: 'string',
+    arg: 'FILE',
+    help: 'write a plot of GB/s by size: FILE.svg or FILE.html',
+  },
+  { name: 'help', field: 'help', kind: 'boolean', default: false, help: 'show this help' },
+];
+
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+const BOOLEAN_TEXT: Readonly<Record<string, boolean>> = {
+  true: true,
+  '1': true,
+  t: true,
+  false: false,
+  '0': false,
+  f: false,
+};
+
+function convert(spec: FlagSpec, raw: string): Value {
+  switch (spec.kind) {
+    case 'string':
+      return raw;
+    case 'size': {
+      const v = parseSize(raw);
+      if (typeof v === 'string') throw new UsageError(`-${spec.name}: ${v}`);
+      return v;
+    }
+    case 'sizes':
+      return raw.split(',').map((part) => {
+        const v = parseSize(part);
+        if (typeof v === 'string') throw new UsageError(`-${spec.name}: ${v}`);
+        return v;
+      });
+    case 'count': {
+      if (!/^\d+$/.test(raw) || Number(raw) < 1)
+        throw new UsageError(`-${spec.name}: must be a positive integer, got '${raw}'`);
+      return Number(raw);
+    }
+    case 'boolean': {
+      const b = BOOLEAN_TEXT[raw.toLowerCase()];
+      if (b === undefined) throw new UsageError(`-${spec.name}: must be true or false, got '${raw}'`);
+      return b;
+    }
+  }
+}
+
+/** Parses argv (without node and script) with `env` fallbacks into a Config. Throws UsageError. */
+export function parseFlags(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = {},
+): Config {
+  const values = new Map<keyof Config, Value>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    const m = /^--?([a-z][a-z0-9-]*)(?:=(.*))?$/s.exec(arg);
+    if (!m) throw new UsageError(`unexpected argument '${arg}'`);
+    const spec = FLAGS.find((f) => f.name === m[1]);
+    if (!spec) throw new UsageError(`unknown flag '${arg}'`);
+    let raw = m[2];
+    if (raw === undefined && spec.kind !== 'boolean') {
+      raw = argv[++i];
+      if (raw === undefined) throw new UsageError(`-${spec.name} needs a value`);
+    }
+    values.set(spec.field, raw === undefined ? true : convert(spec, raw));
+  }
+  const config: Record<string, Value | undefined> = {};
+  for (const spec of FLAGS) {
+    const fromEnv = spec.env === undefined ? undefined : env[spec.env];
+    config[spec.field] =
+      values.get(spec.field) ??
+      (fromEnv !== undefined && fromEnv !== '' ? convert(spec, fromEnv) : spec.default);
+  }
+  const c = config as unknown as Config;
+  if (c.putOnly && c.getOnly) throw new UsageError('-put-only and -get-only exclude each other');
+  if (c.compare && c.stdS3) throw new UsageError('-compare already runs std-s3; drop -std-s3');
+  return c;
+}
+
+/** The --help text, from the table. */
+export function usage(): string {
+  const rows = FLAGS.map((f) => {
+    const left = `  -${f.name}${f.arg ? ` ${f.arg}` : ''}`;
+    const def =
+      f.default === undefined || f.default === false
+        ? ''
+        : ` (default ${f.kind === 'size' ? `${Number(f.default) / 2 ** 20}MiB` : f.name === 'secret' ? 'vgwrdma-secret' : String(f.default)})`;
+    return `${left.padEnd(24)} ${f.help}${def}`;
+  });
+  return `cuobjtest - measure and verify S3 PUT/GET by RDMA (softnic or RDMA NIC) against plain HTTP bodies
+
+Usage:
+  cuobjtest [flags]          (flags take one dash or two: -size 64MiB, --size=64MiB)
+
+Flags:
+${rows.join('\n')}
+
+RDMA transport settings come from the environment (VGWRDMA_SOFTNIC_*, VGWRDMA_RDMA_DEV, ...; see
+the @vgwrdma/cuobjclient README). Exit status: 0 when every transfer was verified, 1 when one
+was not or a transfer failed, 2 on a usage error.
+`;
+}

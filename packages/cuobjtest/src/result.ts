@@ -1,0 +1,42 @@
+// The shape of one measured run (mode × size), as --json prints it and the text/plot reports
+// read it. GB/s are decimal (1e9 bytes/s); latencies in milliseconds.
+
+import type { LatencySummary } from './stats.js';
+import type { Mode } from './transports.js';
+
+export interface Iteration {
+  readonly latencyMs: number;
+  readonly gbps: number;
+}
+
+export interface DirectionResult {
+  /** Aggregate: all bytes moved in this direction / the summed wall time of its iterations. */
+  readonly gbps: number;
+  /** Over every single transfer (iterations × concurrency). */
+  readonly latencyMs: LatencySummary;
+  /** Wall time and GB/s of each iteration (all workers together). */
+  readonly iterations: readonly Iteration[];
+}
+
+export interface PairRatios {
+  /** RDMA GB/s over std-s3 GB/s, per alternating pair, and their median. */
+  readonly put?: { readonly median: number; readonly pairs: readonly number[] };
+  readonly get?: { readonly median: number; readonly pairs: readonly number[] };
+}
+
+export interface RunResult {
+  readonly mode: Mode;
+  readonly sizeBytes: number;
+  readonly iterations: number;
+  readonly concurrency: number;
+  readonly endpoint: string;
+  readonly bucket: string;
+  readonly put?: DirectionResult;
+  readonly get?: DirectionResult;
+  /** Every round trip's read-back CRC32 matched what was written. */
+  readonly verified: boolean;
+  /** What failed verification, when something did. */
+  readonly failures?: readonly string[];
+  /** Only on the RDMA result of --compare. */
+  readonly vsStdS3?: PairRatios;
+}

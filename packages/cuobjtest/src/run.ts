@@ -1,0 +1,78 @@
+// The cuobjtest program as a function of (argv, env, io) → exit status, so tests can drive it.
+// Output: per-iteration lines and summaries on stdout, or one JSON document with --json (an
+// object for a single run, an array for sweeps and --compare); progress on a TTY's stderr only.
+
+import { writeFile } from 'node:fs/promises';
+import { S3Client } from '@aws-sdk/client-s3';
+import { runBench } from './bench.js';
+import { type Config, parseFlags, UsageError, usage } from './flags.js';
+import { renderReport } from './plot-report.js';
+import { type ProgressTarget, progressLine } from './progress.js';
+import type { RunResult } from './result.js';
+import { iterationLine, summaryLines } from './text-report.js';
+
+export interface CliIO {
+  readonly stdout: { write(text: string): unknown };
+  readonly stderr: ProgressTarget;
+}
+
+export function s3ClientFor(c: Config): S3Client {
+  return new S3Client({
+    endpoint: c.endpoint,
+    region: c.region,
+    forcePathStyle: true,
+    credentials: { accessKeyId: c.access, secretAccessKey: c.secret },
+    // Plain bodies for std-s3 (no aws-chunked framing, no SDK CRC pass) so both paths move the same bytes.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+}
+
+export async function run(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+  io: CliIO,
+): Promise<number> {
+  let config: Config;
+  try {
+    config = parseFlags(argv, env);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    io.stderr.write(`cuobjtest: ${err.message}\nRun 'cuobjtest -help' for usage.\n`);
+    return 2;
+  }
+  if (config.help) {
+    io.stdout.write(usage());
+    return 0;
+  }
+  if (config.report !== undefined && renderReport(config.report, []) === undefined) {
+    io.stderr.write(`cuobjtest: -report must name a .svg or .html file, got '${config.report}'\n`);
+    return 2;
+  }
+  const progress = progressLine(io.stderr, env, config.json);
+  const s3 = s3ClientFor(config);
+  let results: RunResult[];
+  try {
+    results = await runBench(config, s3, {
+      starting: (text) => progress.show(text),
+      iteration: (mode, size, dir, i, n, it) => {
+        progress.clear();
+        if (!config.json) io.stdout.write(`${iterationLine(mode, size, dir, i, n, it)}\n`);
+      },
+    });
+  } catch (err) {
+    progress.clear();
+    io.stderr.write(`cuobjtest: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  } finally {
+    s3.destroy();
+  }
+  progress.clear();
+  if (config.json) {
+    io.stdout.write(`${JSON.stringify(results.length === 1 ? results[0] : results, null, 2)}\n`);
+  } else {
+    for (const r of results) io.stdout.write(`${summaryLines(r).join('\n')}\n`);
+  }
+  if (config.report !== undefined) await writeFile(config.report, renderReport(config.report, results) ?? '');
+  return results.every((r) => r.verified) ? 0 : 1;
+}

@@ -1,0 +1,159 @@
+// One measured configuration (mode × size × concurrency): N workers, each with its own transport
+// and object key, moving data in lock-step iterations. Data is random; every GET is checked by
+// CRC32 of what was read back against what was written (the buffer is zeroed before each GET,
+// so a transfer that moved nothing cannot pass). Checks run outside the timed region.
+
+import { randomFillSync } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { crc32 } from 'node:zlib';
+import type { S3Client } from '@aws-sdk/client-s3';
+import type { DirectionResult, Iteration, RunResult } from './result.js';
+import { gbps, summarize } from './stats.js';
+import { getInto, type Mode, openTransport, type Transport } from './transports.js';
+
+export interface RunnerOptions {
+  readonly mode: Mode;
+  readonly s3: S3Client;
+  readonly endpoint: string;
+  readonly bucket: string;
+  readonly keys: readonly string[];
+  readonly size: number;
+}
+
+type Direction = 'put' | 'get';
+
+const FILL_CHUNK = 2 ** 30; // randomFillSync takes at most 2^31 - 1 bytes per call
+
+function fillRandom(b: Uint8Array): void {
+  for (let at = 0; at < b.length; at += FILL_CHUNK)
+    randomFillSync(b, at, Math.min(FILL_CHUNK, b.length - at));
+}
+
+function crcOf(b: Uint8Array): number {
+  return crc32(b) >>> 0;
+}
+
+export class Runner implements AsyncDisposable {
+  private readonly latencies: Record<Direction, number[]> = { put: [], get: [] };
+  private readonly iterations: Record<Direction, Iteration[]> = { put: [], get: [] };
+  private readonly failures: string[] = [];
+  private expected: number[] = [];
+  private verifiedOnce = false;
+
+  private constructor(
+    readonly options: RunnerOptions,
+    private readonly workers: Transport[],
+  ) {}
+
+  static async open(options: RunnerOptions): Promise<Runner> {
+    const workers: Transport[] = [];
+    try {
+      for (const _ of options.keys)
+        workers.push(await openTransport(options.mode, options.s3, options.bucket, options.size));
+    } catch (err) {
+      for (const w of workers) await w[Symbol.asyncDispose]();
+      throw err;
+    }
+    return new Runner(options, workers);
+  }
+
+  get mode(): Mode {
+    return this.options.mode;
+  }
+
+  /** Fresh random data in every worker's buffer; remembers its CRC32. */
+  fill(): void {
+    this.expected = this.workers.map((w) => {
+      fillRandom(w.buffer);
+      return crcOf(w.buffer);
+    });
+  }
+
+  /** -get-only: the reference CRC32 of each existing object, by an untimed plain-HTTP GET. */
+  async loadReference(): Promise<void> {
+    const scratch = new Uint8Array(this.options.size);
+    this.expected = [];
+    for (const key of this.options.keys) {
+      await getInto(this.options.s3, this.options.bucket, key, scratch);
+      this.expected.push(crcOf(scratch));
+    }
+  }
+
+  /** One timed iteration in `direction`: every worker at once. */
+  async iterate(direction: Direction): Promise<Iteration> {
+    if (direction === 'get') for (const w of this.workers) w.buffer.fill(0);
+    const start = performance.now();
+    const each = await Promise.all(
+      this.workers.map(async (w, i) => {
+        const key = this.options.keys[i] as string;
+        const t0 = performance.now();
+        await (direction === 'put' ? w.put(key) : w.get(key));
+        return performance.now() - t0;
+      }),
+    );
+    const wall = performance.now() - start;
+    this.latencies[direction].push(...each);
+    const it: Iteration = { latencyMs: wall, gbps: gbps(this.options.size * this.workers.length, wall) };
+    this.iterations[direction].push(it);
+    if (direction === 'get') this.verifyBuffers(`GET iteration ${this.iterations.get.length}`);
+    return it;
+  }
+
+  /** -put-only: checks each stored object by an untimed plain-HTTP GET. */
+  async verifyStored(): Promise<void> {
+    const scratch = new Uint8Array(this.options.size);
+    for (const [i, key] of this.options.keys.entries()) {
+      await getInto(this.options.s3, this.options.bucket, key, scratch);
+      this.check(crcOf(scratch), i, `stored object ${key}`);
+    }
+  }
+
+  private verifyBuffers(what: string): void {
+    this.workers.forEach((w, i) => this.check(crcOf(w.buffer), i, `${what}, ${this.options.keys[i]}`));
+  }
+
+  private check(actual: number, worker: number, what: string): void {
+    this.verifiedOnce = true;
+    const want = this.expected[worker];
+    if (actual !== want) {
+      this.failures.push(
+        `${what}: CRC32 ${hex(actual)} read back, ${want === undefined ? 'nothing' : hex(want)} written`,
+      );
+    }
+  }
+
+  result(): RunResult {
+    const direction = (d: Direction): DirectionResult | undefined => {
+      const its = this.iterations[d];
+      if (its.length === 0) return undefined;
+      const totalMs = its.reduce((a, b) => a + b.latencyMs, 0);
+      return {
+        gbps: gbps(this.options.size * this.workers.length * its.length, totalMs),
+        latencyMs: summarize(this.latencies[d]),
+        iterations: its,
+      };
+    };
+    const put = direction('put');
+    const get = direction('get');
+    return {
+      mode: this.options.mode,
+      sizeBytes: this.options.size,
+      iterations: Math.max(this.iterations.put.length, this.iterations.get.length),
+      concurrency: this.workers.length,
+      endpoint: this.options.endpoint,
+      bucket: this.options.bucket,
+      ...(put ? { put } : {}),
+      ...(get ? { get } : {}),
+      verified: this.verifiedOnce && this.failures.length === 0,
+      ...(this.failures.length ? { failures: [...this.failures] } : {}),
+    };
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    for (const w of this.workers) await w[Symbol.asyncDispose]();
+  }
+}
+
+function hex(n: number): string {
+  return `0x${n.toString(16).padStart(8, '0')}`;
+}
