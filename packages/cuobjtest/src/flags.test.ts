@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { FLAGS, parseFlags, UsageError, usage } from './flags.js';
+import { formatSize, parseSize } from './sizes.js';
+
+describe('flags', () => {
+  it("vgwrdma's defaults", () => {
+    expect(parseFlags([])).toMatchObject({
+      endpoint: 'http://localhost:7070',
+      bucket: 'cuobjtest',
+      size: 64 * 2 ** 20,
+      region: 'us-east-1',
+      n: 3,
+      putOnly: false,
+      getOnly: false,
+      stdS3: false,
+      concurrency: 1,
+      sizes: undefined,
+      compare: false,
+      json: false,
+      report: undefined,
+    });
+  });
+
+  it('Go single-dash and GNU double-dash forms, with = or a separate value, booleans bare or =false', () => {
+    const c = parseFlags([
+      '-endpoint',
+      'http://h:1',
+      '--size=1MiB',
+      '-n=7',
+      '--bucket',
+      'b1',
+      '-put-only',
+      '--json',
+      '-std-s3=false',
+    ]);
+    expect(c).toMatchObject({
+      endpoint: 'http://h:1',
+      size: 2 ** 20,
+      n: 7,
+      bucket: 'b1',
+      putOnly: true,
+      json: true,
+      stdS3: false,
+    });
+    expect(parseFlags(['--sizes', '1MiB,16MiB,256MiB', '--concurrency', '4']).sizes).toEqual([
+      2 ** 20,
+      2 ** 24,
+      2 ** 28,
+    ]);
+  });
+
+  it('access/secret/region fall back to the AWS environment; a flag wins', () => {
+    const env = { AWS_ACCESS_KEY_ID: 'ak', AWS_SECRET_ACCESS_KEY: 'sk', AWS_REGION: 'eu-west-1' };
+    expect(parseFlags([], env)).toMatchObject({ access: 'ak', secret: 'sk', region: 'eu-west-1' });
+    expect(parseFlags(['-secret', 'flag'], env).secret).toBe('flag');
+  });
+
+  it.each([
+    [['-size', '12XB'], /invalid size/],
+    [['-n', '0'], /positive integer/],
+    [['-bogus'], /unknown flag/],
+    [['stray'], /unexpected argument/],
+    [['-key'], /needs a value/],
+    [['-put-only', '-get-only'], /exclude each other/],
+    [['-json=maybe'], /true or false/],
+  ])('%j is a usage error', (argv, message) => {
+    expect(() => parseFlags(argv)).toThrow(UsageError);
+    expect(() => parseFlags(argv)).toThrow(message);
+  });
+
+  it('--help lists every flag of the table', () => {
+    const text = usage();
+    for (const f of FLAGS) expect(text).toContain(`-${f.name}`);
+    expect(text).toContain('(default 64MiB)');
+  });
+});
+
+describe('sizes', () => {
+  it.each([
+    ['4096', 4096],
+    ['10B', 10],
+    ['1K', 1024],
+    ['1KB', 1000],
+    ['2KiB', 2048],
+    ['64M', 64 * 2 ** 20],
+    ['5MB', 5e6],
+    ['64MiB', 64 * 2 ** 20],
+    ['1g', 2 ** 30],
+    ['2GB', 2e9],
+    ['1GiB', 2 ** 30],
+    ['1.5MiB', 1.5 * 2 ** 20],
+  ])('%s = %d bytes', (text, bytes) => {
+    expect(parseSize(text)).toBe(bytes);
+  });
+
+  it('refuses junk, zero and fractions of a byte; formats binary units', () => {
+    for (const bad of ['', 'MiB', '-1M', '0', '1.5B', '3TB']) expect(typeof parseSize(bad)).toBe('string');
+    expect([formatSize(64 * 2 ** 20), formatSize(1000), formatSize(1536), formatSize(2 ** 30)]).toEqual([
+      '64MiB',
+      '1000B',
+      '1.5KiB',
+      '1GiB',
+    ]);
+  });
+});

@@ -1,0 +1,178 @@
+// cuobjtest's built bin (dist/main.js) against a real gateway process (posix + CuServer +
+// cu-middleware, softnic): both modes, --compare, a --sizes sweep with a report, and a failing
+// verification path. Assertions are on the --json document, never on times.
+
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CREDENTIALS, GatewayProcess } from '../../cuobjclient/test/gateway-process.js';
+import type { RunResult } from '../src/index.js';
+
+const BIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+const MiB = 2 ** 20;
+
+describe('cuobjtest against a gateway process', () => {
+  let gw: GatewayProcess;
+  let scratch: string;
+
+  beforeAll(async () => {
+    gw = await GatewayProcess.start();
+    scratch = await mkdtemp(join(tmpdir(), 'cuobjtest-e2e-'));
+  });
+  afterAll(async () => {
+    await gw?.stop();
+    if (scratch) await rm(scratch, { recursive: true, force: true });
+  });
+
+  async function cuobjtest(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    const env = { ...process.env, AWS_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey, CI: '1' };
+    try {
+      const { stdout, stderr } = await promisify(execFile)(
+        process.execPath,
+        [BIN, '-endpoint', gw.endpoint, '-access', CREDENTIALS.accessKeyId, ...args],
+        { env, maxBuffer: 16 * MiB },
+      );
+      return { code: 0, stdout, stderr };
+    } catch (e) {
+      const x = e as { code: number; stdout: string; stderr: string };
+      return { code: x.code, stdout: x.stdout, stderr: x.stderr };
+    }
+  }
+
+  function expectRun(r: RunResult, mode: RunResult['mode'], size: number, n: number): void {
+    expect(r).toMatchObject({ mode, sizeBytes: size, iterations: n, verified: true });
+    for (const d of [r.put, r.get]) {
+      expect(d?.gbps).toBeGreaterThan(0);
+      expect(d?.iterations).toHaveLength(n);
+      expect(Object.keys(d?.latencyMs ?? {}).sort()).toEqual(['avg', 'max', 'min', 'p50', 'p99']);
+      expect(d?.latencyMs.min).toBeLessThanOrEqual(d?.latencyMs.max ?? 0);
+    }
+  }
+
+  it('rdma mode (the default): verified PUT and GET, JSON only on stdout; the bucket is created', async () => {
+    const { code, stdout } = await cuobjtest('-bucket', 'e2e-rdma', '-size', '4MiB', '-n', '2', '--json');
+    expect(code).toBe(0);
+    const r = JSON.parse(stdout) as RunResult;
+    expectRun(r, 'rdma', 4 * MiB, 2);
+    const stored = await readFile(join(gw.root, 'e2e-rdma', 'cuobjtest-object'));
+    expect(stored.length).toBe(4 * MiB);
+  });
+
+  it('-std-s3 mode: the same document for plain HTTP bodies', async () => {
+    const { code, stdout } = await cuobjtest(
+      '-bucket',
+      'e2e-std',
+      '-size',
+      '3MiB',
+      '-n',
+      '2',
+      '-std-s3',
+      '--json',
+    );
+    expect(code).toBe(0);
+    expectRun(JSON.parse(stdout) as RunResult, 'std-s3', 3 * MiB, 2);
+  });
+
+  it('--compare with --concurrency 2: both modes alternately, per-pair ratios on the rdma result', async () => {
+    const { code, stdout } = await cuobjtest(
+      '-bucket',
+      'e2e-cmp',
+      '-size',
+      '2MiB',
+      '-n',
+      '2',
+      '--compare',
+      '--concurrency',
+      '2',
+      '--json',
+    );
+    expect(code).toBe(0);
+    const [rdma, std] = JSON.parse(stdout) as RunResult[];
+    expectRun(rdma as RunResult, 'rdma', 2 * MiB, 2);
+    expectRun(std as RunResult, 'std-s3', 2 * MiB, 2);
+    expect(rdma?.concurrency).toBe(2);
+    expect(rdma?.vsStdS3?.put?.pairs).toHaveLength(2);
+    expect(rdma?.vsStdS3?.get?.pairs).toHaveLength(2);
+    expect(rdma?.vsStdS3?.get?.median).toBeGreaterThan(0);
+  });
+
+  it('--sizes sweep writes an SVG report; text mode prints iteration lines and summaries', async () => {
+    const report = join(scratch, 'sweep.svg');
+    const { code, stdout } = await cuobjtest(
+      '-bucket',
+      'e2e-sweep',
+      '--sizes',
+      '1MiB,2MiB',
+      '-n',
+      '1',
+      '--report',
+      report,
+    );
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^rdma +1MiB {2}PUT +1\/1 .* GB\/s$/m);
+    expect(stdout).toMatch(/^== rdma 2MiB x1: verified$/m);
+    const svg = await readFile(report, 'utf8');
+    expect(svg).toContain('<svg');
+    expect(svg).toContain('rdma GET');
+  });
+
+  it('-put-only then -get-only of the same object, each verified', async () => {
+    const put = await cuobjtest(
+      '-bucket',
+      'e2e-split',
+      '-key',
+      'split',
+      '-size',
+      '1MiB',
+      '-n',
+      '1',
+      '-put-only',
+      '--json',
+    );
+    expect(put.code).toBe(0);
+    const p = JSON.parse(put.stdout) as RunResult;
+    expect([p.verified, p.put?.iterations.length, p.get]).toEqual([true, 1, undefined]);
+    const get = await cuobjtest(
+      '-bucket',
+      'e2e-split',
+      '-key',
+      'split',
+      '-size',
+      '1MiB',
+      '-n',
+      '2',
+      '-get-only',
+      '--json',
+    );
+    expect(get.code).toBe(0);
+    const g = JSON.parse(get.stdout) as RunResult;
+    expect([g.verified, g.get?.iterations.length, g.put]).toEqual([true, 2, undefined]);
+  });
+
+  it('a failing transfer exits 1 with the reason: -get-only of an object of another size', async () => {
+    const { code, stderr } = await cuobjtest(
+      '-bucket',
+      'e2e-split',
+      '-key',
+      'split',
+      '-size',
+      '2MiB',
+      '-n',
+      '1',
+      '-get-only',
+      '--json',
+    );
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/1048576 bytes, expected 2097152/);
+  });
+
+  it('a usage error exits 2', async () => {
+    const { code, stderr } = await cuobjtest('-size', 'lots');
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/invalid size 'lots'/);
+  });
+});
