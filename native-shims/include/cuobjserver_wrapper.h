@@ -6,9 +6,10 @@
  * handle_put = RDMA READ from the client's memory (serves an S3 PUT).
  *
  * Ownership: the server owns its buffers' registrations, channels, worker threads, cached agent
- * connections and the completion eventfd; cuobj_server_destroy releases all of them (it waits for
- * in-flight transfers to finish or time out). Host buffers from alloc_host_buffer belong to the
- * caller until free_host_buffer.
+ * connections and the completion eventfd; cuobj_server_destroy releases all of them: it joins
+ * the channel workers, so submitted transfers finish (or time out) first and their completions
+ * are discarded. Do not call destroy while synchronous handle_* calls still run on other
+ * threads. Host buffers from alloc_host_buffer belong to the caller until free_host_buffer.
  *
  * Threading: all functions are thread-safe. A CHANNEL carries one transfer at a time: a second
  * transfer (sync or async) on a busy channel fails with -EBUSY instead of queueing. Transfers on
