@@ -3,5 +3,6 @@ import { ensureDist, ensureShims, GATEWAY_PACKAGES } from './build-dist.js';
 
 export default function setup(): void {
   ensureShims();
-  for (const name of [...GATEWAY_PACKAGES, 'cuobjclient']) ensureDist(name);
+  for (const name of GATEWAY_PACKAGES) ensureDist(name);
+  ensureDist('cuobjclient', true);
 }

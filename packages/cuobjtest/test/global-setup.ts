@@ -4,5 +4,7 @@ import { ensureDist, ensureShims, GATEWAY_PACKAGES } from '../../cuobjclient/tes
 
 export default function setup(): void {
   ensureShims();
-  for (const name of [...GATEWAY_PACKAGES, 'cuobjclient', 'cuobjtest']) ensureDist(name);
+  for (const name of GATEWAY_PACKAGES) ensureDist(name);
+  ensureDist('cuobjclient', true);
+  ensureDist('cuobjtest', true);
 }
