@@ -109,7 +109,8 @@ export class Runner implements AsyncDisposable {
   }
 
   private verifyBuffers(what: string): void {
-    for (const [i, w] of this.workers.entries()) this.check(crcOf(w.buffer), i, `${what}, ${this.options.keys[i]}`);
+    for (const [i, w] of this.workers.entries())
+      this.check(crcOf(w.buffer), i, `${what}, ${this.options.keys[i]}`);
   }
 
   private check(actual: number, worker: number, what: string): void {
