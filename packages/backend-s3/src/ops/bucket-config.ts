@@ -1,0 +1,213 @@
+// Bucket configuration. Policy, CORS and website are the gateway's to answer and enforce: they
+// live in the meta bucket (refused with NotImplemented without one). Versioning, ownership
+// controls, tags and object-lock configuration shape how the upstream stores objects: forwarded.
+import {
+  DeleteBucketOwnershipControlsCommand,
+  DeleteBucketTaggingCommand,
+  GetBucketOwnershipControlsCommand,
+  GetBucketTaggingCommand,
+  GetBucketVersioningCommand,
+  GetObjectLockConfigurationCommand,
+  PutBucketOwnershipControlsCommand,
+  PutBucketTaggingCommand,
+  PutBucketVersioningCommand,
+  PutObjectLockConfigurationCommand,
+} from '@aws-sdk/client-s3';
+import type {
+  BucketLockConfig,
+  ObjectOwnership,
+  RequestContext,
+  S3ErrorCode,
+  TagSet,
+  VersioningStatus,
+} from '@vgwrdma/s3-backend';
+import { S3Error } from '@vgwrdma/s3-backend';
+import { compact } from '../compact.js';
+import { tagsFromSdk, tagsToSdk } from '../convert.js';
+import type { MetaKind } from '../meta-bucket.js';
+import { call, checkBucket, type Upstream } from '../upstream.js';
+import { bucketMustExist } from './objects.js';
+
+/** The gateway-side configurations: meta kind and the error answered when none is stored. */
+export const STORED_CONFIGS = {
+  policy: { kind: 'policy', missing: 'NoSuchBucketPolicy' },
+  cors: { kind: 'cors', missing: 'NoSuchCORSConfiguration' },
+  website: { kind: 'website', missing: 'NoSuchWebsiteConfiguration' },
+} as const satisfies Record<string, { kind: MetaKind; missing: S3ErrorCode }>;
+
+export type StoredConfig = keyof typeof STORED_CONFIGS;
+
+export async function getStored(
+  up: Upstream,
+  ctx: RequestContext,
+  which: StoredConfig,
+  bucket: string,
+): Promise<string> {
+  checkBucket(up, bucket);
+  const { kind, missing } = STORED_CONFIGS[which];
+  const text = await up.meta?.get(kind, bucket, ctx.signal);
+  if (text !== undefined) return text;
+  await bucketMustExist(up, ctx, bucket); // NoSuchBucket rather than "no configuration"
+  throw new S3Error(missing);
+}
+
+export async function putStored(
+  up: Upstream,
+  ctx: RequestContext,
+  which: StoredConfig,
+  bucket: string,
+  text: string,
+): Promise<void> {
+  checkBucket(up, bucket);
+  if (!up.meta)
+    throw S3Error.custom('NotImplemented', `Bucket ${which} needs a meta bucket (--meta-bucket).`);
+  await bucketMustExist(up, ctx, bucket);
+  await up.meta.put(STORED_CONFIGS[which].kind, bucket, text, ctx.signal);
+}
+
+export async function deleteStored(
+  up: Upstream,
+  ctx: RequestContext,
+  which: StoredConfig,
+  bucket: string,
+): Promise<void> {
+  checkBucket(up, bucket);
+  await bucketMustExist(up, ctx, bucket);
+  await up.meta?.delete(STORED_CONFIGS[which].kind, bucket, ctx.signal);
+}
+
+export async function getBucketVersioning(
+  up: Upstream,
+  ctx: RequestContext,
+  bucket: string,
+): Promise<VersioningStatus | undefined> {
+  checkBucket(up, bucket);
+  const out = await call(ctx, 'bucket', (o) =>
+    up.client.send(new GetBucketVersioningCommand({ Bucket: bucket }), o),
+  );
+  return out.Status === 'Enabled' || out.Status === 'Suspended' ? out.Status : undefined;
+}
+
+export async function putBucketVersioning(
+  up: Upstream,
+  ctx: RequestContext,
+  bucket: string,
+  status: VersioningStatus,
+): Promise<void> {
+  checkBucket(up, bucket);
+  await call(ctx, 'bucket', (o) =>
+    up.client.send(
+      new PutBucketVersioningCommand({ Bucket: bucket, VersioningConfiguration: { Status: status } }),
+      o,
+    ),
+  );
+}
+
+export async function getBucketOwnershipControls(
+  up: Upstream,
+  ctx: RequestContext,
+  bucket: string,
+): Promise<ObjectOwnership> {
+  checkBucket(up, bucket);
+  const out = await call(ctx, 'bucket', (o) =>
+    up.client.send(new GetBucketOwnershipControlsCommand({ Bucket: bucket }), o),
+  );
+  const ownership = out.OwnershipControls?.Rules?.[0]?.ObjectOwnership;
+  if (ownership === undefined) throw new S3Error('OwnershipControlsNotFoundError');
+  return ownership as ObjectOwnership;
+}
+
+export async function putBucketOwnershipControls(
+  up: Upstream,
+  ctx: RequestContext,
+  bucket: string,
+  ownership: ObjectOwnership,
+): Promise<void> {
+  checkBucket(up, bucket);
+  await call(ctx, 'bucket', (o) =>
+    up.client.send(
+      new PutBucketOwnershipControlsCommand({
+        Bucket: bucket,
+        OwnershipControls: { Rules: [{ ObjectOwnership: ownership }] },
+      }),
+      o,
+    ),
+  );
+}
+
+export async function deleteBucketOwnershipControls(
+  up: Upstream,
+  ctx: RequestContext,
+  bucket: string,
+): Promise<void> {
+  checkBucket(up, bucket);
+  await call(ctx, 'bucket', (o) =>
+    up.client.send(new DeleteBucketOwnershipControlsCommand({ Bucket: bucket }), o),
+  );
+}
+
+export async function getBucketTagging(up: Upstream, ctx: RequestContext, bucket: string): Promise<TagSet> {
+  checkBucket(up, bucket);
+  const out = await call(ctx, 'bucket', (o) =>
+    up.client.send(new GetBucketTaggingCommand({ Bucket: bucket }), o),
+  );
+  return tagsFromSdk(out.TagSet);
+}
+
+export async function putBucketTagging(
+  up: Upstream,
+  ctx: RequestContext,
+  bucket: string,
+  tags: TagSet,
+): Promise<void> {
+  checkBucket(up, bucket);
+  await call(ctx, 'bucket', (o) =>
+    up.client.send(new PutBucketTaggingCommand({ Bucket: bucket, Tagging: { TagSet: tagsToSdk(tags) } }), o),
+  );
+}
+
+export async function deleteBucketTagging(up: Upstream, ctx: RequestContext, bucket: string): Promise<void> {
+  checkBucket(up, bucket);
+  await call(ctx, 'bucket', (o) => up.client.send(new DeleteBucketTaggingCommand({ Bucket: bucket }), o));
+}
+
+export async function getObjectLockConfiguration(
+  up: Upstream,
+  ctx: RequestContext,
+  bucket: string,
+): Promise<BucketLockConfig> {
+  checkBucket(up, bucket);
+  const out = await call(ctx, 'bucket', (o) =>
+    up.client.send(new GetObjectLockConfigurationCommand({ Bucket: bucket }), o),
+  );
+  const config = out.ObjectLockConfiguration;
+  if (!config) throw new S3Error('ObjectLockConfigurationNotFoundError');
+  const d = config.Rule?.DefaultRetention;
+  return compact({
+    Enabled: config.ObjectLockEnabled === 'Enabled',
+    DefaultRetention:
+      d?.Mode === undefined ? undefined : compact({ Mode: d.Mode, Days: d.Days, Years: d.Years }),
+  });
+}
+
+export async function putObjectLockConfiguration(
+  up: Upstream,
+  ctx: RequestContext,
+  bucket: string,
+  config: BucketLockConfig,
+): Promise<void> {
+  checkBucket(up, bucket);
+  const d = config.DefaultRetention;
+  await call(ctx, 'bucket', (o) =>
+    up.client.send(
+      new PutObjectLockConfigurationCommand({
+        Bucket: bucket,
+        ObjectLockConfiguration: {
+          ObjectLockEnabled: config.Enabled ? 'Enabled' : undefined,
+          Rule: d ? { DefaultRetention: { Mode: d.Mode, Days: d.Days, Years: d.Years } } : undefined,
+        },
+      }),
+      o,
+    ),
+  );
+}

@@ -1,0 +1,186 @@
+// Bucket lifecycle and ownership. The upstream holds the buckets; with a meta bucket, the gateway
+// keeps each bucket's ACL (owner and grants) there, so ownership answers (BucketAlreadyOwnedByYou
+// vs BucketAlreadyExists, ListBuckets per owner, admin owner changes) work although every request
+// reaches the upstream with the same credentials. Without one, ownership is not tracked: every
+// account sees every bucket and is treated as its owner.
+import {
+  CreateBucketCommand,
+  DeleteBucketCommand,
+  HeadBucketCommand,
+  ListBucketsCommand,
+  type Bucket as SdkBucket,
+} from '@aws-sdk/client-s3';
+import type {
+  BucketAcl,
+  BucketSummary,
+  CreateBucketInput,
+  HeadBucketOutput,
+  ListBucketsInput,
+  ListBucketsOutput,
+  RequestContext,
+} from '@vgwrdma/s3-backend';
+import { S3Error } from '@vgwrdma/s3-backend';
+import { compact } from '../compact.js';
+import type { MetaKind } from '../meta-bucket.js';
+import { DEFAULT_REGION } from '../options.js';
+import { call, checkBucket, type Upstream } from '../upstream.js';
+import { bucketMustExist } from './objects.js';
+
+const ALL_META_KINDS: readonly MetaKind[] = ['acl', 'policy', 'cors', 'website'];
+
+/** The stored ACL; undefined when the bucket has none (created outside this gateway). */
+export async function readAcl(
+  up: Upstream,
+  ctx: RequestContext,
+  bucket: string,
+): Promise<BucketAcl | undefined> {
+  const text = await up.meta?.get('acl', bucket, ctx.signal);
+  if (text === undefined || text === '') return undefined;
+  try {
+    return JSON.parse(text) as BucketAcl;
+  } catch (err) {
+    throw new S3Error('InternalError', undefined, { cause: err });
+  }
+}
+
+export async function getBucketAcl(up: Upstream, ctx: RequestContext, bucket: string): Promise<BucketAcl> {
+  checkBucket(up, bucket);
+  const acl = await readAcl(up, ctx, bucket);
+  if (acl) return acl;
+  await bucketMustExist(up, ctx, bucket);
+  return { Owner: ctx.account.access, Grantees: [] };
+}
+
+export async function putBucketAcl(
+  up: Upstream,
+  ctx: RequestContext,
+  bucket: string,
+  acl: BucketAcl,
+): Promise<void> {
+  checkBucket(up, bucket);
+  if (!up.meta) throw S3Error.custom('NotImplemented', 'Bucket ACLs need a meta bucket (--meta-bucket).');
+  await bucketMustExist(up, ctx, bucket);
+  await up.meta.put('acl', bucket, JSON.stringify(acl), ctx.signal);
+}
+
+async function listUpstreamBuckets(up: Upstream, ctx: RequestContext, input: ListBucketsInput) {
+  const out = await call(ctx, 'bucket', (o) =>
+    up.client.send(
+      new ListBucketsCommand({
+        Prefix: input.prefix,
+        ContinuationToken: input.continuationToken,
+        MaxBuckets: input.maxBuckets,
+      }),
+      o,
+    ),
+  );
+  const buckets = (out.Buckets ?? []).filter((b): b is SdkBucket & { Name: string } => {
+    return b.Name !== undefined && b.Name !== up.meta?.bucket;
+  });
+  return { buckets, continuationToken: out.ContinuationToken };
+}
+
+/** Each bucket with its owner from the meta bucket (undefined without one, or without an ACL). */
+async function withOwners(up: Upstream, ctx: RequestContext, buckets: (SdkBucket & { Name: string })[]) {
+  return Promise.all(
+    buckets.map(async (b): Promise<BucketSummary> => {
+      const owner = up.meta ? (await readAcl(up, ctx, b.Name))?.Owner : undefined;
+      return compact({ name: b.Name, creationDate: b.CreationDate ?? new Date(0), owner });
+    }),
+  );
+}
+
+export async function listBuckets(
+  up: Upstream,
+  ctx: RequestContext,
+  input: ListBucketsInput,
+): Promise<ListBucketsOutput> {
+  const page = await listUpstreamBuckets(up, ctx, input);
+  let buckets = await withOwners(up, ctx, page.buckets);
+  if (input.owner !== undefined && up.meta) buckets = buckets.filter((b) => b.owner === input.owner);
+  buckets.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return compact({ buckets, continuationToken: page.continuationToken });
+}
+
+export async function listBucketsAndOwners(up: Upstream, ctx: RequestContext): Promise<BucketSummary[]> {
+  const all: BucketSummary[] = [];
+  let token: string | undefined;
+  do {
+    const page = await listUpstreamBuckets(up, ctx, token === undefined ? {} : { continuationToken: token });
+    all.push(...(await withOwners(up, ctx, page.buckets)));
+    token = page.continuationToken;
+  } while (token);
+  return all;
+}
+
+export async function createBucket(
+  up: Upstream,
+  ctx: RequestContext,
+  input: CreateBucketInput,
+): Promise<void> {
+  checkBucket(up, input.bucket);
+  const existing = await readAcl(up, ctx, input.bucket);
+  if (existing) {
+    throw new S3Error(existing.Owner === input.owner ? 'BucketAlreadyOwnedByYou' : 'BucketAlreadyExists');
+  }
+  const region = up.options.region ?? DEFAULT_REGION;
+  await call(ctx, 'bucket', (o) =>
+    up.client.send(
+      new CreateBucketCommand({
+        Bucket: input.bucket,
+        ObjectLockEnabledForBucket: input.objectLockEnabled,
+        ObjectOwnership: input.ownership,
+        // us-east-1 is the one region that takes no LocationConstraint.
+        CreateBucketConfiguration:
+          region === DEFAULT_REGION ? undefined : { LocationConstraint: region as never },
+      }),
+      o,
+    ),
+  );
+  if (!up.meta) return;
+  try {
+    await up.meta.put('acl', input.bucket, JSON.stringify(input.acl), ctx.signal);
+  } catch (err) {
+    // An ownerless bucket would be anyone's: take the new bucket back.
+    await call(ctx, 'bucket', (o) =>
+      up.client.send(new DeleteBucketCommand({ Bucket: input.bucket }), o),
+    ).catch(() => undefined);
+    throw err;
+  }
+}
+
+export async function headBucket(
+  up: Upstream,
+  ctx: RequestContext,
+  bucket: string,
+): Promise<HeadBucketOutput> {
+  checkBucket(up, bucket);
+  const out = await call(ctx, 'bucket', (o) => up.client.send(new HeadBucketCommand({ Bucket: bucket }), o));
+  return compact({ region: out.BucketRegion ?? up.options.region ?? DEFAULT_REGION });
+}
+
+export async function deleteBucket(up: Upstream, ctx: RequestContext, bucket: string): Promise<void> {
+  checkBucket(up, bucket);
+  await call(ctx, 'bucket', (o) => up.client.send(new DeleteBucketCommand({ Bucket: bucket }), o));
+  // The bucket is gone: so is its gateway-side configuration (a new bucket of that name starts clean).
+  const meta = up.meta;
+  if (meta) await Promise.allSettled(ALL_META_KINDS.map((kind) => meta.delete(kind, bucket, ctx.signal)));
+}
+
+export async function changeBucketOwner(
+  up: Upstream,
+  ctx: RequestContext,
+  bucket: string,
+  newOwner: string,
+): Promise<void> {
+  checkBucket(up, bucket);
+  if (!up.meta) throw S3Error.custom('NotImplemented', 'Bucket owners need a meta bucket (--meta-bucket).');
+  const stored = await readAcl(up, ctx, bucket);
+  if (!stored) await bucketMustExist(up, ctx, bucket);
+  const acl = stored ?? { Owner: '', Grantees: [] };
+  const moved: BucketAcl = {
+    Owner: newOwner,
+    Grantees: acl.Grantees.map((g) => (g.Access === acl.Owner ? { ...g, Access: newOwner } : g)),
+  };
+  await up.meta.put('acl', bucket, JSON.stringify(moved), ctx.signal);
+}

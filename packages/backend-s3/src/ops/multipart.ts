@@ -1,0 +1,272 @@
+// Multipart uploads passed through: the upstream owns the upload ids and the parts; UploadPart
+// streams like PutObject, Complete and the listings are forwarded.
+import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  ListMultipartUploadsCommand,
+  ListPartsCommand,
+  UploadPartCommand,
+  UploadPartCopyCommand,
+} from '@aws-sdk/client-s3';
+import type {
+  CompleteMultipartUploadInput,
+  CompleteMultipartUploadOutput,
+  CreateMultipartUploadInput,
+  CreateMultipartUploadOutput,
+  ListMultipartUploadsInput,
+  ListMultipartUploadsOutput,
+  ListPartsInput,
+  ListPartsOutput,
+  RequestContext,
+  UploadPartCopyInput,
+  UploadPartCopyOutput,
+  UploadPartInput,
+  UploadPartOutput,
+  UploadRef,
+} from '@vgwrdma/s3-backend';
+import { compact } from '../compact.js';
+import {
+  checksumAlgorithmOf,
+  checksumFields,
+  checksumsFrom,
+  checksumTypeOf,
+  copySource,
+  objectAttributeFields,
+  ownerFrom,
+} from '../convert.js';
+import { call, checkBucket, type Upstream } from '../upstream.js';
+import { streamedUpload } from './streamed-upload.js';
+
+export async function createMultipartUpload(
+  up: Upstream,
+  ctx: RequestContext,
+  input: CreateMultipartUploadInput,
+): Promise<CreateMultipartUploadOutput> {
+  checkBucket(up, input.bucket);
+  const out = await call(ctx, 'bucket', (o) =>
+    up.client.send(
+      new CreateMultipartUploadCommand({
+        Bucket: input.bucket,
+        Key: input.key,
+        ...objectAttributeFields(input),
+        ChecksumAlgorithm: input.checksumAlgorithm,
+        ChecksumType: input.checksumType,
+      }),
+      o,
+    ),
+  );
+  return compact({
+    bucket: out.Bucket ?? input.bucket,
+    key: out.Key ?? input.key,
+    uploadId: out.UploadId ?? '',
+    checksumAlgorithm: checksumAlgorithmOf(out.ChecksumAlgorithm) ?? input.checksumAlgorithm,
+    checksumType: checksumTypeOf(out.ChecksumType) ?? input.checksumType,
+  });
+}
+
+export async function uploadPart(
+  up: Upstream,
+  ctx: RequestContext,
+  input: UploadPartInput,
+): Promise<UploadPartOutput> {
+  checkBucket(up, input.bucket);
+  const { result, size, computed } = await streamedUpload(up, ctx, input, 'upload', (body, spec, options) =>
+    up.streamClient.send(
+      new UploadPartCommand({
+        Bucket: input.bucket,
+        Key: input.key,
+        UploadId: input.uploadId,
+        PartNumber: input.partNumber,
+        Body: body,
+        ContentLength: spec.contentLength,
+        ...spec.checksumFields,
+      }),
+      options,
+    ),
+  );
+  const checksums = checksumsFrom(result);
+  if (input.checksum && computed !== undefined) checksums[input.checksum.algorithm] ??= computed;
+  return { etag: result.ETag ?? '', size, checksums };
+}
+
+export async function uploadPartCopy(
+  up: Upstream,
+  ctx: RequestContext,
+  input: UploadPartCopyInput,
+): Promise<UploadPartCopyOutput> {
+  checkBucket(up, input.bucket);
+  checkBucket(up, input.source.bucket);
+  const c = input.source.conditions;
+  const out = await call(ctx, 'upload', (o) =>
+    up.client.send(
+      new UploadPartCopyCommand({
+        Bucket: input.bucket,
+        Key: input.key,
+        UploadId: input.uploadId,
+        PartNumber: input.partNumber,
+        CopySource: copySource(input.source.bucket, input.source.key, input.source.versionId),
+        CopySourceRange: input.sourceRange && `bytes=${input.sourceRange.start}-${input.sourceRange.end}`,
+        CopySourceIfMatch: c?.ifMatch,
+        CopySourceIfNoneMatch: c?.ifNoneMatch,
+        CopySourceIfModifiedSince: c?.ifModifiedSince,
+        CopySourceIfUnmodifiedSince: c?.ifUnmodifiedSince,
+      }),
+      o,
+    ),
+  );
+  const r = out.CopyPartResult;
+  return compact({
+    etag: r?.ETag ?? '',
+    lastModified: r?.LastModified ?? new Date(),
+    copySourceVersionId: out.CopySourceVersionId,
+    checksums: r ? checksumsFrom(r) : undefined,
+  });
+}
+
+export async function completeMultipartUpload(
+  up: Upstream,
+  ctx: RequestContext,
+  input: CompleteMultipartUploadInput,
+): Promise<CompleteMultipartUploadOutput> {
+  checkBucket(up, input.bucket);
+  const out = await call(ctx, 'upload', (o) =>
+    up.client.send(
+      new CompleteMultipartUploadCommand({
+        Bucket: input.bucket,
+        Key: input.key,
+        UploadId: input.uploadId,
+        MultipartUpload: {
+          Parts: input.parts.map((p) => ({
+            PartNumber: p.partNumber,
+            ETag: p.etag,
+            ...checksumFields(p.checksums),
+          })),
+        },
+        ...checksumFields(input.checksums),
+        ChecksumType: input.checksumType,
+        MpuObjectSize: input.objectSize,
+        IfMatch: input.ifMatch,
+        IfNoneMatch: input.ifNoneMatch,
+      }),
+      o,
+    ),
+  );
+  const checksums = checksumsFrom(out);
+  return compact({
+    bucket: out.Bucket ?? input.bucket,
+    key: out.Key ?? input.key,
+    etag: out.ETag ?? '',
+    versionId: out.VersionId,
+    checksums: Object.keys(checksums).length > 0 ? checksums : undefined,
+    checksumType: checksumTypeOf(out.ChecksumType),
+  });
+}
+
+export async function abortMultipartUpload(
+  up: Upstream,
+  ctx: RequestContext,
+  input: UploadRef,
+): Promise<void> {
+  checkBucket(up, input.bucket);
+  await call(ctx, 'upload', (o) =>
+    up.client.send(
+      new AbortMultipartUploadCommand({ Bucket: input.bucket, Key: input.key, UploadId: input.uploadId }),
+      o,
+    ),
+  );
+}
+
+export async function listParts(
+  up: Upstream,
+  ctx: RequestContext,
+  input: ListPartsInput,
+): Promise<ListPartsOutput> {
+  checkBucket(up, input.bucket);
+  const out = await call(ctx, 'upload', (o) =>
+    up.client.send(
+      new ListPartsCommand({
+        Bucket: input.bucket,
+        Key: input.key,
+        UploadId: input.uploadId,
+        PartNumberMarker: input.partNumberMarker === undefined ? undefined : String(input.partNumberMarker),
+        MaxParts: input.maxParts,
+      }),
+      o,
+    ),
+  );
+  const next = out.NextPartNumberMarker === undefined ? undefined : Number(out.NextPartNumberMarker);
+  return compact({
+    bucket: input.bucket,
+    key: input.key,
+    uploadId: input.uploadId,
+    parts: (out.Parts ?? []).map((p) => {
+      const checksums = checksumsFrom(p);
+      return compact({
+        partNumber: p.PartNumber ?? 0,
+        etag: p.ETag ?? '',
+        size: p.Size ?? 0,
+        lastModified: p.LastModified ?? new Date(0),
+        checksums: Object.keys(checksums).length > 0 ? checksums : undefined,
+      });
+    }),
+    partNumberMarker: Number(out.PartNumberMarker ?? input.partNumberMarker ?? 0),
+    nextPartNumberMarker: next,
+    maxParts: out.MaxParts ?? input.maxParts,
+    isTruncated: out.IsTruncated === true,
+    owner: ownerFrom(out.Owner),
+    initiator:
+      out.Initiator?.ID === undefined
+        ? undefined
+        : compact({ id: out.Initiator.ID, displayName: out.Initiator.DisplayName }),
+    storageClass: out.StorageClass ?? 'STANDARD',
+    checksumAlgorithm: checksumAlgorithmOf(out.ChecksumAlgorithm),
+    checksumType: checksumTypeOf(out.ChecksumType),
+  });
+}
+
+export async function listMultipartUploads(
+  up: Upstream,
+  ctx: RequestContext,
+  input: ListMultipartUploadsInput,
+): Promise<ListMultipartUploadsOutput> {
+  checkBucket(up, input.bucket);
+  const out = await call(ctx, 'bucket', (o) =>
+    up.client.send(
+      new ListMultipartUploadsCommand({
+        Bucket: input.bucket,
+        Prefix: input.prefix,
+        Delimiter: input.delimiter,
+        KeyMarker: input.keyMarker,
+        UploadIdMarker: input.uploadIdMarker,
+        MaxUploads: input.maxUploads,
+      }),
+      o,
+    ),
+  );
+  return compact({
+    bucket: input.bucket,
+    uploads: (out.Uploads ?? []).map((u) =>
+      compact({
+        key: u.Key ?? '',
+        uploadId: u.UploadId ?? '',
+        initiated: u.Initiated ?? new Date(0),
+        storageClass: u.StorageClass ?? 'STANDARD',
+        owner: ownerFrom(u.Owner),
+        initiator:
+          u.Initiator?.ID === undefined
+            ? undefined
+            : compact({ id: u.Initiator.ID, displayName: u.Initiator.DisplayName }),
+        checksumAlgorithm: checksumAlgorithmOf(u.ChecksumAlgorithm),
+        checksumType: checksumTypeOf(u.ChecksumType),
+      }),
+    ),
+    commonPrefixes: (out.CommonPrefixes ?? []).map((p) => p.Prefix ?? ''),
+    isTruncated: out.IsTruncated === true,
+    keyMarker: input.keyMarker,
+    uploadIdMarker: input.uploadIdMarker,
+    nextKeyMarker: out.NextKeyMarker,
+    nextUploadIdMarker: out.NextUploadIdMarker,
+    maxUploads: out.MaxUploads ?? input.maxUploads,
+  });
+}

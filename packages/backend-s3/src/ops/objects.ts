@@ -1,0 +1,222 @@
+// Single-object operations forwarded upstream: PutObject (streamed through the upload guard),
+// GetObject (the upstream body handed on as it arrives), HeadObject, DeleteObject(s), CopyObject.
+import {
+  CopyObjectCommand,
+  DeleteObjectCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+} from '@aws-sdk/client-s3';
+import type {
+  CopyObjectInput,
+  CopyObjectOutput,
+  DeleteObjectInput,
+  DeleteObjectOutput,
+  DeleteObjectsInput,
+  DeleteObjectsOutput,
+  GetObjectInput,
+  GetObjectOutput,
+  HeadObjectInput,
+  HeadObjectOutput,
+  PutObjectInput,
+  PutObjectOutput,
+  RequestContext,
+} from '@vgwrdma/s3-backend';
+import { S3Error } from '@vgwrdma/s3-backend';
+import { compact } from '../compact.js';
+import {
+  checksumsFrom,
+  checksumTypeOf,
+  copySource,
+  objectAttributeFields,
+  objectInfoFrom,
+  rangeHeader,
+} from '../convert.js';
+import { call, checkBucket, type Upstream } from '../upstream.js';
+import { streamedUpload } from './streamed-upload.js';
+
+export async function putObject(
+  up: Upstream,
+  ctx: RequestContext,
+  input: PutObjectInput,
+): Promise<PutObjectOutput> {
+  checkBucket(up, input.bucket);
+  const { result, size, computed } = await streamedUpload(up, ctx, input, 'object', (body, spec, options) =>
+    up.streamClient.send(
+      new PutObjectCommand({
+        Bucket: input.bucket,
+        Key: input.key,
+        Body: body,
+        ContentLength: spec.contentLength,
+        ...objectAttributeFields(input),
+        ...spec.checksumFields,
+        IfMatch: input.ifMatch,
+        IfNoneMatch: input.ifNoneMatch,
+      }),
+      options,
+    ),
+  );
+  const checksums = checksumsFrom(result);
+  if (input.checksum && computed !== undefined) checksums[input.checksum.algorithm] ??= computed;
+  return compact({
+    etag: result.ETag ?? '',
+    size,
+    versionId: result.VersionId,
+    checksums,
+    checksumType: checksumTypeOf(result.ChecksumType),
+  });
+}
+
+function readFields(input: HeadObjectInput) {
+  const c = input.conditions;
+  return {
+    Bucket: input.bucket,
+    Key: input.key,
+    VersionId: input.versionId,
+    Range: input.range === undefined ? undefined : rangeHeader(input.range),
+    PartNumber: input.partNumber,
+    IfMatch: c?.ifMatch,
+    IfNoneMatch: c?.ifNoneMatch,
+    IfModifiedSince: c?.ifModifiedSince,
+    IfUnmodifiedSince: c?.ifUnmodifiedSince,
+    ChecksumMode: input.checksumMode === true ? ('ENABLED' as const) : undefined,
+  };
+}
+
+export async function getObject(
+  up: Upstream,
+  ctx: RequestContext,
+  input: GetObjectInput,
+): Promise<GetObjectOutput> {
+  checkBucket(up, input.bucket);
+  const out = await call(ctx, 'object', (o) => up.client.send(new GetObjectCommand(readFields(input)), o));
+  const body = out.Body;
+  if (body === undefined || !('pipe' in body)) throw new S3Error('InternalError');
+  // The SDK's body is the upstream's response stream: handed on unread, so bytes flow through.
+  return { ...objectInfoFrom(input.key, out), body: body as unknown as GetObjectOutput['body'] };
+}
+
+export async function headObject(
+  up: Upstream,
+  ctx: RequestContext,
+  input: HeadObjectInput,
+): Promise<HeadObjectOutput> {
+  checkBucket(up, input.bucket);
+  try {
+    const out = await call(ctx, 'object', (o) => up.client.send(new HeadObjectCommand(readFields(input)), o));
+    return objectInfoFrom(input.key, out);
+  } catch (err) {
+    // A HEAD 404 has no body to say what is missing: ask whether the bucket is there.
+    if (err instanceof S3Error && err.code === 'NoSuchKey') await bucketMustExist(up, ctx, input.bucket);
+    throw err;
+  }
+}
+
+export async function bucketMustExist(up: Upstream, ctx: RequestContext, bucket: string): Promise<void> {
+  await call(ctx, 'bucket', (o) => up.client.send(new HeadBucketCommand({ Bucket: bucket }), o));
+}
+
+export async function deleteObject(
+  up: Upstream,
+  ctx: RequestContext,
+  input: DeleteObjectInput,
+): Promise<DeleteObjectOutput> {
+  checkBucket(up, input.bucket);
+  const out = await call(ctx, 'object', (o) =>
+    up.client.send(
+      new DeleteObjectCommand({
+        Bucket: input.bucket,
+        Key: input.key,
+        VersionId: input.versionId,
+        BypassGovernanceRetention: input.bypassGovernanceRetention,
+        IfMatch: input.ifMatch,
+      }),
+      o,
+    ),
+  );
+  return compact({ deleteMarker: out.DeleteMarker, versionId: out.VersionId });
+}
+
+export async function deleteObjects(
+  up: Upstream,
+  ctx: RequestContext,
+  input: DeleteObjectsInput,
+): Promise<DeleteObjectsOutput> {
+  checkBucket(up, input.bucket);
+  const out = await call(ctx, 'bucket', (o) =>
+    up.client.send(
+      new DeleteObjectsCommand({
+        Bucket: input.bucket,
+        BypassGovernanceRetention: input.bypassGovernanceRetention,
+        Delete: {
+          Objects: input.objects.map((x) => ({ Key: x.key, VersionId: x.versionId })),
+          Quiet: input.quiet,
+        },
+      }),
+      o,
+    ),
+  );
+  return {
+    deleted: (out.Deleted ?? []).map((d) =>
+      compact({
+        key: d.Key ?? '',
+        versionId: d.VersionId,
+        deleteMarker: d.DeleteMarker,
+        deleteMarkerVersionId: d.DeleteMarkerVersionId,
+      }),
+    ),
+    errors: (out.Errors ?? []).map((e) =>
+      compact({
+        key: e.Key ?? '',
+        versionId: e.VersionId,
+        code: e.Code ?? 'InternalError',
+        message: e.Message ?? '',
+      }),
+    ),
+  };
+}
+
+export async function copyObject(
+  up: Upstream,
+  ctx: RequestContext,
+  input: CopyObjectInput,
+): Promise<CopyObjectOutput> {
+  checkBucket(up, input.bucket);
+  checkBucket(up, input.source.bucket);
+  const c = input.source.conditions;
+  const replace = input.metadataDirective === 'REPLACE';
+  const attrs = objectAttributeFields(input);
+  const out = await call(ctx, 'object', (o) =>
+    up.client.send(
+      new CopyObjectCommand({
+        Bucket: input.bucket,
+        Key: input.key,
+        CopySource: copySource(input.source.bucket, input.source.key, input.source.versionId),
+        CopySourceIfMatch: c?.ifMatch,
+        CopySourceIfNoneMatch: c?.ifNoneMatch,
+        CopySourceIfModifiedSince: c?.ifModifiedSince,
+        CopySourceIfUnmodifiedSince: c?.ifUnmodifiedSince,
+        MetadataDirective: input.metadataDirective,
+        TaggingDirective: input.taggingDirective,
+        ChecksumAlgorithm: input.checksumAlgorithm,
+        // With COPY the upstream takes metadata and content headers from the source.
+        ...(replace ? attrs : {}),
+        Tagging: input.taggingDirective === 'REPLACE' ? attrs.Tagging : undefined,
+        ObjectLockMode: attrs.ObjectLockMode,
+        ObjectLockRetainUntilDate: attrs.ObjectLockRetainUntilDate,
+        ObjectLockLegalHoldStatus: attrs.ObjectLockLegalHoldStatus,
+      }),
+      o,
+    ),
+  );
+  const r = out.CopyObjectResult;
+  return compact({
+    etag: r?.ETag ?? '',
+    lastModified: r?.LastModified ?? new Date(),
+    versionId: out.VersionId,
+    copySourceVersionId: out.CopySourceVersionId,
+    checksums: r ? checksumsFrom(r) : undefined,
+  });
+}
