@@ -2,6 +2,7 @@
 // with. PosixBackend builds one and passes it down; modules hold no state of their own.
 import type { Layout } from './fs/layout.js';
 import type { MetaStore } from './meta/store.js';
+import type { VersionStore } from './versioning/version-store.js';
 
 export interface PosixEnv extends Layout {
   readonly root: string;
@@ -9,4 +10,6 @@ export interface PosixEnv extends Layout {
   /** Mode of directories created for keys and buckets. */
   readonly dirPerms: number;
   readonly region: string;
+  /** Present when opened with a versioning directory (--versioning-dir). */
+  readonly versions?: VersionStore;
 }

@@ -2,7 +2,7 @@
 // otherwise, with a hint), and clear temp files a crash or kill left in `<bucket>/.sgwtmp`.
 import type { Dirent } from 'node:fs';
 import { mkdir, readdir, rename, rm, unlink } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { isErrno } from './fs/errors.js';
 import { MULTIPART_DIR, TMP_DIR } from './fs/layout.js';
 import { XATTR_PREFIX } from './meta/attr-names.js';
@@ -11,6 +11,7 @@ import { NoMetaStore } from './meta/none-store.js';
 import { SidecarStore } from './meta/sidecar-store.js';
 import type { MetaStore } from './meta/store.js';
 import { XattrStore } from './meta/xattr-store.js';
+import type { VersionStore } from './versioning/version-store.js';
 
 export interface PosixBackendOptions {
   /** The gateway root: one directory per bucket. Created when missing. */
@@ -23,6 +24,11 @@ export interface PosixBackendOptions {
   dirPerms?: number;
   /** Answered by HeadBucket (default us-east-1). */
   region?: string;
+  /**
+   * Keep non-current object versions here (--versioning-dir); without it bucket versioning
+   * answers VersioningNotConfigured. Created when missing; must not lie inside the root.
+   */
+  versioningDir?: string;
 }
 
 /** The root's filesystem does not keep user.* extended attributes. */
@@ -66,6 +72,26 @@ export async function openStore(opts: PosixBackendOptions): Promise<{ root: stri
   }
   probeXattrs(root);
   return { root, meta: new XattrStore(root) };
+}
+
+/** The versioning directory and the store for its attributes (the same kind as the root's). */
+export async function openVersionStore(
+  root: string,
+  opts: PosixBackendOptions,
+): Promise<VersionStore | undefined> {
+  if (opts.versioningDir === undefined) return undefined;
+  const dir = resolve(opts.versioningDir);
+  const rel = relative(root, dir);
+  if (rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))) {
+    throw new Error(`the versioning directory ${dir} must not be inside the gateway root ${root}`);
+  }
+  await mkdir(dir, { recursive: true, mode: opts.dirPerms ?? 0o755 });
+  if (opts.nometa) return { root: dir, meta: new NoMetaStore() };
+  // Bucket names cannot start with '.', so this subtree cannot meet a bucket's sidecar files.
+  if (opts.sidecar !== undefined)
+    return { root: dir, meta: new SidecarStore(join(resolve(opts.sidecar), '.versions')) };
+  probeXattrs(dir);
+  return { root: dir, meta: new XattrStore(dir) };
 }
 
 /**

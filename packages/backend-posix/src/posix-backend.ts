@@ -57,7 +57,7 @@ import { completeMultipartUpload } from './multipart/complete.js';
 import { listMultipartUploads } from './multipart/list-uploads.js';
 import { listParts, uploadPart, uploadPartCopy } from './multipart/parts.js';
 import { abortMultipartUpload, createMultipartUpload } from './multipart/uploads.js';
-import { cleanStaleTemps, openStore, type PosixBackendOptions } from './open.js';
+import { cleanStaleTemps, openStore, openVersionStore, type PosixBackendOptions } from './open.js';
 import * as cfg from './ops/bucket-config.js';
 import * as buckets from './ops/buckets.js';
 import { deleteObject, deleteObjects } from './ops/delete-object.js';
@@ -78,16 +78,23 @@ export class PosixBackend extends UnsupportedBackend {
   static async open(opts: PosixBackendOptions): Promise<PosixBackend> {
     const { root, meta } = await openStore(opts);
     await cleanStaleTemps(root, meta);
+    const versions = await openVersionStore(root, opts);
     return new PosixBackend({
       root,
       meta,
       dirPerms: opts.dirPerms ?? 0o755,
       region: opts.region ?? 'us-east-1',
+      ...(versions ? { versions } : {}),
     });
   }
 
   get root(): string {
     return this.env.root;
+  }
+
+  /** The versioning directory, when opened with one. */
+  get versioningDir(): string | undefined {
+    return this.env.versions?.root;
   }
 
   /** Where attributes are kept: xattrs, a sidecar tree, or nowhere. */
@@ -225,8 +232,13 @@ export class PosixBackend extends UnsupportedBackend {
   override getObjectRetention(_: Ctx, input: ObjectKey): Promise<ObjectRetention> {
     return sub.getObjectRetention(this.env, input);
   }
-  override putObjectRetention(_: Ctx, input: ObjectKey, retention: ObjectRetention): Promise<void> {
-    return sub.putObjectRetention(this.env, input, retention);
+  override putObjectRetention(
+    _: Ctx,
+    input: ObjectKey,
+    retention: ObjectRetention,
+    bypassGovernance: boolean,
+  ): Promise<void> {
+    return sub.putObjectRetention(this.env, input, retention, bypassGovernance);
   }
   override getObjectLegalHold(_: Ctx, input: ObjectKey): Promise<boolean> {
     return sub.getObjectLegalHold(this.env, input);

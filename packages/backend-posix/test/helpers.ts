@@ -24,15 +24,16 @@ export interface Fixture {
 }
 
 export async function fixture(
-  opts: Omit<PosixBackendOptions, 'root'> & { sidecarName?: string } = {},
+  opts: Omit<PosixBackendOptions, 'root'> & { sidecarName?: string; versioningName?: string } = {},
 ): Promise<Fixture> {
   const dir = await mkdtemp(join(tmpdir(), 'posix-backend-'));
   const root = join(dir, 'root');
-  const { sidecarName, ...rest } = opts;
+  const { sidecarName, versioningName, ...rest } = opts;
   const backend = await PosixBackend.open({
     root,
     ...rest,
     ...(sidecarName ? { sidecar: join(dir, sidecarName) } : {}),
+    ...(versioningName ? { versioningDir: join(dir, versioningName) } : {}),
   });
   return { dir, root, backend, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }

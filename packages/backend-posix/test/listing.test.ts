@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { ListObjectsOutput } from '@vgwrdma/s3-backend';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compareKeys } from '../src/listing/walk.js';
-import { body, codeOf, ctx, type Fixture, fixture, put, withBucket } from './helpers.js';
+import { acl, body, codeOf, ctx, type Fixture, fixture, OWNER, put, withBucket } from './helpers.js';
 
 let f: Fixture;
 let bucket: string;
@@ -232,14 +232,26 @@ describe('buckets', () => {
     expect(await codeOf(f.backend.getBucketTagging(ctx(), bucket))).toBe('NoSuchTagSet');
     await f.backend.putBucketTagging(ctx(), bucket, { a: 'b' });
     expect(await f.backend.getBucketTagging(ctx(), bucket)).toEqual({ a: 'b' });
-    expect(await f.backend.getBucketVersioning(ctx(), bucket)).toBeUndefined();
-    await f.backend.putBucketVersioning(ctx(), bucket, 'Enabled');
-    expect(await f.backend.getBucketVersioning(ctx(), bucket)).toBe('Enabled');
+    // Without a versioning directory versioning is not configured (versitygw's answer).
+    expect(await codeOf(f.backend.getBucketVersioning(ctx(), bucket))).toBe('VersioningNotConfigured');
+    expect(await codeOf(f.backend.putBucketVersioning(ctx(), bucket, 'Enabled'))).toBe(
+      'VersioningNotConfigured',
+    );
     expect(await codeOf(f.backend.getObjectLockConfiguration(ctx(), bucket))).toBe(
       'ObjectLockConfigurationNotFoundError',
     );
-    await f.backend.putObjectLockConfiguration(ctx(), bucket, { Enabled: true });
-    expect((await f.backend.getObjectLockConfiguration(ctx(), bucket)).Enabled).toBe(true);
+    // Lock needs versioning Enabled, or a bucket created with lock.
+    expect(await codeOf(f.backend.putObjectLockConfiguration(ctx(), bucket, { Enabled: true }))).toBe(
+      'InvalidBucketState',
+    );
+    await f.backend.createBucket(ctx(), {
+      bucket: 'locked-bucket',
+      owner: OWNER,
+      acl: acl(),
+      objectLockEnabled: true,
+    });
+    await f.backend.putObjectLockConfiguration(ctx(), 'locked-bucket', { Enabled: true });
+    expect((await f.backend.getObjectLockConfiguration(ctx(), 'locked-bucket')).Enabled).toBe(true);
     expect(await codeOf(f.backend.getBucketPolicy(ctx(), 'missing-bucket'))).toBe('NoSuchBucket');
   });
 });

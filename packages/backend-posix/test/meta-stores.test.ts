@@ -156,8 +156,6 @@ describe('on-disk attributes (POSIX-LAYOUT.md), read with libc and getfattr', ()
     expect(JSON.parse(getfattr(join(f.root, bucket), 'X-Amz-Tagging')?.toString() ?? '')).toEqual({
       team: 'x',
     });
-    await f.backend.putBucketVersioning(ctx(), bucket, 'Suspended');
-    expect(getfattr(join(f.root, bucket), 'versioning')).toEqual(Buffer.from([0]));
   });
 
   it('multipart: objname on the hash dir, part files with etag and part-crc64nvme, mp-metadata on the object', async () => {

@@ -19,6 +19,7 @@ import { ATTR } from '../meta/attr-names.js';
 import type { StoredChecksums } from '../meta/object-attrs.js';
 import { getJson, getText } from '../meta/store.js';
 import { readBucketOwner } from '../ops/bucket-acl.js';
+import { listVersionsPage } from '../versioning/list-versions.js';
 import { compareKeys, walk } from './walk.js';
 
 interface Page {
@@ -51,6 +52,9 @@ async function describeObject(
     if (isErrno(err, 'ENOENT', 'ENOTDIR')) return undefined; // deleted while listing
     throw err;
   }
+  // A latest version that is a delete marker hides the key.
+  if (!st.isDirectory() && (await env.meta.get(rel, ATTR.deleteMarker).catch(() => undefined)) !== undefined)
+    return undefined;
   const etag = (await getText(env.meta, rel, ATTR.etag)) ?? '';
   const obj: ListedObject = {
     key,
@@ -168,6 +172,7 @@ export async function listObjectVersions(
   env: PosixEnv,
   input: ListObjectVersionsInput,
 ): Promise<ListObjectVersionsOutput> {
+  if (env.versions) return listVersionsPage(env, env.versions, input, await ownerIf(env, input.bucket, true));
   const owner = await ownerIf(env, input.bucket, true);
   const page = await listPage(env, {
     bucket: input.bucket,

@@ -18,6 +18,8 @@ export const ATTR = {
   cors: 'cors',
   website: 'website',
   versioning: 'versioning',
+  versionId: 'version-id',
+  deleteMarker: 'delete-marker',
   bucketLock: 'bucket-lock',
 } as const;
 

@@ -99,6 +99,10 @@ export interface StoredObjectAttrs extends ContentHeaders {
   mp?: MpMetadata;
   retention?: ObjectRetention;
   legalHold?: boolean;
+  /** `version-id` (absent: the null version). */
+  versionId?: string;
+  /** `delete-marker` present: this version is a delete marker. */
+  deleteMarker?: boolean;
 }
 
 /** Reads an object's attributes; `fd` (an open fd of the object) keeps data and attributes of one inode. */
@@ -121,6 +125,9 @@ export async function readObjectAttrs(meta: MetaStore, rel: string, fd?: number)
   if (retention) out.retention = retention;
   const hold = await meta.get(rel, ATTR.legalHold, fd);
   if (hold !== undefined && hold.length > 0) out.legalHold = hold[0] === 1 || hold.toString() === '1';
+  const versionId = await getText(meta, rel, ATTR.versionId, fd);
+  if (versionId) out.versionId = versionId;
+  if ((await meta.get(rel, ATTR.deleteMarker, fd)) !== undefined) out.deleteMarker = true;
   return out;
 }
 

@@ -26,6 +26,7 @@ import { ATTR } from '../meta/attr-names.js';
 import { encodeMpMetadata } from '../meta/object-attrs.js';
 import { getText } from '../meta/store.js';
 import { openObject, readExisting } from '../ops/read-object.js';
+import { beforePublish, planWrite } from '../versioning/write-hook.js';
 import { assemble } from './assemble.js';
 import { combinePartCrcs, type PartCrc } from './full-object-crc.js';
 import { partChecksums } from './parts.js';
@@ -124,7 +125,14 @@ async function completedBefore(
     await o.fh?.close();
     if (o.attrs.mp?.uploadId !== input.uploadId || o.attrs.etag !== etag) return undefined;
     const { checksums, type } = summary(o.attrs.checksums);
-    return { bucket: input.bucket, key: input.key, etag, checksums, ...(type ? { checksumType: type } : {}) };
+    return {
+      bucket: input.bucket,
+      key: input.key,
+      etag,
+      checksums,
+      ...(type ? { checksumType: type } : {}),
+      ...(o.versionId === undefined ? {} : { versionId: o.versionId }),
+    };
   } catch {
     return undefined;
   }
@@ -213,6 +221,7 @@ async function finish(
     if (crc === undefined) reread.push(alg);
     else combined[alg] = crc;
   }
+  const plan = await planWrite(env, input.bucket, input.key);
   const assembled = await assemble(env, ctx, { bucket: input.bucket, parts, algorithms: reread });
   try {
     const stored: Record<string, string> = { ...combined, ...assembled.checksums };
@@ -251,8 +260,16 @@ async function finish(
     let end = 0;
     const ends = parts.map((p) => (end += p.size));
     await assembled.tmp.setAttr(ATTR.mpMetadata, encodeMpMetadata({ uploadId: input.uploadId, parts: ends }));
+    const versionId = await beforePublish(env, plan, assembled.tmp);
     await assembled.tmp.publish(objectRel(input.bucket, input.key), env.dirPerms);
-    return { bucket: input.bucket, key: input.key, etag, checksums: answer, checksumType: answerType };
+    return {
+      bucket: input.bucket,
+      key: input.key,
+      etag,
+      checksums: answer,
+      checksumType: answerType,
+      ...(versionId === undefined ? {} : { versionId }),
+    };
   } catch (err) {
     await assembled.tmp.discard();
     throw err;

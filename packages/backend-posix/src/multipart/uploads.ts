@@ -15,6 +15,7 @@ import type { PosixEnv } from '../env.js';
 import { backoff } from '../fs/dirs.js';
 import { isErrno, noSuchBucket, requireBucket } from '../fs/errors.js';
 import { abs, assertBucketName, assertKey, uploadRel, uploadsRel } from '../fs/layout.js';
+import { lockForNewObject } from '../lock/object-lock.js';
 import { ATTR } from '../meta/attr-names.js';
 import {
   checkMetadataSize,
@@ -107,7 +108,7 @@ export async function createMultipartUpload(
       await backoff(attempt);
     }
   }
-  const attrs = creationAttrs(input);
+  const attrs = creationAttrs({ ...input, ...(await lockForNewObject(env, input.bucket, input)) });
   const out: CreateMultipartUploadOutput = { bucket: input.bucket, key: input.key, uploadId };
   if (input.checksumAlgorithm) {
     const type = input.checksumType ?? defaultType(input.checksumAlgorithm);

@@ -12,6 +12,7 @@ import {
 import type { PosixEnv } from '../env.js';
 import { requireBucket } from '../fs/errors.js';
 import { assertBucketName, bucketRel } from '../fs/layout.js';
+import { readBucketLock } from '../lock/object-lock.js';
 import { ATTR } from '../meta/attr-names.js';
 
 export type BucketLockConfigStored = BucketLockConfig;
@@ -59,8 +60,12 @@ export async function getOwnership(env: PosixEnv, bucket: string): Promise<Objec
   return (await getTextConfig(env, bucket, 'ownership')) as ObjectOwnership;
 }
 
-/** `versioning` is one byte: 1 = Enabled, 0 = Suspended; absent = never set. */
+/**
+ * `versioning` is one byte: 1 = Enabled, 0 = Suspended; absent = never set. Without a
+ * versioning directory both calls answer VersioningNotConfigured, as versitygw does.
+ */
 export async function getVersioning(env: PosixEnv, bucket: string): Promise<VersioningStatus | undefined> {
+  if (!env.versions) throw new S3Error('VersioningNotConfigured');
   const rel = await bucketOf(env, bucket);
   const v = await env.meta.get(rel, ATTR.versioning);
   if (v === undefined || v.length === 0) return undefined;
@@ -68,7 +73,14 @@ export async function getVersioning(env: PosixEnv, bucket: string): Promise<Vers
 }
 
 export async function putVersioning(env: PosixEnv, bucket: string, status: VersioningStatus): Promise<void> {
+  if (!env.versions) throw new S3Error('VersioningNotConfigured');
   const rel = await bucketOf(env, bucket);
+  if (status === 'Suspended' && (await readBucketLock(env, bucket))?.Enabled) {
+    throw new S3Error(
+      'InvalidBucketState',
+      'An Object Lock configuration is present on this bucket, so the versioning state cannot be changed.',
+    );
+  }
   await env.meta.set(rel, ATTR.versioning, Buffer.from([status === 'Enabled' ? 1 : 0]));
 }
 
@@ -99,9 +111,22 @@ export async function getLockConfig(env: PosixEnv, bucket: string): Promise<Buck
   return JSON.parse(v.toString('utf8')) as BucketLockConfig;
 }
 
+/**
+ * A bucket created with object lock can change its configuration; any other bucket needs
+ * versioning Enabled first (S3 allows turning lock on for such buckets).
+ */
 export async function putLockConfig(env: PosixEnv, bucket: string, config: BucketLockConfig): Promise<void> {
   const rel = await bucketOf(env, bucket);
   const prev = await env.meta.get(rel, ATTR.bucketLock);
+  if (prev === undefined || prev.length === 0) {
+    const v = await env.meta.get(rel, ATTR.versioning);
+    if (v?.[0] !== 1) {
+      throw new S3Error(
+        'InvalidBucketState',
+        "Versioning must be 'Enabled' on the bucket to apply a Object Lock configuration",
+      );
+    }
+  }
   const createdAt = prev ? (JSON.parse(prev.toString('utf8')) as BucketLockConfig).CreatedAt : undefined;
   const stored: BucketLockConfig = {
     ...config,

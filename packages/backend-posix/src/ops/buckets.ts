@@ -15,6 +15,8 @@ import type { PosixEnv } from '../env.js';
 import { isErrno, noSuchBucket, requireBucket } from '../fs/errors.js';
 import { abs, assertBucketName, bucketRel, TMP_DIR } from '../fs/layout.js';
 import { ATTR } from '../meta/attr-names.js';
+import { activeVersioning } from '../versioning/current.js';
+import { versionAbs } from '../versioning/version-store.js';
 import { readBucketAcl, readBucketOwner, reownAcl, writeBucketAcl } from './bucket-acl.js';
 import type { BucketLockConfigStored } from './bucket-config.js';
 
@@ -55,6 +57,8 @@ export async function createBucket(env: PosixEnv, input: CreateBucketInput): Pro
   await writeBucketAcl(env, bucket, input.acl.Owner ? input.acl : { ...input.acl, Owner: input.owner });
   if (input.ownership) await env.meta.set(rel, ATTR.ownership, input.ownership);
   if (input.objectLockEnabled) {
+    // Object lock needs versioning: S3 turns it on with the lock (versitygw too, given a dir).
+    if (env.versions) await env.meta.set(rel, ATTR.versioning, Buffer.from([1]));
     const lock: BucketLockConfigStored = { Enabled: true, CreatedAt: new Date().toISOString() };
     await env.meta.set(rel, ATTR.bucketLock, JSON.stringify(lock));
   }
@@ -75,7 +79,14 @@ export async function deleteBucket(env: PosixEnv, bucket: string): Promise<void>
     if (isErrno(err, 'ENOENT', 'ENOTDIR')) throw noSuchBucket(bucket);
     throw err;
   }
-  if (entries.some((e) => e !== TMP_DIR)) throw new S3Error('BucketNotEmpty');
+  const busy = entries.some((e) => e !== TMP_DIR);
+  if ((await hasArchivedVersions(env, bucket)) || (busy && (await activeVersioning(env, bucket)))) {
+    throw new S3Error(
+      'BucketNotEmpty',
+      'The bucket you tried to delete is not empty. You must delete all versions in the bucket.',
+    );
+  }
+  if (busy) throw new S3Error('BucketNotEmpty');
   // Open multipart uploads and stray temp files go with the bucket.
   await rm(abs(env, `${bucket}/${TMP_DIR}`), { recursive: true, force: true });
   try {
@@ -86,6 +97,20 @@ export async function deleteBucket(env: PosixEnv, bucket: string): Promise<void>
     throw err;
   }
   await env.meta.droppedTree(bucketRel(bucket));
+  if (env.versions) {
+    await rm(versionAbs(env.versions, bucket), { recursive: true, force: true });
+    await env.versions.meta.droppedTree(bucket).catch(() => undefined);
+  }
+}
+
+async function hasArchivedVersions(env: PosixEnv, bucket: string): Promise<boolean> {
+  if (!env.versions) return false;
+  try {
+    return (await readdir(versionAbs(env.versions, bucket))).some((e) => e !== TMP_DIR);
+  } catch (err) {
+    if (isErrno(err, 'ENOENT', 'ENOTDIR')) return false;
+    throw err;
+  }
 }
 
 async function allBuckets(env: PosixEnv): Promise<BucketSummary[]> {

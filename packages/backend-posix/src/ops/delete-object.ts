@@ -15,8 +15,12 @@ import type { PosixEnv } from '../env.js';
 import { removeEmptyParents } from '../fs/dirs.js';
 import { isErrno, mapObjectError, requireBucket } from '../fs/errors.js';
 import { abs, assertBucketName, assertKey, isFolderKey, objectRel } from '../fs/layout.js';
+import { assertUnlocked } from '../lock/object-lock.js';
 import { ATTR } from '../meta/attr-names.js';
 import { getText } from '../meta/store.js';
+import { activeVersioning, readLockState } from '../versioning/current.js';
+import { deleteVersioned } from '../versioning/delete-version.js';
+import { NULL_VERSION } from '../versioning/version-id.js';
 
 export async function deleteObject(env: PosixEnv, input: DeleteObjectInput): Promise<DeleteObjectOutput> {
   const { bucket, key } = input;
@@ -28,6 +32,8 @@ export async function deleteObject(env: PosixEnv, input: DeleteObjectInput): Pro
     if (err instanceof S3Error && err.code === 'KeyTooLongError') throw err;
     return {}; // a key that cannot be stored cannot exist
   }
+  const status = await activeVersioning(env, bucket);
+  if (status && env.versions && !isFolderKey(key)) return deleteVersioned(env, env.versions, status, input);
   const rel = objectRel(bucket, key);
   const path = abs(env, rel);
   let isDir: boolean;
@@ -39,6 +45,12 @@ export async function deleteObject(env: PosixEnv, input: DeleteObjectInput): Pro
   }
   // A plain key naming a directory, or a folder key naming a file: no such object.
   if (isDir !== isFolderKey(key)) return {};
+  if (!isDir) {
+    // Unversioned: only the null version exists, and only it can be deleted (if not locked).
+    const versionId = (await getText(env.meta, rel, ATTR.versionId)) || NULL_VERSION;
+    if (input.versionId !== undefined && input.versionId !== versionId) return {};
+    assertUnlocked(await readLockState(env.meta, rel), input.bypassGovernanceRetention === true);
+  }
   if (input.ifMatch !== undefined) {
     const etag = (await getText(env.meta, rel, ATTR.etag)) ?? '';
     if (input.ifMatch.trim() !== '*' && normalizeETag(input.ifMatch) !== normalizeETag(etag)) {
@@ -74,17 +86,21 @@ export async function deleteObjects(env: PosixEnv, input: DeleteObjectsInput): P
   const out: DeleteObjectsOutput = { deleted: [], errors: [] };
   for (const o of input.objects) {
     try {
-      if (o.versionId !== undefined && o.versionId !== 'null') {
-        throw new S3Error('NoSuchVersion', undefined, { detail: { Key: o.key, VersionId: o.versionId } });
+      const r = await deleteObject(env, {
+        bucket: input.bucket,
+        key: o.key,
+        ...(o.versionId === undefined ? {} : { versionId: o.versionId }),
+        ...(input.bypassGovernanceRetention === undefined
+          ? {}
+          : { bypassGovernanceRetention: input.bypassGovernanceRetention }),
+      });
+      const d: DeleteObjectsOutput['deleted'][number] = { key: o.key };
+      if (o.versionId !== undefined) d.versionId = o.versionId;
+      if (r.deleteMarker) {
+        d.deleteMarker = true;
+        if (o.versionId === undefined && r.versionId !== undefined) d.deleteMarkerVersionId = r.versionId;
       }
-      const base = { bucket: input.bucket, key: o.key };
-      await deleteObject(
-        env,
-        input.bypassGovernanceRetention === undefined
-          ? base
-          : { ...base, bypassGovernanceRetention: input.bypassGovernanceRetention },
-      );
-      out.deleted.push(o.versionId === undefined ? { key: o.key } : { key: o.key, versionId: o.versionId });
+      out.deleted.push(d);
     } catch (err) {
       if (!(err instanceof S3Error)) throw err;
       const e = { key: o.key, code: err.code, message: err.message };

@@ -10,6 +10,7 @@ import {
   type TagSet,
 } from '@vgwrdma/s3-backend';
 import type { PosixEnv } from '../env.js';
+import { assertFutureDate, assertRetentionChange, requireBucketLock } from '../lock/object-lock.js';
 import { ATTR } from '../meta/attr-names.js';
 import { checkObjectTags, legalHoldByte, primaryChecksums } from '../meta/object-attrs.js';
 import { type OpenedObject, openObject } from './read-object.js';
@@ -19,10 +20,7 @@ async function withObject<T>(
   input: ObjectKey,
   fn: (o: OpenedObject) => Promise<T>,
 ): Promise<T> {
-  if (input.versionId !== undefined && input.versionId !== 'null') {
-    throw new S3Error('NoSuchVersion', undefined, { detail: { Key: input.key, VersionId: input.versionId } });
-  }
-  const o = await openObject(env, input.bucket, input.key);
+  const o = await openObject(env, input.bucket, input.key, input.versionId);
   try {
     return await fn(o);
   } finally {
@@ -37,13 +35,13 @@ export function getObjectTagging(env: PosixEnv, input: ObjectKey): Promise<TagSe
 export async function putObjectTagging(env: PosixEnv, input: ObjectKey, tags: TagSet): Promise<void> {
   checkObjectTags(tags);
   return withObject(env, input, async (o) => {
-    if (Object.keys(tags).length === 0) await env.meta.remove(o.rel, ATTR.tagging);
-    else await env.meta.set(o.rel, ATTR.tagging, JSON.stringify(tags));
+    if (Object.keys(tags).length === 0) await o.meta.remove(o.rel, ATTR.tagging);
+    else await o.meta.set(o.rel, ATTR.tagging, JSON.stringify(tags));
   });
 }
 
 export function deleteObjectTagging(env: PosixEnv, input: ObjectKey): Promise<void> {
-  return withObject(env, input, (o) => env.meta.remove(o.rel, ATTR.tagging));
+  return withObject(env, input, (o) => o.meta.remove(o.rel, ATTR.tagging));
 }
 
 export function getObjectRetention(env: PosixEnv, input: ObjectKey): Promise<ObjectRetention> {
@@ -53,13 +51,19 @@ export function getObjectRetention(env: PosixEnv, input: ObjectKey): Promise<Obj
   });
 }
 
-/** Stored only: retention is not enforced on delete/overwrite yet (see README). */
-export function putObjectRetention(
+/** Needs an enabled bucket lock; a locked retention may only change as lock/object-lock.ts allows. */
+export async function putObjectRetention(
   env: PosixEnv,
   input: ObjectKey,
   retention: ObjectRetention,
+  bypassGovernance: boolean,
 ): Promise<void> {
-  return withObject(env, input, (o) => env.meta.set(o.rel, ATTR.retention, JSON.stringify(retention)));
+  await requireBucketLock(env, input.bucket);
+  assertFutureDate(retention);
+  return withObject(env, input, async (o) => {
+    assertRetentionChange(o.attrs.retention, retention, bypassGovernance);
+    await o.meta.set(o.rel, ATTR.retention, JSON.stringify(retention));
+  });
 }
 
 export function getObjectLegalHold(env: PosixEnv, input: ObjectKey): Promise<boolean> {
@@ -69,8 +73,9 @@ export function getObjectLegalHold(env: PosixEnv, input: ObjectKey): Promise<boo
   });
 }
 
-export function putObjectLegalHold(env: PosixEnv, input: ObjectKey, on: boolean): Promise<void> {
-  return withObject(env, input, (o) => env.meta.set(o.rel, ATTR.legalHold, legalHoldByte(on)));
+export async function putObjectLegalHold(env: PosixEnv, input: ObjectKey, on: boolean): Promise<void> {
+  await requireBucketLock(env, input.bucket);
+  return withObject(env, input, (o) => o.meta.set(o.rel, ATTR.legalHold, legalHoldByte(on)));
 }
 
 const DEFAULT_MAX_PARTS = 1000;
@@ -82,6 +87,7 @@ export function getObjectAttributes(
   return withObject(env, input, async (o) => {
     const want = new Set(input.attributes);
     const out: GetObjectAttributesOutput = { lastModified: o.mtime };
+    if (o.versionId !== undefined) out.versionId = o.versionId;
     // GetObjectAttributes answers the ETag unquoted, unlike HEAD.
     if (want.has('ETag') && o.attrs.etag !== undefined) out.etag = normalizeETag(o.attrs.etag);
     if (want.has('ObjectSize')) out.size = o.size;

@@ -13,6 +13,7 @@ import {
   S3Error,
 } from '@vgwrdma/s3-backend';
 import type { PosixEnv } from '../env.js';
+import { lockForNewObject } from '../lock/object-lock.js';
 import { checkMetadataSize, checkObjectTags, contentHeadersOf, creationAttrs } from '../meta/object-attrs.js';
 import { openObject } from './read-object.js';
 import { DEFAULT_ALGORITHM, writeObject } from './write-object.js';
@@ -24,6 +25,7 @@ export async function putObject(
 ): Promise<PutObjectOutput> {
   checkMetadataSize(input.metadata);
   checkObjectTags(input.tagging);
+  const lock = await lockForNewObject(env, input.bucket, input);
   const r = await writeObject(env, {
     bucket: input.bucket,
     key: input.key,
@@ -32,11 +34,17 @@ export async function putObject(
     contentLength: input.contentLength,
     contentMD5: input.contentMD5,
     checksum: input.checksum,
-    attrs: creationAttrs(input),
+    attrs: creationAttrs({ ...input, ...lock }),
     ifMatch: input.ifMatch,
     ifNoneMatch: input.ifNoneMatch,
   });
-  return { etag: r.etag, size: r.size, checksums: r.checksums, checksumType: r.checksumType };
+  return {
+    etag: r.etag,
+    size: r.size,
+    checksums: r.checksums,
+    checksumType: r.checksumType,
+    ...(r.versionId === undefined ? {} : { versionId: r.versionId }),
+  };
 }
 
 const ILLEGAL_SELF_COPY =
@@ -50,15 +58,11 @@ export async function copyObject(
   const { source } = input;
   const replaceMeta = input.metadataDirective === 'REPLACE';
   const replaceTags = input.taggingDirective === 'REPLACE';
-  if (source.versionId !== undefined && source.versionId !== 'null') {
-    throw new S3Error('NoSuchVersion', undefined, {
-      detail: { Key: source.key, VersionId: source.versionId },
-    });
-  }
-  const src = await openObject(env, source.bucket, source.key);
+  const src = await openObject(env, source.bucket, source.key, source.versionId);
   try {
     checkConditions(source.conditions, { etag: src.attrs.etag ?? '', lastModified: src.mtime }, false);
-    if (source.bucket === input.bucket && source.key === input.key && !replaceMeta) {
+    const sameVersion = source.versionId === undefined || source.versionId === src.versionId;
+    if (source.bucket === input.bucket && source.key === input.key && !replaceMeta && sameVersion) {
       throw new S3Error('InvalidRequest', ILLEGAL_SELF_COPY);
     }
     const a = src.attrs;
@@ -67,8 +71,7 @@ export async function copyObject(
       : { ...contentHeadersOf(a), metadata: a.metadata };
     const tagging = replaceTags ? input.tagging : a.tagging;
     if (tagging) attrs.tagging = tagging;
-    if (input.retention) attrs.retention = input.retention;
-    if (input.legalHold !== undefined) attrs.legalHold = input.legalHold;
+    Object.assign(attrs, await lockForNewObject(env, input.bucket, input));
     checkMetadataSize(attrs.metadata);
     checkObjectTags(attrs.tagging);
     const srcAlg = a.checksums?.Algorithm;
@@ -87,6 +90,8 @@ export async function copyObject(
       attrs: creationAttrs(attrs),
     });
     const out: CopyObjectOutput = { etag: r.etag, lastModified: r.lastModified, checksums: r.checksums };
+    if (r.versionId !== undefined) out.versionId = r.versionId;
+    if (src.versionId !== undefined) out.copySourceVersionId = src.versionId;
     return out;
   } finally {
     await src.fh?.close().catch(() => undefined);

@@ -17,21 +17,47 @@ import type { PosixEnv } from '../env.js';
 import { isErrno, mapObjectError, missingObject } from '../fs/errors.js';
 import { abs, assertBucketName, assertKey, isFolderKey, objectRel } from '../fs/layout.js';
 import { primaryChecksums, readObjectAttrs, type StoredObjectAttrs } from '../meta/object-attrs.js';
+import type { MetaStore } from '../meta/store.js';
+import { markerAsMissing, openVersion, withVersionId } from '../versioning/open-version.js';
 
 export interface OpenedObject {
   rel: string;
+  /** The store holding this version's attributes (the main one, or the versioning dir's). */
+  meta: MetaStore;
   /** Open for reading; undefined for folder objects (directories). */
   fh?: FileHandle;
   size: number;
   mtime: Date;
   attrs: StoredObjectAttrs;
+  /** The version id to answer with (undefined on buckets that never had versioning). */
+  versionId?: string;
+}
+
+/** Opens the regular file at `path` and reads its attributes through the fd where possible. */
+export async function openFile(
+  meta: MetaStore,
+  rel: string,
+  path: string,
+  notFound: () => Promise<S3Error>,
+): Promise<OpenedObject> {
+  const fh = await open(path, 'r');
+  try {
+    const st = await fh.stat();
+    if (!st.isFile()) throw await notFound();
+    const attrs = await readObjectAttrs(meta, rel, meta.kind === 'xattr' ? fh.fd : undefined);
+    return { rel, meta, fh, size: st.size, mtime: st.mtime, attrs };
+  } catch (err) {
+    await fh.close();
+    throw err;
+  }
 }
 
 /**
- * Opens `key`: a regular file for plain keys, a directory with an etag for folder keys. Anything
- * else (a plain key naming a directory, a folder key naming a file) is NoSuchKey.
+ * Opens the latest version of `key` as stored at its object path, delete markers included: a
+ * regular file for plain keys, a directory with an etag for folder keys. Anything else (a plain
+ * key naming a directory, a folder key naming a file) is NoSuchKey.
  */
-export async function openObject(env: PosixEnv, bucket: string, key: string): Promise<OpenedObject> {
+export async function openLatest(env: PosixEnv, bucket: string, key: string): Promise<OpenedObject> {
   assertBucketName(bucket);
   try {
     assertKey(key);
@@ -46,21 +72,31 @@ export async function openObject(env: PosixEnv, bucket: string, key: string): Pr
       const attrs = st.isDirectory() ? await readObjectAttrs(env.meta, rel) : undefined;
       // In --nometa mode no directory carries an etag, so there are no folder objects.
       if (!attrs || attrs.etag === undefined) throw await missingObject(env, bucket, key);
-      return { rel, size: 0, mtime: st.mtime, attrs };
+      return { rel, meta: env.meta, size: 0, mtime: st.mtime, attrs };
     }
-    const fh = await open(path, 'r');
-    try {
-      const st = await fh.stat();
-      if (!st.isFile()) throw await missingObject(env, bucket, key);
-      const attrs = await readObjectAttrs(env.meta, rel, env.meta.kind === 'xattr' ? fh.fd : undefined);
-      return { rel, fh, size: st.size, mtime: st.mtime, attrs };
-    } catch (err) {
-      await fh.close();
-      throw err;
-    }
+    return await openFile(env.meta, rel, path, () => missingObject(env, bucket, key));
   } catch (err) {
     throw await mapObjectError(err, env, bucket, key);
   }
+}
+
+/**
+ * Opens an object: its latest version, or the version `versionId` names. A latest version that
+ * is a delete marker answers NoSuchKey (with `x-amz-delete-marker: true`).
+ */
+export async function openObject(
+  env: PosixEnv,
+  bucket: string,
+  key: string,
+  versionId?: string,
+): Promise<OpenedObject> {
+  if (versionId !== undefined) return openVersion(env, bucket, key, versionId);
+  const o = await openLatest(env, bucket, key);
+  if (o.attrs.deleteMarker) {
+    await o.fh?.close();
+    throw markerAsMissing(key, o.attrs.versionId);
+  }
+  return withVersionId(env, bucket, o);
 }
 
 /** The current ETag of `key`, or undefined when there is no such object (for conditional writes). */
@@ -112,6 +148,7 @@ export function describe(key: string, o: OpenedObject, checksumMode: boolean): H
   if (a.retention) out.retention = a.retention;
   if (a.legalHold !== undefined) out.legalHold = a.legalHold;
   if (a.mp) out.partsCount = a.mp.parts.length;
+  if (o.versionId !== undefined) out.versionId = o.versionId;
   return out;
 }
 
@@ -135,13 +172,8 @@ async function openChecked(
   env: PosixEnv,
   input: HeadObjectInput,
 ): Promise<{ o: OpenedObject; out: HeadObjectOutput }> {
-  const o = await openObject(env, input.bucket, input.key);
+  const o = await openObject(env, input.bucket, input.key, input.versionId);
   try {
-    if (input.versionId !== undefined && input.versionId !== 'null') {
-      throw new S3Error('NoSuchVersion', undefined, {
-        detail: { Key: input.key, VersionId: input.versionId },
-      });
-    }
     const out = describe(input.key, o, input.checksumMode === true);
     checkConditions(input.conditions, { etag: out.etag, lastModified: o.mtime });
     const range = selectRange(input, o);

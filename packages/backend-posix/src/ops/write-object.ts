@@ -21,6 +21,7 @@ import { abs, assertBucketName, assertKey, isFolderKey, objectRel } from '../fs/
 import { TempFile } from '../fs/temp-file.js';
 import { ATTR } from '../meta/attr-names.js';
 import { type AttrEntries, checksumsAttr, type StoredChecksums } from '../meta/object-attrs.js';
+import { beforePublish, planWrite } from '../versioning/write-hook.js';
 import { readExisting } from './read-object.js';
 
 /** Largest single PUT (S3: 5 GiB). */
@@ -52,6 +53,8 @@ export interface WriteResult {
   checksums: Checksums;
   checksumType: ChecksumType;
   lastModified: Date;
+  /** The new version's id (`null` on suspended buckets; undefined when unversioned). */
+  versionId?: string;
 }
 
 export async function writeObject(env: PosixEnv, spec: WriteSpec): Promise<WriteResult> {
@@ -65,6 +68,7 @@ export async function writeObject(env: PosixEnv, spec: WriteSpec): Promise<Write
   const primary = spec.checksum?.algorithm ?? spec.algorithm ?? DEFAULT_ALGORITHM;
   const algorithms = primary === DEFAULT_ALGORITHM ? [primary] : [primary, DEFAULT_ALGORITHM];
   const rel = objectRel(spec.bucket, spec.key);
+  const plan = await planWrite(env, spec.bucket, spec.key);
   const tmp = await TempFile.create(env, env.meta, spec.bucket, env.dirPerms);
   try {
     const got = await ingest(tmp.fh, {
@@ -81,6 +85,7 @@ export async function writeObject(env: PosixEnv, spec: WriteSpec): Promise<Write
     for (const [attr, value] of [...spec.attrs, [ATTR.etag, etag], checksumsAttr(stored)] as AttrEntries) {
       await tmp.setAttr(attr, value);
     }
+    const versionId = await beforePublish(env, plan, tmp);
     await tmp.publish(rel, env.dirPerms);
     const st = await stat(abs(env, rel)).catch(() => undefined);
     const value = got.checksums[primary];
@@ -90,6 +95,7 @@ export async function writeObject(env: PosixEnv, spec: WriteSpec): Promise<Write
       checksums: value === undefined ? {} : { [primary]: value },
       checksumType: 'FULL_OBJECT',
       lastModified: st?.mtime ?? new Date(),
+      ...(versionId === undefined ? {} : { versionId }),
     };
   } catch (err) {
     await tmp.discard();

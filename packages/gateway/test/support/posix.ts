@@ -6,13 +6,13 @@ import { PosixBackend } from '@vgwrdma/backend-posix';
 import type { Backend } from '@vgwrdma/s3-backend';
 
 export async function posixBackend(): Promise<{ backend: Backend; cleanup(): Promise<void> }> {
-  const root = await mkdtemp(join(tmpdir(), 'gw-posix-'));
-  const backend = await PosixBackend.open({ root });
+  const dir = await mkdtemp(join(tmpdir(), 'gw-posix-'));
+  const backend = await PosixBackend.open({ root: join(dir, 'root'), versioningDir: join(dir, 'versions') });
   return {
     backend,
     cleanup: async () => {
       await backend.shutdown();
-      await rm(root, { recursive: true, force: true });
+      await rm(dir, { recursive: true, force: true });
     },
   };
 }
