@@ -2,7 +2,10 @@
 // middlewares → router over the route table — with one error handler, and a listen() that
 // serves it on Node's HTTP server.
 import { Hono } from 'hono';
+import { Authorizer } from './authz/index.js';
 import type { GatewayEnv, GatewayOptions } from './env.js';
+import type { IamStore } from './iam/index.js';
+import { adminUserHandlers } from './iam/index.js';
 import { defaultLogger } from './logger.js';
 import { accessLogMiddleware } from './middleware/access-log.js';
 import { errorHandler } from './middleware/error-handler.js';
@@ -14,6 +17,8 @@ import { type ListenOptions, listen, type RunningGateway } from './server/listen
 
 export interface Gateway {
   app: Hono<GatewayEnv>;
+  /** The account store, when createGateway() was given one. */
+  iam?: IamStore;
   listen(opts: ListenOptions): Promise<RunningGateway>;
 }
 
@@ -30,9 +35,15 @@ export function createGateway(options: GatewayOptions): Gateway {
   if (options.healthPath) app.use(healthMiddleware(options.healthPath));
   for (const m of options.middlewares ?? []) app.use(m);
 
+  const iam = options.iam;
   const router = createRouter(ROUTES, {
     backend: options.backend,
-    credentials: options.credentials,
+    credentials: options.credentials ?? iam ?? missingCredentials(),
+    authorizer: new Authorizer({
+      disableAcl: options.disableAcl ?? false,
+      ...(options.bucketStateCache ? { cache: options.bucketStateCache } : {}),
+    }),
+    ...(iam ? { adminHandlers: adminUserHandlers(iam) } : {}),
     region,
     readonly: options.readonly ?? false,
     anonymousAccess: options.anonymousAccess ?? false,
@@ -45,10 +56,15 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   return {
     app,
+    ...(iam ? { iam } : {}),
     listen: (opts) =>
       listen(app.fetch, opts, {
         requestTimeoutMs: options.requestTimeoutMs ?? 0,
         closeGraceMs: CLOSE_GRACE_MS,
       }),
   };
+}
+
+function missingCredentials(): never {
+  throw new TypeError('createGateway: give `credentials` or `iam`');
 }

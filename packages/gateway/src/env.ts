@@ -4,6 +4,8 @@ import type { HttpBindings } from '@hono/node-server';
 import type { Account, Backend, RdmaDescriptor } from '@vgwrdma/s3-backend';
 import type { MiddlewareHandler } from 'hono';
 import type { AuthResult, CredentialStore } from './auth/index.js';
+import type { BucketStateCacheOptions } from './authz/index.js';
+import type { IamStore } from './iam/index.js';
 import type { Logger } from './logger.js';
 
 export interface GatewayVariables {
@@ -21,7 +23,14 @@ export type GatewayEnv = { Bindings: HttpBindings; Variables: GatewayVariables }
 
 export interface GatewayOptions {
   backend: Backend;
-  credentials: CredentialStore;
+  /** Who may sign requests. Optional when `iam` is given (which then serves lookups). */
+  credentials?: CredentialStore;
+  /** Multi-user accounts (root + users.json) and the admin user API over them. */
+  iam?: IamStore;
+  /** versitygw's --disable-acl: bucket ACLs can be neither set nor used for access. */
+  disableAcl?: boolean;
+  /** Bounds of the per-bucket ACL/policy/ownership/CORS cache. */
+  bucketStateCache?: BucketStateCacheOptions;
   /** Region in SigV4 scopes and GetBucketLocation answers. Default 'us-east-1'. */
   region?: string;
   /** Run after request id / access log / health, before the router (cu-middleware is one). */

@@ -3,9 +3,20 @@
 
 export type { Credential, CredentialStore } from './auth/index.js';
 export { staticCredentials } from './auth/index.js';
+export type {
+  AccessRequest,
+  AuthorizerOptions,
+  BucketState,
+  BucketStateCacheOptions,
+} from './authz/index.js';
+export { Authorizer, BucketStateCache } from './authz/index.js';
+export type { BucketPolicy, PolicyDecision, PolicyRequest } from './authz/policy/index.js';
+export { evaluatePolicy, parseBucketPolicy } from './authz/policy/index.js';
 export type { Gateway } from './create-gateway.js';
 export { createGateway, DEFAULT_REGION } from './create-gateway.js';
 export type { GatewayEnv, GatewayOptions, GatewayVariables } from './env.js';
+export type { IamAccount, IamAccountUpdate, IamStoreOptions } from './iam/index.js';
+export { IamStore, USERS_FILE } from './iam/index.js';
 export type { Logger } from './logger.js';
 export { ROUTES } from './routes/table.js';
 export type { Handler, RouteFlags, RouteRow, RouteTarget, S3Request, Subresource } from './routes/types.js';

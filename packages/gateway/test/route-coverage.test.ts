@@ -21,6 +21,10 @@ for (const m of BACKEND_METHODS) {
 
 const ACP =
   '<AccessControlPolicy><Owner><ID>o</ID></Owner><AccessControlList><Grant><Grantee><ID>o</ID></Grantee><Permission>FULL_CONTROL</Permission></Grant></AccessControlList></AccessControlPolicy>';
+const POLICY = JSON.stringify({
+  Version: '2012-10-17',
+  Statement: [{ Effect: 'Allow', Principal: '*', Action: 's3:GetObject', Resource: 'arn:aws:s3:::bkt/*' }],
+});
 const TAGS = '<Tagging><TagSet><Tag><Key>k</Key><Value>v</Value></Tag></TagSet></Tagging>';
 const MD5 = { 'content-md5': '' };
 const copy = { 'x-amz-copy-source': '/bkt/src' };
@@ -39,7 +43,7 @@ const REQUESTS: Record<BackendMethod, RawRequest> = {
     body: '<VersioningConfiguration><Status>Enabled</Status></VersioningConfiguration>',
   },
   getBucketPolicy: { path: '/bkt?policy' },
-  putBucketPolicy: { method: 'PUT', path: '/bkt?policy', body: '{"Version":"2012-10-17"}' },
+  putBucketPolicy: { method: 'PUT', path: '/bkt?policy', body: POLICY },
   deleteBucketPolicy: { method: 'DELETE', path: '/bkt?policy' },
   getBucketOwnershipControls: { path: '/bkt?ownershipControls' },
   putBucketOwnershipControls: {

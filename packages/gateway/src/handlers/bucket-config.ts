@@ -2,6 +2,8 @@
 // website, ownership controls, object-lock configuration and the bucket ACL. Enforcement of
 // policies and ACLs is not done here.
 import { S3Error } from '@vgwrdma/s3-backend';
+import { hasGrantHeaders } from '../authz/acl/grant-headers.js';
+import { parseBucketPolicy, policyIsPublic } from '../authz/policy/index.js';
 import { header } from '../http/headers.js';
 import type { Handler } from '../routes/types.js';
 import { el, group, xmlDocument } from '../xml/document.js';
@@ -13,7 +15,7 @@ import {
   parseOwnershipControls,
   parseVersioningConfiguration,
 } from '../xml/requests.js';
-import { cannedAcl } from './bucket.js';
+import { aclFromHeaders } from './bucket.js';
 import { emptyResponse, readBodyText, xmlResponse } from './respond.js';
 
 export const getBucketVersioning: Handler = async (_c, req) => {
@@ -37,13 +39,7 @@ export const getBucketPolicy: Handler = async (_c, req) => {
 
 export const putBucketPolicy: Handler = async (_c, req) => {
   const text = await readBodyText(req);
-  try {
-    const parsed: unknown = JSON.parse(text);
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-      throw new Error('not an object');
-  } catch {
-    throw S3Error.custom('InvalidArgument', "Policies must be valid JSON and the first byte must be '{'");
-  }
+  parseBucketPolicy(text, req.bucket);
   await req.backend.putBucketPolicy(req.ctx, req.bucket, text);
   return emptyResponse(204);
 };
@@ -129,17 +125,23 @@ export const getBucketAcl: Handler = async (_c, req) =>
   xmlResponse(renderBucketAcl(await req.backend.getBucketAcl(req.ctx, req.bucket)));
 
 export const putBucketAcl: Handler = async (_c, req) => {
-  const canned = header(req.headers, 'x-amz-acl');
+  const byHeaders = header(req.headers, 'x-amz-acl') !== undefined || hasGrantHeaders(req.headers);
   const text = await readBodyText(req);
-  if (canned !== undefined && text.trim() !== '') {
+  if (byHeaders && text.trim() !== '') {
     throw new S3Error('InvalidRequest', 'Specifying both Canned ACLs and Header Grants is not allowed.');
   }
-  let acl = canned !== undefined || text.trim() === '' ? undefined : parseAccessControlPolicy(text);
+  let acl = byHeaders || text.trim() === '' ? undefined : parseAccessControlPolicy(text);
   if (!acl) {
-    // A canned ACL keeps the bucket's owner.
+    // Canned and header grants keep the bucket's owner.
     const current = await req.backend.getBucketAcl(req.ctx, req.bucket);
-    acl = cannedAcl(current.Owner, canned ?? 'private');
+    acl = aclFromHeaders(current.Owner, req.headers);
   }
   await req.backend.putBucketAcl(req.ctx, req.bucket, acl);
   return emptyResponse(200);
+};
+
+/** GetBucketPolicyStatus: whether the bucket policy makes the bucket public. */
+export const getBucketPolicyStatus: Handler = async (_c, req) => {
+  const policy = parseBucketPolicy(await req.backend.getBucketPolicy(req.ctx, req.bucket), req.bucket);
+  return xmlResponse(xmlDocument('PolicyStatus', el('IsPublic', policyIsPublic(policy))));
 };

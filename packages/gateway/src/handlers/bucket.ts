@@ -1,7 +1,8 @@
 // Bucket lifecycle: ListBuckets, CreateBucket, HeadBucket, DeleteBucket, GetBucketLocation, and
 // the two admin operations (change owner, list buckets with owners).
 import { type BucketAcl, type CannedAcl, type ObjectOwnership, S3Error } from '@vgwrdma/s3-backend';
-import { header, intParam, queryValue } from '../http/headers.js';
+import { grantsFromHeaders } from '../authz/acl/grant-headers.js';
+import { header, intParam, queryValue, type RawHeaders } from '../http/headers.js';
 import type { Handler } from '../routes/types.js';
 import { each, el, group, xmlDocument } from '../xml/document.js';
 import { escapeXml } from '../xml/escape.js';
@@ -51,6 +52,15 @@ export function cannedAcl(owner: string, canned: string | undefined): BucketAcl 
   return { Owner: owner, Grantees: grantees };
 }
 
+/** The ACL a request's x-amz-acl or x-amz-grant-* headers ask for (private when neither). */
+export function aclFromHeaders(owner: string, headers: RawHeaders): BucketAcl {
+  const canned = header(headers, 'x-amz-acl');
+  const grants = grantsFromHeaders(headers);
+  if (canned !== undefined && grants.length > 0)
+    throw new S3Error('InvalidRequest', 'Specifying both Canned ACLs and Header Grants is not allowed.');
+  return grants.length > 0 ? { Owner: owner, Grantees: grants } : cannedAcl(owner, canned);
+}
+
 const OWNERSHIPS: readonly ObjectOwnership[] = [
   'BucketOwnerEnforced',
   'BucketOwnerPreferred',
@@ -77,7 +87,7 @@ export const createBucket: Handler = async (_c, req) => {
   await req.backend.createBucket(req.ctx, {
     bucket: req.bucket,
     owner: req.account.access,
-    acl: cannedAcl(req.account.access, canned),
+    acl: aclFromHeaders(req.account.access, req.headers),
     ...(header(req.headers, 'x-amz-bucket-object-lock-enabled')?.toLowerCase() === 'true'
       ? { objectLockEnabled: true }
       : {}),

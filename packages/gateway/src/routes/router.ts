@@ -3,16 +3,19 @@
 // backend's request context, and call the row's handler. Everything here happens once per
 // request; handlers receive the result as an S3Request.
 import type { Account, Backend, RequestContext } from '@vgwrdma/s3-backend';
-import { S3Error } from '@vgwrdma/s3-backend';
+import { ANONYMOUS, S3Error } from '@vgwrdma/s3-backend';
 import type { Context } from 'hono';
 import { authenticate, type CredentialStore } from '../auth/index.js';
+import type { Authorizer, BucketState } from '../authz/index.js';
 import { decodeBody } from '../body/index.js';
+import { applyCorsHeaders, preflightResponse } from '../cors/index.js';
 import type { GatewayEnv } from '../env.js';
 import { assertValidBucketName } from '../http/bucket-name.js';
+import { header } from '../http/headers.js';
 import { parseRequestTarget, virtualHostBucket } from '../http/request-target.js';
 import type { Logger } from '../logger.js';
 import { createMatcher } from './match.js';
-import type { RouteMethod, RouteRow, RouteTarget, S3Request } from './types.js';
+import type { Handler, RouteMethod, RouteRow, RouteTarget, S3Request } from './types.js';
 
 export interface RouterOptions {
   backend: Backend;
@@ -24,6 +27,10 @@ export interface RouterOptions {
   /** Virtual-host–style requests: `bucket.<domain>`. */
   virtualHostDomain?: string;
   logger: Logger;
+  /** The ACL/policy step (and the bucket-state cache behind it and CORS). */
+  authorizer: Authorizer;
+  /** PATCH /<name> admin operations (create-user, ...), admin accounts only. */
+  adminHandlers?: Readonly<Record<string, Handler>>;
 }
 
 /** An AbortSignal that fires when the client goes away before the response is complete. */
@@ -46,7 +53,27 @@ export function createRouter(rows: readonly RouteRow[], opts: RouterOptions) {
     if (target.bucket !== undefined) assertValidBucketName(target.bucket);
     const kind: RouteTarget =
       target.bucket === undefined ? 'service' : target.key === undefined ? 'bucket' : 'object';
-    const row = matcher.match(method, kind, target.query, incoming.headers);
+    // A CORS preflight carries an Origin; a bare OPTIONS is an unsupported method (405).
+    if (method === 'OPTIONS' && header(incoming.headers, 'origin') !== undefined) {
+      const rules =
+        target.bucket === undefined
+          ? undefined
+          : (await opts.authorizer.cache.get(opts.backend, requestContext(c, ANONYMOUS), target.bucket)).cors;
+      return preflightResponse(rules, incoming.headers);
+    }
+    const adminHandler =
+      method === 'PATCH' && kind === 'bucket' && !target.query.has('change-bucket-owner')
+        ? opts.adminHandlers?.[target.bucket ?? '']
+        : undefined;
+    const row: RouteRow = adminHandler
+      ? {
+          method: 'PATCH',
+          target: 'service',
+          action: 'admin:Users',
+          handler: adminHandler,
+          flags: ADMIN_BODY,
+        }
+      : matcher.match(method, kind, target.query, incoming.headers);
 
     const authOpts =
       opts.maxClockSkewMs === undefined
@@ -57,11 +84,30 @@ export function createRouter(rows: readonly RouteRow[], opts: RouterOptions) {
       opts.credentials,
       authOpts,
     );
-    if (auth.anonymous && !opts.anonymousAccess) throw new S3Error('AccessDenied');
     c.set('auth', auth);
     c.set('account', auth.account);
     if (row.flags?.write && opts.readonly) throw new S3Error('AccessDenied');
-    if (row.flags?.admin && auth.account.role !== 'admin') throw new S3Error('XAdminAccessDenied');
+    if (row.flags?.admin && (auth.anonymous || auth.account.role !== 'admin'))
+      throw new S3Error('XAdminAccessDenied');
+    const ctx = requestContext(c, auth.account);
+    // Legacy open mode (anonymousAccess) serves unsigned requests without the ACL/policy step.
+    const state: BucketState | undefined =
+      auth.anonymous && opts.anonymousAccess
+        ? undefined
+        : await opts.authorizer.authorize({
+            route: row,
+            bucket: target.bucket ?? '',
+            key: target.key ?? '',
+            account: auth.account,
+            anonymous: auth.anonymous,
+            presigned: auth.presigned,
+            headers: incoming.headers,
+            query: target.query,
+            sourceIp: incoming.socket.remoteAddress,
+            secure: (incoming.socket as { encrypted?: boolean }).encrypted === true,
+            backend: opts.backend,
+            ctx,
+          });
 
     const body = row.flags?.body ? decodeBody(incoming, incoming.headers, auth.payload) : undefined;
     const req: S3Request = {
@@ -70,7 +116,7 @@ export function createRouter(rows: readonly RouteRow[], opts: RouterOptions) {
       key: target.key ?? '',
       query: target.query,
       headers: incoming.headers,
-      ctx: requestContext(c, auth.account),
+      ctx,
       account: auth.account,
       auth,
       body,
@@ -78,9 +124,20 @@ export function createRouter(rows: readonly RouteRow[], opts: RouterOptions) {
       region: opts.region,
       logger: opts.logger,
     };
-    return row.handler(c, req);
+    let res: Response;
+    try {
+      res = await row.handler(c, req);
+    } finally {
+      // Bucket writes (ACL, policy, ownership, CORS, owner, delete) change what the cache holds.
+      if (row.flags?.write && kind === 'bucket' && target.bucket !== undefined)
+        opts.authorizer.cache.invalidate(target.bucket);
+    }
+    const origin = header(incoming.headers, 'origin');
+    return origin === undefined ? res : applyCorsHeaders(res, state?.cors, origin, method);
   };
 }
+
+const ADMIN_BODY = { admin: true, body: 'xml' } as const;
 
 function requestContext(c: Context<GatewayEnv>, account: Account): RequestContext {
   const base = { account, requestId: c.get('requestId'), signal: disconnectSignal(c) };

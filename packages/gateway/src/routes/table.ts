@@ -45,6 +45,7 @@ export const ROUTES: readonly RouteRow[] = [
   { method: 'GET', target: 'bucket', subresource: 'policy', action: 's3:GetBucketPolicy', handler: config.getBucketPolicy },
   { method: 'PUT', target: 'bucket', subresource: 'policy', action: 's3:PutBucketPolicy', handler: config.putBucketPolicy, flags: WX },
   { method: 'DELETE', target: 'bucket', subresource: 'policy', action: 's3:DeleteBucketPolicy', handler: config.deleteBucketPolicy, flags: W },
+  { method: 'GET', target: 'bucket', subresource: 'policyStatus', action: 's3:GetBucketPolicyStatus', handler: config.getBucketPolicyStatus },
   { method: 'GET', target: 'bucket', subresource: 'cors', action: 's3:GetBucketCORS', handler: config.getBucketCors },
   { method: 'PUT', target: 'bucket', subresource: 'cors', action: 's3:PutBucketCORS', handler: config.putBucketCors, flags: WX },
   { method: 'DELETE', target: 'bucket', subresource: 'cors', action: 's3:PutBucketCORS', handler: config.deleteBucketCors, flags: W },

@@ -1,0 +1,118 @@
+// The ACL/policy step of the pipeline: decides whether an (authenticated or anonymous) caller
+// may perform a route's action on a bucket or object. Order: admin bypass → explicit Deny in
+// the bucket policy → bucket owner → policy Allow → ACL grant (unless ACLs are disabled by
+// `disableAcl` or BucketOwnerEnforced) → AccessDenied.
+import { type Account, type Backend, type RequestContext, S3Error } from '@vgwrdma/s3-backend';
+import { header, type RawHeaders } from '../http/headers.js';
+import { aclGrants } from './acl/acl-permissions.js';
+import { checkAclUsage, checkCreateBucketAcl } from './acl-usage.js';
+import { type RouteShape, refuseAnonymous } from './anonymous-refusals.js';
+import { type BucketState, BucketStateCache, type BucketStateCacheOptions } from './bucket-state.js';
+import { conditionContext } from './condition-context.js';
+import { evaluatePolicy } from './policy/index.js';
+
+export interface AuthorizerOptions {
+  /** versitygw's --disable-acl: ACLs neither settable nor consulted. */
+  disableAcl?: boolean;
+  cache?: BucketStateCacheOptions;
+}
+
+export interface AccessRequest {
+  readonly route: RouteShape;
+  readonly bucket: string;
+  readonly key: string;
+  readonly account: Account;
+  readonly anonymous: boolean;
+  readonly presigned: boolean;
+  readonly headers: RawHeaders;
+  readonly query: URLSearchParams;
+  readonly sourceIp: string | undefined;
+  readonly secure: boolean;
+  readonly backend: Backend;
+  readonly ctx: RequestContext;
+}
+
+const ARN = 'arn:aws:s3:::';
+
+/** Object actions served on a bucket URL (DeleteObjects) are checked against every key. */
+function resourceOf(req: AccessRequest): string {
+  if (req.key !== '') return `${ARN}${req.bucket}/${req.key}`;
+  return req.route.action === 's3:DeleteObject' ? `${ARN}${req.bucket}/*` : `${ARN}${req.bucket}`;
+}
+
+/** `x-amz-copy-source` as bucket and key ('/b/k?versionId=..', URL-encoded). */
+function copySource(headers: RawHeaders): { bucket: string; key: string } | undefined {
+  const raw = header(headers, 'x-amz-copy-source');
+  if (raw === undefined) return undefined;
+  let path = raw.split('?')[0] ?? '';
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    return undefined;
+  }
+  if (path.startsWith('/')) path = path.slice(1);
+  const slash = path.indexOf('/');
+  if (slash <= 0) return undefined;
+  return { bucket: path.slice(0, slash), key: path.slice(slash + 1) };
+}
+
+export class Authorizer {
+  readonly cache: BucketStateCache;
+  readonly disableAcl: boolean;
+
+  constructor(opts: AuthorizerOptions = {}) {
+    this.cache = new BucketStateCache(opts.cache);
+    this.disableAcl = opts.disableAcl ?? false;
+  }
+
+  /**
+   * Throws AccessDenied (or an ACL-usage error) when the request may not proceed; answers the
+   * bucket's state when it was needed, for CORS headers on the reply.
+   */
+  async authorize(req: AccessRequest): Promise<BucketState | undefined> {
+    const { route } = req;
+    if (req.anonymous) refuseAnonymous(route);
+    if (route.action === 's3:CreateBucket') {
+      checkCreateBucketAcl(req.headers, this.disableAcl);
+      return undefined;
+    }
+    if (route.target === 'service' || req.bucket === '') return undefined;
+    const state = await this.cache.get(req.backend, req.ctx, req.bucket);
+    checkAclUsage(route.action, req.headers, state, this.disableAcl);
+    if (req.account.role === 'admin' && !req.anonymous) return state;
+    this.decide(req, state, route.action, resourceOf(req));
+    const source = route.header === 'x-amz-copy-source' ? copySource(req.headers) : undefined;
+    if (source) {
+      const srcState =
+        source.bucket === req.bucket ? state : await this.cache.get(req.backend, req.ctx, source.bucket);
+      this.decide(req, srcState, 's3:GetObject', `${ARN}${source.bucket}/${source.key}`);
+    }
+    return state;
+  }
+
+  /** Policy Deny, then owner, policy Allow and ACL grant, for one action on one resource. */
+  private decide(req: AccessRequest, state: BucketState, action: string, resource: string): void {
+    const access = req.anonymous ? '' : req.account.access;
+    const decision = state.policy
+      ? evaluatePolicy(state.policy, {
+          principal: access,
+          action,
+          resource,
+          context: conditionContext({
+            access,
+            sourceIp: req.sourceIp,
+            secure: req.secure,
+            presigned: req.presigned,
+            headers: req.headers,
+            query: req.query,
+          }),
+        })
+      : 'none';
+    if (decision === 'deny') throw new S3Error('AccessDenied');
+    if (access !== '' && state.acl.Owner === access) return;
+    if (decision === 'allow') return;
+    const aclsApply = !this.disableAcl && state.ownership !== 'BucketOwnerEnforced';
+    if (aclsApply && aclGrants(state.acl, access, action)) return;
+    throw new S3Error('AccessDenied');
+  }
+}

@@ -1,0 +1,51 @@
+// CORS at the HTTP edge: the OPTIONS preflight answer (200 with Access-Control-* headers, or
+// 403 AccessForbidden), and the headers added to an actual request that carries an Origin.
+import { S3Error } from '@vgwrdma/s3-backend';
+import { header, type RawHeaders } from '../http/headers.js';
+import type { CorsRule } from './cors-config.js';
+import { type CorsQuery, corsHeaders, matchCorsRule } from './cors-match.js';
+
+function requestedHeaders(headers: RawHeaders): string[] {
+  const raw = header(headers, 'access-control-request-headers');
+  if (raw === undefined) return [];
+  return raw
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter((h) => h !== '');
+}
+
+/** The preflight answer for a bucket with `rules` (undefined: no CORS configuration). */
+export function preflightResponse(rules: readonly CorsRule[] | undefined, headers: RawHeaders): Response {
+  const origin = header(headers, 'origin');
+  const method = header(headers, 'access-control-request-method')?.trim().toUpperCase();
+  if (!rules || rules.length === 0)
+    throw new S3Error('AccessForbidden', 'CORSResponse: CORS is not enabled for this bucket.');
+  const q: CorsQuery | undefined =
+    origin && method ? { origin, method, headers: requestedHeaders(headers) } : undefined;
+  const rule = q ? matchCorsRule(rules, q) : undefined;
+  if (!q || !rule) {
+    throw new S3Error(
+      'AccessForbidden',
+      "CORSResponse: This CORS request is not allowed. This is usually because the evalution of Origin, request method / Access-Control-Request-Method or Access-Control-Request-Headers are not whitelisted by the resource's CORS spec.",
+    );
+  }
+  return new Response(null, {
+    status: 200,
+    headers: { ...corsHeaders(rule, q, true), 'content-length': '0' },
+  });
+}
+
+/** Adds Access-Control-* headers to `res` when `origin` and `method` match a rule. */
+export function applyCorsHeaders(
+  res: Response,
+  rules: readonly CorsRule[] | undefined,
+  origin: string | undefined,
+  method: string,
+): Response {
+  if (!rules || origin === undefined) return res;
+  const q: CorsQuery = { origin, method: method === 'HEAD' ? 'HEAD' : method, headers: [] };
+  const rule = matchCorsRule(rules, q);
+  if (!rule) return res;
+  for (const [k, v] of Object.entries(corsHeaders(rule, q, false))) res.headers.set(k, v);
+  return res;
+}

@@ -1,0 +1,113 @@
+// versitygw's user-administration API: PATCH /create-user, /update-user, /delete-user and
+// /list-users, SigV4-signed by an admin account. Bodies are XML (Account / MutableProps), the
+// target user of update/delete is the `access` query parameter.
+import { S3Error } from '@vgwrdma/s3-backend';
+import { emptyResponse, readBodyText, xmlResponse } from '../handlers/respond.js';
+import type { Handler } from '../routes/types.js';
+import { each, el, group, XML_DECLARATION } from '../xml/document.js';
+import { childText, parseXmlRoot, type XmlNode } from '../xml/parse.js';
+import type { IamAccountUpdate, IamStore } from './iam-store.js';
+import { type IamAccount, isRole } from './users-file.js';
+
+const missingAccess = () => new S3Error('XAdminInvalidArgument', 'User access key ID is missing.');
+const invalidRole = () =>
+  new S3Error(
+    'XAdminInvalidArgument',
+    "User role has to be one of the following: 'user', 'admin', 'userplus'.",
+  );
+
+/** versitygw's CLI sends <Account> for create and <MutableProps> for update; accept either. */
+function parseBody(xml: string): Record<string, XmlNode | XmlNode[]> {
+  try {
+    return parseXmlRoot(xml, 'Account');
+  } catch {
+    return parseXmlRoot(xml, 'MutableProps');
+  }
+}
+
+function intField(node: Record<string, XmlNode | XmlNode[]>, name: string): number | undefined {
+  const t = childText(node, name);
+  if (t === undefined || t.trim() === '') return undefined;
+  const n = Number(t);
+  if (!Number.isInteger(n)) throw new S3Error('MalformedXML');
+  return n;
+}
+
+function parseUpdate(node: Record<string, XmlNode | XmlNode[]>): IamAccountUpdate {
+  const out: IamAccountUpdate = {};
+  const secret = childText(node, 'Secret');
+  const role = childText(node, 'Role');
+  if (secret !== undefined && secret !== '') out.secret = secret;
+  if (role !== undefined && role !== '') {
+    if (!isRole(role)) throw invalidRole();
+    out.role = role;
+  }
+  for (const [field, name] of [
+    ['userID', 'UserID'],
+    ['groupID', 'GroupID'],
+    ['projectID', 'ProjectID'],
+  ] as const) {
+    const v = intField(node, name);
+    if (v !== undefined) out[field] = v;
+  }
+  return out;
+}
+
+function accountXml(a: IamAccount): string {
+  return group(
+    'Accounts',
+    el('Access', a.access) +
+      el('Secret', a.secret) +
+      el('Role', a.role) +
+      el('UserID', a.userID) +
+      el('GroupID', a.groupID) +
+      el('ProjectID', a.projectID),
+  );
+}
+
+function accessParam(query: URLSearchParams): string {
+  const access = query.get('access');
+  if (!access) throw missingAccess();
+  return access;
+}
+
+/** Route handlers by path segment, bound to `store`. */
+export function adminUserHandlers(store: IamStore): Readonly<Record<string, Handler>> {
+  return {
+    'create-user': async (_c, req) => {
+      const node = parseBody(await readBodyText(req));
+      const access = childText(node, 'Access') ?? '';
+      const secret = childText(node, 'Secret') ?? '';
+      if (access === '') throw missingAccess();
+      if (secret === '') throw new S3Error('MalformedXML');
+      const role = childText(node, 'Role') ?? 'user';
+      if (!isRole(role)) throw invalidRole();
+      const u = parseUpdate(node);
+      await store.createUser({
+        access,
+        secret,
+        role,
+        userID: u.userID ?? 0,
+        groupID: u.groupID ?? 0,
+        projectID: u.projectID ?? 0,
+      });
+      return emptyResponse(201);
+    },
+    'update-user': async (_c, req) => {
+      const access = accessParam(req.query);
+      const text = await readBodyText(req);
+      await store.updateUser(access, text.trim() === '' ? {} : parseUpdate(parseBody(text)));
+      return emptyResponse(200);
+    },
+    'delete-user': async (_c, req) => {
+      await store.deleteUser(accessParam(req.query));
+      return emptyResponse(200);
+    },
+    'list-users': async () => {
+      const users = await store.listUsers();
+      return xmlResponse(
+        `${XML_DECLARATION}<ListUserAccountsResult>${each(users, accountXml)}</ListUserAccountsResult>`,
+      );
+    },
+  };
+}

@@ -1,0 +1,94 @@
+// versitygw's internal IAM file: `<dir>/users.json` =
+// {"accessAccounts": {"<access>": {"access","secret","role","userID","groupID","projectID"}}}.
+// Reads tolerate a missing or empty file; writes go to a temp file renamed over the original,
+// so another gateway reading the file sees the old or the new version, never half of one.
+import { randomBytes } from 'node:crypto';
+import { readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { AccountRole } from '@vgwrdma/s3-backend';
+
+export const USERS_FILE = 'users.json';
+export const ROLES = ['user', 'admin', 'userplus'] as const satisfies readonly AccountRole[];
+
+export interface IamAccount {
+  access: string;
+  secret: string;
+  role: AccountRole;
+  userID: number;
+  groupID: number;
+  projectID: number;
+}
+
+const int = (v: unknown): number => (typeof v === 'number' && Number.isInteger(v) ? v : 0);
+
+export function isRole(v: unknown): v is AccountRole {
+  return typeof v === 'string' && (ROLES as readonly string[]).includes(v);
+}
+
+/** One stored entry; entries without a string secret are skipped. */
+function toAccount(access: string, raw: unknown): IamAccount | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const r = raw as Record<string, unknown>;
+  if (typeof r.secret !== 'string') return undefined;
+  return {
+    access,
+    secret: r.secret,
+    role: isRole(r.role) ? r.role : 'user',
+    userID: int(r.userID),
+    groupID: int(r.groupID),
+    projectID: int(r.projectID),
+  };
+}
+
+export type UsersByAccess = Map<string, IamAccount>;
+
+export function usersPath(dir: string): string {
+  return join(dir, USERS_FILE);
+}
+
+/** A cheap fingerprint of the file (changes whenever another writer renames a new one in). */
+export async function usersFingerprint(dir: string): Promise<string> {
+  try {
+    const s = await stat(usersPath(dir), { bigint: true });
+    return `${s.ino}:${s.size}:${s.mtimeNs}`;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'absent';
+    throw err;
+  }
+}
+
+export async function readUsers(dir: string): Promise<UsersByAccess> {
+  let text: string;
+  try {
+    text = await readFile(usersPath(dir), 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
+    throw err;
+  }
+  if (text.trim() === '') return new Map();
+  const doc = JSON.parse(text) as { accessAccounts?: Record<string, unknown> | null };
+  const out: UsersByAccess = new Map();
+  for (const [access, raw] of Object.entries(doc.accessAccounts ?? {})) {
+    const account = toAccount(access, raw);
+    if (account) out.set(access, account);
+  }
+  return out;
+}
+
+export async function writeUsers(dir: string, users: UsersByAccess): Promise<void> {
+  const accessAccounts: Record<string, IamAccount> = {};
+  for (const [access, a] of [...users].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) {
+    accessAccounts[access] = {
+      access,
+      secret: a.secret,
+      role: a.role,
+      userID: a.userID,
+      groupID: a.groupID,
+      projectID: a.projectID,
+    };
+  }
+  const target = usersPath(dir);
+  const temp = `${target}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  await writeFile(temp, `${JSON.stringify({ accessAccounts }, null, 2)}\n`, { mode: 0o600 });
+  await rename(temp, target);
+}

@@ -1,0 +1,254 @@
+// Authorization through the SDK with several users: a second user granted and denied by the
+// bucket ACL and by the bucket policy, explicit Deny over any grant, anonymous access through
+// a public-read ACL or a policy, BucketOwnerEnforced, GetBucketPolicyStatus, --disable-acl.
+import {
+  CreateBucketCommand,
+  DeleteBucketPolicyCommand,
+  GetBucketAclCommand,
+  GetBucketPolicyStatusCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  PutBucketAclCommand,
+  PutBucketOwnershipControlsCommand,
+  PutBucketPolicyCommand,
+  PutObjectCommand,
+} from '@aws-sdk/client-s3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALICE, BOB, errorName, type MultiUserGateway, startMultiUser } from './support/multi-user.js';
+import { raw, xmlField } from './support/raw-http.js';
+
+const policy = (statements: object[]) => JSON.stringify({ Version: '2012-10-17', Statement: statements });
+
+describe('ACLs and bucket policies with two users', () => {
+  let gw: MultiUserGateway;
+  const Bucket = 'alices';
+  beforeAll(async () => {
+    gw = await startMultiUser();
+    await gw.alice.send(new CreateBucketCommand({ Bucket }));
+    await gw.alice.send(new PutObjectCommand({ Bucket, Key: 'doc.txt', Body: 'hello' }));
+  });
+  afterAll(async () => gw.close());
+
+  it('records the creator as owner and denies other users by default', async () => {
+    const acl = await gw.alice.send(new GetBucketAclCommand({ Bucket }));
+    expect(acl.Owner?.ID).toBe(ALICE.access);
+    expect(await errorName(gw.bob.send(new GetObjectCommand({ Bucket, Key: 'doc.txt' })))).toBe(
+      'AccessDenied',
+    );
+    expect(await errorName(gw.bob.send(new ListObjectsV2Command({ Bucket })))).toBe('AccessDenied');
+    // The root account is an admin: allowed everywhere.
+    expect(await errorName(gw.root.send(new ListObjectsV2Command({ Bucket })))).toBe('');
+  });
+
+  it('grants and revokes read to a second user by ACL grant headers', async () => {
+    await gw.alice.send(new PutBucketAclCommand({ Bucket, GrantRead: `id="${BOB.access}"` }));
+    const acl = await gw.alice.send(new GetBucketAclCommand({ Bucket }));
+    expect(acl.Grants?.map((g) => [g.Grantee?.ID, g.Permission])).toContainEqual([BOB.access, 'READ']);
+    const got = await gw.bob.send(new GetObjectCommand({ Bucket, Key: 'doc.txt' }));
+    expect(await got.Body?.transformToString()).toBe('hello');
+    // READ does not include WRITE.
+    expect(await errorName(gw.bob.send(new PutObjectCommand({ Bucket, Key: 'b', Body: 'x' })))).toBe(
+      'AccessDenied',
+    );
+    await gw.alice.send(new PutBucketAclCommand({ Bucket, ACL: 'private' }));
+    expect(await errorName(gw.bob.send(new GetObjectCommand({ Bucket, Key: 'doc.txt' })))).toBe(
+      'AccessDenied',
+    );
+  });
+
+  it('grants by policy on the next request and lets an explicit Deny win over an ACL grant', async () => {
+    await gw.alice.send(
+      new PutBucketPolicyCommand({
+        Bucket,
+        Policy: policy([
+          {
+            Effect: 'Allow',
+            Principal: { AWS: [BOB.access] },
+            Action: ['s3:Put*', 's3:Get*'],
+            Resource: `arn:aws:s3:::${Bucket}/bob/*`,
+          },
+        ]),
+      }),
+    );
+    await gw.bob.send(new PutObjectCommand({ Bucket, Key: 'bob/one', Body: 'b1' }));
+    expect(await errorName(gw.bob.send(new PutObjectCommand({ Bucket, Key: 'other', Body: 'x' })))).toBe(
+      'AccessDenied',
+    );
+    // ACL grants full read; the policy denies one prefix: the Deny wins there, also for the owner.
+    await gw.alice.send(new PutBucketAclCommand({ Bucket, GrantFullControl: `id="${BOB.access}"` }));
+    await gw.alice.send(
+      new PutBucketPolicyCommand({
+        Bucket,
+        Policy: policy([
+          {
+            Effect: 'Deny',
+            Principal: '*',
+            Action: 's3:GetObject',
+            Resource: `arn:aws:s3:::${Bucket}/secret*`,
+          },
+        ]),
+      }),
+    );
+    await gw.alice.send(new PutObjectCommand({ Bucket, Key: 'secret.txt', Body: 's' }));
+    expect(await errorName(gw.bob.send(new GetObjectCommand({ Bucket, Key: 'secret.txt' })))).toBe(
+      'AccessDenied',
+    );
+    expect(await errorName(gw.alice.send(new GetObjectCommand({ Bucket, Key: 'secret.txt' })))).toBe(
+      'AccessDenied',
+    );
+    expect(await errorName(gw.bob.send(new GetObjectCommand({ Bucket, Key: 'doc.txt' })))).toBe('');
+    await gw.alice.send(new DeleteBucketPolicyCommand({ Bucket }));
+    await gw.alice.send(new PutBucketAclCommand({ Bucket, ACL: 'private' }));
+    expect(await errorName(gw.alice.send(new GetObjectCommand({ Bucket, Key: 'secret.txt' })))).toBe('');
+  });
+
+  it('refuses malformed policies with MalformedPolicy', async () => {
+    const bad = [
+      '{"Statement": []}',
+      policy([
+        { Effect: 'Maybe', Principal: '*', Action: 's3:GetObject', Resource: `arn:aws:s3:::${Bucket}/*` },
+      ]),
+      policy([{ Effect: 'Allow', Principal: '*', Action: 's3:GetObject', Resource: 'arn:aws:s3:::other/*' }]),
+      'not json',
+    ];
+    for (const Policy of bad) {
+      expect(await errorName(gw.alice.send(new PutBucketPolicyCommand({ Bucket, Policy })))).toBe(
+        'MalformedPolicy',
+      );
+    }
+  });
+
+  it('serves anonymous reads through a public-read ACL or a policy, and denies them otherwise', async () => {
+    const anon = () => raw(gw.url, { path: `/${Bucket}/doc.txt` });
+    const denied = await anon();
+    expect([denied.status, xmlField(denied.body, 'Code')]).toEqual([403, 'AccessDenied']);
+    await gw.alice.send(new PutBucketAclCommand({ Bucket, ACL: 'public-read' }));
+    const viaAcl = await anon();
+    expect([viaAcl.status, viaAcl.body]).toEqual([200, 'hello']);
+    await gw.alice.send(new PutBucketAclCommand({ Bucket, ACL: 'private' }));
+    expect((await anon()).status).toBe(403);
+    await gw.alice.send(
+      new PutBucketPolicyCommand({
+        Bucket,
+        Policy: policy([
+          { Effect: 'Allow', Principal: '*', Action: 's3:GetObject', Resource: `arn:aws:s3:::${Bucket}/*` },
+        ]),
+      }),
+    );
+    expect((await anon()).body).toBe('hello');
+    const status = await gw.alice.send(new GetBucketPolicyStatusCommand({ Bucket }));
+    expect(status.PolicyStatus?.IsPublic).toBe(true);
+    // Anonymous writes stay refused; the service level never serves anonymous callers.
+    const put = await raw(gw.url, { method: 'PUT', path: `/${Bucket}/anon`, body: 'x' });
+    expect(put.status).toBe(403);
+    const list = await raw(gw.url, { path: '/' });
+    expect(xmlField(list.body, 'Message')).toBe(
+      'Anonymous users cannot invoke this API. Please authenticate.',
+    );
+    await gw.alice.send(new DeleteBucketPolicyCommand({ Bucket }));
+    expect((await anon()).status).toBe(403);
+  });
+
+  it('honours policy conditions (s3:prefix on listing, aws:SourceIp)', async () => {
+    await gw.alice.send(
+      new PutBucketPolicyCommand({
+        Bucket,
+        Policy: policy([
+          {
+            Effect: 'Allow',
+            Principal: { AWS: `arn:aws:iam::${BOB.access}:root` },
+            Action: 's3:ListBucket',
+            Resource: `arn:aws:s3:::${Bucket}`,
+            Condition: { StringLike: { 's3:prefix': 'bob/*' } },
+          },
+          {
+            Effect: 'Allow',
+            Principal: { AWS: BOB.access },
+            Action: 's3:GetObject',
+            Resource: `arn:aws:s3:::${Bucket}/*`,
+            Condition: { IpAddress: { 'aws:SourceIp': '10.0.0.0/8' } },
+          },
+        ]),
+      }),
+    );
+    expect(await errorName(gw.bob.send(new ListObjectsV2Command({ Bucket, Prefix: 'bob/' })))).toBe('');
+    expect(await errorName(gw.bob.send(new ListObjectsV2Command({ Bucket })))).toBe('AccessDenied');
+    // Requests come from 127.0.0.1, outside 10.0.0.0/8.
+    expect(await errorName(gw.bob.send(new GetObjectCommand({ Bucket, Key: 'doc.txt' })))).toBe(
+      'AccessDenied',
+    );
+    await gw.alice.send(new DeleteBucketPolicyCommand({ Bucket }));
+  });
+
+  it('disables ACLs on a BucketOwnerEnforced bucket', async () => {
+    const B = 'enforced';
+    await gw.alice.send(new CreateBucketCommand({ Bucket: B, ObjectOwnership: 'BucketOwnerEnforced' }));
+    expect(
+      await errorName(
+        gw.alice.send(
+          new CreateBucketCommand({
+            Bucket: 'enf2',
+            ObjectOwnership: 'BucketOwnerEnforced',
+            ACL: 'public-read',
+          }),
+        ),
+      ),
+    ).toBe('InvalidBucketAclWithObjectOwnership');
+    const res = await gw.alice
+      .send(new PutBucketAclCommand({ Bucket: B, ACL: 'public-read' }))
+      .catch((e) => e);
+    expect([res.name, res.message]).toEqual([
+      'AccessControlListNotSupported',
+      'The bucket does not allow ACLs.',
+    ]);
+    expect(
+      await errorName(
+        gw.alice.send(new PutObjectCommand({ Bucket: B, Key: 'k', Body: 'x', ACL: 'public-read' })),
+      ),
+    ).toBe('AccessControlListNotSupported');
+    await gw.alice.send(
+      new PutObjectCommand({ Bucket: B, Key: 'k', Body: 'x', ACL: 'bucket-owner-full-control' }),
+    );
+    // Grants set before enforcement stop counting once it is on.
+    await gw.alice.send(
+      new PutBucketOwnershipControlsCommand({
+        Bucket: B,
+        OwnershipControls: { Rules: [{ ObjectOwnership: 'ObjectWriter' }] },
+      }),
+    );
+    await gw.alice.send(new PutBucketAclCommand({ Bucket: B, GrantRead: `id="${BOB.access}"` }));
+    expect(await errorName(gw.bob.send(new GetObjectCommand({ Bucket: B, Key: 'k' })))).toBe('');
+    await gw.alice.send(
+      new PutBucketOwnershipControlsCommand({
+        Bucket: B,
+        OwnershipControls: { Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] },
+      }),
+    );
+    expect(await errorName(gw.bob.send(new GetObjectCommand({ Bucket: B, Key: 'k' })))).toBe('AccessDenied');
+  });
+});
+
+describe('--disable-acl', () => {
+  let gw: MultiUserGateway;
+  beforeAll(async () => {
+    gw = await startMultiUser({ disableAcl: true });
+  });
+  afterAll(async () => gw.close());
+
+  it('refuses ACLs at the gateway level and ignores stored grants', async () => {
+    const res = await gw.alice
+      .send(new CreateBucketCommand({ Bucket: 'pub', ACL: 'public-read' }))
+      .catch((e) => e);
+    expect([res.name, res.message]).toEqual([
+      'AccessControlListNotSupported',
+      'Access control lists are disabled at the gateway level',
+    ]);
+    await gw.alice.send(new CreateBucketCommand({ Bucket: 'priv' }));
+    expect(
+      await errorName(
+        gw.alice.send(new PutBucketAclCommand({ Bucket: 'priv', GrantRead: `id="${BOB.access}"` })),
+      ),
+    ).toBe('AccessControlListNotSupported');
+    expect(await errorName(gw.bob.send(new ListObjectsV2Command({ Bucket: 'priv' })))).toBe('AccessDenied');
+  });
+});
