@@ -29,6 +29,16 @@ async function codeOf(p: Promise<unknown>): Promise<CuObjErrorCode> {
   throw new Error('expected a CuObjError');
 }
 
+async function errorOf(p: Promise<unknown>): Promise<CuObjError> {
+  try {
+    await p;
+  } catch (e) {
+    if (e instanceof CuObjError) return e;
+    throw e;
+  }
+  throw new Error('expected a CuObjError');
+}
+
 describe('Session against gateway processes', () => {
   let rdma: GatewayProcess;
   let limited: GatewayProcess;
@@ -73,7 +83,7 @@ describe('Session against gateway processes', () => {
     expect(await codeOf(s.download(s3, bucket, 'small'))).toBe('ERR_CUOBJ_BYTES_MISMATCH');
     await using tiny = await Session.open({ size: 10 });
     // Larger than the token capacity: refused before any transfer, as an S3 error.
-    const e = await tiny.download(s3, bucket, 'small').catch((x: unknown) => x as CuObjError);
+    const e = await errorOf(tiny.download(s3, bucket, 'small'));
     expect([e.code, e.gateway?.httpStatus, e.gateway?.errorCode]).toEqual([
       'ERR_CUOBJ_GATEWAY_ERROR',
       400,
@@ -85,7 +95,7 @@ describe('Session against gateway processes', () => {
     const s3 = limited.client();
     await using strict = await Session.open({ size: 2 * MiB });
     randomFillSync(strict.buffer);
-    const e = await strict.upload(s3, bucket, 'declined').catch((x: unknown) => x as CuObjError);
+    const e = await errorOf(strict.upload(s3, bucket, 'declined'));
     expect([e.code, e.gateway?.httpStatus, e.gateway?.rdmaReply, e.gateway?.errorCode]).toEqual([
       'ERR_CUOBJ_DECLINED',
       501,
@@ -111,7 +121,7 @@ describe('Session against gateway processes', () => {
   it('a gateway without RDMA: the PUT is an error (it stored an empty object), the GET falls back only when allowed', async () => {
     const s3: S3Client = plain.client();
     await using s = await Session.open({ size: 64 * 1024 });
-    const e = await s.upload(s3, bucket, 'ignored').catch((x: unknown) => x as CuObjError);
+    const e = await errorOf(s.upload(s3, bucket, 'ignored'));
     expect(e.code).toBe('ERR_CUOBJ_NO_RDMA_REPLY');
     expect(e.message).toMatch(/did not confirm RDMA offload/);
     const stored = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'ignored' }));

@@ -76,7 +76,7 @@ describe('packaging: pnpm pack + npm install in a scratch app', () => {
       timeout: 150_000,
     });
 
-    const env = {
+    const env: NodeJS.ProcessEnv = {
       ...process.env,
       GW_ENDPOINT: gw.endpoint,
       GW_ACCESS: CREDENTIALS.accessKeyId,
