@@ -119,10 +119,16 @@ export const listObjectVersions: Handler = async (_c, req) => {
   });
   // Versions and delete markers are interleaved in key order, newest first per key.
   const entries = [
-    ...out.versions.map((v) => ({ key: v.key, at: v.lastModified.getTime(), xml: versionXml(v, encode) })),
+    ...out.versions.map((v) => ({
+      key: v.key,
+      at: v.lastModified.getTime(),
+      id: v.versionId,
+      xml: versionXml(v, encode),
+    })),
     ...out.deleteMarkers.map((d) => ({
       key: d.key,
       at: d.lastModified.getTime(),
+      id: d.versionId,
       xml: group(
         'DeleteMarker',
         el('Key', encode(d.key)) +
@@ -132,7 +138,7 @@ export const listObjectVersions: Handler = async (_c, req) => {
           ownerElement('Owner', d.owner),
       ),
     })),
-  ].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : b.at - a.at));
+  ].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : b.at - a.at || newerId(a.id, b.id)));
   const doc = xmlDocument(
     'ListVersionsResult',
     el('Name', req.bucket) +
@@ -150,6 +156,17 @@ export const listObjectVersions: Handler = async (_c, req) => {
   );
   return xmlResponse(doc);
 };
+
+/**
+ * Versions of one key written in the same millisecond: ULID ids grow with time, so the greater
+ * id is the newer; `null` sorts as the older.
+ */
+function newerId(a: string, b: string): number {
+  if (a === b) return 0;
+  if (a === 'null') return 1;
+  if (b === 'null') return -1;
+  return a < b ? 1 : -1;
+}
 
 function versionXml(v: import('@vgwrdma/s3-backend').ListedVersion, encode: Encoder): string {
   return group(

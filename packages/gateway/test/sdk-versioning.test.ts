@@ -1,0 +1,161 @@
+// Versioning and object lock through @aws-sdk/client-s3 against the gateway over a PosixBackend
+// with a versioning directory: version ids and delete-marker headers, ListObjectVersions paging,
+// retention and legal hold denying deletes, governance bypass.
+import {
+  CreateBucketCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  GetObjectRetentionCommand,
+  HeadObjectCommand,
+  ListObjectVersionsCommand,
+  PutBucketVersioningCommand,
+  PutObjectCommand,
+  PutObjectLegalHoldCommand,
+  PutObjectRetentionCommand,
+  type S3ServiceException,
+} from '@aws-sdk/client-s3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startGateway, type TestGateway } from './support/harness.js';
+import { posixBackend } from './support/posix.js';
+
+let gw: TestGateway;
+let cleanup: () => Promise<void>;
+const Bucket = 'versioned';
+const Locked = 'locked';
+
+async function failure(p: Promise<unknown>): Promise<S3ServiceException> {
+  try {
+    await p;
+  } catch (err) {
+    return err as S3ServiceException;
+  }
+  throw new Error('expected the request to fail');
+}
+
+beforeAll(async () => {
+  const made = await posixBackend();
+  cleanup = made.cleanup;
+  gw = await startGateway(made.backend);
+  await gw.client.send(new CreateBucketCommand({ Bucket }));
+  await gw.client.send(new CreateBucketCommand({ Bucket: Locked, ObjectLockEnabledForBucket: true }));
+});
+afterAll(async () => {
+  await gw.close();
+  await cleanup();
+});
+
+describe('versioning over the SDK (posix)', () => {
+  it('versioned PUT/GET/DELETE, delete markers and ListObjectVersions paging', async () => {
+    await gw.client.send(
+      new PutBucketVersioningCommand({ Bucket, VersioningConfiguration: { Status: 'Enabled' } }),
+    );
+    const v1 = (await gw.client.send(new PutObjectCommand({ Bucket, Key: 'k', Body: 'one' }))).VersionId;
+    const v2 = (await gw.client.send(new PutObjectCommand({ Bucket, Key: 'k', Body: 'two' }))).VersionId;
+    expect(v1).toMatch(/^[0-9A-Z]{26}$/);
+    const old = await gw.client.send(new GetObjectCommand({ Bucket, Key: 'k', VersionId: v1 }));
+    expect(await old.Body?.transformToString()).toBe('one');
+    expect(old.VersionId).toBe(v1);
+    expect((await gw.client.send(new HeadObjectCommand({ Bucket, Key: 'k' }))).VersionId).toBe(v2);
+
+    const del = await gw.client.send(new DeleteObjectCommand({ Bucket, Key: 'k' }));
+    expect(del.DeleteMarker).toBe(true);
+    const missing = await failure(gw.client.send(new GetObjectCommand({ Bucket, Key: 'k' })));
+    expect(missing.name).toBe('NoSuchKey');
+    expect(missing.$response?.headers['x-amz-delete-marker']).toBe('true');
+    const noVersion = await failure(
+      gw.client.send(new GetObjectCommand({ Bucket, Key: 'k', VersionId: '01ARZ3NDEKTSV4RRFFQ69G5FAV' })),
+    );
+    expect(noVersion.name).toBe('NoSuchVersion');
+
+    const p1 = await gw.client.send(new ListObjectVersionsCommand({ Bucket, MaxKeys: 2 }));
+    expect(p1.IsTruncated).toBe(true);
+    expect(p1.DeleteMarkers?.map((d) => [d.VersionId, d.IsLatest])).toEqual([[del.VersionId, true]]);
+    expect(p1.Versions?.map((v) => v.VersionId)).toEqual([v2]);
+    const p2 = await gw.client.send(
+      new ListObjectVersionsCommand({
+        Bucket,
+        MaxKeys: 2,
+        KeyMarker: p1.NextKeyMarker,
+        VersionIdMarker: p1.NextVersionIdMarker,
+      }),
+    );
+    expect(p2.IsTruncated).toBe(false);
+    expect(p2.Versions?.map((v) => [v.VersionId, v.IsLatest])).toEqual([[v1, false]]);
+
+    const undo = await gw.client.send(
+      new DeleteObjectCommand({ Bucket, Key: 'k', VersionId: del.VersionId }),
+    );
+    expect(undo.DeleteMarker).toBe(true);
+    const back = await gw.client.send(new GetObjectCommand({ Bucket, Key: 'k' }));
+    expect(await back.Body?.transformToString()).toBe('two');
+  });
+
+  it('object lock: retention and legal hold deny deleting a version; governance bypass works', async () => {
+    const until = new Date(Date.now() + 3600_000);
+    const put = await gw.client.send(
+      new PutObjectCommand({
+        Bucket: Locked,
+        Key: 'c',
+        Body: 'x',
+        ObjectLockMode: 'COMPLIANCE',
+        ObjectLockRetainUntilDate: until,
+      }),
+    );
+    const head = await gw.client.send(new HeadObjectCommand({ Bucket: Locked, Key: 'c' }));
+    expect(head.ObjectLockMode).toBe('COMPLIANCE');
+    const denied = await failure(
+      gw.client.send(new DeleteObjectCommand({ Bucket: Locked, Key: 'c', VersionId: put.VersionId })),
+    );
+    expect(denied.name).toBe('AccessDenied');
+    expect(denied.message).toBe('Access Denied because object protected by object lock.');
+
+    const g = await gw.client.send(new PutObjectCommand({ Bucket: Locked, Key: 'g', Body: 'x' }));
+    await gw.client.send(
+      new PutObjectRetentionCommand({
+        Bucket: Locked,
+        Key: 'g',
+        VersionId: g.VersionId,
+        Retention: { Mode: 'GOVERNANCE', RetainUntilDate: until },
+      }),
+    );
+    const r = await gw.client.send(
+      new GetObjectRetentionCommand({ Bucket: Locked, Key: 'g', VersionId: g.VersionId }),
+    );
+    expect(r.Retention?.Mode).toBe('GOVERNANCE');
+    expect(
+      (
+        await failure(
+          gw.client.send(new DeleteObjectCommand({ Bucket: Locked, Key: 'g', VersionId: g.VersionId })),
+        )
+      ).name,
+    ).toBe('AccessDenied');
+    await gw.client.send(
+      new DeleteObjectCommand({
+        Bucket: Locked,
+        Key: 'g',
+        VersionId: g.VersionId,
+        BypassGovernanceRetention: true,
+      }),
+    );
+
+    const h = await gw.client.send(
+      new PutObjectCommand({ Bucket: Locked, Key: 'h', Body: 'x', ObjectLockLegalHoldStatus: 'ON' }),
+    );
+    expect(
+      (
+        await failure(
+          gw.client.send(new DeleteObjectCommand({ Bucket: Locked, Key: 'h', VersionId: h.VersionId })),
+        )
+      ).name,
+    ).toBe('AccessDenied');
+    await gw.client.send(
+      new PutObjectLegalHoldCommand({
+        Bucket: Locked,
+        Key: 'h',
+        VersionId: h.VersionId,
+        LegalHold: { Status: 'OFF' },
+      }),
+    );
+    await gw.client.send(new DeleteObjectCommand({ Bucket: Locked, Key: 'h', VersionId: h.VersionId }));
+  });
+});
