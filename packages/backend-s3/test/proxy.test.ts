@@ -8,14 +8,9 @@ import { HeadObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import type { RequestContext } from '@vgwrdma/s3-backend';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MetaBucketMissingError, metaKey, S3Backend, type S3BackendOptions } from '../src/index.js';
-import {
-  createMetaBucket,
-  startUpstreamGateway,
-  UPSTREAM_CREDENTIALS,
-  type UpstreamGateway,
-} from './upstream-gateway.js';
+import { createMetaBucket, startUpstreamGateway, type UpstreamGateway } from './upstream-gateway.js';
 
-const META = 'proxy-meta';
+let META = '';
 let upstream: UpstreamGateway;
 let withMeta: S3Backend;
 let noMeta: S3Backend;
@@ -42,8 +37,9 @@ async function code(p: Promise<unknown>): Promise<string | undefined> {
 function options(extra: Partial<S3BackendOptions> = {}): S3BackendOptions {
   return {
     endpoint: upstream.endpoint,
-    access: UPSTREAM_CREDENTIALS.access,
-    secret: UPSTREAM_CREDENTIALS.secret,
+    region: upstream.region,
+    access: upstream.access,
+    secret: upstream.secret,
     usePathStyle: true,
     ...extra,
   };
@@ -51,7 +47,7 @@ function options(extra: Partial<S3BackendOptions> = {}): S3BackendOptions {
 
 beforeAll(async () => {
   upstream = await startUpstreamGateway();
-  await createMetaBucket(upstream, META);
+  META = await createMetaBucket(upstream, 'proxy-meta');
   withMeta = await S3Backend.open(options({ metaBucket: META }));
   noMeta = await S3Backend.open(options());
 });

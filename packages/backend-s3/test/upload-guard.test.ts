@@ -40,7 +40,13 @@ describe('UploadGuard', () => {
     let expectedCalls = 0;
     const { source, guard, result } = setup({
       contentLength: data.length,
-      checksum: { algorithm: 'CRC32C', expected: () => (expectedCalls++, crc32c(data)) },
+      checksum: {
+        algorithm: 'CRC32C',
+        expected: () => {
+          expectedCalls++;
+          return crc32c(data);
+        },
+      },
     });
     source.write(data.subarray(0, 7));
     source.write(data.subarray(7, 15));

@@ -1,6 +1,8 @@
 // The upstream for the tests: a second gateway PROCESS — the built app (apps/vgwrdma/dist/main.js)
 // serving the posix backend on a temp directory, on a free loopback port learnt from its banner.
-// Tests talk to it through S3Backend exactly as a proxy gateway would.
+// Tests talk to it through S3Backend exactly as a proxy gateway would. With BACKEND_S3_TEST_ENDPOINT
+// set (plus _ACCESS, _SECRET, optional _REGION), the same suites run against that store instead
+// (a Ceph RGW or MinIO: the optional target in docs/deployment.md).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -16,13 +18,35 @@ export const UPSTREAM_CREDENTIALS = { access: 'upstream-access', secret: 'upstre
 
 export interface UpstreamGateway {
   readonly endpoint: string;
+  readonly access: string;
+  readonly secret: string;
+  readonly region: string;
   readonly root: string;
   /** A plain SDK client on the upstream (path-style), for set-up such as the meta bucket. */
   readonly client: S3Client;
   stop(): Promise<void>;
 }
 
+/** The external store named by BACKEND_S3_TEST_* variables, if any. */
+function externalUpstream(): UpstreamGateway | undefined {
+  const env = process.env;
+  const endpoint = env.BACKEND_S3_TEST_ENDPOINT;
+  if (!endpoint) return undefined;
+  const access = env.BACKEND_S3_TEST_ACCESS ?? '';
+  const secret = env.BACKEND_S3_TEST_SECRET ?? '';
+  const region = env.BACKEND_S3_TEST_REGION ?? 'us-east-1';
+  const client = new S3Client({
+    endpoint,
+    region,
+    forcePathStyle: true,
+    credentials: { accessKeyId: access, secretAccessKey: secret },
+  });
+  return { endpoint, access, secret, region, root: '', client, stop: async () => client.destroy() };
+}
+
 export async function startUpstreamGateway(): Promise<UpstreamGateway> {
+  const external = externalUpstream();
+  if (external) return external;
   if (!existsSync(APP_MAIN)) throw new Error(`${APP_MAIN} is missing: build the app first (npm run build)`);
   const root = await mkdtemp(join(tmpdir(), 'backend-s3-upstream-'));
   const child = spawn(process.execPath, [APP_MAIN, '--port', '127.0.0.1:0', '--quiet', 'posix', root], {
@@ -49,6 +73,9 @@ export async function startUpstreamGateway(): Promise<UpstreamGateway> {
   });
   return {
     endpoint,
+    access: UPSTREAM_CREDENTIALS.access,
+    secret: UPSTREAM_CREDENTIALS.secret,
+    region: 'us-east-1',
     root,
     client,
     stop: async () => {
@@ -84,6 +111,9 @@ function bannerEndpoint(child: ChildProcess): Promise<{ endpoint: string; stderr
   });
 }
 
-export async function createMetaBucket(up: UpstreamGateway, name: string): Promise<void> {
+/** Creates a meta bucket named `<prefix>-<random>` (unique on a shared external store). */
+export async function createMetaBucket(up: UpstreamGateway, prefix: string): Promise<string> {
+  const name = `${prefix}-${Math.random().toString(36).slice(2, 8)}`;
   await up.client.send(new CreateBucketCommand({ Bucket: name }));
+  return name;
 }
