@@ -35,17 +35,14 @@ export function preflightResponse(rules: readonly CorsRule[] | undefined, header
   });
 }
 
-/** Adds Access-Control-* headers to `res` when `origin` and `method` match a rule. */
-export function applyCorsHeaders(
-  res: Response,
+/** The Access-Control-* headers for an actual request whose Origin and method match a rule. */
+export function actualCorsHeaders(
   rules: readonly CorsRule[] | undefined,
   origin: string | undefined,
   method: string,
-): Response {
-  if (!rules || origin === undefined) return res;
-  const q: CorsQuery = { origin, method: method === 'HEAD' ? 'HEAD' : method, headers: [] };
+): Record<string, string> {
+  if (!rules || origin === undefined) return {};
+  const q: CorsQuery = { origin, method, headers: [] };
   const rule = matchCorsRule(rules, q);
-  if (!rule) return res;
-  for (const [k, v] of Object.entries(corsHeaders(rule, q, false))) res.headers.set(k, v);
-  return res;
+  return rule ? corsHeaders(rule, q, false) : {};
 }

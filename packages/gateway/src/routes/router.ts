@@ -8,7 +8,7 @@ import type { Context } from 'hono';
 import { authenticate, type CredentialStore } from '../auth/index.js';
 import type { Authorizer, BucketState } from '../authz/index.js';
 import { decodeBody } from '../body/index.js';
-import { applyCorsHeaders, preflightResponse } from '../cors/index.js';
+import { actualCorsHeaders, preflightResponse } from '../cors/index.js';
 import type { GatewayEnv } from '../env.js';
 import { assertValidBucketName } from '../http/bucket-name.js';
 import { header } from '../http/headers.js';
@@ -124,16 +124,16 @@ export function createRouter(rows: readonly RouteRow[], opts: RouterOptions) {
       region: opts.region,
       logger: opts.logger,
     };
-    let res: Response;
+    // Set on the Node response so they also reach replies written straight to it (GET bodies).
+    const cors = actualCorsHeaders(state?.cors, header(incoming.headers, 'origin'), method);
+    for (const [name, value] of Object.entries(cors)) c.env.outgoing.setHeader(name, value);
     try {
-      res = await row.handler(c, req);
+      return await row.handler(c, req);
     } finally {
       // Bucket writes (ACL, policy, ownership, CORS, owner, delete) change what the cache holds.
       if (row.flags?.write && kind === 'bucket' && target.bucket !== undefined)
         opts.authorizer.cache.invalidate(target.bucket);
     }
-    const origin = header(incoming.headers, 'origin');
-    return origin === undefined ? res : applyCorsHeaders(res, state?.cors, origin, method);
   };
 }
 

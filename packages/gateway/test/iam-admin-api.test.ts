@@ -1,0 +1,118 @@
+// Accounts: the admin API (create/list/update/delete user, admin only) over a real gateway, the
+// users.json it writes (versitygw's format), and a second IamStore on the same directory (another
+// gateway) picking up changes without a restart.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ListBucketsCommand } from '@aws-sdk/client-s3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IamStore } from '../src/iam/index.js';
+import { s3Client } from './support/harness.js';
+import { ALICE, BOB, errorName, type MultiUserGateway, ROOT, startMultiUser } from './support/multi-user.js';
+import { xmlField } from './support/raw-http.js';
+import { signedRaw } from './support/signed-raw.js';
+
+const accountXml = (access: string, secret: string, role: string) =>
+  `<Account><Access>${access}</Access><Secret>${secret}</Secret><Role>${role}</Role><UserID>7</UserID><GroupID>8</GroupID></Account>`;
+
+describe('admin user API', () => {
+  let gw: MultiUserGateway;
+  const admin = (path: string, body?: string) =>
+    signedRaw(gw.url, ROOT.access, ROOT.secret, {
+      method: 'PATCH',
+      path,
+      ...(body === undefined ? {} : { body }),
+    });
+  beforeAll(async () => {
+    gw = await startMultiUser();
+  });
+  afterAll(async () => gw.close());
+
+  it('creates a user who can then sign requests, in versitygw users.json format', async () => {
+    const before = s3Client(gw.url, 'CAROLKEY', 'carol-secret');
+    expect(await errorName(before.send(new ListBucketsCommand({})))).toBe('InvalidAccessKeyId');
+    const res = await admin('/create-user', accountXml('CAROLKEY', 'carol-secret', 'user'));
+    expect(res.status).toBe(201);
+    expect(await errorName(before.send(new ListBucketsCommand({})))).toBe('');
+    before.destroy();
+    const file = JSON.parse(await readFile(join(gw.iamDir, 'users.json'), 'utf8'));
+    expect(file.accessAccounts.CAROLKEY).toEqual({
+      access: 'CAROLKEY',
+      secret: 'carol-secret',
+      role: 'user',
+      userID: 7,
+      groupID: 8,
+      projectID: 0,
+    });
+    const dup = await admin('/create-user', accountXml('CAROLKEY', 'x', 'user'));
+    expect([dup.status, xmlField(dup.body, 'Code')]).toEqual([409, 'XAdminUserExists']);
+    const badRole = await admin('/create-user', accountXml('DAVEKEY', 'x', 'boss'));
+    expect([badRole.status, xmlField(badRole.body, 'Code')]).toEqual([400, 'XAdminInvalidArgument']);
+  });
+
+  it('lists, updates and deletes users; the old secret stops working after an update', async () => {
+    const list = await admin('/list-users');
+    expect(list.status).toBe(200);
+    const listed = [...list.body.matchAll(/<Access>([^<]*)<\/Access>/g)].map((m) => m[1]);
+    expect(listed).toEqual(expect.arrayContaining([ALICE.access, BOB.access, 'CAROLKEY']));
+
+    const upd = await admin(
+      '/update-user?access=CAROLKEY',
+      '<MutableProps><Secret>new-secret</Secret><Role>admin</Role></MutableProps>',
+    );
+    expect(upd.status).toBe(200);
+    const oldKey = s3Client(gw.url, 'CAROLKEY', 'carol-secret');
+    const newKey = s3Client(gw.url, 'CAROLKEY', 'new-secret');
+    expect(await errorName(oldKey.send(new ListBucketsCommand({})))).toBe('SignatureDoesNotMatch');
+    expect(await errorName(newKey.send(new ListBucketsCommand({})))).toBe('');
+    // Now an admin: may use the admin API itself.
+    const byCarol = await signedRaw(gw.url, 'CAROLKEY', 'new-secret', {
+      method: 'PATCH',
+      path: '/list-users',
+    });
+    expect(byCarol.status).toBe(200);
+
+    const missing = await admin(
+      '/update-user?access=NOBODY',
+      '<MutableProps><Secret>s</Secret></MutableProps>',
+    );
+    expect([missing.status, xmlField(missing.body, 'Code')]).toEqual([404, 'XAdminUserNotFound']);
+    const del = await admin('/delete-user?access=CAROLKEY');
+    expect(del.status).toBe(200);
+    expect(await errorName(newKey.send(new ListBucketsCommand({})))).toBe('InvalidAccessKeyId');
+    oldKey.destroy();
+    newKey.destroy();
+  });
+
+  it('refuses the admin API to plain users and anonymous callers', async () => {
+    const res = await signedRaw(gw.url, ALICE.access, ALICE.secret, { method: 'PATCH', path: '/list-users' });
+    expect([res.status, xmlField(res.body, 'Code')]).toEqual([403, 'XAdminAccessDenied']);
+  });
+
+  it('picks up users written by another gateway on the same directory', async () => {
+    const other = await IamStore.open({ root: ROOT, dir: gw.iamDir });
+    await other.createUser({
+      access: 'ERINKEY',
+      secret: 'erin',
+      role: 'user',
+      userID: 1,
+      groupID: 1,
+      projectID: 1,
+    });
+    const erin = s3Client(gw.url, 'ERINKEY', 'erin');
+    expect(await errorName(erin.send(new ListBucketsCommand({})))).toBe('');
+    await other.deleteUser('ERINKEY');
+    expect(await errorName(erin.send(new ListBucketsCommand({})))).toBe('InvalidAccessKeyId');
+    erin.destroy();
+  });
+});
+
+describe('single-user mode', () => {
+  it('answers XAdminMethodNotSupported for user management without an IAM directory', async () => {
+    const store = await IamStore.open({ root: ROOT });
+    expect(await store.lookup(ROOT.access)).toMatchObject({ account: { role: 'admin' } });
+    expect(await store.lookup(ALICE.access)).toBeUndefined();
+    await expect(
+      store.createUser({ ...ALICE, role: 'user', userID: 0, groupID: 0, projectID: 0 }),
+    ).rejects.toMatchObject({ code: 'XAdminMethodNotSupported' });
+  });
+});
