@@ -25,7 +25,9 @@ export type CuObjErrorCode =
   /** The gateway answered with an S3 error (4xx/5xx) not covered above. */
   | 'ERR_CUOBJ_GATEWAY_ERROR'
   /** An HTTP-fallback body whose length is not the session size. */
-  | 'ERR_CUOBJ_BODY_LENGTH';
+  | 'ERR_CUOBJ_BODY_LENGTH'
+  /** The data that arrived by RDMA does not match the object checksum the gateway sent. */
+  | 'ERR_CUOBJ_CHECKSUM_MISMATCH';
 
 /** What the gateway answered, as far as the SDK saw it. */
 export interface GatewayAnswer {

@@ -13,7 +13,7 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { HostClient, type HostClientOptions, type HostMemory } from '@vgwrdma/rdma-ffi';
-import { type ChecksumAlgorithm, checksumHeader } from './checksum.js';
+import { CHECKSUMS, type ChecksumAlgorithm, checksumHeader } from './checksum.js';
 import { CuObjError } from './errors.js';
 import { hostOptionsFromEnv } from './host-env.js';
 import { discardBody, drainBody, readBodyInto } from './http-body.js';
@@ -32,7 +32,10 @@ export interface SessionOptions {
   readonly maxSize?: number;
   /** 'none' (default): a declined RDMA request is an error. 'http': move the data in the HTTP body instead. */
   readonly fallback?: 'none' | 'http';
-  /** Send x-amz-checksum-<algo> over the raw buffer with every upload; the gateway verifies it. */
+  /**
+   * Send x-amz-checksum-<algo> over the raw buffer with every upload (the gateway verifies it),
+   * and on downloads ask for the object's checksum and check what arrived by RDMA against it.
+   */
   readonly checksum?: ChecksumAlgorithm;
   /** Transport settings; they win over the environment (see README, "Configuration"). */
   readonly host?: Omit<HostClientOptions, 'shimDir'>;
@@ -182,7 +185,8 @@ export class Session implements Disposable, AsyncDisposable {
       if (dst !== undefined) this.checkLength('download destination', dst);
       const buf = region.bytes;
       const token = region.token(0, this.size, 'get');
-      const command = new GetObjectCommand({ ...input, Bucket: bucket, Key: key });
+      const mode = this.options.checksum === undefined ? {} : { ChecksumMode: 'ENABLED' as const };
+      const command = new GetObjectCommand({ ...mode, ...input, Bucket: bucket, Key: key });
       let sent: { output: GetObjectCommandOutput; answer: RawAnswer };
       try {
         sent = await sendWithRdma(s3, command, { token });
@@ -202,6 +206,7 @@ export class Session implements Disposable, AsyncDisposable {
       }
       if (verdict === 'rdma') {
         await drainBody(output.Body);
+        this.checkDownloadChecksum(answer, buf);
         if (dst !== undefined && !sameMemory(dst, buf)) dst.set(buf);
         return result('rdma', this.size, answer, output.ETag);
       }
@@ -265,6 +270,28 @@ export class Session implements Disposable, AsyncDisposable {
       etag: out.ETag,
       rdmaReply: undefined,
     };
+  }
+
+  /**
+   * With `checksum` set: the full-object checksum the gateway sent (when it has one for that
+   * algorithm; composite multipart values `...-N` cannot be checked) must match the buffer.
+   */
+  private checkDownloadChecksum(answer: RawAnswer, buf: Uint8Array): void {
+    const algorithm = this.options.checksum;
+    if (algorithm === undefined) return;
+    const { header } = CHECKSUMS[algorithm];
+    const sent = answer.headers[header];
+    if (sent === undefined || sent.includes('-')) return;
+    const got = checksumHeader(algorithm, buf).value;
+    if (got !== sent) {
+      throw new CuObjError(
+        'ERR_CUOBJ_CHECKSUM_MISMATCH',
+        `GET: ${header} of the data received is ${got}, the object's is ${sent}`,
+        {
+          gateway: gatewayAnswer(answer),
+        },
+      );
+    }
   }
 
   private live(): HostMemory {

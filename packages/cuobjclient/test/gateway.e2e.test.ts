@@ -3,7 +3,7 @@
 // and without the HTTP fallback, and a gateway without RDMA support, whose silence is an error.
 
 import { randomFillSync } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   CreateBucketCommand,
@@ -74,6 +74,18 @@ describe('Session against gateway processes', () => {
       expect(res).toMatchObject({ via: 'rdma', httpStatus: 200, rdmaReply: '200', bytes: s.size });
       expect(Buffer.compare(dst, data)).toBe(0);
     }
+  });
+
+  it('with checksum set, a download checks the data against the stored CRC32C: a bit flipped on disk is caught', async () => {
+    const s3 = rdma.client();
+    await using s = await Session.open({ size: 256 * 1024, checksum: 'crc32c' });
+    randomFillSync(s.buffer);
+    await s.upload(s3, bucket, 'flip');
+    expect((await s.download(s3, bucket, 'flip')).via).toBe('rdma');
+    const file = await open(join(rdma.root, bucket, 'flip'), 'r+'); // same inode: metadata kept
+    await file.write(Buffer.from([(s.buffer[1000] as number) ^ 0x01]), 0, 1, 1000);
+    await file.close();
+    expect(await codeOf(s.download(s3, bucket, 'flip'))).toBe('ERR_CUOBJ_CHECKSUM_MISMATCH');
   });
 
   it('a download of an object of another size fails with the gateway answer', async () => {

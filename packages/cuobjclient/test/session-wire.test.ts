@@ -205,6 +205,23 @@ describe('Session on the wire', () => {
       expect(server.requests[0]?.headers['x-amz-checksum-mode']).toBe('ENABLED'); // the SDK asked; we left it
     });
 
+    it('with checksum set, asks for the object checksum and checks the RDMA data against it', async () => {
+      const right = crcToBase64(crc32c(session.buffer));
+      server.reset(() => ({ status: 200, headers: { ...ok(), 'x-amz-checksum-crc32c': right } }));
+      expect(
+        (await session.download(server.client({ responseChecksumValidation: 'WHEN_REQUIRED' }), 'bkt', 'obj'))
+          .via,
+      ).toBe('rdma');
+      expect(server.requests[0]?.headers['x-amz-checksum-mode']).toBe('ENABLED');
+      server.reset(() => ({ status: 200, headers: { ...ok(), 'x-amz-checksum-crc32c': 'AAAAAA==' } }));
+      const e = await errorOf(session.download(server.client(), 'bkt', 'obj'));
+      expect(e.code).toBe('ERR_CUOBJ_CHECKSUM_MISMATCH');
+      expect(e.message).toContain(`the object's is AAAAAA==`);
+      // A composite (multipart) value cannot be checked against the whole buffer: accepted.
+      server.reset(() => ({ status: 200, headers: { ...ok(), 'x-amz-checksum-crc32c': 'AAAAAA==-3' } }));
+      expect((await session.download(server.client(), 'bkt', 'obj')).via).toBe('rdma');
+    });
+
     const cases: [string, Answer, CuObjErrorCode][] = [
       ['no reply header', { status: 200, body: new Uint8Array(SIZE) }, 'ERR_CUOBJ_NO_RDMA_REPLY'],
       [
