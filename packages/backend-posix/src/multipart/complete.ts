@@ -26,7 +26,7 @@ import { ATTR } from '../meta/attr-names.js';
 import { encodeMpMetadata } from '../meta/object-attrs.js';
 import { getText } from '../meta/store.js';
 import { openObject, readExisting } from '../ops/read-object.js';
-import { beforePublish, planWrite } from '../versioning/write-hook.js';
+import { planWrite, publishVersion } from '../versioning/write-hook.js';
 import { assemble } from './assemble.js';
 import { combinePartCrcs, type PartCrc } from './full-object-crc.js';
 import { partChecksums } from './parts.js';
@@ -260,8 +260,9 @@ async function finish(
     let end = 0;
     const ends = parts.map((p) => (end += p.size));
     await assembled.tmp.setAttr(ATTR.mpMetadata, encodeMpMetadata({ uploadId: input.uploadId, parts: ends }));
-    const versionId = await beforePublish(env, plan, assembled.tmp);
-    await assembled.tmp.publish(objectRel(input.bucket, input.key), env.dirPerms);
+    const versionId = await publishVersion(env, plan, assembled.tmp, () =>
+      assembled.tmp.publish(objectRel(input.bucket, input.key), env.dirPerms),
+    );
     return {
       bucket: input.bucket,
       key: input.key,

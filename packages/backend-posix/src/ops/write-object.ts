@@ -21,7 +21,7 @@ import { abs, assertBucketName, assertKey, isFolderKey, objectRel } from '../fs/
 import { TempFile } from '../fs/temp-file.js';
 import { ATTR } from '../meta/attr-names.js';
 import { type AttrEntries, checksumsAttr, type StoredChecksums } from '../meta/object-attrs.js';
-import { beforePublish, planWrite } from '../versioning/write-hook.js';
+import { planWrite, publishVersion } from '../versioning/write-hook.js';
 import { readExisting } from './read-object.js';
 
 /** Largest single PUT (S3: 5 GiB). */
@@ -85,8 +85,7 @@ export async function writeObject(env: PosixEnv, spec: WriteSpec): Promise<Write
     for (const [attr, value] of [...spec.attrs, [ATTR.etag, etag], checksumsAttr(stored)] as AttrEntries) {
       await tmp.setAttr(attr, value);
     }
-    const versionId = await beforePublish(env, plan, tmp);
-    await tmp.publish(rel, env.dirPerms);
+    const versionId = await publishVersion(env, plan, tmp, () => tmp.publish(rel, env.dirPerms));
     const st = await stat(abs(env, rel)).catch(() => undefined);
     const value = got.checksums[primary];
     return {

@@ -15,6 +15,7 @@ import { assertUnlocked } from '../lock/object-lock.js';
 import { ATTR } from '../meta/attr-names.js';
 import { archiveCurrent, promoteNewest, removeArchived } from './archive.js';
 import { isMarker, readCurrent, readLockState } from './current.js';
+import { withKeyLock } from './key-lock.js';
 import { assertVersionId, NULL_VERSION, newVersionId } from './version-id.js';
 import { type VersionStore, versionRel } from './version-store.js';
 
@@ -105,7 +106,7 @@ export function deleteVersioned(
   status: VersioningStatus,
   input: DeleteObjectInput,
 ): Promise<DeleteObjectOutput> {
-  return input.versionId === undefined
-    ? addMarker(env, store, status, input)
-    : removeVersion(env, store, input);
+  return withKeyLock(input.bucket, input.key, () =>
+    input.versionId === undefined ? addMarker(env, store, status, input) : removeVersion(env, store, input),
+  );
 }

@@ -1,7 +1,7 @@
 // What a write does to the versions of its key, in two steps around the data transfer:
-// `planWrite` (before the body is read) refuses to replace a locked null version; `beforePublish`
-// (after the new file is complete, just before it is renamed onto the key) archives the version
-// it replaces and stamps the new one. Enabled: every write is a new ULID version and the old
+// `planWrite` (before the body is read) refuses to replace a locked null version; `publishVersion`
+// (after the new file is complete) archives the version it replaces, stamps the new one and
+// publishes it, under the key's lock. Enabled: every write is a new ULID version and the old
 // latest is archived. Suspended: the write is the `null` version; a versioned latest is
 // archived, an old null one (latest or archived) is replaced. Unversioned: plain overwrite.
 import type { VersioningStatus } from '@vgwrdma/s3-backend';
@@ -11,6 +11,7 @@ import { assertUnlocked } from '../lock/object-lock.js';
 import { ATTR } from '../meta/attr-names.js';
 import { archiveCurrent, removeArchived } from './archive.js';
 import { activeVersioning, readCurrent, readLockState } from './current.js';
+import { withKeyLock } from './key-lock.js';
 import { NULL_VERSION, newVersionId } from './version-id.js';
 import { versionRel } from './version-store.js';
 
@@ -38,14 +39,27 @@ export async function planWrite(env: PosixEnv, bucket: string, key: string): Pro
 }
 
 /**
- * Archives what the new file replaces and sets its `version-id`. Returns the new version's id
- * (`null` on suspended buckets, undefined on unversioned ones).
+ * Archives what the new file replaces, sets its `version-id` and runs `publish`. Returns the new
+ * version's id (`null` on suspended buckets, undefined on unversioned ones).
  */
-export async function beforePublish(
+export async function publishVersion(
   env: PosixEnv,
   plan: WritePlan,
   tmp: TempFile,
+  publish: () => Promise<void>,
 ): Promise<string | undefined> {
+  if (!plan.status || !env.versions) {
+    await publish();
+    return undefined;
+  }
+  return withKeyLock(plan.bucket, plan.key, async () => {
+    const id = await beforePublish(env, plan, tmp);
+    await publish();
+    return id;
+  });
+}
+
+async function beforePublish(env: PosixEnv, plan: WritePlan, tmp: TempFile): Promise<string | undefined> {
   const store = env.versions;
   if (!plan.status || !store) return undefined;
   const cur = await readCurrent(env, plan.bucket, plan.key);
