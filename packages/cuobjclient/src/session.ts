@@ -45,8 +45,25 @@ export interface SessionOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
-/** Extra PutObject / GetObject parameters (Bucket, Key and Body are the session's). */
-export type UploadInput = Omit<PutObjectCommandInput, 'Bucket' | 'Key' | 'Body'>;
+/**
+ * Extra PutObject / GetObject parameters. Bucket, Key and Body are the session's; body checksums
+ * and lengths describe the empty HTTP body of an RDMA PUT, so they are not accepted here (use
+ * the `checksum` option, which covers the raw buffer).
+ */
+export type UploadInput = Omit<
+  PutObjectCommandInput,
+  | 'Bucket'
+  | 'Key'
+  | 'Body'
+  | 'ContentLength'
+  | 'ContentMD5'
+  | 'ChecksumAlgorithm'
+  | 'ChecksumCRC32'
+  | 'ChecksumCRC32C'
+  | 'ChecksumCRC64NVME'
+  | 'ChecksumSHA1'
+  | 'ChecksumSHA256'
+>;
 export type DownloadInput = Omit<GetObjectCommandInput, 'Bucket' | 'Key'>;
 
 export interface TransferResult {
