@@ -235,9 +235,13 @@ describe('--disable-acl', () => {
   });
   afterAll(async () => gw.close());
 
-  it('refuses ACLs at the gateway level and ignores stored grants', async () => {
+  it('refuses Put*Acl at the gateway level and ignores ACL headers and stored grants', async () => {
+    // Accepted, but the public-read grant gives anonymous callers nothing.
+    await gw.alice.send(new CreateBucketCommand({ Bucket: 'pub', ACL: 'public-read' }));
+    await gw.alice.send(new PutObjectCommand({ Bucket: 'pub', Key: 'k', Body: 'x' }));
+    expect((await raw(gw.url, { path: '/pub/k' })).status).toBe(403);
     const res = await gw.alice
-      .send(new CreateBucketCommand({ Bucket: 'pub', ACL: 'public-read' }))
+      .send(new PutBucketAclCommand({ Bucket: 'pub', ACL: 'private' }))
       .catch((e) => e);
     expect([res.name, res.message]).toEqual([
       'AccessControlListNotSupported',

@@ -1,5 +1,7 @@
-// Whether a request may set ACLs at all: `--disable-acl` turns them off gateway-wide, and a
-// bucket whose ownership is BucketOwnerEnforced accepts only the owner-full-control forms.
+// Whether a request may set ACLs at all: `--disable-acl` turns them off gateway-wide (Put*Acl
+// refused; ACL headers on CreateBucket/PutObject ignored, as versitygw does, since no grant is
+// consulted), and a bucket whose ownership is BucketOwnerEnforced accepts only the
+// owner-full-control forms.
 import { S3Error } from '@vgwrdma/s3-backend';
 import { header, type RawHeaders } from '../http/headers.js';
 import { hasGrantHeaders } from './acl/grant-headers.js';
@@ -19,13 +21,6 @@ function setsAcl(headers: RawHeaders): boolean {
 function hasBody(headers: RawHeaders): boolean {
   const len = header(headers, 'content-length');
   return (len !== undefined && len !== '0') || header(headers, 'transfer-encoding') !== undefined;
-}
-
-/** Checked before CreateBucket (no bucket state yet). */
-export function checkCreateBucketAcl(headers: RawHeaders, disableAcl: boolean): void {
-  const canned = header(headers, 'x-amz-acl');
-  if (disableAcl && (hasGrantHeaders(headers) || (canned !== undefined && !OWNER_ONLY.has(canned))))
-    throw gatewayDisabled();
 }
 
 /** Checked before the handler of an ACL-carrying request on an existing bucket. */

@@ -5,7 +5,7 @@
 import { type Account, type Backend, type RequestContext, S3Error } from '@vgwrdma/s3-backend';
 import { header, type RawHeaders } from '../http/headers.js';
 import { aclGrants } from './acl/acl-permissions.js';
-import { checkAclUsage, checkCreateBucketAcl } from './acl-usage.js';
+import { checkAclUsage } from './acl-usage.js';
 import { type RouteShape, refuseAnonymous } from './anonymous-refusals.js';
 import { type BucketState, BucketStateCache, type BucketStateCacheOptions } from './bucket-state.js';
 import { conditionContext } from './condition-context.js';
@@ -72,11 +72,8 @@ export class Authorizer {
   async authorize(req: AccessRequest): Promise<BucketState | undefined> {
     const { route } = req;
     if (req.anonymous) refuseAnonymous(route);
-    if (route.action === 's3:CreateBucket') {
-      checkCreateBucketAcl(req.headers, this.disableAcl);
+    if (route.action === 's3:CreateBucket' || route.target === 'service' || req.bucket === '')
       return undefined;
-    }
-    if (route.target === 'service' || req.bucket === '') return undefined;
     const state = await this.cache.get(req.backend, req.ctx, req.bucket);
     checkAclUsage(route.action, req.headers, state, this.disableAcl);
     if (req.account.role === 'admin' && !req.anonymous) return state;
