@@ -2,8 +2,11 @@
 // with a versioning directory: version ids and delete-marker headers, ListObjectVersions paging,
 // retention and legal hold denying deletes, governance bypass.
 import {
+  CopyObjectCommand,
   CreateBucketCommand,
   DeleteObjectCommand,
+  DeleteObjectsCommand,
+  GetObjectAttributesCommand,
   GetObjectCommand,
   GetObjectRetentionCommand,
   HeadObjectCommand,
@@ -157,5 +160,46 @@ describe('versioning over the SDK (posix)', () => {
       }),
     );
     await gw.client.send(new DeleteObjectCommand({ Bucket: Locked, Key: 'h', VersionId: h.VersionId }));
+  });
+
+  it('lock headers are validated; copy, attributes and DeleteObjects carry version ids', async () => {
+    const both = await failure(
+      gw.client.send(
+        new PutObjectCommand({ Bucket: Locked, Key: 'm', Body: 'x', ObjectLockMode: 'GOVERNANCE' }),
+      ),
+    );
+    expect(both.name).toBe('InvalidRequest');
+    expect(both.message).toBe(
+      'x-amz-object-lock-retain-until-date and x-amz-object-lock-mode must both be supplied',
+    );
+    const noLock = await failure(
+      gw.client.send(new PutObjectCommand({ Bucket, Key: 'm', Body: 'x', ObjectLockLegalHoldStatus: 'ON' })),
+    );
+    expect(noLock.message).toBe('Bucket is missing Object Lock Configuration');
+
+    const v1 = (await gw.client.send(new PutObjectCommand({ Bucket, Key: 'src', Body: 'first' }))).VersionId;
+    await gw.client.send(new PutObjectCommand({ Bucket, Key: 'src', Body: 'second' }));
+    const copy = await gw.client.send(
+      new CopyObjectCommand({ Bucket, Key: 'dst', CopySource: `${Bucket}/src?versionId=${v1}` }),
+    );
+    expect(copy.CopySourceVersionId).toBe(v1);
+    expect(copy.VersionId).toMatch(/^[0-9A-Z]{26}$/);
+    const attrs = await gw.client.send(
+      new GetObjectAttributesCommand({ Bucket, Key: 'src', VersionId: v1, ObjectAttributes: ['ObjectSize'] }),
+    );
+    expect(attrs.ObjectSize).toBe(5);
+    expect(attrs.VersionId).toBe(v1);
+
+    const del = await gw.client.send(
+      new DeleteObjectsCommand({
+        Bucket,
+        Delete: { Objects: [{ Key: 'src', VersionId: v1 }, { Key: 'dst' }] },
+      }),
+    );
+    expect(del.Errors ?? []).toEqual([]);
+    const byKey = Object.fromEntries((del.Deleted ?? []).map((d) => [d.Key, d]));
+    expect(byKey.src?.VersionId).toBe(v1);
+    expect(byKey.dst?.DeleteMarker).toBe(true);
+    expect(byKey.dst?.DeleteMarkerVersionId).toMatch(/^[0-9A-Z]{26}$/);
   });
 });

@@ -10,6 +10,14 @@ import {
   type RawHeaders,
 } from '../http/headers.js';
 
+/** S3's messages for malformed object lock headers (not in the shared catalogue). */
+export const LOCK_MESSAGES = {
+  bothHeaders: 'x-amz-object-lock-retain-until-date and x-amz-object-lock-mode must both be supplied',
+  mode: 'Unknown wormMode directive.',
+  date: 'The retain until date must be provided in ISO 8601 format',
+  legalHold: "Legal Hold must be either of 'ON' or 'OFF'",
+} as const;
+
 export function parseObjectAttributes(headers: RawHeaders): ObjectAttributesInput {
   const out: ObjectAttributesInput = {
     ...parseContentHeaders(headers),
@@ -20,17 +28,18 @@ export function parseObjectAttributes(headers: RawHeaders): ObjectAttributesInpu
 
   const mode = header(headers, 'x-amz-object-lock-mode');
   const until = header(headers, 'x-amz-object-lock-retain-until-date');
-  if ((mode === undefined) !== (until === undefined)) throw new S3Error('InvalidRequest', 'Invalid Request.');
+  if ((mode === undefined) !== (until === undefined))
+    throw S3Error.custom('InvalidRequest', LOCK_MESSAGES.bothHeaders);
   if (mode !== undefined && until !== undefined) {
     if (mode !== 'GOVERNANCE' && mode !== 'COMPLIANCE')
-      throw new S3Error('InvalidRequest', 'Invalid Request.');
+      throw S3Error.custom('InvalidArgument', LOCK_MESSAGES.mode);
     const date = parseHttpDate(until);
-    if (!date) throw new S3Error('InvalidRequest', 'Invalid Request.');
+    if (!date) throw S3Error.custom('InvalidArgument', LOCK_MESSAGES.date);
     out.retention = { Mode: mode satisfies ObjectLockMode, RetainUntilDate: date.toISOString() };
   }
   const hold = header(headers, 'x-amz-object-lock-legal-hold');
   if (hold !== undefined) {
-    if (hold !== 'ON' && hold !== 'OFF') throw new S3Error('InvalidRequest', 'Invalid Request.');
+    if (hold !== 'ON' && hold !== 'OFF') throw S3Error.custom('InvalidArgument', LOCK_MESSAGES.legalHold);
     out.legalHold = hold === 'ON';
   }
   return out;
