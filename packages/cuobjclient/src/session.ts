@@ -246,11 +246,14 @@ export class Session implements Disposable, AsyncDisposable {
   close(): void {
     if (this.inFlight)
       throw new CuObjError('ERR_CUOBJ_SESSION_BUSY', 'close() while a transfer is in flight; await it first');
-    const client = this.client;
-    this.region?.close();
+    const { client, region } = this;
     this.region = undefined;
     this.client = undefined;
-    client?.close();
+    try {
+      region?.close();
+    } finally {
+      client?.close();
+    }
   }
 
   [Symbol.dispose](): void {
