@@ -53,7 +53,12 @@ async function describeObject(
     throw err;
   }
   // A latest version that is a delete marker hides the key.
-  if (!st.isDirectory() && (await env.meta.get(rel, ATTR.deleteMarker).catch(() => undefined)) !== undefined)
+  // (Markers exist only with a versioning dir: other trees skip the read.)
+  if (
+    env.versions &&
+    !st.isDirectory() &&
+    (await env.meta.get(rel, ATTR.deleteMarker).catch(() => undefined)) !== undefined
+  )
     return undefined;
   const etag = (await getText(env.meta, rel, ATTR.etag)) ?? '';
   const obj: ListedObject = {

@@ -15,7 +15,7 @@ import type { PosixEnv } from '../env.js';
 import { removeEmptyParents } from '../fs/dirs.js';
 import { isErrno, mapObjectError, requireBucket } from '../fs/errors.js';
 import { abs, assertBucketName, assertKey, isFolderKey, objectRel } from '../fs/layout.js';
-import { assertUnlocked } from '../lock/object-lock.js';
+import { assertUnlocked, readBucketLock } from '../lock/object-lock.js';
 import { ATTR } from '../meta/attr-names.js';
 import { getText } from '../meta/store.js';
 import { activeVersioning, readLockState } from '../versioning/current.js';
@@ -49,7 +49,8 @@ export async function deleteObject(env: PosixEnv, input: DeleteObjectInput): Pro
     // Unversioned: only the null version exists, and only it can be deleted (if not locked).
     const versionId = (await getText(env.meta, rel, ATTR.versionId)) || NULL_VERSION;
     if (input.versionId !== undefined && input.versionId !== versionId) return {};
-    assertUnlocked(await readLockState(env.meta, rel), input.bypassGovernanceRetention === true);
+    if ((await readBucketLock(env, bucket))?.Enabled)
+      assertUnlocked(await readLockState(env.meta, rel), input.bypassGovernanceRetention === true);
   }
   if (input.ifMatch !== undefined) {
     const etag = (await getText(env.meta, rel, ATTR.etag)) ?? '';

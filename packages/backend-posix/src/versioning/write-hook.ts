@@ -7,7 +7,7 @@
 import type { VersioningStatus } from '@vgwrdma/s3-backend';
 import type { PosixEnv } from '../env.js';
 import type { TempFile } from '../fs/temp-file.js';
-import { assertUnlocked } from '../lock/object-lock.js';
+import { assertUnlocked, readBucketLock } from '../lock/object-lock.js';
 import { ATTR } from '../meta/attr-names.js';
 import { archiveCurrent, removeArchived } from './archive.js';
 import { activeVersioning, readCurrent, readLockState } from './current.js';
@@ -26,6 +26,8 @@ export async function planWrite(env: PosixEnv, bucket: string, key: string): Pro
   const status = await activeVersioning(env, bucket);
   const plan = { bucket, key, status };
   if (status === 'Enabled') return plan; // a new version: nothing is replaced
+  // Only a lock-enabled bucket holds locked versions: others skip the reads below.
+  if (!(await readBucketLock(env, bucket))?.Enabled) return plan;
   const cur = await readCurrent(env, bucket, key);
   if (cur.kind === 'file' && !cur.isMarker && (status === undefined || cur.versionId === NULL_VERSION)) {
     assertUnlocked(cur.lock, false);
