@@ -26,6 +26,8 @@ export interface PairRatios {
 
 export interface RunResult {
   readonly mode: Mode;
+  /** How the data moved on the client side: 'softnic' / 'verbs' for rdma, 'http' for std-s3 (softnic figures are software, not RDMA hardware). */
+  readonly transport: 'softnic' | 'verbs' | 'http';
   readonly sizeBytes: number;
   readonly iterations: number;
   readonly concurrency: number;

@@ -7,6 +7,7 @@ import { randomFillSync } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { crc32 } from 'node:zlib';
 import type { S3Client } from '@aws-sdk/client-s3';
+import { hostOptionsFromEnv } from '@vgwrdma/cuobjclient';
 import type { DirectionResult, Iteration, RunResult } from './result.js';
 import { gbps, summarize } from './stats.js';
 import { getInto, type Mode, openTransport, type Transport } from './transports.js';
@@ -138,6 +139,8 @@ export class Runner implements AsyncDisposable {
     const get = direction('get');
     return {
       mode: this.options.mode,
+      transport:
+        this.options.mode === 'rdma' ? (hostOptionsFromEnv(process.env).provider ?? 'softnic') : 'http',
       sizeBytes: this.options.size,
       iterations: Math.max(this.iterations.put.length, this.iterations.get.length),
       concurrency: this.workers.length,

@@ -21,6 +21,7 @@ describe('stats', () => {
 describe('plot report', () => {
   const result = (mode: RunResult['mode'], size: number, put: number, get: number): RunResult => ({
     mode,
+    transport: mode === 'rdma' ? 'softnic' : 'http',
     sizeBytes: size,
     iterations: 1,
     concurrency: 1,

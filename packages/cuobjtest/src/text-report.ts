@@ -19,7 +19,7 @@ export function iterationLine(
 
 export function summaryLines(r: RunResult): string[] {
   const out = [
-    `== ${r.mode} ${formatSize(r.sizeBytes)} x${r.iterations}${r.concurrency > 1 ? ` concurrency ${r.concurrency}` : ''}: ${r.verified ? 'verified' : 'NOT VERIFIED'}`,
+    `== ${r.mode} (${r.transport}) ${formatSize(r.sizeBytes)} x${r.iterations}${r.concurrency > 1 ? ` concurrency ${r.concurrency}` : ''}: ${r.verified ? 'verified' : 'NOT VERIFIED'}`,
   ];
   for (const d of ['put', 'get'] as const) {
     const x = r[d];

@@ -44,7 +44,13 @@ describe('cuobjtest against a gateway process', () => {
   }
 
   function expectRun(r: RunResult, mode: RunResult['mode'], size: number, n: number): void {
-    expect(r).toMatchObject({ mode, sizeBytes: size, iterations: n, verified: true });
+    expect(r).toMatchObject({
+      mode,
+      transport: mode === 'rdma' ? 'softnic' : 'http',
+      sizeBytes: size,
+      iterations: n,
+      verified: true,
+    });
     for (const d of [r.put, r.get]) {
       expect(d?.gbps).toBeGreaterThan(0);
       expect(d?.iterations).toHaveLength(n);
@@ -114,7 +120,7 @@ describe('cuobjtest against a gateway process', () => {
     );
     expect(code).toBe(0);
     expect(stdout).toMatch(/^rdma +1MiB {2}PUT +1\/1 .* GB\/s$/m);
-    expect(stdout).toMatch(/^== rdma 2MiB x1: verified$/m);
+    expect(stdout).toMatch(/^== rdma \(softnic\) 2MiB x1: verified$/m);
     const svg = await readFile(report, 'utf8');
     expect(svg).toContain('<svg');
     expect(svg).toContain('rdma GET');
