@@ -56,6 +56,35 @@ describe('ACLs and bucket policies with two users', () => {
     );
   });
 
+  it('grants write by an AccessControlPolicy body and lists the owner once', async () => {
+    await gw.alice.send(
+      new PutBucketAclCommand({
+        Bucket,
+        AccessControlPolicy: {
+          Owner: { ID: ALICE.access },
+          Grants: [
+            { Grantee: { Type: 'CanonicalUser', ID: ALICE.access }, Permission: 'FULL_CONTROL' },
+            { Grantee: { Type: 'CanonicalUser', ID: BOB.access }, Permission: 'WRITE' },
+          ],
+        },
+      }),
+    );
+    const acl = await gw.alice.send(new GetBucketAclCommand({ Bucket }));
+    expect(acl.Grants?.map((g) => [g.Grantee?.ID, g.Permission])).toEqual([
+      [ALICE.access, 'FULL_CONTROL'],
+      [BOB.access, 'WRITE'],
+    ]);
+    await gw.bob.send(new PutObjectCommand({ Bucket, Key: 'from-bob', Body: 'b' }));
+    expect(await errorName(gw.bob.send(new GetObjectCommand({ Bucket, Key: 'from-bob' })))).toBe(
+      'AccessDenied',
+    );
+    // Bob holds WRITE, not WRITE_ACP: he cannot change the ACL.
+    expect(await errorName(gw.bob.send(new PutBucketAclCommand({ Bucket, ACL: 'public-read' })))).toBe(
+      'AccessDenied',
+    );
+    await gw.alice.send(new PutBucketAclCommand({ Bucket, ACL: 'private' }));
+  });
+
   it('grants by policy on the next request and lets an explicit Deny win over an ACL grant', async () => {
     await gw.alice.send(
       new PutBucketPolicyCommand({

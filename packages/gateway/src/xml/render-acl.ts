@@ -31,7 +31,11 @@ function policy(ownerId: string, grants: readonly Grant[]): string {
 export function renderBucketAcl(acl: BucketAcl): string {
   const grants: Grant[] = [
     { type: 'CanonicalUser', id: acl.Owner, permission: 'FULL_CONTROL' },
-    ...acl.Grantees.map((g) =>
+    // A stored FULL_CONTROL grant to the owner (an AccessControlPolicy body usually has one) is
+    // the grant above: listing it twice would show clients a different ACL than they set.
+    ...acl.Grantees.filter(
+      (g) => !(g.Type === 'CanonicalUser' && g.Access === acl.Owner && g.Permission === 'FULL_CONTROL'),
+    ).map((g) =>
       g.Type === 'Group'
         ? { type: g.Type, uri: g.Access, permission: g.Permission }
         : { type: g.Type, id: g.Access, permission: g.Permission },

@@ -21,10 +21,13 @@ export function principalMatches(principals: Principals, access: string): boolea
 
 function statementApplies(s: PolicyStatement, req: PolicyRequest): boolean {
   const action = req.action.toLowerCase();
+  const principal = principalMatches(s.principals, req.principal);
+  const actionListed = s.actions.some((a) => wildcardMatch(a, action));
+  const resourceListed = s.resources.some((r) => r === '*' || wildcardMatch(r, req.resource));
   return (
-    principalMatches(s.principals, req.principal) &&
-    s.actions.some((a) => wildcardMatch(a, action)) &&
-    s.resources.some((r) => r === '*' || wildcardMatch(r, req.resource)) &&
+    principal !== s.negated.principal &&
+    actionListed !== s.negated.action &&
+    resourceListed !== s.negated.resource &&
     s.conditions.every((c) => conditionHolds(c, req.context))
   );
 }

@@ -11,7 +11,17 @@ const malformed = (m: Message): S3Error => new S3Error('MalformedPolicy', m);
 
 const VERSIONS = new Set(['2012-10-17', '2008-10-17']);
 const TOP_FIELDS = new Set(['Version', 'Id', 'Statement']);
-const STATEMENT_FIELDS = new Set(['Sid', 'Effect', 'Principal', 'Action', 'Resource', 'Condition']);
+const STATEMENT_FIELDS = new Set([
+  'Sid',
+  'Effect',
+  'Principal',
+  'NotPrincipal',
+  'Action',
+  'NotAction',
+  'Resource',
+  'NotResource',
+  'Condition',
+]);
 const ARN_PREFIX = 'arn:aws:s3:::';
 const ACTION_RE = /^(\*|s3:[A-Za-z*?]+)$/;
 
@@ -55,16 +65,35 @@ function parseConditions(v: Json | undefined): PolicyCondition[] {
   return out;
 }
 
+/** `Name` or `NotName` (exactly one): the value and whether it was the Not form. */
+function eitherField(
+  v: { [k: string]: Json },
+  name: 'Principal' | 'Action' | 'Resource',
+  missing: Message,
+): { value: Json | undefined; negated: boolean } {
+  const plain = v[name];
+  const not = v[`Not${name}`];
+  if (plain !== undefined && not !== undefined) throw malformed(missing);
+  return { value: plain ?? not, negated: plain === undefined && not !== undefined };
+}
+
 function parseStatement(v: Json, bucket: string): PolicyStatement {
   if (!isObject(v)) throw malformed('Missing required field Statement');
   for (const k of Object.keys(v)) if (!STATEMENT_FIELDS.has(k)) throw malformed('Unknown field in policy');
   const effect = v.Effect;
   if (effect === undefined) throw malformed('Missing required field Effect');
   if (effect !== 'Allow' && effect !== 'Deny') throw malformed('Invalid effect');
-  const principals = parsePrincipal(v.Principal);
-  const actions = stringList(v.Action, 'Missing required field Action', 'Policy has invalid action');
+  const principal = eitherField(v, 'Principal', 'Missing required field Principal');
+  const action = eitherField(v, 'Action', 'Missing required field Action');
+  const resource = eitherField(v, 'Resource', 'Missing required field Resource');
+  const principals = parsePrincipal(principal.value);
+  const actions = stringList(action.value, 'Missing required field Action', 'Policy has invalid action');
   if (!actions.every((a) => ACTION_RE.test(a))) throw malformed('Policy has invalid action');
-  const resources = stringList(v.Resource, 'Missing required field Resource', 'Policy has invalid resource');
+  const resources = stringList(
+    resource.value,
+    'Missing required field Resource',
+    'Policy has invalid resource',
+  );
   for (const r of resources) {
     if (r === '*') continue;
     if (!r.startsWith(ARN_PREFIX)) throw malformed('Policy has invalid resource');
@@ -78,6 +107,7 @@ function parseStatement(v: Json, bucket: string): PolicyStatement {
     actions: actions.map((a) => a.toLowerCase()),
     resources,
     conditions: parseConditions(v.Condition),
+    negated: { principal: principal.negated, action: action.negated, resource: resource.negated },
   };
 }
 

@@ -150,6 +150,26 @@ describe('evaluatePolicy', () => {
     ).toBe('deny');
   });
 
+  it('supports NotPrincipal, NotAction and NotResource', () => {
+    const p = parseBucketPolicy(
+      doc([
+        {
+          Effect: 'Deny',
+          NotPrincipal: { AWS: 'OWNER' },
+          NotAction: 's3:Get*',
+          Resource: 'arn:aws:s3:::b/*',
+        },
+        { Effect: 'Allow', Principal: '*', Action: 's3:*', NotResource: 'arn:aws:s3:::b/private/*' },
+      ]),
+      'b',
+    );
+    expect(evaluatePolicy(p, req('X', 's3:PutObject', 'arn:aws:s3:::b/k'))).toBe('deny');
+    expect(evaluatePolicy(p, req('OWNER', 's3:PutObject', 'arn:aws:s3:::b/k'))).toBe('allow');
+    expect(evaluatePolicy(p, req('X', 's3:GetObject', 'arn:aws:s3:::b/k'))).toBe('allow');
+    expect(evaluatePolicy(p, req('X', 's3:GetObject', 'arn:aws:s3:::b/private/k'))).toBe('none');
+    expect(policyIsPublic(p)).toBe(true);
+  });
+
   it('reports public policies', () => {
     expect(policyIsPublic(policy)).toBe(true);
     const narrowed = parseBucketPolicy(

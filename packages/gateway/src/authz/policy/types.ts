@@ -25,6 +25,8 @@ export interface PolicyStatement {
   /** Resource patterns as ARNs ('arn:aws:s3:::bucket/*'). */
   readonly resources: readonly string[];
   readonly conditions: readonly PolicyCondition[];
+  /** Which of the three lists came as NotPrincipal / NotAction / NotResource (match = not listed). */
+  readonly negated: { readonly principal: boolean; readonly action: boolean; readonly resource: boolean };
 }
 
 export interface BucketPolicy {
