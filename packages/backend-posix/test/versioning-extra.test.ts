@@ -76,6 +76,32 @@ describe('versioning, more', () => {
     expect(attrs.parts?.totalPartsCount).toBe(2);
   });
 
+  it('UploadPartCopy reads a source version; DELETE of a missing key still leaves a marker', async () => {
+    const { f, bucket } = await versioned();
+    const v1 = (await f.backend.putObject(ctx(), { bucket, key: 's', body: body('old') })).versionId as string;
+    await f.backend.putObject(ctx(), { bucket, key: 's', body: body('newer') });
+    const up = await f.backend.createMultipartUpload(ctx(), { bucket, key: 't' });
+    const part = await f.backend.uploadPartCopy(ctx(), {
+      bucket,
+      key: 't',
+      uploadId: up.uploadId,
+      partNumber: 1,
+      source: { bucket, key: 's', versionId: v1 },
+    });
+    expect(part.copySourceVersionId).toBe(v1);
+    await f.backend.completeMultipartUpload(ctx(), {
+      bucket,
+      key: 't',
+      uploadId: up.uploadId,
+      parts: [{ partNumber: 1, etag: part.etag }],
+    });
+    expect((await readAll((await f.backend.getObject(ctx(), { bucket, key: 't' })).body)).toString()).toBe('old');
+    const del = await f.backend.deleteObject(ctx(), { bucket, key: 'never/was' });
+    expect(del.deleteMarker).toBe(true);
+    const lv = await f.backend.listObjectVersions(ctx(), { bucket, prefix: 'never/', maxKeys: 10 });
+    expect(lv.deleteMarkers.map((d) => d.key)).toEqual(['never/was']);
+  });
+
   it('tags an old version on its own; DeleteObjects removes versions and adds markers', async () => {
     const { f, bucket } = await versioned();
     const v1 = (await f.backend.putObject(ctx(), { bucket, key: 'k', body: body('1') })).versionId as string;

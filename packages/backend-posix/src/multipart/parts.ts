@@ -134,12 +134,7 @@ export async function uploadPartCopy(
   checkPartNumber(input.partNumber);
   await requireUpload(env, input);
   const { source } = input;
-  if (source.versionId !== undefined && source.versionId !== 'null') {
-    throw new S3Error('NoSuchVersion', undefined, {
-      detail: { Key: source.key, VersionId: source.versionId },
-    });
-  }
-  const src = await openObject(env, source.bucket, source.key);
+  const src = await openObject(env, source.bucket, source.key, source.versionId);
   try {
     checkConditions(source.conditions, { etag: src.attrs.etag ?? '', lastModified: src.mtime }, false);
     let start = 0;
@@ -160,7 +155,12 @@ export async function uploadPartCopy(
     const body =
       src.fh && length > 0 ? src.fh.createReadStream({ start, end, autoClose: false }) : Readable.from([]);
     const r = await writePart(env, ctx, input, { body, contentLength: length });
-    return { etag: r.etag, lastModified: r.lastModified, checksums: r.checksums };
+    return {
+      etag: r.etag,
+      lastModified: r.lastModified,
+      checksums: r.checksums,
+      ...(src.versionId === undefined ? {} : { copySourceVersionId: src.versionId }),
+    };
   } finally {
     await src.fh?.close().catch(() => undefined);
   }
