@@ -78,7 +78,8 @@ describe('versioning, more', () => {
 
   it('UploadPartCopy reads a source version; DELETE of a missing key still leaves a marker', async () => {
     const { f, bucket } = await versioned();
-    const v1 = (await f.backend.putObject(ctx(), { bucket, key: 's', body: body('old') })).versionId as string;
+    const v1 = (await f.backend.putObject(ctx(), { bucket, key: 's', body: body('old') }))
+      .versionId as string;
     await f.backend.putObject(ctx(), { bucket, key: 's', body: body('newer') });
     const up = await f.backend.createMultipartUpload(ctx(), { bucket, key: 't' });
     const part = await f.backend.uploadPartCopy(ctx(), {
@@ -95,7 +96,9 @@ describe('versioning, more', () => {
       uploadId: up.uploadId,
       parts: [{ partNumber: 1, etag: part.etag }],
     });
-    expect((await readAll((await f.backend.getObject(ctx(), { bucket, key: 't' })).body)).toString()).toBe('old');
+    expect((await readAll((await f.backend.getObject(ctx(), { bucket, key: 't' })).body)).toString()).toBe(
+      'old',
+    );
     const del = await f.backend.deleteObject(ctx(), { bucket, key: 'never/was' });
     expect(del.deleteMarker).toBe(true);
     const lv = await f.backend.listObjectVersions(ctx(), { bucket, prefix: 'never/', maxKeys: 10 });
