@@ -72,6 +72,11 @@ describe('versioning', () => {
     const del = await f.backend.deleteObject(ctx(), { bucket, key: 'k' });
     expect(del.deleteMarker).toBe(true);
     expect(del.versionId).not.toBe(v1);
+    // On disk: an empty marker file at the key with delete-marker and its own version-id.
+    expect(xattrGet(join(f.root, bucket, 'k'), 'user.delete-marker')).toEqual(Buffer.alloc(0));
+    expect(xattrGet(join(f.root, bucket, 'k'), 'user.version-id')?.toString()).toBe(del.versionId);
+    expect((await stat(join(f.root, bucket, 'k'))).size).toBe(0);
+    expect(await readdir(hashDir('k'))).toEqual([v1]);
     const err = await f.backend.getObject(ctx(), { bucket, key: 'k' }).catch((e: unknown) => e);
     expect((err as { code: string }).code).toBe('NoSuchKey');
     expect((err as { headers: Record<string, string> }).headers['x-amz-delete-marker']).toBe('true');
