@@ -1,0 +1,100 @@
+// RDMA to the gateway, HTTP to the upstream: a proxy gateway PROCESS (CuServer over S3Backend,
+// softnic transport) in front of a second gateway process (posix). cuobjclient Sessions in this
+// process upload and download by RDMA; the bytes must land in, and come back from, the posix
+// gateway's tree. Needs the built dist/ of the workspace packages and the shims (npm test builds).
+
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomFillSync } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { CreateBucketCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { Session } from '@vgwrdma/cuobjclient';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMetaBucket, startUpstreamGateway, type UpstreamGateway } from './upstream-gateway.js';
+
+const FIXTURE = fileURLToPath(new URL('./fixtures/rdma-proxy-gateway.mjs', import.meta.url));
+const GW = { access: 'rdma-proxy-access', secret: 'rdma-proxy-secret' };
+const MiB = 1 << 20;
+const bucket = 'rdma-via-proxy';
+
+let upstream: UpstreamGateway;
+let child: ChildProcess;
+let s3: S3Client;
+
+async function startProxy(metaBucket: string): Promise<number> {
+  child = spawn(
+    process.execPath,
+    [
+      FIXTURE,
+      JSON.stringify({
+        endpoint: upstream.endpoint,
+        access: upstream.access,
+        secret: upstream.secret,
+        metaBucket,
+        gwAccess: GW.access,
+        gwSecret: GW.secret,
+      }),
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let stderr = '';
+  child.stderr?.on('data', (d: Buffer) => {
+    stderr += d.toString();
+  });
+  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+  return new Promise<number>((resolve, reject) => {
+    lines.once('line', (l) => resolve((JSON.parse(l) as { port: number }).port));
+    child.once('exit', (code) => reject(new Error(`proxy gateway exited with ${code}: ${stderr}`)));
+  });
+}
+
+// Against an external store there is no tree to look into: this test needs the posix upstream.
+describe.skipIf(process.env.BACKEND_S3_TEST_ENDPOINT !== undefined)(
+  'RDMA through the s3 proxy (CuServer over S3Backend)',
+  () => {
+    beforeAll(async () => {
+      upstream = await startUpstreamGateway();
+      const port = await startProxy(await createMetaBucket(upstream, 'rdma-meta'));
+      s3 = new S3Client({
+        endpoint: `http://127.0.0.1:${port}`,
+        region: 'us-east-1',
+        forcePathStyle: true,
+        credentials: { accessKeyId: GW.access, secretAccessKey: GW.secret },
+        requestChecksumCalculation: 'WHEN_REQUIRED',
+        responseChecksumValidation: 'WHEN_REQUIRED',
+      });
+      await s3.send(new CreateBucketCommand({ Bucket: bucket }));
+    });
+
+    afterAll(async () => {
+      s3?.destroy();
+      if (child && child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      await upstream?.stop();
+    });
+
+    it('uploads by RDMA into the upstream and downloads by RDMA from it, byte for byte', async () => {
+      await using s = await Session.open({ size: 3 * MiB + 17, checksum: 'crc32c' });
+      for (const round of [1, 2]) {
+        const data = randomFillSync(new Uint8Array(s.size));
+        const key = `obj-${round}`;
+        expect((await s.upload(s3, bucket, key, data)).via).toBe('rdma');
+        // The proxy kept nothing: the object is a file in the upstream gateway's tree.
+        expect(Buffer.compare(await readFile(join(upstream.root, bucket, key)), data)).toBe(0);
+        const head = await s3.send(
+          new HeadObjectCommand({ Bucket: bucket, Key: key, ChecksumMode: 'ENABLED' }),
+        );
+        expect(head.ContentLength).toBe(s.size);
+        const dst = new Uint8Array(s.size);
+        const res = await s.download(s3, bucket, key, dst);
+        expect(res).toMatchObject({ via: 'rdma', rdmaReply: '200', bytes: s.size });
+        expect(Buffer.compare(dst, data)).toBe(0);
+      }
+    });
+  },
+);
