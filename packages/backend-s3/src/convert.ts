@@ -1,12 +1,7 @@
 // Conversions between this project's Backend types and the SDK's request/response shapes that
 // several operations share: checksums, ranges, content headers, object attributes, tags, owners,
 // copy sources. Each is a table or a small pure function.
-import type {
-  ChecksumAlgorithm as SdkChecksumAlgorithm,
-  HeadObjectOutput as SdkHeadObjectOutput,
-  Owner as SdkOwner,
-  Tag,
-} from '@aws-sdk/client-s3';
+import type { HeadObjectOutput as SdkHeadObjectOutput, Owner as SdkOwner, Tag } from '@aws-sdk/client-s3';
 import type {
   ByteRange,
   ChecksumAlgorithm,
@@ -59,10 +54,6 @@ export function checksumAlgorithmOf(value: string | undefined): ChecksumAlgorith
   return (CHECKSUM_ALGORITHMS as readonly string[]).includes(value ?? '')
     ? (value as ChecksumAlgorithm)
     : undefined;
-}
-
-export function sdkAlgorithm(alg: ChecksumAlgorithm): SdkChecksumAlgorithm {
-  return alg;
 }
 
 /** A parsed Range back into its header form. */

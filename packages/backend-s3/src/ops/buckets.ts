@@ -4,6 +4,7 @@
 // reaches the upstream with the same credentials. Without one, ownership is not tracked: every
 // account sees every bucket and is treated as its owner.
 import {
+  type BucketLocationConstraint,
   CreateBucketCommand,
   DeleteBucketCommand,
   HeadBucketCommand,
@@ -132,7 +133,7 @@ export async function createBucket(
         ObjectOwnership: input.ownership,
         // us-east-1 is the one region that takes no LocationConstraint.
         CreateBucketConfiguration:
-          region === DEFAULT_REGION ? undefined : { LocationConstraint: region as never },
+          region === DEFAULT_REGION ? undefined : { LocationConstraint: region as BucketLocationConstraint },
       }),
       o,
     ),
