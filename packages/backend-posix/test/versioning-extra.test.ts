@@ -103,6 +103,11 @@ describe('versioning, more', () => {
     expect(del.deleteMarker).toBe(true);
     const lv = await f.backend.listObjectVersions(ctx(), { bucket, prefix: 'never/', maxKeys: 10 });
     expect(lv.deleteMarkers.map((d) => d.key)).toEqual(['never/was']);
+    // A directory holding only markers is a common prefix of the versions, not of the objects.
+    const objs = await f.backend.listObjectsV2(ctx(), { bucket, delimiter: '/', maxKeys: 10 });
+    expect(objs.commonPrefixes).toEqual([]);
+    const vers = await f.backend.listObjectVersions(ctx(), { bucket, delimiter: '/', maxKeys: 10 });
+    expect(vers.commonPrefixes).toEqual(['never/']);
   });
 
   it('tags an old version on its own; DeleteObjects removes versions and adds markers', async () => {

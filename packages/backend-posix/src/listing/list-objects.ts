@@ -91,7 +91,12 @@ async function listPage(env: PosixEnv, req: PageRequest): Promise<Page> {
     page.last = item;
     return true;
   };
-  for await (const e of walk(env, req.bucket, { prefix, collapse: delimiter === '/', after })) {
+  for await (const e of walk(env, req.bucket, {
+    prefix,
+    collapse: delimiter === '/',
+    after,
+    hideMarkers: true,
+  })) {
     let cp: string | undefined;
     if (e.kind === 'prefix') cp = e.key;
     else if (delimiter !== '') {

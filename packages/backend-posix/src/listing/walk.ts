@@ -20,6 +20,11 @@ export interface WalkOptions {
   collapse: boolean;
   /** Only keys strictly after this one (byte order). */
   after?: string | undefined;
+  /**
+   * A directory whose only files are delete markers is no common prefix (ListObjects); the
+   * versions listing keeps it. Only trees with a versioning dir have markers.
+   */
+  hideMarkers?: boolean;
 }
 
 /** Byte-order comparison of two keys, as S3 sorts them (not UTF-16 order). */
@@ -62,12 +67,25 @@ async function isFolderObject(env: PosixEnv, rel: string): Promise<boolean> {
   return (await env.meta.get(rel, ATTR.etag).catch(() => undefined)) !== undefined;
 }
 
+async function isMarkerFile(env: PosixEnv, rel: string): Promise<boolean> {
+  return (await env.meta.get(rel, ATTR.deleteMarker).catch(() => undefined)) !== undefined;
+}
+
 /** True when the subtree of directory key `dirKey` holds at least one object. */
-async function holdsObject(env: PosixEnv, bucket: string, dirKey: string): Promise<boolean> {
+async function holdsObject(
+  env: PosixEnv,
+  bucket: string,
+  dirKey: string,
+  hideMarkers: boolean,
+): Promise<boolean> {
   if (await isFolderObject(env, relOf(bucket, dirKey))) return true;
   const items = await sortedItems(env, bucket, dirKey);
-  if (items.some((i) => !i.isDir)) return true;
-  for (const i of items) if (await holdsObject(env, bucket, `${dirKey}${i.name}/`)) return true;
+  for (const i of items) {
+    if (i.isDir) continue;
+    if (!hideMarkers || !(await isMarkerFile(env, relOf(bucket, `${dirKey}${i.name}`)))) return true;
+  }
+  for (const i of items)
+    if (i.isDir && (await holdsObject(env, bucket, `${dirKey}${i.name}/`, hideMarkers))) return true;
   return false;
 }
 
@@ -96,7 +114,8 @@ async function* visit(
     // not inside this subtree, the whole subtree does too.
     if (after !== undefined && compareKeys(key, after) < 0 && !after.startsWith(key)) continue;
     if (opts.collapse && under && key.length > prefix.length) {
-      if (await holdsObject(env, bucket, key)) yield { kind: 'prefix', key };
+      if (await holdsObject(env, bucket, key, opts.hideMarkers === true && env.versions !== undefined))
+        yield { kind: 'prefix', key };
       continue;
     }
     if (
