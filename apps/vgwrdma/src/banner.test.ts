@@ -12,6 +12,7 @@ const base: GatewayConfig = {
   secret: 'a-private-secret',
   region: 'us-east-1',
   readonly: false,
+  disableAcl: false,
   quiet: false,
   debug: false,
   backend: { kind: 'posix', root: '/srv/data', nometa: false, dirPerms: 0o755 },

@@ -38,6 +38,8 @@ export function formatBanner({ config, host, port }: BannerInput): string {
   ];
   if (config.readonly) rows.push(['mode', 'read-only']);
   if (config.healthPath !== undefined) rows.push(['health', config.healthPath]);
+  if (config.virtualDomain !== undefined) rows.push(['vhost', `<bucket>.${config.virtualDomain}`]);
+  if (config.disableAcl) rows.push(['acl', 'disabled']);
   if (config.accessLog !== undefined) rows.push(['access log', config.accessLog]);
   const body = rows.map(([key, value]) => `  ${`${key}:`.padEnd(12)}${value}`).join('\n');
   return `vgwrdma ${VERSION} S3 gateway ready\n${body}\n`;

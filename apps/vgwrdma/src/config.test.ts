@@ -110,6 +110,22 @@ describe('parseCommandLine', () => {
     expect(serve(['posix', 'r'], { ...env, ROOT_ACCESS_KEY_ID: 'first' }).access).toBe('first');
   });
 
+  it('reads versitygw multi-letter aliases (--vd, --noacl) and their environment variables', () => {
+    expect(serve(['--vd', 's3.example.com', '--noacl', 'posix', 'r'])).toMatchObject({
+      virtualDomain: 's3.example.com',
+      disableAcl: true,
+    });
+    expect(serve(['--virtual-domain', 'a.b', 'posix', 'r']).virtualDomain).toBe('a.b');
+    expect(
+      serve(['posix', 'r'], { ...creds, VGW_VIRTUAL_DOMAIN: 'e.f', VGW_DISABLE_ACL: 'true' }),
+    ).toMatchObject({
+      virtualDomain: 'e.f',
+      disableAcl: true,
+    });
+    expect(serve(['posix', 'r']).disableAcl).toBe(false);
+    expect(usageError(['--vd', 'bad domain!', 'posix', 'r'])).toMatch(/--virtual-domain \(--vd\)/);
+  });
+
   it('parses IPv6 listen addresses and port 0', () => {
     expect(serve(['-p', '[::1]:0', 'posix', 'r']).listen).toEqual({ host: '::1', port: 0, wildcard: false });
   });

@@ -26,6 +26,8 @@ export interface GatewayConfig {
   readonly healthPath?: string;
   readonly readonly: boolean;
   readonly accessLog?: string;
+  readonly virtualDomain?: string;
+  readonly disableAcl: boolean;
   readonly quiet: boolean;
   readonly debug: boolean;
   readonly backend: PosixBackendConfig;
@@ -89,10 +91,12 @@ export function parseCommandLine(argv: readonly string[], env: Env, cwd = proces
       secret: g.secret,
       region: g.region,
       readonly: g.readonly,
+      disableAcl: g['disable-acl'],
       quiet: g.quiet,
       debug: g.debug,
       backend,
       ...(g.health === undefined ? {} : { healthPath: g.health }),
+      ...(g['virtual-domain'] === undefined ? {} : { virtualDomain: g['virtual-domain'] }),
       ...(g['access-log'] === undefined ? {} : { accessLog: resolve(cwd, g['access-log']) }),
     },
   };

@@ -9,6 +9,8 @@ export interface FlagSpec {
   /** Long name, without the leading dashes. */
   readonly name: string;
   readonly short?: string;
+  /** Further long names (versitygw's multi-letter aliases, e.g. --noacl), given as `--alias`. */
+  readonly aliases?: readonly string[];
   readonly type: 'string' | 'boolean';
   /** Environment variables read, in order, when the flag is not given. */
   readonly env: readonly string[];
@@ -104,6 +106,24 @@ export const GLOBAL_FLAGS = [
     help: 'allow only read operations across all the gateway',
   },
   {
+    name: 'virtual-domain',
+    aliases: ['vd'],
+    type: 'string',
+    env: ['VGW_VIRTUAL_DOMAIN'],
+    schema: z.string().regex(/^[a-z0-9.-]+(:\d+)?$/i, 'must be a domain such as s3.example.com'),
+    arg: 'DOMAIN',
+    help: 'also accept virtual-host style requests (<bucket>.DOMAIN); path style always works',
+  },
+  {
+    name: 'disable-acl',
+    aliases: ['noacl'],
+    type: 'boolean',
+    env: ['VGW_DISABLE_ACL'],
+    schema: boolFlag,
+    default: false,
+    help: 'disable bucket ACLs: ACL headers are ignored and Put*Acl is refused',
+  },
+  {
     name: 'access-log',
     type: 'string',
     env: ['LOGFILE', 'VGW_ACCESS_LOG'],
@@ -192,6 +212,7 @@ export function parseArgsOptions(
   const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = {};
   for (const flag of flags) {
     options[flag.name] = flag.short ? { type: flag.type, short: flag.short } : { type: flag.type };
+    for (const alias of flag.aliases ?? []) options[alias] = { type: flag.type };
   }
   return options;
 }

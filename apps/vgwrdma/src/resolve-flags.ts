@@ -27,7 +27,8 @@ export type Env = Readonly<Record<string, string | undefined>>;
 
 /** Where a value came from, for error messages. */
 function describeFlag(flag: FlagSpec): string {
-  return flag.short ? `--${flag.name} (-${flag.short})` : `--${flag.name}`;
+  const aliases = [...(flag.short ? [`-${flag.short}`] : []), ...(flag.aliases ?? []).map((a) => `--${a}`)];
+  return aliases.length > 0 ? `--${flag.name} (${aliases.join(', ')})` : `--${flag.name}`;
 }
 
 export function resolveFlags<const T extends FlagTable>(
@@ -40,7 +41,8 @@ export function resolveFlags<const T extends FlagTable>(
   const problems: string[] = [];
 
   for (const flag of table) {
-    const fromFlag = given[flag.name];
+    const fromFlag =
+      given[flag.name] ?? flag.aliases?.map((alias) => given[alias]).find((v) => v !== undefined);
     if (fromFlag !== undefined) {
       raw[flag.name] = fromFlag;
       continue;

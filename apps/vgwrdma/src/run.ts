@@ -52,9 +52,11 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
       ]),
       region: config.region,
       readonly: config.readonly,
+      disableAcl: config.disableAcl,
       logger: loggers.gatewayLogger,
       accessLog: loggers.accessLog,
       ...(config.healthPath === undefined ? {} : { healthPath: config.healthPath }),
+      ...(config.virtualDomain === undefined ? {} : { virtualHostDomain: config.virtualDomain }),
     });
     running = await gateway.listen({ port: config.listen.port, host: config.listen.host });
     io.stdout.write(formatBanner({ config, host: running.host, port: running.port }));

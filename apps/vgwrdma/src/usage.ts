@@ -3,7 +3,8 @@ import { type FlagSpec, GLOBAL_FLAGS, POSIX_FLAGS } from './flags.js';
 
 function flagLines(flags: readonly FlagSpec[]): string {
   const rows = flags.map((flag) => {
-    const names = `${flag.short ? `-${flag.short}, ` : '    '}--${flag.name}${flag.arg ? ` ${flag.arg}` : ''}`;
+    const longs = [flag.name, ...(flag.aliases ?? [])].map((name) => `--${name}`).join(', ');
+    const names = `${flag.short ? `-${flag.short}, ` : '    '}${longs}${flag.arg ? ` ${flag.arg}` : ''}`;
     const extras = [
       flag.default !== undefined && flag.default !== false ? `default ${String(flag.default)}` : '',
       flag.env.length > 0 ? `env ${flag.env.join(', ')}` : '',

@@ -5,7 +5,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { CreateBucketCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import {
+  CreateBucketCommand,
+  HeadObjectCommand,
+  PutBucketAclCommand,
+  PutObjectCommand,
+} from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
@@ -224,6 +229,38 @@ describe('vgwrdma bin', () => {
     await removeDir(gw.root);
   });
 
+  it('serves virtual-host style requests with --virtual-domain', async () => {
+    const gw = await startGateway({ globalArgs: ['--virtual-domain', 'vgw.test'] });
+    // Presigned URLs for <bucket>.vgw.test, sent to the loopback address with that Host header
+    // (the name needs no DNS): the gateway must take the bucket from the host name.
+    const endpoint = `http://vgw.test:${gw.port}`;
+    const vhost = s3Client(endpoint, ROOT_CREDENTIALS, { forcePathStyle: false });
+    const create = await getSignedUrl(vhost, new CreateBucketCommand({ Bucket: 'vhost' }));
+    const put = await getSignedUrl(vhost, new PutObjectCommand({ Bucket: 'vhost', Key: 'a/b' }));
+    vhost.destroy();
+    expect(new URL(put).host).toBe(`vhost.vgw.test:${gw.port}`);
+    expect(await sendToLoopback(create, gw.port, 'PUT')).toBe(200);
+    expect(await sendToLoopback(put, gw.port, 'PUT', 'by host name')).toBe(200);
+    expect(readFileSync(join(gw.root, 'vhost/a/b'), 'utf8')).toBe('by host name');
+    await gw.stop();
+    await removeDir(gw.root);
+  });
+
+  it('refuses PutBucketAcl with --noacl (versitygw --disable-acl)', async () => {
+    const gw = await startGateway({ globalArgs: ['--noacl'] });
+    expect(gw.stdout()).toMatch(/^\s*acl:\s+disabled$/m);
+    const client = s3Client(gw.url, ROOT_CREDENTIALS);
+    await client.send(new CreateBucketCommand({ Bucket: 'noacl' }));
+    await expect(
+      client.send(new PutBucketAclCommand({ Bucket: 'noacl', ACL: 'private' })),
+    ).rejects.toMatchObject({
+      name: 'AccessControlListNotSupported',
+    });
+    client.destroy();
+    await gw.stop();
+    await removeDir(gw.root);
+  });
+
   it('refuses writes with --readonly', async () => {
     const gw = await startGateway({ globalArgs: ['--readonly'] });
     const client = s3Client(gw.url, ROOT_CREDENTIALS);
@@ -235,3 +272,25 @@ describe('vgwrdma bin', () => {
     await removeDir(gw.root);
   });
 });
+
+/** Sends a request for `url` to 127.0.0.1:port, keeping the URL's host as the Host header. */
+function sendToLoopback(url: string, port: number, method: string, body = ''): Promise<number | undefined> {
+  const target = new URL(url);
+  return new Promise((done, fail) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path: `${target.pathname}${target.search}`,
+        headers: { host: target.host, 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => done(res.statusCode));
+      },
+    );
+    req.on('error', fail);
+    req.end(body);
+  });
+}
