@@ -1,8 +1,9 @@
 // Bucket lifecycle and ownership. The upstream holds the buckets; with a meta bucket, the gateway
 // keeps each bucket's ACL (owner and grants) there, so ownership answers (BucketAlreadyOwnedByYou
 // vs BucketAlreadyExists, ListBuckets per owner, admin owner changes) work although every request
-// reaches the upstream with the same credentials. Without one, ownership is not tracked: every
-// account sees every bucket and is treated as its owner.
+// reaches the upstream with the same credentials. Without one, ownership is not tracked: ListBuckets
+// lists every upstream bucket, and bucket ACLs answer NotImplemented (the gateway's authorization
+// then leaves buckets to admin accounts).
 import {
   type BucketLocationConstraint,
   CreateBucketCommand,
@@ -46,10 +47,12 @@ export async function readAcl(
 
 export async function getBucketAcl(up: Upstream, ctx: RequestContext, bucket: string): Promise<BucketAcl> {
   checkBucket(up, bucket);
+  if (!up.meta) throw S3Error.custom('NotImplemented', 'Bucket ACLs need a meta bucket (--meta-bucket).');
   const acl = await readAcl(up, ctx, bucket);
   if (acl) return acl;
+  // A bucket created outside this gateway has no recorded owner: owner-less, as versitygw answers.
   await bucketMustExist(up, ctx, bucket);
-  return { Owner: ctx.account.access, Grantees: [] };
+  return { Owner: '', Grantees: [] };
 }
 
 export async function putBucketAcl(
