@@ -25,6 +25,9 @@ describe('object lock', () => {
       'InvalidBucketState',
     );
     expect((await f.backend.getObjectLockConfiguration(ctx(), bucket)).Enabled).toBe(true);
+    // Once enabled, lock stays enabled.
+    await f.backend.putObjectLockConfiguration(ctx(), bucket, { Enabled: false });
+    expect((await f.backend.getObjectLockConfiguration(ctx(), bucket)).Enabled).toBe(true);
   });
 
   it('retention and legal hold need a lock-enabled bucket', async () => {

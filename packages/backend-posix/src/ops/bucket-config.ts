@@ -127,10 +127,12 @@ export async function putLockConfig(env: PosixEnv, bucket: string, config: Bucke
       );
     }
   }
-  const createdAt = prev ? (JSON.parse(prev.toString('utf8')) as BucketLockConfig).CreatedAt : undefined;
+  const before = prev?.length ? (JSON.parse(prev.toString('utf8')) as BucketLockConfig) : undefined;
   const stored: BucketLockConfig = {
     ...config,
-    CreatedAt: config.CreatedAt ?? createdAt ?? new Date().toISOString(),
+    // Object lock, once enabled, stays enabled (S3 has no way to turn it off).
+    Enabled: config.Enabled || before?.Enabled === true,
+    CreatedAt: config.CreatedAt ?? before?.CreatedAt ?? new Date().toISOString(),
   };
   await env.meta.set(rel, ATTR.bucketLock, JSON.stringify(stored));
 }
