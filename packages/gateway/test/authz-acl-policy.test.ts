@@ -2,6 +2,7 @@
 // bucket ACL and by the bucket policy, explicit Deny over any grant, anonymous access through
 // a public-read ACL or a policy, BucketOwnerEnforced, GetBucketPolicyStatus, --disable-acl.
 import {
+  CopyObjectCommand,
   CreateBucketCommand,
   DeleteBucketPolicyCommand,
   GetBucketAclCommand,
@@ -129,6 +130,27 @@ describe('ACLs and bucket policies with two users', () => {
     await gw.alice.send(new DeleteBucketPolicyCommand({ Bucket }));
     await gw.alice.send(new PutBucketAclCommand({ Bucket, ACL: 'private' }));
     expect(await errorName(gw.alice.send(new GetObjectCommand({ Bucket, Key: 'secret.txt' })))).toBe('');
+  });
+
+  it('checks read access to the source of a copy', async () => {
+    await gw.bob.send(new CreateBucketCommand({ Bucket: 'bobs' }));
+    const copy = () =>
+      gw.bob.send(new CopyObjectCommand({ Bucket: 'bobs', Key: 'copy', CopySource: `${Bucket}/doc.txt` }));
+    expect(await errorName(copy())).toBe('AccessDenied');
+    await gw.alice.send(new PutBucketAclCommand({ Bucket, GrantRead: `id="${BOB.access}"` }));
+    expect(await errorName(copy())).toBe('');
+    await gw.alice.send(new PutBucketAclCommand({ Bucket, ACL: 'private' }));
+    // x-amz-expected-bucket-owner must name the owner when sent.
+    expect(
+      await errorName(
+        gw.bob.send(new ListObjectsV2Command({ Bucket: 'bobs', ExpectedBucketOwner: ALICE.access })),
+      ),
+    ).toBe('AccessDenied');
+    expect(
+      await errorName(
+        gw.bob.send(new ListObjectsV2Command({ Bucket: 'bobs', ExpectedBucketOwner: BOB.access })),
+      ),
+    ).toBe('');
   });
 
   it('refuses malformed policies with MalformedPolicy', async () => {

@@ -76,6 +76,8 @@ export class Authorizer {
       return undefined;
     const state = await this.cache.get(req.backend, req.ctx, req.bucket);
     checkAclUsage(route.action, req.headers, state, this.disableAcl);
+    const expectedOwner = header(req.headers, 'x-amz-expected-bucket-owner');
+    if (expectedOwner !== undefined && expectedOwner !== state.acl.Owner) throw new S3Error('AccessDenied');
     if (req.account.role === 'admin' && !req.anonymous) return state;
     this.decide(req, state, route.action, resourceOf(req));
     const source = route.header === 'x-amz-copy-source' ? copySource(req.headers) : undefined;
