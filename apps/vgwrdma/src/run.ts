@@ -43,6 +43,7 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
   const signals = watchShutdownSignals(io.exitNow ?? ((code) => process.exit(code)));
   let backend: Backend | undefined;
   let running: RunningGateway | undefined;
+  let stopping = false;
   try {
     backend = await openBackend(config);
     const gateway = createGateway({
@@ -64,6 +65,7 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
 
     const signal = await signals.stopRequested;
     logger.info({ signal }, 'shutting down');
+    stopping = true;
     await running.close();
     running = undefined;
     await backend.shutdown();
@@ -71,7 +73,10 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
     logger.info({}, 'stopped');
     return 0;
   } catch (error) {
-    io.stderr.write(`vgwrdma: ${describeStartupError(error, config)}\n`);
+    const message = stopping
+      ? `error while shutting down: ${error instanceof Error ? error.message : String(error)}`
+      : describeStartupError(error, config);
+    io.stderr.write(`vgwrdma: ${message}\n`);
     await running?.close().catch(() => {});
     await backend?.shutdown().catch(() => {});
     return error instanceof StartupError ? error.exitCode : 1;
