@@ -103,6 +103,8 @@ describe('versioning, more', () => {
     expect(del.deleteMarker).toBe(true);
     const lv = await f.backend.listObjectVersions(ctx(), { bucket, prefix: 'never/', maxKeys: 10 });
     expect(lv.deleteMarkers.map((d) => d.key)).toEqual(['never/was']);
+    // Under an object (a file cannot be a directory) there is nothing to mark.
+    expect(await f.backend.deleteObject(ctx(), { bucket, key: 's/under' })).toEqual({});
     // A directory holding only markers is a common prefix of the versions, not of the objects.
     const objs = await f.backend.listObjectsV2(ctx(), { bucket, delimiter: '/', maxKeys: 10 });
     expect(objs.commonPrefixes).toEqual([]);

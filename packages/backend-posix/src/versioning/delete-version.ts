@@ -5,7 +5,12 @@
 // promotes the newest archived version. Deleting a version that does not exist succeeds, as S3's.
 import { unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { DeleteObjectInput, DeleteObjectOutput, VersioningStatus } from '@vgwrdma/s3-backend';
+import {
+  type DeleteObjectInput,
+  type DeleteObjectOutput,
+  S3Error,
+  type VersioningStatus,
+} from '@vgwrdma/s3-backend';
 import type { PosixEnv } from '../env.js';
 import { removeEmptyParents } from '../fs/dirs.js';
 import { isErrno } from '../fs/errors.js';
@@ -59,7 +64,13 @@ async function addMarker(
     await removeArchived(store, bucket, key, NULL_VERSION);
     id = NULL_VERSION;
   }
-  await publishMarker(env, bucket, key, id);
+  try {
+    await publishMarker(env, bucket, key, id);
+  } catch (err) {
+    // A key that cannot exist (its parent is an object): nothing to hide.
+    if (err instanceof S3Error && err.code === 'ObjectParentIsFile') return {};
+    throw err;
+  }
   return { deleteMarker: true, versionId: id };
 }
 
