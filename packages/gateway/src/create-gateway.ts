@@ -4,8 +4,7 @@
 import { Hono } from 'hono';
 import { Authorizer } from './authz/index.js';
 import type { GatewayEnv, GatewayOptions } from './env.js';
-import type { IamStore } from './iam/index.js';
-import { adminUserHandlers } from './iam/index.js';
+import { adminBucketHandlers, adminUserHandlers, IamStore, singleUserHandlers } from './iam/index.js';
 import { defaultLogger } from './logger.js';
 import { accessLogMiddleware } from './middleware/access-log.js';
 import { errorHandler } from './middleware/error-handler.js';
@@ -35,15 +34,20 @@ export function createGateway(options: GatewayOptions): Gateway {
   if (options.healthPath) app.use(healthMiddleware(options.healthPath));
   for (const m of options.middlewares ?? []) app.use(m);
 
-  const iam = options.iam;
+  // An IamStore given as `credentials` counts as `iam` too.
+  const iam = options.iam ?? (options.credentials instanceof IamStore ? options.credentials : undefined);
+  const authorizer = new Authorizer({
+    disableAcl: options.disableAcl ?? false,
+    ...(options.bucketStateCache ? { cache: options.bucketStateCache } : {}),
+  });
   const router = createRouter(ROUTES, {
     backend: options.backend,
     credentials: options.credentials ?? iam ?? missingCredentials(),
-    authorizer: new Authorizer({
-      disableAcl: options.disableAcl ?? false,
-      ...(options.bucketStateCache ? { cache: options.bucketStateCache } : {}),
-    }),
-    ...(iam ? { adminHandlers: adminUserHandlers(iam) } : {}),
+    authorizer,
+    adminHandlers: {
+      ...(iam ? adminUserHandlers(iam) : singleUserHandlers()),
+      ...adminBucketHandlers(iam, authorizer.cache),
+    },
     region,
     readonly: options.readonly ?? false,
     anonymousAccess: options.anonymousAccess ?? false,

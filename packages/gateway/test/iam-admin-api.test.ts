@@ -3,10 +3,11 @@
 // gateway) picking up changes without a restart.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ListBucketsCommand } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, ListBucketsCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IamStore } from '../src/iam/index.js';
-import { s3Client } from './support/harness.js';
+import { ADMIN_ACCESS, ADMIN_SECRET, s3Client, startGateway } from './support/harness.js';
+import { MemoryBackend } from './support/memory-backend.js';
 import { ALICE, BOB, errorName, type MultiUserGateway, ROOT, startMultiUser } from './support/multi-user.js';
 import { xmlField } from './support/raw-http.js';
 import { signedRaw } from './support/signed-raw.js';
@@ -83,6 +84,23 @@ describe('admin user API', () => {
     newKey.destroy();
   });
 
+  it('changes a bucket owner by versitygw query parameters; the new owner has access at once', async () => {
+    await gw.alice.send(new CreateBucketCommand({ Bucket: 'handover' }));
+    expect(await errorName(gw.bob.send(new ListObjectsV2Command({ Bucket: 'handover' })))).toBe(
+      'AccessDenied',
+    );
+    const unknown = await admin('/change-bucket-owner?bucket=handover&owner=NOBODY');
+    expect([unknown.status, xmlField(unknown.body, 'Code')]).toEqual([404, 'XAdminUserNotFound']);
+    const moved = await admin(`/change-bucket-owner?bucket=handover&owner=${BOB.access}`);
+    expect(moved.status).toBe(200);
+    expect(await errorName(gw.bob.send(new ListObjectsV2Command({ Bucket: 'handover' })))).toBe('');
+    expect(await errorName(gw.alice.send(new ListObjectsV2Command({ Bucket: 'handover' })))).toBe(
+      'AccessDenied',
+    );
+    const list = await admin('/list-buckets');
+    expect(list.body).toContain(`<Name>handover</Name><Owner>${BOB.access}</Owner>`);
+  });
+
   it('refuses the admin API to plain users and anonymous callers', async () => {
     const res = await signedRaw(gw.url, ALICE.access, ALICE.secret, { method: 'PATCH', path: '/list-users' });
     expect([res.status, xmlField(res.body, 'Code')]).toEqual([403, 'XAdminAccessDenied']);
@@ -107,6 +125,19 @@ describe('admin user API', () => {
 });
 
 describe('single-user mode', () => {
+  it('answers XAdminMethodNotSupported over HTTP when the gateway has no IAM directory', async () => {
+    const gw = await startGateway(new MemoryBackend());
+    try {
+      const res = await signedRaw(gw.url, ADMIN_ACCESS, ADMIN_SECRET, {
+        method: 'PATCH',
+        path: '/list-users',
+      });
+      expect([res.status, xmlField(res.body, 'Code')]).toEqual([501, 'XAdminMethodNotSupported']);
+    } finally {
+      await gw.close();
+    }
+  });
+
   it('answers XAdminMethodNotSupported for user management without an IAM directory', async () => {
     const store = await IamStore.open({ root: ROOT });
     expect(await store.lookup(ROOT.access)).toMatchObject({ account: { role: 'admin' } });

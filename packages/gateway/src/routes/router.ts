@@ -69,9 +69,9 @@ export function createRouter(rows: readonly RouteRow[], opts: RouterOptions) {
       ? {
           method: 'PATCH',
           target: 'service',
-          action: 'admin:Users',
+          action: 'admin:Api',
           handler: adminHandler,
-          flags: ADMIN_BODY,
+          flags: target.bucket?.startsWith('list-') ? ADMIN_READ : ADMIN_WRITE,
         }
       : matcher.match(method, kind, target.query, incoming.headers);
 
@@ -137,7 +137,8 @@ export function createRouter(rows: readonly RouteRow[], opts: RouterOptions) {
   };
 }
 
-const ADMIN_BODY = { admin: true, body: 'xml' } as const;
+const ADMIN_READ = { admin: true, body: 'xml' } as const;
+const ADMIN_WRITE = { admin: true, body: 'xml', write: true } as const;
 
 function requestContext(c: Context<GatewayEnv>, account: Account): RequestContext {
   const base = { account, requestId: c.get('requestId'), signal: disconnectSignal(c) };
