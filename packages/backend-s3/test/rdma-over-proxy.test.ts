@@ -3,7 +3,7 @@
 // process upload and download by RDMA; the bytes must land in, and come back from, the posix
 // gateway's tree. Needs the built dist/ of the workspace packages and the shims (npm test builds).
 
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomFillSync } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMetaBucket, startUpstreamGateway, type UpstreamGateway } from './upstream-gateway.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/rdma-proxy-gateway.mjs', import.meta.url));
+const CUOBJTEST = fileURLToPath(new URL('../../cuobjtest/dist/main.js', import.meta.url));
 const GW = { access: 'rdma-proxy-access', secret: 'rdma-proxy-secret' };
 const MiB = 1 << 20;
 const bucket = 'rdma-via-proxy';
@@ -22,6 +23,28 @@ const bucket = 'rdma-via-proxy';
 let upstream: UpstreamGateway;
 let child: ChildProcess;
 let s3: S3Client;
+let endpoint = '';
+
+/** Runs the built cuobjtest CLI to its exit; stdout parsed as its --json document. */
+function cuobjtest(args: readonly string[]): Promise<{ code: number; json: unknown; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [CUOBJTEST, ...args],
+      { env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, maxBuffer: 16 * MiB },
+      (error, stdout, stderr) => {
+        let json: unknown;
+        try {
+          json = JSON.parse(stdout);
+        } catch {
+          json = undefined;
+        }
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
+        resolve({ code, json, stderr });
+      },
+    );
+  });
+}
 
 async function startProxy(metaBucket: string): Promise<number> {
   child = spawn(
@@ -57,8 +80,9 @@ describe.skipIf(process.env.BACKEND_S3_TEST_ENDPOINT !== undefined)(
     beforeAll(async () => {
       upstream = await startUpstreamGateway();
       const port = await startProxy(await createMetaBucket(upstream, 'rdma-meta'));
+      endpoint = `http://127.0.0.1:${port}`;
       s3 = new S3Client({
-        endpoint: `http://127.0.0.1:${port}`,
+        endpoint,
         region: 'us-east-1',
         forcePathStyle: true,
         credentials: { accessKeyId: GW.access, secretAccessKey: GW.secret },
@@ -95,6 +119,31 @@ describe.skipIf(process.env.BACKEND_S3_TEST_ENDPOINT !== undefined)(
         expect(res).toMatchObject({ via: 'rdma', rdmaReply: '200', bytes: s.size });
         expect(Buffer.compare(dst, data)).toBe(0);
       }
+    });
+
+    it('passes a cuobjtest round trip (RDMA PUT and GET, verified) through the proxy', async () => {
+      const run = await cuobjtest([
+        '-endpoint',
+        endpoint,
+        '-access',
+        GW.access,
+        '-secret',
+        GW.secret,
+        '-bucket',
+        'cuobjtest-proxy',
+        '-key',
+        'roundtrip',
+        '-size',
+        '2MiB',
+        '-n',
+        '2',
+        '--json',
+      ]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.json).toMatchObject({ mode: 'rdma', sizeBytes: 2 * MiB, iterations: 2, verified: true });
+      // The object cuobjtest wrote went through the proxy into the upstream's tree.
+      const stored = await readFile(join(upstream.root, 'cuobjtest-proxy', 'roundtrip'));
+      expect(stored.length).toBe(2 * MiB);
     });
   },
 );
