@@ -24,6 +24,25 @@ const STATEMENT_FIELDS = new Set([
 ]);
 const ARN_PREFIX = 'arn:aws:s3:::';
 const ACTION_RE = /^(\*|s3:[A-Za-z*?]+)$/;
+/** Actions on objects (their resources are `bucket/key` ARNs); every other s3 action is on buckets. */
+const OBJECT_ACTION_RE =
+  /^s3:((Get|Put|Delete|Restore)Object|AbortMultipartUpload$|ListMultipartUploadParts$)/i;
+
+/**
+ * S3 refuses a statement where a (wildcard-free) action can apply to none of its resources, such
+ * as s3:GetObject on `arn:aws:s3:::bucket`.
+ */
+function checkApplicable(actions: readonly string[], resources: readonly string[]): void {
+  const rests = resources.map((r) => (r === '*' ? '*' : r.slice(ARN_PREFIX.length)));
+  // A '*' in the bucket part can span the '/' and so also names objects.
+  const onObjects = rests.some((r) => r.includes('/') || r.includes('*'));
+  const onBucket = rests.some((r) => !r.includes('/'));
+  for (const a of actions) {
+    if (a.includes('*') || a.includes('?')) continue;
+    if (OBJECT_ACTION_RE.test(a) ? !onObjects : !onBucket)
+      throw malformed('Action does not apply to any resource(s) in statement');
+  }
+}
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 const isObject = (v: Json | undefined): v is { [k: string]: Json } =>
@@ -100,6 +119,7 @@ function parseStatement(v: Json, bucket: string): PolicyStatement {
     const bucketPart = r.slice(ARN_PREFIX.length).split('/')[0] ?? '';
     if (!wildcardMatch(bucketPart, bucket)) throw malformed('Policy has invalid resource');
   }
+  if (!action.negated && !resource.negated) checkApplicable(actions, resources);
   return {
     ...(typeof v.Sid === 'string' ? { sid: v.Sid } : {}),
     effect,
