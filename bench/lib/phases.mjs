@@ -1,0 +1,128 @@
+// The harness's measurements, each a function of (servers, plan) returning a JSON-ready object:
+//   compare — RDMA vs std-s3 through the gateway, cuobjtest --compare (A B A B, per-pair ratios)
+//   peers   — std-s3 through the gateway vs s3rver, alternating one cuobjtest run each per pair
+//   ops     — 4 KiB PUT ops/s, gateway (std-s3 and RDMA) and s3rver, alternating
+//   rss     — the gateway's peak RSS (VmHWM) under concurrent RDMA GETs of one size
+
+import { cuobjtest } from './cuobjtest.mjs';
+import { median, round, sizeName } from './stats.mjs';
+
+const log = (...m) => console.error('[bench]', ...m);
+
+export async function comparePhase(gateway, plan) {
+  const rows = [];
+  for (const { sizes, n } of plan.compare) {
+    log(`rdma vs std-s3: ${sizes.map(sizeName).join(', ')} × ${n}`);
+    const doc = await cuobjtest(gateway, [
+      '--compare',
+      '--sizes',
+      sizes.map(sizeName).join(','),
+      '-n',
+      String(n),
+    ]);
+    for (const size of sizes) {
+      const rdma = doc.find((r) => r.mode === 'rdma' && r.sizeBytes === size);
+      const std = doc.find((r) => r.mode === 'std-s3' && r.sizeBytes === size);
+      rows.push({
+        sizeBytes: size,
+        iterations: n,
+        transport: rdma?.transport,
+        rdma: { putGBps: round(rdma?.put?.gbps), getGBps: round(rdma?.get?.gbps) },
+        stdS3: { putGBps: round(std?.put?.gbps), getGBps: round(std?.get?.gbps) },
+        ratio: { put: round(rdma?.vsStdS3?.put?.median), get: round(rdma?.vsStdS3?.get?.median) },
+        pairs: { put: rdma?.vsStdS3?.put?.pairs, get: rdma?.vsStdS3?.get?.pairs },
+        verified: Boolean(rdma?.verified && std?.verified),
+        failures: [...(rdma?.failures ?? []), ...(std?.failures ?? [])],
+      });
+    }
+  }
+  return rows;
+}
+
+/** Runs `args` against each server in turn, `n` times (A B A B); per-pair ratios of gateway / peer. */
+async function alternate(gateway, peer, args, n, pick) {
+  const runs = { gateway: [], peer: [] };
+  for (let i = 0; i < n; i++) {
+    runs.gateway.push(await cuobjtest(gateway, [...args, '-key', `alt-${i}`]));
+    runs.peer.push(await cuobjtest(peer, [...args, '-key', `alt-${i}`]));
+  }
+  const ratios = (d) => runs.gateway.map((g, i) => pick(g, d) / pick(runs.peer[i], d));
+  const medianOf = (side, d) => round(median(runs[side].map((r) => pick(r, d))));
+  return { runs, ratios, medianOf };
+}
+
+export async function peersPhase(gateway, s3rver, plan) {
+  const rows = [];
+  const { sizes, n } = plan.peers;
+  for (const size of sizes) {
+    log(`std-s3 gateway vs s3rver: ${sizeName(size)} × ${n}`);
+    const alt = await alternate(
+      gateway,
+      s3rver,
+      ['-std-s3', '-size', sizeName(size), '-n', '1'],
+      n,
+      (r, d) => r[d].gbps,
+    );
+    const all = [...alt.runs.gateway, ...alt.runs.peer];
+    rows.push({
+      sizeBytes: size,
+      iterations: n,
+      gatewayStdS3: { putGBps: alt.medianOf('gateway', 'put'), getGBps: alt.medianOf('gateway', 'get') },
+      s3rver: { putGBps: alt.medianOf('peer', 'put'), getGBps: alt.medianOf('peer', 'get') },
+      ratio: { put: round(median(alt.ratios('put'))), get: round(median(alt.ratios('get'))) },
+      verified: all.every((r) => r.verified === true),
+      failures: all.flatMap((r) => r.failures ?? []),
+    });
+  }
+  return rows;
+}
+
+export async function opsPhase(gateway, s3rver, plan) {
+  const { size, concurrency, n, rounds } = plan.ops;
+  log(`${sizeName(size)} PUT ops/s: ${concurrency} in parallel × ${n}, ${rounds} rounds`);
+  const base = ['-put-only', '-size', sizeName(size), '-n', String(n), '--concurrency', String(concurrency)];
+  const opsOf = (r) => (r.put.gbps * 1e9) / size;
+  const std = await alternate(gateway, s3rver, ['-std-s3', ...base], rounds, (r) => opsOf(r));
+  const rdmaRuns = [];
+  for (let i = 0; i < rounds; i++)
+    rdmaRuns.push(await cuobjtest(gateway, [...base, '-key', `ops-rdma-${i}`]));
+  const all = [...std.runs.gateway, ...std.runs.peer, ...rdmaRuns];
+  return {
+    sizeBytes: size,
+    concurrency,
+    putsPerRound: n * concurrency,
+    rounds,
+    gatewayStdS3OpsPerSec: round(median(std.runs.gateway.map(opsOf)), 1),
+    gatewayRdmaOpsPerSec: round(median(rdmaRuns.map(opsOf)), 1),
+    s3rverOpsPerSec: round(median(std.runs.peer.map(opsOf)), 1),
+    ratioStdS3VsS3rver: round(median(std.ratios('put'))),
+    verified: all.every((r) => r.verified === true),
+    failures: all.flatMap((r) => r.failures ?? []),
+  };
+}
+
+/** Stores `concurrency` objects (RDMA PUT), resets the gateway's peak RSS, then GETs them all at once by RDMA. */
+export async function rssPhase(gateway, plan) {
+  const { size, concurrency } = plan.rss;
+  const args = ['-size', sizeName(size), '-n', '1', '--concurrency', String(concurrency), '-key', 'rss'];
+  log(`peak RSS: ${concurrency} concurrent ${sizeName(size)} RDMA GETs`);
+  const put = await cuobjtest(gateway, ['-put-only', ...args]);
+  const before = await gateway.rssBytes();
+  await gateway.resetPeakRss();
+  const get = await cuobjtest(gateway, ['-get-only', ...args]);
+  const peak = await gateway.peakRssBytes();
+  const poolBytes = plan.pool.count * plan.pool.size;
+  return {
+    sizeBytes: size,
+    concurrency,
+    transport: get.transport,
+    getGBps: round(get.get?.gbps),
+    rssBeforeBytes: before,
+    peakRssBytes: peak,
+    poolBytes,
+    peakOverPoolBytes: peak - poolBytes,
+    note: 'VmHWM reset (clear_refs 5) after the PUTs; the window includes cuobjtest -get-only reference reads (untimed plain-HTTP GETs) before the timed RDMA GETs',
+    verified: put.verified === true && get.verified === true,
+    failures: [...(put.failures ?? []), ...(get.failures ?? [])],
+  };
+}
