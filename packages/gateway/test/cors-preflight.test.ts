@@ -24,6 +24,14 @@ describe('CORS', () => {
   });
   afterAll(async () => gw.close());
 
+  it('asks for an Origin when a preflight lacks one', async () => {
+    const res = await preflight({ 'access-control-request-method': 'GET' });
+    expect([res.status, xmlField(res.body, 'Message')]).toEqual([
+      400,
+      'Insufficient information. Origin request header needed.',
+    ]);
+  });
+
   it('refuses preflights when the bucket has no CORS configuration', async () => {
     const res = await preflight({
       origin: 'https://app.example.com',

@@ -18,6 +18,8 @@ function requestedHeaders(headers: RawHeaders): string[] {
 export function preflightResponse(rules: readonly CorsRule[] | undefined, headers: RawHeaders): Response {
   const origin = header(headers, 'origin');
   const method = header(headers, 'access-control-request-method')?.trim().toUpperCase();
+  if (origin === undefined)
+    throw new S3Error('BadRequest', 'Insufficient information. Origin request header needed.');
   if (!rules || rules.length === 0)
     throw new S3Error('AccessForbidden', 'CORSResponse: CORS is not enabled for this bucket.');
   const q: CorsQuery | undefined =

@@ -53,8 +53,13 @@ export function createRouter(rows: readonly RouteRow[], opts: RouterOptions) {
     if (target.bucket !== undefined) assertValidBucketName(target.bucket);
     const kind: RouteTarget =
       target.bucket === undefined ? 'service' : target.key === undefined ? 'bucket' : 'object';
-    // A CORS preflight carries an Origin; a bare OPTIONS is an unsupported method (405).
-    if (method === 'OPTIONS' && header(incoming.headers, 'origin') !== undefined) {
+    // A CORS preflight carries an Origin (one that names only a method lacks it); a bare
+    // OPTIONS is an unsupported method (405).
+    const preflight =
+      method === 'OPTIONS' &&
+      (header(incoming.headers, 'origin') !== undefined ||
+        header(incoming.headers, 'access-control-request-method') !== undefined);
+    if (preflight) {
       const rules =
         target.bucket === undefined
           ? undefined
