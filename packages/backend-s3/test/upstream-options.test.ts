@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import type { RequestContext } from '@vgwrdma/s3-backend';
+import { getChecksum, type RequestContext } from '@vgwrdma/s3-backend';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { S3Backend } from '../src/index.js';
 import { startUpstreamGateway, type UpstreamGateway } from './upstream-gateway.js';
@@ -148,6 +148,43 @@ describe.skipIf(process.env.BACKEND_S3_TEST_ENDPOINT !== undefined)('upstream op
       expect(await code(anonymous.headBucket(ctx, 'over-tls'))).toBe('AccessDenied');
     } finally {
       await anonymous.shutdown();
+    }
+  });
+
+  it('with disableChecksum verifies client checksums here and sends none upstream', async () => {
+    const plain = new S3Backend({
+      endpoint: upstream.endpoint,
+      region: upstream.region,
+      access: upstream.access,
+      secret: upstream.secret,
+      usePathStyle: true,
+      disableChecksum: true,
+    });
+    try {
+      await plain.createBucket(ctx, {
+        bucket: 'no-checksums',
+        owner: 'tester',
+        acl: { Owner: 'tester', Grantees: [] },
+      });
+      const data = Buffer.from('checked at the proxy only');
+      const hasher = getChecksum('CRC32').create();
+      hasher.update(data);
+      const crc = hasher.digest();
+      const put = (expected: string) =>
+        plain.putObject(ctx, {
+          bucket: 'no-checksums',
+          key: expected === crc ? 'good' : 'bad',
+          body: Readable.from([data]),
+          contentLength: data.length,
+          checksum: { algorithm: 'CRC32', expected: () => expected },
+        });
+      expect((await put(crc)).checksums.CRC32).toBe(crc);
+      const head = await plain.headObject(ctx, { bucket: 'no-checksums', key: 'good', checksumMode: true });
+      expect(head.checksums?.CRC32).toBeUndefined(); // the upstream never saw one
+      expect(await code(put('AAAAAA=='))).toBe('BadDigest');
+      expect(await code(plain.headObject(ctx, { bucket: 'no-checksums', key: 'bad' }))).toBe('NoSuchKey');
+    } finally {
+      await plain.shutdown();
     }
   });
 });
