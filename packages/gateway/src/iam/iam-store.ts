@@ -3,6 +3,7 @@
 // are served from memory; a stat of the file per lookup notices when another gateway (or an
 // operator) replaced it, and the file is then read again. Writes are serialised in-process and
 // each re-reads the file first, so an update by another gateway is not lost to a stale cache.
+import { mkdir } from 'node:fs/promises';
 import { type Account, S3Error } from '@vgwrdma/s3-backend';
 import type { Credential, CredentialStore } from '../auth/index.js';
 import {
@@ -57,8 +58,10 @@ export class IamStore implements CredentialStore {
     this.dir = opts.dir;
   }
 
+  /** Opens the store, creating the IAM directory when it does not exist yet. */
   static async open(opts: IamStoreOptions): Promise<IamStore> {
     const store = new IamStore(opts);
+    if (opts.dir !== undefined) await mkdir(opts.dir, { recursive: true, mode: 0o700 });
     await store.refresh();
     return store;
   }

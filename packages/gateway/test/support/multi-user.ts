@@ -32,8 +32,6 @@ export async function startMultiUser(
   const dir = await mkdtemp(join(tmpdir(), 'gw-authz-'));
   const backend = await PosixBackend.open({ root: join(dir, 'data') });
   const iamDir = join(dir, 'iam');
-  const { mkdir } = await import('node:fs/promises');
-  await mkdir(iamDir);
   const iam = await IamStore.open({ root: ROOT, dir: iamDir });
   for (const u of [ALICE, BOB])
     await iam.createUser({ ...u, role: 'user', userID: 0, groupID: 0, projectID: 0 });
