@@ -159,6 +159,30 @@ describe('S3Backend with a meta bucket', () => {
     );
   });
 
+  it('checks an empty upload before sending it: a wrong checksum stores nothing', async () => {
+    const empty = () => Readable.from([]);
+    const wrong = { algorithm: 'CRC32' as const, expected: () => 'AQIDBA==' }; // CRC32 of nothing is AAAAAA==
+    expect(
+      await code(
+        withMeta.putObject(alice, {
+          bucket: 'stream-get',
+          key: 'empty',
+          body: empty(),
+          contentLength: 0,
+          checksum: wrong,
+        }),
+      ),
+    ).toBe('BadDigest');
+    expect(await code(withMeta.headObject(alice, { bucket: 'stream-get', key: 'empty' }))).toBe('NoSuchKey');
+    const ok = await withMeta.putObject(alice, {
+      bucket: 'stream-get',
+      key: 'empty',
+      body: empty(),
+      contentLength: 0,
+    });
+    expect(ok.etag).toBe('"d41d8cd98f00b204e9800998ecf8427e"');
+  });
+
   it('refuses an upload whose length is unknown (MissingContentLength)', async () => {
     expect(
       await code(

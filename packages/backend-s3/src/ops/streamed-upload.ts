@@ -3,6 +3,7 @@
 // a short, corrupt or broken body tears the upstream request down and nothing is stored. The
 // request is sent with the exact Content-Length (the gateway always knows it: the header, or the
 // decoded length of an aws-chunked body), never buffered, and never retried.
+import { once } from 'node:events';
 import { Readable } from 'node:stream';
 import type { ChecksumAlgorithm as SdkChecksumAlgorithm } from '@aws-sdk/client-s3';
 import { type ChecksumRequest, type RequestContext, S3Error } from '@vgwrdma/s3-backend';
@@ -70,7 +71,7 @@ export async function streamedUpload<T>(
       : new S3Error('IncompleteBody', 'The request body terminated unexpectedly', { cause: failure });
   try {
     // An empty body is complete upstream as soon as the headers arrive: check it first.
-    const body = input.contentLength === 0 ? await emptyBody(guard) : guard;
+    const body = input.contentLength === 0 ? await emptyBody(guard, abortSignal) : guard;
     const result = await send(body, spec, { abortSignal });
     return { result, size: guard.size, computed: guard.computed };
   } catch (err) {
@@ -82,10 +83,12 @@ export async function streamedUpload<T>(
   }
 }
 
-/** Reads a body that must be empty to its end (running the guard's checks), then a fresh empty one. */
-async function emptyBody(guard: Readable): Promise<Readable> {
-  for await (const _ of guard) {
-    // nothing: a byte here already failed the guard (more than the Content-Length of 0)
-  }
+/**
+ * Reads a body that must be empty to its end (running the guard's checks), then hands on a fresh
+ * empty one. A failed check never ends the guard; it aborts `signal`, which ends the wait.
+ */
+async function emptyBody(guard: Readable, signal: AbortSignal): Promise<Readable> {
+  guard.resume();
+  await once(guard, 'end', { signal });
   return Readable.from([]);
 }
