@@ -4,6 +4,9 @@
 //   ops     — 4 KiB PUT ops/s, gateway (std-s3 and RDMA) and s3rver, alternating
 //   rss     — the gateway's peak RSS (VmHWM) under concurrent RDMA GETs of one size
 
+import { randomFillSync } from 'node:crypto';
+import { link, open } from 'node:fs/promises';
+import { join } from 'node:path';
 import { cuobjtest } from './cuobjtest.mjs';
 import { median, round, sizeName } from './stats.mjs';
 
@@ -53,27 +56,27 @@ async function alternate(gateway, peer, args, n, pick) {
 
 export async function peersPhase(gateway, s3rver, plan) {
   const rows = [];
-  const { sizes, n } = plan.peers;
-  for (const size of sizes) {
-    log(`std-s3 gateway vs s3rver: ${sizeName(size)} × ${n}`);
-    const alt = await alternate(
-      gateway,
-      s3rver,
-      ['-std-s3', '-size', sizeName(size), '-n', '1'],
-      n,
-      (r, d) => r[d].gbps,
-    );
-    const all = [...alt.runs.gateway, ...alt.runs.peer];
-    rows.push({
-      sizeBytes: size,
-      iterations: n,
-      gatewayStdS3: { putGBps: alt.medianOf('gateway', 'put'), getGBps: alt.medianOf('gateway', 'get') },
-      s3rver: { putGBps: alt.medianOf('peer', 'put'), getGBps: alt.medianOf('peer', 'get') },
-      ratio: { put: round(median(alt.ratios('put'))), get: round(median(alt.ratios('get'))) },
-      verified: all.every((r) => r.verified === true),
-      failures: all.flatMap((r) => r.failures ?? []),
-    });
-  }
+  for (const { sizes, n } of plan.peers)
+    for (const size of sizes) {
+      log(`std-s3 gateway vs s3rver: ${sizeName(size)} × ${n}`);
+      const alt = await alternate(
+        gateway,
+        s3rver,
+        ['-std-s3', '-size', sizeName(size), '-n', '1'],
+        n,
+        (r, d) => r[d].gbps,
+      );
+      const all = [...alt.runs.gateway, ...alt.runs.peer];
+      rows.push({
+        sizeBytes: size,
+        iterations: n,
+        gatewayStdS3: { putGBps: alt.medianOf('gateway', 'put'), getGBps: alt.medianOf('gateway', 'get') },
+        s3rver: { putGBps: alt.medianOf('peer', 'put'), getGBps: alt.medianOf('peer', 'get') },
+        ratio: { put: round(median(alt.ratios('put'))), get: round(median(alt.ratios('get'))) },
+        verified: all.every((r) => r.verified === true),
+        failures: all.flatMap((r) => r.failures ?? []),
+      });
+    }
   return rows;
 }
 
@@ -101,12 +104,17 @@ export async function opsPhase(gateway, s3rver, plan) {
   };
 }
 
-/** Stores `concurrency` objects (RDMA PUT), resets the gateway's peak RSS, then GETs them all at once by RDMA. */
+/**
+ * Seeds `concurrency` objects of one size straight into the posix tree (one file of random bytes
+ * and hard links to it: plain files are objects there), resets the gateway's peak RSS, then GETs
+ * them all at once by RDMA with cuobjtest -get-only (which verifies them against plain-HTTP reads).
+ */
 export async function rssPhase(gateway, plan) {
   const { size, concurrency } = plan.rss;
   const args = ['-size', sizeName(size), '-n', '1', '--concurrency', String(concurrency), '-key', 'rss'];
   log(`peak RSS: ${concurrency} concurrent ${sizeName(size)} RDMA GETs`);
-  const put = await cuobjtest(gateway, ['-put-only', ...args]);
+  const put = await cuobjtest(gateway, ['-put-only', '-size', '4KiB', '-n', '1', '-key', 'rss-seed']);
+  await seedObjects(join(gateway.root, 'cuobjtest'), 'rss', size, concurrency);
   const before = await gateway.rssBytes();
   await gateway.resetPeakRss();
   const get = await cuobjtest(gateway, ['-get-only', ...args]);
@@ -121,8 +129,20 @@ export async function rssPhase(gateway, plan) {
     peakRssBytes: peak,
     poolBytes,
     peakOverPoolBytes: peak - poolBytes,
-    note: 'VmHWM reset (clear_refs 5) after the PUTs; the window includes cuobjtest -get-only reference reads (untimed plain-HTTP GETs) before the timed RDMA GETs',
+    note: 'objects seeded as files in the posix tree; VmHWM reset (clear_refs 5) just before cuobjtest -get-only, whose window also holds its untimed plain-HTTP reference reads of each object before the timed RDMA GETs',
     verified: put.verified === true && get.verified === true,
     failures: [...(put.failures ?? []), ...(get.failures ?? [])],
   };
+}
+
+async function seedObjects(bucketDir, key, size, count) {
+  const first = join(bucketDir, `${key}-0`);
+  const f = await open(first, 'w');
+  const chunk = Buffer.allocUnsafe(Math.min(size, 64 << 20));
+  for (let at = 0; at < size; at += chunk.length) {
+    const n = Math.min(chunk.length, size - at);
+    await f.write(randomFillSync(chunk, 0, n), 0, n, at);
+  }
+  await f.close();
+  for (let i = 1; i < count; i++) await link(first, join(bucketDir, `${key}-${i}`));
 }

@@ -6,10 +6,13 @@ import { GiB, MiB } from './stats.mjs';
 export const PLANS = {
   full: {
     compare: [
-      { sizes: [1 * MiB, 16 * MiB, 256 * MiB], n: 5 },
-      { sizes: [1 * GiB], n: 3 },
+      { sizes: [1 * MiB, 16 * MiB, 256 * MiB], n: 3 },
+      { sizes: [1 * GiB], n: 2 },
     ],
-    peers: { sizes: [1 * MiB, 16 * MiB, 64 * MiB, 256 * MiB, 1 * GiB], n: 3 },
+    peers: [
+      { sizes: [1 * MiB, 16 * MiB, 64 * MiB, 256 * MiB], n: 3 },
+      { sizes: [1 * GiB], n: 1 },
+    ],
     ops: { size: 4096, concurrency: 8, n: 50, rounds: 3 },
     rss: { size: 1 * GiB, concurrency: 16 },
     ceiling: { bytes: 256 * MiB, rounds: 3, opensslSeconds: 2 },
@@ -17,16 +20,16 @@ export const PLANS = {
   },
   quick: {
     compare: [{ sizes: [1 * MiB, 16 * MiB, 256 * MiB], n: 3 }],
-    peers: { sizes: [1 * MiB, 16 * MiB, 64 * MiB], n: 3 },
-    ops: { size: 4096, concurrency: 8, n: 25, rounds: 2 },
-    rss: { size: 64 * MiB, concurrency: 16 },
+    peers: [{ sizes: [1 * MiB, 16 * MiB, 64 * MiB], n: 2 }],
+    ops: { size: 4096, concurrency: 8, n: 15, rounds: 2 },
+    rss: { size: 32 * MiB, concurrency: 16 },
     ceiling: { bytes: 256 * MiB, rounds: 2, opensslSeconds: 1 },
     pool: { count: 16, size: 16 * MiB },
   },
   // for the harness's own test: every phase runs, on small data
   tiny: {
     compare: [{ sizes: [1 * MiB], n: 2 }],
-    peers: { sizes: [1 * MiB], n: 2 },
+    peers: [{ sizes: [1 * MiB], n: 2 }],
     ops: { size: 4096, concurrency: 2, n: 5, rounds: 1 },
     rss: { size: 4 * MiB, concurrency: 4 },
     ceiling: { bytes: 16 * MiB, rounds: 1, opensslSeconds: 1 },
