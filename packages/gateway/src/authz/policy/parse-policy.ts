@@ -60,9 +60,13 @@ function parsePrincipal(v: Json | undefined): Principals {
   if (v === undefined) throw malformed('Missing required field Principal');
   if (v === '*') return '*';
   if (!isObject(v)) throw malformed('Invalid principal in policy');
+  // AWS: access keys or IAM ARNs; CanonicalUser: the owner IDs this gateway shows (access keys).
   const keys = Object.keys(v);
-  if (keys.length !== 1 || keys[0] !== 'AWS') throw malformed('Invalid principal in policy');
-  const list = stringList(v.AWS, 'Invalid principal in policy', 'Invalid principal in policy');
+  if (keys.length === 0 || !keys.every((k) => k === 'AWS' || k === 'CanonicalUser'))
+    throw malformed('Invalid principal in policy');
+  const list = keys.flatMap((k) =>
+    stringList(v[k], 'Invalid principal in policy', 'Invalid principal in policy'),
+  );
   return list.includes('*') ? '*' : list;
 }
 
