@@ -5,6 +5,7 @@ import {
   CopyObjectCommand,
   CreateBucketCommand,
   DeleteBucketPolicyCommand,
+  DeleteObjectsCommand,
   GetBucketAclCommand,
   GetBucketPolicyStatusCommand,
   GetObjectCommand,
@@ -151,6 +152,31 @@ describe('ACLs and bucket policies with two users', () => {
         gw.bob.send(new ListObjectsV2Command({ Bucket: 'bobs', ExpectedBucketOwner: BOB.access })),
       ),
     ).toBe('');
+  });
+
+  it('authorizes each key of a DeleteObjects request on its own', async () => {
+    await gw.alice.send(new PutObjectCommand({ Bucket, Key: 'bob/two', Body: '2' }));
+    await gw.alice.send(new PutObjectCommand({ Bucket, Key: 'keep', Body: 'k' }));
+    await gw.alice.send(
+      new PutBucketPolicyCommand({
+        Bucket,
+        Policy: policy([
+          {
+            Effect: 'Allow',
+            Principal: { AWS: BOB.access },
+            Action: 's3:DeleteObject',
+            Resource: `arn:aws:s3:::${Bucket}/bob/*`,
+          },
+        ]),
+      }),
+    );
+    const out = await gw.bob.send(
+      new DeleteObjectsCommand({ Bucket, Delete: { Objects: [{ Key: 'bob/two' }, { Key: 'keep' }] } }),
+    );
+    expect(out.Deleted?.map((d) => d.Key)).toEqual(['bob/two']);
+    expect(out.Errors?.map((e) => [e.Key, e.Code])).toEqual([['keep', 'AccessDenied']]);
+    expect(await errorName(gw.alice.send(new GetObjectCommand({ Bucket, Key: 'keep' })))).toBe('');
+    await gw.alice.send(new DeleteBucketPolicyCommand({ Bucket }));
   });
 
   it('refuses malformed policies with MalformedPolicy', async () => {

@@ -9,6 +9,7 @@ import { checkAclUsage } from './acl-usage.js';
 import { type RouteShape, refuseAnonymous } from './anonymous-refusals.js';
 import { type BucketState, BucketStateCache, type BucketStateCacheOptions } from './bucket-state.js';
 import { conditionContext } from './condition-context.js';
+import { withDeleteFilter } from './delete-filter.js';
 import { evaluatePolicy } from './policy/index.js';
 
 export interface AuthorizerOptions {
@@ -34,10 +35,14 @@ export interface AccessRequest {
 
 const ARN = 'arn:aws:s3:::';
 
-/** Object actions served on a bucket URL (DeleteObjects) are checked against every key. */
+/** What the router needs from the check: the bucket's state (CORS) and, for DeleteObjects, a filtered backend. */
+export interface AuthzOutcome {
+  readonly state?: BucketState;
+  readonly backend?: Backend;
+}
+
 function resourceOf(req: AccessRequest): string {
-  if (req.key !== '') return `${ARN}${req.bucket}/${req.key}`;
-  return req.route.action === 's3:DeleteObject' ? `${ARN}${req.bucket}/*` : `${ARN}${req.bucket}`;
+  return req.key !== '' ? `${ARN}${req.bucket}/${req.key}` : `${ARN}${req.bucket}`;
 }
 
 /** `x-amz-copy-source` as bucket and key ('/b/k?versionId=..', URL-encoded). */
@@ -67,18 +72,23 @@ export class Authorizer {
 
   /**
    * Throws AccessDenied (or an ACL-usage error) when the request may not proceed; answers the
-   * bucket's state when it was needed, for CORS headers on the reply.
+   * bucket's state when it was needed (CORS headers on the reply) and, for DeleteObjects, the
+   * backend view that refuses the keys the caller may not delete.
    */
-  async authorize(req: AccessRequest): Promise<BucketState | undefined> {
+  async authorize(req: AccessRequest): Promise<AuthzOutcome> {
     const { route } = req;
     if (req.anonymous) refuseAnonymous(route);
-    if (route.action === 's3:CreateBucket' || route.target === 'service' || req.bucket === '')
-      return undefined;
+    if (route.action === 's3:CreateBucket' || route.target === 'service' || req.bucket === '') return {};
     const state = await this.cache.get(req.backend, req.ctx, req.bucket);
     checkAclUsage(route.action, req.headers, state, this.disableAcl);
     const expectedOwner = header(req.headers, 'x-amz-expected-bucket-owner');
     if (expectedOwner !== undefined && expectedOwner !== state.acl.Owner) throw new S3Error('AccessDenied');
-    if (req.account.role === 'admin' && !req.anonymous) return state;
+    if (req.account.role === 'admin' && !req.anonymous) return { state };
+    if (route.target === 'bucket' && route.action === 's3:DeleteObject') {
+      // DeleteObjects: each key is decided on its own (see delete-filter.ts).
+      const allowed = (key: string) => this.allows(req, state, route.action, `${ARN}${req.bucket}/${key}`);
+      return { state, backend: withDeleteFilter(req.backend, allowed) };
+    }
     this.decide(req, state, route.action, resourceOf(req));
     const source = route.header === 'x-amz-copy-source' ? copySource(req.headers) : undefined;
     if (source) {
@@ -86,11 +96,15 @@ export class Authorizer {
         source.bucket === req.bucket ? state : await this.cache.get(req.backend, req.ctx, source.bucket);
       this.decide(req, srcState, 's3:GetObject', `${ARN}${source.bucket}/${source.key}`);
     }
-    return state;
+    return { state };
   }
 
   /** Policy Deny, then owner, policy Allow and ACL grant, for one action on one resource. */
   private decide(req: AccessRequest, state: BucketState, action: string, resource: string): void {
+    if (!this.allows(req, state, action, resource)) throw new S3Error('AccessDenied');
+  }
+
+  private allows(req: AccessRequest, state: BucketState, action: string, resource: string): boolean {
     const access = req.anonymous ? '' : req.account.access;
     const decision = state.policy
       ? evaluatePolicy(state.policy, {
@@ -107,11 +121,10 @@ export class Authorizer {
           }),
         })
       : 'none';
-    if (decision === 'deny') throw new S3Error('AccessDenied');
-    if (access !== '' && state.acl.Owner === access) return;
-    if (decision === 'allow') return;
+    if (decision === 'deny') return false;
+    if (access !== '' && state.acl.Owner === access) return true;
+    if (decision === 'allow') return true;
     const aclsApply = !this.disableAcl && state.ownership !== 'BucketOwnerEnforced';
-    if (aclsApply && aclGrants(state.acl, access, action)) return;
-    throw new S3Error('AccessDenied');
+    return aclsApply && aclGrants(state.acl, access, action);
   }
 }

@@ -6,7 +6,7 @@ import type { Account, Backend, RequestContext } from '@vgwrdma/s3-backend';
 import { ANONYMOUS, S3Error } from '@vgwrdma/s3-backend';
 import type { Context } from 'hono';
 import { authenticate, type CredentialStore } from '../auth/index.js';
-import type { Authorizer, BucketState } from '../authz/index.js';
+import type { Authorizer, AuthzOutcome } from '../authz/index.js';
 import { decodeBody } from '../body/index.js';
 import { actualCorsHeaders, preflightResponse } from '../cors/index.js';
 import type { GatewayEnv } from '../env.js';
@@ -96,9 +96,9 @@ export function createRouter(rows: readonly RouteRow[], opts: RouterOptions) {
       throw new S3Error('XAdminAccessDenied');
     const ctx = requestContext(c, auth.account);
     // Legacy open mode (anonymousAccess) serves unsigned requests without the ACL/policy step.
-    const state: BucketState | undefined =
+    const outcome: AuthzOutcome =
       auth.anonymous && opts.anonymousAccess
-        ? undefined
+        ? {}
         : await opts.authorizer.authorize({
             route: row,
             bucket: target.bucket ?? '',
@@ -125,12 +125,12 @@ export function createRouter(rows: readonly RouteRow[], opts: RouterOptions) {
       account: auth.account,
       auth,
       body,
-      backend: opts.backend,
+      backend: outcome.backend ?? opts.backend,
       region: opts.region,
       logger: opts.logger,
     };
     // Set on the Node response so they also reach replies written straight to it (GET bodies).
-    const cors = actualCorsHeaders(state?.cors, header(incoming.headers, 'origin'), method);
+    const cors = actualCorsHeaders(outcome.state?.cors, header(incoming.headers, 'origin'), method);
     for (const [name, value] of Object.entries(cors)) c.env.outgoing.setHeader(name, value);
     try {
       return await row.handler(c, req);

@@ -1,0 +1,34 @@
+// DeleteObjects names many keys in one request, and S3 authorizes each key on its own: keys the
+// caller may not delete come back as per-key AccessDenied errors while the rest are deleted.
+// The router hands the handler a backend view whose deleteObjects does that split.
+import type { Backend, DeleteObjectsInput, DeleteObjectsOutput, RequestContext } from '@vgwrdma/s3-backend';
+
+export type KeyFilter = (key: string) => boolean;
+
+export function withDeleteFilter(backend: Backend, allowed: KeyFilter): Backend {
+  const deleteObjects = async (
+    ctx: RequestContext,
+    input: DeleteObjectsInput,
+  ): Promise<DeleteObjectsOutput> => {
+    const permitted = input.objects.filter((o) => allowed(o.key));
+    const refused = input.objects.filter((o) => !allowed(o.key));
+    const out =
+      permitted.length > 0
+        ? await backend.deleteObjects(ctx, { ...input, objects: permitted })
+        : { deleted: [], errors: [] };
+    const denied = refused.map((o) => ({
+      key: o.key,
+      ...(o.versionId === undefined ? {} : { versionId: o.versionId }),
+      code: 'AccessDenied',
+      message: 'Access Denied.',
+    }));
+    return { deleted: out.deleted, errors: [...out.errors, ...denied] };
+  };
+  return new Proxy(backend, {
+    get(target, prop) {
+      if (prop === 'deleteObjects') return deleteObjects;
+      const value: unknown = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
