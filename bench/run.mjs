@@ -13,18 +13,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { missingBuildOutputs } from './lib/build-check.mjs';
-import { ceilingMedians, ceilingRound, fractions } from './lib/ceiling-rounds.mjs';
-import { svgChart } from './lib/chart-svg.mjs';
-import { comparePhase, opsPhase, peersPhase, rssPhase } from './lib/phases.mjs';
+import { useCuobjtestBin } from './lib/cuobjtest.mjs';
 import { PLANS } from './lib/plans.mjs';
-import { markdownSummary } from './lib/report-md.mjs';
-import { startServer } from './lib/server-process.mjs';
-import { evaluateTargets } from './lib/targets.mjs';
 
 const { values: args } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
     tiny: { type: 'boolean', default: false },
+    // set by bench/device/bundle.mjs's bundle: cuobjtest and the servers sit beside this file
+    bundled: { type: 'boolean', default: false },
     out: { type: 'string', default: fileURLToPath(new URL('./results', import.meta.url)) },
     label: {
       type: 'string',
@@ -42,13 +39,21 @@ const CEPH = {
     'bootstrapped by hand (Debian ships no vstart.sh/cephadm single-host path); not startable within a few minutes here',
 };
 
-const missing = missingBuildOutputs();
+const missing = args.bundled ? [] : missingBuildOutputs();
 if (missing.length > 0) {
   console.error(
     `[bench] not built: ${missing.join(', ')}\n[bench] run \`npm run build\` (and \`npx pnpm@10.34.9 install\`) first`,
   );
   process.exit(2);
 }
+if (args.bundled) useCuobjtestBin(fileURLToPath(new URL('./cuobjtest.mjs', import.meta.url)));
+// imported after the check: these load the built packages
+const { ceilingMedians, ceilingRound, fractions } = await import('./lib/ceiling-rounds.mjs');
+const { svgChart } = await import('./lib/chart-svg.mjs');
+const { comparePhase, opsPhase, peersPhase, rssPhase } = await import('./lib/phases.mjs');
+const { markdownSummary } = await import('./lib/report-md.mjs');
+const { startServer } = await import('./lib/server-process.mjs');
+const { evaluateTargets } = await import('./lib/targets.mjs');
 
 const load = () => loadavg().map((x) => Number(x.toFixed(2)));
 const startedAt = new Date();

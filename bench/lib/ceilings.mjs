@@ -6,8 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash, randomFillSync } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-
-const RDMA_FFI = new URL('../../packages/rdma-ffi/dist/index.js', import.meta.url).href;
+import { measureCeiling } from '../../packages/rdma-ffi/dist/index.js';
 
 function nodeMd5Gbps(bytes) {
   const buf = randomFillSync(Buffer.allocUnsafe(bytes));
@@ -37,7 +36,6 @@ function opensslMd5Gbps(seconds) {
 
 /** One round of every ceiling; `bytes` is the buffer size of each probe. */
 export async function measureCeilings(bytes, { opensslSeconds = 1 } = {}) {
-  const { measureCeiling } = await import(RDMA_FFI);
   return {
     memcpyGBps: measureCeiling('memcpy', bytes, 1),
     processVmWritevGBps: measureCeiling('processVmWritev', bytes, 1),

@@ -5,10 +5,15 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-export const CUOBJTEST = fileURLToPath(new URL('../../packages/cuobjtest/dist/main.js', import.meta.url));
+let bin = fileURLToPath(new URL('../../packages/cuobjtest/dist/main.js', import.meta.url));
+
+/** Another cuobjtest bin (the bundled one on a machine without the workspace). */
+export function useCuobjtestBin(path) {
+  bin = path;
+}
 
 export function cuobjtest(server, args) {
-  const argv = [CUOBJTEST, '-endpoint', server.endpoint, '-access', server.access, '--json', ...args];
+  const argv = [bin, '-endpoint', server.endpoint, '-access', server.access, '--json', ...args];
   const env = { ...process.env, AWS_SECRET_ACCESS_KEY: server.secret, CI: '1' };
   return new Promise((resolve, reject) => {
     execFile(process.execPath, argv, { env, maxBuffer: 64 << 20 }, (err, stdout, stderr) => {

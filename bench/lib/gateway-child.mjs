@@ -1,17 +1,18 @@
 // The gateway under test, as its own process: PosixBackend on a temp root, wrapped in CuServer
 // (softnic RdmaServer + BufferPool) with cu-middleware in front, on 127.0.0.1 at an ephemeral
-// port. Imports the workspace packages' built dist/ by path (bench/ is not a workspace package).
+// port. Imports the workspace packages' built dist/ by relative path (bench/ is not a workspace
+// package), statically, so that bench/device/bundle.mjs can bundle it into one file.
 // argv[2]: JSON { root, access, secret, channels, pool: { count, size } }.
 // Prints one JSON line {"port": N} when ready; SIGTERM closes it and exits 0.
 
+import { PosixBackend } from '../../packages/backend-posix/dist/index.js';
+import { BufferPool } from '../../packages/bufferpool/dist/index.js';
+import { CuServer } from '../../packages/cu-backend/dist/index.js';
+import { cuMiddleware } from '../../packages/cu-middleware/dist/index.js';
+import { createGateway, staticCredentials } from '../../packages/gateway/dist/index.js';
+import { RdmaServer } from '../../packages/rdma-ffi/dist/index.js';
+
 const opts = JSON.parse(process.argv[2] ?? '{}');
-const dist = (name) => new URL(`../../packages/${name}/dist/index.js`, import.meta.url).href;
-const { PosixBackend } = await import(dist('backend-posix'));
-const { BufferPool } = await import(dist('bufferpool'));
-const { CuServer } = await import(dist('cu-backend'));
-const { cuMiddleware } = await import(dist('cu-middleware'));
-const { createGateway, staticCredentials } = await import(dist('gateway'));
-const { RdmaServer } = await import(dist('rdma-ffi'));
 
 const posix = await PosixBackend.open({ root: opts.root });
 const server = new RdmaServer({ channels: opts.channels, ioTimeoutMs: 30_000 });

@@ -1,0 +1,68 @@
+#!/usr/bin/env node
+// Packs the harness for a machine without the workspace or a package registry (the GPU device
+// machine): esbuild bundles of run.mjs, the gateway and s3rver child scripts and cuobjtest's bin
+// into one directory, with koffi (native, kept external), the native shim library and, unless
+// --no-node, this Node binary (gzip-compressed). Run `npm run build` first.
+//   node bench/device/bundle.mjs [--out .carry/benchdev] [--no-node]
+// There: gunzip node.gz && chmod +x node &&
+//        VGWRDMA_SHIM_DIR=$PWD ./node run.mjs --bundled --quick --out results --label '…'
+
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, readdirSync, realpathSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const { values: args } = parseArgs({
+  options: {
+    out: { type: 'string', default: join(REPO, '.carry/benchdev') },
+    'no-node': { type: 'boolean' },
+  },
+});
+// esbuild comes with tsup (a devDependency of every package)
+const tsup = realpathSync(join(REPO, 'packages/cuobjtest/node_modules/tsup/package.json'));
+const esbuild = createRequire(tsup)('esbuild');
+
+const ENTRIES = {
+  'run.mjs': 'bench/run.mjs',
+  'gateway-child.mjs': 'bench/lib/gateway-child.mjs',
+  's3rver-child.mjs': 'bench/lib/s3rver-child.mjs',
+  'cuobjtest.mjs': 'packages/cuobjtest/dist/main.js',
+};
+
+rmSync(args.out, { recursive: true, force: true });
+mkdirSync(args.out, { recursive: true });
+for (const [name, entry] of Object.entries(ENTRIES)) {
+  await esbuild.build({
+    entryPoints: [join(REPO, entry)],
+    outfile: join(args.out, name),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    external: ['koffi'],
+    nodePaths: [join(REPO, 'node_modules'), join(REPO, 'packages/cuobjtest/node_modules')],
+    // CommonJS dependencies call require() for Node's own modules
+    banner: {
+      js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
+    },
+    logLevel: 'warning',
+  });
+}
+const koffi = join(REPO, 'node_modules/.pnpm');
+for (const dir of readdirSync(koffi).filter((d) => /^(koffi|@koromix\+koffi-linux-x64)@/.test(d))) {
+  const pkg = dir.startsWith('koffi') ? 'koffi' : '@koromix/koffi-linux-x64';
+  cpSync(join(koffi, dir, 'node_modules', pkg), join(args.out, 'node_modules', pkg), {
+    recursive: true,
+    dereference: true,
+  });
+}
+cpSync(
+  join(REPO, `native-shims/build/${process.platform}-${process.arch}/libvgwrdma_shims.so`),
+  join(args.out, 'libvgwrdma_shims.so'),
+);
+if (!args['no-node'])
+  execFileSync('sh', ['-c', 'gzip -6 -c "$0" > "$1"', process.execPath, join(args.out, 'node.gz')]);
+console.error(`[bundle] ${args.out}: ${readdirSync(args.out).join(', ')}`);
