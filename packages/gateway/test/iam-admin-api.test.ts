@@ -124,6 +124,36 @@ describe('admin user API', () => {
   });
 });
 
+describe('two stores on one directory', () => {
+  it('loses no update when both write at once', async () => {
+    const { mkdtemp, rm } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const dir = await mkdtemp(join(tmpdir(), 'gw-iam-'));
+    try {
+      const [a, b] = await Promise.all([
+        IamStore.open({ root: ROOT, dir }),
+        IamStore.open({ root: ROOT, dir }),
+      ]);
+      const user = (access: string) => ({
+        access,
+        secret: 's',
+        role: 'user' as const,
+        userID: 0,
+        groupID: 0,
+        projectID: 0,
+      });
+      await Promise.all([
+        ...['A1', 'A2', 'A3'].map((k) => a.createUser(user(k))),
+        ...['B1', 'B2', 'B3'].map((k) => b.createUser(user(k))),
+      ]);
+      const file = JSON.parse(await readFile(join(dir, 'users.json'), 'utf8'));
+      expect(Object.keys(file.accessAccounts).sort()).toEqual(['A1', 'A2', 'A3', 'B1', 'B2', 'B3']);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('single-user mode', () => {
   it('answers XAdminMethodNotSupported over HTTP when the gateway has no IAM directory', async () => {
     const gw = await startGateway(new MemoryBackend());

@@ -2,7 +2,7 @@
 // --access/--secret and is never stored; other accounts live in versitygw's users.json. Lookups
 // are served from memory; a stat of the file per lookup notices when another gateway (or an
 // operator) replaced it, and the file is then read again. Writes are serialised in-process and
-// each re-reads the file first, so an update by another gateway is not lost to a stale cache.
+// across gateways (users-lock.ts), and each re-reads the file first, so no update is lost.
 import { mkdir } from 'node:fs/promises';
 import { type Account, S3Error } from '@vgwrdma/s3-backend';
 import type { Credential, CredentialStore } from '../auth/index.js';
@@ -13,6 +13,7 @@ import {
   usersFingerprint,
   writeUsers,
 } from './users-file.js';
+import { withUsersLock } from './users-lock.js';
 
 export interface IamStoreOptions {
   /** The root account (role admin), from --access / --secret. */
@@ -126,12 +127,13 @@ export class IamStore implements CredentialStore {
   private mutate(change: (users: UsersByAccess) => void): Promise<void> {
     const dir = this.dir;
     if (dir === undefined) return Promise.reject(new S3Error('XAdminMethodNotSupported'));
-    const run = async () => {
-      const users = await readUsers(dir);
-      change(users);
-      await writeUsers(dir, users);
-      this.install(users, await usersFingerprint(dir));
-    };
+    const run = () =>
+      withUsersLock(dir, async () => {
+        const users = await readUsers(dir);
+        change(users);
+        await writeUsers(dir, users);
+        this.install(users, await usersFingerprint(dir));
+      });
     const next = this.writing.then(run, run);
     this.writing = next.catch(() => undefined);
     return next;
