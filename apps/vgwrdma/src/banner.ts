@@ -36,6 +36,10 @@ export function formatBanner({ config, host, port }: BannerInput): string {
     ['backend', `posix (${metadataMode(config)})`],
     ['root', config.backend.root],
   ];
+  if (config.rdma !== undefined) {
+    const { transport, ip, poolBufCount, poolBufSize } = config.rdma;
+    rows.push(['rdma', `${transport} on ${ip}, ${poolBufCount} x ${poolBufSize} byte buffers`]);
+  }
   if (config.readonly) rows.push(['mode', 'read-only']);
   if (config.healthPath !== undefined) rows.push(['health', config.healthPath]);
   if (config.virtualDomain !== undefined) rows.push(['vhost', `<bucket>.${config.virtualDomain}`]);

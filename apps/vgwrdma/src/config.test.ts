@@ -126,6 +126,32 @@ describe('parseCommandLine', () => {
     expect(usageError(['--vd', 'bad domain!', 'posix', 'r'])).toMatch(/--virtual-domain \(--vd\)/);
   });
 
+  it('turns --rdma-ip and the pool flags into an RDMA config, absent without --rdma-ip', () => {
+    expect(serve(['posix', 'r']).rdma).toBeUndefined();
+    expect(
+      serve(['--rdma-ip', '10.0.0.5', '--pool-buf-count', '8', '--pool-buf-size', '1048576', 'posix', 'r'])
+        .rdma,
+    ).toEqual({
+      ip: '10.0.0.5',
+      transport: 'softnic',
+      numDcis: 4,
+      poolBufCount: 8,
+      poolBufSize: 1 << 20,
+    });
+    expect(
+      serve(['posix', 'r'], { ...creds, VGW_RDMA_IP: '127.0.0.1', VGW_RDMA_TRANSPORT: 'cuobj' }).rdma,
+    ).toMatchObject({
+      ip: '127.0.0.1',
+      transport: 'cuobj',
+    });
+    expect(usageError(['--rdma-ip', '1.2.3.4', '--rdma-transport', 'ib', 'posix', 'r'])).toMatch(
+      /--rdma-transport/,
+    );
+    expect(usageError(['--rdma-ip', '1.2.3.4', '--pool-buf-count', '0', 'posix', 'r'])).toMatch(
+      /--pool-buf-count/,
+    );
+  });
+
   it('parses IPv6 listen addresses and port 0', () => {
     expect(serve(['-p', '[::1]:0', 'posix', 'r']).listen).toEqual({ host: '::1', port: 0, wildcard: false });
   });

@@ -18,6 +18,15 @@ export interface PosixBackendConfig {
   readonly dirPerms: number;
 }
 
+/** Present when --rdma-ip is given: the backend is wrapped in CuServer. */
+export interface RdmaConfig {
+  readonly ip: string;
+  readonly transport: 'softnic' | 'cuobj';
+  readonly numDcis: number;
+  readonly poolBufCount: number;
+  readonly poolBufSize: number;
+}
+
 export interface GatewayConfig {
   readonly listen: ListenAddress;
   readonly access: string;
@@ -31,6 +40,7 @@ export interface GatewayConfig {
   readonly quiet: boolean;
   readonly debug: boolean;
   readonly backend: PosixBackendConfig;
+  readonly rdma?: RdmaConfig;
 }
 
 export type Command =
@@ -96,6 +106,17 @@ export function parseCommandLine(argv: readonly string[], env: Env, cwd = proces
       debug: g.debug,
       backend,
       ...(g.health === undefined ? {} : { healthPath: g.health }),
+      ...(g['rdma-ip'] === undefined
+        ? {}
+        : {
+            rdma: {
+              ip: g['rdma-ip'],
+              transport: g['rdma-transport'],
+              numDcis: g['rdma-num-dcis'],
+              poolBufCount: g['pool-buf-count'],
+              poolBufSize: g['pool-buf-size'],
+            },
+          }),
       ...(g['virtual-domain'] === undefined ? {} : { virtualDomain: g['virtual-domain'] }),
       ...(g['access-log'] === undefined ? {} : { accessLog: resolve(cwd, g['access-log']) }),
     },

@@ -1,7 +1,9 @@
 // The whole life of the gateway process: parse the command line, open the backend, serve until
 // SIGINT/SIGTERM, then close the server and the backend. Returns the exit status instead of
 // exiting, so tests can drive it; main.ts is the only place that calls process.exit.
-import { createGateway, type RunningGateway, staticCredentials } from '@vgwrdma/gateway';
+import { openCuServer } from '@vgwrdma/cu-backend';
+import { cuMiddleware } from '@vgwrdma/cu-middleware';
+import { createGateway, type GatewayEnv, type RunningGateway, staticCredentials } from '@vgwrdma/gateway';
 import type { Backend } from '@vgwrdma/s3-backend';
 import { formatBanner } from './banner.js';
 import { type GatewayConfig, parseCommandLine } from './config.js';
@@ -45,7 +47,14 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
   let running: RunningGateway | undefined;
   let stopping = false;
   try {
-    backend = await openBackend(config);
+    const posix = await openBackend(config);
+    backend = posix;
+    // With --rdma-ip, CuServer wraps the backend (and owns the RDMA server and buffer pool, closed
+    // by its shutdown()); cu-middleware turns x-amz-rdma-token into the request's descriptor.
+    if (config.rdma !== undefined) {
+      const { ip, transport, numDcis, poolBufCount, poolBufSize } = config.rdma;
+      backend = openCuServer({ ip, transport, numDcis, poolBufCount, poolBufSize }, posix);
+    }
     const gateway = createGateway({
       backend,
       credentials: staticCredentials([
@@ -58,6 +67,7 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
       accessLog: loggers.accessLog,
       ...(config.healthPath === undefined ? {} : { healthPath: config.healthPath }),
       ...(config.virtualDomain === undefined ? {} : { virtualHostDomain: config.virtualDomain }),
+      ...(config.rdma === undefined ? {} : { middlewares: [cuMiddleware<GatewayEnv>({ errors: 'throw' })] }),
     });
     running = await gateway.listen({ port: config.listen.port, host: config.listen.host });
     io.stdout.write(formatBanner({ config, host: running.host, port: running.port }));
