@@ -1,6 +1,7 @@
 // An SVG bar chart of one result document: GB/s by size for RDMA PUT/GET and std-s3 PUT/GET
 // through the gateway and s3rver PUT/GET, with the ceilings drawn as labelled horizontal lines.
-// Linear scale from 0 to the largest bar or ceiling. No dependencies.
+// Logarithmic scale (decades), so that ceilings of several GB/s and bars of 0.01 GB/s both read.
+// No dependencies.
 
 import { sizeName } from './stats.mjs';
 
@@ -44,20 +45,23 @@ export function svgChart(doc) {
     B = 50;
   const values = sizes.flatMap((s) => SERIES.map(([, , get]) => get(doc, s) ?? 0));
   const ceil = CEILINGS.map(([name, k]) => [name, doc.ceilings[k]]).filter(([, v]) => v);
-  const max = Math.max(...values, ...ceil.map(([, v]) => v), 0.1) * 1.1;
-  const y = (v) => T + (H - T - B) * (1 - v / max);
+  const all = [...values, ...ceil.map(([, v]) => v)].filter((v) => v > 0);
+  const lo = Math.floor(Math.log10(Math.min(...all, 1)));
+  const hi = Math.ceil(Math.log10(Math.max(...all, 0.1)));
+  const y = (v) => T + (H - T - B) * (1 - (Math.log10(Math.max(v, 10 ** lo)) - lo) / (hi - lo));
   const group = (W - L - R) / sizes.length;
   const bar = (group * 0.8) / SERIES.length;
   const parts = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="sans-serif" font-size="11">`,
     `<rect width="${W}" height="${H}" fill="white"/>`,
-    `<text x="${L}" y="20" font-size="14">${esc(`GB/s (1e9) by object size — ${doc.transport}; ${doc.machine.label}`)}</text>`,
+    `<text x="${L}" y="16" font-size="13">${esc(`GB/s (1e9, log scale) by object size — ${doc.machine.label}`)}</text>`,
+    `<text x="${L}" y="32" font-size="10">${esc(doc.transport)}</text>`,
     `<line x1="${L}" y1="${H - B}" x2="${W - R}" y2="${H - B}" stroke="black"/>`,
     `<line x1="${L}" y1="${T}" x2="${L}" y2="${H - B}" stroke="black"/>`,
   ];
-  for (let i = 0; i <= 4; i++) {
-    const v = (max / 4) * i;
-    parts.push(`<text x="${L - 6}" y="${y(v) + 4}" text-anchor="end">${v.toFixed(2)}</text>`);
+  for (let e = lo; e <= hi; e++) {
+    parts.push(`<text x="${L - 6}" y="${y(10 ** e) + 4}" text-anchor="end">${10 ** e}</text>`);
+    parts.push(`<line x1="${L}" y1="${y(10 ** e)}" x2="${W - R}" y2="${y(10 ** e)}" stroke="#eee"/>`);
   }
   sizes.forEach((s, gi) => {
     const x0 = L + gi * group + group * 0.1;
