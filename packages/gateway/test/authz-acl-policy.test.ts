@@ -257,6 +257,46 @@ describe('ACLs and bucket policies with two users', () => {
     await gw.alice.send(new DeleteBucketPolicyCommand({ Bucket }));
   });
 
+  it('evaluates object-tag conditions (existing tags read only for such policies, request tags)', async () => {
+    await gw.alice.send(new PutObjectCommand({ Bucket, Key: 'tagged', Body: 't', Tagging: 'team=blue' }));
+    await gw.alice.send(
+      new PutBucketPolicyCommand({
+        Bucket,
+        Policy: policy([
+          {
+            Effect: 'Allow',
+            Principal: { AWS: BOB.access },
+            Action: 's3:GetObject',
+            Resource: `arn:aws:s3:::${Bucket}/*`,
+            Condition: { StringEquals: { 's3:ExistingObjectTag/team': 'blue' } },
+          },
+          {
+            Effect: 'Allow',
+            Principal: { AWS: BOB.access },
+            Action: 's3:PutObject',
+            Resource: `arn:aws:s3:::${Bucket}/*`,
+            Condition: { StringEquals: { 's3:RequestObjectTag/team': 'blue' } },
+          },
+        ]),
+      }),
+    );
+    expect(await errorName(gw.bob.send(new GetObjectCommand({ Bucket, Key: 'tagged' })))).toBe('');
+    expect(await errorName(gw.bob.send(new GetObjectCommand({ Bucket, Key: 'doc.txt' })))).toBe(
+      'AccessDenied',
+    );
+    expect(
+      await errorName(
+        gw.bob.send(new PutObjectCommand({ Bucket, Key: 'nb', Body: 'x', Tagging: 'team=blue' })),
+      ),
+    ).toBe('');
+    expect(
+      await errorName(
+        gw.bob.send(new PutObjectCommand({ Bucket, Key: 'nr', Body: 'x', Tagging: 'team=red' })),
+      ),
+    ).toBe('AccessDenied');
+    await gw.alice.send(new DeleteBucketPolicyCommand({ Bucket }));
+  });
+
   it('disables ACLs on a BucketOwnerEnforced bucket', async () => {
     const B = 'enforced';
     await gw.alice.send(new CreateBucketCommand({ Bucket: B, ObjectOwnership: 'BucketOwnerEnforced' }));

@@ -34,6 +34,7 @@ export interface AccessRequest {
 }
 
 const ARN = 'arn:aws:s3:::';
+const EXISTING_TAG = 's3:existingobjecttag/';
 
 /** What the router needs from the check: the bucket's state (CORS) and, for DeleteObjects, a filtered backend. */
 export interface AuthzOutcome {
@@ -89,7 +90,7 @@ export class Authorizer {
       const allowed = (key: string) => this.allows(req, state, route.action, `${ARN}${req.bucket}/${key}`);
       return { state, backend: withDeleteFilter(req.backend, allowed) };
     }
-    this.decide(req, state, route.action, resourceOf(req));
+    this.decide(req, state, route.action, resourceOf(req), await this.existingTags(req, state));
     const source = route.header === 'x-amz-copy-source' ? copySource(req.headers) : undefined;
     if (source) {
       const srcState =
@@ -100,11 +101,41 @@ export class Authorizer {
   }
 
   /** Policy Deny, then owner, policy Allow and ACL grant, for one action on one resource. */
-  private decide(req: AccessRequest, state: BucketState, action: string, resource: string): void {
-    if (!this.allows(req, state, action, resource)) throw new S3Error('AccessDenied');
+  private decide(
+    req: AccessRequest,
+    state: BucketState,
+    action: string,
+    resource: string,
+    tags?: ReadonlyMap<string, string[]>,
+  ): void {
+    if (!this.allows(req, state, action, resource, tags)) throw new S3Error('AccessDenied');
   }
 
-  private allows(req: AccessRequest, state: BucketState, action: string, resource: string): boolean {
+  /**
+   * `s3:ExistingObjectTag/<key>` values, read from the backend only when the bucket policy has
+   * a condition on them (other requests cost no extra read).
+   */
+  private async existingTags(
+    req: AccessRequest,
+    state: BucketState,
+  ): Promise<Map<string, string[]> | undefined> {
+    const wanted = state.policy?.statements.some((s) =>
+      s.conditions.some((c) => c.key.startsWith(EXISTING_TAG)),
+    );
+    if (!wanted || req.key === '') return undefined;
+    const tags = await req.backend
+      .getObjectTagging(req.ctx, { bucket: req.bucket, key: req.key })
+      .catch(() => ({}) as Record<string, string>);
+    return new Map(Object.entries(tags).map(([k, v]) => [`${EXISTING_TAG}${k.toLowerCase()}`, [v]]));
+  }
+
+  private allows(
+    req: AccessRequest,
+    state: BucketState,
+    action: string,
+    resource: string,
+    tags?: ReadonlyMap<string, string[]>,
+  ): boolean {
     const access = req.anonymous ? '' : req.account.access;
     const decision = state.policy
       ? evaluatePolicy(state.policy, {
@@ -118,6 +149,7 @@ export class Authorizer {
             presigned: req.presigned,
             headers: req.headers,
             query: req.query,
+            ...(tags ? { extra: tags } : {}),
           }),
         })
       : 'none';

@@ -1,5 +1,6 @@
 // The condition keys a request offers to policy conditions, lower-cased: the caller's address
-// and transport, who signed, the list parameters, and every x-amz-* header as s3:x-amz-*.
+// and transport, who signed, the list parameters, request object tags, and every x-amz-*
+// header as s3:x-amz-*.
 import { header, type RawHeaders } from '../http/headers.js';
 
 export interface ConditionInput {
@@ -10,6 +11,8 @@ export interface ConditionInput {
   readonly headers: RawHeaders;
   readonly query: URLSearchParams;
   readonly now?: Date;
+  /** Keys computed elsewhere (s3:ExistingObjectTag/<key>, read from the backend). */
+  readonly extra?: ReadonlyMap<string, string[]>;
 }
 
 const QUERY_KEYS: Readonly<Record<string, string>> = {
@@ -41,6 +44,17 @@ export function conditionContext(input: ConditionInput): Map<string, string[]> {
     const v = input.query.get(param);
     if (v !== null) ctx.set(key, [v]);
   }
+  // x-amz-tagging (PutObject, CreateMultipartUpload) as s3:RequestObjectTag/<key> and ...TagKeys.
+  const tagging = header(input.headers, 'x-amz-tagging');
+  if (tagging !== undefined) {
+    const tags = [...new URLSearchParams(tagging)];
+    for (const [k, v] of tags) ctx.set(`s3:requestobjecttag/${k.toLowerCase()}`, [v]);
+    ctx.set(
+      's3:requestobjecttagkeys',
+      tags.map(([k]) => k),
+    );
+  }
+  for (const [k, v] of input.extra ?? []) ctx.set(k, v);
   for (const name of Object.keys(input.headers)) {
     if (!name.startsWith('x-amz-')) continue;
     const v = header(input.headers, name);
