@@ -226,6 +226,37 @@ describe('ACLs and bucket policies with two users', () => {
     expect((await anon()).status).toBe(403);
   });
 
+  it('never serves copies, multipart initiation or ownership controls anonymously', async () => {
+    await gw.alice.send(new PutBucketAclCommand({ Bucket, ACL: 'public-read-write' }));
+    const cases: [string, string, Record<string, string>, string][] = [
+      [
+        'POST',
+        `/${Bucket}/mp?uploads`,
+        {},
+        'Anonymous users cannot initiate multipart uploads. Please authenticate.',
+      ],
+      [
+        'PUT',
+        `/${Bucket}/copy`,
+        { 'x-amz-copy-source': `/${Bucket}/doc.txt` },
+        'Anonymous users cannot copy objects. Please authenticate.',
+      ],
+      [
+        'GET',
+        `/${Bucket}?ownershipControls`,
+        {},
+        's3:GetBucketOwnershipControls does not support Anonymous requests!',
+      ],
+    ];
+    for (const [method, path, headers, message] of cases) {
+      const res = await raw(gw.url, { method, path, headers });
+      expect([res.status, xmlField(res.body, 'Message')]).toEqual([403, message]);
+    }
+    // public-read-write does let anonymous callers write plain objects.
+    expect((await raw(gw.url, { method: 'PUT', path: `/${Bucket}/anon-put`, body: 'a' })).status).toBe(200);
+    await gw.alice.send(new PutBucketAclCommand({ Bucket, ACL: 'private' }));
+  });
+
   it('honours policy conditions (s3:prefix on listing, aws:SourceIp)', async () => {
     await gw.alice.send(
       new PutBucketPolicyCommand({
