@@ -28,13 +28,13 @@ export function ensureShims(): void {
 }
 
 /**
- * Runs tsup in `packages/<name>` when its dist/index.js is missing, or (`whenStale`, for the
+ * Runs tsup in `packages/<name>` (or a repo-relative directory such as `apps/vgwrdma`) when its dist/index.js is missing, or (`whenStale`, for the
  * package under test) older than a source file. Other packages' dist/ is built by `npm test`
  * (turbo) before vitest runs; here it is only filled in when absent.
  */
 export function ensureDist(name: string, whenStale = false): void {
-  const pkg = join(REPO, 'packages', name);
-  const out = join(pkg, 'dist', 'index.js');
+  const pkg = join(REPO, name.includes('/') ? name : join('packages', name));
+  const out = join(pkg, 'dist', existsSync(join(pkg, 'src', 'index.ts')) ? 'index.js' : 'main.js');
   if (existsSync(out) && (!whenStale || statSync(out).mtimeMs >= newestMtime(join(pkg, 'src')))) return;
   execFileSync(process.execPath, [join(pkg, 'node_modules', 'tsup', 'dist', 'cli-default.js'), '--silent'], {
     cwd: pkg,
