@@ -1,5 +1,6 @@
 // Session.open: size limits, memory kinds, and the environment reaching the agent.
 
+import { type AddressInfo, createServer } from 'node:net';
 import { parseRdmaToken, softnicEndpoint } from '@vgwrdma/rdma-ffi';
 import { describe, expect, it } from 'vitest';
 import {
@@ -18,6 +19,15 @@ async function openError(o: SessionOptions): Promise<CuObjError> {
     throw e;
   }
   throw new Error('expected Session.open to fail');
+}
+
+/** A loopback port free a moment ago. */
+async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const { port } = s.address() as AddressInfo;
+  await new Promise((r) => s.close(r));
+  return port;
 }
 
 describe('Session.open', () => {
@@ -46,7 +56,7 @@ describe('Session.open', () => {
   });
 
   it('environment settings reach the agent: the token advertises the configured address and port', async () => {
-    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    const port = await freePort();
     await using s = await Session.open({
       size: 4096,
       env: { VGWRDMA_SOFTNIC_AGENT_ADDR: '127.0.0.1', VGWRDMA_SOFTNIC_AGENT_PORT: String(port) },
