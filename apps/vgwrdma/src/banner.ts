@@ -44,6 +44,7 @@ export function formatBanner({ config, host, port }: BannerInput): string {
   if (config.healthPath !== undefined) rows.push(['health', config.healthPath]);
   if (config.virtualDomain !== undefined) rows.push(['vhost', `<bucket>.${config.virtualDomain}`]);
   if (config.disableAcl) rows.push(['acl', 'disabled']);
+  if (config.iamDir !== undefined) rows.push(['iam dir', config.iamDir]);
   if (config.accessLog !== undefined) rows.push(['access log', config.accessLog]);
   const body = rows.map(([key, value]) => `  ${`${key}:`.padEnd(12)}${value}`).join('\n');
   return `vgwrdma ${VERSION} S3 gateway ready\n${body}\n`;

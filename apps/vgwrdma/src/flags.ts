@@ -124,6 +124,14 @@ export const GLOBAL_FLAGS = [
     help: 'disable bucket ACLs: ACL headers are ignored and Put*Acl is refused',
   },
   {
+    name: 'iam-dir',
+    type: 'string',
+    env: ['VGW_IAM_DIR'],
+    schema: nonEmpty,
+    arg: 'DIR',
+    help: 'if defined, run the internal IAM service: user accounts in DIR/users.json (versitygw format)',
+  },
+  {
     name: 'access-log',
     type: 'string',
     env: ['LOGFILE', 'VGW_ACCESS_LOG'],

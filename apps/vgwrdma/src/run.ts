@@ -3,7 +3,7 @@
 // exiting, so tests can drive it; main.ts is the only place that calls process.exit.
 import { openCuServer } from '@vgwrdma/cu-backend';
 import { cuMiddleware } from '@vgwrdma/cu-middleware';
-import { createGateway, type GatewayEnv, type RunningGateway, staticCredentials } from '@vgwrdma/gateway';
+import { createGateway, type GatewayEnv, IamStore, type RunningGateway } from '@vgwrdma/gateway';
 import type { Backend } from '@vgwrdma/s3-backend';
 import { formatBanner } from './banner.js';
 import { type GatewayConfig, parseCommandLine } from './config.js';
@@ -57,9 +57,11 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
     }
     const gateway = createGateway({
       backend,
-      credentials: staticCredentials([
-        { access: config.access, secret: config.secret, account: { role: 'admin' } },
-      ]),
+      // The root account, plus users.json accounts and the admin user API with --iam-dir.
+      iam: await IamStore.open({
+        root: { access: config.access, secret: config.secret },
+        ...(config.iamDir === undefined ? {} : { dir: config.iamDir }),
+      }),
       region: config.region,
       readonly: config.readonly,
       disableAcl: config.disableAcl,
