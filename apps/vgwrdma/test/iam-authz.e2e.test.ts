@@ -1,0 +1,109 @@
+// The built gateway with --iam-dir: users read from a versitygw users.json, a second user
+// denied by default and granted by a bucket policy, anonymous reads through a public-read ACL,
+// and a user added to the file by another process signing in without a restart.
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  CreateBucketCommand,
+  GetObjectCommand,
+  ListBucketsCommand,
+  PutBucketAclCommand,
+  PutBucketPolicyCommand,
+  PutObjectCommand,
+} from '@aws-sdk/client-s3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type GatewayProcess,
+  killAllChildren,
+  makeTempDir,
+  removeDir,
+  startGateway,
+} from './helpers/gateway-process.js';
+import { s3Client } from './helpers/s3-client.js';
+
+const ALICE = { access: 'alice-key', secret: 'alice-secret' };
+const BOB = { access: 'bob-key', secret: 'bob-secret' };
+const entry = (u: { access: string; secret: string }) => ({
+  ...u,
+  role: 'user',
+  userID: 0,
+  groupID: 0,
+  projectID: 0,
+});
+
+async function writeUsers(dir: string, users: { access: string; secret: string }[]): Promise<void> {
+  const accessAccounts = Object.fromEntries(users.map((u) => [u.access, entry(u)]));
+  const tmp = join(dir, 'users.json.tmp');
+  await writeFile(tmp, JSON.stringify({ accessAccounts }));
+  const { rename } = await import('node:fs/promises');
+  await rename(tmp, join(dir, 'users.json'));
+}
+
+async function errorName(p: Promise<unknown>): Promise<string> {
+  return p.then(
+    () => '',
+    (e: { name?: string }) => e.name ?? 'Error',
+  );
+}
+
+describe('vgwrdma --iam-dir', () => {
+  let gw: GatewayProcess;
+  let iamDir: string;
+  const clients: ReturnType<typeof s3Client>[] = [];
+  const client = (u: { access: string; secret: string }) => {
+    const c = s3Client(gw.url, u);
+    clients.push(c);
+    return c;
+  };
+  beforeAll(async () => {
+    iamDir = await makeTempDir('vgwrdma-iam-');
+    await writeUsers(iamDir, [ALICE, BOB]);
+    gw = await startGateway({ globalArgs: ['--iam-dir', iamDir] });
+  });
+  afterAll(async () => {
+    for (const c of clients) c.destroy();
+    await gw?.stop();
+    killAllChildren();
+    await removeDir(iamDir);
+    if (gw) await removeDir(gw.root);
+  });
+
+  it('lets a second user in only where a policy or ACL grants it', async () => {
+    const alice = client(ALICE);
+    const bob = client(BOB);
+    await alice.send(new CreateBucketCommand({ Bucket: 'shared' }));
+    await alice.send(new PutObjectCommand({ Bucket: 'shared', Key: 'a.txt', Body: 'from alice' }));
+    expect(await errorName(bob.send(new GetObjectCommand({ Bucket: 'shared', Key: 'a.txt' })))).toBe(
+      'AccessDenied',
+    );
+    const policy = {
+      Version: '2012-10-17',
+      Statement: [
+        {
+          Effect: 'Allow',
+          Principal: { AWS: [BOB.access] },
+          Action: 's3:GetObject',
+          Resource: 'arn:aws:s3:::shared/*',
+        },
+      ],
+    };
+    await alice.send(new PutBucketPolicyCommand({ Bucket: 'shared', Policy: JSON.stringify(policy) }));
+    const got = await bob.send(new GetObjectCommand({ Bucket: 'shared', Key: 'a.txt' }));
+    expect(await got.Body?.transformToString()).toBe('from alice');
+    expect(await errorName(bob.send(new PutObjectCommand({ Bucket: 'shared', Key: 'b', Body: 'x' })))).toBe(
+      'AccessDenied',
+    );
+
+    expect((await fetch(`${gw.url}/shared/a.txt`)).status).toBe(403);
+    await alice.send(new PutBucketAclCommand({ Bucket: 'shared', ACL: 'public-read' }));
+    const anon = await fetch(`${gw.url}/shared/a.txt`);
+    expect([anon.status, await anon.text()]).toEqual([200, 'from alice']);
+  });
+
+  it('picks up users.json rewritten by another process', async () => {
+    const carol = client({ access: 'carol-key', secret: 'carol-secret' });
+    expect(await errorName(carol.send(new ListBucketsCommand({})))).toBe('InvalidAccessKeyId');
+    await writeUsers(iamDir, [ALICE, BOB, { access: 'carol-key', secret: 'carol-secret' }]);
+    expect(await errorName(carol.send(new ListBucketsCommand({})))).toBe('');
+  });
+});
