@@ -1,8 +1,9 @@
 // The startup banner printed on stdout once the gateway listens. Tests and scripts read the
 // `endpoint:` line to learn the port (`--port 127.0.0.1:0` picks a free one).
-import type { GatewayConfig } from './config.js';
+import type { GatewayConfig, PosixBackendConfig } from './config.js';
 import { DEFAULT_CREDENTIALS } from './defaults.js';
 import { endpointUrl } from './listen-address.js';
+import { s3BannerRows } from './s3-command.js';
 import { VERSION } from './version.js';
 
 export interface BannerInput {
@@ -19,11 +20,9 @@ function secretLine(secret: string): string {
     : '(hidden; as given by --secret / ROOT_SECRET_ACCESS_KEY)';
 }
 
-function metadataMode(config: GatewayConfig): string {
-  if (config.backend.nometa) return 'no metadata';
-  return config.backend.sidecar === undefined
-    ? 'xattr metadata'
-    : `sidecar metadata in ${config.backend.sidecar}`;
+function metadataMode(backend: PosixBackendConfig): string {
+  if (backend.nometa) return 'no metadata';
+  return backend.sidecar === undefined ? 'xattr metadata' : `sidecar metadata in ${backend.sidecar}`;
 }
 
 export function formatBanner({ config, host, port }: BannerInput): string {
@@ -33,8 +32,12 @@ export function formatBanner({ config, host, port }: BannerInput): string {
     ['region', config.region],
     ['access key', config.access],
     ['secret key', secretLine(config.secret)],
-    ['backend', `posix (${metadataMode(config)})`],
-    ['root', config.backend.root],
+    ...(config.backend.kind === 's3'
+      ? s3BannerRows(config.backend)
+      : ([
+          ['backend', `posix (${metadataMode(config.backend)})`],
+          ['root', config.backend.root],
+        ] as [string, string][])),
   ];
   if (config.rdma !== undefined) {
     const { transport, ip, poolBufCount, poolBufSize } = config.rdma;

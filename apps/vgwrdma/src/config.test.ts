@@ -189,7 +189,7 @@ describe('parseCommandLine', () => {
     expect(usageError(['posix', '--sidecar'])).toMatch(/--sidecar/);
     expect(usageError(['posix'])).toMatch(/no directory provided/);
     expect(usageError([])).toMatch(/no backend/);
-    expect(usageError(['s3', 'x'])).toMatch(/unknown backend "s3"/);
+    expect(usageError(['azure', 'x'])).toMatch(/unknown backend "azure"/);
     expect(usageError(['posix', 'a', 'b'])).toMatch(/unexpected argument/);
   });
 

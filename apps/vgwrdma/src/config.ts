@@ -1,4 +1,5 @@
-// Command-line parsing: `vgwrdma [global flags] posix [posix flags] <root>`. The result is a
+// Command-line parsing: `vgwrdma [global flags] posix [posix flags] <root>` or
+// `vgwrdma [global flags] s3 [s3 flags]`. The result is a
 // typed Command (help, version, or serve with a complete GatewayConfig); every problem is a
 // UsageError naming the flag, which the caller prints and exits with status 2.
 import { resolve } from 'node:path';
@@ -6,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { GLOBAL_FLAGS, POSIX_FLAGS, parseArgsOptions } from './flags.js';
 import type { ListenAddress } from './listen-address.js';
 import { type Env, resolveFlags, UsageError } from './resolve-flags.js';
+import { S3_FLAGS, type S3BackendConfig, s3BackendConfig, s3Usage } from './s3-command.js';
 import { globalUsage, posixUsage } from './usage.js';
 import { VERSION } from './version.js';
 
@@ -37,11 +39,9 @@ export interface GatewayConfig {
   readonly accessLog?: string;
   readonly virtualDomain?: string;
   readonly disableAcl: boolean;
-  /** versitygw --iam-dir: users.json lives here; absent = single root account. */
-  readonly iamDir?: string;
   readonly quiet: boolean;
   readonly debug: boolean;
-  readonly backend: PosixBackendConfig;
+  readonly backend: PosixBackendConfig | S3BackendConfig;
   readonly rdma?: RdmaConfig;
 }
 
@@ -50,7 +50,7 @@ export type Command =
   | { readonly kind: 'version'; readonly text: string }
   | { readonly kind: 'serve'; readonly config: GatewayConfig };
 
-const BACKENDS = ['posix'] as const;
+const BACKENDS = ['posix', 's3'] as const;
 
 export function parseCommandLine(argv: readonly string[], env: Env, cwd = process.cwd()): Command {
   const split = splitAtBackend(argv);
@@ -58,20 +58,25 @@ export function parseCommandLine(argv: readonly string[], env: Env, cwd = proces
   if (global.values.help === true) return { kind: 'help', text: globalUsage() };
   if (global.values.version === true) return { kind: 'version', text: `vgwrdma ${VERSION}` };
   if (split.backend === undefined) {
-    throw new UsageError('no backend given: expected `posix <root>` after the global flags');
+    throw new UsageError('no backend given: expected `posix <root>` or `s3 [flags]` after the global flags');
   }
   if (!(BACKENDS as readonly string[]).includes(split.backend)) {
     throw new UsageError(`unknown backend "${split.backend}" (available: ${BACKENDS.join(', ')})`);
   }
 
-  const posix = parseLevel(split.backendArgs, parseArgsOptions(POSIX_FLAGS), true);
+  // The s3 backend takes its own flags and no positional root; the rest is shared with posix.
+  const s3 =
+    split.backend === 's3' ? parseLevel(split.backendArgs, parseArgsOptions(S3_FLAGS), true) : undefined;
+  if (s3?.values.help === true) return { kind: 'help', text: s3Usage() };
+  const posix = parseLevel(s3 ? [] : split.backendArgs, parseArgsOptions(POSIX_FLAGS), true);
   if (posix.values.help === true) return { kind: 'help', text: posixUsage() };
 
   const g = resolveFlags(GLOBAL_FLAGS, global.values, env);
   const p = resolveFlags(POSIX_FLAGS, posix.values, env);
+  const s3Backend = s3 ? s3BackendConfig(s3.values, s3.positionals, env) : undefined;
 
   const [root, ...extra] = posix.positionals;
-  if (root === undefined || root === '') {
+  if (!s3Backend && (root === undefined || root === '')) {
     throw new UsageError('no directory provided for operation: usage `vgwrdma posix [flags] <root>`');
   }
   if (extra.length > 0) throw new UsageError(`unexpected argument(s) after the root: ${extra.join(' ')}`);
@@ -88,9 +93,9 @@ export function parseCommandLine(argv: readonly string[], env: Env, cwd = proces
     throw new UsageError('cannot use both --nometa and --sidecar metadata');
   }
 
-  const backend: PosixBackendConfig = {
+  const backend: PosixBackendConfig | S3BackendConfig = s3Backend ?? {
     kind: 'posix',
-    root: resolve(cwd, root),
+    root: resolve(cwd, root ?? ''),
     nometa: p.nometa,
     dirPerms: p['dir-perms'],
     ...(p.sidecar === undefined ? {} : { sidecar: resolve(cwd, p.sidecar) }),
@@ -121,7 +126,6 @@ export function parseCommandLine(argv: readonly string[], env: Env, cwd = proces
           }),
       ...(g['virtual-domain'] === undefined ? {} : { virtualDomain: g['virtual-domain'] }),
       ...(g['access-log'] === undefined ? {} : { accessLog: resolve(cwd, g['access-log']) }),
-      ...(g['iam-dir'] === undefined ? {} : { iamDir: resolve(cwd, g['iam-dir']) }),
     },
   };
 }

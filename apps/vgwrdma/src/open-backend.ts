@@ -4,6 +4,7 @@ import { stat } from 'node:fs/promises';
 import { PosixBackend, XattrUnsupportedError } from '@vgwrdma/backend-posix';
 import type { Backend } from '@vgwrdma/s3-backend';
 import type { GatewayConfig } from './config.js';
+import { openS3Backend } from './s3-command.js';
 
 /** A start-up failure with a message meant for the operator: printed as is, exit status 1. */
 export class StartupError extends Error {
@@ -23,6 +24,9 @@ async function checkDirectory(path: string, what: string): Promise<void> {
 }
 
 export async function openBackend(config: GatewayConfig): Promise<Backend> {
+  if (config.backend.kind === 's3') {
+    return openS3Backend(config.backend, (message, cause) => new StartupError(message, { cause }));
+  }
   const { root, sidecar, nometa, dirPerms } = config.backend;
   await checkDirectory(root, 'root directory');
   try {

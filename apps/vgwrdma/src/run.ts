@@ -73,7 +73,11 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
     });
     running = await gateway.listen({ port: config.listen.port, host: config.listen.host });
     io.stdout.write(formatBanner({ config, host: running.host, port: running.port }));
-    logger.info({ url: running.url, root: config.backend.root }, 'gateway listening');
+    const where =
+      config.backend.kind === 's3'
+        ? { upstream: config.backend.options.endpoint ?? 'AWS S3' }
+        : { root: config.backend.root };
+    logger.info({ url: running.url, ...where }, 'gateway listening');
 
     const signal = await signals.stopRequested;
     logger.info({ signal }, 'shutting down');

@@ -1,7 +1,7 @@
 // The --help texts, generated from the flag tables so they can never drift from what is parsed.
 import { type FlagSpec, GLOBAL_FLAGS, POSIX_FLAGS } from './flags.js';
 
-function flagLines(flags: readonly FlagSpec[]): string {
+export function flagLines(flags: readonly FlagSpec[]): string {
   const rows = flags.map((flag) => {
     const longs = [flag.name, ...(flag.aliases ?? [])].map((name) => `--${name}`).join(', ');
     const names = `${flag.short ? `-${flag.short}, ` : '    '}${longs}${flag.arg ? ` ${flag.arg}` : ''}`;
@@ -20,10 +20,13 @@ export function globalUsage(): string {
 
 Usage:
   vgwrdma [global flags] posix [posix flags] <root>
+  vgwrdma [global flags] s3 [s3 flags]
   vgwrdma posix --help
+  vgwrdma s3 --help
 
 Backends:
   posix    objects are files under <root>, metadata in extended attributes
+  s3       proxy to an existing S3 store (AWS S3, Ceph RGW, MinIO, another gateway)
 
 Global flags:
 ${flagLines(GLOBAL_FLAGS)}

@@ -1,0 +1,189 @@
+// The `s3` subcommand: `vgwrdma [global flags] s3 [s3 flags]` runs the gateway in front of an
+// existing S3 store (AWS S3, Ceph RGW, MinIO, another gateway) through @vgwrdma/backend-s3. Its
+// flag table, parsing into a typed config, --help text, banner rows and opening live here. Flag
+// names and environment variables follow versitygw (cmd/versitygw/s3.go).
+import { MetaBucketMissingError, S3Backend, type S3BackendOptions } from '@vgwrdma/backend-s3';
+import type { Backend } from '@vgwrdma/s3-backend';
+import { z } from 'zod';
+import type { FlagSpec } from './flags.js';
+import { type Env, resolveFlags, UsageError } from './resolve-flags.js';
+import { flagLines } from './usage.js';
+
+const nonEmpty = z.string().min(1, 'must not be empty');
+const boolFlag = z.boolean();
+const endpoint = z.url({
+  protocol: /^https?$/,
+  error: 'must be an http:// or https:// URL',
+});
+
+export const S3_FLAGS = [
+  {
+    name: 'access',
+    short: 'a',
+    type: 'string',
+    env: ['VGW_S3_ACCESS_KEY'],
+    schema: nonEmpty,
+    arg: 'KEY',
+    help: 'upstream access key id (the AWS default credential chain when not given)',
+  },
+  {
+    name: 'secret',
+    short: 's',
+    type: 'string',
+    env: ['VGW_S3_SECRET_KEY'],
+    schema: nonEmpty,
+    arg: 'SECRET',
+    help: 'upstream secret access key',
+  },
+  {
+    name: 'endpoint',
+    type: 'string',
+    env: ['VGW_S3_ENDPOINT'],
+    schema: endpoint,
+    arg: 'URL',
+    help: 'upstream s3 service endpoint, AWS S3 if not given',
+  },
+  {
+    name: 'region',
+    type: 'string',
+    env: ['VGW_S3_REGION'],
+    schema: z.string().regex(/^[a-z0-9-]+$/, 'must be a region name such as us-east-1'),
+    default: 'us-east-1',
+    arg: 'REGION',
+    help: 'upstream s3 service region',
+  },
+  {
+    name: 'meta-bucket',
+    type: 'string',
+    env: ['VGW_S3_META_BUCKET'],
+    schema: nonEmpty,
+    arg: 'BUCKET',
+    help: 'existing upstream bucket where the gateway keeps bucket ACLs, policies, CORS and website configurations (hidden from clients)',
+  },
+  {
+    name: 'anonymous-credentials',
+    aliases: ['anonymous'],
+    type: 'boolean',
+    env: ['VGW_S3_ANONYMOUS_CREDENTIALS'],
+    schema: boolFlag,
+    default: false,
+    help: 'send unsigned upstream requests instead of using credentials',
+  },
+  {
+    name: 'disable-checksum',
+    type: 'boolean',
+    env: ['VGW_S3_DISABLE_CHECKSUM'],
+    schema: boolFlag,
+    default: false,
+    help: 'send no flexible checksums upstream (client checksums are still verified)',
+  },
+  {
+    name: 'ssl-skip-verify',
+    type: 'boolean',
+    env: ['VGW_S3_SSL_SKIP_VERIFY'],
+    schema: boolFlag,
+    default: false,
+    help: 'skip TLS certificate verification of the upstream',
+  },
+  {
+    name: 'use-path-style',
+    type: 'boolean',
+    env: ['VGW_S3_USE_PATH_STYLE'],
+    schema: boolFlag,
+    default: false,
+    help: 'use path-style addressing upstream (endpoint/bucket/key)',
+  },
+  {
+    name: 'help',
+    short: 'h',
+    type: 'boolean',
+    env: [],
+    schema: boolFlag,
+    default: false,
+    help: 'show this help',
+  },
+] as const satisfies readonly FlagSpec[];
+
+export interface S3BackendConfig {
+  readonly kind: 's3';
+  readonly options: S3BackendOptions;
+}
+
+/** The s3 backend's config from its parsed flags (help already handled by the caller). */
+export function s3BackendConfig(
+  values: Readonly<Record<string, string | boolean | undefined>>,
+  positionals: readonly string[],
+  env: Env,
+): S3BackendConfig {
+  if (positionals.length > 0) {
+    throw new UsageError(`unexpected argument(s) for the s3 backend: ${positionals.join(' ')}`);
+  }
+  const f = resolveFlags(S3_FLAGS, values, env);
+  if ((f.access === undefined) !== (f.secret === undefined)) {
+    throw new UsageError(
+      'give both --access and --secret for the upstream, or neither (default credential chain)',
+    );
+  }
+  const options: S3BackendOptions = {
+    region: f.region,
+    anonymous: f['anonymous-credentials'],
+    disableChecksum: f['disable-checksum'],
+    sslSkipVerify: f['ssl-skip-verify'],
+    usePathStyle: f['use-path-style'],
+    ...(f.endpoint === undefined ? {} : { endpoint: f.endpoint }),
+    ...(f.access === undefined || f.secret === undefined ? {} : { access: f.access, secret: f.secret }),
+    ...(f['meta-bucket'] === undefined ? {} : { metaBucket: f['meta-bucket'] }),
+  };
+  return { kind: 's3', options };
+}
+
+/** Banner rows describing the upstream (never its secret). */
+export function s3BannerRows(config: S3BackendConfig): [string, string][] {
+  const o = config.options;
+  const credentials = o.anonymous
+    ? 'anonymous'
+    : o.access !== undefined
+      ? `key ${o.access}`
+      : 'default chain';
+  return [
+    ['backend', `s3 (${credentials}${o.usePathStyle ? ', path-style' : ''})`],
+    ['upstream', `${o.endpoint ?? 'AWS S3'} (${o.region ?? 'us-east-1'})`],
+    ['meta bucket', o.metaBucket ?? 'none (bucket ownership not tracked)'],
+  ];
+}
+
+/** Opens the proxy backend; a missing meta bucket is an operator error, not a crash. */
+export async function openS3Backend(
+  config: S3BackendConfig,
+  startupError: (message: string, cause: unknown) => Error,
+): Promise<Backend> {
+  try {
+    return await S3Backend.open(config.options);
+  } catch (error) {
+    if (error instanceof MetaBucketMissingError) {
+      throw startupError(
+        `the meta bucket "${error.bucket}" does not exist at ${config.options.endpoint ?? 'AWS S3'} (or cannot ` +
+          'be reached with the upstream credentials): create it first, or start without --meta-bucket',
+        error,
+      );
+    }
+    throw error;
+  }
+}
+
+export function s3Usage(): string {
+  return `vgwrdma s3 - proxy to an existing S3 store (AWS S3, Ceph RGW, MinIO, another gateway)
+
+Usage:
+  vgwrdma [global flags] s3 [s3 flags]
+
+Every request is forwarded to the upstream store; bodies stream through, multipart uploads pass
+through, and errors come back as the same S3 errors. --access/--secret here are the UPSTREAM
+keys (the gateway's own root user is given by the global flags). With --meta-bucket, bucket
+ACLs (owners), policies, CORS and website configurations are kept in that upstream bucket, as
+versitygw does; without it, bucket ownership is not tracked.
+
+S3 flags:
+${flagLines(S3_FLAGS)}
+`;
+}
