@@ -39,6 +39,8 @@ export interface GatewayConfig {
   readonly accessLog?: string;
   readonly virtualDomain?: string;
   readonly disableAcl: boolean;
+  /** versitygw --iam-dir: users.json lives here; absent = single root account. */
+  readonly iamDir?: string;
   readonly quiet: boolean;
   readonly debug: boolean;
   readonly backend: PosixBackendConfig | S3BackendConfig;
@@ -126,6 +128,7 @@ export function parseCommandLine(argv: readonly string[], env: Env, cwd = proces
           }),
       ...(g['virtual-domain'] === undefined ? {} : { virtualDomain: g['virtual-domain'] }),
       ...(g['access-log'] === undefined ? {} : { accessLog: resolve(cwd, g['access-log']) }),
+      ...(g['iam-dir'] === undefined ? {} : { iamDir: resolve(cwd, g['iam-dir']) }),
     },
   };
 }
