@@ -16,6 +16,8 @@ export interface PosixBackendConfig {
   /** Absolute path of the gateway root (buckets are its subdirectories). */
   readonly root: string;
   readonly sidecar?: string;
+  /** Absolute path of the versioning directory (--versioning-dir), when versioning is on. */
+  readonly versioningDir?: string;
   readonly nometa: boolean;
   readonly dirPerms: number;
 }
@@ -101,6 +103,7 @@ export function parseCommandLine(argv: readonly string[], env: Env, cwd = proces
     nometa: p.nometa,
     dirPerms: p['dir-perms'],
     ...(p.sidecar === undefined ? {} : { sidecar: resolve(cwd, p.sidecar) }),
+    ...(p['versioning-dir'] === undefined ? {} : { versioningDir: resolve(cwd, p['versioning-dir']) }),
   };
   return {
     kind: 'serve',

@@ -234,6 +234,14 @@ export const POSIX_FLAGS = [
     help: 'store metadata as files under DIR instead of extended attributes',
   },
   {
+    name: 'versioning-dir',
+    type: 'string',
+    env: ['VGW_VERSIONING_DIR'],
+    schema: nonEmpty,
+    arg: 'DIR',
+    help: 'the directory path to enable bucket versioning (non-current versions are kept there)',
+  },
+  {
     name: 'nometa',
     type: 'boolean',
     env: ['VGW_META_NONE'],

@@ -27,8 +27,10 @@ export async function openBackend(config: GatewayConfig): Promise<Backend> {
   if (config.backend.kind === 's3') {
     return openS3Backend(config.backend, (message, cause) => new StartupError(message, { cause }));
   }
-  const { root, sidecar, nometa, dirPerms } = config.backend;
+  const { root, sidecar, nometa, dirPerms, versioningDir } = config.backend;
   await checkDirectory(root, 'root directory');
+  // versitygw requires the versioning directory to exist, outside the root.
+  if (versioningDir !== undefined) await checkDirectory(versioningDir, 'versioning directory');
   try {
     return await PosixBackend.open({
       root,
@@ -36,6 +38,7 @@ export async function openBackend(config: GatewayConfig): Promise<Backend> {
       dirPerms,
       region: config.region,
       ...(sidecar === undefined ? {} : { sidecar }),
+      ...(versioningDir === undefined ? {} : { versioningDir }),
     });
   } catch (error) {
     if (error instanceof XattrUnsupportedError) {
@@ -45,6 +48,9 @@ export async function openBackend(config: GatewayConfig): Promise<Backend> {
           'to keep metadata in files under DIR (or `posix --nometa` to drop it).',
         { cause: error },
       );
+    }
+    if (versioningDir !== undefined && error instanceof Error && error.message.includes(versioningDir)) {
+      throw new StartupError(error.message, { cause: error });
     }
     throw error;
   }
