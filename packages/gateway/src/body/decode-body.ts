@@ -54,14 +54,29 @@ export function decodeBody(incoming: Readable, headers: RequestHeaders, payload:
     // or an unsigned Content-Encoding header would let a different body through.
     const source = payload.kind === 'signed' ? verifiedWire(incoming, headers, payload.sha256) : incoming;
     attach(source, decoder, bodyErrors.truncated);
-    return { stream: decoder, decodedLength, trailer: (name) => decoder.trailerSection.get(name) };
+    return {
+      stream: keepErrorsHandled(decoder),
+      decodedLength,
+      trailer: (name) => decoder.trailerSection.get(name),
+    };
   }
   const body = verifiedWire(incoming, headers, payload.kind === 'signed' ? payload.sha256 : undefined);
   return {
-    stream: body,
+    stream: keepErrorsHandled(body),
     decodedLength: parseLength(headerValue(headers, 'content-length')),
     trailer: () => undefined,
   };
+}
+
+/**
+ * The body can fail (client gone, bad signature) before anything consumes it, e.g. while the
+ * handler is still checking preconditions or after it failed for another reason. Such an error
+ * must not become an unhandled 'error' event that takes the whole gateway down. Consumers still
+ * see it: a destroyed stream rejects later reads, pipelines and async iteration with its error.
+ */
+function keepErrorsHandled<T extends Readable>(stream: T): T {
+  stream.on('error', () => {});
+  return stream;
 }
 
 /** The body as sent, counted against Content-Length and checked against a signed hash. */
