@@ -5,7 +5,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const src = process.argv[2] ?? fileURLToPath(new URL('../../shared/data/s3-errors.json', import.meta.url));
-const out = fileURLToPath(new URL('../packages/s3-backend/src/errors/catalogue.generated.ts', import.meta.url));
+const out = fileURLToPath(
+  new URL('../packages/s3-backend/src/errors/catalogue.generated.ts', import.meta.url),
+);
 const { errors } = JSON.parse(readFileSync(src, 'utf8'));
 const byCode = new Map();
 for (const e of errors) {

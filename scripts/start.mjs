@@ -19,8 +19,13 @@ const secret =
   process.env.ROOT_SECRET_ACCESS_KEY ?? process.env.ROOT_SECRET_KEY ?? DEFAULT_CREDENTIALS.secret;
 const port = process.env.VGW_PORT ?? ':7070';
 
+// RDMA on by default (softnic on 127.0.0.1: clients on this host), unless --rdma-ip or
+// VGW_RDMA_IP says otherwise.
+const extra = process.argv.slice(2);
+const rdmaGiven = extra.some((a) => a === '--rdma-ip' || a.startsWith('--rdma-ip='));
+const rdma = rdmaGiven || process.env.VGW_RDMA_IP !== undefined ? [] : ['--rdma-ip', '127.0.0.1'];
 // Extra arguments to `npm start -- ...` are global flags, placed before the backend.
-const args = [main, '--port', port, ...process.argv.slice(2), 'posix', dataDir];
+const args = [main, '--port', port, ...rdma, ...extra, 'posix', dataDir];
 // Its own process group: a terminal's Ctrl-C reaches only this script, which forwards it once,
 // so the gateway sees one signal (graceful) rather than two (which means "exit at once").
 const child = spawn(process.execPath, args, {

@@ -1,7 +1,7 @@
 // Runs every test once with vitest (all workspace projects) and ends with the one line CI reads:
 // `N passed, N failed`, taken from vitest's JSON report rather than its human summary.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, existsSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 const outDir = join(process.cwd(), '.ci', 'out');
@@ -11,7 +11,14 @@ rmSync(report, { force: true });
 
 const run = spawnSync(
   'npx',
-  ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)],
+  [
+    'vitest',
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${report}`,
+    ...process.argv.slice(2),
+  ],
   { stdio: 'inherit' },
 );
 

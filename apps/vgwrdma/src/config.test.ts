@@ -133,10 +133,15 @@ describe('parseCommandLine', () => {
         .rdma,
     ).toEqual({
       ip: '10.0.0.5',
+      port: 19100,
       transport: 'softnic',
-      numDcis: 4,
+      numDcis: 128,
       poolBufCount: 8,
       poolBufSize: 1 << 20,
+      dcKey: 0xffeeddccn,
+      cqDepth: 640,
+      retryCount: 7,
+      poolWaitMs: 1000,
     });
     expect(
       serve(['posix', 'r'], { ...creds, VGW_RDMA_IP: '127.0.0.1', VGW_RDMA_TRANSPORT: 'cuobj' }).rdma,

@@ -4,6 +4,7 @@
 // UsageError naming the flag, which the caller prints and exits with status 2.
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { CuServerConfig } from '@vgwrdma/cu-backend';
 import { GLOBAL_FLAGS, POSIX_FLAGS, parseArgsOptions } from './flags.js';
 import type { ListenAddress } from './listen-address.js';
 import { type Env, resolveFlags, UsageError } from './resolve-flags.js';
@@ -22,13 +23,14 @@ export interface PosixBackendConfig {
   readonly dirPerms: number;
 }
 
-/** Present when --rdma-ip is given: the backend is wrapped in CuServer. */
-export interface RdmaConfig {
-  readonly ip: string;
+/**
+ * Present when --rdma-ip (VGW_RDMA_IP) is given: the backend is wrapped in CuServer (openCuServer
+ * takes it as is) and cu-middleware parses the RDMA headers.
+ */
+export interface RdmaConfig extends CuServerConfig {
   readonly transport: 'softnic' | 'cuobj';
-  readonly numDcis: number;
-  readonly poolBufCount: number;
-  readonly poolBufSize: number;
+  /** --rdma-port: the cuobj transport's port; softnic only connects out to client agents. */
+  readonly port: number;
 }
 
 export interface GatewayConfig {
@@ -123,10 +125,15 @@ export function parseCommandLine(argv: readonly string[], env: Env, cwd = proces
         : {
             rdma: {
               ip: g['rdma-ip'],
+              port: g['rdma-port'],
               transport: g['rdma-transport'],
-              numDcis: g['rdma-num-dcis'],
-              poolBufCount: g['pool-buf-count'],
               poolBufSize: g['pool-buf-size'],
+              poolBufCount: g['pool-buf-count'],
+              dcKey: g['rdma-dc-key'],
+              numDcis: g['rdma-num-dcis'],
+              cqDepth: g['rdma-cq-depth'],
+              retryCount: g['rdma-retry-count'],
+              poolWaitMs: g['rdma-pool-wait-ms'],
             },
           }),
       ...(g['virtual-domain'] === undefined ? {} : { virtualDomain: g['virtual-domain'] }),

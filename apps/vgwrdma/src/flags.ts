@@ -4,6 +4,7 @@
 // so an operator's scripts and unit files carry over unchanged.
 import { z } from 'zod';
 import { parseListenAddress } from './listen-address.js';
+import { RDMA_FLAGS } from './rdma-flags.js';
 
 export interface FlagSpec {
   /** Long name, without the leading dashes. */
@@ -156,54 +157,8 @@ export const GLOBAL_FLAGS = [
     default: false,
     help: 'enable debug output',
   },
-  {
-    name: 'rdma-ip',
-    type: 'string',
-    env: ['VGW_RDMA_IP'],
-    schema: z.string().regex(/^[0-9a-fA-F:.]+$/, 'must be a local IP address such as 127.0.0.1'),
-    arg: 'IP',
-    help: 'move object data by RDMA (CuServer + x-amz-rdma-token); the transport binds to IP',
-  },
-  {
-    name: 'rdma-transport',
-    type: 'string',
-    env: ['VGW_RDMA_TRANSPORT'],
-    schema: z.enum(['softnic', 'cuobj']),
-    default: 'softnic',
-    arg: 'NAME',
-    help: 'RDMA transport: softnic (software, any host) or cuobj (NVIDIA library and NIC)',
-  },
-  {
-    name: 'rdma-num-dcis',
-    type: 'string',
-    env: ['VGW_RDMA_NUM_DCIS'],
-    schema: z.coerce.number().int().min(1).max(65_534),
-    default: '4',
-    arg: 'N',
-    help: 'RDMA channels (DCIs)',
-  },
-  {
-    name: 'pool-buf-count',
-    type: 'string',
-    env: ['VGW_POOL_BUF_COUNT'],
-    schema: z.coerce.number().int().min(1).max(4096),
-    default: '4',
-    arg: 'N',
-    help: 'registered RDMA buffers (transfers in flight at once)',
-  },
-  {
-    name: 'pool-buf-size',
-    type: 'string',
-    env: ['VGW_POOL_BUF_SIZE'],
-    schema: z.coerce
-      .number()
-      .int()
-      .min(4096)
-      .max(1 << 30),
-    default: String(16 * 1024 * 1024),
-    arg: 'BYTES',
-    help: 'bytes per registered RDMA buffer',
-  },
+  // --rdma-ip turns RDMA on; the other --rdma-* / --pool-* flags tune it (rdma-flags.ts).
+  ...RDMA_FLAGS,
   {
     name: 'version',
     short: 'v',

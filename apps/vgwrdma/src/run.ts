@@ -1,7 +1,6 @@
 // The whole life of the gateway process: parse the command line, open the backend, serve until
 // SIGINT/SIGTERM, then close the server and the backend. Returns the exit status instead of
 // exiting, so tests can drive it; main.ts is the only place that calls process.exit.
-import { openCuServer } from '@vgwrdma/cu-backend';
 import { cuMiddleware } from '@vgwrdma/cu-middleware';
 import { createGateway, type GatewayEnv, IamStore, type RunningGateway } from '@vgwrdma/gateway';
 import type { Backend } from '@vgwrdma/s3-backend';
@@ -9,6 +8,7 @@ import { formatBanner } from './banner.js';
 import { type GatewayConfig, parseCommandLine } from './config.js';
 import { createLoggers } from './logger.js';
 import { openBackend, StartupError } from './open-backend.js';
+import { wrapWithRdma } from './open-rdma.js';
 import { type Env, UsageError } from './resolve-flags.js';
 import { watchShutdownSignals } from './signals.js';
 
@@ -51,10 +51,7 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
     backend = posix;
     // With --rdma-ip, CuServer wraps the backend (and owns the RDMA server and buffer pool, closed
     // by its shutdown()); cu-middleware turns x-amz-rdma-token into the request's descriptor.
-    if (config.rdma !== undefined) {
-      const { ip, transport, numDcis, poolBufCount, poolBufSize } = config.rdma;
-      backend = openCuServer({ ip, transport, numDcis, poolBufCount, poolBufSize }, posix);
-    }
+    if (config.rdma !== undefined) backend = wrapWithRdma(config.rdma, posix);
     const gateway = createGateway({
       backend,
       // The root account, plus users.json accounts and the admin user API with --iam-dir.

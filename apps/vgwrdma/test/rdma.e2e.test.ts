@@ -38,7 +38,7 @@ describe.skipIf(!existsSync(CUOBJTEST))('vgwrdma --rdma-ip 127.0.0.1 (softnic)',
   });
 
   it('announces RDMA in the banner', () => {
-    expect(gw.stdout()).toMatch(/^\s*rdma:\s+softnic on 127\.0\.0\.1, 2 x 16777216 byte buffers$/m);
+    expect(gw.stdout()).toMatch(/^\s*rdma:\s+softnic on 127\.0\.0\.1, 2 x 67108864 byte buffers$/m);
   });
 
   it('moves verified PUTs and GETs by RDMA, and plain bodies still work', async () => {

@@ -41,6 +41,7 @@ describe('scripts/start.mjs', () => {
       void exited.then((code) => fail(new Error(`start.mjs exited ${code} early:\n${stdout}`)));
     });
     expect(stdout).toMatch(/secret key:\s+vgwrdma-secret/);
+    expect(stdout).toMatch(/rdma:\s+softnic on 127\.0\.0\.1/);
     expect(statSync(join(cwd, 'data')).isDirectory()).toBe(true);
 
     const client = s3Client(endpoint, { access: 'vgwrdma', secret: 'vgwrdma-secret' });

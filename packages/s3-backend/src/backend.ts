@@ -4,11 +4,11 @@
 import type {
   BucketAcl,
   BucketLockConfig,
+  BucketSummary,
   CreateBucketInput,
   HeadBucketOutput,
   ListBucketsInput,
   ListBucketsOutput,
-  BucketSummary,
   ObjectOwnership,
   VersioningStatus,
 } from './types/bucket.js';
@@ -105,7 +105,12 @@ export interface ObjectOperations {
   putObjectTagging(ctx: Ctx, input: ObjectKey, tags: TagSet): Promise<void>;
   deleteObjectTagging(ctx: Ctx, input: ObjectKey): Promise<void>;
   getObjectRetention(ctx: Ctx, input: ObjectKey): Promise<ObjectRetention>;
-  putObjectRetention(ctx: Ctx, input: ObjectKey, retention: ObjectRetention, bypassGovernance: boolean): Promise<void>;
+  putObjectRetention(
+    ctx: Ctx,
+    input: ObjectKey,
+    retention: ObjectRetention,
+    bypassGovernance: boolean,
+  ): Promise<void>;
   getObjectLegalHold(ctx: Ctx, input: ObjectKey): Promise<boolean>;
   putObjectLegalHold(ctx: Ctx, input: ObjectKey, on: boolean): Promise<void>;
   restoreObject(ctx: Ctx, input: ObjectKey): Promise<void>;
@@ -115,7 +120,10 @@ export interface MultipartOperations {
   createMultipartUpload(ctx: Ctx, input: CreateMultipartUploadInput): Promise<CreateMultipartUploadOutput>;
   uploadPart(ctx: Ctx, input: UploadPartInput): Promise<UploadPartOutput>;
   uploadPartCopy(ctx: Ctx, input: UploadPartCopyInput): Promise<UploadPartCopyOutput>;
-  completeMultipartUpload(ctx: Ctx, input: CompleteMultipartUploadInput): Promise<CompleteMultipartUploadOutput>;
+  completeMultipartUpload(
+    ctx: Ctx,
+    input: CompleteMultipartUploadInput,
+  ): Promise<CompleteMultipartUploadOutput>;
   abortMultipartUpload(ctx: Ctx, input: UploadRef): Promise<void>;
   listParts(ctx: Ctx, input: ListPartsInput): Promise<ListPartsOutput>;
   listMultipartUploads(ctx: Ctx, input: ListMultipartUploadsInput): Promise<ListMultipartUploadsOutput>;

@@ -10,7 +10,10 @@ export interface ConditionTarget {
 
 /** Strips quotes and a weak prefix so `"abc"`, `abc` and `W/"abc"` compare equal. */
 export function normalizeETag(etag: string): string {
-  return etag.trim().replace(/^W\//, '').replace(/^"(.*)"$/, '$1');
+  return etag
+    .trim()
+    .replace(/^W\//, '')
+    .replace(/^"(.*)"$/, '$1');
 }
 
 function etagMatches(list: string, etag: string): boolean {

@@ -122,8 +122,7 @@ export async function listVersionsPage(
     return true;
   };
   if (
-    resumeKey !== undefined &&
-    resumeKey.startsWith(prefix) &&
+    resumeKey?.startsWith(prefix) &&
     (delimiter === '' || !resumeKey.slice(prefix.length).includes(delimiter))
   ) {
     if (!(await emitKey(resumeKey, resumeKey.endsWith('/'), input.versionIdMarker))) return finish(out);

@@ -2,7 +2,13 @@
 import type { Readable } from 'node:stream';
 
 export type ChecksumAlgorithm = 'CRC32' | 'CRC32C' | 'CRC64NVME' | 'SHA1' | 'SHA256';
-export const CHECKSUM_ALGORITHMS: readonly ChecksumAlgorithm[] = ['CRC32', 'CRC32C', 'CRC64NVME', 'SHA1', 'SHA256'];
+export const CHECKSUM_ALGORITHMS: readonly ChecksumAlgorithm[] = [
+  'CRC32',
+  'CRC32C',
+  'CRC64NVME',
+  'SHA1',
+  'SHA256',
+];
 export type ChecksumType = 'COMPOSITE' | 'FULL_OBJECT';
 
 /** base64 checksum values by algorithm. */

@@ -1,0 +1,148 @@
+// The --rdma-* flags (vgwrdma's names and environment variables): --rdma-ip turns RDMA on — the
+// posix backend is wrapped in CuServer and cu-middleware parses the RDMA headers. Rows follow the
+// same FlagSpec shape and are spread into GLOBAL_FLAGS (flags.ts), so parsing, env fallback,
+// validation and --help treat them like every other global flag.
+import { z } from 'zod';
+import type { FlagSpec } from './flags.js';
+
+const MiB = 1024 * 1024;
+
+const intIn = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, 'must be a decimal integer')
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, `must be ${min}..${max}`);
+
+const ipv4 = z
+  .string()
+  .regex(/^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/, 'must be an IPv4 address such as 127.0.0.1')
+  .refine((s) => s.split('.').every((o) => Number(o) <= 255), 'must be an IPv4 address such as 127.0.0.1');
+
+const UNITS: Readonly<Record<string, number>> = {
+  '': 1,
+  k: 1024,
+  kib: 1024,
+  m: MiB,
+  mib: MiB,
+  g: 1024 * MiB,
+  gib: 1024 * MiB,
+};
+/** Bytes, as a plain count or with a binary unit: 67108864, 64MiB, 64M, 1GiB. */
+const byteSize = z.string().transform((value, ctx) => {
+  const m = /^(\d+)\s*([a-z]*)$/i.exec(value.trim());
+  const unit = UNITS[(m?.[2] ?? '').toLowerCase()];
+  const n = m && unit !== undefined ? Number(m[1]) * unit : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < 4096) {
+    ctx.addIssue({
+      code: 'custom',
+      message: 'must be a size of at least 4096 bytes, e.g. 67108864 or 64MiB',
+    });
+    return z.NEVER;
+  }
+  return n;
+});
+
+/** A u64 in hex (0x...) or decimal. */
+const u64 = z.string().transform((value, ctx) => {
+  const s = value.trim();
+  const ok = /^0x[0-9a-f]{1,16}$/i.test(s) || /^\d{1,20}$/.test(s);
+  const n = ok ? BigInt(s) : -1n;
+  if (n < 0n || n >= 1n << 64n) {
+    ctx.addIssue({ code: 'custom', message: 'must be an unsigned 64-bit number, e.g. 0xffeeddcc' });
+    return z.NEVER;
+  }
+  return n;
+});
+
+export const RDMA_FLAGS = [
+  {
+    name: 'rdma-ip',
+    type: 'string',
+    env: ['VGW_RDMA_IP'],
+    schema: ipv4,
+    arg: 'IP',
+    help: 'enable RDMA: local address of the RDMA transport (softnic: 127.0.0.1 serves clients on this host)',
+  },
+  {
+    name: 'rdma-port',
+    type: 'string',
+    env: ['VGW_RDMA_PORT'],
+    schema: intIn(1, 65_535),
+    default: '19100',
+    arg: 'PORT',
+    help: 'RDMA port (cuobj transport; softnic only connects out to client agents)',
+  },
+  {
+    name: 'rdma-transport',
+    type: 'string',
+    env: ['VGW_RDMA_TRANSPORT'],
+    schema: z.enum(['softnic', 'cuobj']),
+    default: 'softnic',
+    arg: 'NAME',
+    help: 'softnic (software NIC, any host) or cuobj (NVIDIA cuObject library + ConnectX NIC)',
+  },
+  {
+    name: 'pool-buf-size',
+    type: 'string',
+    env: ['VGW_POOL_BUF_SIZE'],
+    schema: byteSize,
+    default: '64MiB',
+    arg: 'BYTES',
+    help: "bytes per registered RDMA buffer (e.g. 67108864, 64MiB, 1GiB); vgwrdma's old default of 1 GiB pins count × 1 GiB of memory, too much on small machines",
+  },
+  {
+    name: 'pool-buf-count',
+    type: 'string',
+    env: ['VGW_POOL_BUF_COUNT'],
+    schema: intIn(1, 1024),
+    default: '4',
+    arg: 'N',
+    help: 'number of registered RDMA buffers (concurrent RDMA requests)',
+  },
+  {
+    name: 'rdma-dc-key',
+    type: 'string',
+    env: ['VGW_RDMA_DC_KEY'],
+    schema: u64,
+    default: '0xffeeddcc',
+    arg: 'KEY',
+    help: 'DC access key presented to clients (hex or decimal)',
+  },
+  {
+    name: 'rdma-num-dcis',
+    type: 'string',
+    env: ['VGW_RDMA_NUM_DCIS'],
+    schema: intIn(1, 65_534),
+    default: '128',
+    arg: 'N',
+    help: 'RDMA channels (DC initiators; softnic worker threads)',
+  },
+  {
+    name: 'rdma-cq-depth',
+    type: 'string',
+    env: ['VGW_RDMA_CQ_DEPTH'],
+    schema: intIn(1, 1 << 20),
+    default: '640',
+    arg: 'N',
+    help: 'completion queue depth (cuobj transport)',
+  },
+  {
+    name: 'rdma-retry-count',
+    type: 'string',
+    env: ['VGW_RDMA_RETRY_COUNT'],
+    schema: intIn(0, 7),
+    default: '7',
+    arg: 'N',
+    help: 'RDMA retry count, 0..7 (cuobj transport)',
+  },
+  {
+    name: 'rdma-pool-wait-ms',
+    type: 'string',
+    env: ['VGW_RDMA_POOL_WAIT_MS'],
+    schema: intIn(0, 600_000),
+    default: '1000',
+    arg: 'MS',
+    help: 'longest wait for a free RDMA buffer; past it the request is declined (501, x-amz-rdma-reply 501)',
+  },
+] as const satisfies readonly FlagSpec[];
