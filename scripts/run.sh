@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 PNPM=(npx --yes pnpm@10.34.9)
 
 install() {
-  "${PNPM[@]}" install --frozen-lockfile --reporter=silent
+  "${PNPM[@]}" install --frozen-lockfile --loglevel=warn
 }
 build() {
   install
