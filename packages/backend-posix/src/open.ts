@@ -1,10 +1,7 @@
 // Opening a tree: choose the metadata store, prove xattrs work on the root (refusing to start
-// otherwise, with a hint), and clear temp files a crash or kill left in `<bucket>/.sgwtmp`.
-import type { Dirent } from 'node:fs';
-import { mkdir, readdir, rename, rm, unlink } from 'node:fs/promises';
+// otherwise, with a hint). Clearing what a crash left in `<bucket>/.sgwtmp` is fs/stale-temps.ts.
+import { mkdir } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { isErrno } from './fs/errors.js';
-import { MULTIPART_DIR, TMP_DIR } from './fs/layout.js';
 import { XATTR_PREFIX } from './meta/attr-names.js';
 import { xattrGet, xattrRemove, xattrSet } from './meta/libc-xattr.js';
 import { NoMetaStore } from './meta/none-store.js';
@@ -29,6 +26,12 @@ export interface PosixBackendOptions {
    * answers VersioningNotConfigured. Created when missing; must not lie inside the root.
    */
   versioningDir?: string;
+  /**
+   * At open, temp files and multipart claims of unknown or foreign ownership are removed only
+   * once this old (ms since their last change; default 1 hour); a dead process's of this host
+   * go at once. Gateways sharing a tree must not write one file for longer without a pause.
+   */
+  staleTempAgeMs?: number;
 }
 
 /** The root's filesystem does not keep user.* extended attributes. */
@@ -92,69 +95,4 @@ export async function openVersionStore(
     return { root: dir, meta: new SidecarStore(join(resolve(opts.sidecar), '.versions')) };
   probeXattrs(dir);
   return { root: dir, meta: new XattrStore(dir) };
-}
-
-/**
- * Removes the top-level files of every `<bucket>/.sgwtmp`: temp files of writes that never
- * finished. Multipart upload directories are kept: they are live until aborted or completed;
- * uploads a dead process left claimed are released. Returns how many temp files were removed.
- */
-export async function cleanStaleTemps(root: string, meta: MetaStore): Promise<number> {
-  let removed = 0;
-  for (const b of await readdir(root, { withFileTypes: true })) {
-    if (!b.isDirectory() || b.name.startsWith('.')) continue;
-    let entries: Dirent[];
-    try {
-      entries = await readdir(join(root, b.name, TMP_DIR), { withFileTypes: true });
-    } catch (err) {
-      if (isErrno(err, 'ENOENT', 'ENOTDIR')) continue;
-      throw err;
-    }
-    await releaseStaleClaims(root, meta, join(b.name, TMP_DIR, MULTIPART_DIR));
-    for (const e of entries) {
-      if (e.isDirectory()) continue;
-      await unlink(join(root, b.name, TMP_DIR, e.name)).catch(() => undefined);
-      await meta.dropped(`${b.name}/${TMP_DIR}/${e.name}`).catch(() => undefined);
-      removed++;
-    }
-  }
-  return removed;
-}
-
-const CLAIM_RE = /^([A-Za-z0-9_-]+)\.[^/]+\.inprogress$/;
-const ABORTING_RE = /^[A-Za-z0-9_-]+\.aborting$/;
-
-/**
- * A complete or abort that died midway leaves its upload renamed. A claim
- * (`<id>.<etag>.inprogress`) is given back to `<id>`, so the upload can be completed or aborted
- * again (a waiting complete would otherwise wait forever); an `.aborting` directory is removed.
- */
-async function releaseStaleClaims(root: string, meta: MetaStore, multipartRel: string): Promise<void> {
-  let hashes: string[];
-  try {
-    hashes = await readdir(join(root, multipartRel));
-  } catch {
-    return;
-  }
-  for (const hash of hashes) {
-    const hashRel = `${multipartRel}/${hash}`;
-    let names: string[];
-    try {
-      names = await readdir(join(root, hashRel));
-    } catch {
-      continue;
-    }
-    for (const name of names) {
-      const rel = `${hashRel}/${name}`;
-      const claim = CLAIM_RE.exec(name);
-      if (claim?.[1] && !names.includes(claim[1])) {
-        const back = `${hashRel}/${claim[1]}`;
-        await rename(join(root, rel), join(root, back)).catch(() => undefined);
-        await meta.movedTree(rel, back).catch(() => undefined);
-      } else if (claim || ABORTING_RE.test(name)) {
-        await rm(join(root, rel), { recursive: true, force: true });
-        await meta.droppedTree(rel).catch(() => undefined);
-      }
-    }
-  }
 }

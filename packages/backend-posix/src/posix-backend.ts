@@ -51,13 +51,14 @@ import {
   type VersioningStatus,
 } from '@vgwrdma/s3-backend';
 import type { PosixEnv } from './env.js';
+import { cleanStaleTemps } from './fs/stale-temps.js';
 import { listObjectsV1, listObjectsV2, listObjectVersions } from './listing/list-objects.js';
 import type { MetaStoreKind } from './meta/store.js';
 import { completeMultipartUpload } from './multipart/complete.js';
 import { listMultipartUploads } from './multipart/list-uploads.js';
 import { listParts, uploadPart, uploadPartCopy } from './multipart/parts.js';
 import { abortMultipartUpload, createMultipartUpload } from './multipart/uploads.js';
-import { cleanStaleTemps, openStore, openVersionStore, type PosixBackendOptions } from './open.js';
+import { openStore, openVersionStore, type PosixBackendOptions } from './open.js';
 import * as cfg from './ops/bucket-config.js';
 import * as buckets from './ops/buckets.js';
 import { deleteObject, deleteObjects } from './ops/delete-object.js';
@@ -77,7 +78,9 @@ export class PosixBackend extends UnsupportedBackend {
   /** Opens (and if needed creates) a tree; see PosixBackendOptions. */
   static async open(opts: PosixBackendOptions): Promise<PosixBackend> {
     const { root, meta } = await openStore(opts);
-    await cleanStaleTemps(root, meta);
+    await cleanStaleTemps(root, meta, {
+      ...(opts.staleTempAgeMs === undefined ? {} : { maxAgeMs: opts.staleTempAgeMs }),
+    });
     const versions = await openVersionStore(root, opts);
     return new PosixBackend({
       root,

@@ -1,4 +1,5 @@
 // Test helpers: a PosixBackend on a fresh temp directory, a request context, bodies from bytes.
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -71,4 +72,11 @@ export async function codeOf(p: Promise<unknown>): Promise<string | undefined> {
   } catch (err) {
     return (err as { code?: string }).code ?? String(err);
   }
+}
+
+/** The pid of a process that has exited (and been reaped): an owner that is certainly dead. */
+export function deadPid(): number {
+  const r = spawnSync(process.execPath, ['-e', '']);
+  if (r.pid === undefined) throw new Error('could not start a process');
+  return r.pid;
 }

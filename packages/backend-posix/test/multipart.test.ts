@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { getChecksum } from '@vgwrdma/s3-backend';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../src/fs/layout.js';
-import { PosixBackend } from '../src/index.js';
-import { body, codeOf, ctx, type Fixture, fixture, readAll, withBucket } from './helpers.js';
+import { ownerId, PosixBackend } from '../src/index.js';
+import { body, codeOf, ctx, deadPid, type Fixture, fixture, readAll, withBucket } from './helpers.js';
 
 const MiB = 1024 * 1024;
 let f: Fixture;
@@ -205,10 +205,10 @@ describe('CompleteMultipartUpload', () => {
   it('a claim left by a crashed complete is released at open, and the upload completes', async () => {
     const u = await upload('crashed', [5 * MiB, 4]);
     const dir = join(f.root, bucket, '.sgwtmp', 'multipart', sha256Hex('crashed'));
-    await rename(
-      join(dir, u.uploadId),
-      join(dir, `${u.uploadId}.0123456789abcdef0123456789abcdef-2.inprogress`),
-    );
+    const claim = join(dir, `${u.uploadId}.0123456789abcdef0123456789abcdef-2.inprogress`);
+    await rename(join(dir, u.uploadId), claim);
+    // Claimed by a process of this host that has exited since.
+    execFileSync('setfattr', ['-n', 'user.vgwrdma-claim-owner', '-v', ownerId(deadPid()), claim]);
     expect(
       await codeOf(
         f.backend.listParts(ctx(), { bucket, key: 'crashed', uploadId: u.uploadId, maxParts: 10 }),

@@ -3,7 +3,8 @@ import { readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { getChecksum, parseRange } from '@vgwrdma/s3-backend';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { body, codeOf, ctx, type Fixture, fixture, put, readAll, withBucket } from './helpers.js';
+import { ownerId } from '../src/index.js';
+import { body, codeOf, ctx, deadPid, type Fixture, fixture, put, readAll, withBucket } from './helpers.js';
 
 let f: Fixture;
 let bucket: string;
@@ -268,7 +269,7 @@ describe('tagging', () => {
 describe('open', () => {
   it('removes stale temp files but keeps multipart uploads', async () => {
     const up = await f.backend.createMultipartUpload(ctx(), { bucket, key: 'mp' });
-    await writeFile(join(f.root, bucket, '.sgwtmp', 'stale-temp'), 'junk');
+    await writeFile(join(f.root, bucket, '.sgwtmp', `${ownerId(deadPid())}.stale-temp`), 'junk');
     const { PosixBackend } = await import('../src/index.js');
     await PosixBackend.open({ root: f.root });
     expect(await readdir(join(f.root, bucket, '.sgwtmp'))).toEqual(['multipart']);

@@ -1,7 +1,9 @@
 // A named temp file in `<bucket>/.sgwtmp`, published by rename. This is the fallback the layout
 // allows: the preferred O_TMPFILE + linkat publish needs a native call Node lacks. Invariants:
 // a temp file is either published (renamed onto its key) or discarded (unlinked) before the
-// request ends, and a reader sees the old object or the new one, never a partial one.
+// request ends, and a reader sees the old object or the new one, never a partial one. Names are
+// `<owner>.<random>` (fs/owner.ts), so a gateway starting on a shared tree removes only the
+// temp files of dead processes (stale-temps.ts).
 import { randomBytes } from 'node:crypto';
 import { type FileHandle, mkdir, open, rename, unlink } from 'node:fs/promises';
 import { S3Error } from '@vgwrdma/s3-backend';
@@ -9,6 +11,7 @@ import type { MetaStore } from '../meta/store.js';
 import { backoff, makeParents } from './dirs.js';
 import { isErrno } from './errors.js';
 import { abs, type Layout, tmpRel } from './layout.js';
+import { ownerId } from './owner.js';
 
 const PUBLISH_ATTEMPTS = 10;
 
@@ -26,7 +29,7 @@ export class TempFile {
   /** Opens a new temp file for `bucket`, creating `.sgwtmp` when needed. */
   static async create(layout: Layout, meta: MetaStore, bucket: string, dirPerms: number): Promise<TempFile> {
     const dir = tmpRel(bucket);
-    const rel = `${dir}/${randomBytes(12).toString('hex')}`;
+    const rel = `${dir}/${ownerId()}.${randomBytes(12).toString('hex')}`;
     for (let attempt = 0; ; attempt++) {
       try {
         const fh = await open(abs(layout, rel), 'wx', 0o644);

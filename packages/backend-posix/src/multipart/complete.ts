@@ -22,6 +22,7 @@ import {
 import type { PosixEnv } from '../env.js';
 import { isErrno, requireBucket } from '../fs/errors.js';
 import { abs, assertBucketName, assertKey, objectRel, uploadRel, uploadsRel } from '../fs/layout.js';
+import { ownerId } from '../fs/owner.js';
 import { ATTR } from '../meta/attr-names.js';
 import { encodeMpMetadata } from '../meta/object-attrs.js';
 import { getText } from '../meta/store.js';
@@ -91,12 +92,15 @@ export async function completeMultipartUpload(
     throw noSuchUpload(input.uploadId);
   }
   await env.meta.movedTree(rel, claimed);
+  // Marks the claim as this process's, so a restart releases it only once this process is gone.
+  await env.meta.set(claimed, ATTR.claimOwner, ownerId()).catch(() => undefined);
   let out: CompleteMultipartUploadOutput;
   try {
     out = await finish(env, ctx, input, claimed, etag);
   } catch (err) {
     await rename(abs(env, claimed), abs(env, rel)).catch(() => undefined);
     await env.meta.movedTree(claimed, rel).catch(() => undefined);
+    await env.meta.remove(rel, ATTR.claimOwner).catch(() => undefined);
     throw err;
   }
   await rm(abs(env, claimed), { recursive: true, force: true });
@@ -248,7 +252,7 @@ async function finish(
     }
     // The upload directory's attributes (content headers, metadata, tags, lock) become the object's.
     for (const attr of await env.meta.list(claimed)) {
-      if (attr === ATTR.checksums) continue;
+      if (attr === ATTR.checksums || attr === ATTR.claimOwner) continue;
       const v = await env.meta.get(claimed, attr);
       if (v !== undefined) await assembled.tmp.setAttr(attr, v);
     }
