@@ -10,6 +10,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "cuobj/server_vendor.h"
 #include "last_error.h"
 #include "provider.h"
 #include "server_impl.h"
@@ -89,12 +90,17 @@ cuobj_server_t *cuobj_server_create_with_config(const char *ip, uint16_t port, u
     cuobj_server_destroy(s);
     return vgw_fail_null(-ENOMEM, "cannot create the completion eventfd or connection cache");
   }
+  if (vgw_sv_create(s, ip, port, proto) != 0) { /* provider hook: cuobj vendor server */
+    cuobj_server_destroy(s);
+    return NULL; /* detail recorded by the provider */
+  }
   return s;
 }
 
 void cuobj_server_destroy(cuobj_server_t *s) {
   if (s == NULL) return;
   server_async_stop(s); /* joins workers: no transfer runs after this */
+  vgw_sv_destroy(s);    /* provider hook: cuobj vendor server */
   initiator_destroy(&s->ini);
   while (s->bufs) {
     cuobj_rdma_buffer_t *n = s->bufs->next;
@@ -107,7 +113,10 @@ void cuobj_server_destroy(cuobj_server_t *s) {
   free(s);
 }
 
-int cuobj_server_is_connected(const cuobj_server_t *s) { return s != NULL; }
+int cuobj_server_is_connected(const cuobj_server_t *s) {
+  int v = vgw_sv_is_connected(s); /* provider hook: cuobj vendor server */
+  return v >= 0 ? v : s != NULL;
+}
 uint32_t cuobj_server_provider(const cuobj_server_t *s) { return s ? s->provider : UINT32_MAX; }
 
 /* Host buffers are mmap'd: page aligned, zeroed, and sized so free needs no size from JS. The
@@ -138,6 +147,10 @@ cuobj_rdma_buffer_t *cuobj_server_register_buffer(cuobj_server_t *s, void *ptr, 
   if (b == NULL) return vgw_fail_null(-ENOMEM, "register: out of memory");
   b->ptr = ptr;
   b->size = size;
+  if (vgw_sv_register(s, b) != 0) { /* provider hook: cuobj vendor registration */
+    free(b);
+    return NULL; /* detail recorded by the provider */
+  }
   pthread_mutex_lock(&s->mu);
   b->next = s->bufs;
   s->bufs = b;
@@ -154,6 +167,7 @@ int cuobj_server_deregister_buffer(cuobj_server_t *s, cuobj_rdma_buffer_t *b) {
   if (rc == 0) *pp = b->next;
   pthread_mutex_unlock(&s->mu);
   if (rc) return vgw_fail(rc, rc == -EBUSY ? "buffer in use by a transfer" : "buffer not registered here");
+  vgw_sv_deregister(s, b); /* provider hook: cuobj vendor registration */
   free(b);
   return 0;
 }
@@ -163,9 +177,11 @@ uint16_t cuobj_server_allocate_channel(cuobj_server_t *s) {
   uint16_t id = CUOBJ_CHANNEL_NONE;
   pthread_mutex_lock(&s->mu);
   for (uint32_t i = 0; i < s->n_ch && id == CUOBJ_CHANNEL_NONE; i++)
-    if (!s->ch[i].allocated) {
+    if (!s->ch[i].allocated && vgw_sv_allocate_channel(s, (uint16_t)i) == 0) { /* provider hook */
       s->ch[i].allocated = 1;
       id = (uint16_t)i;
+    } else if (!s->ch[i].allocated) {
+      break; /* the vendor has no free channel either */
     }
   pthread_mutex_unlock(&s->mu);
   return id;
@@ -176,7 +192,10 @@ int cuobj_server_free_channel(cuobj_server_t *s, uint16_t channel) {
   pthread_mutex_lock(&s->mu);
   channel_t *c = &s->ch[channel];
   int rc = !c->allocated ? -EINVAL : c->busy ? -EBUSY : 0;
-  if (rc == 0) c->allocated = 0;
+  if (rc == 0) {
+    c->allocated = 0;
+    vgw_sv_free_channel(s, channel); /* provider hook: cuobj vendor channel */
+  }
   pthread_mutex_unlock(&s->mu);
   return rc ? vgw_fail(rc, "free_channel %u: %s", channel, rc == -EBUSY ? "transfer in flight" : "not allocated") : 0;
 }
@@ -199,9 +218,10 @@ int server_prepare(cuobj_server_t *s, int to_client, cuobj_rdma_buffer_t *buf, u
   if (remote < waddr || remote - waddr > wsize || size > wsize - (remote - waddr))
     return vgw_fail(-EINVAL, "remote window [%#llx,+%zu) outside the token's [%#llx,+%llu)",
                     (unsigned long long)remote, size, (unsigned long long)waddr, (unsigned long long)wsize);
-  if (!t.gid_present || !is_ipv4_mapped(t.gid))
+  if (s->vendor == NULL && (!t.gid_present || !is_ipv4_mapped(t.gid))) /* the vendor routes by GID/DCTN itself */
     return vgw_fail(-EAFNOSUPPORT, "softnic needs an IPv4-mapped GID in the token");
-  if (t.dctn == 0 || t.dctn > 65535) return vgw_fail(-EINVAL, "softnic DCTN %u is not a TCP port", t.dctn);
+  if (s->vendor == NULL && (t.dctn == 0 || t.dctn > 65535))
+    return vgw_fail(-EINVAL, "softnic DCTN %u is not a TCP port", t.dctn);
 
   pthread_mutex_lock(&s->mu);
   cuobj_rdma_buffer_t *b = s->bufs;
@@ -219,11 +239,15 @@ int server_prepare(cuobj_server_t *s, int to_client, cuobj_rdma_buffer_t *buf, u
   if (rc) return vgw_fail(rc, rc == -EBUSY ? "channel %u busy" : "buffer not registered (channel %u)", channel);
   *job = (transfer_job_t){.to_client = to_client, .channel = channel, .buf = buf, .local = buf->ptr + local_offset,
                           .remote = remote, .size = size, .rkey = t.rkey, .agent_port = (uint16_t)t.dctn};
+  vgw_sv_prepare(s, &t, job); /* provider hook: canonical token for the vendor call */
   memcpy(&job->agent_ip, t.gid + 12, 4); /* already network order */
   return 0;
 }
 
 ssize_t server_execute(cuobj_server_t *s, const transfer_job_t *j) {
+  int vendor;
+  ssize_t n = vgw_sv_execute(s, j, &vendor); /* provider hook: cuobj vendor transfer */
+  if (vendor) return n;
   return initiator_transfer(&s->ini, j->agent_ip, j->agent_port, j->rkey, j->to_client, j->remote, j->local, j->size);
 }
 
@@ -277,6 +301,5 @@ int cuobj_server_get_stats(const cuobj_server_t *s, cuobj_server_stats_t *out) {
 }
 
 int cuobj_server_set_telemetry_flags(uint32_t flags) {
-  (void)flags;
-  return 0;
+  return vgw_sv_set_telemetry(flags); /* provider hook: cuobj vendor telemetry; softnic ignores it */
 }

@@ -14,6 +14,7 @@ struct cuobj_rdma_buffer {
   uint8_t *ptr;
   size_t size;
   uint32_t inflight; /* transfers using it; deregister refuses while > 0 */
+  void *vbuf;        /* cuobj provider: the vendor registration (rdma_buffer*); NULL for softnic */
   struct cuobj_rdma_buffer *next;
 };
 
@@ -34,6 +35,7 @@ typedef struct transfer_job {
   uint16_t agent_port;
   uint32_t rkey;
   completion_node_t *done; /* async only: preallocated so a completion can never be lost */
+  char descr[CUOBJ_TOKEN_LEN + 1]; /* cuobj provider: canonical token for the vendor call */
 } transfer_job_t;
 
 typedef struct channel {
@@ -41,6 +43,7 @@ typedef struct channel {
   uint8_t busy; /* a transfer (sync or async) owns the channel */
   uint8_t has_job;
   uint8_t has_thread;
+  uint16_t vch; /* cuobj provider: the vendor's channel id behind this one */
   pthread_t thread;
   pthread_cond_t cv;
   transfer_job_t job;
@@ -58,6 +61,8 @@ struct cuobj_server {
   int efd; /* completion eventfd */
   pthread_mutex_t cq_mu;
   completion_node_t *cq_head, *cq_tail;
+  const struct vgw_server_ops *vendor; /* cuobj provider (cuobj/server_vendor.c); NULL = softnic */
+  void *vsrv;                          /* the vendor's cuObjServer */
 };
 
 /* Validate arguments, take the channel (busy) and the buffer (inflight). 0 or negative errno. */

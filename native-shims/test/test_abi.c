@@ -48,8 +48,11 @@ static void layout_table_matches_compiler(void) {
 
 static void providers_and_not_built(void) {
   CHECK_EQ_INT(vgw_shim_provider_built(VGW_PROVIDER_SOFTNIC), 1);
+  /* cuobj is a plugin with NVIDIA's library behind it: absent on every machine of this project;
+   * verbs is compiled in where rdma-core headers exist, so either answer is right here. */
   CHECK_EQ_INT(vgw_shim_provider_built(VGW_PROVIDER_CUOBJ), 0);
-  CHECK_EQ_INT(vgw_shim_provider_built(VGW_PROVIDER_VERBS), 0);
+  int verbs_built = vgw_shim_provider_built(VGW_PROVIDER_VERBS);
+  CHECK(verbs_built == 0 || verbs_built == 1);
   CHECK_EQ_INT(vgw_shim_provider_built(99), -EINVAL);
   CHECK_EQ_INT(vgw_shim_provider_from_name("verbs"), VGW_PROVIDER_VERBS);
   CHECK(strcmp(vgw_shim_provider_name(VGW_PROVIDER_CUOBJ), "cuobj") == 0);
@@ -59,13 +62,14 @@ static void providers_and_not_built(void) {
   CHECK(cuobj_server_create_with_config(NULL, 0, CUOBJ_PROTO_RDMA_DC_V1, &t) == NULL);
   char msg[256];
   CHECK_EQ_INT(vgw_shim_last_error(msg, sizeof msg), -ENODEV);
-  CHECK(strstr(msg, "not built") != NULL);
+  CHECK(strstr(msg, "libcuobjserver.so") != NULL); /* names the missing library */
   rdma_host_client_config_t c;
   rdma_host_client_config_default(&c);
   c.provider = VGW_PROVIDER_VERBS;
   CHECK(rdma_host_client_create(&c) == NULL);
   CHECK_EQ_INT(vgw_shim_last_error(msg, sizeof msg), -ENODEV);
-  CHECK(strstr(msg, "verbs provider not built") != NULL);
+  /* built: no RDMA device on the machines this runs on (test_verbs_* covers the details) */
+  CHECK(strstr(msg, verbs_built ? "verbs provider:" : "verbs provider not built") != NULL);
 }
 
 static void config_validation(void) {
