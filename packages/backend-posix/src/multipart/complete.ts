@@ -76,6 +76,11 @@ export async function completeMultipartUpload(
   const claimed = `${uploadsRel(input.bucket, input.key)}/${input.uploadId}.${normalizeETag(etag)}.inprogress`;
   for (;;) {
     try {
+      // With xattrs (they travel with the rename) the owner mark goes on before the rename too,
+      // so a kill between the two cannot leave an unmarked claim that a restart would keep for
+      // the whole age limit. (A sidecar store would leave an orphan value for a gone upload.)
+      if (env.meta.kind === 'xattr')
+        await env.meta.set(rel, ATTR.claimOwner, ownerId()).catch(() => undefined);
       await rename(abs(env, rel), abs(env, claimed));
       break;
     } catch (err) {
@@ -92,7 +97,8 @@ export async function completeMultipartUpload(
     throw noSuchUpload(input.uploadId);
   }
   await env.meta.movedTree(rel, claimed);
-  // Marks the claim as this process's, so a restart releases it only once this process is gone.
+  // Marks the claim as this process's (again: a concurrent complete may have marked `rel` last),
+  // so a restart releases it only once this process is gone.
   await env.meta.set(claimed, ATTR.claimOwner, ownerId()).catch(() => undefined);
   let out: CompleteMultipartUploadOutput;
   try {
