@@ -7,7 +7,12 @@
  * registered regions only, checking the DC key at connect and rkey + bounds on every request.
  * A WRITE is acknowledged only after the bytes are in memory. Tokens carry GID = IPv4-mapped
  * agent address, DCTN = agent port, rkey = registration key, field 1 = real virtual address.
- * verbs provider: dev_name/port_num/gid_index/dc_key select the DC target (not built here).
+ * verbs provider (built where rdma-core headers exist; rdma-core loaded at run time): one mlx5 DC
+ * target (DCT) with the DC key, one MR per registration (remote read + write); tokens carry the
+ * real DCT number, port LID, chosen GID and the MR's rkey. dev_name/port_num/gid_index/dc_key
+ * select it; the VGWRDMA_RDMA_DEV / _RDMA_PORT / _GID_INDEX / _DC_KEY environment variables, when
+ * set, win (as in vgwrdma). agent_port / set_direct_access answer -ENOTSUP. Verified only by
+ * unit tests of its logic: no RDMA device on the machines this project is tested on.
  *
  * Ownership: the client owns its agent thread(s), sockets and every registration; destroy()
  * stops the agent (dropping gateway connections), deregisters and frees what it allocated.
@@ -48,7 +53,8 @@ typedef struct rdma_host_client_config {
   uint64_t dc_key;        /* DC access key; the agent refuses gateways presenting another one.
                              default 0xffeeddcc */
   uint32_t port_num;      /* verbs: HCA port, default 1 */
-  int32_t gid_index;      /* verbs: GID index, default 3 (RoCEv2 IPv4) */
+  int32_t gid_index;      /* verbs: GID index, default -1 = automatic (non-link-local RoCE v2,
+                             then IPv4-mapped v2, then v1; src/verbs/gid_select.h) */
   uint32_t agent_port;    /* softnic: TCP port, 0 = ephemeral (default) */
   uint32_t allow_direct;  /* softnic: 1 = publish a cookie so a same-host gateway may use
                              process_vm_readv/writev after proving access; 0 = TCP only */

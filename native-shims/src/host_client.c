@@ -46,7 +46,7 @@ void rdma_host_client_config_default(rdma_host_client_config_t *cfg) {
   cfg->provider = VGW_PROVIDER_SOFTNIC;
   cfg->dc_key = 0xffeeddccull;
   cfg->port_num = 1;
-  cfg->gid_index = 3;
+  cfg->gid_index = -1; /* verbs: automatic choice (src/verbs/gid_select.h) */
   cfg->allow_direct = 1;
   cfg->io_timeout_ms = 10000;
 }
@@ -64,6 +64,7 @@ rdma_host_client_t *rdma_host_client_create(const rdma_host_client_config_t *in)
   if (built < 0 || cfg.provider == VGW_PROVIDER_CUOBJ)
     return vgw_fail_null(-EINVAL, "provider %u is not a host-client provider", cfg.provider);
   if (built == 0) return vgw_fail_null(-ENODEV, "%s", vgw_provider_why_not_built(cfg.provider));
+  if (cfg.provider != VGW_PROVIDER_SOFTNIC) return vgw_provider_client_create(&cfg); /* provider hook: verbs */
   if (cfg.agent_port > 65535) return vgw_fail_null(-EINVAL, "agent_port %u > 65535", cfg.agent_port);
   if (cfg.io_timeout_ms == 0) return vgw_fail_null(-EINVAL, "io_timeout_ms must be > 0");
 
@@ -91,7 +92,7 @@ rdma_host_client_t *rdma_host_client_create(const rdma_host_client_config_t *in)
 }
 
 void rdma_host_client_destroy(rdma_host_client_t *c) {
-  if (c == NULL) return;
+  if (c == NULL || vgw_pc_destroy(c)) return; /* provider hook */
   agent_stop(c->agent); /* no gateway request runs after this */
   while (c->mrs) {
     rdma_host_mr_t *n = c->mrs->next;
@@ -109,16 +110,19 @@ void rdma_host_client_destroy(rdma_host_client_t *c) {
 }
 
 int rdma_host_client_agent_port(const rdma_host_client_t *c) {
+  if (vgw_provider_client_ops(c)) return vgw_fail(-ENOTSUP, "agent_port: softnic only"); /* provider hook */
   return c ? (int)c->agent->port : -EINVAL;
 }
 
 int rdma_host_client_set_direct_access(rdma_host_client_t *c, int allow) {
   if (c == NULL) return -EINVAL;
+  if (vgw_provider_client_ops(c)) return vgw_fail(-ENOTSUP, "set_direct_access: softnic only"); /* provider hook */
   atomic_store(&c->agent->allow_direct, allow != 0);
   return 0;
 }
 
 void *rdma_host_client_alloc(rdma_host_client_t *c, size_t size) {
+  VGW_PC_FORWARD(c, alloc(c, size, 0)); /* provider hook (0 = host memory) */
   if (c == NULL || size == 0 || size > RDMA_HOST_MAX_REGION)
     return vgw_fail_null(-EINVAL, "alloc: size %zu not in 1..4 GiB - 64 KiB", size);
   size_t page = (size_t)sysconf(_SC_PAGESIZE);
@@ -140,6 +144,7 @@ void *rdma_host_client_alloc(rdma_host_client_t *c, size_t size) {
 }
 
 int rdma_host_client_free(rdma_host_client_t *c, void *ptr) {
+  VGW_PC_FORWARD(c, free(c, ptr)); /* provider hook */
   if (c == NULL || ptr == NULL) return vgw_fail(-EINVAL, "free: NULL argument");
   pthread_mutex_lock(&c->mu);
   alloc_rec_t **pp = &c->allocs;
@@ -155,6 +160,8 @@ int rdma_host_client_free(rdma_host_client_t *c, void *ptr) {
 }
 
 rdma_host_mr_t *rdma_host_client_register(rdma_host_client_t *c, void *ptr, size_t size) {
+  void *pmr;
+  if (vgw_pc_register(c, ptr, size, 0, &pmr)) return pmr; /* provider hook (0 = host memory) */
   if (c == NULL || ptr == NULL || size == 0 || size > RDMA_HOST_MAX_REGION)
     return vgw_fail_null(-EINVAL, "register: NULL pointer or size %zu not in 1..4 GiB - 64 KiB", size);
   rdma_host_mr_t *mr = calloc(1, sizeof *mr);
@@ -184,18 +191,30 @@ static int unlink_mr(rdma_host_client_t *c, rdma_host_mr_t *mr) {
 }
 
 int rdma_host_client_deregister(rdma_host_client_t *c, rdma_host_mr_t *mr) {
+  int prc;
+  if (vgw_pc_deregister(c, mr, &prc)) return prc; /* provider hook */
   if (c == NULL || mr == NULL || !unlink_mr(c, mr)) return vgw_fail(-EINVAL, "deregister: unknown registration");
   regions_remove(&c->agent->regions, mr->rkey); /* waits for in-flight gateway requests */
   free(mr);
   return 0;
 }
 
-uint32_t rdma_host_mr_rkey(const rdma_host_mr_t *mr) { return mr ? mr->rkey : 0; }
-void *rdma_host_mr_addr(const rdma_host_mr_t *mr) { return mr ? mr->addr : NULL; }
-size_t rdma_host_mr_size(const rdma_host_mr_t *mr) { return mr ? mr->size : 0; }
+uint32_t rdma_host_mr_rkey(const rdma_host_mr_t *mr) {
+  VGW_PC_FORWARD(mr, mr_rkey(mr)); /* provider hook */
+  return mr ? mr->rkey : 0;
+}
+void *rdma_host_mr_addr(const rdma_host_mr_t *mr) {
+  VGW_PC_FORWARD(mr, mr_addr(mr)); /* provider hook */
+  return mr ? mr->addr : NULL;
+}
+size_t rdma_host_mr_size(const rdma_host_mr_t *mr) {
+  VGW_PC_FORWARD(mr, mr_size(mr)); /* provider hook */
+  return mr ? mr->size : 0;
+}
 
 int rdma_host_client_token(rdma_host_client_t *c, rdma_host_mr_t *mr, size_t offset, size_t size, uint32_t op,
                            char *out, size_t cap) {
+  VGW_PC_FORWARD(c, token(c, mr, offset, size, op, out, cap)); /* provider hook */
   if (c == NULL || mr == NULL || out == NULL) return vgw_fail(-EINVAL, "token: NULL argument");
   if (op != CUOBJ_OP_GET && op != CUOBJ_OP_PUT) return vgw_fail(-EINVAL, "token: op %u is not GET/PUT", op);
   if (cap < CUOBJ_TOKEN_LEN + 1) return vgw_fail(-ENOSPC, "token: buffer of %zu bytes < 82", cap);

@@ -1,0 +1,1 @@
+# cuobj provider plugin — filled in next
