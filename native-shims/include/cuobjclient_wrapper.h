@@ -1,8 +1,22 @@
 /*
  * cuobjclient_wrapper.h — the GPU-capable client ABI (shape of NVIDIA cuObjClient's token-only
  * path: register memory once, mint a token per request). Same operations as the host client
- * plus a memory kind. Only host (SYSTEM) memory works in this build: CUDA memory kinds fail with
- * -ENOTSUP and the message "CUDA memory needs the cuobj provider, not built here".
+ * plus a memory kind.
+ *
+ * Memory kinds over softnic (since ABI 1.3):
+ * - SYSTEM: host memory, served as it is.
+ * - CUDA_DEVICE: device memory, reached the way NVIDIA GDS does in compatibility mode — each
+ *   registration gets a host twin of the same size (pinned with cudaHostRegister where the
+ *   runtime allows), the transport serves the twin, and the caller moves the bytes between the
+ *   two with cuobj_client_stage_to_host() BEFORE an upload (PUT token) and
+ *   cuobj_client_stage_to_device() AFTER a download (GET token) completed. Tokens name the twin;
+ *   the registration's address (cuobj_client_mr_addr) is the device pointer.
+ *   The CUDA runtime is loaded at run time (dlopen: $VGWRDMA_CUDA_LIB, else libcudart.so,
+ *   .so.13, .so.12) on the first CUDA call: the library has no link-time CUDA dependency. No
+ *   runtime or no device: -ENODEV, "no CUDA runtime: ..." / "no CUDA device: ...". CUDA errors
+ *   map to errnos (-ENOMEM out of device memory, -EFAULT bad device pointer, -ENODEV, -EINVAL,
+ *   -EIO otherwise) with the runtime's error name and text in the message.
+ * - CUDA_MANAGED: -ENOTSUP (managed memory is not staged).
  *
  * Ownership, threading and errors: exactly as rdma_host_client_wrapper.h (the softnic provider
  * runs the same agent). The config struct is rdma_host_client_config_t.
@@ -32,13 +46,16 @@ VGW_API void cuobj_client_destroy(cuobj_client_t *c);
 VGW_API int cuobj_client_agent_port(const cuobj_client_t *c);
 VGW_API int cuobj_client_set_direct_access(cuobj_client_t *c, int allow);
 
-/* Library-allocated memory of a kind. SYSTEM: page-aligned zeroed host memory. CUDA kinds:
- * NULL with -ENOTSUP. free: as rdma_host_client_free. */
+/* Library-allocated memory of a kind. SYSTEM: page-aligned zeroed host memory. CUDA_DEVICE:
+ * cudaMalloc on the client's device (not zeroed). CUDA_MANAGED: NULL, -ENOTSUP. free: either
+ * kind; -EINVAL if ptr did not come from alloc, -EBUSY while registered (SYSTEM). */
 VGW_API void *cuobj_client_alloc(cuobj_client_t *c, size_t size, uint32_t mem_kind);
 VGW_API int cuobj_client_free(cuobj_client_t *c, void *ptr);
 
-/* Register caller memory of a kind (cuMemObjGetDescriptor). SYSTEM works; CUDA kinds -> NULL,
- * -ENOTSUP. deregister = cuMemObjPutDescriptor. */
+/* Register caller memory of a kind (cuMemObjGetDescriptor). CUDA_DEVICE: ptr must be device
+ * memory (cudaPointerGetAttributes; else -EINVAL), from alloc or the caller's own cudaMalloc, on
+ * any device; its host twin is allocated and registered here. deregister = cuMemObjPutDescriptor
+ * (frees the twin). */
 VGW_API cuobj_client_mr_t *cuobj_client_register(cuobj_client_t *c, void *ptr, size_t size, uint32_t mem_kind);
 VGW_API int cuobj_client_deregister(cuobj_client_t *c, cuobj_client_mr_t *mr);
 VGW_API uint32_t cuobj_client_mr_memory_kind(const cuobj_client_mr_t *mr);
@@ -50,6 +67,36 @@ VGW_API size_t cuobj_client_mr_size(const cuobj_client_mr_t *mr);
 /* cuMemObjGetRDMAToken into a caller buffer; same contract as rdma_host_client_token. */
 VGW_API int cuobj_client_token(cuobj_client_t *c, cuobj_client_mr_t *mr, size_t offset, size_t size,
                                uint32_t op, char *out, size_t cap);
+
+/* ---- Since ABI 1.3: CUDA device memory over softnic (staging; see the top of this file) ---- */
+
+/* Loads the CUDA runtime (library NULL: $VGWRDMA_CUDA_LIB, else the default names) and selects
+ * the device for later CUDA_DEVICE allocations. Optional: the first CUDA call does
+ * (NULL, 0). 0, or -ENODEV "no CUDA runtime/device", -EINVAL device < 0, -EBUSY when the client
+ * already holds memory from another runtime. */
+VGW_API int cuobj_client_cuda_configure(cuobj_client_t *c, const char *library, int device);
+/* Staging of registrations made from now on: copies split into chunk_bytes pieces (0 = split
+ * evenly; else >= 64 KiB) issued round-robin on `streams` CUDA streams (1..8). Default 0 / 2. */
+VGW_API int cuobj_client_cuda_set_staging(cuobj_client_t *c, size_t chunk_bytes, uint32_t streams);
+/* One line: "<device name> (device D of N), runtime R, driver V, <library>"; length or -errno. */
+VGW_API int cuobj_client_cuda_describe(cuobj_client_t *c, char *out, size_t cap);
+
+/* Device -> host twin for [offset, offset+size) of mr: call before the gateway reads (upload).
+ * Host twin -> device: call after the gateway wrote (download). Blocking (run off the event
+ * loop); one staging copy at a time per registration. SYSTEM registrations: 0, nothing to do.
+ * 0 or a negative errno (-EINVAL range outside the registration, CUDA errors as above). */
+VGW_API int cuobj_client_stage_to_host(cuobj_client_t *c, cuobj_client_mr_t *mr, size_t offset, size_t size);
+VGW_API int cuobj_client_stage_to_device(cuobj_client_t *c, cuobj_client_mr_t *mr, size_t offset, size_t size);
+/* 1 when mr's host twin is pinned, 0 when pageable or mr is SYSTEM memory, -EINVAL for NULL. */
+VGW_API int cuobj_client_mr_staging_pinned(const cuobj_client_mr_t *mr);
+
+/* Plain synchronous copies between caller host memory and device memory, and a device fill
+ * (cudaMemcpy / cudaMemset) — for filling and checking device memory, not the transfer path. */
+#define CUOBJ_CUDA_HOST_TO_DEVICE 1u
+#define CUOBJ_CUDA_DEVICE_TO_HOST 2u
+VGW_API int cuobj_client_cuda_memcpy(cuobj_client_t *c, void *dst, const void *src, size_t size,
+                                     uint32_t direction);
+VGW_API int cuobj_client_cuda_memset(cuobj_client_t *c, void *dev, int value, size_t size);
 
 #ifdef __cplusplus
 }
