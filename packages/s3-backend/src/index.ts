@@ -2,6 +2,8 @@
 // backend shares (ranges, conditional requests).
 export type * from './backend.js';
 export { BACKEND_METHODS } from './backend-methods.js';
+export type { LendingBody, LentChunk, PositionalBody } from './body-capabilities.js';
+export { BORROW_CHUNKS, isLendingBody, isPositionalBody, READ_AT } from './body-capabilities.js';
 export type { BodyDigestOptions, BodyDigestResult, ChecksumSpec, Hasher } from './checksums/index.js';
 export {
   algorithmOfHeader,
