@@ -87,6 +87,10 @@ VGW_API int cuobj_client_cuda_describe(cuobj_client_t *c, char *out, size_t cap)
  * 0 or a negative errno (-EINVAL range outside the registration, CUDA errors as above). */
 VGW_API int cuobj_client_stage_to_host(cuobj_client_t *c, cuobj_client_mr_t *mr, size_t offset, size_t size);
 VGW_API int cuobj_client_stage_to_device(cuobj_client_t *c, cuobj_client_mr_t *mr, size_t offset, size_t size);
+/* The last failed stage on mr (its negative errno, 0 if none) and its message: the detail
+ * vgw_shim_last_error() keeps only on the thread that ran the stage (a koffi .async pool
+ * thread). */
+VGW_API int cuobj_client_mr_last_stage_error(cuobj_client_t *c, const cuobj_client_mr_t *mr, char *msg, size_t cap);
 /* 1 when mr's host twin is pinned, 0 when pageable or mr is SYSTEM memory, -EINVAL for NULL. */
 VGW_API int cuobj_client_mr_staging_pinned(const cuobj_client_mr_t *mr);
 

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "cuda/cuda_ctx.h"
@@ -20,6 +21,8 @@ struct cuobj_client_mr {
   size_t size;
   vgw_staging_t *staging;  /* CUDA_DEVICE: the twin's copies; NULL for SYSTEM */
   void *twin;              /* CUDA_DEVICE: host twin from rdma_host_client_alloc */
+  int stage_err;           /* last failed stage: errno and message, for callers on other threads */
+  char stage_msg[256];
   struct cuobj_client_mr *next;
 };
 
@@ -222,7 +225,22 @@ static int stage(cuobj_client_t *c, cuobj_client_mr_t *mr, size_t offset, size_t
       return vgw_fail(-EINVAL, "stage: [%zu, +%zu) is outside the %zu-byte registration", offset, size, mr->size);
     return 0;
   }
-  return vgw_staging_copy(mr->staging, dir, offset, size);
+  int rc = vgw_staging_copy(mr->staging, dir, offset, size);
+  if (rc < 0) { /* koffi .async callers run this on a pool thread: keep the detail on the handle */
+    pthread_mutex_lock(&c->mu);
+    mr->stage_err = vgw_shim_last_error(mr->stage_msg, sizeof mr->stage_msg);
+    pthread_mutex_unlock(&c->mu);
+  }
+  return rc;
+}
+
+int cuobj_client_mr_last_stage_error(cuobj_client_t *c, const cuobj_client_mr_t *mr, char *msg, size_t cap) {
+  if (c == NULL || mr == NULL) return vgw_fail(-EINVAL, "NULL argument");
+  pthread_mutex_lock(&c->mu);
+  int err = mr->stage_err;
+  if (msg && cap) snprintf(msg, cap, "%s", mr->stage_msg);
+  pthread_mutex_unlock(&c->mu);
+  return err;
 }
 
 int cuobj_client_stage_to_host(cuobj_client_t *c, cuobj_client_mr_t *mr, size_t offset, size_t size) {

@@ -202,6 +202,9 @@ static void copy_fault_mid_stage(void) {
   char msg[256];
   vgw_shim_last_error(msg, sizeof msg);
   CHECK(strstr(msg, "cudaErrorIllegalAddress") && strstr(msg, "device->host, 4194304 bytes at 0"));
+  char kept[256];
+  CHECK_EQ_INT(cuobj_client_mr_last_stage_error(c, mr, kept, sizeof kept), -EFAULT);
+  CHECK(strcmp(kept, msg) == 0); /* the same detail, kept on the handle for other threads */
   CHECK_EQ_INT(cuobj_client_stage_to_host(c, mr, 0, 4u << 20), 0); /* the next one is clean */
   cuobj_client_destroy(c);
 }
