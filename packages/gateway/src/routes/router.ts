@@ -15,7 +15,7 @@ import { header } from '../http/headers.js';
 import { parseRequestTarget, virtualHostBucket } from '../http/request-target.js';
 import type { Logger } from '../logger.js';
 import { createMatcher } from './match.js';
-import type { Handler, RouteMethod, RouteRow, RouteTarget, S3Request } from './types.js';
+import type { FormPrincipal, Handler, RouteMethod, RouteRow, RouteTarget, S3Request } from './types.js';
 
 export interface RouterOptions {
   backend: Backend;
@@ -95,24 +95,34 @@ export function createRouter(rows: readonly RouteRow[], opts: RouterOptions) {
     if (row.flags?.admin && (auth.anonymous || auth.account.role !== 'admin'))
       throw new S3Error('XAdminAccessDenied');
     const ctx = requestContext(c, auth.account);
-    // Legacy open mode (anonymousAccess) serves unsigned requests without the ACL/policy step.
-    const outcome: AuthzOutcome =
-      auth.anonymous && opts.anonymousAccess
-        ? {}
-        : await opts.authorizer.authorize({
+    const access = (who: FormPrincipal): Promise<AuthzOutcome> =>
+      // Legacy open mode (anonymousAccess) serves unsigned requests without the ACL/policy step.
+      who.anonymous && opts.anonymousAccess
+        ? Promise.resolve({})
+        : opts.authorizer.authorize({
             route: row,
             bucket: target.bucket ?? '',
-            key: target.key ?? '',
-            account: auth.account,
-            anonymous: auth.anonymous,
+            key: who.key,
+            account: who.account,
+            anonymous: who.anonymous,
             presigned: auth.presigned,
-            headers: incoming.headers,
+            headers: who.headers,
             query: target.query,
             sourceIp: incoming.socket.remoteAddress,
             secure: (incoming.socket as { encrypted?: boolean }).encrypted === true,
             backend: opts.backend,
             ctx,
           });
+    // A form route learns its key and signer from the body: the handler runs the check, and
+    // the bucket's state (CORS) is read here so that refusals carry the CORS headers too.
+    const outcome: AuthzOutcome = row.flags?.form
+      ? { state: await opts.authorizer.cache.get(opts.backend, ctx, target.bucket ?? '') }
+      : await access({
+          account: auth.account,
+          anonymous: auth.anonymous,
+          key: target.key ?? '',
+          headers: incoming.headers,
+        });
 
     const body = row.flags?.body ? decodeBody(incoming, incoming.headers, auth.payload) : undefined;
     const req: S3Request = {
@@ -128,6 +138,15 @@ export function createRouter(rows: readonly RouteRow[], opts: RouterOptions) {
       backend: outcome.backend ?? opts.backend,
       region: opts.region,
       logger: opts.logger,
+      ...(row.flags?.form
+        ? {
+            form: {
+              credentials: opts.credentials,
+              authorize: async (who: FormPrincipal) => void (await access(who)),
+              virtualHost: hostBucket !== undefined,
+            },
+          }
+        : {}),
     };
     // Set on the Node response so they also reach replies written straight to it (GET bodies).
     const cors = actualCorsHeaders(outcome.state?.cors, header(incoming.headers, 'origin'), method);

@@ -11,6 +11,7 @@ import { getObject } from '../handlers/object-read.js';
 import * as write from '../handlers/object-write.js';
 import * as refuse from '../handlers/refusals.js';
 import * as tagging from '../handlers/tagging.js';
+import { postObject } from '../post-object/post-object.js';
 import type { RouteFlags, RouteRow } from './types.js';
 
 const W: RouteFlags = { write: true };
@@ -32,6 +33,7 @@ export const ROUTES: readonly RouteRow[] = [
   { method: 'GET', target: 'bucket', subresource: 'versions', action: 's3:ListBucketVersions', handler: listing.listObjectVersions },
   { method: 'GET', target: 'bucket', subresource: 'uploads', action: 's3:ListBucketMultipartUploads', handler: mp.listMultipartUploads },
   { method: 'GET', target: 'bucket', subresource: 'location', action: 's3:GetBucketLocation', handler: bucket.getBucketLocation },
+  { method: 'POST', target: 'bucket', action: 's3:PutObject', handler: postObject, flags: { write: true, form: true } },
   { method: 'POST', target: 'bucket', subresource: 'delete', action: 's3:DeleteObject', handler: write.deleteObjects, flags: WX },
   { method: 'PATCH', target: 'bucket', subresource: 'change-bucket-owner', action: 'admin:ChangeBucketOwner', handler: bucket.changeBucketOwner, flags: { write: true, admin: true } },
 

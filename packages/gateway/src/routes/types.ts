@@ -2,7 +2,7 @@
 // router (target, auth, context, body) so handlers only map HTTP to backend calls and back.
 import type { Account, Backend, RequestContext } from '@vgwrdma/s3-backend';
 import type { Context } from 'hono';
-import type { AuthResult } from '../auth/index.js';
+import type { AuthResult, CredentialStore } from '../auth/index.js';
 import type { DecodedBody } from '../body/index.js';
 import type { GatewayEnv } from '../env.js';
 import type { RawHeaders } from '../http/headers.js';
@@ -68,6 +68,26 @@ export interface RouteFlags {
   readonly body?: 'stream' | 'xml';
   /** Only admin accounts. */
   readonly admin?: boolean;
+  /** POST object: the form, not the request, says who is asking; the handler authorizes. */
+  readonly form?: boolean;
+}
+
+/** Who a POST form turned out to come from, for the authorization step the router deferred. */
+export interface FormPrincipal {
+  readonly account: Account;
+  readonly anonymous: boolean;
+  readonly key: string;
+  /** The form's fields as the equivalent PutObject's headers. */
+  readonly headers: RawHeaders;
+}
+
+/** What a form route's handler needs beyond an ordinary request. */
+export interface FormContext {
+  readonly credentials: CredentialStore;
+  /** The ACL/policy step, run once the form has named its key and signer. */
+  authorize(who: FormPrincipal): Promise<void>;
+  /** The bucket came from the Host header (the object URL has no bucket segment). */
+  readonly virtualHost: boolean;
 }
 
 /** The request as a handler sees it. */
@@ -87,6 +107,8 @@ export interface S3Request {
   readonly backend: Backend;
   readonly region: string;
   readonly logger: Logger;
+  /** Present for form routes (POST object). */
+  readonly form?: FormContext;
 }
 
 export type Handler = (c: Context<GatewayEnv>, req: S3Request) => Promise<Response>;
