@@ -95,3 +95,34 @@ if(VGW_CUOBJ_DECL_CHECK)
     message(WARNING "native-shims: VGW_CUOBJ_DECL_CHECK needs a C++ compiler; skipped")
   endif()
 endif()
+
+# Test fixtures for test_cuobj_loader.c (see test/fixtures/cuobj-plugins/README.md): the real
+# plugin linked against an abort()-only link stub (then loaded without it), and a plugin of
+# another plugin ABI. No RPATH, so the stub is never found at run time.
+if(VGW_SHIMS_TESTS AND CMAKE_CXX_COMPILER)
+  set(fx ${CMAKE_CURRENT_SOURCE_DIR}/test/fixtures/cuobj-plugins)
+  set(fx_out ${CMAKE_BINARY_DIR}/cuobj-fixtures)
+  foreach(part server client)
+    string(TOUPPER ${part} PART)
+    add_library(vgw_fx_cuobj${part} SHARED ${fx}/link_stub.cpp)
+    vgw_cuobj_target(vgw_fx_cuobj${part} stub)
+    target_include_directories(vgw_fx_cuobj${part} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/vendor-decl/include)
+    target_compile_definitions(vgw_fx_cuobj${part} PRIVATE VGW_STUB_${PART}=1 VGW_DECL_CUOBJ_SERVER_API=2)
+    target_compile_options(vgw_fx_cuobj${part} PRIVATE -Wno-unused-parameter -fvisibility=default)
+    set_target_properties(vgw_fx_cuobj${part} PROPERTIES OUTPUT_NAME cuobj${part}
+                          LIBRARY_OUTPUT_DIRECTORY ${fx_out}/stub)
+  endforeach()
+  add_library(vgw_fx_cuobj_plugin SHARED src/cuobj/plugin_entry.cpp src/cuobj/vendor_map.c
+              src/cuobj/cuobj_server_provider.cpp src/cuobj/cuobj_client_provider.cpp)
+  vgw_cuobj_target(vgw_fx_cuobj_plugin plugin)
+  target_include_directories(vgw_fx_cuobj_plugin PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/vendor-decl/include)
+  target_compile_definitions(vgw_fx_cuobj_plugin PRIVATE VGW_DECL_CUOBJ_SERVER_API=2 VGW_CUOBJ_SERVER_API=2
+                             VGW_CUOBJ_HAVE_SERVER=1 VGW_CUOBJ_HAVE_CLIENT=1)
+  target_link_libraries(vgw_fx_cuobj_plugin PRIVATE vgw_fx_cuobjserver vgw_fx_cuobjclient ${CMAKE_DL_LIBS})
+  target_link_options(vgw_fx_cuobj_plugin PRIVATE -Wl,--no-undefined)
+  set_target_properties(vgw_fx_cuobj_plugin PROPERTIES OUTPUT_NAME vgwrdma_cuobj SKIP_BUILD_RPATH ON
+                        LIBRARY_OUTPUT_DIRECTORY ${fx_out}/plugin)
+  add_library(vgw_fx_wrong_abi SHARED ${fx}/wrong_abi.c)
+  set_target_properties(vgw_fx_wrong_abi PROPERTIES OUTPUT_NAME vgwrdma_cuobj
+                        LIBRARY_OUTPUT_DIRECTORY ${fx_out}/wrong-abi)
+endif()
