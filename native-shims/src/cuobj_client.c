@@ -13,6 +13,7 @@
 #include "cuda/cuda_ctx.h"
 #include "cuobjclient_wrapper.h"
 #include "last_error.h"
+#include "provider.h" /* provider hook in device_attach */
 
 struct cuobj_client_mr {
   rdma_host_mr_t *host_mr; /* what the transport serves: the memory itself, or its host twin */
@@ -61,6 +62,14 @@ static int device_attach(cuobj_client_t *c, cuobj_client_mr_t *mr, void *ptr, si
   int device = 0;
   int rc = vgw_cuda_ctx_check_device_ptr(c->cuda, ptr, &device);
   if (rc != 0) return rc;
+  /* --- provider hook (hardware providers, src/cuobj/): a vendor cuObjClient registers device
+   * memory itself (GPUDirect): no host twin, no staging; stage_* then have nothing to do. --- */
+  void *vendor_mr;
+  if (vgw_pc_register(c->host, ptr, size, CUOBJ_MEMORY_CUDA_DEVICE, &vendor_mr)) {
+    mr->host_mr = vendor_mr;
+    return vendor_mr ? 0 : vgw_shim_last_error(NULL, 0);
+  }
+  /* --- end of provider hook --- */
   mr->twin = rdma_host_client_alloc(c->host, size);
   if (mr->twin == NULL) return vgw_shim_last_error(NULL, 0);
   mr->staging = vgw_cuda_ctx_staging(c->cuda, device, ptr, mr->twin, size);
