@@ -14,6 +14,7 @@ import {
   type Backend,
   type GetObjectInput,
   type GetObjectOutput,
+  isPositionalBody,
   isS3Error,
   type PutObjectInput,
   type PutObjectOutput,
@@ -24,6 +25,7 @@ import {
 } from '@vgwrdma/s3-backend';
 import { DelegatingBackend } from './delegating-backend.js';
 import { rdmaDownload } from './rdma-download.js';
+import { rdmaDownloadAt } from './rdma-download-at.js';
 import { RdmaSession } from './rdma-session.js';
 import { RdmaUpload } from './rdma-upload.js';
 import {
@@ -45,7 +47,7 @@ export interface CuServerOptions {
   readonly poolWaitMs?: number;
   /** Largest payload moved by RDMA; larger requests are declined. Default: no limit but the token's. */
   readonly maxTransferSize?: number;
-  /** Bytes per RDMA transfer (a pool buffer holds two for pipelining); default min(8 MiB, buffer/2). */
+  /** Bytes per RDMA transfer (a pool buffer holds up to four for pipelining); default min(8 MiB, buffer/4). */
   readonly chunkSize?: number;
 }
 
@@ -62,6 +64,8 @@ export interface CuServerStats {
 }
 
 const DEFAULT_CHUNK = 8 * 1024 * 1024;
+/** Slices per pool buffer: one on the wire while the others are read, hashed or written. */
+const SLICES = 4;
 
 /** Marks a decline inside the acquire path, so both PUT and GET can answer it their way. */
 class Declined extends Error {
@@ -100,7 +104,7 @@ export class CuServer extends DelegatingBackend {
     this.pool = options.pool;
     this.options = options;
     const chunk =
-      options.chunkSize ?? Math.min(DEFAULT_CHUNK, Math.max(1, Math.floor(options.pool.bufferSize / 2)));
+      options.chunkSize ?? Math.min(DEFAULT_CHUNK, Math.max(1, Math.floor(options.pool.bufferSize / SLICES)));
     if (!Number.isSafeInteger(chunk) || chunk <= 0)
       throw new RangeError(`chunkSize must be a positive integer, got ${chunk}`);
     this.chunkSize = Math.min(chunk, options.pool.bufferSize);
@@ -169,7 +173,11 @@ export class CuServer extends DelegatingBackend {
       throw err;
     }
     try {
-      const moved = await rdmaDownload(session, out.body, payload, ctx.signal);
+      // A body that reads at positions (a file) fills the slices directly; any other is copied in.
+      const moved = isPositionalBody(out.body)
+        ? await rdmaDownloadAt(session, out.body, payload, ctx.signal)
+        : await rdmaDownload(session, out.body, payload, ctx.signal);
+      out.body.destroy(); // read at positions, never to its end: this closes its file
       this.counters.rdmaGets++;
       this.counters.bytesWritten += moved;
       return {

@@ -8,6 +8,8 @@ import type { BufferLease, BufferSlice } from '@vgwrdma/bufferpool';
 import type { RdmaChannel, RdmaServer, RdmaToken } from '@vgwrdma/rdma-ffi';
 
 const noop = () => {};
+/** One slice on the wire, the others being filled or drained (disk, hashing). */
+const MAX_SLICES = 4;
 
 export class RdmaSession {
   readonly slices: BufferSlice[];
@@ -23,7 +25,7 @@ export class RdmaSession {
     chunkSize: number,
     private readonly key: string,
   ) {
-    this.slices = lease.slices(chunkSize, 2);
+    this.slices = lease.slices(chunkSize, MAX_SLICES);
   }
 
   /** Largest transfer one slice takes. */

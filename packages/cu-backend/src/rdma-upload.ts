@@ -1,17 +1,40 @@
-// The PUT / UploadPart side: the client's memory, RDMA-READ chunk by chunk, becomes the body
-// stream the wrapped backend consumes, so its ETag, checksum and atomic-publish logic run
-// unchanged on the bytes that arrived. Pipelined: while the backend consumes chunk i, the READ of
-// chunk i+1 is already on the wire.
-// The backend gets a copy of each chunk, never a view of pool memory: the Backend contract lets
-// a consumer keep a chunk after asking for the next one (posix batches writes), and a slice is
-// overwritten by the next READ. The copy is what makes slice reuse safe.
+// The PUT / UploadPart side: the client's memory, RDMA-READ chunk by chunk into pool slices,
+// becomes the body the wrapped backend consumes, so its ETag, checksum and atomic-publish logic
+// run unchanged on the bytes that arrived. Pipelined: READs run ahead into free slices while the
+// backend consumes earlier chunks. Two ways to consume it:
+//   - as a stream: each chunk is a copy (the Backend contract lets a consumer keep a chunk after
+//     asking for the next), and its slice is free again as soon as it is copied;
+//   - by BORROW_CHUNKS: each chunk is lent as a view of its slice, with no copy, and the slice is
+//     free again only when the backend releases the chunk (after hashing and writing it).
+// Invariants: a READ goes only into a free slice; one READ at a time on the channel.
 
 import { Readable } from 'node:stream';
+import { BORROW_CHUNKS, type LentChunk } from '@vgwrdma/s3-backend';
 import type { RdmaSession } from './rdma-session.js';
+
+interface Deferred {
+  promise: Promise<number>;
+  resolve(n: number): void;
+  reject(err: unknown): void;
+}
+
+function deferred(): Deferred {
+  let resolve!: (n: number) => void;
+  let reject!: (err: unknown) => void;
+  const promise = new Promise<number>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  promise.catch(() => {}); // awaited by the consumer; never an unhandled rejection when it left
+  return { promise, resolve, reject };
+}
 
 export class RdmaUpload {
   private readonly chunks: number;
-  private reads: (Promise<number> | undefined)[] = [];
+  private readonly done = new Map<number, Deferred>();
+  private readonly freed: boolean[] = [];
+  private next = 0; // next chunk to READ
+  private busy = false; // a READ is on the wire
   /** The first transfer error, once one happened. */
   error: unknown;
 
@@ -23,47 +46,102 @@ export class RdmaUpload {
     this.chunks = Math.ceil(size / session.chunkSize);
   }
 
-  private launch(i: number): void {
-    if (i >= this.chunks) return;
+  private readDone(i: number): Deferred {
+    let d = this.done.get(i);
+    if (!d) {
+      d = deferred();
+      if (this.error !== undefined) d.reject(this.error);
+      this.done.set(i, d);
+    }
+    return d;
+  }
+
+  /** Starts the next READ when the channel is idle and the chunk's slice is free. */
+  private pump(): void {
+    const slots = this.session.slices.length;
+    const i = this.next;
+    if (this.busy || this.error !== undefined || i >= this.chunks) return;
+    if (i >= slots && !this.freed[i - slots]) return;
+    this.next++;
+    this.busy = true;
     const chunk = this.session.chunkSize;
     const offset = i * chunk;
-    const p = this.session.transfer(
-      'read',
-      i % this.session.slices.length,
-      Math.min(chunk, this.size - offset),
-      offset,
+    const d = this.readDone(i);
+    this.session.transfer('read', i % slots, Math.min(chunk, this.size - offset), offset).then(
+      (n) => {
+        this.busy = false;
+        d.resolve(n);
+        this.pump();
+      },
+      (err: unknown) => {
+        this.busy = false;
+        this.error ??= err;
+        for (const [j, waiting] of this.done) if (j >= i) waiting.reject(err);
+      },
     );
-    p.catch((err: unknown) => {
-      this.error ??= err;
-    });
-    this.reads[i] = p;
+  }
+
+  /** Chunk `i`'s slice may be read into again. */
+  private free(i: number): void {
+    if (this.freed[i]) return;
+    this.freed[i] = true;
+    this.pump();
   }
 
   /** Starts the first READ and waits for it; throws its RdmaError (the caller may still decline). */
   async prime(): Promise<void> {
-    this.launch(0);
-    await this.reads[0];
+    this.pump();
+    await this.readDone(0).promise;
   }
 
-  private async *generate(): AsyncGenerator<Buffer> {
+  /** Chunk `i` once it arrived: the byte count and its slice's bytes. */
+  private async arrived(i: number): Promise<Uint8Array> {
+    this.pump();
+    const n = await this.readDone(i).promise;
+    this.done.delete(i);
+    const slice = this.session.slices[i % this.session.slices.length];
+    if (!slice) throw new RangeError('slice missing');
+    return slice.bytes.subarray(0, n);
+  }
+
+  private async *copies(): AsyncGenerator<Buffer> {
     for (let i = 0; i < this.chunks; i++) {
-      if (!this.reads[i]) this.launch(i);
-      const n = await (this.reads[i] as Promise<number>);
-      this.reads[i] = undefined;
-      const slice = this.session.slices[i % this.session.slices.length];
-      if (!slice) throw new RangeError('slice missing');
-      const copy = Buffer.allocUnsafe(n);
-      copy.set(slice.bytes.subarray(0, n));
-      // The slice is free again: start the next READ before handing this chunk over.
-      this.launch(i + 1);
+      const bytes = await this.arrived(i);
+      const copy = Buffer.allocUnsafe(bytes.length);
+      copy.set(bytes);
+      this.free(i);
       yield copy;
     }
   }
 
-  /** The body stream: the payload in order; it errors with the RdmaError if a READ fails. */
+  private async *lend(): AsyncGenerator<LentChunk> {
+    for (let i = 0; i < this.chunks; i++) {
+      const bytes = await this.arrived(i);
+      yield {
+        bytes: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length),
+        release: () => this.free(i),
+      };
+    }
+  }
+
+  /**
+   * The body stream: the payload in order; it errors with the RdmaError if a READ fails. It also
+   * lends its chunks without copies to a consumer that asks by BORROW_CHUNKS.
+   */
   body(): Readable {
     // Byte mode with a one-chunk high-water mark: at most one chunk waits in the stream while the
     // backend consumes another and the next READ runs.
-    return Readable.from(this.generate(), { objectMode: false, highWaterMark: this.session.chunkSize });
+    const stream = Readable.from(this.copies(), {
+      objectMode: false,
+      highWaterMark: this.session.chunkSize,
+    });
+    let lent = false;
+    return Object.assign(stream, {
+      [BORROW_CHUNKS]: (): AsyncIterable<LentChunk> => {
+        if (lent) throw new Error('the body was already borrowed');
+        lent = true;
+        return this.lend();
+      },
+    });
   }
 }

@@ -1,20 +1,22 @@
 // Streams a request body into an open file while computing its MD5 (the ETag) and the checksums
-// asked for, in one pass. Enforces the declared length and a size limit, and stops on abort.
+// asked for, in one pass; the file writes run on the libuv pool while the main thread hashes, and
+// a body lent from registered memory (BORROW_CHUNKS) is written and hashed with no copy. Enforces
+// the declared length and a size limit, and stops on abort.
 // The caller owns the file: on any error here it discards the temp file, so nothing partial is
 // ever published.
 import { createHash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import {
+  BORROW_CHUNKS,
   type ChecksumAlgorithm,
   type Checksums,
   getChecksum,
   type Hasher,
+  isLendingBody,
   S3Error,
 } from '@vgwrdma/s3-backend';
-
-/** Writes are batched to about this size: fewer syscalls than one per body chunk. */
-const WRITE_BATCH = 1 << 20;
+import { PositionalWriter } from './positional-writer.js';
 
 export interface IngestOptions {
   body: Readable;
@@ -54,30 +56,48 @@ export async function ingest(fh: FileHandle, opts: IngestOptions): Promise<Inges
   // A stalled body never yields again; destroying it on abort ends the loop below.
   const onAbort = () => body.destroy(abortError(signal));
   signal.addEventListener('abort', onAbort, { once: true });
+  const writer = new PositionalWriter(fh);
   let size = 0;
-  let pending: Buffer[] = [];
-  let pendingBytes = 0;
-  const flush = async () => {
-    if (pendingBytes === 0) return;
-    const chunks = pending;
-    pending = [];
-    pendingBytes = 0;
-    await fh.writev(chunks);
+  /** Counts a chunk against the limits, then hashes it (while its write, already started, runs). */
+  const take = (chunk: Buffer) => {
+    md5.update(chunk);
+    for (const [, h] of hashers) h.update(chunk);
+  };
+  const count = (n: number) => {
+    size += n;
+    if (contentLength !== undefined && size > contentLength) throw new S3Error('IncompleteBody');
+    if (maxSize !== undefined && size > maxSize) throw new S3Error('EntityTooLarge');
   };
   try {
-    for await (const raw of body) {
-      const chunk: Buffer = typeof raw === 'string' ? Buffer.from(raw) : (raw as Buffer);
-      size += chunk.length;
-      if (contentLength !== undefined && size > contentLength) throw new S3Error('IncompleteBody');
-      if (maxSize !== undefined && size > maxSize) throw new S3Error('EntityTooLarge');
-      md5.update(chunk);
-      for (const [, h] of hashers) h.update(chunk);
-      pending.push(chunk);
-      pendingBytes += chunk.length;
-      if (pendingBytes >= WRITE_BATCH) await flush();
+    if (isLendingBody(body)) {
+      // Chunks lent from registered memory: written straight from it, hashed meanwhile, handed
+      // back when written. No copy.
+      for await (const lent of body[BORROW_CHUNKS]()) {
+        if (signal.aborted) {
+          lent.release();
+          throw abortError(signal);
+        }
+        try {
+          count(lent.bytes.length);
+        } catch (err) {
+          lent.release();
+          throw err;
+        }
+        writer.writeLent(lent.bytes, () => lent.release());
+        take(lent.bytes);
+        await writer.drain();
+      }
+    } else {
+      for await (const raw of body) {
+        const chunk: Buffer = typeof raw === 'string' ? Buffer.from(raw) : (raw as Buffer);
+        count(chunk.length);
+        take(chunk);
+        writer.push(chunk);
+        await writer.drain();
+      }
     }
     if (signal.aborted) throw abortError(signal);
-    await flush();
+    await writer.finish();
   } catch (err) {
     if (signal.aborted) throw abortError(signal);
     if (err instanceof S3Error) throw err;
@@ -87,6 +107,8 @@ export async function ingest(fh: FileHandle, opts: IngestOptions): Promise<Inges
     throw err;
   } finally {
     signal.removeEventListener('abort', onAbort);
+    // No write may still read a chunk (or lent memory) once the caller moves on.
+    await writer.settle();
   }
   if (contentLength !== undefined && size !== contentLength) throw new S3Error('IncompleteBody');
   const checksums: Checksums = {};

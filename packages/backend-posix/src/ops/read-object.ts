@@ -15,6 +15,7 @@ import {
 } from '@vgwrdma/s3-backend';
 import type { PosixEnv } from '../env.js';
 import { isErrno, mapObjectError, missingObject } from '../fs/errors.js';
+import { fileBody } from '../fs/file-body.js';
 import { abs, assertBucketName, assertKey, isFolderKey, objectRel } from '../fs/layout.js';
 import { primaryChecksums, readObjectAttrs, type StoredObjectAttrs } from '../meta/object-attrs.js';
 import type { MetaStore } from '../meta/store.js';
@@ -198,7 +199,7 @@ export async function getObject(env: PosixEnv, input: GetObjectInput): Promise<G
     await o.fh?.close();
     return { ...out, body: Readable.from([]) };
   }
-  // The stream owns the handle from here: it closes it at the end or when destroyed.
-  const body = o.fh.createReadStream(r ? { start: r.start, end: r.end } : {});
+  // The body owns the handle from here: it closes it at the end or when destroyed.
+  const body = fileBody(o.fh, r ? r.start : 0, r ? r.end : o.size - 1);
   return { ...out, body };
 }

@@ -1,0 +1,100 @@
+// Writes a body into a file at explicit positions without waiting for each write: writes run on
+// the libuv pool while the caller hashes the next bytes on the main thread. Owned chunks are
+// batched (fewer syscalls); lent chunks (views of someone else's memory) are written at once and
+// handed back through their callback only when their write finished. Invariant: settle() returns
+// only when no write is in flight, so no memory is read after the caller lets it go.
+import type { FileHandle } from 'node:fs/promises';
+
+/** Owned chunks are batched to about this size. */
+const BATCH = 1 << 20;
+/** Bytes in flight before write() callers are asked to wait (drain()). */
+const MAX_IN_FLIGHT = 8 << 20;
+
+export class PositionalWriter {
+  private position = 0;
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private inFlightBytes = 0;
+  private readonly inFlight = new Set<Promise<void>>();
+  private error: unknown;
+
+  constructor(private readonly fh: FileHandle) {}
+
+  /** Queues an owned chunk (the caller will not change it); written in batches. */
+  push(chunk: Buffer): void {
+    this.pending.push(chunk);
+    this.pendingBytes += chunk.length;
+    if (this.pendingBytes >= BATCH) this.flushPending();
+  }
+
+  /** Writes a lent chunk now; `done` runs once its write finished (or failed). */
+  writeLent(chunk: Buffer, done: () => void): void {
+    this.flushPending();
+    this.start([chunk], done);
+  }
+
+  /** Waits while too many bytes are in flight; throws the first write error. */
+  async drain(): Promise<void> {
+    while (this.inFlightBytes > MAX_IN_FLIGHT && this.error === undefined) await Promise.race(this.inFlight);
+    if (this.error !== undefined) throw this.error;
+  }
+
+  /** Writes what is queued and waits for every write; throws the first write error. */
+  async finish(): Promise<void> {
+    this.flushPending();
+    await this.settle();
+    if (this.error !== undefined) throw this.error;
+  }
+
+  /** Waits until no write is in flight (never throws). */
+  async settle(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+
+  private flushPending(): void {
+    if (this.pendingBytes === 0) return;
+    const chunks = this.pending;
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.start(chunks);
+  }
+
+  private start(chunks: Buffer[], done?: () => void): void {
+    const bytes = chunks.reduce((n, c) => n + c.length, 0);
+    const position = this.position;
+    this.position += bytes;
+    this.inFlightBytes += bytes;
+    const p = writeAll(this.fh, chunks, position)
+      .catch((err: unknown) => {
+        this.error ??= err;
+      })
+      .finally(() => {
+        this.inFlight.delete(p);
+        this.inFlightBytes -= bytes;
+        done?.();
+      });
+    this.inFlight.add(p);
+  }
+}
+
+/** pwritev until every byte is written (a regular file may take fewer bytes in one call). */
+async function writeAll(fh: FileHandle, chunks: Buffer[], position: number): Promise<void> {
+  let rest = chunks;
+  let at = position;
+  while (rest.length > 0) {
+    const { bytesWritten } = await fh.writev(rest, at);
+    at += bytesWritten;
+    let skip = bytesWritten;
+    const next: Buffer[] = [];
+    for (const c of rest) {
+      if (skip >= c.length) {
+        skip -= c.length;
+        continue;
+      }
+      next.push(skip > 0 ? c.subarray(skip) : c);
+      skip = 0;
+    }
+    if (bytesWritten === 0 && next.length > 0) throw new Error('pwritev wrote nothing');
+    rest = next;
+  }
+}
