@@ -19,7 +19,7 @@ function buildTests(): void {
 
 function testBinaries(): string[] {
   return readdirSync(buildDir)
-    .filter((f) => /^test_[a-z0-9_]+$/.test(f))
+    .filter((f) => /^(test|fuzz)_[a-z0-9_]+$/.test(f)) // fuzz_*: CI-sized runs unless FUZZ_RUNS is set
     .sort();
 }
 
