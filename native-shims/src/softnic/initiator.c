@@ -23,6 +23,17 @@ int initiator_init(snic_initiator_t *in, const snic_initiator_config_t *cfg) {
 
 void initiator_destroy(snic_initiator_t *in) { conn_cache_destroy(&in->cache); }
 
+/* The statuses an agent may answer with (SOFTNIC.md). Anything else — a positive value, or a
+ * number that is no errno the ABI documents — is a malformed reply: -EPROTO, never passed on,
+ * since callers map these values to HTTP answers. */
+static const int32_t k_agent_statuses[] = {-EACCES, -ERANGE, -EPERM, -EPROTO};
+
+static int agent_errno(int32_t status) {
+  for (size_t i = 0; i < sizeof k_agent_statuses / sizeof k_agent_statuses[0]; i++)
+    if (status == k_agent_statuses[i]) return status;
+  return -EPROTO;
+}
+
 /* Read the agent's cookie from its memory and send it back: proves we may access that process.
  * Any failure just leaves the connection on TCP. */
 static int prove(snic_conn_t *c, uint64_t cookie_addr) {
@@ -48,7 +59,7 @@ static int handshake(snic_initiator_t *in, snic_conn_t *c) {
   if (rc == 0) rc = sock_recv_hdr(c->fd, &ack);
   if (rc) return rc;
   if (ack.type != SNIC_HELLO_ACK) return -EPROTO;
-  if (ack.status != 0) return ack.status < 0 ? ack.status : -EPROTO; /* -EACCES: wrong DC key */
+  if (ack.status != 0) return agent_errno(ack.status); /* -EACCES: wrong DC key */
   c->pid = (pid_t)ack.addr;
   if ((ack.flags & SNIC_FLAG_DIRECT) && in->cfg.allow_direct && ack.length == SNIC_COOKIE_LEN) {
     rc = prove(c, ack.arg);
@@ -105,11 +116,11 @@ static attempt_t request(snic_conn_t *c, uint8_t type, uint8_t want, uint32_t rk
   if (a.rc) return a;
   a.before_reply = 0;
   if (r.type != want) {
-    a.rc = r.type == SNIC_ERROR && r.status < 0 ? r.status : -EPROTO;
+    a.rc = r.type == SNIC_ERROR ? agent_errno(r.status) : -EPROTO;
     return a;
   }
-  a.rc = r.status > 0 ? -EPROTO : r.status;
-  a.conn_ok = r.status < 0; /* a refusal is a complete exchange; success continues below */
+  a.rc = r.status == 0 ? 0 : agent_errno(r.status);
+  a.conn_ok = a.rc < 0 && a.rc != -EPROTO; /* a refusal is a complete exchange; success continues below */
   return a;
 }
 
@@ -129,7 +140,7 @@ static attempt_t tcp_write(snic_initiator_t *in, snic_conn_t *c, uint32_t rkey, 
   if (a.rc == 0) a.rc = sock_recv_hdr(c->fd, &ack);
   if (a.rc) return a;
   if (ack.type != SNIC_WRITE_ACK || ack.status != 0 || ack.length != len) {
-    a.rc = ack.status < 0 ? ack.status : -EPROTO;
+    a.rc = ack.status != 0 ? agent_errno(ack.status) : -EPROTO;
     return a;
   }
   a.conn_ok = 1;
@@ -146,7 +157,7 @@ static attempt_t tcp_read(snic_initiator_t *in, snic_conn_t *c, uint32_t rkey, u
     a.rc = sock_recv_hdr(c->fd, &d);
     if (a.rc) break;
     if (d.type != SNIC_DATA || d.arg != done || d.length == 0 || d.length > len - done) {
-      a.rc = d.type == SNIC_ERROR && d.status < 0 ? d.status : -EPROTO;
+      a.rc = d.type == SNIC_ERROR ? agent_errno(d.status) : -EPROTO;
       break;
     }
     a.rc = sock_recv_all(c->fd, dst + done, (size_t)d.length);

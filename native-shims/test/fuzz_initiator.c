@@ -1,0 +1,182 @@
+/* fuzz_initiator.c — the gateway side (a real cuobj server) against a hostile agent, under
+ * ASan/UBSan. A fake agent thread answers each connection with a seeded random script: a
+ * (mostly valid, sometimes mutated) HELLO_ACK, then random replies to the request — wrong types,
+ * positive / huge statuses, DATA frames with edge offsets and lengths (up to 2^64-1), short
+ * payloads, truncated headers, WRITE_ACKs with wrong lengths — and then hangs up.
+ * Every transfer must end with exactly the requested size or a negative errno, the server must
+ * never write outside the local window of its buffer (nor at all into it on a GET), and after
+ * the run a transfer against a well-behaved agent still works. Cases counted: transfers.
+ * The server's direct path is off here: a fake HELLO_ACK names a pid and a cookie address. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "cuobjserver_wrapper.h"
+#include "fuzz_support.h"
+#include "harness.h"
+#include "harness_softnic.h"
+#include "softnic/sock.h"
+#include "softnic/wire.h"
+
+#define XFER 4096u
+#define LOCAL_OFF 4096u
+#define SBUF (3 * 4096u)
+
+typedef struct fake {
+  int lfd;
+  uint16_t port;
+  uint64_t rng;
+  atomic_int stop;
+  pthread_t th;
+} fake_t;
+
+static const uint8_t k_replies[] = {SNIC_READ_RESP, SNIC_WRITE_READY, SNIC_WRITE_ACK, SNIC_DATA,
+                                    SNIC_ERROR,     SNIC_DIRECT_ACK,  SNIC_HELLO_ACK};
+
+/* Sends a frame; 0 when it was cut short (the fake must hang up then, or both sides wait). */
+static int send_raw(int fd, const snic_hdr_t *h, uint64_t *rng, size_t payload) {
+  uint8_t raw[SNIC_HDR_LEN], data[XFER + 64];
+  snic_hdr_pack(h, raw);
+  size_t hdr = test_rand(rng) % 24 == 0 ? (size_t)(test_rand(rng) % SNIC_HDR_LEN) : SNIC_HDR_LEN;
+  if (test_rand(rng) % 24 == 0) raw[test_rand(rng) % SNIC_HDR_LEN] ^= 0x10;
+  if (sock_send_all(fd, raw, hdr) != 0 || hdr < SNIC_HDR_LEN) return 0;
+  size_t cap = payload > sizeof data ? sizeof data : payload;
+  test_fill(data, cap, test_rand(rng));
+  if (cap && sock_send_all(fd, data, cap) != 0) return 0;
+  return cap == payload;
+}
+
+/* One reply frame to a request: right type and shape most of the time, wrong in one field. */
+static int reply_frame(int fd, uint64_t *rng, const snic_hdr_t *req, uint64_t *offset) {
+  uint64_t r = test_rand(rng);
+  uint8_t want = req->type == SNIC_READ_REQ ? SNIC_READ_RESP : SNIC_WRITE_READY;
+  snic_hdr_t h = snic_hdr_make(r % 3 == 0 ? k_replies[(r >> 2) % sizeof k_replies] : want);
+  if (*offset > 0 || r % 5 == 0) h.type = req->type == SNIC_READ_REQ ? SNIC_DATA : SNIC_WRITE_ACK;
+  h.status = test_rand(rng) % 4 ? 0 : (int32_t)(test_rand(rng) % 3 ? -(int32_t)(test_rand(rng) % 200) : (int32_t)test_rand(rng));
+  h.length = test_rand(rng) % 3 ? req->length - *offset : fuzz_edge_u64(rng);
+  h.arg = test_rand(rng) % 3 ? *offset : fuzz_edge_u64(rng);
+  size_t payload = 0;
+  if (h.type == SNIC_DATA) {
+    uint64_t n = test_rand(rng) % 2 ? h.length : test_rand(rng) % (XFER + 64);
+    payload = (size_t)(n < XFER + 64 ? n : XFER + 64);
+    if (h.length < req->length && test_rand(rng) % 2) *offset += h.length; /* a split in parts */
+  }
+  return send_raw(fd, &h, rng, payload);
+}
+
+static void serve_one(int fd, uint64_t *rng) {
+  sock_set_timeouts(fd, 2000);
+  snic_hdr_t h;
+  if (sock_recv_hdr(fd, &h) != 0) return;
+  snic_hdr_t ack = snic_hdr_make(test_rand(rng) % 12 ? SNIC_HELLO_ACK : (uint8_t)test_rand(rng));
+  ack.status = test_rand(rng) % 12 ? 0 : (int32_t)test_rand(rng);
+  ack.addr = fuzz_edge_u64(rng);
+  ack.arg = fuzz_edge_u64(rng);
+  ack.length = test_rand(rng) % 2 ? SNIC_COOKIE_LEN : fuzz_edge_u64(rng);
+  ack.flags = (uint16_t)test_rand(rng);
+  if (!send_raw(fd, &ack, rng, 0)) return;
+  if (sock_recv_hdr(fd, &h) != 0) return;
+  if (h.type == SNIC_WRITE_REQ && test_rand(rng) % 2) { /* take the server's DATA first */
+    snic_hdr_t ready = snic_hdr_make(SNIC_WRITE_READY), d;
+    sock_send_hdr(fd, &ready, NULL, 0);
+    uint8_t sink[XFER];
+    if (sock_recv_hdr(fd, &d) == 0 && d.length <= sizeof sink) sock_recv_all(fd, sink, (size_t)d.length);
+  }
+  uint64_t offset = 0;
+  unsigned frames = 1 + (unsigned)(test_rand(rng) % 4);
+  unsigned i = 0;
+  while (i++ < frames && reply_frame(fd, rng, &h, &offset)) continue;
+}
+
+static void *fake_main(void *arg) {
+  fake_t *f = arg;
+  while (!atomic_load(&f->stop)) {
+    struct pollfd p = {.fd = f->lfd, .events = POLLIN};
+    if (poll(&p, 1, 50) <= 0) continue;
+    int fd = accept(f->lfd, NULL, NULL);
+    if (fd < 0) continue;
+    serve_one(fd, &f->rng);
+    close(fd); /* always hang up: the server never waits on a silent agent */
+  }
+  return NULL;
+}
+
+/* The whole transfer, or an errno of SOFTNIC.md's table (never a number the agent made up). */
+static const ssize_t k_errnos[] = {-EPROTO, -EIO, -ETIMEDOUT, -EACCES, -ERANGE, -EPERM, -ENODEV};
+
+static int allowed(ssize_t rc) {
+  if (rc == (ssize_t)XFER) return 1;
+  for (size_t i = 0; i < sizeof k_errnos / sizeof k_errnos[0]; i++)
+    if (rc == k_errnos[i]) return 1;
+  return 0;
+}
+
+static void hostile_agent(void) {
+  uint64_t runs = fuzz_runs(300);
+  fake_t f = {.rng = fuzz_seed("hostile_agent")};
+  struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+  f.lfd = sock_listen(&a, &f.port);
+  CHECK(f.lfd >= 0);
+  CHECK(pthread_create(&f.th, NULL, fake_main, &f) == 0);
+  alarm(600);
+
+  cuobj_server_t *s = test_server(0, 2000);
+  uint8_t *mem = cuobj_server_alloc_host_buffer(s, SBUF);
+  cuobj_rdma_buffer_t *b = cuobj_server_register_buffer(s, mem, SBUF);
+  cuobj_token_t t = {.addr = 0x10000, .size = XFER, .rkey = 1, .gid_present = 1, .dctn = f.port};
+  t.gid[10] = t.gid[11] = 0xff;
+  t.gid[12] = 127;
+  t.gid[15] = 1;
+  char tok[TOKEN_CAP];
+  CHECK(cuobj_token_format(&t, tok, sizeof tok) == 81);
+  uint64_t ok = 0, rng = f.rng ^ 0xabcdef;
+  for (uint64_t i = 0; i < runs; i++) {
+    memset(mem, 0x33, SBUF);
+    int get = (int)(test_rand(&rng) & 1);
+    ssize_t rc = get ? cuobj_server_handle_get_ex(s, "k", b, LOCAL_OFF, 0x10000, XFER, tok, 0)
+                     : cuobj_server_handle_put_ex(s, "k", b, LOCAL_OFF, 0x10000, XFER, tok, 0);
+    if (!allowed(rc)) fprintf(stderr, "transfer %llu: rc %zd\n", (unsigned long long)i, rc);
+    CHECK(allowed(rc));
+    ok += rc == (ssize_t)XFER;
+    for (size_t k = 0; k < SBUF; k++) {
+      int inside = k >= LOCAL_OFF && k < LOCAL_OFF + XFER;
+      if (get || !inside) CHECK(mem[k] == 0x33); /* a GET reads its buffer; a PUT fills only its window */
+    }
+  }
+  atomic_store(&f.stop, 1);
+  pthread_join(f.th, NULL);
+  close(f.lfd);
+  fprintf(stderr, "hostile_agent: %llu of %llu transfers completed\n", (unsigned long long)ok,
+          (unsigned long long)runs);
+
+  /* the same server, a well-behaved agent: still works */
+  rdma_host_client_config_t cfg;
+  rdma_host_client_config_default(&cfg);
+  cfg.allow_direct = 0;
+  rdma_host_client_t *cli = rdma_host_client_create(&cfg);
+  uint8_t *cm = rdma_host_client_alloc(cli, XFER);
+  rdma_host_mr_t *mr = rdma_host_client_register(cli, cm, XFER);
+  test_fill(cm, XFER, 5);
+  mint(cli, mr, 0, XFER, CUOBJ_OP_PUT, tok);
+  CHECK_EQ_INT(cuobj_server_handle_put(s, "k", b, (uint64_t)(uintptr_t)cm, XFER, tok, 0), XFER);
+  CHECK(memcmp(mem, cm, XFER) == 0);
+  CHECK_EQ_INT(rdma_host_client_deregister(cli, mr), 0);
+  CHECK_EQ_INT(rdma_host_client_free(cli, cm), 0);
+  rdma_host_client_destroy(cli);
+  cuobj_server_deregister_buffer(s, b);
+  cuobj_server_free_host_buffer(s, mem);
+  cuobj_server_destroy(s);
+  alarm(0);
+  fuzz_report("hostile_agent", runs);
+}
+
+int main(int argc, char **argv) {
+  static const test_case_t cases[] = {{"hostile_agent", hostile_agent}};
+  fuzz_args(argc, argv);
+  return run_cases(cases, sizeof cases / sizeof cases[0], argc > 2 ? 2 : argc, argv);
+}
