@@ -4,7 +4,8 @@
 export { type CeilingProbe, measureCeiling } from './ceiling-probes.js';
 export { MEMORY_KIND_ID, type MemoryKind } from './client/client-abi.js';
 export { type HostClientOptions, MAX_HOST_REGION } from './client/client-base.js';
-export { GpuClient } from './client/gpu-client.js';
+export { DeviceMemory } from './client/device-memory.js';
+export { type CudaOptions, GpuClient, type StagingOptions } from './client/gpu-client.js';
 export { HostClient } from './client/host-client.js';
 export { HostMemory } from './client/host-memory.js';
 export {

@@ -11,7 +11,9 @@ const shims = fileURLToPath(new URL('../../../native-shims/', import.meta.url));
 
 export default function setup(): void {
   const lib = `${shims}build/${process.platform}-${process.arch}/libvgwrdma_shims.so`;
-  if (!process.env.VGWRDMA_SHIM_DIR && !existsSync(lib)) {
+  // the fake CUDA runtime (GPU-less tests of CUDA device memory) is built with the shims
+  const fakeCuda = `${shims}build/${process.platform}-${process.arch}/libvgw_fake_cudart.so`;
+  if (!process.env.VGWRDMA_SHIM_DIR && (!existsSync(lib) || !existsSync(fakeCuda))) {
     execFileSync(process.execPath, ['build.mjs'], { cwd: shims, stdio: 'inherit' });
   }
   execFileSync(process.execPath, [`${pkg}node_modules/tsup/dist/cli-default.js`, '--silent'], {

@@ -55,6 +55,18 @@ function checkSize(size: number): void {
   }
 }
 
+/** @internal everything a region object needs about its registration. */
+export interface RegionInit {
+  readonly lib: ShimLibrary;
+  readonly abi: ClientAbi;
+  readonly client: Ptr;
+  readonly handle: Ptr;
+  readonly address: bigint;
+  readonly size: number;
+  readonly kind: MemoryKind;
+  readonly owned: boolean;
+}
+
 export abstract class ClientBase implements Disposable {
   /** @internal */
   protected readonly lib: ShimLibrary;
@@ -123,11 +135,22 @@ export abstract class ClientBase implements Disposable {
       const { errno, message } = this.lib.lastError();
       throw new RdmaError('register', errno || errnoOf('EINVAL'), message);
     }
-    const m = new HostMemory(this.lib, this.abi, c, mr, address, size, kind, owned, (x) =>
-      this.regions.delete(x),
+    const m = this.wrapRegion(
+      { lib: this.lib, abi: this.abi, client: c, handle: mr, address, size, kind, owned },
+      (x) => this.regions.delete(x),
     );
     this.regions.add(m);
     return m;
+  }
+
+  /** @internal the region object for a fresh registration; GpuClient gives device memory its own class. */
+  protected wrapRegion(r: RegionInit, onClose: (m: HostMemory) => void): HostMemory {
+    return new HostMemory(r.lib, r.abi, r.client, r.handle, r.address, r.size, r.kind, r.owned, onClose);
+  }
+
+  /** @internal the live native client handle (throws EBADF after close). */
+  protected get handle(): Ptr {
+    return this.live;
   }
 
   /** Closes every region, stops the agent (dropping gateway connections) and frees the client. Idempotent. */

@@ -20,9 +20,11 @@ export class HostMemory extends NativeMemory implements Disposable {
 
   /** @internal */
   constructor(
-    private readonly lib: ShimLibrary,
+    /** @internal */
+    protected readonly lib: ShimLibrary,
     private readonly abi: ClientAbi,
-    private readonly client: Ptr,
+    /** @internal the native client handle */
+    protected readonly client: Ptr,
     /** @internal the registration handle (rdma_host_mr_t* / cuobj_client_mr_t*) */
     readonly handle: Ptr,
     address: bigint,

@@ -18,7 +18,7 @@ import {
 import { resolveShimLibraries, type ShimSource } from './library-resolver.js';
 
 /** The ABI this package was written for (vgw_shim_common.h): major must match, minor ≥. */
-export const EXPECTED_ABI = { major: 1, minor: 1 } as const;
+export const EXPECTED_ABI = { major: 1, minor: 3 } as const;
 export const SHIM_LIBRARY = 'vgwrdma_shims';
 
 /** A native pointer: BigInt address, 0n for NULL (koffi's `null` is normalised at binding). */
@@ -101,7 +101,28 @@ export interface ShimFunctions {
     out: Buffer,
     cap: number,
   ): number;
+  // ABI 1.3: CUDA device memory (staging over softnic)
+  cuobj_client_cuda_configure(c: Ptr, library: string | null, device: number): number;
+  cuobj_client_cuda_set_staging(c: Ptr, chunkBytes: number, streams: number): number;
+  cuobj_client_cuda_describe(c: Ptr, out: Buffer, cap: number): number;
+  cuobj_client_stage_to_host: StageFn;
+  cuobj_client_stage_to_device: StageFn;
+  cuobj_client_mr_last_stage_error(c: Ptr, mr: Ptr, msg: Buffer, cap: number): number;
+  cuobj_client_mr_staging_pinned(mr: Ptr): number;
+  cuobj_client_cuda_memcpy(
+    c: Ptr,
+    dst: Ptr | Uint8Array,
+    src: Ptr | Uint8Array,
+    size: number,
+    dir: number,
+  ): number;
+  cuobj_client_cuda_memset(c: Ptr, dev: Ptr, value: number, size: number): number;
 }
+
+/** A blocking stage call, also callable on the libuv pool with koffi's `.async`. */
+export type StageFn = ((c: Ptr, mr: Ptr, offset: number, size: number) => number) & {
+  async(c: Ptr, mr: Ptr, offset: number, size: number, done: (err: unknown, result: number) => void): void;
+};
 
 type SubmitFn = (
   srv: Ptr,
@@ -170,6 +191,16 @@ const PROTOTYPES: readonly string[] = [
   'int cuobj_client_deregister(void *c, void *mr)',
   'uint32_t cuobj_client_mr_memory_kind(void *mr)',
   'int cuobj_client_token(void *c, void *mr, size_t offset, size_t size, uint32_t op, void *out, size_t cap)',
+
+  'int cuobj_client_cuda_configure(void *c, const char *library, int device)',
+  'int cuobj_client_cuda_set_staging(void *c, size_t chunk_bytes, uint32_t streams)',
+  'int cuobj_client_cuda_describe(void *c, void *out, size_t cap)',
+  'int cuobj_client_stage_to_host(void *c, void *mr, size_t offset, size_t size)',
+  'int cuobj_client_stage_to_device(void *c, void *mr, size_t offset, size_t size)',
+  'int cuobj_client_mr_last_stage_error(void *c, void *mr, void *msg, size_t cap)',
+  'int cuobj_client_mr_staging_pinned(void *mr)',
+  'int cuobj_client_cuda_memcpy(void *c, void *dst, void *src, size_t size, uint32_t direction)',
+  'int cuobj_client_cuda_memset(void *c, void *dev, int value, size_t size)',
 ];
 
 /** A loaded, version-checked shim library. */

@@ -1,0 +1,104 @@
+// A registered region of CUDA device memory on a GpuClient (softnic: staged through a pinned
+// host twin, the way NVIDIA GDS works in compatibility mode). The gateway reaches only the
+// twin, so an upload needs stageToHost() before the request and a download stageToDevice()
+// after it; cuobjclient's Session does both. copyFromHost / copyToHost / fill are plain
+// cudaMemcpy / cudaMemset for filling and checking device memory (tests, benchmarks).
+
+import { errnoOf, RdmaError } from '../errors.js';
+import { HostMemory } from './host-memory.js';
+
+const HOST_TO_DEVICE = 1;
+const DEVICE_TO_HOST = 2;
+const MSG_CAP = 512;
+
+function checkWindow(what: string, offset: number, size: number, total: number): void {
+  if (
+    !Number.isSafeInteger(offset) ||
+    !Number.isSafeInteger(size) ||
+    offset < 0 ||
+    size <= 0 ||
+    offset + size > total
+  )
+    throw new RangeError(`${what}: [${offset}, +${size}) is outside the ${total}-byte region`);
+}
+
+export class DeviceMemory extends HostMemory {
+  /** The device pointer (as CUDA sees it; not CPU-addressable). Same as `address`. */
+  get devicePtr(): bigint {
+    return this.address;
+  }
+
+  /** Whether the host twin is pinned (cudaHostRegister); pageable twins work, slower. */
+  get pinned(): boolean {
+    return this.fns.cuobj_client_mr_staging_pinned(this.handle) === 1;
+  }
+
+  /** Device → host twin for [offset, offset+size): before the gateway reads (upload). Off the event loop. */
+  stageToHost(offset = 0, size = this.size - offset): Promise<void> {
+    return this.stage('stageToHost', this.fns.cuobj_client_stage_to_host, offset, size);
+  }
+
+  /** Host twin → device for [offset, offset+size): after the gateway wrote (download). Off the event loop. */
+  stageToDevice(offset = 0, size = this.size - offset): Promise<void> {
+    return this.stage('stageToDevice', this.fns.cuobj_client_stage_to_device, offset, size);
+  }
+
+  /** Copies `src` into device memory at `offset` (cudaMemcpy, blocking). */
+  copyFromHost(src: Uint8Array, offset = 0): void {
+    this.copy('copyFromHost', src, offset, HOST_TO_DEVICE);
+  }
+
+  /** Copies device memory at `offset` into `dst` (cudaMemcpy, blocking). */
+  copyToHost(dst: Uint8Array, offset = 0): void {
+    this.copy('copyToHost', dst, offset, DEVICE_TO_HOST);
+  }
+
+  /** Sets [offset, offset+size) of device memory to `value` (cudaMemset, blocking). */
+  fill(value: number, offset = 0, size = this.size - offset): void {
+    checkWindow('fill', offset, size, this.size);
+    this.check(
+      'fill',
+      this.fns.cuobj_client_cuda_memset(this.client, this.address + BigInt(offset), value & 0xff, size),
+    );
+  }
+
+  private get fns() {
+    return this.lib.fn;
+  }
+
+  private copy(what: string, host: Uint8Array, offset: number, dir: number): void {
+    if (this.closed) throw new RdmaError(what, errnoOf('EBADF'), 'memory is closed');
+    checkWindow(what, offset, host.byteLength, this.size);
+    const dev = this.address + BigInt(offset);
+    const [dst, src] = dir === HOST_TO_DEVICE ? [dev, host] : [host, dev];
+    this.check(what, this.fns.cuobj_client_cuda_memcpy(this.client, dst, src, host.byteLength, dir));
+  }
+
+  private check(what: string, ret: number): void {
+    if (ret < 0) throw new RdmaError(what, ret, this.lib.lastError().message);
+  }
+
+  private stage(
+    what: string,
+    fn: typeof this.fns.cuobj_client_stage_to_host,
+    offset: number,
+    size: number,
+  ): Promise<void> {
+    if (this.closed) return Promise.reject(new RdmaError(what, errnoOf('EBADF'), 'memory is closed'));
+    try {
+      checkWindow(what, offset, size, this.size);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    return new Promise((resolve, reject) => {
+      fn.async(this.client, this.handle, offset, size, (err, ret) => {
+        if (err) return reject(err);
+        if (ret >= 0) return resolve();
+        const msg = Buffer.alloc(MSG_CAP);
+        this.fns.cuobj_client_mr_last_stage_error(this.client, this.handle, msg, MSG_CAP);
+        const end = msg.indexOf(0);
+        reject(new RdmaError(what, ret, msg.toString('utf8', 0, end < 0 ? MSG_CAP : end)));
+      });
+    });
+  }
+}
