@@ -39,15 +39,20 @@ extern "C" {
 
 VGW_API uint32_t vgw_shim_abi_version(void);
 
-/* Transport providers. Only softnic is built on machines without vendor headers; selecting
- * another one fails with -ENODEV and a "not built" message. */
+/* Transport providers. softnic is always built. verbs is compiled in where rdma-core headers
+ * existed at build time and loads rdma-core (dlopen) when a verbs client is created. cuobj is a
+ * separate plugin, libvgwrdma_cuobj.so (built only with CUOBJ_HOME), loaded from this library's
+ * directory (or $VGWRDMA_PROVIDER_DIR) on first use. Selecting one that cannot be used fails
+ * with -ENODEV and one sentence naming what is missing (e.g. "... libcuobjserver.so ..."). */
 typedef enum vgw_provider {
   VGW_PROVIDER_SOFTNIC = 0, /* software NIC: TCP agent + same-host process_vm_* path */
   VGW_PROVIDER_CUOBJ = 1,   /* NVIDIA libcuobjserver/libcuobjclient (DC) */
   VGW_PROVIDER_VERBS = 2    /* libibverbs + mlx5dv DC target (host-memory client only) */
 } vgw_provider_t;
 
-/* 1 if the provider was compiled into this library, 0 if not, -EINVAL for an unknown id. */
+/* 1 if the provider can be used by this library (cuobj: its plugin and NVIDIA library load —
+ * the first call tries), 0 if not (then vgw_shim_last_error gives -ENODEV and the sentence why),
+ * -EINVAL for an unknown id. */
 VGW_API int vgw_shim_provider_built(uint32_t provider);
 /* Static name ("softnic", "cuobj", "verbs") or NULL for an unknown id. Not to be freed. */
 VGW_API const char *vgw_shim_provider_name(uint32_t provider);

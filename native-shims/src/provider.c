@@ -43,7 +43,10 @@ static const provider_row_t k_providers[] = {
 
 int vgw_shim_provider_built(uint32_t provider) {
   if (provider >= N_PROVIDERS) return -EINVAL;
-  return k_providers[provider].usable();
+  int usable = k_providers[provider].usable();
+  /* 0: the sentence saying why is the caller's last error (-ENODEV), for messages at start-up */
+  if (!usable) vgw_fail(-ENODEV, "%s", vgw_provider_why_not_built(provider));
+  return usable;
 }
 
 const char *vgw_shim_provider_name(uint32_t provider) {
