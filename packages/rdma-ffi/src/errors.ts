@@ -57,7 +57,9 @@ export type RdmaLoadErrorCode =
   | 'ERR_RDMA_UNSUPPORTED_PLATFORM'
   | 'ERR_RDMA_LIBRARY_NOT_FOUND'
   | 'ERR_RDMA_LIBRARY_LOAD_FAILED'
-  | 'ERR_RDMA_ABI_MISMATCH';
+  | 'ERR_RDMA_ABI_MISMATCH'
+  /** The shim loaded, but the chosen transport provider cannot be used here (message says why). */
+  | 'ERR_RDMA_PROVIDER_UNAVAILABLE';
 
 /** The native shim library is missing, unloadable, or of another ABI version. */
 export class RdmaLoadError extends Error {

@@ -12,6 +12,7 @@ import { errnoOf, RdmaError } from '../errors.js';
 import type { CuobjRdmaTunablesStruct, CuobjServerStatsStruct } from '../native/layouts.js';
 import { type LoadShimOptions, loadShimLibrary, type Ptr, type ShimLibrary } from '../native/shim-library.js';
 import { providerName, type RdmaProvider } from '../provider.js';
+import { providerUnavailable } from '../provider-status.js';
 import { parseRdmaToken } from '../token/token-codec.js';
 import type { RdmaToken } from '../token/token-types.js';
 import { CompletionQueue } from './completion-queue.js';
@@ -75,7 +76,10 @@ export class RdmaServer implements Disposable, AsyncDisposable {
   readonly provider: RdmaProvider;
   private readonly maxBytesPerCall: number;
 
-  /** Creates the server. Throws RdmaLoadError (no library) or RdmaError (e.g. ENODEV: provider not built). */
+  /**
+   * Creates the server. Throws RdmaLoadError (no library; ERR_RDMA_PROVIDER_UNAVAILABLE: the
+   * provider cannot be used here, e.g. cuobj without NVIDIA's library) or RdmaError.
+   */
   constructor(options: RdmaServerOptions = {}) {
     this.maxBytesPerCall = options.maxBytesPerCall ?? MAX_TRANSFER_PER_CALL;
     if (
@@ -87,6 +91,8 @@ export class RdmaServer implements Disposable, AsyncDisposable {
     }
     const load: LoadShimOptions = { shimDir: options.shimDir };
     this.lib = loadShimLibrary(load);
+    const unavailable = providerUnavailable(this.lib, options.provider ?? 'softnic');
+    if (unavailable) throw unavailable; // one sentence naming what is missing, not an errno
     const defaults = {} as CuobjRdmaTunablesStruct;
     this.lib.fn.cuobj_server_tunables_default(defaults);
     this.tunables = applyServerOptions(defaults, options);
