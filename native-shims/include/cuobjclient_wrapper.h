@@ -91,6 +91,11 @@ VGW_API int cuobj_client_stage_to_device(cuobj_client_t *c, cuobj_client_mr_t *m
  * vgw_shim_last_error() keeps only on the thread that ran the stage (a koffi .async pool
  * thread). */
 VGW_API int cuobj_client_mr_last_stage_error(cuobj_client_t *c, const cuobj_client_mr_t *mr, char *msg, size_t cap);
+/* mr's host twin (what the transport serves; `size` bytes, page-aligned, owned by the client
+ * until deregister), or NULL for SYSTEM memory. Callers may read it after stage_to_host (e.g. a
+ * checksum over the bytes an upload sends) and fill it before stage_to_device (e.g. an HTTP
+ * fallback body). */
+VGW_API void *cuobj_client_mr_staging_addr(const cuobj_client_mr_t *mr);
 /* 1 when mr's host twin is pinned, 0 when pageable or mr is SYSTEM memory, -EINVAL for NULL. */
 VGW_API int cuobj_client_mr_staging_pinned(const cuobj_client_mr_t *mr);
 

@@ -203,6 +203,7 @@ uint32_t cuobj_client_mr_memory_kind(const cuobj_client_mr_t *mr) { return mr ? 
 uint32_t cuobj_client_mr_rkey(const cuobj_client_mr_t *mr) { return mr ? rdma_host_mr_rkey(mr->host_mr) : 0; }
 void *cuobj_client_mr_addr(const cuobj_client_mr_t *mr) { return mr ? mr->addr : NULL; }
 size_t cuobj_client_mr_size(const cuobj_client_mr_t *mr) { return mr ? mr->size : 0; }
+void *cuobj_client_mr_staging_addr(const cuobj_client_mr_t *mr) { return mr ? mr->twin : NULL; }
 int cuobj_client_mr_staging_pinned(const cuobj_client_mr_t *mr) {
   return mr ? vgw_staging_pinned(mr->staging) : -EINVAL;
 }

@@ -89,6 +89,9 @@ static void round_trip(int direct) {
   memset(g.mem, 0, SIZE);
   CHECK_EQ_INT(cuobj_server_handle_put(g.srv, "k", g.buf, t.addr, SIZE, tok, 0), SIZE);
   CHECK(test_hash(g.mem, SIZE) == want);
+  uint8_t *twin = cuobj_client_mr_staging_addr(mr);
+  CHECK(twin != NULL && (uint64_t)(uintptr_t)twin == t.addr); /* the twin is what tokens name */
+  CHECK(test_hash(twin, SIZE) == want);
 
   /* download of a window, at an offset */
   size_t off = 4096 + 7, n = SIZE / 2;
@@ -166,6 +169,7 @@ static void clear_errors(void) {
   CHECK_EQ_INT(cuobj_client_stage_to_host(c, mr, 0, 4096), 0);
   CHECK_EQ_INT(cuobj_client_stage_to_device(c, mr, 0, 4097), -EINVAL);
   CHECK_EQ_INT(cuobj_client_mr_staging_pinned(mr), 0);
+  CHECK(cuobj_client_mr_staging_addr(mr) == NULL); /* host memory has no twin */
   cuobj_client_destroy(c);
   /* a runtime without devices, a device that does not exist, out of device memory */
   use_fake_cudart();

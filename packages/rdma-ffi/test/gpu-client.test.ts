@@ -75,6 +75,7 @@ describe('GpuClient', () => {
     using buf = server.allocateBuffer(size);
     await server.handlePut({ buffer: buf, size, token: dev.token(0, size, 'put') });
     expect(sha256(buf.bytes)).toBe(sha256(src));
+    expect(sha256(dev.stagingBytes)).toBe(sha256(src)); // the twin holds what was sent
 
     // download: gateway -> twin -> device (stageToDevice), checked on the device after zeroing it
     dev.fill(0);

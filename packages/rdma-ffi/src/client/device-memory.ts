@@ -4,6 +4,7 @@
 // after it; cuobjclient's Session does both. copyFromHost / copyToHost / fill are plain
 // cudaMemcpy / cudaMemset for filling and checking device memory (tests, benchmarks).
 
+import koffi from 'koffi';
 import { errnoOf, RdmaError } from '../errors.js';
 import { HostMemory } from './host-memory.js';
 
@@ -23,9 +24,25 @@ function checkWindow(what: string, offset: number, size: number, total: number):
 }
 
 export class DeviceMemory extends HostMemory {
+  private twin: Uint8Array | undefined;
+
   /** The device pointer (as CUDA sees it; not CPU-addressable). Same as `address`. */
   get devicePtr(): bigint {
     return this.address;
+  }
+
+  /**
+   * The host twin the transport serves (no copy; valid until close()). It holds what the last
+   * stageToHost() copied out, and what stageToDevice() will copy in: read it for a checksum of
+   * an upload, fill it with an HTTP fallback body before stageToDevice().
+   */
+  get stagingBytes(): Uint8Array {
+    if (this.closed) throw new RdmaError('stagingBytes', errnoOf('EBADF'), 'memory is closed');
+    if (!this.twin) {
+      const at = this.lib.fn.cuobj_client_mr_staging_addr(this.handle);
+      this.twin = new Uint8Array(koffi.view(at, this.size));
+    }
+    return this.twin;
   }
 
   /** Whether the host twin is pinned (cudaHostRegister); pageable twins work, slower. */

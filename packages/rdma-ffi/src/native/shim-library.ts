@@ -109,6 +109,7 @@ export interface ShimFunctions {
   cuobj_client_stage_to_device: StageFn;
   cuobj_client_mr_last_stage_error(c: Ptr, mr: Ptr, msg: Buffer, cap: number): number;
   cuobj_client_mr_staging_pinned(mr: Ptr): number;
+  cuobj_client_mr_staging_addr(mr: Ptr): Ptr;
   cuobj_client_cuda_memcpy(
     c: Ptr,
     dst: Ptr | Uint8Array,
@@ -199,6 +200,7 @@ const PROTOTYPES: readonly string[] = [
   'int cuobj_client_stage_to_device(void *c, void *mr, size_t offset, size_t size)',
   'int cuobj_client_mr_last_stage_error(void *c, void *mr, void *msg, size_t cap)',
   'int cuobj_client_mr_staging_pinned(void *mr)',
+  'void *cuobj_client_mr_staging_addr(void *mr)',
   'int cuobj_client_cuda_memcpy(void *c, void *dst, void *src, size_t size, uint32_t direction)',
   'int cuobj_client_cuda_memset(void *c, void *dev, int value, size_t size)',
 ];
