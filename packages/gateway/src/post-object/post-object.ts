@@ -5,7 +5,7 @@
 
 import { once } from 'node:events';
 import type { IncomingMessage } from 'node:http';
-import { pipeline, type Readable } from 'node:stream';
+import type { Readable, Transform } from 'node:stream';
 import { ANONYMOUS, type PutObjectInput, S3Error } from '@vgwrdma/s3-backend';
 import { parseObjectAttributes } from '../handlers/object-attributes.js';
 import { checksumHeaders } from '../handlers/object-headers.js';
@@ -53,7 +53,7 @@ export const postObject: Handler = async (c, req) => {
     const input: PutObjectInput = {
       bucket: req.bucket,
       key,
-      body: pipeline(file.stream, lengthLimit(range, MAX_PUT_SIZE), () => undefined),
+      body: limited(file.stream, lengthLimit(range, MAX_PUT_SIZE)),
       ...parseObjectAttributes(headers),
       ...opt(
         'checksum',
@@ -113,8 +113,21 @@ function objectUrl(incoming: IncomingMessage, req: S3Request, key: string, virtu
   return `${secure ? 'https' : 'http'}://${host}/${virtualHost ? '' : `${encodeURIComponent(req.bucket)}/`}${path}`;
 }
 
+/**
+ * The file part through the length check. Not `pipeline`: that would destroy the part's
+ * stream on a refusal, and busboy would then wait forever for it to drain.
+ */
+function limited(file: Readable, limit: Transform): Transform {
+  file.once('error', (err) => limit.destroy(err));
+  // The backend may not be reading yet when the check fails; it meets the error at its next
+  // read (a stream's iterator reports `errored`), so an unheard 'error' must not crash us.
+  limit.on('error', () => undefined);
+  return file.pipe(limit);
+}
+
 /** Lets a refused upload's remaining bytes be read (briefly), so the client sees the answer. */
 async function drain(incoming: IncomingMessage, file: Readable): Promise<void> {
+  file.unpipe();
   file.resume();
   if (incoming.readableEnded) return;
   const timer = new Promise((resolve) => setTimeout(resolve, DRAIN_MS).unref());
