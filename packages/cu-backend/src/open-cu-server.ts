@@ -12,6 +12,8 @@ export interface CuServerConfig {
   readonly ip: string;
   /** 'softnic' (default) or 'cuobj' (the NVIDIA library; needs a build with it). */
   readonly transport?: 'softnic' | 'cuobj';
+  /** cuobj: the port cuObjServer listens on (--rdma-port); softnic ignores it. */
+  readonly port?: number;
   /** Bytes per pool buffer (--pool-buf-size). */
   readonly poolBufSize: number;
   /** Number of pool buffers (--pool-buf-count). */
@@ -41,6 +43,7 @@ export function openCuServer(config: CuServerConfig, backend: Backend): CuServer
     provider: config.transport ?? 'softnic',
     bindAddress: config.ip,
     vendor,
+    ...(config.port === undefined ? {} : { port: config.port }),
     ...(config.numDcis === undefined ? {} : { channels: config.numDcis }),
     ...(config.dcKey === undefined ? {} : { dcKey: config.dcKey }),
     ...(config.shimDir === undefined ? {} : { shimDir: config.shimDir }),

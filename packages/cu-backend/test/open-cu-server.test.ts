@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PosixBackend } from '@vgwrdma/backend-posix';
-import { RdmaError } from '@vgwrdma/rdma-ffi';
+import { RdmaLoadError } from '@vgwrdma/rdma-ffi';
 import { describe, expect, it } from 'vitest';
 import { openCuServer } from '../src/index.js';
 
@@ -36,13 +36,17 @@ describe('openCuServer', () => {
     }
   });
 
-  it('refuses a transport that is not built here, creating nothing', async () => {
+  it('refuses a transport this host cannot use, naming the missing library, creating nothing', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'cu-open-'));
     try {
       const posix = await PosixBackend.open({ root: join(dir, 'root') });
-      expect(() =>
-        openCuServer({ ip: '127.0.0.1', transport: 'cuobj', poolBufSize: 4096, poolBufCount: 1 }, posix),
-      ).toThrow(RdmaError);
+      const open = () =>
+        openCuServer(
+          { ip: '127.0.0.1', transport: 'cuobj', port: 19100, poolBufSize: 4096, poolBufCount: 1 },
+          posix,
+        );
+      expect(open).toThrow(RdmaLoadError);
+      expect(open).toThrow(/libcuobjserver\.so/);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -98,7 +98,7 @@ export class RdmaServer implements Disposable, AsyncDisposable {
     this.tunables = applyServerOptions(defaults, options);
     this.srv = this.lib.fn.cuobj_server_create_with_config(
       options.bindAddress ?? null,
-      0,
+      options.port ?? 0,
       PROTO_DC_V1,
       this.tunables,
     );

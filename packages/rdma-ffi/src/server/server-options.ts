@@ -25,8 +25,10 @@ export interface RdmaServerOptions {
   readonly shimDir?: string;
   /** Transport provider; default 'softnic'. */
   readonly provider?: RdmaProvider;
-  /** Local address outgoing connections bind to; default any. */
+  /** Local address outgoing connections bind to; default any. cuobj: the RDMA NIC's address. */
   readonly bindAddress?: string;
+  /** cuobj: the port cuObjServer listens on (vgwrdma --rdma-port); softnic ignores it. Default 0. */
+  readonly port?: number;
   /** Number of channels (DCIs), 1..65534; default 128. Each softnic channel has a worker thread. */
   readonly channels?: number;
   /** DC access key presented to client agents; default 0xffeeddccn. */
