@@ -27,7 +27,9 @@ export type CuObjErrorCode =
   /** An HTTP-fallback body whose length is not the session size. */
   | 'ERR_CUOBJ_BODY_LENGTH'
   /** The data that arrived by RDMA does not match the object checksum the gateway sent. */
-  | 'ERR_CUOBJ_CHECKSUM_MISMATCH';
+  | 'ERR_CUOBJ_CHECKSUM_MISMATCH'
+  /** A host-memory operation on a memory: 'cuda' session (`buffer`), or a device one on a host session. */
+  | 'ERR_CUOBJ_WRONG_MEMORY';
 
 /** What the gateway answered, as far as the SDK saw it. */
 export interface GatewayAnswer {

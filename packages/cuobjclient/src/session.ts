@@ -3,6 +3,8 @@
 // token); download() has it RDMA-WRITE the object into the buffer. One transfer at a time: a
 // concurrent call is refused with ERR_CUOBJ_SESSION_BUSY rather than letting two gateways write
 // the same memory. A fresh token is minted per request (PROTOCOL.md "Client rules").
+// memory: 'cuda' sessions move objects into and out of GPU memory; over softnic the bytes are
+// staged through a pinned host twin (session-buffer.ts), invisibly to the caller.
 
 import {
   GetObjectCommand,
@@ -12,22 +14,36 @@ import {
   type PutObjectCommandInput,
   type S3Client,
 } from '@aws-sdk/client-s3';
-import { HostClient, type HostClientOptions, type HostMemory } from '@vgwrdma/rdma-ffi';
+import type { GpuClient, HostClient, HostClientOptions, StagingOptions } from '@vgwrdma/rdma-ffi';
 import { CHECKSUMS, type ChecksumAlgorithm, checksumHeader } from './checksum.js';
 import { CuObjError } from './errors.js';
-import { hostOptionsFromEnv } from './host-env.js';
 import { discardBody, drainBody, readBodyInto } from './http-body.js';
 import { checkSessionSize } from './limits.js';
+import { openBuffer, type SessionMemory } from './open-buffer.js';
 import { type RawAnswer, RdmaRequestError, sendWithRdma } from './rdma-request.js';
 import { gatewayAnswer, judgeFailure, judgeSuccess } from './reply.js';
+import type { SessionBuffer } from './session-buffer.js';
+import { declined, isServiceError, result, type TransferResult } from './transfer-result.js';
 
-export type SessionMemory = 'host' | 'cuda';
+export type { SessionMemory, TransferResult };
 
 export interface SessionOptions {
   /** Bytes per transfer; every upload/download moves exactly this many. */
   readonly size: number;
-  /** 'host' (default): registered host memory. 'cuda': not available in this build. */
+  /**
+   * 'host' (default): registered host memory (`session.buffer`). 'cuda': CUDA device memory
+   * (`session.devicePtr`), staged through pinned host memory over softnic. Needs a CUDA runtime
+   * and device, else ERR_CUOBJ_UNAVAILABLE.
+   */
   readonly memory?: SessionMemory;
+  /** 'cuda': device ordinal (default 0). */
+  readonly device?: number;
+  /** 'cuda': use this device allocation (your cudaMalloc, `size` bytes) instead of allocating one. */
+  readonly devicePtr?: bigint;
+  /** 'cuda': CUDA runtime to load (default $VGWRDMA_CUDA_LIB, else libcudart.so / .so.13 / .so.12). */
+  readonly cudaLibrary?: string;
+  /** 'cuda': how device ↔ host staging copies are split (chunk bytes, streams). */
+  readonly staging?: StagingOptions;
   /** Upper bound for `size`; default 1 GiB, at most 4 GiB − 64 KiB (the token capacity). */
   readonly maxSize?: number;
   /** 'none' (default): a declined RDMA request is an error. 'http': move the data in the HTTP body instead. */
@@ -66,31 +82,21 @@ export type UploadInput = Omit<
 >;
 export type DownloadInput = Omit<GetObjectCommandInput, 'Bucket' | 'Key'>;
 
-export interface TransferResult {
-  /** How the data moved: 'rdma', or 'http' after a declined request with fallback 'http'. */
-  readonly via: 'rdma' | 'http';
-  readonly bytes: number;
-  readonly httpStatus: number;
-  readonly etag: string | undefined;
-  /** x-amz-rdma-reply as received (undefined when absent). */
-  readonly rdmaReply: string | undefined;
-}
-
 export class Session implements Disposable, AsyncDisposable {
   /** Bytes per transfer. */
   readonly size: number;
   readonly memory: SessionMemory;
   private readonly options: SessionOptions;
-  private client: HostClient | undefined;
-  private region: HostMemory | undefined;
+  private client: HostClient | GpuClient | undefined;
+  private mem: SessionBuffer | undefined;
   private inFlight: Promise<unknown> | undefined;
 
-  private constructor(options: SessionOptions, client: HostClient, region: HostMemory) {
+  private constructor(options: SessionOptions, client: HostClient | GpuClient, mem: SessionBuffer) {
     this.size = options.size;
-    this.memory = options.memory ?? 'host';
+    this.memory = mem.kind;
     this.options = options;
     this.client = client;
-    this.region = region;
+    this.mem = mem;
   }
 
   /**
@@ -100,51 +106,45 @@ export class Session implements Disposable, AsyncDisposable {
    */
   static async open(options: SessionOptions): Promise<Session> {
     checkSessionSize(options.size, options.maxSize);
-    const memory = options.memory ?? 'host';
-    if (memory === 'cuda') {
-      throw new CuObjError(
-        'ERR_CUOBJ_UNAVAILABLE',
-        "memory: 'cuda' is not available in this build of @vgwrdma/cuobjclient (GPU memory support is not built yet); use memory: 'host'",
-      );
-    }
-    if (memory !== 'host')
-      throw new CuObjError(
-        'ERR_CUOBJ_INVALID_OPTION',
-        `memory must be 'host' or 'cuda', got ${String(memory)}`,
-      );
-    const hostOptions: { -readonly [K in keyof HostClientOptions]: HostClientOptions[K] } = {
-      ...hostOptionsFromEnv(options.env),
-      ...options.host,
-    };
-    // An explicit env stands for the whole environment, VGWRDMA_SHIM_DIR included.
-    const shimDir = options.shimDir ?? (options.env ? options.env.VGWRDMA_SHIM_DIR || undefined : undefined);
-    if (shimDir !== undefined) hostOptions.shimDir = shimDir;
-    let client: HostClient;
-    try {
-      client = new HostClient(hostOptions);
-    } catch (err) {
-      const why = err instanceof Error ? err.message : String(err);
-      throw new CuObjError('ERR_CUOBJ_UNAVAILABLE', `cannot open an RDMA session: ${why}`, { cause: err });
-    }
-    try {
-      return new Session(options, client, client.allocate(options.size));
-    } catch (err) {
-      client.close();
-      const why = err instanceof Error ? err.message : String(err);
-      throw new CuObjError('ERR_CUOBJ_UNAVAILABLE', `cannot register ${options.size} bytes: ${why}`, {
-        cause: err,
-      });
-    }
+    const { client, buffer } = openBuffer(options);
+    return new Session(options, client, buffer);
   }
 
-  /** The registered memory (no copy). Fill it before upload(); read it after download(). */
+  /** The registered memory (no copy). Fill it before upload(); read it after download(). Host sessions only. */
   get buffer(): Uint8Array {
-    return this.live().bytes;
+    const mem = this.live();
+    if (mem.kind === 'cuda')
+      throw new CuObjError(
+        'ERR_CUOBJ_WRONG_MEMORY',
+        "a memory: 'cuda' session has no host buffer: use devicePtr, copyToDevice() and copyFromDevice()",
+      );
+    return mem.staged;
+  }
+
+  /** The device memory of a memory: 'cuda' session (a CUDA device pointer; not CPU-addressable). */
+  get devicePtr(): bigint {
+    return this.deviceMemory('devicePtr').devicePtr;
+  }
+
+  /** 'cuda' sessions: copies host bytes into device memory at `offset` (cudaMemcpy; for filling and tests). */
+  copyToDevice(src: Uint8Array, offset = 0): void {
+    this.deviceMemory('copyToDevice').copyFromHost(src, offset);
+  }
+
+  /** 'cuda' sessions: copies device memory at `offset` into `dst` (cudaMemcpy; for checking and tests). */
+  copyFromDevice(dst: Uint8Array, offset = 0): void {
+    this.deviceMemory('copyFromDevice').copyToHost(dst, offset);
+  }
+
+  /** 'cuda' sessions: the GPU, e.g. "NVIDIA H200 (device 0 of 1), runtime 13000, driver 13000, libcudart.so". */
+  describeDevice(): string {
+    this.deviceMemory('describeDevice');
+    return (this.client as GpuClient).describeCuda();
   }
 
   /** Whether close() has run. */
   get closed(): boolean {
-    return this.region === undefined;
+    return this.mem === undefined;
   }
 
   /**
@@ -158,12 +158,11 @@ export class Session implements Disposable, AsyncDisposable {
     src?: Uint8Array,
     input: UploadInput = {},
   ): Promise<TransferResult> {
-    return this.exclusive(async (region) => {
-      const buf = region.bytes;
-      if (src !== undefined) {
-        this.checkLength('upload source', src);
-        if (!sameMemory(src, buf)) buf.set(src);
-      }
+    return this.exclusive(async (mem) => {
+      if (src !== undefined) this.checkLength('upload source', src);
+      const stagingMs = await mem.prepareUpload(src);
+      const buf = mem.staged;
+      const region = mem.region;
       const checksum =
         this.options.checksum === undefined ? undefined : checksumHeader(this.options.checksum, buf);
       const token = region.token(0, this.size, 'put');
@@ -176,7 +175,7 @@ export class Session implements Disposable, AsyncDisposable {
             gateway: gatewayAnswer(answer),
           });
         }
-        return result('rdma', this.size, answer, output.ETag);
+        return result('rdma', this.size, answer, output.ETag, mem.kind === 'cuda' ? stagingMs : undefined);
       } catch (err) {
         if (!(err instanceof RdmaRequestError)) throw err;
         if (err.answer === undefined && !isServiceError(err.cause)) throw err.cause; // network / client-side
@@ -198,10 +197,10 @@ export class Session implements Disposable, AsyncDisposable {
     dst?: Uint8Array,
     input: DownloadInput = {},
   ): Promise<TransferResult> {
-    return this.exclusive(async (region) => {
+    return this.exclusive(async (mem) => {
       if (dst !== undefined) this.checkLength('download destination', dst);
-      const buf = region.bytes;
-      const token = region.token(0, this.size, 'get');
+      const buf = mem.staged;
+      const token = mem.region.token(0, this.size, 'get');
       const mode = this.options.checksum === undefined ? {} : { ChecksumMode: 'ENABLED' as const };
       const command = new GetObjectCommand({ ...mode, ...input, Bucket: bucket, Key: key });
       let sent: { output: GetObjectCommandOutput; answer: RawAnswer };
@@ -224,8 +223,8 @@ export class Session implements Disposable, AsyncDisposable {
       if (verdict === 'rdma') {
         await drainBody(output.Body);
         this.checkDownloadChecksum(answer, buf);
-        if (dst !== undefined && !sameMemory(dst, buf)) dst.set(buf);
-        return result('rdma', this.size, answer, output.ETag);
+        const stagingMs = await mem.finishDownload(dst);
+        return result('rdma', this.size, answer, output.ETag, mem.kind === 'cuda' ? stagingMs : undefined);
       }
       if (this.options.fallback !== 'http') {
         discardBody(output.Body);
@@ -237,7 +236,8 @@ export class Session implements Disposable, AsyncDisposable {
         throw declined('GET', answer, undefined);
       }
       // The declined (or RDMA-unaware) GET already carries the object in its body.
-      await readBodyInto(output.Body, dst ?? buf);
+      await readBodyInto(output.Body, buf);
+      await mem.finishDownload(dst);
       return result('http', this.size, answer, output.ETag);
     });
   }
@@ -246,11 +246,11 @@ export class Session implements Disposable, AsyncDisposable {
   close(): void {
     if (this.inFlight)
       throw new CuObjError('ERR_CUOBJ_SESSION_BUSY', 'close() while a transfer is in flight; await it first');
-    const { client, region } = this;
-    this.region = undefined;
+    const { client, mem } = this;
+    this.mem = undefined;
     this.client = undefined;
     try {
-      region?.close();
+      mem?.close();
     } finally {
       client?.close();
     }
@@ -314,9 +314,19 @@ export class Session implements Disposable, AsyncDisposable {
     }
   }
 
-  private live(): HostMemory {
-    if (!this.region) throw new CuObjError('ERR_CUOBJ_SESSION_CLOSED', 'the session is closed');
-    return this.region;
+  private live(): SessionBuffer {
+    if (!this.mem) throw new CuObjError('ERR_CUOBJ_SESSION_CLOSED', 'the session is closed');
+    return this.mem;
+  }
+
+  private deviceMemory(what: string) {
+    const { device } = this.live();
+    if (device === undefined)
+      throw new CuObjError(
+        'ERR_CUOBJ_WRONG_MEMORY',
+        `${what}: this is a memory: 'host' session (use buffer)`,
+      );
+    return device;
   }
 
   private checkLength(what: string, b: Uint8Array): void {
@@ -329,7 +339,7 @@ export class Session implements Disposable, AsyncDisposable {
   }
 
   /** Runs one transfer, refusing a second one while it is in flight. */
-  private exclusive<T>(fn: (region: HostMemory) => Promise<T>): Promise<T> {
+  private exclusive<T>(fn: (mem: SessionBuffer) => Promise<T>): Promise<T> {
     if (this.inFlight) {
       return Promise.reject(
         new CuObjError(
@@ -338,47 +348,16 @@ export class Session implements Disposable, AsyncDisposable {
         ),
       );
     }
-    let region: HostMemory;
+    let mem: SessionBuffer;
     try {
-      region = this.live();
+      mem = this.live();
     } catch (err) {
       return Promise.reject(err);
     }
-    const p = fn(region).finally(() => {
+    const p = fn(mem).finally(() => {
       this.inFlight = undefined;
     });
     this.inFlight = p;
     return p;
   }
-}
-
-function result(
-  via: 'rdma' | 'http',
-  bytes: number,
-  answer: RawAnswer,
-  etag: string | undefined,
-): TransferResult {
-  return { via, bytes, httpStatus: answer.status, etag, rdmaReply: answer.headers['x-amz-rdma-reply'] };
-}
-
-function declined(op: 'PUT' | 'GET', answer: RawAnswer | undefined, cause: unknown): CuObjError {
-  return new CuObjError(
-    'ERR_CUOBJ_DECLINED',
-    `${op}: the gateway declined RDMA (open the session with fallback: 'http' to send the data in the body)`,
-    {
-      gateway: gatewayAnswer(answer, cause),
-      cause,
-    },
-  );
-}
-
-function isServiceError(e: unknown): boolean {
-  return (
-    typeof (e as { $metadata?: { httpStatusCode?: unknown } } | undefined)?.$metadata?.httpStatusCode ===
-    'number'
-  );
-}
-
-function sameMemory(a: Uint8Array, b: Uint8Array): boolean {
-  return a.buffer === b.buffer && a.byteOffset === b.byteOffset;
 }

@@ -49,10 +49,41 @@ describe('Session.open', () => {
       expect((await openError({ size })).code).toBe('ERR_CUOBJ_INVALID_OPTION');
   });
 
-  it("memory: 'cuda' says it is not available in this build", async () => {
-    const e = await openError({ size: 4096, memory: 'cuda' });
+  it("memory: 'cuda' without a CUDA runtime is one clear error naming what was tried", async () => {
+    const e = await openError({ size: 4096, memory: 'cuda', cudaLibrary: '/nonexistent/libcudart.so.13' });
     expect(e.code).toBe('ERR_CUOBJ_UNAVAILABLE');
-    expect(e.message).toMatch(/'cuda' is not available in this build/);
+    expect(e.message).toMatch(
+      /memory: 'cuda' needs a CUDA runtime and device: .*no CUDA runtime: \/nonexistent\/libcudart\.so\.13/,
+    );
+    const viaEnv = await openError({
+      size: 4096,
+      memory: 'cuda',
+      env: { VGWRDMA_CUDA_LIB: '/nonexistent/libcudart.so' },
+    });
+    expect(viaEnv.message).toMatch(/no CUDA runtime: \/nonexistent\/libcudart\.so/);
+  });
+
+  it('CUDA options on a host session, bad devices and memory kinds are refused before anything opens', async () => {
+    expect((await openError({ size: 4096, device: 0 })).message).toMatch(
+      /device only apply to memory: 'cuda'/,
+    );
+    expect((await openError({ size: 4096, devicePtr: 1n, staging: { streams: 2 } })).message).toMatch(
+      /devicePtr, staging only apply/,
+    );
+    for (const o of [
+      { device: -1 },
+      { device: 1.5 },
+      { devicePtr: 0n },
+      { memory: 'gpu' as unknown as 'cuda' },
+    ]) {
+      expect((await openError({ size: 4096, memory: 'cuda', ...o })).code).toBe('ERR_CUOBJ_INVALID_OPTION');
+    }
+  });
+
+  it('a host session has no devicePtr', async () => {
+    await using s = await Session.open({ size: 4096 });
+    expect(() => s.devicePtr).toThrow(expect.objectContaining({ code: 'ERR_CUOBJ_WRONG_MEMORY' }));
+    expect(() => s.copyToDevice(new Uint8Array(1))).toThrow(/memory: 'host' session/);
   });
 
   it('environment settings reach the agent: the token advertises the configured address and port', async () => {
@@ -63,8 +94,8 @@ describe('Session.open', () => {
     });
     // The token is only visible on the wire; mint one the way upload() does, through a scripted request.
     const token = (
-      s as unknown as { region: { token(o: number, n: number, op: 'put'): string } }
-    ).region.token(0, 4096, 'put');
+      s as unknown as { mem: { region: { token(o: number, n: number, op: 'put'): string } } }
+    ).mem.region.token(0, 4096, 'put');
     expect(softnicEndpoint(parseRdmaToken(token))).toEqual({ host: '127.0.0.1', port });
     expect(s.buffer.length).toBe(4096);
   });
