@@ -1,10 +1,12 @@
 // CRC64NVME (the NVMe CRC-64: reflected polynomial 0x9a6c9329ac4bc9b5, init and xorout
-// all-ones) and CRC32C (Castagnoli, reflected 0x82f63b78) hashers on the WebAssembly kernel.
+// all-ones) and CRC32C (Castagnoli, reflected 0x82f63b78) hashers: on the native kernels of the
+// shim library when they load (native-crc.ts), else on the WebAssembly kernel.
 // Why not the SDK's packages: their hashers only have an async digest() (the registry's is
 // synchronous) and run 5–50× slower (bench/crc-throughput.mjs). The SDK implementations and
 // @aws-crypto/crc32c are the oracles in checksums.test.ts, so the two cannot drift apart.
 import { crcToBase64 } from './crc-combine.js';
 import { CrcKernel } from './crc-kernel.js';
+import { type NativeCrc, nativeCrc } from './native-crc.js';
 import type { Hasher } from './types.js';
 
 export const CRC64NVME_POLY = 0x9a6c9329ac4bc9b5n;
@@ -29,12 +31,39 @@ class KernelHasher implements Hasher {
   }
 }
 
+/** CRC64NVME on the native kernel: the state is the finished CRC, updated in place. */
+class NativeCrc64Hasher implements Hasher {
+  private readonly state = new BigUint64Array(1);
+  constructor(private readonly native: NativeCrc) {}
+  update(chunk: Uint8Array): void {
+    if (chunk.length > 0) this.native.crc64nvme(this.state, chunk);
+  }
+  digest(): string {
+    return crcToBase64(this.state[0] as bigint, 8);
+  }
+}
+
+class NativeCrc32cHasher implements Hasher {
+  private readonly state = new Uint32Array(1);
+  constructor(private readonly native: NativeCrc) {}
+  update(chunk: Uint8Array): void {
+    if (chunk.length > 0) this.native.crc32c(this.state, chunk);
+  }
+  digest(): string {
+    return crcToBase64(BigInt(this.state[0] as number), 4);
+  }
+}
+
 export function createCrc64Nvme(): Hasher {
+  const native = nativeCrc();
+  if (native) return new NativeCrc64Hasher(native);
   crc64Kernel ??= new CrcKernel(64, CRC64NVME_POLY);
   return new KernelHasher(crc64Kernel);
 }
 
 export function createCrc32c(): Hasher {
+  const native = nativeCrc();
+  if (native) return new NativeCrc32cHasher(native);
   crc32cKernel ??= new CrcKernel(32, CRC32C_POLY);
   return new KernelHasher(crc32cKernel);
 }
