@@ -142,12 +142,16 @@ describe('parseCommandLine', () => {
       cqDepth: 640,
       retryCount: 7,
       poolWaitMs: 1000,
+      vendorDebug: false,
     });
     expect(
       serve(['posix', 'r'], { ...creds, VGW_RDMA_IP: '127.0.0.1', VGW_RDMA_TRANSPORT: 'cuobj' }).rdma,
     ).toMatchObject({
       ip: '127.0.0.1',
       transport: 'cuobj',
+    });
+    expect(serve(['--debug', '--rdma-ip', '10.0.0.5', 'posix', 'r']).rdma).toMatchObject({
+      vendorDebug: true,
     });
     expect(usageError(['--rdma-ip', '1.2.3.4', '--rdma-transport', 'ib', 'posix', 'r'])).toMatch(
       /--rdma-transport/,

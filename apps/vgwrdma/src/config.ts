@@ -134,6 +134,7 @@ export function parseCommandLine(argv: readonly string[], env: Env, cwd = proces
               cqDepth: g['rdma-cq-depth'],
               retryCount: g['rdma-retry-count'],
               poolWaitMs: g['rdma-pool-wait-ms'],
+              vendorDebug: g.debug, // cuobj: the library's debug telemetry follows --debug
             },
           }),
       ...(g['virtual-domain'] === undefined ? {} : { virtualDomain: g['virtual-domain'] }),

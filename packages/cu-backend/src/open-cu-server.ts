@@ -14,6 +14,8 @@ export interface CuServerConfig {
   readonly transport?: 'softnic' | 'cuobj';
   /** cuobj: the port cuObjServer listens on (--rdma-port); softnic ignores it. */
   readonly port?: number;
+  /** cuobj: the library's debug telemetry (vgwrdma --debug); default errors only. */
+  readonly vendorDebug?: boolean;
   /** Bytes per pool buffer (--pool-buf-size). */
   readonly poolBufSize: number;
   /** Number of pool buffers (--pool-buf-count). */
@@ -44,6 +46,7 @@ export function openCuServer(config: CuServerConfig, backend: Backend): CuServer
     bindAddress: config.ip,
     vendor,
     ...(config.port === undefined ? {} : { port: config.port }),
+    ...(config.vendorDebug ? { vendorTelemetry: 'debug' as const } : {}),
     ...(config.numDcis === undefined ? {} : { channels: config.numDcis }),
     ...(config.dcKey === undefined ? {} : { dcKey: config.dcKey }),
     ...(config.shimDir === undefined ? {} : { shimDir: config.shimDir }),

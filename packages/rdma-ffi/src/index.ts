@@ -35,7 +35,12 @@ export {
   type RdmaServerStats,
   type RdmaTransfer,
 } from './server/rdma-server.js';
-export type { RdmaServerOptions, VendorTunables } from './server/server-options.js';
+export {
+  type RdmaServerOptions,
+  VENDOR_TELEMETRY_FLAGS,
+  type VendorTelemetry,
+  type VendorTunables,
+} from './server/server-options.js';
 export { type ShimInfo, shimInfo } from './shim-info.js';
 export { gidToIpv4, ipv4MappedGid, softnicEndpoint } from './token/gid.js';
 export {

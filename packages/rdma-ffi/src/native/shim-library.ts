@@ -62,6 +62,7 @@ export interface ShimFunctions {
   cuobj_server_completion_fd(srv: Ptr): number;
   cuobj_server_poll_completions(srv: Ptr, events: Buffer, max: number): number;
   cuobj_server_get_stats(srv: Ptr, out: Partial<CuobjServerStatsStruct>): number;
+  cuobj_server_set_telemetry_flags(flags: number): number;
 
   rdma_host_client_config_default(out: Partial<RdmaHostClientConfigStruct>): void;
   rdma_host_client_create(cfg: RdmaHostClientConfigStruct): Ptr;
@@ -169,6 +170,7 @@ const PROTOTYPES: readonly string[] = [
   'int cuobj_server_completion_fd(void *srv)',
   'int cuobj_server_poll_completions(void *srv, void *events, int max_events)',
   'int cuobj_server_get_stats(void *srv, _Out_ cuobj_server_stats_t *out)',
+  'int cuobj_server_set_telemetry_flags(uint32_t flags)',
 
   'void rdma_host_client_config_default(_Out_ rdma_host_client_config_t *cfg)',
   'void *rdma_host_client_create(const rdma_host_client_config_t *cfg)',

@@ -18,7 +18,7 @@ import type { RdmaToken } from '../token/token-types.js';
 import { CompletionQueue } from './completion-queue.js';
 import { type RdmaBuffer, registerServerBuffer } from './rdma-buffer.js';
 import { RdmaChannel } from './rdma-channel.js';
-import { applyServerOptions, type RdmaServerOptions } from './server-options.js';
+import { applyServerOptions, type RdmaServerOptions, VENDOR_TELEMETRY_FLAGS } from './server-options.js';
 
 /** CUOBJ_PROTO_RDMA_DC_V1 */
 const PROTO_DC_V1 = 1001;
@@ -107,6 +107,12 @@ export class RdmaServer implements Disposable, AsyncDisposable {
       throw new RdmaError('createServer', errno || errnoOf('ENODEV'), message);
     }
     this.provider = providerName(this.lib.fn.cuobj_server_provider(this.srv));
+    if (this.provider === 'cuobj') {
+      // Process-wide in the vendor library (a static of cuObjServer): the last server wins.
+      this.lib.fn.cuobj_server_set_telemetry_flags(
+        VENDOR_TELEMETRY_FLAGS[options.vendorTelemetry ?? 'errors'],
+      );
+    }
     try {
       this.queue = new CompletionQueue(this.lib, this.srv, koffi.node.poll);
     } catch (e) {

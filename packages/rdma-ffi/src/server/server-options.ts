@@ -48,7 +48,20 @@ export interface RdmaServerOptions {
   readonly maxBytesPerCall?: number;
   /** Vendor provider tunables. */
   readonly vendor?: Partial<VendorTunables>;
+  /**
+   * cuobj: the library's telemetry (cuObjServer::setTelemFlags) — 'errors' (default) or 'debug'
+   * (path info + debug + errors; vgwrdma's --debug). softnic has none and ignores it.
+   */
+  readonly vendorTelemetry?: VendorTelemetry;
 }
+
+export type VendorTelemetry = 'errors' | 'debug';
+
+/** CUOBJ_LOG_PATH_INFO 0x1 | DEBUG 0x2 | ERROR 0x4 (CUOBJECT-API.md), per level. */
+export const VENDOR_TELEMETRY_FLAGS: Readonly<Record<VendorTelemetry, number>> = {
+  errors: 0x4,
+  debug: 0x1 | 0x2 | 0x4,
+};
 
 type Field = keyof CuobjRdmaTunablesStruct;
 const VENDOR_FIELDS: Readonly<Record<keyof VendorTunables, Field>> = {
