@@ -26,6 +26,46 @@ export function fdCounts(pid: number): FdCounts {
   return { total, sockets, files: total - sockets };
 }
 
+const TCP_STATES: Readonly<Record<string, string>> = {
+  '01': 'ESTABLISHED',
+  '06': 'TIME_WAIT',
+  '07': 'CLOSE',
+  '08': 'CLOSE_WAIT',
+  '0A': 'LISTEN',
+};
+
+/** socket inode -> `local -> remote STATE` from /proc/<pid>/net/tcp (IPv4). */
+export function tcpSockets(pid: number): Map<string, string> {
+  const out = new Map<string, string>();
+  const port = (hexAddr: string) => {
+    const [ip = '', p = '0'] = hexAddr.split(':');
+    const octets = (ip.match(/../g) ?? []).reverse().map((h) => Number.parseInt(h, 16));
+    return `${octets.join('.')}:${Number.parseInt(p, 16)}`;
+  };
+  for (const line of readFileSync(`/proc/${pid}/net/tcp`, 'utf8').split('\n').slice(1)) {
+    const f = line.trim().split(/\s+/);
+    if (f.length < 10 || !f[1] || !f[2] || !f[3] || !f[9]) continue;
+    out.set(f[9], `${port(f[1])} -> ${port(f[2])} ${TCP_STATES[f[3]] ?? f[3]}`);
+  }
+  return out;
+}
+
+/** `fd -> target` of every open fd, TCP sockets with their ends (for messages when a count is off). */
+export function fdTargets(pid: number): string[] {
+  const out: string[] = [];
+  const tcp = tcpSockets(pid);
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      const target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+      const inode = /^socket:\[(\d+)\]$/.exec(target)?.[1];
+      out.push(`${fd} -> ${target}${inode && tcp.has(inode) ? ` ${tcp.get(inode)}` : ''}`);
+    } catch {
+      // closed while we looked
+    }
+  }
+  return out;
+}
+
 /** Paths of the regular files `pid` has open under `dir`. */
 export function openFilesUnder(pid: number, dir: string): string[] {
   const out: string[] = [];
@@ -56,14 +96,36 @@ export function threadCount(pid: number): number {
 }
 
 /**
- * Polls until `fdCounts(pid).total <= target` (sockets the peer closed take a moment to go) or
- * `timeoutMs` passes; returns the last counts either way, for the caller to assert on.
+ * Open fds of a server `pid` that are not its accepted HTTP connections on `httpPort` (how many
+ * keep-alive connections a client holds is the client's business): files, pipes, eventfds,
+ * listening and outgoing sockets. A leak of any of those shows up here.
  */
-export async function settledFds(pid: number, target: number, timeoutMs = 5000): Promise<FdCounts> {
+export function serverFds(pid: number, httpPort: number): number {
+  const tcp = tcpSockets(pid);
+  let count = 0;
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    let target: string;
+    try {
+      target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+    } catch {
+      continue; // closed while we looked
+    }
+    const end = tcp.get(/^socket:\[(\d+)\]$/.exec(target)?.[1] ?? '');
+    const accepted = end?.startsWith(`127.0.0.1:${httpPort} `) && !end.endsWith('LISTEN');
+    if (!accepted) count++;
+  }
+  return count;
+}
+
+/**
+ * Polls until `serverFds(pid, httpPort) <= target` (sockets the peer closed take a moment to
+ * go) or `timeoutMs` passes; returns the last count either way, for the caller to assert on.
+ */
+export async function settledFds(pid: number, httpPort: number, target: number, timeoutMs = 5000) {
   const until = Date.now() + timeoutMs;
   for (;;) {
-    const now = fdCounts(pid);
-    if (now.total <= target || Date.now() > until) return now;
+    const now = serverFds(pid, httpPort);
+    if (now <= target || Date.now() > until) return now;
     await new Promise((r) => setTimeout(r, 50));
   }
 }

@@ -1,0 +1,164 @@
+// A client process killed mid RDMA PUT and mid RDMA GET (SIGKILL once 8 MiB crossed a proxy to
+// its agent): the request fails cleanly (500, no RDMA reply headers), a PUT stores nothing and
+// leaves no temp file, and the gateway is back where it was: the same open fds (/proc), no file
+// of the tree held open, and its one pool buffer and one channel free — with --rdma-pool-wait-ms
+// 0 a transfer right after succeeds only if both came back. Repeated, so a leak would add up.
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  CreateBucketCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+} from '@aws-sdk/client-s3';
+import { HostClient } from '@vgwrdma/rdma-ffi';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type GatewayProcess,
+  killAllChildren,
+  ROOT_CREDENTIALS,
+  removeDir,
+} from '../helpers/gateway-process.js';
+import { startKillProxy } from '../helpers/kill-proxy.js';
+import { fillContent } from '../helpers/object-content.js';
+import { fdTargets, openFilesUnder, serverFds, settledFds } from '../helpers/proc-stats.js';
+import { RDMA_SDK_OPTIONS, rdmaHeaders, type S3Client, sendError, sendWithToken } from '../helpers/rdma.js';
+import { startRdmaGateway } from '../helpers/rdma-gateway.js';
+import { startRegionChild } from '../helpers/region-child.js';
+import { s3Client } from '../helpers/s3-client.js';
+
+const MiB = 1024 * 1024;
+const SIZE = 48 * MiB;
+const REPEAT = 3;
+const Bucket = 'client-kill';
+
+describe('client process killed mid RDMA transfer (one buffer, one channel, no wait)', () => {
+  let gw: GatewayProcess;
+  let client: HostClient;
+  let sdk: S3Client;
+  let baseline: number;
+
+  beforeAll(async () => {
+    gw = await startRdmaGateway({
+      args: [
+        '--pool-buf-size',
+        '8MiB',
+        '--pool-buf-count',
+        '1',
+        '--rdma-num-dcis',
+        '1',
+        '--rdma-pool-wait-ms',
+        '0',
+      ],
+    });
+    client = new HostClient();
+    sdk = s3Client(gw.url, ROOT_CREDENTIALS, RDMA_SDK_OPTIONS);
+    await sdk.send(new CreateBucketCommand({ Bucket }));
+    await sdk.send(new PutObjectCommand({ Bucket, Key: 'big', Body: Buffer.alloc(SIZE, 7) }));
+    await roundTrip('warm-up'); // the in-process agent's connection is part of the baseline
+    baseline = serverFds(gw.child.pid as number, gw.port);
+  });
+  afterAll(async () => {
+    sdk?.destroy();
+    client?.close();
+    await gw?.stop();
+    if (gw) await removeDir(gw.root);
+    killAllChildren();
+  });
+
+  /** PUT then GET 1 MiB by RDMA at once: fails (501 decline) unless the buffer and channel are free. */
+  async function roundTrip(Key: string): Promise<void> {
+    const m = client.allocate(MiB);
+    try {
+      fillContent(Key, m.bytes);
+      const put = await sendWithToken(
+        sdk,
+        new PutObjectCommand({ Bucket, Key, Body: new Uint8Array(0) }),
+        m.token(0, MiB, 'put'),
+      );
+      expect(put.headers['x-amz-rdma-reply']).toBe('200');
+      const back = client.allocate(MiB);
+      try {
+        const get = await sendWithToken(
+          sdk,
+          new GetObjectCommand({ Bucket, Key }),
+          back.token(0, MiB, 'get'),
+        );
+        expect(get.headers['x-amz-rdma-reply']).toBe('200');
+        expect(Buffer.compare(back.bytes, m.bytes)).toBe(0);
+      } finally {
+        back.close();
+      }
+    } finally {
+      m.close();
+    }
+  }
+
+  async function exists(Key: string): Promise<boolean> {
+    return sdk.send(new HeadObjectCommand({ Bucket, Key })).then(
+      () => true,
+      () => false,
+    );
+  }
+
+  /** Everything the failed transfer held is back: fds, open files of the tree, buffer, channel. */
+  async function gatewayRecovered(label: string): Promise<void> {
+    const pid = gw.child.pid as number;
+    const fds = await settledFds(pid, gw.port, baseline);
+    expect(fds, `${label}: fds\n${fdTargets(pid).join('\n')}`).toBeLessThanOrEqual(baseline);
+    expect(openFilesUnder(pid, gw.root), `${label}: files held open`).toEqual([]);
+    const temps = await readdir(join(gw.root, Bucket, '.sgwtmp')).catch(() => [] as string[]);
+    expect(
+      temps.filter((n) => n !== 'multipart'),
+      `${label}: temp files`,
+    ).toEqual([]);
+    await roundTrip(`after-${label}`);
+  }
+
+  it(`mid-PUT, ${REPEAT} times: 500, no object, nothing held`, async () => {
+    for (let i = 0; i < REPEAT; i++) {
+      const child = await startRegionChild({ size: SIZE, mode: 'put' });
+      const proxy = await startKillProxy(child.info.port, 'to-gateway', 8 * MiB, child.kill);
+      try {
+        const Key = `killed-put-${i}`;
+        const failed = await sendError(
+          sendWithToken(
+            sdk,
+            new PutObjectCommand({ Bucket, Key, Body: new Uint8Array(0) }),
+            proxy.route(child.info.token),
+          ),
+        );
+        expect(proxy.fired()).toBe(true);
+        expect(failed.status).toBe(500);
+        expect(rdmaHeaders(failed.headers)).toEqual([]);
+        expect(await exists(Key)).toBe(false);
+      } finally {
+        child.kill();
+        await proxy.close();
+      }
+      await gatewayRecovered(`put-${i}`);
+    }
+  });
+
+  it(`mid-GET, ${REPEAT} times: 500, the object unchanged, nothing held`, async () => {
+    for (let i = 0; i < REPEAT; i++) {
+      const child = await startRegionChild({ size: SIZE, mode: 'get' });
+      const proxy = await startKillProxy(child.info.port, 'to-agent', 8 * MiB, child.kill);
+      try {
+        const failed = await sendError(
+          sendWithToken(sdk, new GetObjectCommand({ Bucket, Key: 'big' }), proxy.route(child.info.token)),
+        );
+        expect(proxy.fired()).toBe(true);
+        expect(failed.status).toBe(500);
+        expect(rdmaHeaders(failed.headers)).toEqual([]);
+      } finally {
+        child.kill();
+        await proxy.close();
+      }
+      await gatewayRecovered(`get-${i}`);
+    }
+    const plain = await sdk.send(new GetObjectCommand({ Bucket, Key: 'big' }));
+    const body = Buffer.from((await plain.Body?.transformToByteArray()) ?? []);
+    expect(body.equals(Buffer.alloc(SIZE, 7))).toBe(true);
+  });
+});
