@@ -109,7 +109,8 @@ export const getObjectAttributes: Handler = async (_c, req) => {
   const parts = p
     ? group(
         'ObjectParts',
-        el('TotalPartsCount', p.totalPartsCount) +
+        // S3 serialises TotalPartsCount as <PartsCount>.
+        el('PartsCount', p.totalPartsCount) +
           el('PartNumberMarker', p.partNumberMarker) +
           el('NextPartNumberMarker', p.nextPartNumberMarker) +
           el('MaxParts', p.maxParts) +

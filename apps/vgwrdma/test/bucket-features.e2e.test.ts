@@ -1,0 +1,279 @@
+// Bucket and object features on the built gateway, through real clients: CORS (set by the AWS
+// CLI, then a browser-style preflight and GET), bucket tagging, GetObjectAttributes,
+// GetBucketLocation, part-number reads of a multipart object, a second user (users.json)
+// granted and refused by ACL grants and by a bucket policy's Deny, and NotImplemented for
+// lifecycle and replication.
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  CompleteMultipartUploadCommand,
+  CreateBucketCommand,
+  CreateMultipartUploadCommand,
+  DeleteBucketTaggingCommand,
+  GetBucketLifecycleConfigurationCommand,
+  GetBucketLocationCommand,
+  GetBucketReplicationCommand,
+  GetBucketTaggingCommand,
+  GetObjectAttributesCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  PutBucketAclCommand,
+  PutBucketLifecycleConfigurationCommand,
+  PutBucketPolicyCommand,
+  PutBucketTaggingCommand,
+  PutObjectCommand,
+  type S3Client,
+  type S3ServiceException,
+  UploadPartCommand,
+} from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AWS_BIN, type AwsRunner, awsCli } from './helpers/aws-cli.js';
+import {
+  type GatewayProcess,
+  killAllChildren,
+  makeTempDir,
+  ROOT_CREDENTIALS,
+  removeDir,
+  startGateway,
+} from './helpers/gateway-process.js';
+import { s3Client } from './helpers/s3-client.js';
+
+const BOB = { access: 'bob-key', secret: 'bob-secret' };
+const ORIGIN = 'http://app.example';
+const MiB = 1024 * 1024;
+
+async function failure(p: Promise<unknown>): Promise<S3ServiceException> {
+  try {
+    await p;
+  } catch (err) {
+    return err as S3ServiceException;
+  }
+  throw new Error('expected the request to fail');
+}
+
+describe('vgwrdma bucket features', { timeout: 120_000 }, () => {
+  let gw: GatewayProcess;
+  let work: string;
+  let aws: AwsRunner;
+  let root: S3Client;
+  let bob: S3Client;
+
+  async function cli(...args: string[]): Promise<string> {
+    const r = await aws(args);
+    if (r.code !== 0) throw new Error(`aws ${args.join(' ')} exited ${r.code}:\n${r.stderr}`);
+    return r.stdout;
+  }
+
+  beforeAll(async () => {
+    work = await makeTempDir('vgwrdma-features-');
+    const account = { ...BOB, role: 'user', userID: 0, groupID: 0, projectID: 0 };
+    await writeFile(join(work, 'users.json'), JSON.stringify({ accessAccounts: { [BOB.access]: account } }));
+    gw = await startGateway({ globalArgs: ['--iam-dir', work] });
+    root = s3Client(gw.url, ROOT_CREDENTIALS);
+    bob = s3Client(gw.url, BOB);
+    if (AWS_BIN !== undefined) aws = await awsCli({ endpoint: gw.url, ...ROOT_CREDENTIALS, workDir: work });
+    await root.send(new CreateBucketCommand({ Bucket: 'features' }));
+  });
+  afterAll(async () => {
+    root?.destroy();
+    bob?.destroy();
+    await gw?.stop();
+    killAllChildren();
+    if (gw) await removeDir(gw.root);
+    if (work) await removeDir(work);
+  });
+
+  it.skipIf(AWS_BIN === undefined)(
+    'CORS set by the CLI answers a preflight and a GET with Origin',
+    async () => {
+      const rules = {
+        CORSRules: [
+          {
+            AllowedOrigins: [ORIGIN],
+            AllowedMethods: ['GET', 'PUT'],
+            AllowedHeaders: ['*'],
+            ExposeHeaders: ['ETag'],
+            MaxAgeSeconds: 600,
+          },
+        ],
+      };
+      await cli(
+        's3api',
+        'put-bucket-cors',
+        '--bucket',
+        'features',
+        '--cors-configuration',
+        JSON.stringify(rules),
+      );
+      await root.send(new PutObjectCommand({ Bucket: 'features', Key: 'page.html', Body: '<p>hi</p>' }));
+
+      const preflight = await fetch(`${gw.url}/features/page.html`, {
+        method: 'OPTIONS',
+        headers: {
+          origin: ORIGIN,
+          'access-control-request-method': 'PUT',
+          'access-control-request-headers': 'content-type',
+        },
+      });
+      expect(preflight.status).toBe(200);
+      expect(preflight.headers.get('access-control-allow-origin')).toBe(ORIGIN);
+      expect(preflight.headers.get('access-control-allow-methods')).toContain('PUT');
+      expect(preflight.headers.get('access-control-max-age')).toBe('600');
+      const refused = await fetch(`${gw.url}/features/page.html`, {
+        method: 'OPTIONS',
+        headers: { origin: 'http://evil.example', 'access-control-request-method': 'GET' },
+      });
+      expect(refused.status).toBe(403);
+
+      const url = await getSignedUrl(root, new GetObjectCommand({ Bucket: 'features', Key: 'page.html' }));
+      const got = await fetch(url, { headers: { origin: ORIGIN } });
+      expect([got.status, await got.text()]).toEqual([200, '<p>hi</p>']);
+      expect(got.headers.get('access-control-allow-origin')).toBe(ORIGIN);
+      expect(got.headers.get('access-control-expose-headers')).toBe('ETag');
+    },
+  );
+
+  it('tags a bucket, reads and removes the tags', async () => {
+    const TagSet = [
+      { Key: 'team', Value: 'storage' },
+      { Key: 'tier', Value: 'gold' },
+    ];
+    await root.send(new PutBucketTaggingCommand({ Bucket: 'features', Tagging: { TagSet } }));
+    expect((await root.send(new GetBucketTaggingCommand({ Bucket: 'features' }))).TagSet).toEqual(TagSet);
+    await root.send(new DeleteBucketTaggingCommand({ Bucket: 'features' }));
+    expect((await failure(root.send(new GetBucketTaggingCommand({ Bucket: 'features' })))).name).toBe(
+      'NoSuchTagSet',
+    );
+  });
+
+  it('answers GetBucketLocation with the region (null for us-east-1)', async () => {
+    const loc = await root.send(new GetBucketLocationCommand({ Bucket: 'features' }));
+    expect(loc.LocationConstraint ?? null).toBeNull();
+    expect(
+      (await failure(root.send(new GetBucketLocationCommand({ Bucket: 'no-such-bucket-here' })))).name,
+    ).toBe('NoSuchBucket');
+  });
+
+  it.skipIf(AWS_BIN === undefined)(
+    'reads a multipart object by part number; GetObjectAttributes lists its parts',
+    async () => {
+      const Bucket = 'features';
+      const Key = 'two-parts.bin';
+      const part1 = Buffer.alloc(5 * MiB, 1);
+      const part2 = Buffer.from('the second, short part');
+      const { UploadId } = await root.send(new CreateMultipartUploadCommand({ Bucket, Key }));
+      const etags: string[] = [];
+      for (const [i, Body] of [part1, part2].entries()) {
+        etags.push(
+          (await root.send(new UploadPartCommand({ Bucket, Key, UploadId, PartNumber: i + 1, Body }))).ETag ??
+            '',
+        );
+      }
+      const done = await root.send(
+        new CompleteMultipartUploadCommand({
+          Bucket,
+          Key,
+          UploadId,
+          MultipartUpload: { Parts: etags.map((ETag, i) => ({ ETag, PartNumber: i + 1 })) },
+        }),
+      );
+      expect(done.ETag).toMatch(/^"[0-9a-f]{32}-2"$/);
+
+      const out = join(work, 'part2');
+      const head = JSON.parse(
+        await cli(
+          's3api',
+          'get-object',
+          '--bucket',
+          Bucket,
+          '--key',
+          Key,
+          '--part-number',
+          '2',
+          out,
+          '--output',
+          'json',
+        ),
+      ) as { PartsCount: number; ContentLength: number; ContentRange: string };
+      expect(await readFile(out, 'utf8')).toBe(part2.toString());
+      const total = part1.length + part2.length;
+      expect(head).toMatchObject({
+        PartsCount: 2,
+        ContentLength: part2.length,
+        ContentRange: `bytes ${part1.length}-${total - 1}/${total}`,
+      });
+
+      const attrs = await root.send(
+        new GetObjectAttributesCommand({
+          Bucket,
+          Key,
+          ObjectAttributes: ['ETag', 'ObjectSize', 'ObjectParts', 'StorageClass'],
+        }),
+      );
+      expect(attrs.ETag).toBe(done.ETag?.replaceAll('"', ''));
+      expect(attrs.ObjectSize).toBe(total);
+      expect(attrs.ObjectParts?.TotalPartsCount).toBe(2);
+      expect(attrs.StorageClass).toBe('STANDARD');
+      const refused = await failure(root.send(new GetObjectCommand({ Bucket, Key, PartNumber: 3 })));
+      expect(refused.name).toBe('InvalidPartNumber');
+    },
+  );
+
+  it('lets a second user in by ACL grant, and keeps them out where the policy denies', async () => {
+    const Bucket = 'team';
+    await root.send(new CreateBucketCommand({ Bucket }));
+    const put = (Key: string) => bob.send(new PutObjectCommand({ Bucket, Key, Body: 'bob' }));
+    expect((await failure(put('a'))).name).toBe('AccessDenied');
+    expect((await failure(bob.send(new ListObjectsV2Command({ Bucket })))).name).toBe('AccessDenied');
+
+    await root.send(
+      new PutBucketAclCommand({ Bucket, GrantWrite: `id="${BOB.access}"`, GrantRead: `id="${BOB.access}"` }),
+    );
+    await put('a');
+    await put('archive/b');
+    expect((await bob.send(new ListObjectsV2Command({ Bucket }))).Contents?.map((o) => o.Key)).toEqual([
+      'a',
+      'archive/b',
+    ]);
+
+    const policy = {
+      Version: '2012-10-17',
+      Statement: [
+        {
+          Effect: 'Deny',
+          Principal: { AWS: [BOB.access] },
+          Action: ['s3:PutObject'],
+          Resource: [`arn:aws:s3:::${Bucket}/archive/*`],
+        },
+      ],
+    };
+    await root.send(new PutBucketPolicyCommand({ Bucket, Policy: JSON.stringify(policy) }));
+    expect((await failure(put('archive/c'))).name).toBe('AccessDenied');
+    await put('c');
+    // The owner is not named by the Deny.
+    await root.send(new PutObjectCommand({ Bucket, Key: 'archive/c', Body: 'root' }));
+
+    await root.send(new PutBucketAclCommand({ Bucket, ACL: 'private' }));
+    expect((await failure(put('d'))).name).toBe('AccessDenied');
+  });
+
+  it('answers NotImplemented for lifecycle and replication', async () => {
+    const Bucket = 'features';
+    const lifecycle = await failure(root.send(new GetBucketLifecycleConfigurationCommand({ Bucket })));
+    expect([lifecycle.name, lifecycle.$metadata.httpStatusCode]).toEqual(['NotImplemented', 501]);
+    const putLifecycle = await failure(
+      root.send(
+        new PutBucketLifecycleConfigurationCommand({
+          Bucket,
+          LifecycleConfiguration: {
+            Rules: [{ ID: 'r', Status: 'Enabled', Filter: { Prefix: '' }, Expiration: { Days: 1 } }],
+          },
+        }),
+      ),
+    );
+    expect(putLifecycle.name).toBe('NotImplemented');
+    const replication = await failure(root.send(new GetBucketReplicationCommand({ Bucket })));
+    expect([replication.name, replication.$metadata.httpStatusCode]).toEqual(['NotImplemented', 501]);
+  });
+});
