@@ -1,8 +1,8 @@
 // The SigV4 canonical request, built from the request exactly as it came off the wire. S3 signs
 // the path without normalising it (no '//' or '.' folding, no double encoding), so the raw path is
 // the first candidate; a client that sent characters unescaped or escapes in lower case signed
-// the canonical re-encoding instead, which is the second. Queries get the same two readings of
-// '+' (literal, as the AWS SDKs send it escaped, or space, as form encoders send it).
+// the canonical re-encoding instead, which is the second. A '+' in the query is read as a space
+// (as form encoders mean it, and as the router decodes it); a plus is sent as %2B.
 import type { RequestHeaders } from './types.js';
 import { reencode } from './uri-encoding.js';
 
@@ -50,13 +50,13 @@ export function canonicalQuery(
   return pairs.map(([n, v]) => `${n}=${v}`).join('&');
 }
 
-/** Candidate canonical queries: '+' literal first, then '+' as space when the query has one. */
+/**
+ * The canonical query, with '+' read as a space: the one reading that matches what the router
+ * acts on (URLSearchParams). Reading it as a literal plus too would let anyone turn a signed %2B
+ * into '+' and change the query (prefix, versionId, ...) without breaking the signature.
+ */
 export function canonicalQueries(rawQuery: string, omit?: string): string[] {
-  const params = splitRawQuery(rawQuery);
-  const literal = canonicalQuery(params, false, omit);
-  if (!rawQuery.includes('+')) return [literal];
-  const spaced = canonicalQuery(params, true, omit);
-  return spaced === literal ? [literal] : [literal, spaced];
+  return [canonicalQuery(splitRawQuery(rawQuery), rawQuery.includes('+'), omit)];
 }
 
 const SPACES = /\s+/g;
