@@ -6,7 +6,7 @@
 // temp files of dead processes (stale-temps.ts).
 import { randomBytes } from 'node:crypto';
 import { type FileHandle, mkdir, open, rename, unlink } from 'node:fs/promises';
-import { S3Error } from '@vgwrdma/s3-backend';
+import { S3Error, s3ErrorFromErrno } from '@vgwrdma/s3-backend';
 import type { MetaStore } from '../meta/store.js';
 import { backoff, makeParents } from './dirs.js';
 import { isErrno } from './errors.js';
@@ -35,7 +35,7 @@ export class TempFile {
         const fh = await open(abs(layout, rel), 'wx', 0o644);
         return new TempFile(layout, meta, rel, fh);
       } catch (err) {
-        if (!isErrno(err, 'ENOENT') || attempt > 2) throw err;
+        if (!isErrno(err, 'ENOENT') || attempt > 2) throw s3ErrorFromErrno(err) ?? err;
         await mkdir(abs(layout, dir), { recursive: true, mode: dirPerms });
       }
     }

@@ -9,6 +9,7 @@ import {
   getChecksum,
   type Hasher,
   type RequestContext,
+  s3ErrorFromErrno,
 } from '@vgwrdma/s3-backend';
 import type { PosixEnv } from '../env.js';
 import { abortError } from '../fs/ingest.js';
@@ -49,6 +50,6 @@ export async function assemble(env: PosixEnv, ctx: RequestContext, spec: Assembl
     return { tmp, size, checksums };
   } catch (err) {
     await tmp.discard();
-    throw err;
+    throw s3ErrorFromErrno(err) ?? err; // ENOSPC → InsufficientStorage, EDQUOT, EROFS
   }
 }

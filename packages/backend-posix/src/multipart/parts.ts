@@ -15,6 +15,7 @@ import {
   type RequestContext,
   resolveRange,
   S3Error,
+  s3ErrorFromErrno,
   type UploadPartCopyInput,
   type UploadPartCopyOutput,
   type UploadPartInput,
@@ -108,7 +109,7 @@ async function writePart(
     return { etag, size: got.size, checksums, lastModified: st?.mtime ?? new Date() };
   } catch (err) {
     await tmp.discard();
-    throw err;
+    throw s3ErrorFromErrno(err) ?? err; // ENOSPC → InsufficientStorage, EDQUOT, EROFS
   }
 }
 
