@@ -74,6 +74,7 @@ export async function runBench(
             bucket: config.bucket,
             keys: keysFor(config, size, mode),
             size,
+            ...(mode === 'rdma' ? { memory: config.memory } : {}),
           }),
         );
       }

@@ -63,9 +63,18 @@ describe('flags', () => {
     [['-key'], /needs a value/],
     [['-put-only', '-get-only'], /exclude each other/],
     [['-json=maybe'], /true or false/],
+    [['-memory', 'gpu'], /must be host or cuda/],
+    [['-memory', 'cuda', '-std-s3'], /for RDMA transfers/],
   ])('%j is a usage error', (argv, message) => {
     expect(() => parseFlags(argv)).toThrow(UsageError);
     expect(() => parseFlags(argv)).toThrow(message);
+  });
+
+  it('-memory: host by default, cuda by flag or CUOBJTEST_MEMORY', () => {
+    expect(parseFlags([]).memory).toBe('host');
+    expect(parseFlags(['--memory', 'cuda']).memory).toBe('cuda');
+    expect(parseFlags(['-memory=cuda', '-compare']).memory).toBe('cuda'); // compares GPU RDMA with host HTTP
+    expect(parseFlags([], { CUOBJTEST_MEMORY: 'cuda' }).memory).toBe('cuda');
   });
 
   it('--help lists every flag of the table', () => {

@@ -18,6 +18,7 @@ export interface Config {
   stdS3: boolean;
   concurrency: number;
   sizes: number[] | undefined;
+  memory: 'host' | 'cuda';
   compare: boolean;
   json: boolean;
   report: string | undefined;
@@ -134,6 +135,15 @@ export const FLAGS: readonly FlagSpec[] = [
     help: 'size sweep, e.g. 1MiB,16MiB,256MiB (overrides -size)',
   },
   {
+    name: 'memory',
+    field: 'memory',
+    kind: 'string',
+    env: 'CUOBJTEST_MEMORY',
+    default: 'host',
+    arg: 'KIND',
+    help: 'RDMA session memory: host, or cuda (GPU memory; staged through pinned host memory over softnic)',
+  },
+  {
     name: 'compare',
     field: 'compare',
     kind: 'boolean',
@@ -227,6 +237,10 @@ export function parseFlags(
   const c = config as unknown as Config;
   if (c.putOnly && c.getOnly) throw new UsageError('-put-only and -get-only exclude each other');
   if (c.compare && c.stdS3) throw new UsageError('-compare already runs std-s3; drop -std-s3');
+  if (c.memory !== 'host' && c.memory !== 'cuda')
+    throw new UsageError(`-memory: must be host or cuda, got '${String(c.memory)}'`);
+  if (c.memory === 'cuda' && c.stdS3)
+    throw new UsageError('-memory cuda is for RDMA transfers; drop -std-s3');
   return c;
 }
 

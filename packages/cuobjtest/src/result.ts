@@ -16,6 +16,8 @@ export interface DirectionResult {
   readonly latencyMs: LatencySummary;
   /** Wall time and GB/s of each iteration (all workers together). */
   readonly iterations: readonly Iteration[];
+  /** --memory cuda: device ↔ host staging time per transfer (included in the latencies). */
+  readonly stagingMs?: LatencySummary;
 }
 
 export interface PairRatios {
@@ -28,6 +30,10 @@ export interface RunResult {
   readonly mode: Mode;
   /** How the data moved on the client side: 'softnic' / 'verbs' for rdma, 'http' for std-s3 (softnic figures are software, not RDMA hardware). */
   readonly transport: 'softnic' | 'verbs' | 'http';
+  /** Where the client's data lives: 'host', or 'cuda' (GPU memory; --memory cuda, rdma mode only). */
+  readonly memory: 'host' | 'cuda';
+  /** --memory cuda: the GPU, e.g. "NVIDIA H200 (device 0 of 1), runtime 13000, ...". */
+  readonly device?: string;
   readonly sizeBytes: number;
   readonly iterations: number;
   readonly concurrency: number;

@@ -1,16 +1,16 @@
 // One measured configuration (mode × size × concurrency): N workers, each with its own transport
 // and object key, moving data in lock-step iterations. Data is random; every GET is checked by
 // CRC32 of what was read back against what was written (the buffer is zeroed before each GET,
-// so a transfer that moved nothing cannot pass). Checks run outside the timed region.
+// so a transfer that moved nothing cannot pass; with --memory cuda both are read on the device).
+// Checks run outside the timed region.
 
-import { randomFillSync } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { crc32 } from 'node:zlib';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { hostOptionsFromEnv } from '@vgwrdma/cuobjclient';
 import type { DirectionResult, Iteration, RunResult } from './result.js';
 import { gbps, summarize } from './stats.js';
-import { getInto, type Mode, openTransport, type Transport } from './transports.js';
+import { getInto, type Memory, type Mode, openTransport, type Transport } from './transports.js';
 
 export interface RunnerOptions {
   readonly mode: Mode;
@@ -19,16 +19,11 @@ export interface RunnerOptions {
   readonly bucket: string;
   readonly keys: readonly string[];
   readonly size: number;
+  /** 'rdma' only: where the session's memory is (default 'host'). */
+  readonly memory?: Memory;
 }
 
 type Direction = 'put' | 'get';
-
-const FILL_CHUNK = 2 ** 30; // randomFillSync takes at most 2^31 - 1 bytes per call
-
-function fillRandom(b: Uint8Array): void {
-  for (let at = 0; at < b.length; at += FILL_CHUNK)
-    randomFillSync(b, at, Math.min(FILL_CHUNK, b.length - at));
-}
 
 function crcOf(b: Uint8Array): number {
   return crc32(b) >>> 0;
@@ -37,6 +32,7 @@ function crcOf(b: Uint8Array): number {
 export class Runner implements AsyncDisposable {
   private readonly latencies: Record<Direction, number[]> = { put: [], get: [] };
   private readonly iterations: Record<Direction, Iteration[]> = { put: [], get: [] };
+  private readonly staging: Record<Direction, number[]> = { put: [], get: [] };
   private readonly failures: string[] = [];
   private expected: number[] = [];
   private verifiedOnce = false;
@@ -50,7 +46,9 @@ export class Runner implements AsyncDisposable {
     const workers: Transport[] = [];
     try {
       for (const _ of options.keys)
-        workers.push(await openTransport(options.mode, options.s3, options.bucket, options.size));
+        workers.push(
+          await openTransport(options.mode, options.s3, options.bucket, options.size, options.memory),
+        );
     } catch (err) {
       for (const w of workers) await w[Symbol.asyncDispose]();
       throw err;
@@ -64,10 +62,7 @@ export class Runner implements AsyncDisposable {
 
   /** Fresh random data in every worker's buffer; remembers its CRC32. */
   fill(): void {
-    this.expected = this.workers.map((w) => {
-      fillRandom(w.buffer);
-      return crcOf(w.buffer);
-    });
+    this.expected = this.workers.map((w) => w.fillRandom());
   }
 
   /** -get-only: the reference CRC32 of each existing object, by an untimed plain-HTTP GET. */
@@ -82,13 +77,14 @@ export class Runner implements AsyncDisposable {
 
   /** One timed iteration in `direction`: every worker at once. */
   async iterate(direction: Direction): Promise<Iteration> {
-    if (direction === 'get') for (const w of this.workers) w.buffer.fill(0);
+    if (direction === 'get') for (const w of this.workers) w.clear();
     const start = performance.now();
     const each = await Promise.all(
       this.workers.map(async (w, i) => {
         const key = this.options.keys[i] as string;
         const t0 = performance.now();
-        await (direction === 'put' ? w.put(key) : w.get(key));
+        const moved = await (direction === 'put' ? w.put(key) : w.get(key));
+        if (moved.stagingMs !== undefined) this.staging[direction].push(moved.stagingMs);
         return performance.now() - t0;
       }),
     );
@@ -110,8 +106,7 @@ export class Runner implements AsyncDisposable {
   }
 
   private verifyBuffers(what: string): void {
-    for (const [i, w] of this.workers.entries())
-      this.check(crcOf(w.buffer), i, `${what}, ${this.options.keys[i]}`);
+    for (const [i, w] of this.workers.entries()) this.check(w.crc(), i, `${what}, ${this.options.keys[i]}`);
   }
 
   private check(actual: number, worker: number, what: string): void {
@@ -129,18 +124,23 @@ export class Runner implements AsyncDisposable {
       const its = this.iterations[d];
       if (its.length === 0) return undefined;
       const totalMs = its.reduce((a, b) => a + b.latencyMs, 0);
+      const staged = this.staging[d];
       return {
         gbps: gbps(this.options.size * this.workers.length * its.length, totalMs),
         latencyMs: summarize(this.latencies[d]),
         iterations: its,
+        ...(staged.length ? { stagingMs: summarize(staged) } : {}),
       };
     };
+    const device = this.workers[0]?.describe();
     const put = direction('put');
     const get = direction('get');
     return {
       mode: this.options.mode,
       transport:
         this.options.mode === 'rdma' ? (hostOptionsFromEnv(process.env).provider ?? 'softnic') : 'http',
+      memory: this.workers[0]?.memory ?? 'host',
+      ...(device === undefined ? {} : { device }),
       sizeBytes: this.options.size,
       iterations: Math.max(this.iterations.put.length, this.iterations.get.length),
       concurrency: this.workers.length,

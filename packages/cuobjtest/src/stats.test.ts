@@ -22,6 +22,7 @@ describe('plot report', () => {
   const result = (mode: RunResult['mode'], size: number, put: number, get: number): RunResult => ({
     mode,
     transport: mode === 'rdma' ? 'softnic' : 'http',
+    memory: 'host',
     sizeBytes: size,
     iterations: 1,
     concurrency: 1,

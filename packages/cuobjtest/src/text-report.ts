@@ -19,7 +19,7 @@ export function iterationLine(
 
 export function summaryLines(r: RunResult): string[] {
   const out = [
-    `== ${r.mode} (${r.transport}) ${formatSize(r.sizeBytes)} x${r.iterations}${r.concurrency > 1 ? ` concurrency ${r.concurrency}` : ''}: ${r.verified ? 'verified' : 'NOT VERIFIED'}`,
+    `== ${r.mode} (${r.transport}${r.memory === 'cuda' ? `, GPU memory: ${r.device ?? 'cuda'}` : ''}) ${formatSize(r.sizeBytes)} x${r.iterations}${r.concurrency > 1 ? ` concurrency ${r.concurrency}` : ''}: ${r.verified ? 'verified' : 'NOT VERIFIED'}`,
   ];
   for (const d of ['put', 'get'] as const) {
     const x = r[d];
@@ -28,6 +28,10 @@ export function summaryLines(r: RunResult): string[] {
     out.push(
       `   ${d.toUpperCase()} ${f3(x.gbps)} GB/s  latency ms avg ${f1(l.avg)} min ${f1(l.min)} max ${f1(l.max)} p50 ${f1(l.p50)} p99 ${f1(l.p99)}`,
     );
+    if (x.stagingMs)
+      out.push(
+        `   ${d.toUpperCase()} of which device<->host staging ms avg ${f1(x.stagingMs.avg)} p50 ${f1(x.stagingMs.p50)}`,
+      );
   }
   for (const d of ['put', 'get'] as const) {
     const ratio = r.vsStdS3?.[d];

@@ -1,18 +1,48 @@
-// The two ways cuobjtest moves an object: 'rdma' through a cuobjclient Session (the gateway
-// reads/writes registered memory; no fallback, so a declined transfer fails loudly), and
-// 'std-s3' with the data in the HTTP body (plain PutObject/GetObject, no aws-chunked framing).
-// Each transport owns one buffer of the object size that puts read and gets fill.
+// The ways cuobjtest moves an object: 'rdma' through a cuobjclient Session (the gateway
+// reads/writes registered memory; no fallback, so a declined transfer fails loudly) — in host
+// memory, or with --memory cuda in GPU memory (staged through pinned host memory over softnic) —
+// and 'std-s3' with the data in the HTTP body (plain PutObject/GetObject, no aws-chunked
+// framing). Each transport owns one object-sized buffer that puts read and gets fill, and
+// answers for its content by CRC32 read where the data really is (device memory for 'cuda').
 
+import { randomFillSync } from 'node:crypto';
+import { crc32 } from 'node:zlib';
 import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { Session } from '@vgwrdma/cuobjclient';
 
 export type Mode = 'rdma' | 'std-s3';
+export type Memory = 'host' | 'cuda';
+
+/** What one transfer reports besides its time. */
+export interface Moved {
+  /** ms of device ↔ host staging inside the transfer ('cuda' only). */
+  readonly stagingMs?: number;
+}
 
 export interface Transport extends AsyncDisposable {
   readonly mode: Mode;
-  readonly buffer: Uint8Array;
-  put(key: string): Promise<void>;
-  get(key: string): Promise<void>;
+  readonly memory: Memory;
+  /** Puts fresh random data where the next put() reads it; returns its CRC32. */
+  fillRandom(): number;
+  /** Zeroes where get() writes, so a transfer that moved nothing cannot pass. */
+  clear(): void;
+  /** CRC32 of the buffer, read where the data lives. */
+  crc(): number;
+  put(key: string): Promise<Moved>;
+  get(key: string): Promise<Moved>;
+  /** 'cuda': the GPU it runs on. */
+  describe(): string | undefined;
+}
+
+const FILL_CHUNK = 2 ** 30; // randomFillSync takes at most 2^31 - 1 bytes per call
+
+function fillRandom(b: Uint8Array): void {
+  for (let at = 0; at < b.length; at += FILL_CHUNK)
+    randomFillSync(b, at, Math.min(FILL_CHUNK, b.length - at));
+}
+
+function crcOf(b: Uint8Array): number {
+  return crc32(b) >>> 0;
 }
 
 export async function openTransport(
@@ -20,33 +50,63 @@ export async function openTransport(
   s3: S3Client,
   bucket: string,
   size: number,
+  memory: Memory = 'host',
 ): Promise<Transport> {
-  return mode === 'rdma' ? RdmaTransport.open(s3, bucket, size) : new HttpTransport(s3, bucket, size);
+  return mode === 'rdma' ? RdmaTransport.open(s3, bucket, size, memory) : new HttpTransport(s3, bucket, size);
 }
 
 class RdmaTransport implements Transport {
   readonly mode = 'rdma' as const;
+  /** 'cuda': the host side of fills and checks (the session's own bytes are on the device). */
+  private readonly scratch: Uint8Array | undefined;
+
   private constructor(
     private readonly s3: S3Client,
     private readonly bucket: string,
     private readonly session: Session,
-  ) {}
+    readonly memory: Memory,
+  ) {
+    this.scratch = memory === 'cuda' ? Buffer.allocUnsafeSlow(session.size) : undefined;
+  }
 
-  static async open(s3: S3Client, bucket: string, size: number): Promise<RdmaTransport> {
+  static async open(s3: S3Client, bucket: string, size: number, memory: Memory): Promise<RdmaTransport> {
     // Sizes above the default 1 GiB session cap are allowed up to the token capacity.
-    return new RdmaTransport(s3, bucket, await Session.open({ size, maxSize: Math.max(size, 2 ** 30) }));
+    const session = await Session.open({ size, memory, maxSize: Math.max(size, 2 ** 30) });
+    return new RdmaTransport(s3, bucket, session, memory);
   }
 
-  get buffer(): Uint8Array {
-    return this.session.buffer;
+  fillRandom(): number {
+    if (!this.scratch) {
+      fillRandom(this.session.buffer);
+      return crcOf(this.session.buffer);
+    }
+    fillRandom(this.scratch);
+    this.session.copyToDevice(this.scratch);
+    return crcOf(this.scratch);
   }
 
-  async put(key: string): Promise<void> {
-    await this.session.upload(this.s3, this.bucket, key);
+  clear(): void {
+    if (!this.scratch) return void this.session.buffer.fill(0);
+    this.scratch.fill(0);
+    this.session.copyToDevice(this.scratch);
   }
 
-  async get(key: string): Promise<void> {
-    await this.session.download(this.s3, this.bucket, key);
+  crc(): number {
+    if (!this.scratch) return crcOf(this.session.buffer);
+    this.session.copyFromDevice(this.scratch);
+    return crcOf(this.scratch);
+  }
+
+  async put(key: string): Promise<Moved> {
+    return moved(await this.session.upload(this.s3, this.bucket, key));
+  }
+
+  async get(key: string): Promise<Moved> {
+    return moved(await this.session.download(this.s3, this.bucket, key));
+  }
+
+  describe(): string | undefined {
+    return this.memory === 'cuda' ? this.session.describeDevice() : undefined;
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
@@ -54,9 +114,14 @@ class RdmaTransport implements Transport {
   }
 }
 
+function moved(r: { stagingMs?: number }): Moved {
+  return r.stagingMs === undefined ? {} : { stagingMs: r.stagingMs };
+}
+
 class HttpTransport implements Transport {
   readonly mode = 'std-s3' as const;
-  readonly buffer: Uint8Array;
+  readonly memory = 'host' as const;
+  private readonly buffer: Uint8Array;
 
   constructor(
     private readonly s3: S3Client,
@@ -66,12 +131,31 @@ class HttpTransport implements Transport {
     this.buffer = Buffer.allocUnsafeSlow(size);
   }
 
-  async put(key: string): Promise<void> {
-    await this.s3.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: this.buffer }));
+  fillRandom(): number {
+    fillRandom(this.buffer);
+    return crcOf(this.buffer);
   }
 
-  async get(key: string): Promise<void> {
+  clear(): void {
+    this.buffer.fill(0);
+  }
+
+  crc(): number {
+    return crcOf(this.buffer);
+  }
+
+  async put(key: string): Promise<Moved> {
+    await this.s3.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: this.buffer }));
+    return {};
+  }
+
+  async get(key: string): Promise<Moved> {
     await getInto(this.s3, this.bucket, key, this.buffer);
+    return {};
+  }
+
+  describe(): undefined {
+    return undefined;
   }
 
   async [Symbol.asyncDispose](): Promise<void> {}
