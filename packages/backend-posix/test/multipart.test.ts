@@ -202,6 +202,27 @@ describe('CompleteMultipartUpload', () => {
     }
   });
 
+  it('an upload that names CRC64NVME combines each part once (regression: parts were counted twice)', async () => {
+    const key = 'crc64-named';
+    const up = await f.backend.createMultipartUpload(ctx(), { bucket, key, checksumAlgorithm: 'CRC64NVME' });
+    const datas = [Buffer.alloc(5 * MiB, 7), Buffer.from('tail')];
+    const parts = [];
+    for (const [i, d] of datas.entries()) {
+      const p = await f.backend.uploadPart(ctx(), {
+        bucket,
+        key,
+        uploadId: up.uploadId,
+        partNumber: i + 1,
+        body: body(d),
+      });
+      parts.push({ partNumber: i + 1, etag: p.etag });
+    }
+    const h = getChecksum('CRC64NVME').create();
+    for (const d of datas) h.update(d);
+    const r = await f.backend.completeMultipartUpload(ctx(), { bucket, key, uploadId: up.uploadId, parts });
+    expect([r.checksums, r.checksumType]).toEqual([{ CRC64NVME: h.digest() }, 'FULL_OBJECT']);
+  });
+
   it('a claim left by a crashed complete is released at open, and the upload completes', async () => {
     const u = await upload('crashed', [5 * MiB, 4]);
     const dir = join(f.root, bucket, '.sgwtmp', 'multipart', sha256Hex('crashed'));

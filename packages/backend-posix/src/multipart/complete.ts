@@ -203,7 +203,8 @@ async function finish(
     addCrc('CRC64NVME', (await getText(env.meta, rel, ATTR.partCrc64)) ?? sums?.CRC64NVME, size);
     if (algorithm) {
       const stored = sums?.[algorithm];
-      addCrc(algorithm, stored, size);
+      // CRC64NVME parts are listed once, above: a second entry would combine each part twice.
+      if (algorithm !== 'CRC64NVME') addCrc(algorithm, stored, size);
       const given = p.checksums?.[algorithm];
       if (given !== undefined && stored !== undefined && given !== stored) throw new S3Error('InvalidPart');
       if (stored !== undefined) partSums.push(stored);
