@@ -18,8 +18,9 @@ export function parseRange(header: string | undefined): ByteRange | undefined {
   if (a === '') return { kind: 'suffix', length: Number(b) };
   const first = Number(a);
   if (b === '') return { kind: 'range', first };
+  // Compared exactly: past 2^53 two different numbers can become the same double.
+  if (BigInt(b) < BigInt(a)) return undefined;
   const last = Number(b);
-  if (last < first) return undefined;
   return { kind: 'range', first, last };
 }
 
