@@ -1,0 +1,97 @@
+// Property tests of the RDMA request headers (x-amz-rdma-token, the legacy X-CuObj-* trio,
+// x-amz-rdma-agent, the body headers): every combination of valid, damaged and random values
+// gives no descriptor, a well-formed descriptor, or an S3 error — 400 InvalidArgument, or 501
+// NotImplemented for RC tokens — and never throws. Runs: FUZZ_RUNS (CI 300, stress 10^6).
+import { formatRdmaToken } from '@vgwrdma/rdma-ffi';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { LEGACY_HEADERS, parseRdmaHeaders } from '../../src/rdma-headers.js';
+
+const RUNS = Number(process.env.FUZZ_RUNS) || 300;
+const TIMEOUT = 30_000 + RUNS;
+const U64 = (1n << 64n) - 1n;
+
+const tokenArb = fc
+  .record({
+    addr: fc.bigInt({ min: 0n, max: U64 }),
+    size: fc.integer({ min: 1, max: 0xffff_ffff }),
+    rkey: fc.integer({ min: 0, max: 0xffff_ffff }),
+    lid: fc.constant(0),
+    dctn: fc.integer({ min: 0, max: 0xff_ffff }),
+    gidPresent: fc.constant(true),
+    gid: fc.uint8Array({ minLength: 16, maxLength: 16 }),
+  })
+  .map((f) => formatRdmaToken(f));
+const damaged = fc
+  .tuple(tokenArb, fc.nat(), fc.constantFrom('', 'g', 'A', ':', ';', '0', ' ', '\u00e9'))
+  .map(([t, at, ch]) => t.slice(0, at % 90) + ch + t.slice((at % 90) + 1));
+const tokenish = fc.oneof(
+  tokenArb,
+  damaged,
+  tokenArb.map((t) => `rc:${t}`),
+  tokenArb.map((t) => `${t}:0000000000001000:0000000000000010;`),
+  fc.string({ maxLength: 120 }),
+);
+const decimal = fc.oneof(
+  fc.constantFrom(
+    '0',
+    '1',
+    '-1',
+    '+1',
+    '1.5',
+    '1e3',
+    ' 1',
+    '',
+    '18446744073709551615',
+    '18446744073709551616',
+    '9007199254740993',
+    '0x10',
+  ),
+  fc.bigInt({ min: 0n, max: 1n << 70n }).map(String),
+);
+const headersArb = fc.record(
+  {
+    'x-amz-rdma-token': tokenish,
+    'x-amz-rdma-agent': fc.constantFrom('cuobj', 'CUOBJ', '', 'nixl'),
+    [LEGACY_HEADERS.descriptor]: tokenish,
+    [LEGACY_HEADERS.contentLength]: decimal,
+    [LEGACY_HEADERS.remoteStart]: decimal,
+    'content-length': fc.constantFrom('0', '1', ' 0', '00'),
+    'x-amz-decoded-content-length': fc.constantFrom('0', '5'),
+    'transfer-encoding': fc.constant('chunked'),
+  },
+  { requiredKeys: [] },
+);
+
+describe('RDMA request headers (property)', () => {
+  it('none, a well-formed descriptor, or 400/501 — never a throw', { timeout: TIMEOUT }, () => {
+    const seen = new Map<string, number>();
+    fc.assert(
+      fc.property(headersArb, (headers) => {
+        const h = headers as Record<string, string>;
+        const outcome = parseRdmaHeaders((name) => h[name]);
+        const label = outcome.kind === 'error' ? outcome.error.code : outcome.kind;
+        seen.set(label, (seen.get(label) ?? 0) + 1);
+        if (outcome.kind === 'error') {
+          const { code, status } = outcome.error;
+          expect([`${code} ${status}`]).toContainEqual(
+            expect.stringMatching(/^(InvalidArgument 400|NotImplemented 501)$/),
+          );
+        } else if (outcome.kind === 'rdma') {
+          const d = outcome.descriptor;
+          expect(d.token).toMatch(
+            /^[0-9a-f]{16}:[0-9a-f]{8}:[0-9a-f]{8}:[0-9a-f]{4}:[0-9a-f]{6}:[01]:[0-9a-f]{32}$/,
+          );
+          expect(Number.isSafeInteger(d.size) && d.size > 0).toBe(true);
+          expect(d.remoteAddress >= 0n && d.remoteAddress <= U64).toBe(true);
+          expect(['token', 'legacy']).toContain(d.scheme);
+        } else {
+          expect(h['x-amz-rdma-token'] ?? h[LEGACY_HEADERS.descriptor]).toBeUndefined();
+        }
+      }),
+      { numRuns: RUNS },
+    );
+    for (const label of ['none', 'rdma', 'InvalidArgument', 'NotImplemented'])
+      expect(seen.get(label) ?? 0).toBeGreaterThan(0);
+  });
+});
