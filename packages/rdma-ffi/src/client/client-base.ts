@@ -15,8 +15,12 @@ export const MAX_HOST_REGION = 2 ** 32 - 2 ** 16;
 export interface HostClientOptions {
   /** Directory holding libvgwrdma_shims.so (else VGWRDMA_SHIM_DIR, the platform package, the repo build). */
   readonly shimDir?: string;
-  /** 'softnic' (default) or 'verbs' (needs an RDMA NIC and a build with rdma-core). */
-  readonly provider?: 'softnic' | 'verbs';
+  /**
+   * 'softnic' (default), 'verbs' (host memory on an mlx5 NIC; a build with rdma-core headers) or
+   * 'cuobj' (NVIDIA's cuObjClient: host or CUDA device memory registered directly; needs the
+   * cuobj plugin and libcuobjclient — else creation fails with ENODEV naming what is missing).
+   */
+  readonly provider?: 'softnic' | 'verbs' | 'cuobj';
   /** softnic: IPv4 address the agent listens on and advertises in tokens; default 127.0.0.1. */
   readonly agentAddress?: string;
   /** softnic: agent TCP port; default 0 (ephemeral; read `agentPort`). */
