@@ -6,6 +6,7 @@
 //   node bench/device/bundle.mjs [--out .carry/benchdev] [--no-node]
 // There: gunzip node.gz && chmod +x node &&
 //        VGWRDMA_SHIM_DIR=$PWD ./node run.mjs --bundled --quick --out results --label '…'
+// GPU memory (issue 10), from the repository root there: sh .carry/benchdev/run-gpu.sh
 
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, realpathSync, rmSync } from 'node:fs';
@@ -30,6 +31,7 @@ const ENTRIES = {
   'gateway-child.mjs': 'bench/lib/gateway-child.mjs',
   's3rver-child.mjs': 'bench/lib/s3rver-child.mjs',
   'cuobjtest.mjs': 'packages/cuobjtest/dist/main.js',
+  'gpu-roundtrip.mjs': 'bench/device/gpu-roundtrip.mjs',
 };
 
 rmSync(args.out, { recursive: true, force: true });
@@ -63,6 +65,7 @@ cpSync(
   join(REPO, `native-shims/build/${process.platform}-${process.arch}/libvgwrdma_shims.so`),
   join(args.out, 'libvgwrdma_shims.so'),
 );
+cpSync(join(REPO, 'bench/device/run-gpu.sh'), join(args.out, 'run-gpu.sh'));
 if (!args['no-node'])
   execFileSync('sh', ['-c', 'gzip -6 -c "$0" > "$1"', process.execPath, join(args.out, 'node.gz')]);
 console.error(`[bundle] ${args.out}: ${readdirSync(args.out).join(', ')}`);
