@@ -186,7 +186,7 @@ export class CuServer extends DelegatingBackend {
       };
     } catch (err) {
       out.body.destroy();
-      if (session.moved === 0 && isUnreachable(err)) {
+      if (session.moved === 0 && isUnreachable(err, session.moved)) {
         // Nothing reached the client: serve the same object over HTTP instead.
         await this.closeSession(session);
         this.counters.declines['transport-unreachable']++;
@@ -229,7 +229,7 @@ export class CuServer extends DelegatingBackend {
       try {
         await reader.prime();
       } catch (err) {
-        if (isUnreachable(err)) {
+        if (isUnreachable(err, session.moved)) {
           this.counters.declines['transport-unreachable']++;
           throw declinedUpload('transport-unreachable');
         }

@@ -18,7 +18,13 @@ export function transferToken(d: RdmaDescriptor): RdmaToken {
 // connect refused / no route (softnic maps them to ENODEV), or a token the transport cannot route.
 const UNREACHABLE = new Set(['ENODEV', 'ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EAFNOSUPPORT']);
 
-/** Whether a transfer error says the client's endpoint is unreachable (nothing was moved). */
-export function isUnreachable(err: unknown): boolean {
-  return err instanceof RdmaError && UNREACHABLE.has(err.code);
+/**
+ * Whether a transfer error says the client's endpoint could not be reached: refused or no route,
+ * or a timeout before a single byte moved — an agent whose link is down never answers the
+ * connect (softnic: ETIMEDOUT after its connect timeout), and with nothing moved the request can
+ * still be declined (PUT) or served over HTTP (GET) instead of failing.
+ */
+export function isUnreachable(err: unknown, moved: number): boolean {
+  if (!(err instanceof RdmaError)) return false;
+  return UNREACHABLE.has(err.code) || (err.code === 'ETIMEDOUT' && moved === 0);
 }
