@@ -58,6 +58,7 @@ if(CUOBJ_HOME)
       # Version dispatch at build time: 2.x's setTelemFlags takes two masks, 1.x's one.
       include(CheckCXXSourceCompiles)
       set(CMAKE_REQUIRED_INCLUDES ${VGW_CUOBJ_SERVER_INCLUDE})
+      set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY) # compile only: the probe links nothing
       check_cxx_source_compiles("#include <cuobjserver.h>\nint main() { cuObjServer::setTelemFlags(0u, 0u); return 0; }"
                                 VGW_CUOBJ_SERVER_2X)
       set(api 1)
