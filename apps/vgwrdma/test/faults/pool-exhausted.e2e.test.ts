@@ -1,0 +1,135 @@
+// Pool exhausted under load: with both pool buffers held (transfers aimed at agents that never
+// answer), a burst of concurrent RDMA PUTs and GETs waits at most --rdma-pool-wait-ms and is then
+// declined — PUT 501 + reply 501 with nothing stored, GET served over HTTP with reply 501 — while
+// plain requests keep working; nothing hangs. Once the buffers are back, a burst larger than the
+// pool queues within the wait and every transfer succeeds, verified.
+import {
+  CreateBucketCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+} from '@aws-sdk/client-s3';
+import { HostClient } from '@vgwrdma/rdma-ffi';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { md5Hex } from '../helpers/files.js';
+import {
+  type GatewayProcess,
+  killAllChildren,
+  ROOT_CREDENTIALS,
+  removeDir,
+} from '../helpers/gateway-process.js';
+import { content, fillContent } from '../helpers/object-content.js';
+import { md5Of, RDMA_SDK_OPTIONS, type S3Client, sendError, sendWithToken } from '../helpers/rdma.js';
+import { startRdmaGateway } from '../helpers/rdma-gateway.js';
+import { s3Client } from '../helpers/s3-client.js';
+import { startStuckAgent } from '../helpers/stuck-agent.js';
+
+const MiB = 1024 * 1024;
+const SIZE = 4 * MiB;
+const BURST = 12;
+const Bucket = 'pool';
+
+async function startGw(waitMs: number, root?: string): Promise<GatewayProcess> {
+  return startRdmaGateway({
+    ...(root ? { root } : {}),
+    args: ['--pool-buf-size', '4MiB', '--pool-buf-count', '2', '--rdma-pool-wait-ms', String(waitMs)],
+  });
+}
+
+describe('pool exhausted under load', () => {
+  let gw: GatewayProcess;
+  let sdk: S3Client;
+  let client: HostClient;
+
+  beforeAll(async () => {
+    gw = await startGw(200);
+    sdk = s3Client(gw.url, ROOT_CREDENTIALS, RDMA_SDK_OPTIONS);
+    client = new HostClient();
+    await sdk.send(new CreateBucketCommand({ Bucket }));
+    await sdk.send(new PutObjectCommand({ Bucket, Key: 'obj', Body: content('obj', SIZE) }));
+  });
+  afterAll(async () => {
+    sdk?.destroy();
+    client?.close();
+    await gw?.stop();
+    if (gw) await removeDir(gw.root);
+    killAllChildren();
+  });
+
+  it(`both buffers held: ${BURST} PUTs and ${BURST} GETs declined after the bounded wait, plain requests served`, async () => {
+    const stuck = await startStuckAgent();
+    const regions = Array.from({ length: BURST }, () => client.allocate(SIZE));
+    try {
+      const holders = [0, 1].map((i) =>
+        sendError(
+          sendWithToken(
+            sdk,
+            new PutObjectCommand({ Bucket, Key: `held-${i}`, Body: new Uint8Array(0) }),
+            stuck.route(regions[0]?.token(0, SIZE, 'put') ?? ''),
+          ),
+        ),
+      );
+      await stuck.connected(2); // both buffers and their channels are taken now
+      const puts = regions.map((r, i) => {
+        fillContent(`burst-${i}`, r.bytes);
+        return sendError(
+          sendWithToken(
+            sdk,
+            new PutObjectCommand({ Bucket, Key: `burst-${i}`, Body: new Uint8Array(0) }),
+            r.token(0, SIZE, 'put'),
+          ),
+        );
+      });
+      const gets = regions.map((r) =>
+        sendWithToken<{ Body?: AsyncIterable<Uint8Array> }>(
+          sdk,
+          new GetObjectCommand({ Bucket, Key: 'obj' }),
+          r.token(0, SIZE, 'get'),
+        ),
+      );
+      const plain = sdk.send(new HeadObjectCommand({ Bucket, Key: 'obj' }));
+      for (const d of await Promise.all(puts)) {
+        expect(d).toMatchObject({ code: 'NotImplemented', status: 501 });
+        expect(d.headers['x-amz-rdma-reply']).toBe('501');
+      }
+      for (const g of await Promise.all(gets)) {
+        expect(g.headers['x-amz-rdma-reply']).toBe('501');
+        expect(await md5Of(g.output.Body)).toEqual({ md5: md5Hex(content('obj', SIZE)), size: SIZE });
+      }
+      expect((await plain).ContentLength).toBe(SIZE);
+      stuck.release();
+      await Promise.all(holders);
+      for (let i = 0; i < BURST; i++) {
+        const head = await sendError(sdk.send(new HeadObjectCommand({ Bucket, Key: `burst-${i}` })));
+        expect(head.status).toBe(404);
+      }
+    } finally {
+      for (const r of regions) r.close();
+      await stuck.close();
+    }
+  });
+
+  it(`buffers free: a burst of ${BURST} RDMA PUTs on 2 buffers queues within the wait and all succeed`, async () => {
+    await gw.stop();
+    gw = await startGw(20_000, gw.root);
+    sdk.destroy();
+    sdk = s3Client(gw.url, ROOT_CREDENTIALS, RDMA_SDK_OPTIONS);
+    const regions = Array.from({ length: BURST }, () => client.allocate(SIZE));
+    try {
+      const puts = regions.map(async (r, i) => {
+        const Key = `queued-${i}`;
+        fillContent(Key, r.bytes);
+        const put = await sendWithToken<{ ETag?: string }>(
+          sdk,
+          new PutObjectCommand({ Bucket, Key, Body: new Uint8Array(0) }),
+          r.token(0, SIZE, 'put'),
+        );
+        expect(put.headers['x-amz-rdma-reply']).toBe('200');
+        expect(put.output.ETag).toBe(`"${md5Hex(r.bytes)}"`);
+      });
+      await Promise.all(puts);
+    } finally {
+      for (const r of regions) r.close();
+    }
+  });
+});
