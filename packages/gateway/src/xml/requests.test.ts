@@ -73,6 +73,17 @@ describe('request XML readers', () => {
         '<ObjectLockConfiguration><ObjectLockEnabled>Enabled</ObjectLockEnabled><Rule><DefaultRetention><Mode>COMPLIANCE</Mode><Years>2</Years></DefaultRetention></Rule></ObjectLockConfiguration>',
       ),
     ).toEqual({ Enabled: true, DefaultRetention: { Mode: 'COMPLIANCE', Years: 2 } });
+    const lock = (retention: string) =>
+      `<ObjectLockConfiguration><ObjectLockEnabled>Enabled</ObjectLockEnabled><Rule><DefaultRetention><Mode>GOVERNANCE</Mode>${retention}</DefaultRetention></Rule></ObjectLockConfiguration>`;
+    // As S3 (and the s3-tests suite): a period that is no positive number is its own error.
+    expect(code(() => parseObjectLockConfiguration(lock('<Days>0</Days>')))).toBe('InvalidRetentionPeriod');
+    expect(code(() => parseObjectLockConfiguration(lock('<Years>-1</Years>')))).toBe(
+      'InvalidRetentionPeriod',
+    );
+    expect(code(() => parseObjectLockConfiguration(lock('<Days>one</Days>')))).toBe('MalformedXML');
+    expect(code(() => parseObjectLockConfiguration(lock('<Days>1</Days><Years>1</Years>')))).toBe(
+      'MalformedXML',
+    );
     const acl = parseAccessControlPolicy(
       '<AccessControlPolicy><Owner><ID>me</ID></Owner><AccessControlList><Grant><Grantee><URI>http://acs.amazonaws.com/groups/global/AllUsers</URI></Grantee><Permission>READ</Permission></Grant></AccessControlList></AccessControlPolicy>',
     );

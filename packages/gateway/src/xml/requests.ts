@@ -134,10 +134,12 @@ function lockMode(text: string | undefined): ObjectLockMode {
   return text;
 }
 
+/** A retention period: not a number → MalformedXML; zero or negative → InvalidRetentionPeriod (as S3). */
 function positiveInt(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const n = Number(text);
-  if (!Number.isInteger(n) || n <= 0) throw malformedXml();
+  if (!Number.isInteger(n)) throw malformedXml();
+  if (n <= 0) throw new S3Error('InvalidRetentionPeriod');
   return n;
 }
 
