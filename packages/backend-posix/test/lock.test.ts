@@ -36,6 +36,13 @@ describe('object lock', () => {
     expect(await codeOf(f.backend.putObjectLegalHold(ctx(), { bucket: plain, key: 'k' }, true))).toBe(
       'InvalidRequest',
     );
+    // Reading them there is refused the same way (s3-tests: get_object_retention on a plain bucket).
+    expect(await codeOf(f.backend.getObjectRetention(ctx(), { bucket: plain, key: 'k' }))).toBe(
+      'InvalidRequest',
+    );
+    expect(await codeOf(f.backend.getObjectLegalHold(ctx(), { bucket: plain, key: 'k' }))).toBe(
+      'InvalidRequest',
+    );
     expect(
       await codeOf(f.backend.putObject(ctx(), { bucket: plain, key: 'k', body: body('x'), legalHold: true })),
     ).toBe('InvalidRequest');

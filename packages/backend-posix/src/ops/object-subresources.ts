@@ -44,7 +44,9 @@ export function deleteObjectTagging(env: PosixEnv, input: ObjectKey): Promise<vo
   return withObject(env, input, (o) => o.meta.remove(o.rel, ATTR.tagging));
 }
 
-export function getObjectRetention(env: PosixEnv, input: ObjectKey): Promise<ObjectRetention> {
+/** On a bucket without object lock: InvalidRequest (as S3), not "no configuration on the object". */
+export async function getObjectRetention(env: PosixEnv, input: ObjectKey): Promise<ObjectRetention> {
+  await requireBucketLock(env, input.bucket);
   return withObject(env, input, async (o) => {
     if (!o.attrs.retention) throw new S3Error('NoSuchObjectLockConfiguration');
     return o.attrs.retention;
@@ -66,7 +68,8 @@ export async function putObjectRetention(
   });
 }
 
-export function getObjectLegalHold(env: PosixEnv, input: ObjectKey): Promise<boolean> {
+export async function getObjectLegalHold(env: PosixEnv, input: ObjectKey): Promise<boolean> {
+  await requireBucketLock(env, input.bucket);
   return withObject(env, input, async (o) => {
     if (o.attrs.legalHold === undefined) throw new S3Error('NoSuchObjectLockConfiguration');
     return o.attrs.legalHold;
