@@ -2,7 +2,8 @@
 // its agent): the request fails cleanly (500, no RDMA reply headers), a PUT stores nothing and
 // leaves no temp file, and the gateway is back where it was: the same open fds (/proc), no file
 // of the tree held open, and its one pool buffer and one channel free — with --rdma-pool-wait-ms
-// 0 a transfer right after succeeds only if both came back. Repeated, so a leak would add up.
+// 0 a transfer right after succeeds only if both came back. Repeated (FAULT_REPEAT, default 3),
+// so a leak would add up.
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
@@ -29,7 +30,7 @@ import { s3Client } from '../helpers/s3-client.js';
 
 const MiB = 1024 * 1024;
 const SIZE = 48 * MiB;
-const REPEAT = 3;
+const REPEAT = Number(process.env.FAULT_REPEAT ?? 3);
 const Bucket = 'client-kill';
 
 describe('client process killed mid RDMA transfer (one buffer, one channel, no wait)', () => {

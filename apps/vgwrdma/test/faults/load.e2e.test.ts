@@ -1,0 +1,109 @@
+// Load: LOAD_CLIENTS concurrent clients for LOAD_SECONDS run a mix of HTTP and RDMA PUT/GET, LIST
+// and DELETE across sizes against one gateway, verifying every read: no errors, no corrupt read,
+// no listing that disagrees with what the client wrote, and the gateway's RSS sampled throughout.
+// CI runs a small load (8 clients, 4 s); `npm run stress` runs 64 clients for 60 s and also
+// requires the RSS to stay flat after warm-up (LOAD_ASSERT_FLAT).
+import { writeFileSync } from 'node:fs';
+import { CreateBucketCommand } from '@aws-sdk/client-s3';
+import { HostClient } from '@vgwrdma/rdma-ffi';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type GatewayProcess,
+  killAllChildren,
+  ROOT_CREDENTIALS,
+  removeDir,
+} from '../helpers/gateway-process.js';
+import { emptyCounts, LOAD_REGION, runLoadClient } from '../helpers/load-client.js';
+import { RDMA_SDK_OPTIONS } from '../helpers/rdma.js';
+import { startRdmaGateway } from '../helpers/rdma-gateway.js';
+import { sampleRss } from '../helpers/rss-curve.js';
+import { s3Client } from '../helpers/s3-client.js';
+
+const CLIENTS = Number(process.env.LOAD_CLIENTS ?? 8);
+const SECONDS = Number(process.env.LOAD_SECONDS ?? 4);
+const ASSERT_FLAT = process.env.LOAD_ASSERT_FLAT === '1';
+const RESULTS = process.env.LOAD_RESULTS_FILE;
+/** Post-warm-up RSS growth tolerated as "flat" (allocator noise on a busy machine). */
+const FLAT_MIB = 64;
+const Bucket = 'load';
+
+describe(`load: ${CLIENTS} clients for ${SECONDS} s, mixed HTTP and RDMA`, () => {
+  let gw: GatewayProcess;
+  let client: HostClient;
+
+  beforeAll(async () => {
+    gw = await startRdmaGateway({
+      // Buffers enough for the clients to queue rather than be declined.
+      args: ['--pool-buf-size', '16MiB', '--pool-buf-count', '16', '--rdma-pool-wait-ms', '60000'],
+    });
+    client = new HostClient();
+    const sdk = s3Client(gw.url, ROOT_CREDENTIALS);
+    await sdk.send(new CreateBucketCommand({ Bucket }));
+    sdk.destroy();
+  });
+  afterAll(async () => {
+    client?.close();
+    await gw?.stop();
+    if (gw) await removeDir(gw.root);
+    killAllChildren();
+  });
+
+  it(
+    'every read verified: 0 errors, 0 corrupt reads',
+    async () => {
+      const counts = emptyCounts();
+      const rss = sampleRss(gw.child.pid as number, 1000, Math.max(1, SECONDS / 4));
+      const regions = Array.from({ length: CLIENTS }, () => client.allocate(LOAD_REGION));
+      const sdks = regions.map(() =>
+        s3Client(gw.url, ROOT_CREDENTIALS, {
+          ...RDMA_SDK_OPTIONS,
+          requestHandler: { connectionTimeout: 30_000 },
+        }),
+      );
+      const started = Date.now();
+      const deadline = started + SECONDS * 1000;
+      try {
+        await Promise.all(
+          regions.map((region, id) =>
+            runLoadClient({
+              id,
+              sdk: sdks[id] as (typeof sdks)[number],
+              bucket: Bucket,
+              region,
+              deadline,
+              counts,
+            }),
+          ),
+        );
+      } finally {
+        for (const s of sdks) s.destroy();
+        for (const r of regions) r.close();
+      }
+      const elapsed = (Date.now() - started) / 1000;
+      const curve = rss.stop();
+      const total = Object.values(counts.ops).reduce((a, b) => a + b, 0);
+      const summary = {
+        clients: CLIENTS,
+        seconds: Math.round(elapsed * 10) / 10,
+        operations: total,
+        opsPerSecond: Math.round(total / elapsed),
+        byOperation: counts.ops,
+        writtenMB: Math.round(counts.bytesWritten / 1e6),
+        readMB: Math.round(counts.bytesRead / 1e6),
+        errors: counts.errors,
+        corruptReads: counts.corruptReads,
+        declines: counts.declines,
+        errorSamples: counts.samples,
+        rss: { ...curve, samples: undefined },
+      };
+      console.log(`load: ${JSON.stringify(summary)}`);
+      if (RESULTS) writeFileSync(RESULTS, `${JSON.stringify({ ...summary, rss: curve }, null, 2)}\n`);
+      expect(counts.samples).toEqual([]);
+      expect(counts.errors).toBe(0);
+      expect(counts.corruptReads).toBe(0);
+      expect(total).toBeGreaterThan(CLIENTS);
+      if (ASSERT_FLAT) expect(curve.growthMiB).toBeLessThan(FLAT_MIB);
+    },
+    SECONDS * 1000 + 120_000,
+  );
+});
