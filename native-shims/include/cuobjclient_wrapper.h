@@ -76,7 +76,7 @@ VGW_API int cuobj_client_token(cuobj_client_t *c, cuobj_client_mr_t *mr, size_t 
  * already holds memory from another runtime. */
 VGW_API int cuobj_client_cuda_configure(cuobj_client_t *c, const char *library, int device);
 /* Staging of registrations made from now on: copies split into chunk_bytes pieces (0 = split
- * evenly; else >= 64 KiB) issued round-robin on `streams` CUDA streams (1..8). Default 0 / 2. */
+ * evenly; else >= 64 KiB) issued round-robin on `streams` CUDA streams (1..8). Default 0 / 1. */
 VGW_API int cuobj_client_cuda_set_staging(cuobj_client_t *c, size_t chunk_bytes, uint32_t streams);
 /* One line: "<device name> (device D of N), runtime R, driver V, <library>"; length or -errno. */
 VGW_API int cuobj_client_cuda_describe(cuobj_client_t *c, char *out, size_t cap);

@@ -243,7 +243,7 @@ static void destroy_releases_cuda_resources(void) {
     CHECK(cuobj_client_register(c, dev, 1u << 20, CUOBJ_MEMORY_CUDA_DEVICE) != NULL);
   }
   CHECK(cuobj_client_alloc(c, 1u << 20, CUOBJ_MEMORY_CUDA_DEVICE) != NULL); /* never registered */
-  CHECK_EQ_INT(fake_live(), 4 + 3 * (2 + 1)); /* allocations + (2 streams + 1 pin) per registration */
+  CHECK_EQ_INT(fake_live(), 4 + 3 * (1 + 1)); /* allocations + (1 stream + 1 pin) per registration */
   cuobj_client_destroy(c);
   CHECK_EQ_INT(fake_live(), 0);
 }

@@ -16,8 +16,9 @@
 
 /* The CUDA driver maps memory where ASan keeps its shadow gap; the driver's own allocations
  * outlive the process by design. */
-const char *__asan_default_options(void) { return "protect_shadow_gap=0"; }
-const char *__lsan_default_suppressions(void) { return "leak:libcuda\nleak:libcudart\nleak:libnvidia\n"; }
+#define VISIBLE __attribute__((visibility("default"), used)) /* the build hides symbols by default */
+VISIBLE const char *__asan_default_options(void) { return "protect_shadow_gap=0"; }
+VISIBLE const char *__lsan_default_suppressions(void) { return "leak:libcuda\nleak:libcudart\nleak:libnvidia\n"; }
 
 static cuobj_client_t *real_client_or_skip(void) {
   static char why[300];

@@ -13,9 +13,10 @@
 #include "../last_error.h"
 #include "vgw_shim_common.h"
 
-/* Defaults for new registrations: two streams sharing each copy evenly (bench/device measures
- * the alternatives on the GPU machine; see native-shims/README.md). */
-#define DEFAULT_STREAMS 2u
+/* Defaults for new registrations: one copy on one stream. On the H200 (PCIe, pinned twin) a
+ * single copy already runs at the link's ~54 GB/s; splitting it over 2-4 streams or 8-64 MiB
+ * chunks measured the same (bench/device/gpu-roundtrip.mjs, README "Verified on"). */
+#define DEFAULT_STREAMS 1u
 #define DEFAULT_CHUNK 0u
 #define MIN_CHUNK (64u << 10)
 
