@@ -63,6 +63,8 @@ cuobj_server_t *cuobj_server_create_with_config(const char *ip, uint16_t port, u
   int built = vgw_shim_provider_built(tun.provider);
   if (built < 0) return vgw_fail_null(-EINVAL, "unknown provider %u", tun.provider);
   if (built == 0) return vgw_fail_null(-ENODEV, "%s", vgw_provider_why_not_built(tun.provider));
+  if (tun.provider == VGW_PROVIDER_VERBS) /* provider hook: verbs is a client (DC target) only */
+    return vgw_fail_null(-EINVAL, "verbs is a host-client provider; a server uses softnic or cuobj");
 
   snic_initiator_config_t icfg = {.dc_key = tun.dc_key, .io_timeout_ms = tun.io_timeout_ms,
                                   .connect_timeout_ms = tun.connect_timeout_ms, .frame_size = tun.frame_size,

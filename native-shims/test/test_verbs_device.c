@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cuobj_token.h"
+#include "cuobjserver_wrapper.h"
 #include "harness.h"
 #include "rdma_host_client_wrapper.h"
 
@@ -77,10 +78,20 @@ static void settings_checked_before_any_device(void) {
   CHECK(strstr(msg, "VGWRDMA_RDMA_PORT='0'") != NULL);
 }
 
+static void server_refuses_verbs_provider(void) {
+  cuobj_rdma_tunables_t t;
+  cuobj_server_tunables_default(&t);
+  t.provider = VGW_PROVIDER_VERBS; /* whether built or not: never a silent softnic server */
+  CHECK(cuobj_server_create_with_config(NULL, 0, CUOBJ_PROTO_RDMA_DC_V1, &t) == NULL);
+  int err = vgw_shim_last_error(NULL, 0);
+  CHECK(err == -EINVAL || err == -ENODEV);
+}
+
 int main(int argc, char **argv) {
   static const test_case_t cases[] = {
       {"no_device_here_or_real_dct", no_device_here_or_real_dct},
       {"settings_checked_before_any_device", settings_checked_before_any_device},
+      {"server_refuses_verbs_provider", server_refuses_verbs_provider},
   };
   return run_cases(cases, sizeof cases / sizeof cases[0], argc, argv);
 }
