@@ -44,6 +44,8 @@ export const listObjectsV1: Handler = async (_c, req) => {
   const out = await req.backend.listObjects(req.ctx, {
     bucket: req.bucket,
     maxKeys,
+    // ListObjects (v1) always names each object's owner; only v2 makes it optional.
+    fetchOwner: true,
     ...opt('prefix', prefix),
     ...opt('delimiter', delimiter),
     ...opt('marker', marker),
