@@ -100,9 +100,14 @@ endif()
 # Test fixtures for test_cuobj_loader.c (see test/fixtures/cuobj-plugins/README.md): the real
 # plugin linked against an abort()-only link stub (then loaded without it), and a plugin of
 # another plugin ABI. No RPATH, so the stub is never found at run time.
-if(VGW_SHIMS_TESTS AND CMAKE_CXX_COMPILER)
+if(VGW_SHIMS_TESTS)
   set(fx ${CMAKE_CURRENT_SOURCE_DIR}/test/fixtures/cuobj-plugins)
   set(fx_out ${CMAKE_BINARY_DIR}/cuobj-fixtures)
+  add_library(vgw_fx_wrong_abi SHARED ${fx}/wrong_abi.c)
+  set_target_properties(vgw_fx_wrong_abi PROPERTIES OUTPUT_NAME vgwrdma_cuobj
+                        LIBRARY_OUTPUT_DIRECTORY ${fx_out}/wrong-abi)
+endif()
+if(VGW_SHIMS_TESTS AND CMAKE_CXX_COMPILER) # the real plugin + link stubs need C++
   foreach(part server client)
     string(TOUPPER ${part} PART)
     add_library(vgw_fx_cuobj${part} SHARED ${fx}/link_stub.cpp)
@@ -123,7 +128,4 @@ if(VGW_SHIMS_TESTS AND CMAKE_CXX_COMPILER)
   target_link_options(vgw_fx_cuobj_plugin PRIVATE -Wl,--no-undefined)
   set_target_properties(vgw_fx_cuobj_plugin PROPERTIES OUTPUT_NAME vgwrdma_cuobj SKIP_BUILD_RPATH ON
                         LIBRARY_OUTPUT_DIRECTORY ${fx_out}/plugin)
-  add_library(vgw_fx_wrong_abi SHARED ${fx}/wrong_abi.c)
-  set_target_properties(vgw_fx_wrong_abi PROPERTIES OUTPUT_NAME vgwrdma_cuobj
-                        LIBRARY_OUTPUT_DIRECTORY ${fx_out}/wrong-abi)
 endif()
