@@ -48,7 +48,6 @@ describe(`gateway killed (SIGKILL) mid-write, ${ROUNDS} rounds`, () => {
       const results: Omit<CrashRoundResult, 'gateway'>[] = [];
       for (let round = 0; round < ROUNDS; round++) {
         const { gateway, ...r } = await crashRound(gw, { round, bucket: Bucket, start, client });
-        console.log('round', round, r.target, Date.now() - t0, r.acknowledged);
         gw = gateway;
         results.push(r);
         expect(r.errorsBeforeKill).toEqual([]);
