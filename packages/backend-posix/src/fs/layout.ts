@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { S3Error } from '@vgwrdma/s3-backend';
+import { confine } from './confine.js';
 
 export const TMP_DIR = '.sgwtmp';
 export const MULTIPART_DIR = 'multipart';
@@ -39,8 +40,9 @@ export function uploadRel(bucket: string, key: string, uploadId: string): string
   return `${uploadsRel(bucket, key)}/${uploadId}`;
 }
 
+/** The absolute path of `rel`; AccessDenied when a symlink would take it outside the root. */
 export function abs(layout: Layout, rel: string): string {
-  return join(layout.root, rel);
+  return confine(layout.root, join(layout.root, rel));
 }
 
 export function isFolderKey(key: string): boolean {
