@@ -10,10 +10,16 @@ import { S3Error, s3ErrorFromErrno } from '@vgwrdma/s3-backend';
 import type { MetaStore } from '../meta/store.js';
 import { backoff, makeParents } from './dirs.js';
 import { isErrno } from './errors.js';
+import { holdReplaced } from './hold-replaced.js';
 import { abs, type Layout, tmpRel } from './layout.js';
 import { ownerId } from './owner.js';
 
 const PUBLISH_ATTEMPTS = 10;
+
+export interface PublishOptions {
+  /** Keep a replaced object's blocks from being freed inside the rename (large objects: hold-replaced.ts). */
+  holdReplaced?: boolean;
+}
 
 export class TempFile {
   private closed = false;
@@ -62,19 +68,30 @@ export class TempFile {
    * With `createParents` false a missing parent is the caller's error (ENOENT): parts must not
    * recreate an upload directory that was aborted or completed meanwhile.
    */
-  async publish(targetRel: string, dirPerms: number, createParents = true): Promise<void> {
+  async publish(
+    targetRel: string,
+    dirPerms: number,
+    createParents = true,
+    opts: PublishOptions = {},
+  ): Promise<void> {
     await this.close();
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await rename(abs(this.layout, this.rel), abs(this.layout, targetRel));
-        break;
-      } catch (err) {
-        if (isErrno(err, 'EISDIR', 'ENOTEMPTY', 'EEXIST')) throw new S3Error('ExistingObjectIsDirectory');
-        if (isErrno(err, 'ENOTDIR')) throw new S3Error('ObjectParentIsFile');
-        if (!isErrno(err, 'ENOENT') || !createParents || attempt >= PUBLISH_ATTEMPTS) throw err;
-        await makeParents(this.layout, targetRel, dirPerms);
-        if (attempt > 0) await backoff(attempt);
+    const target = abs(this.layout, targetRel);
+    const dropHeld = opts.holdReplaced ? await holdReplaced(target, abs(this.layout, this.rel)) : undefined;
+    try {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await rename(abs(this.layout, this.rel), target);
+          break;
+        } catch (err) {
+          if (isErrno(err, 'EISDIR', 'ENOTEMPTY', 'EEXIST')) throw new S3Error('ExistingObjectIsDirectory');
+          if (isErrno(err, 'ENOTDIR')) throw new S3Error('ObjectParentIsFile');
+          if (!isErrno(err, 'ENOENT') || !createParents || attempt >= PUBLISH_ATTEMPTS) throw err;
+          await makeParents(this.layout, targetRel, dirPerms);
+          if (attempt > 0) await backoff(attempt);
+        }
       }
+    } finally {
+      dropHeld?.();
     }
     this.done = true;
     await this.meta.moved(this.rel, targetRel);

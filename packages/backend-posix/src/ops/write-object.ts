@@ -29,6 +29,8 @@ export const MAX_PUT_SIZE = 5 * 1024 ** 3;
 export const EMPTY_MD5_ETAG = `"${createHash('md5').digest('hex')}"`;
 /** CRC64NVME is computed and stored for every object (FULL_OBJECT), as S3 does by default. */
 export const DEFAULT_ALGORITHM: ChecksumAlgorithm = 'CRC64NVME';
+/** New objects from this size on free the object they replace after the reply (hold-replaced.ts). */
+const HOLD_REPLACED_MIN = 1 << 20;
 
 export interface WriteSpec {
   bucket: string;
@@ -85,7 +87,10 @@ export async function writeObject(env: PosixEnv, spec: WriteSpec): Promise<Write
     for (const [attr, value] of [...spec.attrs, [ATTR.etag, etag], checksumsAttr(stored)] as AttrEntries) {
       await tmp.setAttr(attr, value);
     }
-    const versionId = await publishVersion(env, plan, tmp, () => tmp.publish(rel, env.dirPerms));
+    const holdReplaced = got.size >= HOLD_REPLACED_MIN;
+    const versionId = await publishVersion(env, plan, tmp, () =>
+      tmp.publish(rel, env.dirPerms, true, { holdReplaced }),
+    );
     const st = await stat(abs(env, rel)).catch(() => undefined);
     const value = got.checksums[primary];
     return {
