@@ -92,6 +92,12 @@ export async function authenticateHeader(
     signature: header.signature,
   });
   if (!ok) throw authErrors.badSignature();
+  // As S3: every x-amz-* header must be signed, or anyone replaying the request inside the skew
+  // window could add one (x-amz-acl: public-read, x-amz-meta-*, x-amz-rdma-token ...).
+  const unsigned = Object.keys(input.headers).filter(
+    (name) => name.startsWith('x-amz-') && !header.signedHeaders.includes(name),
+  );
+  if (unsigned.length > 0) throw authErrors.headersNotSigned(unsigned);
 
   const payload: PayloadMode =
     content.kind === 'streaming-signed'

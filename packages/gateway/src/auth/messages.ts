@@ -23,6 +23,10 @@ export const authErrors = {
   missingDate: () =>
     new S3Error('AccessDenied', 'AWS authentication requires a valid Date or x-amz-date header.'),
   skewed: () => new S3Error('RequestTimeTooSkewed'),
+  headersNotSigned: (names: readonly string[]) =>
+    S3Error.custom('AccessDenied', 'There were headers present in the request which were not signed', {
+      detail: { HeadersNotSigned: names.join(', ') },
+    }),
   unknownKey: () => new S3Error('InvalidAccessKeyId'),
   badSignature: () => new S3Error('SignatureDoesNotMatch'),
   expired: () => new S3Error('AccessDenied', 'Request has expired.'),
