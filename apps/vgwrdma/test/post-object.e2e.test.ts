@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import {
   CreateBucketCommand,
   GetObjectCommand,
+  GetObjectTaggingCommand,
   HeadObjectCommand,
   PutBucketAclCommand,
   PutBucketCorsCommand,
@@ -110,6 +111,7 @@ describe('vgwrdma POST object', () => {
         'Content-Type': 'text/plain',
         'x-amz-meta-color': 'blue',
         success_action_status: '201',
+        tagging: '<Tagging><TagSet><Tag><Key>kind</Key><Value>form</Value></Tag></TagSet></Tagging>',
       },
     });
     expect(url).toBe(`${gw.url}/forms`);
@@ -122,6 +124,8 @@ describe('vgwrdma POST object', () => {
     expect(await got.Body?.transformToString()).toBe('hello form');
     expect(got.ContentType).toBe('text/plain');
     expect(got.Metadata).toEqual({ color: 'blue' });
+    const tags = await root.send(new GetObjectTaggingCommand({ Bucket: 'forms', Key: 'uploads/hello.txt' }));
+    expect(tags.TagSet).toEqual([{ Key: 'kind', Value: 'form' }]);
     expect(res.text).toContain(`<ETag>${got.ETag?.replaceAll('"', '&quot;')}</ETag>`);
   });
 

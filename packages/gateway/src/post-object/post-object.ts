@@ -6,7 +6,7 @@
 import { once } from 'node:events';
 import type { IncomingMessage } from 'node:http';
 import type { Readable, Transform } from 'node:stream';
-import { ANONYMOUS, type PutObjectInput, S3Error } from '@vgwrdma/s3-backend';
+import { ANONYMOUS, type PutObjectInput, S3Error, type TagSet } from '@vgwrdma/s3-backend';
 import { parseObjectAttributes } from '../handlers/object-attributes.js';
 import { checksumHeaders } from '../handlers/object-headers.js';
 import { MAX_PUT_SIZE } from '../handlers/object-write.js';
@@ -15,6 +15,7 @@ import { checksumRequest, parseChecksumHeaders } from '../http/checksum-headers.
 import { header } from '../http/headers.js';
 import { MAX_KEY_BYTES } from '../http/request-target.js';
 import type { Handler, S3Request } from '../routes/types.js';
+import { parseTagging } from '../xml/requests.js';
 import { checkPolicy } from './check-policy.js';
 import { formHeaders } from './form-headers.js';
 import { type Form, isFormUpload, readForm } from './form-reader.js';
@@ -55,6 +56,8 @@ export const postObject: Handler = async (c, req) => {
       key,
       body: limited(file.stream, lengthLimit(range, MAX_PUT_SIZE)),
       ...parseObjectAttributes(headers),
+      // The form's `tagging` field is a Tagging XML document, not the header's query string.
+      ...opt('tagging', formTagging(fields)),
       ...opt(
         'checksum',
         checksumRequest(parseChecksumHeaders(headers), () => undefined),
@@ -77,6 +80,11 @@ export const postObject: Handler = async (c, req) => {
     throw err;
   }
 };
+
+function formTagging(fields: Form['fields']): TagSet | undefined {
+  const xml = fields.get('tagging');
+  return xml === undefined || xml === '' ? undefined : parseTagging(xml, 10);
+}
 
 /** S3's placeholder for the file part's name in the key field. */
 // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal S3 placeholder, not a template
