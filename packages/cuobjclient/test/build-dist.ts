@@ -18,11 +18,13 @@ function newestMtime(dir: string): number {
   return newest;
 }
 
-/** Builds the native shims when libvgwrdma_shims.so is missing (and VGWRDMA_SHIM_DIR is unset). */
+/** Builds the native shims when libvgwrdma_shims.so or the fake CUDA runtime is missing (and VGWRDMA_SHIM_DIR is unset). */
 export function ensureShims(): void {
   const shims = join(REPO, 'native-shims');
-  const lib = join(shims, 'build', `${process.platform}-${process.arch}`, 'libvgwrdma_shims.so');
-  if (!process.env.VGWRDMA_SHIM_DIR && !existsSync(lib)) {
+  const dir = join(shims, 'build', `${process.platform}-${process.arch}`);
+  // the fake CUDA runtime (memory: 'cuda' tests on GPU-less machines) is built with the shims
+  const built = ['libvgwrdma_shims.so', 'libvgw_fake_cudart.so'].every((f) => existsSync(join(dir, f)));
+  if (!process.env.VGWRDMA_SHIM_DIR && !built) {
     execFileSync(process.execPath, ['build.mjs'], { cwd: shims, stdio: 'inherit' });
   }
 }
