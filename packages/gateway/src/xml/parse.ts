@@ -16,6 +16,9 @@ const parser = new XMLParser({
   // Keys may start or end with spaces: keep text exactly as sent.
   trimValues: false,
   processEntities: true,
+  // Numeric character references (`&#x0A;`, `&#13;`): the JS SDK writes keys' control
+  // characters that way; without this a DeleteObjects key "a\nb" arrived as "a&#x0A;b".
+  htmlEntities: true,
   ignoreDeclaration: true,
   isArray: (name) => ARRAY_ELEMENTS.has(name),
 });

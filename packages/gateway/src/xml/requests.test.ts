@@ -18,6 +18,12 @@ const code = (fn: () => unknown) => {
 };
 
 describe('request XML readers', () => {
+  it('decodes numeric character references in keys, once', () => {
+    const xml =
+      '<Delete><Object><Key>a&#x0A;b&#13;c&#x9;</Key></Object><Object><Key>&amp;#10;</Key></Object></Delete>';
+    expect(parseDelete(xml).objects.map((o) => o.key)).toEqual(['a\nb\rc\t', '&#10;']);
+  });
+
   it('reads CompleteMultipartUpload parts with checksums, namespaced or not', () => {
     const xml =
       '<CompleteMultipartUpload xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Part><PartNumber>1</PartNumber><ETag>"a"</ETag><ChecksumCRC32>AAAAAA==</ChecksumCRC32></Part><Part><PartNumber>2</PartNumber><ETag>b</ETag></Part></CompleteMultipartUpload>';
