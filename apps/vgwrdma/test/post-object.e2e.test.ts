@@ -275,6 +275,21 @@ describe('vgwrdma POST object', () => {
     expect(await exists('forms', 'v2/obj')).toBe(true);
     const wrong = await post(`${gw.url}/forms`, formOf({ ...fields, key: 'v2/bad', signature: 'AAAA' }, 'x'));
     expect([wrong.status, codeOf(wrong)]).toEqual([403, 'SignatureDoesNotMatch']);
+
+    // As Python's requests sends forms: every field a part with a filename, names in any case.
+    const asFiles = new FormData();
+    const mixedCase = {
+      kEy: 'v2/as-files',
+      AWSAccessKeyId: ROOT_CREDENTIALS.access,
+      aCl: 'private',
+      pOLICy: policy,
+      signature,
+    };
+    for (const [name, value] of Object.entries(mixedCase)) asFiles.append(name, new Blob([value]), name);
+    asFiles.append('file', new Blob(['sent as files']), 'file');
+    expect((await post(`${gw.url}/forms`, asFiles)).status).toBe(204);
+    const got = await root.send(new GetObjectCommand({ Bucket: 'forms', Key: 'v2/as-files' }));
+    expect(await got.Body?.transformToString()).toBe('sent as files');
   });
 
   it('serves virtual-host POSTs (bucket in the Host header)', async () => {
