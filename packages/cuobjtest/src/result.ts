@@ -28,8 +28,8 @@ export interface PairRatios {
 
 export interface RunResult {
   readonly mode: Mode;
-  /** How the data moved on the client side: 'softnic' / 'verbs' for rdma, 'http' for std-s3 (softnic figures are software, not RDMA hardware). */
-  readonly transport: 'softnic' | 'verbs' | 'http';
+  /** How the data moved on the client side: 'softnic' / 'verbs' / 'cuobj' for rdma, 'http' for std-s3 (softnic figures are software, not RDMA hardware). */
+  readonly transport: 'softnic' | 'verbs' | 'cuobj' | 'http';
   /** Where the client's data lives: 'host', or 'cuda' (GPU memory; --memory cuda, rdma mode only). */
   readonly memory: 'host' | 'cuda';
   /** --memory cuda: the GPU, e.g. "NVIDIA H200 (device 0 of 1), runtime 13000, ...". */
