@@ -106,6 +106,10 @@ if(VGW_SHIMS_TESTS)
   add_library(vgw_fx_wrong_abi SHARED ${fx}/wrong_abi.c)
   set_target_properties(vgw_fx_wrong_abi PROPERTIES OUTPUT_NAME vgwrdma_cuobj
                         LIBRARY_OUTPUT_DIRECTORY ${fx_out}/wrong-abi)
+  add_library(vgw_fx_recording SHARED ${fx}/recording_vendor.c)
+  target_include_directories(vgw_fx_recording PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/include ${CMAKE_CURRENT_SOURCE_DIR}/src)
+  set_target_properties(vgw_fx_recording PROPERTIES OUTPUT_NAME vgwrdma_cuobj
+                        LIBRARY_OUTPUT_DIRECTORY ${fx_out}/recording)
 endif()
 if(VGW_SHIMS_TESTS AND CMAKE_CXX_COMPILER) # the real plugin + link stubs need C++
   foreach(part server client)
