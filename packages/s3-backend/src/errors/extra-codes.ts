@@ -37,7 +37,10 @@ export const EXTRA_CODES = {
   /** POST object: the form's policy document is not valid (S3 names the problem after "Invalid Policy: "). */
   InvalidPolicyDocument: { status: 400, messages: ['Invalid Policy: Invalid JSON.'] },
   /** PutObjectLockConfiguration with a DefaultRetention of zero or fewer days/years. */
-  InvalidRetentionPeriod: { status: 400, messages: ['Default retention period must be a positive integer value.'] },
+  InvalidRetentionPeriod: {
+    status: 400,
+    messages: ['Default retention period must be a positive integer value.'],
+  },
   RequestTimeout: {
     status: 400,
     messages: [
