@@ -233,6 +233,22 @@ describe('vgwrdma POST object', () => {
       notForm.status,
       codeOf({ status: 0, headers: notForm.headers, text: await notForm.text() }),
     ]).toEqual([412, 'PreconditionFailed']);
+    const fileless = new FormData();
+    for (const [name, value] of Object.entries(good.fields)) fileless.append(name, value);
+    const noFile = await post(good.url, fileless);
+    expect([noFile.status, messageOf(noFile)]).toEqual([
+      400,
+      'POST requires exactly one file upload per request.',
+    ]);
+    const broken = await fetch(good.url, {
+      method: 'POST',
+      body: '--xyz\r\nContent-Disposition: form-data; name="key"\r\n\r\nsigned',
+      headers: { 'content-type': 'multipart/form-data; boundary=xyz' },
+    });
+    expect([
+      broken.status,
+      codeOf({ status: 0, headers: broken.headers, text: await broken.text() }),
+    ]).toEqual([400, 'MalformedPOSTRequest']);
     for (const key of ['signed', 'other/x', 'late']) expect(await exists('forms', key)).toBe(false);
   });
 
