@@ -48,7 +48,7 @@ VGW_API int cuobj_client_set_direct_access(cuobj_client_t *c, int allow);
 
 /* Library-allocated memory of a kind. SYSTEM: page-aligned zeroed host memory. CUDA_DEVICE:
  * cudaMalloc on the client's device (not zeroed). CUDA_MANAGED: NULL, -ENOTSUP. free: either
- * kind; -EINVAL if ptr did not come from alloc, -EBUSY while registered (SYSTEM). */
+ * kind; -EINVAL if ptr did not come from alloc, -EBUSY while registered. */
 VGW_API void *cuobj_client_alloc(cuobj_client_t *c, size_t size, uint32_t mem_kind);
 VGW_API int cuobj_client_free(cuobj_client_t *c, void *ptr);
 

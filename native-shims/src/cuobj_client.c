@@ -157,6 +157,12 @@ void *cuobj_client_alloc(cuobj_client_t *c, size_t size, uint32_t kind) {
 
 int cuobj_client_free(cuobj_client_t *c, void *ptr) {
   if (c == NULL || ptr == NULL) return vgw_fail(-EINVAL, "free: NULL argument");
+  if (!vgw_cuda_ctx_owns(c->cuda, ptr)) return rdma_host_client_free(c->host, ptr); /* checks its own */
+  pthread_mutex_lock(&c->mu);
+  int busy = 0; /* device memory a registration still stages from */
+  for (cuobj_client_mr_t *m = c->mrs; m && !busy; m = m->next) busy = m->staging != NULL && m->addr == ptr;
+  pthread_mutex_unlock(&c->mu);
+  if (busy) return vgw_fail(-EBUSY, "free: device memory %p is still registered", ptr);
   int rc = vgw_cuda_ctx_free_ptr(c->cuda, ptr);
   return rc == 1 ? rdma_host_client_free(c->host, ptr) : rc;
 }

@@ -118,6 +118,7 @@ static void round_trip(int direct) {
   free(back);
 
   CHECK_EQ_INT(cuobj_client_stage_to_device(c, mr, SIZE - 1, 2), -EINVAL);
+  CHECK_EQ_INT(cuobj_client_free(c, dev), -EBUSY); /* still registered */
   CHECK_EQ_INT(cuobj_client_deregister(c, mr), 0);
   CHECK_EQ_INT(cuobj_client_free(c, dev), 0);
   CHECK_EQ_INT(fake_live(), 0);

@@ -131,6 +131,14 @@ void *vgw_cuda_ctx_alloc(vgw_cuda_ctx_t *x, size_t size) {
   return p;
 }
 
+int vgw_cuda_ctx_owns(vgw_cuda_ctx_t *x, const void *ptr) {
+  pthread_mutex_lock(&x->mu);
+  const dev_alloc_t *a = x->allocs;
+  while (a && a->ptr != ptr) a = a->next;
+  pthread_mutex_unlock(&x->mu);
+  return a != NULL;
+}
+
 int vgw_cuda_ctx_free_ptr(vgw_cuda_ctx_t *x, void *ptr) {
   pthread_mutex_lock(&x->mu);
   dev_alloc_t **pp = &x->allocs;

@@ -26,6 +26,8 @@ const vgw_cuda_api_t *vgw_cuda_ctx_api(vgw_cuda_ctx_t *x);
 int vgw_cuda_ctx_set_staging(vgw_cuda_ctx_t *x, size_t chunk_bytes, unsigned streams);
 
 void *vgw_cuda_ctx_alloc(vgw_cuda_ctx_t *x, size_t size);
+/* 1 when ptr is device memory allocated through this context (and not yet freed). */
+int vgw_cuda_ctx_owns(vgw_cuda_ctx_t *x, const void *ptr);
 /* 0 when ptr was allocated here (now freed), 1 when it was not ours, or a negative errno. */
 int vgw_cuda_ctx_free_ptr(vgw_cuda_ctx_t *x, void *ptr);
 /* Device memory check for a registration: sets *device; -EINVAL when ptr is not device memory. */

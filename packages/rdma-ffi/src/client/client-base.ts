@@ -160,7 +160,9 @@ export abstract class ClientBase implements Disposable {
   /** Closes every region, stops the agent (dropping gateway connections) and frees the client. Idempotent. */
   close(): void {
     if (this.client === 0n) return;
-    for (const m of [...this.regions]) m.close();
+    // Registrations of caller memory first: memory the client allocated cannot be freed while
+    // another registration still covers it.
+    for (const m of [...this.regions].sort((a, b) => Number(a.owned) - Number(b.owned))) m.close();
     this.abi.destroy(this.client);
     this.client = 0n;
   }

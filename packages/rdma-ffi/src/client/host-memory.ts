@@ -31,7 +31,8 @@ export class HostMemory extends NativeMemory implements Disposable {
     size: number,
     /** What kind of memory this is. */
     readonly kind: MemoryKind,
-    private readonly owned: boolean,
+    /** @internal whether the memory was allocated by the client (freed by close()) */
+    readonly owned: boolean,
     private readonly onClose: (m: HostMemory) => void,
   ) {
     super(address, size);
