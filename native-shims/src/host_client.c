@@ -62,8 +62,8 @@ rdma_host_client_t *rdma_host_client_create(const rdma_host_client_config_t *in)
   }
   int built = vgw_shim_provider_built(cfg.provider);
   if (built < 0) return vgw_fail_null(-EINVAL, "unknown provider %u", cfg.provider);
-  if (built == 0) return vgw_fail_null(-ENODEV, "%s", vgw_provider_why_not_built(cfg.provider));
   if (cfg.provider != VGW_PROVIDER_SOFTNIC) return vgw_provider_client_create(&cfg); /* provider hook: verbs, cuobj */
+  if (built == 0) return vgw_fail_null(-ENODEV, "%s", vgw_provider_why_not_built(cfg.provider));
   if (cfg.agent_port > 65535) return vgw_fail_null(-EINVAL, "agent_port %u > 65535", cfg.agent_port);
   if (cfg.io_timeout_ms == 0) return vgw_fail_null(-EINVAL, "io_timeout_ms must be > 0");
 

@@ -169,8 +169,8 @@ void *vgw_provider_client_create(const rdma_host_client_config_t *cfg) {
   void *c = NULL;
   const vgw_client_ops_t *ops = NULL;
   if (cfg->provider == VGW_PROVIDER_CUOBJ) {
-    const vgw_plugin_t *p = vgw_provider_cuobj_plugin();
-    if (p == NULL) return NULL; /* detail recorded by the loader */
+    const vgw_plugin_t *p = vgw_provider_cuobj_client_plugin();
+    if (p == NULL) return NULL; /* detail recorded by the loader, naming libcuobjclient.so */
     if (p->client_create == NULL || p->client == NULL)
       return vgw_fail_null(-ENODEV, "the cuobj plugin of this build has no client (built without cuobjclient.h)");
     c = p->client_create(cfg);

@@ -77,6 +77,8 @@ typedef const vgw_plugin_t *(*vgw_plugin_init_fn)(const vgw_plugin_host_t *host)
 /* The cuobj plugin, loaded on first call (thread-safe); NULL with vgw_fail(-ENODEV, why) when it
  * cannot be: plugin not built here, or its vendor library missing on this machine. */
 const vgw_plugin_t *vgw_provider_cuobj_plugin(void);
+/* The same for a client: the failure message names libcuobjclient.so instead. */
+const vgw_plugin_t *vgw_provider_cuobj_client_plugin(void);
 /* Why the cuobj plugin did not load (after a failed vgw_provider_cuobj_plugin), else "". */
 const char *vgw_provider_cuobj_why(void);
 

@@ -48,7 +48,11 @@ static void expect_refusal(const char *dir, const char *const *want) {
     rdma_host_client_config_default(&c);
     c.provider = VGW_PROVIDER_CUOBJ;
     CHECK(rdma_host_client_create(&c) == NULL);
-    CHECK_EQ_INT(vgw_shim_last_error(NULL, 0), -ENODEV);
+    CHECK_EQ_INT(vgw_shim_last_error(msg, sizeof msg), -ENODEV);
+    printf("client message: %s\n", msg);
+    CHECK(strstr(msg, "cuobj transport unavailable") != NULL);
+    /* names libcuobjclient.so, or the missing dependency, or the plugin of the wrong ABI */
+    CHECK(strstr(msg, "libcuobj") != NULL || strstr(msg, "plugin ABI") != NULL);
     exit(0);
   }
   int status = 0;

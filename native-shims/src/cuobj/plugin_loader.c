@@ -19,10 +19,12 @@
 
 #define PLUGIN_FILE "libvgwrdma_cuobj.so"
 #define VENDOR_LIB "libcuobjserver.so"
+#define VENDOR_CLIENT_LIB "libcuobjclient.so"
 
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 static const vgw_plugin_t *g_plugin;
-static char g_why[PATH_MAX + 512];
+static char g_why[PATH_MAX + 512];        /* for the server side: names libcuobjserver.so */
+static char g_why_client[PATH_MAX + 512]; /* for the client side: names libcuobjclient.so */
 
 static const vgw_plugin_host_t k_host = {
     .plugin_abi = VGW_PLUGIN_ABI, .fail = vgw_fail, .token_parse = cuobj_token_parse};
@@ -51,7 +53,9 @@ static void load_once(void) {
   int exists = access(path, F_OK) == 0;
   void *h = exists ? dlopen(path, RTLD_NOW | RTLD_LOCAL) : NULL;
   if (h == NULL) {
-    vgw_plugin_load_message(path, exists, exists ? dlerror() : NULL, VENDOR_LIB, g_why, sizeof g_why);
+    const char *err = exists ? dlerror() : NULL; /* names the missing dependency, if that is it */
+    vgw_plugin_load_message(path, exists, err, VENDOR_LIB, g_why, sizeof g_why);
+    vgw_plugin_load_message(path, exists, err, VENDOR_CLIENT_LIB, g_why_client, sizeof g_why_client);
     return;
   }
   vgw_plugin_init_fn init = (vgw_plugin_init_fn)dlsym(h, VGW_PLUGIN_ENTRY);
@@ -60,6 +64,7 @@ static void load_once(void) {
     if (snprintf(g_why, sizeof g_why, "cuobj transport unavailable: %s is not a cuobj provider of plugin ABI %u "
                  "(rebuild native-shims)", path, VGW_PLUGIN_ABI) >= (int)sizeof g_why)
       g_why[sizeof g_why - 2] = '.'; /* truncated path: still one sentence */
+    memcpy(g_why_client, g_why, sizeof g_why);
     dlclose(h);
     return;
   }
@@ -69,6 +74,12 @@ static void load_once(void) {
 const vgw_plugin_t *vgw_provider_cuobj_plugin(void) {
   pthread_once(&g_once, load_once);
   if (g_plugin == NULL) return vgw_fail_null(-ENODEV, "%s", g_why);
+  return g_plugin;
+}
+
+const vgw_plugin_t *vgw_provider_cuobj_client_plugin(void) {
+  pthread_once(&g_once, load_once);
+  if (g_plugin == NULL) return vgw_fail_null(-ENODEV, "%s", g_why_client);
   return g_plugin;
 }
 

@@ -49,12 +49,12 @@ describe('hardware providers (no RDMA hardware here)', () => {
 });
 
 describe('cuobj client provider (no NVIDIA library here)', () => {
-  it('GpuClient with provider cuobj: ENODEV naming the missing library', async () => {
+  it('GpuClient with provider cuobj: ENODEV naming libcuobjclient.so', async () => {
     if (shimInfo().providers.includes('cuobj')) return; // a host with the vendor library
     const { GpuClient } = await import('../src/index.js');
     const e = thrown(() => new GpuClient({ provider: 'cuobj' }));
     expect(e).toBeInstanceOf(RdmaError);
     expect((e as RdmaError).code).toBe('ENODEV');
-    expect((e as RdmaError).message).toMatch(/cuobj transport unavailable: .*libcuobjserver\.so/);
+    expect((e as RdmaError).message).toMatch(/cuobj transport unavailable: NVIDIA libcuobjclient\.so/);
   });
 });
