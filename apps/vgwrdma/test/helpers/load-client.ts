@@ -189,3 +189,28 @@ export async function runLoadClient(o: LoadClientOptions): Promise<void> {
     }
   }
 }
+
+/**
+ * Before the clock starts: every client at once PUTs and GETs a full region by RDMA (outside its
+ * own prefix), so that every pool buffer has been used — the pool's pages become resident on
+ * first use, which would otherwise read as RSS growth during the run.
+ */
+export async function primeClient(o: Omit<LoadClientOptions, 'deadline' | 'counts'>): Promise<void> {
+  const Key = specKey('prime', `c${o.id}`, { size: LOAD_REGION });
+  fillContent(Key, o.region.bytes);
+  const put = await sendWithToken(
+    o.sdk,
+    new PutObjectCommand({ Bucket: o.bucket, Key, Body: new Uint8Array(0) }),
+    o.region.token(0, LOAD_REGION, 'put'),
+  );
+  if (put.headers['x-amz-rdma-reply'] !== '200') throw new Error(`${Key}: prime PUT not confirmed`);
+  o.region.bytes.fill(0);
+  const get = await sendWithToken<{ Body?: { transformToByteArray(): Promise<Uint8Array> } }>(
+    o.sdk,
+    new GetObjectCommand({ Bucket: o.bucket, Key }),
+    o.region.token(0, LOAD_REGION, 'get'),
+  );
+  await get.output.Body?.transformToByteArray();
+  if (!Buffer.from(o.region.bytes).equals(content(Key, LOAD_REGION)))
+    throw new Error(`${Key}: prime GET differs`);
+}
