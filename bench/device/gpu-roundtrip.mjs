@@ -43,6 +43,7 @@ const SPLITS = [
   { chunkBytes: 64 * MiB, streams: 2 },
 ];
 const STAGE_REPS = 5;
+const PAIRS = 5;
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -50,6 +51,28 @@ const median = (xs) => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 const gbps = (bytes, ms) => bytes / ms / 1e6;
+
+/**
+ * GPU memory against host memory, as PERFORMANCE.md asks for ratios: single-iteration cuobjtest
+ * runs, GPU then host, PAIRS times; the median of the per-pair GB/s ratios, per direction.
+ */
+async function gpuVsHostPairs(gateway, size) {
+  const ratios = { put: [], get: [] };
+  let verified = true;
+  const one = ['-n', '1', '-bucket', 'gpu', '-size', size];
+  for (let i = 0; i < PAIRS; i++) {
+    const gpu = await cuobjtest(gateway, [...one, '-memory', 'cuda', '-key', `pair-gpu-${size}`]);
+    const host = await cuobjtest(gateway, [...one, '-key', `pair-host-${size}`]);
+    verified &&= gpu.verified === true && host.verified === true;
+    for (const d of ['put', 'get']) ratios[d].push(gpu[d].gbps / host[d].gbps);
+  }
+  return {
+    size,
+    put: { median: median(ratios.put), pairs: ratios.put },
+    get: { median: median(ratios.get), pairs: ratios.get },
+    verified,
+  };
+}
 
 /** GB/s of stageToHost and stageToDevice alone (median of STAGE_REPS) for each split, on `size` bytes. */
 async function stagingSweep(size) {
@@ -104,6 +127,17 @@ function markdown(doc) {
         `${fmt(r.gpu.vsStdS3?.get?.median)}× | ${r.verified ? 'yes' : 'NO'} |`,
     );
   }
+  lines.push(
+    '',
+    `GPU memory ÷ host memory, RDMA through the same gateway (single-iteration runs alternating GPU, host; median of ${PAIRS} pairs):`,
+    '',
+    '| size | PUT | GET | GET pairs | verified |',
+    '|---|---|---|---|---|',
+  );
+  for (const p of doc.gpuVsHost)
+    lines.push(
+      `| ${p.size} | ${fmt(p.put.median)}× | ${fmt(p.get.median)}× | ${p.get.pairs.map(fmt).join(' ')} | ${p.verified ? 'yes' : 'NO'} |`,
+    );
   lines.push('', `Staging copies alone (${doc.stagingSize}, median of ${STAGE_REPS}):`, '');
   lines.push('| chunk | streams | pinned | device→host GB/s | host→device GB/s |', '|---|---|---|---|---|');
   for (const s of doc.staging)
@@ -138,6 +172,8 @@ try {
     const host = await cuobjtest(gateway, [...common, '-size', size, '-key', `host-${size}`]);
     rows.push({ size, gpu, std, host, verified: [gpu, std, host].every((r) => r?.verified === true) });
   }
+  const pairs = [];
+  for (const size of sizes) pairs.push(await gpuVsHostPairs(gateway, size));
   const stagingSize = sizes.at(-1);
   const bytes = rows.at(-1).gpu.sizeBytes;
   const staging = await stagingSweep(bytes);
@@ -156,10 +192,11 @@ try {
     iterations: Number(args.n),
     pool: POOL,
     rows,
+    gpuVsHost: pairs,
     stagingSize,
     staging,
     gatewayPeakRssBytes: await gateway.peakRssBytes(),
-    verified: rows.every((r) => r.verified),
+    verified: rows.every((r) => r.verified) && pairs.every((p) => p.verified),
   };
 } finally {
   await gateway.stop();
