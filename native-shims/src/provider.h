@@ -50,6 +50,8 @@ typedef struct vgw_server_ops {
   ssize_t (*transfer)(void *srv, int to_client, const char *key, void *vbuf, uint64_t local_offset,
                       uint64_t remote, size_t size, const char *descr, uint16_t channel);
   int (*set_telemetry)(uint32_t flags);
+  void *(*alloc_host_buffer)(void *srv, size_t size); /* page aligned; NULL + vgw_fail */
+  void (*free_host_buffer)(void *srv, void *ptr);
 } vgw_server_ops_t;
 
 /* What the main library hands a plugin: the last-error sink and the token codec (a plugin has

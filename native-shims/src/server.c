@@ -124,9 +124,11 @@ uint32_t cuobj_server_provider(const cuobj_server_t *s) { return s ? s->provider
 /* Host buffers are mmap'd: page aligned, zeroed, and sized so free needs no size from JS. The
  * size is kept in a header page in front of the returned pointer. */
 void *cuobj_server_alloc_host_buffer(cuobj_server_t *s, size_t size) {
-  (void)s;
   long page = sysconf(_SC_PAGESIZE);
   if (size == 0 || size > ((size_t)1 << 40)) return vgw_fail_null(-EINVAL, "host buffer size %zu invalid", size);
+  int vendor;
+  void *vp = vgw_sv_alloc_host(s, size, &vendor); /* provider hook: cuObjServer::allocHostBuffer */
+  if (vendor) return vp;
   size_t total = (size + (size_t)page - 1) / (size_t)page * (size_t)page + (size_t)page;
   uint8_t *p = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) return vgw_fail_null(-ENOMEM, "cannot map %zu bytes", size);
@@ -135,8 +137,7 @@ void *cuobj_server_alloc_host_buffer(cuobj_server_t *s, size_t size) {
 }
 
 void cuobj_server_free_host_buffer(cuobj_server_t *s, void *ptr) {
-  (void)s;
-  if (ptr == NULL) return;
+  if (ptr == NULL || vgw_sv_free_host(s, ptr)) return; /* provider hook: the vendor's buffers */
   uint8_t *base = (uint8_t *)ptr - sysconf(_SC_PAGESIZE);
   size_t total;
   memcpy(&total, base, sizeof total);

@@ -63,6 +63,7 @@ struct cuobj_server {
   completion_node_t *cq_head, *cq_tail;
   const struct vgw_server_ops *vendor; /* cuobj provider (cuobj/server_vendor.c); NULL = softnic */
   void *vsrv;                          /* the vendor's cuObjServer */
+  struct vgw_sv_alloc *vallocs;        /* host buffers from the vendor's allocHostBuffer (guarded by mu) */
 };
 
 /* Validate arguments, take the channel (busy) and the buffer (inflight). 0 or negative errno. */

@@ -38,6 +38,8 @@ typedef struct vgw_fx_record { /* must match recording_vendor.c */
   char descr[160];
   uint16_t channel;
   uint32_t telemetry;
+  int host_allocs, host_frees;
+  void *last_host_freed;
 } vgw_fx_record_t;
 
 static char g_dir[PATH_MAX];
@@ -89,6 +91,10 @@ static void run_glue(void) {
   size_t bsize = 1u << 20;
   uint8_t *mem = cuobj_server_alloc_host_buffer(s, bsize);
   CHECK(mem != NULL);
+  CHECK_EQ_INT(r->host_allocs, 1); /* the vendor's allocHostBuffer */
+  CHECK(((uintptr_t)mem & 4095) == 0);
+  uint8_t *left = cuobj_server_alloc_host_buffer(s, 100); /* not freed: destroy gives it back */
+  CHECK(left != NULL);
   cuobj_rdma_buffer_t *buf = cuobj_server_register_buffer(s, mem, bsize);
   CHECK(buf != NULL);
   CHECK_EQ_INT(r->registers, 1);
@@ -140,9 +146,13 @@ static void run_glue(void) {
   CHECK_EQ_INT(r->deregisters, 1);
   CHECK(r->last_vbuf_deregistered == vbuf);
   cuobj_server_free_host_buffer(s, mem);
+  CHECK_EQ_INT(r->host_frees, 1);
+  CHECK(r->last_host_freed == mem);
   cuobj_server_destroy(s); /* channel 0 still allocated: destroy frees its vendor id too */
   CHECK_EQ_INT(r->last_freed_vch, 40);
   CHECK_EQ_INT(r->destroys, 1);
+  CHECK_EQ_INT(r->host_frees, 2);
+  CHECK(r->last_host_freed == left);
 }
 
 static void vendor_hooks_get_the_right_arguments(void) {

@@ -7,6 +7,7 @@
 #include <cuobjserver.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <new>
 #include <string>
 
@@ -149,9 +150,23 @@ int server_set_telemetry(uint32_t flags) {
   return 0;
 }
 
+void *server_alloc_host(void *p, size_t size) {
+  try {
+    void *ptr = as_server(p)->allocHostBuffer(size);
+    if (ptr == nullptr) vgw_cuobj::host->fail(-ENOMEM, "cuObjServer::allocHostBuffer of %zu bytes failed", size);
+    return ptr;
+  } catch (...) {
+    vgw_cuobj::host->fail(-ENOMEM, "cuObjServer::allocHostBuffer of %zu bytes threw", size);
+    return nullptr;
+  }
+}
+
+void server_free_host(void *, void *ptr) { std::free(ptr); } // CUOBJECT-API.md: "free with free"
+
 const vgw_server_ops_t kServerOps = {
-    server_create,   server_destroy,          server_is_connected, server_register,     server_deregister,
-    server_allocate_channel, server_free_channel, server_transfer, server_set_telemetry,
+    server_create,           server_destroy,      server_is_connected, server_register,      server_deregister,
+    server_allocate_channel, server_free_channel, server_transfer,     server_set_telemetry, server_alloc_host,
+    server_free_host,
 };
 
 } // namespace

@@ -7,6 +7,7 @@
 #include "server_vendor.h"
 
 #include <errno.h>
+#include <stdlib.h>
 
 #include "../last_error.h"
 #include "../provider.h"
@@ -25,8 +26,19 @@ int vgw_sv_create(cuobj_server_t *s, const char *ip, uint16_t port, uint32_t pro
   return 0;
 }
 
+struct vgw_sv_alloc {
+  void *ptr;
+  struct vgw_sv_alloc *next;
+};
+
 void vgw_sv_destroy(cuobj_server_t *s) {
   if (s->vendor == NULL) return;
+  while (s->vallocs) { /* host buffers the caller did not free: the vendor's memory, freed its way */
+    struct vgw_sv_alloc *n = s->vallocs->next;
+    s->vendor->free_host_buffer(s->vsrv, s->vallocs->ptr);
+    free(s->vallocs);
+    s->vallocs = n;
+  }
   for (cuobj_rdma_buffer_t *b = s->bufs; b; b = b->next)
     if (b->vbuf) s->vendor->deregister_buffer(s->vsrv, b->vbuf);
   for (uint32_t i = 0; i < s->n_ch; i++)
@@ -77,6 +89,37 @@ ssize_t vgw_sv_execute(cuobj_server_t *s, const transfer_job_t *j, int *done) {
   uint64_t local_offset = (uint64_t)(j->local - j->buf->ptr);
   return s->vendor->transfer(s->vsrv, j->to_client, "", j->buf->vbuf, local_offset, j->remote, j->size, j->descr,
                              s->ch[j->channel].vch);
+}
+
+void *vgw_sv_alloc_host(cuobj_server_t *s, size_t size, int *done) {
+  *done = s != NULL && s->vendor != NULL;
+  if (!*done) return NULL;
+  struct vgw_sv_alloc *rec = malloc(sizeof *rec);
+  void *p = rec ? s->vendor->alloc_host_buffer(s->vsrv, size) : NULL;
+  if (p == NULL) {
+    free(rec);
+    return rec ? NULL : vgw_fail_null(-ENOMEM, "out of memory");
+  }
+  rec->ptr = p;
+  pthread_mutex_lock(&s->mu);
+  rec->next = s->vallocs;
+  s->vallocs = rec;
+  pthread_mutex_unlock(&s->mu);
+  return p;
+}
+
+int vgw_sv_free_host(cuobj_server_t *s, void *ptr) {
+  if (s == NULL || s->vendor == NULL) return 0;
+  pthread_mutex_lock(&s->mu);
+  struct vgw_sv_alloc **pp = &s->vallocs;
+  while (*pp && (*pp)->ptr != ptr) pp = &(*pp)->next;
+  struct vgw_sv_alloc *rec = *pp;
+  if (rec) *pp = rec->next;
+  pthread_mutex_unlock(&s->mu);
+  if (rec == NULL) return 0; /* not the vendor's: one of ours (mmap), freed by server.c */
+  s->vendor->free_host_buffer(s->vsrv, ptr);
+  free(rec);
+  return 1;
 }
 
 int vgw_sv_set_telemetry(uint32_t flags) {

@@ -24,5 +24,9 @@ void vgw_sv_prepare(const cuobj_server_t *s, const cuobj_token_t *t, transfer_jo
 /* Runs a prepared job on the vendor server; sets *done = 1 when s is a vendor server. */
 ssize_t vgw_sv_execute(cuobj_server_t *s, const transfer_job_t *j, int *done);
 int vgw_sv_set_telemetry(uint32_t flags);
+/* Host buffers of a vendor server come from the vendor (allocHostBuffer) and are remembered so
+ * that free_host_buffer (and destroy, for those left) gives them back the vendor's way. */
+void *vgw_sv_alloc_host(cuobj_server_t *s, size_t size, int *done); /* *done = 0: not a vendor server */
+int vgw_sv_free_host(cuobj_server_t *s, void *ptr);                 /* 1 when ptr was the vendor's */
 
 #endif
