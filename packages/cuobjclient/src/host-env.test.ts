@@ -36,11 +36,17 @@ describe('hostOptionsFromEnv', () => {
     expect(hostOptionsFromEnv({ VGWRDMA_DC_KEY: '12345' }).dcKey).toBe(12345n);
   });
 
+  it('VGWRDMA_GID_INDEX=-1 asks for automatic GID choice; VGWRDMA_PROVIDER=cuobj selects the vendor client', () => {
+    expect(hostOptionsFromEnv({ VGWRDMA_GID_INDEX: '-1' }).gidIndex).toBe(-1);
+    expect(hostOptionsFromEnv({ VGWRDMA_PROVIDER: 'cuobj' }).provider).toBe('cuobj');
+  });
+
   it.each([
     ['VGWRDMA_RDMA_PORT', '0'],
     ['VGWRDMA_GID_INDEX', 'x'],
     ['VGWRDMA_DC_KEY', '0x1ffffffffffffffff'],
-    ['VGWRDMA_PROVIDER', 'cuobj'],
+    ['VGWRDMA_GID_INDEX', '-2'],
+    ['VGWRDMA_PROVIDER', 'rxe'],
     ['VGWRDMA_SOFTNIC_AGENT_ADDR', '300.1.1.1'],
     ['VGWRDMA_SOFTNIC_AGENT_PORT', '70000'],
     ['VGWRDMA_SOFTNIC_DIRECT', 'maybe'],

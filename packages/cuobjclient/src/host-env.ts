@@ -22,7 +22,7 @@ const FALSE = new Set(['0', 'false', 'no', 'off']);
 function int(min: number, max: number, set: (n: number, o: HostOptions) => void) {
   return (v: string, o: HostOptions): string | undefined => {
     const n = Number(v);
-    if (!/^\d+$/.test(v) || n < min || n > max) return `must be an integer in ${min}..${max}`;
+    if (!/^-?\d+$/.test(v) || n < min || n > max) return `must be an integer in ${min}..${max}`;
     set(n, o);
     return undefined;
   };
@@ -49,8 +49,8 @@ export const HOST_ENV_VARS: readonly EnvVar[] = [
   },
   {
     name: 'VGWRDMA_GID_INDEX',
-    help: 'GID index for the verbs provider (default 3, RoCEv2 IPv4)',
-    apply: int(0, 65535, (n, o) => {
+    help: 'GID index for the verbs provider (default -1 = automatic: a routable RoCE v2 GID, then IPv4-mapped v2, then v1)',
+    apply: int(-1, 65535, (n, o) => {
       o.gidIndex = n;
     }),
   },
@@ -67,9 +67,9 @@ export const HOST_ENV_VARS: readonly EnvVar[] = [
   },
   {
     name: 'VGWRDMA_PROVIDER',
-    help: "'softnic' (default) or 'verbs'",
+    help: "'softnic' (default), 'verbs' (libibverbs DC target) or 'cuobj' (NVIDIA libcuobjclient)",
     apply: (v, o) => {
-      if (v !== 'softnic' && v !== 'verbs') return "must be 'softnic' or 'verbs'";
+      if (v !== 'softnic' && v !== 'verbs' && v !== 'cuobj') return "must be 'softnic', 'verbs' or 'cuobj'";
       o.provider = v;
       return undefined;
     },
