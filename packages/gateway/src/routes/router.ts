@@ -124,6 +124,9 @@ export function createRouter(rows: readonly RouteRow[], opts: RouterOptions) {
           headers: incoming.headers,
         });
 
+    // Allowed (or, for forms, authenticated): now the client may send the body it held back.
+    if (header(incoming.headers, 'expect')?.toLowerCase() === '100-continue' && !c.env.outgoing.headersSent)
+      c.env.outgoing.writeContinue();
     const body = row.flags?.body ? decodeBody(incoming, incoming.headers, auth.payload) : undefined;
     const req: S3Request = {
       method: method as RouteMethod,

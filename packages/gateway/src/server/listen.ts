@@ -67,6 +67,10 @@ export function listen(
         });
       },
     ) as Server;
+    // `Expect: 100-continue`: Node would answer 100 at once; instead the request runs like any
+    // other and the router sends the 100 only once the request is authenticated and allowed,
+    // so a refused upload gets its 403 before the client sends the body (S3's behaviour).
+    server.on('checkContinue', (req, res) => server.emit('request', req, res));
     server.once('error', reject);
   });
 }
