@@ -1,0 +1,110 @@
+// Hostile input against the BUILT gateway process (posix root), with the AWS SDK: an unsigned
+// x-amz-* header slipped in after signing, a signed query whose %2B is sent as '+', a presigned
+// URL past its expiry, and symlinks planted inside the root that point outside it. Package-level tests cover each of
+// these exhaustively (packages/gateway/test/sigv4-tamper.test.ts, backend-posix traversal); this
+// file proves the shipped app enforces them.
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import {
+  CreateBucketCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  type S3Client,
+} from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import {
+  type GatewayProcess,
+  killAllChildren,
+  ROOT_CREDENTIALS,
+  removeDir,
+  startGateway,
+} from './helpers/gateway-process.js';
+import { s3Client } from './helpers/s3-client.js';
+
+const SECRET = 'next to the root: never served';
+const bucket = 'hostile';
+let gw: GatewayProcess;
+let client: S3Client;
+let outside: string;
+
+beforeAll(async () => {
+  gw = await startGateway();
+  client = s3Client(gw.url, ROOT_CREDENTIALS);
+  await client.send(new CreateBucketCommand({ Bucket: bucket }));
+  outside = join(dirname(gw.root), `outside-${Date.now()}`);
+  await mkdir(outside, { recursive: true });
+  await writeFile(join(outside, 'secret'), SECRET);
+});
+afterAll(async () => {
+  client?.destroy();
+  await gw?.stop();
+  killAllChildren();
+  if (gw) await removeDir(gw.root);
+  if (outside) await removeDir(outside);
+});
+
+async function codeOf(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+    return 'ok';
+  } catch (err) {
+    return (err as { name?: string }).name ?? String(err);
+  }
+}
+
+it('refuses an x-amz-* header added after signing (AccessDenied), and stores nothing', async () => {
+  const cmd = new PutObjectCommand({ Bucket: bucket, Key: 'unsigned', Body: 'x' });
+  cmd.middlewareStack.addRelativeTo(
+    (next: (a: unknown) => Promise<unknown>) =>
+      async (args: { request: { headers: Record<string, string> } }) => {
+        args.request.headers['x-amz-acl'] = 'public-read';
+        return next(args);
+      },
+    { relation: 'after', toMiddleware: 'httpSigningMiddleware', name: 'addUnsignedHeader' },
+  );
+  expect(await codeOf(client.send(cmd))).toBe('AccessDenied');
+  expect(await codeOf(client.send(new GetObjectCommand({ Bucket: bucket, Key: 'unsigned' })))).toBe(
+    'NoSuchKey',
+  );
+});
+
+it("refuses a presigned query whose signed %2B was sent as '+'", async () => {
+  const url = await getSignedUrl(client, new ListObjectsV2Command({ Bucket: bucket, Prefix: 'a+b' }), {
+    expiresIn: 300,
+  });
+  expect(url).toContain('a%2Bb');
+  expect((await fetch(url)).status).toBe(200);
+  const res = await fetch(url.replace('a%2Bb', 'a+b'));
+  expect(res.status).toBe(403);
+  expect(await res.text()).toContain('<Code>SignatureDoesNotMatch</Code>');
+});
+
+it('refuses a presigned URL past its expiry', async () => {
+  await client.send(new PutObjectCommand({ Bucket: bucket, Key: 'k', Body: 'v' }));
+  const url = await getSignedUrl(client, new GetObjectCommand({ Bucket: bucket, Key: 'k' }), {
+    expiresIn: 1,
+    signingDate: new Date(Date.now() - 60_000),
+  });
+  const res = await fetch(url);
+  expect(res.status).toBe(403);
+  expect(await res.text()).toContain('<Message>Request has expired.</Message>');
+});
+
+it('does not serve or overwrite a file outside the root through a symlink inside it', async () => {
+  await symlink(join(outside, 'secret'), join(gw.root, bucket, 'link'));
+  await symlink(outside, join(gw.root, bucket, 'linkdir'));
+  expect(await codeOf(client.send(new GetObjectCommand({ Bucket: bucket, Key: 'link' })))).toBe(
+    'AccessDenied',
+  );
+  expect(await codeOf(client.send(new GetObjectCommand({ Bucket: bucket, Key: 'linkdir/secret' })))).toBe(
+    'AccessDenied',
+  );
+  expect(
+    await codeOf(
+      client.send(new PutObjectCommand({ Bucket: bucket, Key: 'linkdir/secret', Body: 'overwritten' })),
+    ),
+  ).toBe('AccessDenied');
+  expect(await readFile(join(outside, 'secret'), 'utf8')).toBe(SECRET);
+});
