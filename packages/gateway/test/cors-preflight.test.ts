@@ -102,6 +102,23 @@ describe('CORS', () => {
       headers: { origin: 'https://evil.test' },
     });
     expect(other.headers['access-control-allow-origin']).toBeUndefined();
+    // A DELETE is not allowed by the rule, unless it names an allowed method to stand for.
+    const del = () =>
+      signedRaw(gw.url, ALICE.access, ALICE.secret, {
+        method: 'DELETE',
+        path: `/${Bucket}/missing.html`,
+        headers: { origin: 'https://app.example.com' },
+      });
+    expect((await del()).headers['access-control-allow-origin']).toBeUndefined();
+    const standIn = await signedRaw(gw.url, ALICE.access, ALICE.secret, {
+      method: 'DELETE',
+      path: `/${Bucket}/missing.html`,
+      headers: { origin: 'https://app.example.com', 'access-control-request-method': 'GET' },
+    });
+    expect([
+      standIn.headers['access-control-allow-origin'],
+      standIn.headers['access-control-allow-methods'],
+    ]).toEqual(['https://app.example.com', 'GET, PUT']);
   });
 
   it('stops allowing preflights once the configuration is deleted', async () => {

@@ -124,11 +124,17 @@ describe('request validation', () => {
     expect(same.headers.location).toBe('/here');
   });
 
-  it('answers NotImplemented for unsupported sub-resources and MethodNotAllowed for unknown methods', async () => {
+  it('answers NotImplemented for unsupported sub-resources, and a bare OPTIONS as a preflight without Origin', async () => {
     const life = await raw(gw.url, { path: '/raw?lifecycle' });
     expect([life.status, xmlField(life.body, 'Code')]).toEqual([501, 'NotImplemented']);
     const opts = await raw(gw.url, { method: 'OPTIONS', path: '/raw/k' });
-    expect([opts.status, xmlField(opts.body, 'Code')]).toEqual([405, 'MethodNotAllowed']);
+    expect([opts.status, xmlField(opts.body, 'Code'), xmlField(opts.body, 'Message')]).toEqual([
+      400,
+      'BadRequest',
+      'Insufficient information. Origin request header needed.',
+    ]);
+    const unknown = await raw(gw.url, { method: 'PROPFIND', path: '/raw/k' });
+    expect([unknown.status, xmlField(unknown.body, 'Code')]).toEqual([405, 'MethodNotAllowed']);
     const versionsOnKey = await raw(gw.url, { path: '/raw/present?versions' });
     expect(xmlField(versionsOnKey.body, 'Message')).toBe(
       'There is no such thing as the ?versions sub-resource for a key',
