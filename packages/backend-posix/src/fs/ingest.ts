@@ -68,10 +68,14 @@ export async function ingest(fh: FileHandle, opts: IngestOptions): Promise<Inges
     if (contentLength !== undefined && size > contentLength) throw new S3Error('IncompleteBody');
     if (maxSize !== undefined && size > maxSize) throw new S3Error('EntityTooLarge');
   };
+  // Off-thread hash updates still running (they read lent memory until they settle).
+  const offThread = new Set<Promise<void>>();
   try {
     if (isLendingBody(body)) {
-      // Chunks lent from registered memory: written straight from it, hashed meanwhile, handed
-      // back when written. No copy.
+      // Chunks lent from registered memory: written straight from it while MD5 runs here and
+      // the CRCs that can run off the main thread do so; handed back once all of them finished.
+      // No copy.
+      const [inline, off] = partitionHashers(hashers);
       for await (const lent of body[BORROW_CHUNKS]()) {
         if (signal.aborted) {
           lent.release();
@@ -83,8 +87,16 @@ export async function ingest(fh: FileHandle, opts: IngestOptions): Promise<Inges
           lent.release();
           throw err;
         }
-        writer.writeLent(lent.bytes, () => lent.release());
-        take(lent.bytes);
+        const hashed = Promise.all(off.map((h) => h.updateOffThread(lent.bytes))).then(() => undefined);
+        offThread.add(hashed);
+        writer.writeLent(lent.bytes, () => {
+          hashed.finally(() => {
+            offThread.delete(hashed);
+            lent.release();
+          });
+        });
+        md5.update(lent.bytes);
+        for (const h of inline) h.update(lent.bytes);
         await writer.drain();
       }
     } else {
@@ -107,13 +119,27 @@ export async function ingest(fh: FileHandle, opts: IngestOptions): Promise<Inges
     throw err;
   } finally {
     signal.removeEventListener('abort', onAbort);
-    // No write may still read a chunk (or lent memory) once the caller moves on.
+    // No write or hash may still read a chunk (or lent memory) once the caller moves on.
     await writer.settle();
+    while (offThread.size > 0) await Promise.allSettled([...offThread]);
   }
   if (contentLength !== undefined && size !== contentLength) throw new S3Error('IncompleteBody');
   const checksums: Checksums = {};
   for (const [alg, h] of hashers) checksums[alg] = h.digest();
   return { size, md5: md5.digest(), checksums };
+}
+
+type OffThreadHasher = Hasher & Required<Pick<Hasher, 'updateOffThread'>>;
+
+/** The hashers that must run here, and those that can run off the main thread (native CRCs). */
+function partitionHashers(hashers: readonly [ChecksumAlgorithm, Hasher][]): [Hasher[], OffThreadHasher[]] {
+  const inline: Hasher[] = [];
+  const off: OffThreadHasher[] = [];
+  for (const [, h] of hashers) {
+    if (h.updateOffThread) off.push(h as OffThreadHasher);
+    else inline.push(h);
+  }
+  return [inline, off];
 }
 
 /** Errors of the incoming stream (not of the file system): the client's body ended badly. */

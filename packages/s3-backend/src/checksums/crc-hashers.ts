@@ -35,8 +35,16 @@ class KernelHasher implements Hasher {
 class NativeCrc64Hasher implements Hasher {
   private readonly state = new BigUint64Array(1);
   constructor(private readonly native: NativeCrc) {}
+  private chain: Promise<void> = Promise.resolve();
   update(chunk: Uint8Array): void {
     if (chunk.length > 0) this.native.crc64nvme(this.state, chunk);
+  }
+  updateOffThread(chunk: Uint8Array): Promise<void> {
+    // Chained: each update starts when the previous one finished, so the order holds.
+    this.chain = this.chain.then(() =>
+      chunk.length > 0 ? this.native.crc64nvmeOffThread(this.state, chunk) : undefined,
+    );
+    return this.chain;
   }
   digest(): string {
     return crcToBase64(this.state[0] as bigint, 8);

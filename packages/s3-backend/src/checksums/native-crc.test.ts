@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { crcToBase64 } from './crc-combine.js';
-import { CRC32C_POLY, CRC64NVME_POLY } from './crc-hashers.js';
+import { CRC32C_POLY, CRC64NVME_POLY, createCrc64Nvme } from './crc-hashers.js';
 import { CrcKernel } from './crc-kernel.js';
 import { nativeCrc } from './native-crc.js';
 
@@ -30,5 +30,16 @@ describe.skipIf(native === null)('native CRC kernels', () => {
       expect(crcToBase64(s64[0] as bigint, 8)).toBe(viaWasm(wasm64, [view]));
       expect(crcToBase64(BigInt(s32[0] as number), 4)).toBe(viaWasm(wasm32, [view]));
     }
+  });
+
+  it('CRC64NVME off the main thread gives the same value, in order', async () => {
+    const data = randomBytes(9 * 1024 * 1024 + 5);
+    const sync = createCrc64Nvme();
+    sync.update(data);
+    const off = createCrc64Nvme();
+    expect(off.updateOffThread).toBeDefined();
+    const parts = [0, 1, 2, 3, 4].map((i) => data.subarray(i * 2_000_001, (i + 1) * 2_000_001));
+    await Promise.all(parts.map((p) => off.updateOffThread?.(p)));
+    expect(off.digest()).toBe(sync.digest());
   });
 });

@@ -15,14 +15,19 @@ const LIBRARY = 'libvgwrdma_shims.so';
 export interface NativeCrc {
   /** state[0] = CRC64NVME of (what it covered) || data. */
   crc64nvme(state: BigUint64Array, data: Uint8Array): void;
+  /** crc64nvme on a libuv pool thread; `state` and `data` must stay alive until it settles. */
+  crc64nvmeOffThread(state: BigUint64Array, data: Uint8Array): Promise<void>;
   /** state[0] = CRC32C of (what it covered) || data. */
   crc32c(state: Uint32Array, data: Uint8Array): void;
   /** Whether the CPU paths (PCLMULQDQ, SSE4.2) are in use. */
   readonly accelerated: boolean;
 }
 
+type NativeFn = ((...args: unknown[]) => unknown) & {
+  async(...args: [...unknown[], (err: unknown, result: unknown) => void]): void;
+};
 type Koffi = {
-  load(path: string): { func(signature: string): (...args: unknown[]) => unknown };
+  load(path: string): { func(signature: string): NativeFn };
 };
 
 let loaded: NativeCrc | null | undefined;
@@ -47,6 +52,10 @@ function load(): NativeCrc | null {
     const accelerated = lib.func('int vgw_crc_accelerated(void)')() === 1;
     return {
       crc64nvme: (state, data) => void crc64(state, data, data.length),
+      crc64nvmeOffThread: (state, data) =>
+        new Promise<void>((resolve, reject) =>
+          crc64.async(state, data, data.length, (err: unknown) => (err ? reject(err) : resolve())),
+        ),
       crc32c: (state, data) => void crc32c(state, data, data.length),
       accelerated,
     };

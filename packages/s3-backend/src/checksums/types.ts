@@ -5,6 +5,12 @@ import type { ChecksumAlgorithm } from '../types/common.js';
 export interface Hasher {
   update(chunk: Uint8Array): void;
   digest(): string;
+  /**
+   * Optional: the same update, run off the main thread (the native CRCs, on the libuv pool), so
+   * it can overlap MD5. Updates still apply in call order; `chunk` must stay unchanged until the
+   * promise settles, and digest() may be called only after every promise settled.
+   */
+  updateOffThread?(chunk: Uint8Array): Promise<void>;
 }
 
 /** One checksum algorithm: its S3 header, a hasher factory, and (CRCs only) combination. */
