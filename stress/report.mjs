@@ -47,17 +47,18 @@ const FIGURES = { kill: killFigures, load: loadFigures };
 
 export function renderReport(runs, meta) {
   const lines = [
-    '# Last stress run',
+    '# Last stress runs',
     '',
-    `${meta.date}, Node ${meta.node}, ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), ` +
+    `Node ${meta.node}, ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), ` +
       `${Math.round(totalmem() / 2 ** 30)} GiB; softnic on one host (loopback), not RDMA hardware.`,
-    `Command: \`node stress/run.mjs${meta.argv.length ? ` ${meta.argv.join(' ')}` : ''}\``,
+    "Each target's latest run:",
     '',
-    '| target | what | result | tests | seconds |',
-    '|---|---|---|---|---:|',
+    '| target | what | result | tests | seconds | when | command |',
+    '|---|---|---|---|---:|---|---|',
     ...runs.map(
       (r) =>
-        `| ${r.name} | ${r.what} | ${pass(r)} | ${r.tests.passed} passed, ${r.tests.failed} failed | ${r.seconds} |`,
+        `| ${r.name} | ${r.what} | ${pass(r)} | ${r.tests.passed} passed, ${r.tests.failed} failed | ` +
+        `${r.seconds} | ${r.date} | \`${r.command}\` |`,
     ),
   ];
   for (const r of runs) {

@@ -106,23 +106,33 @@ for (const name of chosen) {
   }
   const figures =
     t.results && existsSync(resultsFile) ? JSON.parse(readFileSync(resultsFile, 'utf8')) : undefined;
-  runs.push({
+  const run = {
     name,
     what: t.what,
     env: t.env,
+    date: new Date().toISOString(),
+    command: `node stress/run.mjs ${process.argv.slice(2).join(' ')}`.trim(),
     ok: r.status === 0,
     seconds,
     tests,
-    figures,
     resultsFile: relative(ROOT, resultsFile),
-  });
+  };
+  writeFileSync(join(RESULTS, `${name}.run.json`), `${JSON.stringify(run, null, 2)}\n`);
+  runs.push({ ...run, figures });
 }
 
-const report = renderReport(runs, {
-  node: process.version,
-  date: new Date().toISOString(),
-  argv: process.argv.slice(2),
+// The report covers every target's latest run: this invocation's, and earlier ones' for the rest.
+const latest = Object.keys(TARGETS).flatMap((name) => {
+  const mine = runs.find((r) => r.name === name);
+  if (mine) return [mine];
+  const file = join(RESULTS, `${name}.run.json`);
+  if (!existsSync(file)) return [];
+  const run = JSON.parse(readFileSync(file, 'utf8'));
+  const figuresFile = join(ROOT, run.resultsFile);
+  const figures = existsSync(figuresFile) ? JSON.parse(readFileSync(figuresFile, 'utf8')) : undefined;
+  return [{ ...run, figures }];
 });
+const report = renderReport(latest, { node: process.version });
 writeFileSync(join(RESULTS, 'last-run.md'), report);
 console.log(`\n${report}`);
 console.log(`written: ${relative(ROOT, join(RESULTS, 'last-run.md'))}`);
