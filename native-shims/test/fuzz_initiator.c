@@ -14,6 +14,7 @@
 #include <stdatomic.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cuobjserver_wrapper.h"
@@ -175,8 +176,72 @@ static void hostile_agent(void) {
   fuzz_report("hostile_agent", runs);
 }
 
+/* ---- an agent that names another process ------------------------------------------------ */
+
+/* A secret in the gateway's memory; after fork the child knows its address (same layout). */
+static uint8_t g_secret[SNIC_COOKIE_LEN] = "gateway memory, never to be sent";
+
+/* Child: a fake agent that offers the direct path but names its PARENT (the gateway) as its pid
+ * and g_secret as the cookie. Exit 0 = the gateway stayed on TCP; 1 = it sent the parent's bytes
+ * in a PROVE; 2 = it went on to a direct transfer. */
+static void pid_liar(int lfd) {
+  int fd = accept(lfd, NULL, NULL);
+  if (fd < 0) _exit(10);
+  sock_set_timeouts(fd, 5000);
+  snic_hdr_t h, ack = snic_hdr_make(SNIC_HELLO_ACK);
+  if (sock_recv_hdr(fd, &h) != 0) _exit(11);
+  ack.flags = SNIC_FLAG_DIRECT;
+  ack.addr = (uint64_t)getppid();
+  ack.arg = (uint64_t)(uintptr_t)g_secret;
+  ack.length = SNIC_COOKIE_LEN;
+  if (sock_send_hdr(fd, &ack, NULL, 0) != 0 || sock_recv_hdr(fd, &h) != 0) _exit(12);
+  if (h.type == SNIC_PROVE) _exit(1);
+  if (h.type == SNIC_DIRECT_BEGIN) _exit(2);
+  snic_hdr_t no = snic_hdr_make(h.type == SNIC_READ_REQ ? SNIC_READ_RESP : SNIC_WRITE_READY);
+  no.status = -EACCES;
+  sock_send_hdr(fd, &no, NULL, 0);
+  _exit(0);
+}
+
+static void agent_naming_another_pid(void) {
+  struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+  uint16_t port;
+  int lfd = sock_listen(&a, &port);
+  CHECK(lfd >= 0);
+  fflush(NULL);
+  pid_t child = fork();
+  CHECK(child >= 0);
+  if (child == 0) pid_liar(lfd);
+  close(lfd);
+  cuobj_server_t *s = test_server(1, 5000); /* the direct path allowed, as by default */
+  uint8_t *mem = cuobj_server_alloc_host_buffer(s, XFER);
+  cuobj_rdma_buffer_t *b = cuobj_server_register_buffer(s, mem, XFER);
+  cuobj_token_t t = {.addr = 0x10000, .size = XFER, .rkey = 1, .gid_present = 1, .dctn = port};
+  t.gid[10] = t.gid[11] = 0xff;
+  t.gid[12] = 127;
+  t.gid[15] = 1;
+  char tok[TOKEN_CAP];
+  CHECK(cuobj_token_format(&t, tok, sizeof tok) == 81);
+  CHECK_EQ_INT(cuobj_server_handle_put(s, "k", b, 0x10000, XFER, tok, 0), -EACCES);
+  int st;
+  CHECK(waitpid(child, &st, 0) == child);
+  if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+    fprintf(stderr, "fake agent: %s\n", WIFEXITED(st) && WEXITSTATUS(st) == 1 ? "received the gateway's memory in PROVE"
+                                        : WIFEXITED(st) && WEXITSTATUS(st) == 2 ? "was offered a direct transfer"
+                                                                                 : "failed");
+  CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+  CHECK_EQ_INT(stats_of(s).proofs_ok, 0);
+  CHECK_EQ_INT(stats_of(s).proofs_failed, 1);
+  cuobj_server_deregister_buffer(s, b);
+  cuobj_server_free_host_buffer(s, mem);
+  cuobj_server_destroy(s);
+}
+
 int main(int argc, char **argv) {
-  static const test_case_t cases[] = {{"hostile_agent", hostile_agent}};
+  static const test_case_t cases[] = {
+      {"hostile_agent", hostile_agent},
+      {"agent_naming_another_pid", agent_naming_another_pid},
+  };
   fuzz_args(argc, argv);
   return run_cases(cases, sizeof cases / sizeof cases[0], argc > 2 ? 2 : argc, argv);
 }

@@ -1,8 +1,14 @@
 /* direct.c — process_vm_readv/writev wrapper (see direct.h). */
 #include "direct.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
 #include <sys/uio.h>
+#include <unistd.h>
 
 /* One syscall moves at most this much, so a huge copy cannot starve a signal or mask a death
  * of the peer for long. */
@@ -25,4 +31,51 @@ int direct_copy(pid_t pid, int to_remote, void *local, uint64_t remote, size_t l
     len -= (size_t)n;
   }
   return 0;
+}
+
+/* The inode of the TCP socket in pid's network namespace whose local end is `local` and remote
+ * end is `remote` (/proc/<pid>/net/tcp prints addresses as the raw u32 and ports in host order). */
+static unsigned long tcp_inode(pid_t pid, const struct sockaddr_in *local, const struct sockaddr_in *remote) {
+  char path[64], line[512];
+  snprintf(path, sizeof path, "/proc/%d/net/tcp", (int)pid);
+  FILE *f = fopen(path, "re");
+  if (f == NULL) return 0;
+  unsigned long inode = 0;
+  while (inode == 0 && fgets(line, sizeof line, f)) {
+    unsigned la, lp, ra, rp;
+    unsigned long ino;
+    if (sscanf(line, " %*u: %8X:%4X %8X:%4X %*X %*X:%*X %*X:%*X %*X %*u %*u %lu", &la, &lp, &ra, &rp, &ino) != 5)
+      continue; /* the header line */
+    if (la == local->sin_addr.s_addr && lp == ntohs(local->sin_port) && ra == remote->sin_addr.s_addr &&
+        rp == ntohs(remote->sin_port))
+      inode = ino;
+  }
+  fclose(f);
+  return inode;
+}
+
+int direct_peer_is(int fd, pid_t pid) {
+  struct sockaddr_in me, peer;
+  socklen_t ml = sizeof me, pl = sizeof peer;
+  if (pid <= 0 || getsockname(fd, (struct sockaddr *)&me, &ml) != 0 ||
+      getpeername(fd, (struct sockaddr *)&peer, &pl) != 0 || me.sin_family != AF_INET)
+    return 0;
+  unsigned long inode = tcp_inode(pid, &peer, &me);
+  if (inode == 0) return 0;
+  char dir[64], link[320], target[64], want[64];
+  snprintf(dir, sizeof dir, "/proc/%d/fd", (int)pid);
+  snprintf(want, sizeof want, "socket:[%lu]", inode);
+  DIR *d = opendir(dir);
+  if (d == NULL) return 0;
+  int owns = 0;
+  for (struct dirent *e; !owns && (e = readdir(d)) != NULL;) {
+    snprintf(link, sizeof link, "%s/%s", dir, e->d_name);
+    ssize_t n = readlink(link, target, sizeof target - 1);
+    if (n > 0) {
+      target[n] = '\0';
+      owns = strcmp(target, want) == 0;
+    }
+  }
+  closedir(d);
+  return owns;
 }

@@ -15,4 +15,10 @@
  * gone, or memory not mapped there). */
 int direct_copy(pid_t pid, int to_remote, void *local, uint64_t remote, size_t len);
 
+/* 1 when process `pid` holds the other end of the IPv4 TCP connection `fd` (its socket is among
+ * /proc/<pid>/fd), else 0. The pid comes from the agent's HELLO_ACK: without this check an agent
+ * could name any process the gateway may access (the gateway itself included) and have the
+ * gateway read its memory into PROVE, and later read or write it as "direct" transfers. */
+int direct_peer_is(int fd, pid_t pid);
+
 #endif

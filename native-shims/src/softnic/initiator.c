@@ -62,7 +62,8 @@ static int handshake(snic_initiator_t *in, snic_conn_t *c) {
   if (ack.status != 0) return agent_errno(ack.status); /* -EACCES: wrong DC key */
   c->pid = (pid_t)ack.addr;
   if ((ack.flags & SNIC_FLAG_DIRECT) && in->cfg.allow_direct && ack.length == SNIC_COOKIE_LEN) {
-    rc = prove(c, ack.arg);
+    /* Only the process at the other end of this connection may be proven (and later copied to). */
+    rc = direct_peer_is(c->fd, c->pid) ? prove(c, ack.arg) : 0;
     if (rc) return rc;
     atomic_fetch_add(c->direct ? &in->counters.proofs_ok : &in->counters.proofs_failed, 1);
   }
