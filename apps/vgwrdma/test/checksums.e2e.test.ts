@@ -154,6 +154,11 @@ describe('vgwrdma checksums', { timeout: 120_000 }, () => {
       // composite value (the SDK skips '-N' values), but must still carry it.
       const head = await s3.send(new HeadObjectCommand({ Bucket, Key, ChecksumMode: 'ENABLED' }));
       expect([(head as ChecksumFields)[field], head.ChecksumType]).toEqual([expected, 'COMPOSITE']);
+      const whole = await s3.send(new GetObjectCommand({ Bucket, Key, ChecksumMode: 'ENABLED' }));
+      expect((whole as ChecksumFields)[field]).toBe(expected);
+      expect(Buffer.from((await whole.Body?.transformToByteArray()) ?? []).length).toBe(
+        PART1.length + PART2.length,
+      );
       const part = await s3.send(
         new GetObjectCommand({ Bucket, Key, PartNumber: 2, ChecksumMode: 'ENABLED' }),
       );
