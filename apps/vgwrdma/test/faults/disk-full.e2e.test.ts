@@ -122,7 +122,7 @@ describe.skipIf(skip !== undefined)('disk full (24 MiB tmpfs root)', () => {
         }),
       );
     expectFull(await sendError(part(1, 40 * MiB)));
-    const Parts = [];
+    const Parts: { PartNumber: number; ETag?: string | undefined }[] = [];
     for (const n of [1, 2]) Parts.push({ PartNumber: n, ETag: (await part(n, 7 * MiB)).ETag });
     // 14 MiB of parts on a 24 MiB disk: assembling another 14 MiB copy cannot fit.
     const complete = () =>
