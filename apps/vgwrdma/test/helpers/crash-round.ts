@@ -213,7 +213,7 @@ async function killWhenMidWrite(
   const latest = Date.now() + 20_000;
   while (Date.now() < latest) {
     if (Date.now() >= earliest && (await midWrite(gw, bucket, shared, target))) break;
-    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setTimeout(r, 1));
   }
   shared.killed = true; // from here on a failed request is the kill's doing
   await gw.stop('SIGKILL');
