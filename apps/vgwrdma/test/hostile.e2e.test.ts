@@ -56,14 +56,16 @@ async function codeOf(p: Promise<unknown>): Promise<string> {
 
 it('refuses an x-amz-* header added after signing (AccessDenied), and stores nothing', async () => {
   const cmd = new PutObjectCommand({ Bucket: bucket, Key: 'unsigned', Body: 'x' });
-  cmd.middlewareStack.addRelativeTo(
-    (next: (a: unknown) => Promise<unknown>) =>
-      async (args: { request: { headers: Record<string, string> } }) => {
-        args.request.headers['x-amz-acl'] = 'public-read';
-        return next(args);
-      },
-    { relation: 'after', toMiddleware: 'httpSigningMiddleware', name: 'addUnsignedHeader' },
-  );
+  type Middleware = Parameters<typeof cmd.middlewareStack.addRelativeTo>[0];
+  const addUnsigned = ((next: (args: unknown) => Promise<unknown>) => async (args: unknown) => {
+    (args as { request: { headers: Record<string, string> } }).request.headers['x-amz-acl'] = 'public-read';
+    return next(args);
+  }) as unknown as Middleware;
+  cmd.middlewareStack.addRelativeTo(addUnsigned, {
+    relation: 'after',
+    toMiddleware: 'httpSigningMiddleware',
+    name: 'addUnsignedHeader',
+  });
   expect(await codeOf(client.send(cmd))).toBe('AccessDenied');
   expect(await codeOf(client.send(new GetObjectCommand({ Bucket: bucket, Key: 'unsigned' })))).toBe(
     'NoSuchKey',

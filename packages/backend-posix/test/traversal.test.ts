@@ -121,7 +121,7 @@ describe('hostile keys never escape the root', () => {
 
   it('listings do not walk out through links', async () => {
     for (const prefix of ['', 'link-dir/', 'rel-link-dir/', '../', 'link']) {
-      const r = await f.backend.listObjectsV2(ctx(), { bucket: 'bucket', prefix });
+      const r = await f.backend.listObjectsV2(ctx(), { bucket: 'bucket', prefix, maxKeys: 1000 });
       expect(JSON.stringify(r)).not.toContain('secret.txt');
     }
   });
@@ -134,7 +134,7 @@ describe('hostile bucket names never escape the root', () => {
       await neverLeaks(() => f.backend.getObject(ctx(), { bucket, key: 'sub/secret.txt' }));
       await neverLeaks(() => f.backend.putObject(ctx(), { bucket, key: 'dropped', body: body('x') }));
       await neverLeaks(() => f.backend.deleteObject(ctx(), { bucket, key: 'secret.txt' }));
-      await neverLeaks(() => f.backend.listObjectsV2(ctx(), { bucket }));
+      await neverLeaks(() => f.backend.listObjectsV2(ctx(), { bucket, maxKeys: 1000 }));
       await neverLeaks(() => f.backend.createBucket(ctx(), { bucket, owner: OWNER, acl: acl() }));
       await neverLeaks(() => f.backend.deleteBucket(ctx(), bucket));
     });
