@@ -9,6 +9,7 @@ import { type GatewayConfig, parseCommandLine } from './config.js';
 import { createLoggers } from './logger.js';
 import { openBackend, StartupError } from './open-backend.js';
 import { wrapWithRdma } from './open-rdma.js';
+import { rdmaAdminHandlers } from './rdma-stats.js';
 import { type Env, UsageError } from './resolve-flags.js';
 import { watchShutdownSignals } from './signals.js';
 
@@ -67,6 +68,8 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
       ...(config.healthPath === undefined ? {} : { healthPath: config.healthPath }),
       ...(config.virtualDomain === undefined ? {} : { virtualHostDomain: config.virtualDomain }),
       ...(config.rdma === undefined ? {} : { middlewares: [cuMiddleware<GatewayEnv>({ errors: 'throw' })] }),
+      // PATCH /rdma-stats for admin accounts when RDMA is on.
+      adminHandlers: rdmaAdminHandlers(backend),
     });
     running = await gateway.listen({ port: config.listen.port, host: config.listen.host });
     io.stdout.write(formatBanner({ config, host: running.host, port: running.port }));

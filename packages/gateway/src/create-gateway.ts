@@ -47,6 +47,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     adminHandlers: {
       ...(iam ? adminUserHandlers(iam) : singleUserHandlers()),
       ...adminBucketHandlers(iam, authorizer.cache),
+      ...options.adminHandlers,
     },
     region,
     readonly: options.readonly ?? false,

@@ -7,6 +7,7 @@ import type { AuthResult, CredentialStore } from './auth/index.js';
 import type { BucketStateCacheOptions } from './authz/index.js';
 import type { IamStore } from './iam/index.js';
 import type { Logger } from './logger.js';
+import type { Handler } from './routes/types.js';
 
 export interface GatewayVariables {
   /** Echoed as x-amz-request-id and in error bodies. */
@@ -37,6 +38,11 @@ export interface GatewayOptions {
   middlewares?: MiddlewareHandler<GatewayEnv>[];
   /** A path answered 200 without authentication (load-balancer checks). */
   healthPath?: string;
+  /**
+   * Extra admin operations, served like versitygw's user API: `PATCH /<name>`, SigV4-signed by an
+   * admin account (others get AccessDenied). The app adds `rdma-stats` here when RDMA is on.
+   */
+  adminHandlers?: Readonly<Record<string, Handler>>;
   /** Refuse every write with AccessDenied. */
   readonly?: boolean;
   /** pino-compatible; default writes warnings and errors to stderr as JSON. */

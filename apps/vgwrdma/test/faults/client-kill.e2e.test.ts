@@ -14,6 +14,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { HostClient } from '@vgwrdma/rdma-ffi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminRequest } from '../helpers/admin-request.js';
 import {
   type GatewayProcess,
   killAllChildren,
@@ -108,6 +109,13 @@ describe('client process killed mid RDMA transfer (one buffer, one channel, no w
     const fds = await settledFds(pid, gw.port, baseline);
     expect(fds, `${label}: fds\n${fdTargets(pid).join('\n')}`).toBeLessThanOrEqual(baseline);
     expect(openFilesUnder(pid, gw.root), `${label}: files held open`).toEqual([]);
+    // The gateway's own counters (PATCH /rdma-stats): nothing in use, nobody waiting, a failure counted.
+    const stats = await adminRequest(gw.url, ROOT_CREDENTIALS, 'rdma-stats');
+    expect(stats.status, stats.text).toBe(200);
+    const { server, pool } = JSON.parse(stats.text);
+    expect(server, `${label}: rdma stats`).toMatchObject({ buffersInUse: 0, channelsInUse: 0 });
+    expect(server.failures, `${label}: failures counted`).toBeGreaterThan(0);
+    expect(pool, `${label}: pool`).toMatchObject({ count: 1, free: 1, inUse: 0, waiting: 0 });
     const temps = await readdir(join(gw.root, Bucket, '.sgwtmp')).catch(() => [] as string[]);
     expect(
       temps.filter((n) => n !== 'multipart'),

@@ -1,0 +1,50 @@
+// A SigV4-signed admin request (PATCH /<operation>, versitygw's admin API style) to a gateway
+// process, signed with the SDK's own signer; answers status and body text.
+import { createHash, createHmac } from 'node:crypto';
+import { SignatureV4 } from '@smithy/signature-v4';
+
+class Sha256 {
+  private readonly h;
+  constructor(secret?: unknown) {
+    this.h = secret === undefined ? createHash('sha256') : createHmac('sha256', secret as Uint8Array);
+  }
+  update(data: Uint8Array | string): void {
+    this.h.update(data);
+  }
+  digest(): Promise<Uint8Array> {
+    return Promise.resolve(new Uint8Array(this.h.digest()));
+  }
+}
+
+export interface Credentials {
+  readonly access: string;
+  readonly secret: string;
+}
+
+export async function adminRequest(
+  baseUrl: string,
+  credentials: Credentials,
+  operation: string,
+): Promise<{ status: number; text: string }> {
+  const url = new URL(baseUrl);
+  const signer = new SignatureV4({
+    credentials: { accessKeyId: credentials.access, secretAccessKey: credentials.secret },
+    region: 'us-east-1',
+    service: 's3',
+    sha256: Sha256,
+  });
+  const signed = await signer.sign({
+    method: 'PATCH',
+    protocol: 'http:',
+    hostname: url.hostname,
+    port: Number(url.port),
+    path: `/${operation}`,
+    query: {},
+    headers: { host: url.host, 'x-amz-content-sha256': createHash('sha256').update('').digest('hex') },
+  });
+  const res = await fetch(new URL(`/${operation}`, baseUrl), {
+    method: 'PATCH',
+    headers: signed.headers as Record<string, string>,
+  });
+  return { status: res.status, text: await res.text() };
+}
