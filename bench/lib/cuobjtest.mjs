@@ -1,5 +1,6 @@
-// Runs the cuobjtest CLI (packages/cuobjtest/dist/main.js) as a child process with --json and
-// returns the parsed document; a non-zero exit keeps the document (failures are in it) when one
+// Runs the cuobjtest CLI (packages/cuobjtest/dist/main.js) as a child process with --json (and
+// -server-pid of the server it drives, so each timed iteration also carries the server's CPU time)
+// and returns the parsed document; a non-zero exit keeps the document (failures are in it) when one
 // was printed, and otherwise throws with stderr.
 
 import { execFile } from 'node:child_process';
@@ -13,7 +14,8 @@ export function useCuobjtestBin(path) {
 }
 
 export function cuobjtest(server, args) {
-  const argv = [bin, '-endpoint', server.endpoint, '-access', server.access, '--json', ...args];
+  const pid = server.pid === undefined ? [] : ['-server-pid', String(server.pid)];
+  const argv = [bin, '-endpoint', server.endpoint, '-access', server.access, '--json', ...pid, ...args];
   const env = { ...process.env, AWS_SECRET_ACCESS_KEY: server.secret, CI: '1' };
   return new Promise((resolve, reject) => {
     execFile(process.execPath, argv, { env, maxBuffer: 64 << 20 }, (err, stdout, stderr) => {

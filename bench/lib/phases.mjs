@@ -3,14 +3,21 @@
 //   peers   — std-s3 through the gateway vs s3rver, alternating one cuobjtest run each per pair
 //   ops     — 4 KiB PUT ops/s, gateway (std-s3 and RDMA) and s3rver, alternating
 //   rss     — the gateway's peak RSS (VmHWM) under concurrent RDMA GETs of one size
+// compare, peers and ops also carry `cpu`: the servers' (and the client's) CPU time in the timed
+// windows, per operation and per GB, and which side bounds the throughput (lib/cpu.mjs).
 
 import { randomFillSync } from 'node:crypto';
 import { link, open } from 'node:fs/promises';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
+import { cpuFigures } from './cpu.mjs';
 import { cuobjtest } from './cuobjtest.mjs';
 import { median, round, sizeName } from './stats.mjs';
 
 const log = (...m) => console.error('[bench]', ...m);
+const CPUS = cpus().length;
+/** CPU figures of PUT and GET over the given cuobjtest results. */
+const cpuOf = (results) => ({ put: cpuFigures(results, 'put', CPUS), get: cpuFigures(results, 'get', CPUS) });
 
 export async function comparePhase(gateway, plan) {
   const rows = [];
@@ -34,6 +41,7 @@ export async function comparePhase(gateway, plan) {
         stdS3: { putGBps: round(std?.put?.gbps), getGBps: round(std?.get?.gbps) },
         ratio: { put: round(rdma?.vsStdS3?.put?.median), get: round(rdma?.vsStdS3?.get?.median) },
         pairs: { put: rdma?.vsStdS3?.put?.pairs, get: rdma?.vsStdS3?.get?.pairs },
+        cpu: { rdma: cpuOf([rdma]), stdS3: cpuOf([std]) },
         verified: Boolean(rdma?.verified && std?.verified),
         failures: [...(rdma?.failures ?? []), ...(std?.failures ?? [])],
       });
@@ -73,6 +81,7 @@ export async function peersPhase(gateway, s3rver, plan) {
         gatewayStdS3: { putGBps: alt.medianOf('gateway', 'put'), getGBps: alt.medianOf('gateway', 'get') },
         s3rver: { putGBps: alt.medianOf('peer', 'put'), getGBps: alt.medianOf('peer', 'get') },
         ratio: { put: round(median(alt.ratios('put'))), get: round(median(alt.ratios('get'))) },
+        cpu: { gateway: cpuOf(alt.runs.gateway), s3rver: cpuOf(alt.runs.peer) },
         verified: all.every((r) => r.verified === true),
         failures: all.flatMap((r) => r.failures ?? []),
       });
@@ -99,6 +108,11 @@ export async function opsPhase(gateway, s3rver, plan) {
     gatewayRdmaOpsPerSec: round(median(rdmaRuns.map(opsOf)), 1),
     s3rverOpsPerSec: round(median(std.runs.peer.map(opsOf)), 1),
     ratioStdS3VsS3rver: round(median(std.ratios('put'))),
+    cpu: {
+      gatewayStdS3: cpuFigures(std.runs.gateway, 'put', CPUS),
+      gatewayRdma: cpuFigures(rdmaRuns, 'put', CPUS),
+      s3rver: cpuFigures(std.runs.peer, 'put', CPUS),
+    },
     verified: all.every((r) => r.verified === true),
     failures: all.flatMap((r) => r.failures ?? []),
   };

@@ -2,6 +2,7 @@
 // fractions of the ceilings, the peers, 4 KiB ops/s, peak RSS, the targets). Figures are decimal
 // GB/s; the transport is named in the heading of every table.
 
+import { cpuSections } from './report-cpu-md.mjs';
 import { sizeName } from './stats.mjs';
 
 const f = (x) => (x === null || x === undefined ? '–' : String(x));
@@ -109,6 +110,7 @@ export function markdownSummary(doc) {
     '',
     doc.rss.note,
     '',
+    ...cpuSections(doc, table),
     '## Targets (issue 7)',
     '',
     table(

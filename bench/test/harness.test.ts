@@ -30,6 +30,15 @@ interface CompareRow extends Row {
 interface PeerRow extends Row {
   gatewayStdS3: GBps;
   s3rver: GBps;
+  cpu: Record<'gateway' | 's3rver', Record<'put' | 'get', Cpu>>;
+}
+interface Cpu {
+  ops: number;
+  serverCpuMs: number;
+  serverCpuMsPerOp: number;
+  serverCpuSecPerGB: number;
+  clientCores: number;
+  boundBy: string;
 }
 interface BenchDoc {
   verified: boolean;
@@ -41,7 +50,7 @@ interface BenchDoc {
   compare: CompareRow[];
   fractions: Record<string, number>[];
   peers: { s3rver: PeerRow[]; cephRgw: { status: string } };
-  ops: Row & Record<string, number>;
+  ops: Row & Record<string, number> & { cpu: Record<'gatewayStdS3' | 'gatewayRdma' | 's3rver', Cpu> };
   rss: Row & { peakRssBytes: number; poolBytes: number };
   targets: { target: string }[];
 }
@@ -122,9 +131,26 @@ describe('npm run bench -- --tiny', () => {
     expect(doc.targets.map((t) => t.target)).toHaveLength(8);
   });
 
+  it("records the servers' CPU time in the timed windows and the side that bounds each figure", () => {
+    const peer = doc.peers.s3rver[0] as PeerRow;
+    for (const server of ['gateway', 's3rver'] as const)
+      for (const d of ['put', 'get'] as const) {
+        const c = peer.cpu[server][d];
+        expect(c.ops).toBe(2);
+        expect(c.serverCpuMs).toBeGreaterThanOrEqual(0);
+        expect(c.clientCores).toBeGreaterThan(0);
+        expect(c.boundBy).toMatch(/server|client|both|cores|neither/);
+      }
+    for (const c of Object.values(doc.ops.cpu)) {
+      expect(c.ops).toBe(doc.ops.putsPerRound * doc.ops.rounds);
+      expect(c.serverCpuMsPerOp).toBeGreaterThanOrEqual(0);
+    }
+  });
+
   it('writes the markdown summary and the SVG chart', async () => {
     const md = await readFile(join(out, 'latest.md'), 'utf8');
     expect(md).toContain('| size | n | RDMA PUT');
+    expect(md).toContain('### CPU of 4KiB PUTs');
     expect(stdout).toContain('## Targets');
     const svg = await readFile(join(out, 'latest.svg'), 'utf8');
     expect(svg.startsWith('<svg')).toBe(true);

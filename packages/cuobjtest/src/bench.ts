@@ -75,6 +75,7 @@ export async function runBench(
             keys: keysFor(config, size, mode),
             size,
             ...(mode === 'rdma' ? { memory: config.memory } : {}),
+            ...(config.serverPid === undefined ? {} : { serverPid: config.serverPid }),
           }),
         );
       }

@@ -18,6 +18,7 @@ describe('flags', () => {
       compare: false,
       json: false,
       report: undefined,
+      serverPid: undefined,
     });
   });
 
@@ -75,6 +76,11 @@ describe('flags', () => {
     expect(parseFlags(['--memory', 'cuda']).memory).toBe('cuda');
     expect(parseFlags(['-memory=cuda', '-compare']).memory).toBe('cuda'); // compares GPU RDMA with host HTTP
     expect(parseFlags([], { CUOBJTEST_MEMORY: 'cuda' }).memory).toBe('cuda');
+  });
+
+  it('-server-pid takes a pid', () => {
+    expect(parseFlags(['-server-pid', '4242']).serverPid).toBe(4242);
+    expect(() => parseFlags(['-server-pid', 'x'])).toThrow(/positive integer/);
   });
 
   it('--help lists every flag of the table', () => {

@@ -22,6 +22,7 @@ export interface Config {
   compare: boolean;
   json: boolean;
   report: string | undefined;
+  serverPid: number | undefined;
   help: boolean;
 }
 
@@ -163,6 +164,13 @@ export const FLAGS: readonly FlagSpec[] = [
     kind: 'string',
     arg: 'FILE',
     help: 'write a plot of GB/s by size: FILE.svg or FILE.html',
+  },
+  {
+    name: 'server-pid',
+    field: 'serverPid',
+    kind: 'count',
+    arg: 'PID',
+    help: 'a server process on this Linux host: also report its CPU time in each timed iteration (/proc/PID/stat)',
   },
   { name: 'help', field: 'help', kind: 'boolean', default: false, help: 'show this help' },
 ];

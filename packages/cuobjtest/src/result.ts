@@ -7,6 +7,10 @@ import type { Mode } from './transports.js';
 export interface Iteration {
   readonly latencyMs: number;
   readonly gbps: number;
+  /** CPU ms this client process used in the iteration's window (every thread). */
+  readonly clientCpuMs?: number;
+  /** -server-pid: CPU ms the server process used in the same window (utime + stime, 10 ms ticks). */
+  readonly serverCpuMs?: number;
 }
 
 export interface DirectionResult {
@@ -18,6 +22,10 @@ export interface DirectionResult {
   readonly iterations: readonly Iteration[];
   /** --memory cuda: device ↔ host staging time per transfer (included in the latencies). */
   readonly stagingMs?: LatencySummary;
+  /** CPU ms of this client process summed over the iterations (their wall time is the sum of latencyMs). */
+  readonly clientCpuMs?: number;
+  /** -server-pid: CPU ms of the server process summed over the same windows. */
+  readonly serverCpuMs?: number;
 }
 
 export interface PairRatios {

@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { crc32 } from 'node:zlib';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { hostOptionsFromEnv } from '@vgwrdma/cuobjclient';
+import { cpuSpent, sampleCpu } from './cpu.js';
 import type { DirectionResult, Iteration, RunResult } from './result.js';
 import { gbps, summarize } from './stats.js';
 import { getInto, type Memory, type Mode, openTransport, type Transport } from './transports.js';
@@ -21,6 +22,8 @@ export interface RunnerOptions {
   readonly size: number;
   /** 'rdma' only: where the session's memory is (default 'host'). */
   readonly memory?: Memory;
+  /** A server process on this host whose CPU time each iteration also records. */
+  readonly serverPid?: number;
 }
 
 type Direction = 'put' | 'get';
@@ -78,6 +81,7 @@ export class Runner implements AsyncDisposable {
   /** One timed iteration in `direction`: every worker at once. */
   async iterate(direction: Direction): Promise<Iteration> {
     if (direction === 'get') for (const w of this.workers) w.clear();
+    const cpuBefore = sampleCpu(this.options.serverPid);
     const start = performance.now();
     const each = await Promise.all(
       this.workers.map(async (w, i) => {
@@ -89,8 +93,14 @@ export class Runner implements AsyncDisposable {
       }),
     );
     const wall = performance.now() - start;
+    const cpu = cpuSpent(cpuBefore, sampleCpu(this.options.serverPid));
     this.latencies[direction].push(...each);
-    const it: Iteration = { latencyMs: wall, gbps: gbps(this.options.size * this.workers.length, wall) };
+    const it: Iteration = {
+      latencyMs: wall,
+      gbps: gbps(this.options.size * this.workers.length, wall),
+      clientCpuMs: cpu.clientMs,
+      ...(cpu.serverMs === undefined ? {} : { serverCpuMs: cpu.serverMs }),
+    };
     this.iterations[direction].push(it);
     if (direction === 'get') this.verifyBuffers(`GET iteration ${this.iterations.get.length}`);
     return it;
@@ -125,11 +135,19 @@ export class Runner implements AsyncDisposable {
       if (its.length === 0) return undefined;
       const totalMs = its.reduce((a, b) => a + b.latencyMs, 0);
       const staged = this.staging[d];
+      const cpuSum = (pick: (it: Iteration) => number | undefined) =>
+        its.every((it) => pick(it) !== undefined)
+          ? its.reduce((a, it) => a + (pick(it) as number), 0)
+          : undefined;
+      const clientCpuMs = cpuSum((it) => it.clientCpuMs);
+      const serverCpuMs = cpuSum((it) => it.serverCpuMs);
       return {
         gbps: gbps(this.options.size * this.workers.length * its.length, totalMs),
         latencyMs: summarize(this.latencies[d]),
         iterations: its,
         ...(staged.length ? { stagingMs: summarize(staged) } : {}),
+        ...(clientCpuMs === undefined ? {} : { clientCpuMs }),
+        ...(serverCpuMs === undefined ? {} : { serverCpuMs }),
       };
     };
     const device = this.workers[0]?.describe();

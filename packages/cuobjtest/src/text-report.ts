@@ -28,6 +28,11 @@ export function summaryLines(r: RunResult): string[] {
     out.push(
       `   ${d.toUpperCase()} ${f3(x.gbps)} GB/s  latency ms avg ${f1(l.avg)} min ${f1(l.min)} max ${f1(l.max)} p50 ${f1(l.p50)} p99 ${f1(l.p99)}`,
     );
+    const ops = x.iterations.length * r.concurrency;
+    if (x.clientCpuMs !== undefined && ops > 0)
+      out.push(
+        `   ${d.toUpperCase()} CPU ms per transfer: client ${f1(x.clientCpuMs / ops)}${x.serverCpuMs === undefined ? '' : `, server ${f1(x.serverCpuMs / ops)}`}`,
+      );
     if (x.stagingMs)
       out.push(
         `   ${d.toUpperCase()} of which device<->host staging ms avg ${f1(x.stagingMs.avg)} p50 ${f1(x.stagingMs.p50)}`,
