@@ -28,14 +28,15 @@ if (!existsSync(report)) {
   process.exit(1);
 }
 const r = JSON.parse(readFileSync(report, 'utf8'));
-const failed = r.numFailedTests + (r.numFailedTestSuites ?? 0) - countSuitesWithFailedTests(r);
+const failed = r.numFailedTests + countFilesFailedWithoutTests(r);
 const skipped = (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
 console.log(`${r.numPassedTests} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(run.status === 0 && failed === 0 && r.numPassedTests > 0 ? 0 : 1);
 
-// A file that fails to load counts as a failed suite with no failed test in it; count it once.
-function countSuitesWithFailedTests(rep) {
+// A file that fails to load (or whose hooks fail) is failed with no failed test in it: count it
+// once. numFailedTestSuites is not used: it also counts the describe blocks of failed tests.
+function countFilesFailedWithoutTests(rep) {
   return (rep.testResults ?? []).filter(
-    (f) => f.status === 'failed' && (f.assertionResults ?? []).some((a) => a.status === 'failed'),
+    (f) => f.status === 'failed' && !(f.assertionResults ?? []).some((a) => a.status === 'failed'),
   ).length;
 }

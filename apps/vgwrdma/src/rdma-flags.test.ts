@@ -41,6 +41,7 @@ describe('--rdma-* flags', () => {
       cqDepth: 640,
       retryCount: 7,
       poolWaitMs: 1000,
+      vendorDebug: false,
     });
   });
 
@@ -66,6 +67,7 @@ describe('--rdma-* flags', () => {
       '0',
       '--rdma-pool-wait-ms',
       '250',
+      '--debug',
       'posix',
       'data',
     ]).rdma;
@@ -80,6 +82,7 @@ describe('--rdma-* flags', () => {
       cqDepth: 128,
       retryCount: 0,
       poolWaitMs: 250,
+      vendorDebug: true, // --debug turns on the cuobj library's debug telemetry
     });
     const fromEnv = serve(['posix', 'data'], {
       VGW_RDMA_IP: '127.0.0.1',
