@@ -1,6 +1,7 @@
-// The large-object write path: an overwrite frees the replaced object after the reply (its
-// inode is held under a temp name across the rename, then unlinked), so readers see the old or
-// the new bytes, never a mix, and nothing stays in .sgwtmp; a body lent from memory
+// The large-object write path: an overwrite exchanges the new file with the old one (no writeback
+// inside a replacing rename) and frees the replaced object after the reply, so readers see the
+// old or the new bytes, never a mix, and nothing stays in .sgwtmp; a key that is a directory
+// still refuses a large object; a body lent from memory
 // (BORROW_CHUNKS) is written and hashed without copies, each chunk released once written.
 import { createHash, randomBytes } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
@@ -8,7 +9,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { BORROW_CHUNKS, type LentChunk } from '@vgwrdma/s3-backend';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ctx, type Fixture, fixture, put, readAll, withBucket } from './helpers.js';
+import { codeOf, ctx, type Fixture, fixture, put, readAll, withBucket } from './helpers.js';
 
 let f: Fixture;
 let bucket: string;
@@ -35,6 +36,16 @@ describe('large writes', () => {
     expect((await readAll(reader.body)).equals(first)).toBe(true);
     const now = await f.backend.getObject(ctx(), { bucket, key: 'big' });
     expect((await readAll(now.body)).equals(second)).toBe(true);
+    await vi.waitFor(async () => expect(await tmpEntries()).toEqual([]));
+  });
+
+  it('a large object onto a key that is a directory fails and leaves the directory and its objects', async () => {
+    await put(f, bucket, 'dir/inner', Buffer.from('x'));
+    expect(await codeOf(put(f, bucket, 'dir', randomBytes(2 * 1024 * 1024)))).toBe(
+      'ExistingObjectIsDirectory',
+    );
+    const inner = await f.backend.getObject(ctx(), { bucket, key: 'dir/inner' });
+    expect((await readAll(inner.body)).toString()).toBe('x');
     await vi.waitFor(async () => expect(await tmpEntries()).toEqual([]));
   });
 

@@ -10,6 +10,7 @@ import { S3Error, s3ErrorFromErrno } from '@vgwrdma/s3-backend';
 import type { MetaStore } from '../meta/store.js';
 import { backoff, makeParents } from './dirs.js';
 import { isErrno } from './errors.js';
+import { exchangeOntoFile } from './exchange.js';
 import { holdReplaced } from './hold-replaced.js';
 import { abs, type Layout, tmpRel } from './layout.js';
 import { ownerId } from './owner.js';
@@ -17,7 +18,11 @@ import { ownerId } from './owner.js';
 const PUBLISH_ATTEMPTS = 10;
 
 export interface PublishOptions {
-  /** Keep a replaced object's blocks from being freed inside the rename (large objects: hold-replaced.ts). */
+  /**
+   * Large objects: when the target is a file, exchange the names (exchange.ts: no writeback inside
+   * the call) and free the replaced file after the request; where that cannot be done, keep its
+   * blocks from being freed inside the rename (hold-replaced.ts).
+   */
   holdReplaced?: boolean;
 }
 
@@ -76,6 +81,13 @@ export class TempFile {
   ): Promise<void> {
     await this.close();
     const target = abs(this.layout, targetRel);
+    const from = abs(this.layout, this.rel);
+    if (opts.holdReplaced && (await exchangeOntoFile(from, target))) {
+      this.done = true;
+      unlink(from).catch(() => undefined); // the replaced object, freed off the critical path
+      await this.meta.moved(this.rel, targetRel);
+      return;
+    }
     const dropHeld = opts.holdReplaced ? await holdReplaced(target, abs(this.layout, this.rel)) : undefined;
     try {
       for (let attempt = 0; ; attempt++) {
