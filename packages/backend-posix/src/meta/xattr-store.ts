@@ -2,7 +2,7 @@
 // so they are published together with the data by the rename, and vanish with it.
 import { join } from 'node:path';
 import { XATTR_PREFIX } from './attr-names.js';
-import { xattrGet, xattrGetFd, xattrList, xattrRemove, xattrSet, xattrSetFd } from './libc-xattr.js';
+import { xattrGet, xattrGetFd, xattrList, xattrRemove, xattrSet, xattrSetFdAsync } from './libc-xattr.js';
 import type { MetaStore } from './store.js';
 
 export class XattrStore implements MetaStore {
@@ -18,7 +18,7 @@ export class XattrStore implements MetaStore {
     const buf = typeof value === 'string' ? Buffer.from(value, 'utf8') : value;
     const name = XATTR_PREFIX + attr;
     if (fd === undefined) xattrSet(join(this.root, rel), name, buf);
-    else xattrSetFd(fd, name, buf);
+    else await xattrSetFdAsync(fd, name, buf); // off the event loop: a journaled update
   }
 
   async remove(rel: string, attr: string): Promise<void> {
