@@ -4,7 +4,7 @@
 // Why not the SDK's packages: their hashers only have an async digest() (the registry's is
 // synchronous) and run 5–50× slower (bench/crc-throughput.mjs). The SDK implementations and
 // @aws-crypto/crc32c are the oracles in checksums.test.ts, so the two cannot drift apart.
-import { crcToBase64 } from './crc-combine.js';
+import { type CrcField, combineCrc, crcField, crcToBase64 } from './crc-combine.js';
 import { CrcKernel } from './crc-kernel.js';
 import { type NativeCrc, nativeCrc } from './native-crc.js';
 import type { Hasher } from './types.js';
@@ -13,6 +13,7 @@ export const CRC64NVME_POLY = 0x9a6c9329ac4bc9b5n;
 export const CRC32C_POLY = 0x82f63b78n;
 
 let crc64Kernel: CrcKernel | undefined;
+let crc64Field: CrcField | undefined;
 let crc32cKernel: CrcKernel | undefined;
 
 class KernelHasher implements Hasher {
@@ -31,23 +32,48 @@ class KernelHasher implements Hasher {
   }
 }
 
-/** CRC64NVME on the native kernel: the state is the finished CRC, updated in place. */
+/**
+ * CRC64NVME on the native kernel: the state is the finished CRC, updated in place. Off-thread
+ * updates run at once and in parallel, each chunk from a zero state, and are folded into the
+ * state in call order as they finish (crc(A‖B) from crc(A), crc(B), len(B): crc-combine.ts), so
+ * no chunk waits for the previous one — nor for the event loop to chain it — before its CRC runs
+ * and its memory can be handed back.
+ */
 class NativeCrc64Hasher implements Hasher {
   private readonly state = new BigUint64Array(1);
+  /** Off-thread results by call number, not yet folded (an earlier one is still running). */
+  private readonly done = new Map<number, [crc: bigint, length: number]>();
+  private issued = 0;
+  private folded = 0;
   constructor(private readonly native: NativeCrc) {}
-  private chain: Promise<void> = Promise.resolve();
   update(chunk: Uint8Array): void {
+    this.assertSettled('update');
     if (chunk.length > 0) this.native.crc64nvme(this.state, chunk);
   }
   updateOffThread(chunk: Uint8Array): Promise<void> {
-    // Chained: each update starts when the previous one finished, so the order holds.
-    this.chain = this.chain.then(() =>
-      chunk.length > 0 ? this.native.crc64nvmeOffThread(this.state, chunk) : undefined,
-    );
-    return this.chain;
+    if (chunk.length === 0) return Promise.resolve();
+    const seq = this.issued++;
+    const part = new BigUint64Array(1);
+    return this.native.crc64nvmeOffThread(part, chunk).then(() => {
+      this.done.set(seq, [part[0] as bigint, chunk.length]);
+      this.fold();
+    });
   }
   digest(): string {
+    this.assertSettled('digest');
     return crcToBase64(this.state[0] as bigint, 8);
+  }
+  /** Folds the finished results that follow the state without a gap. */
+  private fold(): void {
+    crc64Field ??= crcField(64, CRC64NVME_POLY);
+    for (let next = this.done.get(this.folded); next; next = this.done.get(this.folded)) {
+      this.done.delete(this.folded++);
+      this.state[0] = combineCrc(crc64Field, this.state[0] as bigint, next[0], next[1]);
+    }
+  }
+  private assertSettled(what: string): void {
+    if (this.folded !== this.issued)
+      throw new Error(`CRC64NVME ${what} before its off-thread updates finished`);
   }
 }
 

@@ -42,4 +42,17 @@ describe.skipIf(native === null)('native CRC kernels', () => {
     await Promise.all(parts.map((p) => off.updateOffThread?.(p)));
     expect(off.digest()).toBe(sync.digest());
   });
+
+  it('CRC64NVME off-thread updates run in parallel and fold in call order, whatever order they finish in', async () => {
+    const data = randomBytes(6 * 1024 * 1024 + 3);
+    const sync = createCrc64Nvme();
+    sync.update(data);
+    const off = createCrc64Nvme();
+    // a large chunk first, small ones after: the later ones finish first
+    const cuts = [0, 5 * 1024 * 1024, 5 * 1024 * 1024 + 7, 5 * 1024 * 1024 + 4096, data.length];
+    const pending = cuts.slice(1).map((end, i) => off.updateOffThread?.(data.subarray(cuts[i], end)));
+    expect(() => off.digest()).toThrow(/before its off-thread updates finished/);
+    await Promise.all(pending);
+    expect(off.digest()).toBe(sync.digest());
+  });
 });
