@@ -163,30 +163,15 @@ static void agent_frames(void) {
 
 /* ---- oversized_frames -------------------------------------------------------------------- */
 
-static snic_hdr_t ask(int fd, uint8_t type, uint32_t rkey, uint64_t addr, uint64_t len, uint64_t arg) {
-  snic_hdr_t h = snic_hdr_make(type), a;
-  h.rkey = rkey;
-  h.addr = addr;
-  h.length = len;
-  h.arg = arg;
-  CHECK_EQ_INT(sock_send_hdr(fd, &h, NULL, 0), 0);
-  CHECK_EQ_INT(sock_recv_hdr(fd, &a), 0);
-  return a;
-}
-
+/* Refused: ERROR(-EPROTO), EOF, and the socket closed. */
 static void expect_error_then_eof(int fd) {
-  snic_hdr_t e;
-  CHECK_EQ_INT(sock_recv_hdr(fd, &e), 0);
-  CHECK_EQ_INT(e.type, SNIC_ERROR);
-  CHECK_EQ_INT(e.status, -EPROTO);
-  char b;
-  CHECK(recv(fd, &b, 1, 0) == 0);
+  agent_expect_error_then_eof(fd);
   close(fd);
 }
 
 static int session(uint16_t port) {
   int fd = raw_connect(port);
-  CHECK_EQ_INT(ask(fd, SNIC_HELLO, 0, 0, 0, DC_KEY).status, 0);
+  CHECK_EQ_INT(agent_ask(fd, SNIC_HELLO, 0, 0, 0, DC_KEY).status, 0);
   return fd;
 }
 
@@ -202,7 +187,7 @@ static void oversized_frames(void) {
 
   /* 1. a DATA frame one byte over the 64 MiB limit, inside a WRITE whose window would hold it */
   int fd = session(port);
-  CHECK_EQ_INT(ask(fd, SNIC_WRITE_REQ, rkey, base, big, 0).status, 0);
+  CHECK_EQ_INT(agent_ask(fd, SNIC_WRITE_REQ, rkey, base, big, 0).status, 0);
   snic_hdr_t d = snic_hdr_make(SNIC_DATA);
   d.length = (uint64_t)SNIC_MAX_FRAME + 1;
   CHECK_EQ_INT(sock_send_hdr(fd, &d, NULL, 0), 0);
@@ -212,7 +197,7 @@ static void oversized_frames(void) {
   uint64_t lens[] = {big + 1, ~0ull};
   for (size_t i = 0; i < 2; i++) {
     fd = session(port);
-    CHECK_EQ_INT(ask(fd, SNIC_WRITE_REQ, rkey, base, 4096, 0).status, 0);
+    CHECK_EQ_INT(agent_ask(fd, SNIC_WRITE_REQ, rkey, base, 4096, 0).status, 0);
     d.length = lens[i];
     CHECK_EQ_INT(sock_send_hdr(fd, &d, NULL, 0), 0);
     expect_error_then_eof(fd);
@@ -221,10 +206,10 @@ static void oversized_frames(void) {
   /* 3. requests of 2^64-1 bytes, or ending past 2^64: clean -ERANGE, connection still usable;
    *    a frame size of 2^64-1 is clamped, not trusted */
   fd = session(port);
-  CHECK_EQ_INT(ask(fd, SNIC_READ_REQ, rkey, base, ~0ull, 0).status, -ERANGE);
-  CHECK_EQ_INT(ask(fd, SNIC_WRITE_REQ, rkey, base + 16, ~0ull - 8, 0).status, -ERANGE);
-  CHECK_EQ_INT(ask(fd, SNIC_READ_REQ, rkey, ~0ull - 8, 16, 0).status, -ERANGE);
-  snic_hdr_t rr = ask(fd, SNIC_READ_REQ, rkey, base, 16, ~0ull);
+  CHECK_EQ_INT(agent_ask(fd, SNIC_READ_REQ, rkey, base, ~0ull, 0).status, -ERANGE);
+  CHECK_EQ_INT(agent_ask(fd, SNIC_WRITE_REQ, rkey, base + 16, ~0ull - 8, 0).status, -ERANGE);
+  CHECK_EQ_INT(agent_ask(fd, SNIC_READ_REQ, rkey, ~0ull - 8, 16, 0).status, -ERANGE);
+  snic_hdr_t rr = agent_ask(fd, SNIC_READ_REQ, rkey, base, 16, ~0ull);
   CHECK_EQ_INT(rr.status, 0);
   CHECK_EQ_INT(sock_recv_hdr(fd, &d), 0);
   CHECK_EQ_INT(d.type, SNIC_DATA);

@@ -7,10 +7,12 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "harness.h"
+#include "softnic/sock.h"
 
 cuobj_server_t *test_server(int allow_direct, uint32_t io_timeout_ms) {
   cuobj_rdma_tunables_t t;
@@ -201,4 +203,24 @@ void peer_kill(peer_t *p) {
   waitpid(p->pid, NULL, 0);
   close(p->cmd_w);
   close(p->resp_r);
+}
+
+snic_hdr_t agent_ask(int fd, uint8_t type, uint32_t rkey, uint64_t addr, uint64_t len, uint64_t arg) {
+  snic_hdr_t h = snic_hdr_make(type), a;
+  h.rkey = rkey;
+  h.addr = addr;
+  h.length = len;
+  h.arg = arg;
+  CHECK_EQ_INT(sock_send_hdr(fd, &h, NULL, 0), 0);
+  CHECK_EQ_INT(sock_recv_hdr(fd, &a), 0);
+  return a;
+}
+
+void agent_expect_error_then_eof(int fd) {
+  snic_hdr_t e;
+  CHECK_EQ_INT(sock_recv_hdr(fd, &e), 0);
+  CHECK_EQ_INT(e.type, SNIC_ERROR);
+  CHECK_EQ_INT(e.status, -EPROTO);
+  char b;
+  CHECK(recv(fd, &b, 1, 0) == 0);
 }

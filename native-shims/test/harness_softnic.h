@@ -12,6 +12,7 @@
 
 #include "cuobjserver_wrapper.h"
 #include "rdma_host_client_wrapper.h"
+#include "softnic/wire.h"
 
 #define TOKEN_CAP 160
 
@@ -58,5 +59,10 @@ uint64_t peer_hash(peer_t *p, size_t off, size_t len); /* test_hash of the child
 void peer_fill(peer_t *p, uint64_t seed);
 void peer_stop(peer_t *p);  /* orderly: destroy client, child exits 0 (checked) */
 void peer_kill(peer_t *p);  /* SIGKILL + reap */
+
+/* Raw-protocol tests: send one frame header to an agent and return its answer (CHECKs the I/O). */
+snic_hdr_t agent_ask(int fd, uint8_t type, uint32_t rkey, uint64_t addr, uint64_t len, uint64_t arg);
+/* The agent must end the connection with ERROR(-EPROTO) and then EOF; fd stays open. */
+void agent_expect_error_then_eof(int fd);
 
 #endif

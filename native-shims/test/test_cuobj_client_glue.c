@@ -18,13 +18,7 @@
 #include "harness.h"
 #include "rdma_host_client_wrapper.h"
 
-typedef struct vgw_fx_client_record { /* must match recording_vendor.c */
-  int creates, destroys, allocs, frees, regs, deregs, tokens;
-  uint32_t provider;
-  uint32_t last_kind;
-  size_t last_offset, last_size;
-  uint32_t last_op;
-} vgw_fx_client_record_t;
+#include "fixtures/cuobj-plugins/recording_vendor.h"
 
 static char g_dir[PATH_MAX];
 

@@ -20,27 +20,7 @@
 #include "cuobjserver_wrapper.h"
 #include "harness.h"
 
-typedef struct vgw_fx_record { /* must match recording_vendor.c */
-  int creates, destroys, registers, deregisters, transfers, telemetry_calls;
-  char ip[64];
-  uint16_t port;
-  uint32_t proto, num_dcis, cq_depth, retry_cnt;
-  uint64_t dc_key;
-  void *reg_ptr;
-  size_t reg_size;
-  void *last_vbuf_deregistered;
-  int next_vch, last_freed_vch;
-  int to_client;
-  char key[64];
-  void *vbuf;
-  uint64_t local_offset, remote;
-  size_t size;
-  char descr[160];
-  uint16_t channel;
-  uint32_t telemetry;
-  int host_allocs, host_frees;
-  void *last_host_freed;
-} vgw_fx_record_t;
+#include "fixtures/cuobj-plugins/recording_vendor.h"
 
 static char g_dir[PATH_MAX];
 

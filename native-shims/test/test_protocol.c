@@ -36,26 +36,6 @@ static snic_hdr_t hello_ack(int fd, uint64_t dc_key, int want_direct) {
   return a;
 }
 
-static snic_hdr_t req(int fd, uint8_t type, uint32_t rkey, uint64_t addr, uint64_t len) {
-  snic_hdr_t h = snic_hdr_make(type), a;
-  h.rkey = rkey;
-  h.addr = addr;
-  h.length = len;
-  CHECK_EQ_INT(sock_send_hdr(fd, &h, NULL, 0), 0);
-  CHECK_EQ_INT(sock_recv_hdr(fd, &a), 0);
-  return a;
-}
-
-/* The connection must end with an ERROR(-EPROTO) frame and then EOF. */
-static void expect_error_then_eof(int fd) {
-  snic_hdr_t e;
-  CHECK_EQ_INT(sock_recv_hdr(fd, &e), 0);
-  CHECK_EQ_INT(e.type, SNIC_ERROR);
-  CHECK_EQ_INT(e.status, -EPROTO);
-  char b;
-  CHECK(recv(fd, &b, 1, 0) == 0);
-}
-
 /* After every abuse, the agent still serves a real transfer and the region deregisters
  * (deregister waits for pins: a leaked pin would hang here). */
 static void agent_still_healthy(rig_t *r) {
@@ -87,7 +67,7 @@ static void agent_refuses_truncated_and_malformed(void) {
   fd = raw_connect(port);
   raw[0] ^= 0xff;
   CHECK_EQ_INT(sock_send_all(fd, raw, SNIC_HDR_LEN), 0);
-  expect_error_then_eof(fd);
+  agent_expect_error_then_eof(fd);
   close(fd);
 
   /* 3. unknown message type after a good handshake */
@@ -95,13 +75,13 @@ static void agent_refuses_truncated_and_malformed(void) {
   CHECK_EQ_INT(hello_ack(fd, 0xffeeddcc, 0).status, 0);
   snic_hdr_t bogus = snic_hdr_make(200);
   CHECK_EQ_INT(sock_send_hdr(fd, &bogus, NULL, 0), 0);
-  expect_error_then_eof(fd);
+  agent_expect_error_then_eof(fd);
   close(fd);
 
   /* 4. WRITE whose DATA frame is cut short: the pin must be released when the peer vanishes */
   fd = raw_connect(port);
   hello_ack(fd, 0xffeeddcc, 0);
-  snic_hdr_t ready = req(fd, SNIC_WRITE_REQ, rkey, base, 4096);
+  snic_hdr_t ready = agent_ask(fd, SNIC_WRITE_REQ, rkey, base, 4096, 0);
   CHECK_EQ_INT(ready.type, SNIC_WRITE_READY);
   CHECK_EQ_INT(ready.status, 0);
   snic_hdr_t d = snic_hdr_make(SNIC_DATA);
@@ -117,12 +97,12 @@ static void agent_refuses_truncated_and_malformed(void) {
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     fd = raw_connect(port);
     hello_ack(fd, 0xffeeddcc, 0);
-    CHECK_EQ_INT(req(fd, SNIC_WRITE_REQ, rkey, base, 4096).status, 0);
+    CHECK_EQ_INT(agent_ask(fd, SNIC_WRITE_REQ, rkey, base, 4096, 0).status, 0);
     snic_hdr_t f = snic_hdr_make(bad[i].type);
     f.arg = bad[i].off;
     f.length = bad[i].len;
     CHECK_EQ_INT(sock_send_hdr(fd, &f, NULL, 0), 0);
-    expect_error_then_eof(fd);
+    agent_expect_error_then_eof(fd);
     close(fd);
   }
 
@@ -158,7 +138,7 @@ static void cookie_proof_required_for_direct(void) {
   CHECK_EQ_INT(a.length, SNIC_COOKIE_LEN);
   CHECK_EQ_INT(a.addr, getpid());
   /* unproven: DIRECT_BEGIN is refused with -EPERM ("use TCP") */
-  snic_hdr_t b = req(fd, SNIC_DIRECT_BEGIN, rkey, base, 16);
+  snic_hdr_t b = agent_ask(fd, SNIC_DIRECT_BEGIN, rkey, base, 16, 0);
   CHECK_EQ_INT(b.type, SNIC_DIRECT_ACK);
   CHECK_EQ_INT(b.status, -EPERM);
   /* a wrong cookie is refused and leaves the connection unproven */
@@ -171,16 +151,16 @@ static void cookie_proof_required_for_direct(void) {
   CHECK_EQ_INT(sock_recv_hdr(fd, &pa), 0);
   CHECK_EQ_INT(pa.type, SNIC_PROVE_ACK);
   CHECK_EQ_INT(pa.status, -EACCES);
-  CHECK_EQ_INT(req(fd, SNIC_DIRECT_BEGIN, rkey, base, 16).status, -EPERM);
+  CHECK_EQ_INT(agent_ask(fd, SNIC_DIRECT_BEGIN, rkey, base, 16, 0).status, -EPERM);
   /* the right cookie enables DIRECT_BEGIN, which still checks rkey and bounds */
   cookie[5] ^= 1;
   CHECK_EQ_INT(sock_send_hdr(fd, &p, cookie, sizeof cookie), 0);
   CHECK_EQ_INT(sock_recv_hdr(fd, &pa), 0);
   CHECK_EQ_INT(pa.status, 0);
-  CHECK_EQ_INT(req(fd, SNIC_DIRECT_BEGIN, rkey + 1, base, 16).status, -EACCES);
-  CHECK_EQ_INT(req(fd, SNIC_DIRECT_BEGIN, rkey, base + REG - 8, 16).status, -ERANGE);
-  CHECK_EQ_INT(req(fd, SNIC_DIRECT_BEGIN, rkey, base, 16).status, 0);
-  snic_hdr_t done = req(fd, SNIC_DIRECT_END, 0, 0, 0);
+  CHECK_EQ_INT(agent_ask(fd, SNIC_DIRECT_BEGIN, rkey + 1, base, 16, 0).status, -EACCES);
+  CHECK_EQ_INT(agent_ask(fd, SNIC_DIRECT_BEGIN, rkey, base + REG - 8, 16, 0).status, -ERANGE);
+  CHECK_EQ_INT(agent_ask(fd, SNIC_DIRECT_BEGIN, rkey, base, 16, 0).status, 0);
+  snic_hdr_t done = agent_ask(fd, SNIC_DIRECT_END, 0, 0, 0, 0);
   CHECK_EQ_INT(done.type, SNIC_DIRECT_DONE);
   CHECK_EQ_INT(done.status, 0);
   close(fd);
