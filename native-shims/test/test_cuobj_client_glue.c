@@ -19,21 +19,9 @@
 #include "rdma_host_client_wrapper.h"
 
 #include "fixtures/cuobj-plugins/recording_vendor.h"
+#include "harness_plugin.h"
 
-static char g_dir[PATH_MAX];
-
-static const vgw_fx_client_record_t *recording(void) {
-  char path[PATH_MAX + 32];
-  snprintf(path, sizeof path, "%s/libvgwrdma_cuobj.so", g_dir);
-  void *h = dlopen(path, RTLD_NOW | RTLD_NOLOAD);
-  CHECK(h != NULL);
-  const vgw_fx_client_record_t *(*get)(void) =
-      (const vgw_fx_client_record_t *(*)(void))dlsym(h, "vgw_fx_client_recording");
-  CHECK(get != NULL);
-  const vgw_fx_client_record_t *r = get();
-  dlclose(h);
-  return r;
-}
+static const vgw_fx_client_record_t *recording(void) { return recording_plugin_record("vgw_fx_client_recording"); }
 
 static void run_host_client(void) {
   rdma_host_client_config_t cfg;
@@ -106,27 +94,8 @@ static void run_cuobj_client(void) {
   cuobj_client_destroy(c);
 }
 
-static void in_child(void (*fn)(void)) {
-  char exe[PATH_MAX];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  CHECK(n > 0);
-  exe[n] = '\0';
-  snprintf(g_dir, sizeof g_dir, "%s/cuobj-fixtures/recording", dirname(exe));
-  fflush(NULL);
-  pid_t pid = fork();
-  CHECK(pid >= 0);
-  if (pid == 0) {
-    setenv("VGWRDMA_PROVIDER_DIR", g_dir, 1);
-    fn();
-    exit(0);
-  }
-  int status = 0;
-  CHECK(waitpid(pid, &status, 0) == pid);
-  CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-}
-
-static void host_client_hooks_reach_the_provider(void) { in_child(run_host_client); }
-static void cuobj_client_sits_on_the_provider_client(void) { in_child(run_cuobj_client); }
+static void host_client_hooks_reach_the_provider(void) { with_recording_plugin(run_host_client); }
+static void cuobj_client_sits_on_the_provider_client(void) { with_recording_plugin(run_cuobj_client); }
 
 int main(int argc, char **argv) {
   static const test_case_t cases[] = {

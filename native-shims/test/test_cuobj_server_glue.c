@@ -21,20 +21,9 @@
 #include "harness.h"
 
 #include "fixtures/cuobj-plugins/recording_vendor.h"
+#include "harness_plugin.h"
 
-static char g_dir[PATH_MAX];
-
-static const vgw_fx_record_t *recording(void) {
-  char path[PATH_MAX + 32];
-  snprintf(path, sizeof path, "%s/libvgwrdma_cuobj.so", g_dir);
-  void *h = dlopen(path, RTLD_NOW | RTLD_NOLOAD); /* the instance the shim loaded */
-  CHECK(h != NULL);
-  const vgw_fx_record_t *(*get)(void) = (const vgw_fx_record_t *(*)(void))dlsym(h, "vgw_fx_recording");
-  CHECK(get != NULL);
-  const vgw_fx_record_t *r = get();
-  dlclose(h);
-  return r;
-}
+static const vgw_fx_record_t *recording(void) { return recording_plugin_record("vgw_fx_recording"); }
 
 /* A token for [addr, +size) with a GID softnic would refuse (not IPv4-mapped): the vendor routes. */
 static void make_token(uint64_t addr, uint32_t size, int override, uint64_t oaddr, uint64_t osize, char *out) {
@@ -135,24 +124,7 @@ static void run_glue(void) {
   CHECK(r->last_host_freed == left);
 }
 
-static void vendor_hooks_get_the_right_arguments(void) {
-  char exe[PATH_MAX];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  CHECK(n > 0);
-  exe[n] = '\0';
-  snprintf(g_dir, sizeof g_dir, "%s/cuobj-fixtures/recording", dirname(exe));
-  fflush(NULL);
-  pid_t pid = fork();
-  CHECK(pid >= 0);
-  if (pid == 0) {
-    setenv("VGWRDMA_PROVIDER_DIR", g_dir, 1);
-    run_glue();
-    exit(0);
-  }
-  int status = 0;
-  CHECK(waitpid(pid, &status, 0) == pid);
-  CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-}
+static void vendor_hooks_get_the_right_arguments(void) { with_recording_plugin(run_glue); }
 
 int main(int argc, char **argv) {
   static const test_case_t cases[] = {
