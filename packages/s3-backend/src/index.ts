@@ -4,7 +4,15 @@ export type * from './backend.js';
 export { BACKEND_METHODS } from './backend-methods.js';
 export type { LendingBody, LentChunk, PositionalBody } from './body-capabilities.js';
 export { BORROW_CHUNKS, isLendingBody, isPositionalBody, READ_AT } from './body-capabilities.js';
-export type { BodyDigestOptions, BodyDigestResult, ChecksumSpec, Hasher } from './checksums/index.js';
+export type {
+  BodyDigestOptions,
+  BodyDigestResult,
+  ChecksumSpec,
+  Hasher,
+  OffThreadAlgorithm,
+  OffThreadDigest,
+  StreamDigest,
+} from './checksums/index.js';
 export {
   algorithmOfHeader,
   BodyDigest,
@@ -15,7 +23,11 @@ export {
   getChecksum,
   md5ETag,
   multipartETag,
+  OFF_THREAD_MIN_BYTES,
+  offThreadDigest,
+  offThreadDigestAvailable,
   parseChecksumAlgorithm,
+  streamDigest,
 } from './checksums/index.js';
 export type { ConditionTarget } from './conditions.js';
 export { checkConditions, normalizeETag } from './conditions.js';

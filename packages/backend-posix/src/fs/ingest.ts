@@ -1,10 +1,10 @@
 // Streams a request body into an open file while computing its MD5 (the ETag) and the checksums
-// asked for, in one pass; the file writes run on the libuv pool while the main thread hashes, and
-// a body lent from registered memory (BORROW_CHUNKS) is written and hashed with no copy. Enforces
-// the declared length and a size limit, and stops on abort.
+// asked for, in one pass; the file writes run on the libuv pool, and so does the MD5 of a large
+// body (streamDigest: off the main thread from 1 MiB, when the shim is there) while the main thread
+// reads the next chunk. A body lent from registered memory (BORROW_CHUNKS) is written and hashed
+// with no copy. Enforces the declared length and a size limit, and stops on abort.
 // The caller owns the file: on any error here it discards the temp file, so nothing partial is
 // ever published.
-import { createHash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import {
@@ -15,6 +15,7 @@ import {
   type Hasher,
   isLendingBody,
   S3Error,
+  streamDigest,
 } from '@vgwrdma/s3-backend';
 import { PositionalWriter } from './positional-writer.js';
 
@@ -49,7 +50,8 @@ export async function ingest(fh: FileHandle, opts: IngestOptions): Promise<Inges
   if (contentLength !== undefined && maxSize !== undefined && contentLength > maxSize) {
     throw new S3Error('EntityTooLarge');
   }
-  const md5 = createHash('md5');
+  const lending = isLendingBody(body);
+  const md5 = streamDigest('md5', contentLength, lending);
   const hashers = opts.algorithms.map(
     (alg) => [alg, getChecksum(alg).create()] as [ChecksumAlgorithm, Hasher],
   );
@@ -58,7 +60,7 @@ export async function ingest(fh: FileHandle, opts: IngestOptions): Promise<Inges
   signal.addEventListener('abort', onAbort, { once: true });
   const writer = new PositionalWriter(fh);
   let size = 0;
-  /** Counts a chunk against the limits, then hashes it (while its write, already started, runs). */
+  /** Hashes a chunk (while its write, already started, runs). */
   const take = (chunk: Buffer) => {
     md5.update(chunk);
     for (const [, h] of hashers) h.update(chunk);
@@ -71,10 +73,9 @@ export async function ingest(fh: FileHandle, opts: IngestOptions): Promise<Inges
   // Off-thread hash updates still running (they read lent memory until they settle).
   const offThread = new Set<Promise<void>>();
   try {
-    if (isLendingBody(body)) {
-      // Chunks lent from registered memory: written straight from it while MD5 runs here and
-      // the CRCs that can run off the main thread do so; handed back once all of them finished.
-      // No copy.
+    if (lending) {
+      // Chunks lent from registered memory: written straight from it while MD5 and the CRCs
+      // that can run off the main thread do so; handed back once all of them finished. No copy.
       const [inline, off] = partitionHashers(hashers);
       for await (const lent of body[BORROW_CHUNKS]()) {
         if (signal.aborted) {
@@ -87,7 +88,10 @@ export async function ingest(fh: FileHandle, opts: IngestOptions): Promise<Inges
           lent.release();
           throw err;
         }
-        const hashed = Promise.all(off.map((h) => h.updateOffThread(lent.bytes))).then(() => undefined);
+        const md5Done = new Promise<void>((resolve) => md5.update(lent.bytes, resolve));
+        const hashed = Promise.all([md5Done, ...off.map((h) => h.updateOffThread(lent.bytes))]).then(
+          () => undefined,
+        );
         offThread.add(hashed);
         writer.writeLent(lent.bytes, () => {
           hashed.finally(() => {
@@ -95,7 +99,6 @@ export async function ingest(fh: FileHandle, opts: IngestOptions): Promise<Inges
             lent.release();
           });
         });
-        md5.update(lent.bytes);
         for (const h of inline) h.update(lent.bytes);
         await writer.drain();
       }
@@ -106,11 +109,14 @@ export async function ingest(fh: FileHandle, opts: IngestOptions): Promise<Inges
         take(chunk);
         writer.push(chunk);
         await writer.drain();
+        const queued = md5.backpressure();
+        if (queued) await queued;
       }
     }
     if (signal.aborted) throw abortError(signal);
     await writer.finish();
   } catch (err) {
+    md5.dispose();
     if (signal.aborted) throw abortError(signal);
     if (err instanceof S3Error) throw err;
     if (isBodyFailure(err)) {
@@ -123,10 +129,13 @@ export async function ingest(fh: FileHandle, opts: IngestOptions): Promise<Inges
     await writer.settle();
     while (offThread.size > 0) await Promise.allSettled([...offThread]);
   }
-  if (contentLength !== undefined && size !== contentLength) throw new S3Error('IncompleteBody');
+  if (contentLength !== undefined && size !== contentLength) {
+    md5.dispose();
+    throw new S3Error('IncompleteBody');
+  }
   const checksums: Checksums = {};
   for (const [alg, h] of hashers) checksums[alg] = h.digest();
-  return { size, md5: md5.digest(), checksums };
+  return { size, md5: await md5.digest(), checksums };
 }
 
 type OffThreadHasher = Hasher & Required<Pick<Hasher, 'updateOffThread'>>;

@@ -1,7 +1,9 @@
 // A body sent as is: counts bytes against Content-Length and, when the request signed a payload
-// hash, hashes while streaming. Both checks fail the stream before 'end'.
-import { createHash, type Hash } from 'node:crypto';
+// hash, hashes while streaming. Both checks fail the stream before 'end', so nothing is published
+// from a body that does not match. A large signed body is hashed off the main thread
+// (streamDigest): the SHA-256 runs on a libuv pool thread while this stream passes the chunks on.
 import { Transform, type TransformCallback } from 'node:stream';
+import { type StreamDigest, streamDigest } from '@vgwrdma/s3-backend';
 import { bodyErrors } from './body-errors.js';
 
 export interface PlainBodyOptions {
@@ -13,23 +15,34 @@ export interface PlainBodyOptions {
 
 export class PlainBody extends Transform {
   private received = 0;
-  private readonly hash: Hash | undefined;
+  private readonly hash: StreamDigest | undefined;
 
   constructor(private readonly opts: PlainBodyOptions) {
     super({ readableHighWaterMark: 1 << 16, writableHighWaterMark: 1 << 16 });
-    this.hash = opts.sha256 === undefined ? undefined : createHash('sha256');
+    this.hash = opts.sha256 === undefined ? undefined : streamDigest('sha256', opts.expectedLength);
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
     this.received += chunk.length;
     this.hash?.update(chunk);
-    callback(null, chunk);
+    const wait = this.hash?.backpressure();
+    if (wait) wait.then(() => callback(null, chunk), callback);
+    else callback(null, chunk);
   }
 
   override _flush(callback: TransformCallback): void {
     const { expectedLength, sha256 } = this.opts;
     if (expectedLength !== undefined && this.received < expectedLength) callback(bodyErrors.shortBody());
-    else if (this.hash && this.hash.digest('hex') !== sha256) callback(bodyErrors.sha256Mismatch());
-    else callback();
+    else if (!this.hash) callback();
+    else
+      this.hash.digest().then(
+        (d) => callback(d.toString('hex') === sha256 ? undefined : bodyErrors.sha256Mismatch()),
+        (err: Error) => callback(err),
+      );
+  }
+
+  override _destroy(err: Error | null, callback: (error?: Error | null) => void): void {
+    this.hash?.dispose();
+    callback(err);
   }
 }

@@ -2,6 +2,8 @@
 
 export type { BodyDigestOptions, BodyDigestResult } from './body-digest.js';
 export { BodyDigest, digestStream } from './body-digest.js';
+export type { OffThreadAlgorithm, OffThreadDigest } from './native-digest.js';
+export { offThreadDigest, offThreadDigestAvailable } from './native-digest.js';
 export {
   algorithmOfHeader,
   CHECKSUMS,
@@ -12,4 +14,6 @@ export {
   multipartETag,
   parseChecksumAlgorithm,
 } from './registry.js';
+export type { StreamDigest } from './stream-digest.js';
+export { OFF_THREAD_MIN_BYTES, streamDigest } from './stream-digest.js';
 export type { ChecksumSpec, Hasher } from './types.js';

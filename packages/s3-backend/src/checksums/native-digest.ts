@@ -1,0 +1,253 @@
+// MD5 and SHA-256 off the main thread: the shim's vgw_digest_* (native-shims/src/hash/digest.c,
+// which hashes with the OpenSSL already in the process — Node's own) called through koffi's async
+// calls, so a large upload's hashes run on libuv pool threads while the event loop reads the
+// socket, writes the file and drives RDMA. The same implementation node:crypto uses, so the
+// values cannot differ; what changes is which thread pays.
+//
+// Updates of one digest must run in order, one at a time: each digest keeps a queue and has at
+// most one call in flight. Small chunks (socket reads, ~64 KiB) wait until MIN_BATCH_BYTES are
+// queued and are then copied into one buffer of up to BATCH_BYTES, so the per-call cost (a thread
+// hop each way: ~50 µs of CPU here, measured) is paid per megabyte, not per read; large ones (lent
+// RDMA slices) and any chunk with a `done` callback go at once, alone and uncopied. The batch buffers are kept and reused (SCRATCH_KEPT at most): a fresh 4 MiB buffer
+// per call is an mmap, 1024 page faults and a munmap, which cost more than the hashing saved on a
+// VM where a fresh page takes ~3.5 µs. Optional by design: offThreadDigest() answers undefined when the shim, its digest
+// exports or an OpenSSL are missing, or with VGWRDMA_DIGEST=inline, and callers hash inline.
+import { type NativeFn, shimLibrary } from './shim-library.js';
+
+export type OffThreadAlgorithm = 'md5' | 'sha256';
+
+/** An incremental MD5 / SHA-256 whose updates run on the libuv pool, in call order. */
+export interface OffThreadDigest {
+  /**
+   * Queues `chunk` (which must stay unchanged until `done` runs: the digest keeps a reference, not
+   * a copy). `done` runs once native code no longer reads it — hashed, or dropped by dispose().
+   */
+  update(chunk: Uint8Array, done?: () => void): void;
+  /** Bytes queued or being hashed. */
+  readonly pendingBytes: number;
+  /** Resolves once at most `limit` bytes are pending (backpressure for a producer). */
+  drained(limit?: number): Promise<void>;
+  /** Waits for every queued update, then ends the digest (binary value). Once only. */
+  digest(): Promise<Buffer>;
+  /** Drops what is queued and frees the native context once the running call (if any) returns. */
+  dispose(): void;
+}
+
+const ALGORITHM_IDS: Record<OffThreadAlgorithm, number> = { md5: 1, sha256: 2 };
+/** Chunks at least this large are hashed alone, in place; smaller ones are batched. */
+const ALONE_BYTES = 1 << 20;
+/** Queued small chunks wait for this many bytes before a call (digest() and drained() flush). */
+const MIN_BATCH_BYTES = 1 << 20;
+/** Most bytes one batched call covers. */
+const BATCH_BYTES = 4 << 20;
+/** Batch buffers kept for reuse across digests. */
+const SCRATCH_KEPT = 8;
+const scratch: Buffer[] = [];
+
+function takeScratch(): Buffer {
+  return scratch.pop() ?? Buffer.allocUnsafeSlow(BATCH_BYTES);
+}
+
+function giveScratch(b: Buffer): void {
+  if (scratch.length < SCRATCH_KEPT) scratch.push(b);
+}
+
+/** Copies the batch's chunks into a scratch buffer; the view covers them, the buffer goes back. */
+function gather(batch: readonly Queued[]): [view: Buffer, scratch: Buffer] {
+  const buf = takeScratch();
+  let at = 0;
+  for (const q of batch) {
+    buf.set(q.chunk, at);
+    at += q.chunk.length;
+  }
+  return [buf.subarray(0, at), buf];
+}
+
+interface DigestFns {
+  create: NativeFn;
+  update: NativeFn;
+  final: NativeFn;
+  free: NativeFn;
+}
+
+let fns: DigestFns | null | undefined;
+
+function load(): DigestFns | null {
+  const lib = shimLibrary();
+  if (!lib) return null;
+  try {
+    const available = lib.func('int vgw_digest_available(void)');
+    if (available() !== 1) return null;
+    return {
+      create: lib.func('void *vgw_digest_new(int alg)'),
+      update: lib.func('int vgw_digest_update(void *d, const void *buf, size_t len)'),
+      final: lib.func('int vgw_digest_final(void *d, void *out, size_t cap)'),
+      free: lib.func('void vgw_digest_free(void *d)'),
+    };
+  } catch {
+    return null; // a shim built before the digest exports
+  }
+}
+
+/** Whether digests can run off the main thread here. */
+export function offThreadDigestAvailable(): boolean {
+  if (process.env.VGWRDMA_DIGEST === 'inline') return false;
+  if (fns === undefined) fns = load();
+  return fns !== null;
+}
+
+/** A fresh off-thread digest, or undefined when only inline hashing is available. */
+export function offThreadDigest(algorithm: OffThreadAlgorithm): OffThreadDigest | undefined {
+  if (!offThreadDigestAvailable() || !fns) return undefined;
+  const ctx = fns.create(ALGORITHM_IDS[algorithm]);
+  return ctx ? new NativeDigest(fns, ctx, algorithm) : undefined;
+}
+
+interface Queued {
+  chunk: Uint8Array;
+  done: (() => void) | undefined;
+}
+
+class NativeDigest implements OffThreadDigest {
+  private queue: Queued[] = [];
+  private pending = 0;
+  /** Bytes in the queue (not yet in a call), and how many queued chunks wait for `done`. */
+  private queuedBytes = 0;
+  private queuedWaiting = 0;
+  private running = false;
+  private closing = false;
+  private disposed = false;
+  private freed = false;
+  private failure: Error | undefined;
+  /** The buffer native code reads now: referenced here so the collector cannot free it. */
+  private inFlight: Uint8Array | undefined;
+  private waiters: { limit: number; resolve: () => void }[] = [];
+
+  constructor(
+    private readonly fns: DigestFns,
+    private readonly ctx: unknown,
+    private readonly algorithm: OffThreadAlgorithm,
+  ) {}
+
+  get pendingBytes(): number {
+    return this.pending;
+  }
+
+  update(chunk: Uint8Array, done?: () => void): void {
+    if (this.closing || this.disposed) throw new Error(`${this.algorithm} digest updated after it ended`);
+    if (chunk.length === 0 || this.failure) {
+      done?.();
+      return;
+    }
+    this.queue.push({ chunk, done });
+    this.pending += chunk.length;
+    this.queuedBytes += chunk.length;
+    if (done) this.queuedWaiting++;
+    this.pump(false);
+  }
+
+  drained(limit = 0): Promise<void> {
+    if (this.pending <= limit || this.disposed) return Promise.resolve();
+    this.pump(true);
+    return new Promise((resolve) => this.waiters.push({ limit, resolve }));
+  }
+
+  async digest(): Promise<Buffer> {
+    if (this.closing || this.disposed) throw new Error(`${this.algorithm} digest ended twice`);
+    this.closing = true;
+    try {
+      await this.drained(0);
+      if (this.failure) throw this.failure;
+      if (this.disposed) throw new Error(`${this.algorithm} digest disposed before it ended`);
+      const out = Buffer.alloc(32);
+      const n = this.fns.final(this.ctx, out, out.length) as number;
+      if (n <= 0) throw new Error(`native ${this.algorithm} final failed (${n})`);
+      return out.subarray(0, n);
+    } finally {
+      this.dispose();
+    }
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.drop();
+    if (!this.running) this.free();
+  }
+
+  /** Starts the next call, unless one runs or (not forced) too little is queued to be worth it. */
+  private pump(force: boolean): void {
+    if (this.running || this.queue.length === 0 || this.disposed) return;
+    const worth = force || this.closing || this.queuedWaiting > 0 || this.queuedBytes >= MIN_BATCH_BYTES;
+    if (!worth) return;
+    const batch = this.takeBatch();
+    const [data, used] = batch.length === 1 ? [(batch[0] as Queued).chunk, undefined] : gather(batch);
+    this.running = true;
+    this.inFlight = data;
+    this.fns.update.async(this.ctx, data, data.length, (err: unknown, rc: unknown) => {
+      this.running = false;
+      this.inFlight = undefined;
+      if (used) giveScratch(used);
+      for (const q of batch) this.settle(q);
+      if (err || rc !== 0)
+        this.fail(new Error(`native ${this.algorithm} update failed: ${String(err ?? rc)}`));
+      if (this.disposed) this.free();
+      else this.pump(this.waiters.length > 0);
+      this.wake();
+    });
+  }
+
+  /** The next call's chunks: one large chunk alone, or small ones up to BATCH_BYTES. */
+  private takeBatch(): Queued[] {
+    const first = this.dequeue();
+    const batch = [first];
+    if (first.chunk.length >= ALONE_BYTES) return batch;
+    let bytes = first.chunk.length;
+    for (let next = this.queue[0]; next !== undefined; next = this.queue[0]) {
+      if (next.chunk.length >= ALONE_BYTES || bytes + next.chunk.length > BATCH_BYTES) break;
+      batch.push(this.dequeue());
+      bytes += next.chunk.length;
+    }
+    return batch;
+  }
+
+  private dequeue(): Queued {
+    const q = this.queue.shift() as Queued;
+    this.queuedBytes -= q.chunk.length;
+    if (q.done) this.queuedWaiting--;
+    return q;
+  }
+
+  private settle(q: Queued): void {
+    this.pending -= q.chunk.length;
+    q.done?.();
+  }
+
+  private fail(err: Error): void {
+    this.failure ??= err;
+    this.drop();
+  }
+
+  /** Settles every queued chunk without hashing it. */
+  private drop(): void {
+    const queued = this.queue;
+    this.queue = [];
+    this.queuedBytes = 0;
+    this.queuedWaiting = 0;
+    for (const q of queued) this.settle(q);
+    this.wake();
+  }
+
+  private wake(): void {
+    if (this.waiters.length === 0) return;
+    const ready = this.waiters.filter((w) => this.disposed || this.pending <= w.limit);
+    this.waiters = this.waiters.filter((w) => !ready.includes(w));
+    for (const w of ready) w.resolve();
+  }
+
+  private free(): void {
+    if (this.freed) return;
+    this.freed = true;
+    this.fns.free(this.ctx);
+  }
+}
