@@ -73,6 +73,12 @@ describe('put / get / head', () => {
     await put(f, bucket, 'dir/file');
     expect(await codeOf(f.backend.headObject(ctx(), { bucket, key: 'dir' }))).toBe('NoSuchKey');
     expect(await codeOf(f.backend.headObject(ctx(), { bucket, key: 'dir/file/x' }))).toBe('NoSuchKey');
+    // a plain file at the top level is not a bucket
+    await writeFile(join(f.root, 'notabucket'), 'x');
+    expect(await codeOf(f.backend.headObject(ctx(), { bucket: 'notabucket', key: 'x' }))).toBe(
+      'NoSuchBucket',
+    );
+    expect(await codeOf(put(f, 'notabucket', 'x'))).toBe('NoSuchBucket');
   });
 
   it('verifies Content-MD5, checksums and length, publishing nothing on failure', async () => {
@@ -249,6 +255,15 @@ describe('copy', () => {
     const g = await f.backend.getObject(ctx(), { bucket, key: 'self' });
     expect((await readAll(g.body)).toString()).toBe('same');
     expect(g.metadata).toEqual({ v: '2' });
+  });
+
+  it("answers the published file's mtime as LastModified, the one HEAD reports", async () => {
+    await put(f, bucket, 'src', 'data');
+    const out = await f.backend.copyObject(ctx(), { bucket, key: 'dst', source: { bucket, key: 'src' } });
+    const st = await stat(join(f.root, bucket, 'dst'));
+    expect(out.lastModified.getTime()).toBe(st.mtime.getTime());
+    const h = await f.backend.headObject(ctx(), { bucket, key: 'dst' });
+    expect(h.lastModified.getTime()).toBe(out.lastModified.getTime());
   });
 });
 

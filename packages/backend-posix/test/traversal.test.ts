@@ -146,3 +146,14 @@ it('a literal "%2e%2e" key is an ordinary file inside the bucket', async () => {
   expect((await readFile(join(f.root, 'bucket', '%2e%2e', 'x'))).toString()).toBe('inside');
   expect(await codeOf(f.backend.getObject(ctx(), { bucket: 'bucket', key: '../x' }))).not.toBe(undefined);
 });
+
+it("a bucket's temp area that is a link out of the root takes no upload", async () => {
+  // Temp files are checked once, on their directory, when created (fs/temp-file.ts).
+  await withBucket(f, 'linked-tmp');
+  await symlink(outside, join(f.root, 'linked-tmp', '.sgwtmp'));
+  expect(await codeOf(f.backend.putObject(ctx(), { bucket: 'linked-tmp', key: 'k', body: body('x') }))).toBe(
+    'AccessDenied',
+  );
+  expect(await readdir(outside)).toEqual(expect.arrayContaining(['secret.txt', 'sub']));
+  expect((await readdir(outside)).length).toBe(2);
+});

@@ -1,6 +1,6 @@
 // Filesystem errors → S3 errors. ENOENT means NoSuchBucket or NoSuchKey depending on which part
 // of the path is missing, so the bucket directory is checked before answering.
-import { stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import { S3Error, s3ErrorFromErrno } from '@vgwrdma/s3-backend';
 import { abs, type Layout } from './layout.js';
 
@@ -21,9 +21,14 @@ export function noSuchKey(key: string): S3Error {
   return new S3Error('NoSuchKey', undefined, { detail: { Key: key } });
 }
 
+/**
+ * Whether the bucket directory exists. The stat is synchronous on purpose: abs() has just
+ * resolved the same path (confine.ts), so its dentry is cached and the call costs a few µs,
+ * where an async stat costs a thread-pool round trip on every request.
+ */
 export async function bucketExists(layout: Layout, bucket: string): Promise<boolean> {
   try {
-    return (await stat(abs(layout, bucket))).isDirectory();
+    return statSync(abs(layout, bucket), { throwIfNoEntry: false })?.isDirectory() ?? false;
   } catch (err) {
     if (isErrno(err, 'ENOENT', 'ENOTDIR')) return false;
     throw err;

@@ -4,8 +4,13 @@
 // request ends, and a reader sees the old object or the new one, never a partial one. Names are
 // `<owner>.<random>` (fs/owner.ts), so a gateway starting on a shared tree removes only the
 // temp files of dead processes (stale-temps.ts).
+// Confinement (confine.ts) is checked once, on the temp directory, when the file is created: the
+// file's own name is new and `O_CREAT|O_EXCL` never follows a link in the last component, and
+// later uses (rename, unlink) reuse that checked path instead of resolving it again.
 import { randomBytes } from 'node:crypto';
+import { fstatSync } from 'node:fs';
 import { type FileHandle, mkdir, open, rename, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
 import { S3Error, s3ErrorFromErrno } from '@vgwrdma/s3-backend';
 import type { MetaStore } from '../meta/store.js';
 import { backoff, makeParents } from './dirs.js';
@@ -34,17 +39,21 @@ export class TempFile {
     private readonly layout: Layout,
     private readonly meta: MetaStore,
     readonly rel: string,
+    /** Absolute path of the temp file, under a temp directory checked by confine(). */
+    readonly path: string,
     readonly fh: FileHandle,
   ) {}
 
   /** Opens a new temp file for `bucket`, creating `.sgwtmp` when needed. */
   static async create(layout: Layout, meta: MetaStore, bucket: string, dirPerms: number): Promise<TempFile> {
     const dir = tmpRel(bucket);
-    const rel = `${dir}/${ownerId()}.${randomBytes(12).toString('hex')}`;
+    const name = `${ownerId()}.${randomBytes(12).toString('hex')}`;
+    const rel = `${dir}/${name}`;
     for (let attempt = 0; ; attempt++) {
+      const path = join(abs(layout, dir), name);
       try {
-        const fh = await open(abs(layout, rel), 'wx', 0o644);
-        return new TempFile(layout, meta, rel, fh);
+        const fh = await open(path, 'wx', 0o644);
+        return new TempFile(layout, meta, rel, path, fh);
       } catch (err) {
         if (!isErrno(err, 'ENOENT') || attempt > 2) throw s3ErrorFromErrno(err) ?? err;
         await mkdir(abs(layout, dir), { recursive: true, mode: dirPerms });
@@ -54,6 +63,17 @@ export class TempFile {
 
   get fd(): number {
     return this.fh.fd;
+  }
+
+  /**
+   * The file's modification time, read through its fd while it is open: the data is complete,
+   * and neither attributes nor the rename change it, so it is the published object's mtime.
+   * fstat on an open fd does no path lookup and no I/O, so it runs inline rather than taking a
+   * thread-pool round trip.
+   */
+  mtime(): Date {
+    if (this.closed) throw new Error('TempFile.mtime: the file is closed');
+    return fstatSync(this.fh.fd).mtime;
   }
 
   /** Sets an attribute on the temp file (through its fd where the store can). */
@@ -81,18 +101,18 @@ export class TempFile {
   ): Promise<void> {
     await this.close();
     const target = abs(this.layout, targetRel);
-    const from = abs(this.layout, this.rel);
+    const from = this.path;
     if (opts.holdReplaced && (await exchangeOntoFile(from, target))) {
       this.done = true;
       unlink(from).catch(() => undefined); // the replaced object, freed off the critical path
       await this.meta.moved(this.rel, targetRel);
       return;
     }
-    const dropHeld = opts.holdReplaced ? await holdReplaced(target, abs(this.layout, this.rel)) : undefined;
+    const dropHeld = opts.holdReplaced ? await holdReplaced(target, from) : undefined;
     try {
       for (let attempt = 0; ; attempt++) {
         try {
-          await rename(abs(this.layout, this.rel), target);
+          await rename(from, target);
           break;
         } catch (err) {
           if (isErrno(err, 'EISDIR', 'ENOTEMPTY', 'EEXIST')) throw new S3Error('ExistingObjectIsDirectory');
@@ -114,7 +134,7 @@ export class TempFile {
     if (this.done) return;
     this.done = true;
     await this.close().catch(() => undefined);
-    await unlink(abs(this.layout, this.rel)).catch(() => undefined);
+    await unlink(this.path).catch(() => undefined);
     await this.meta.dropped(this.rel).catch(() => undefined);
   }
 }

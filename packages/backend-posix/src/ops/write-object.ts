@@ -87,18 +87,20 @@ export async function writeObject(env: PosixEnv, spec: WriteSpec): Promise<Write
     for (const [attr, value] of [...spec.attrs, [ATTR.etag, etag], checksumsAttr(stored)] as AttrEntries) {
       await tmp.setAttr(attr, value);
     }
+    // Read before publishing, from our own file: a concurrent writer of the same key cannot
+    // lend us its time, and no path lookup is needed.
+    const lastModified = tmp.mtime();
     const holdReplaced = got.size >= HOLD_REPLACED_MIN;
     const versionId = await publishVersion(env, plan, tmp, () =>
       tmp.publish(rel, env.dirPerms, true, { holdReplaced }),
     );
-    const st = await stat(abs(env, rel)).catch(() => undefined);
     const value = got.checksums[primary];
     return {
       etag,
       size: got.size,
       checksums: value === undefined ? {} : { [primary]: value },
       checksumType: 'FULL_OBJECT',
-      lastModified: st?.mtime ?? new Date(),
+      lastModified,
       ...(versionId === undefined ? {} : { versionId }),
     };
   } catch (err) {
