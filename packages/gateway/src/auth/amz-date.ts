@@ -8,7 +8,16 @@ export function parseAmzDate(text: string): Date | undefined {
   if (!m) return undefined;
   const [y, mo, d, h, mi, s] = m.slice(1).map(Number) as [number, number, number, number, number, number];
   const date = new Date(Date.UTC(y, mo - 1, d, h, mi, s));
-  return formatAmzDate(date) === text ? date : undefined;
+  // Date.UTC rolls impossible fields over (Feb 30 -> Mar 2, 24:00 -> the next day) and maps
+  // years 0-99 to 19xx: such a date comes back with other fields than the ones sent.
+  const same =
+    date.getUTCFullYear() === y &&
+    date.getUTCMonth() === mo - 1 &&
+    date.getUTCDate() === d &&
+    date.getUTCHours() === h &&
+    date.getUTCMinutes() === mi &&
+    date.getUTCSeconds() === s;
+  return same ? date : undefined;
 }
 
 export function formatAmzDate(date: Date): string {
