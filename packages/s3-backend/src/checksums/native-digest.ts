@@ -119,8 +119,6 @@ class NativeDigest implements OffThreadDigest {
   private disposed = false;
   private freed = false;
   private failure: Error | undefined;
-  /** The buffer native code reads now: referenced here so the collector cannot free it. */
-  private inFlight: Uint8Array | undefined;
   private waiters: { limit: number; resolve: () => void }[] = [];
 
   constructor(
@@ -183,10 +181,10 @@ class NativeDigest implements OffThreadDigest {
     const batch = this.takeBatch();
     const [data, used] = batch.length === 1 ? [(batch[0] as Queued).chunk, undefined] : gather(batch);
     this.running = true;
-    this.inFlight = data;
+    // koffi does not keep `data` alive: the callback below references what backs it (the batch's
+    // chunks, or the scratch buffer the view is cut from), so the collector cannot free it early.
     this.fns.update.async(this.ctx, data, data.length, (err: unknown, rc: unknown) => {
       this.running = false;
-      this.inFlight = undefined;
       if (used) giveScratch(used);
       for (const q of batch) this.settle(q);
       if (err || rc !== 0)
