@@ -142,6 +142,7 @@ describe('parseCommandLine', () => {
       cqDepth: 640,
       retryCount: 7,
       poolWaitMs: 1000,
+      getLanes: 2,
       vendorDebug: false,
     });
     expect(

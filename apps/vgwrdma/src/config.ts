@@ -134,6 +134,7 @@ export function parseCommandLine(argv: readonly string[], env: Env, cwd = proces
               cqDepth: g['rdma-cq-depth'],
               retryCount: g['rdma-retry-count'],
               poolWaitMs: g['rdma-pool-wait-ms'],
+              getLanes: g['rdma-get-lanes'] as 1 | 2,
               vendorDebug: g.debug, // cuobj: the library's debug telemetry follows --debug
             },
           }),

@@ -41,6 +41,7 @@ describe('--rdma-* flags', () => {
       cqDepth: 640,
       retryCount: 7,
       poolWaitMs: 1000,
+      getLanes: 2,
       vendorDebug: false,
     });
   });
@@ -67,6 +68,8 @@ describe('--rdma-* flags', () => {
       '0',
       '--rdma-pool-wait-ms',
       '250',
+      '--rdma-get-lanes',
+      '1',
       '--debug',
       'posix',
       'data',
@@ -82,6 +85,7 @@ describe('--rdma-* flags', () => {
       cqDepth: 128,
       retryCount: 0,
       poolWaitMs: 250,
+      getLanes: 1,
       vendorDebug: true, // --debug turns on the cuobj library's debug telemetry
     });
     const fromEnv = serve(['posix', 'data'], {
@@ -145,6 +149,7 @@ describe('--rdma-* flags', () => {
       '--rdma-retry-count',
       '--rdma-transport',
       '--rdma-pool-wait-ms',
+      '--rdma-get-lanes',
     ]) {
       expect(help).toContain(flag);
     }

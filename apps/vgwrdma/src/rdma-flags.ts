@@ -145,4 +145,13 @@ export const RDMA_FLAGS = [
     arg: 'MS',
     help: 'longest wait for a free RDMA buffer; past it the request is declined (501, x-amz-rdma-reply 501)',
   },
+  {
+    name: 'rdma-get-lanes',
+    type: 'string',
+    env: ['VGW_RDMA_GET_LANES'],
+    schema: intIn(1, 2),
+    default: '2',
+    arg: 'N',
+    help: 'channels one large RDMA GET may use at once, 1 or 2 (the second only while half the channels are free)',
+  },
 ] as const satisfies readonly FlagSpec[];

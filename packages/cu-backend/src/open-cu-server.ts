@@ -30,6 +30,8 @@ export interface CuServerConfig {
   readonly retryCount?: number;
   /** Longest wait for a pool buffer before declining (--rdma-pool-wait-ms). */
   readonly poolWaitMs?: number;
+  /** Channels one large GET may use at once (--rdma-get-lanes). */
+  readonly getLanes?: 1 | 2;
   readonly maxTransferSize?: number;
   readonly chunkSize?: number;
   /** Directory holding the native shims (else the usual search). */
@@ -68,6 +70,7 @@ export function openCuServer(config: CuServerConfig, backend: Backend): CuServer
       server,
       pool,
       ...(config.poolWaitMs === undefined ? {} : { poolWaitMs: config.poolWaitMs }),
+      ...(config.getLanes === undefined ? {} : { getLanes: config.getLanes }),
       ...(config.maxTransferSize === undefined ? {} : { maxTransferSize: config.maxTransferSize }),
       ...(config.chunkSize === undefined ? {} : { chunkSize: config.chunkSize }),
     },

@@ -1,9 +1,10 @@
 // The GET side for a body that can read at a position (READ_AT, e.g. the posix backend's file):
 // the payload is read straight into the pool slices — no stream chunks, no copy — and each slice
-// is RDMA-WRITTEN to the client while the next slices are being read. Invariants: a slice is
-// read into only after its previous WRITE was acknowledged; one WRITE at a time per channel;
-// the promise resolves only when every WRITE is acknowledged; and it settles only after every
-// read into a slice has finished, so the lease can never go back while the disk still writes it.
+// is RDMA-WRITTEN to the client while the next slices are being read; with two lanes (a spare
+// channel), chunk i goes on lane i % 2, so two WRITEs run at once. Invariants: a slice is read
+// into only after its previous WRITE was acknowledged; one WRITE at a time per lane; the promise
+// resolves only when every WRITE is acknowledged; and it settles only after every read into a
+// slice has finished, so the lease can never go back while the disk still writes it.
 
 import type { PositionalBody } from '@vgwrdma/s3-backend';
 import { READ_AT } from '@vgwrdma/s3-backend';
@@ -24,7 +25,6 @@ export async function rdmaDownloadAt(
   const chunks = Math.ceil(payload / chunk);
   const reads: Promise<number>[] = [];
   const inFlight = new Set<Promise<unknown>>();
-  let last: Promise<number> | undefined;
 
   const startRead = (i: number) => {
     const slot = slots[i % slots.length];
@@ -42,23 +42,28 @@ export async function rdmaDownloadAt(
   };
 
   try {
-    // `ahead` reads in flight: read i+ahead goes into the slot of chunk i-1 (whose WRITE is
-    // awaited before WRITE i is issued), or, with a single slice, waits for WRITE i itself.
-    const ahead = Math.max(1, slots.length - 1);
+    // Slices hold WRITEs in flight (one per lane) and reads ahead; read j reuses the slice of
+    // chunk j - slots, whose WRITE is awaited first (with enough slices it was already).
+    const lanes = slots.length > session.lanes ? session.lanes : 1;
+    const ahead = Math.max(1, slots.length - lanes);
+    const writes: Promise<number>[] = [];
+    const readInto = async (j: number) => {
+      const previous = writes[j - slots.length];
+      if (previous) await previous;
+      startRead(j);
+    };
     for (let i = 0; i < Math.min(ahead, chunks); i++) startRead(i);
     let offset = 0;
     for (let i = 0; i < chunks; i++) {
       const n = await (reads[i] as Promise<number>);
       if (signal.aborted) throw signal.reason ?? new Error('request aborted');
-      if (last) await last;
-      last = session.transfer('write', i % slots.length, n, offset);
+      const sameLane = writes[i - lanes];
+      if (sameLane) await sameLane;
+      writes[i] = session.transfer('write', i % slots.length, n, offset, i % lanes);
       offset += n;
-      if (i + ahead < chunks) {
-        if (slots.length === 1) await last;
-        startRead(i + ahead);
-      }
+      if (i + ahead < chunks) await readInto(i + ahead);
     }
-    if (last) await last;
+    await Promise.all(writes);
     return offset;
   } finally {
     // Nothing may still be filling a slice when the lease goes back.

@@ -1,8 +1,10 @@
-// One request's RDMA resources: a pool lease cut into slices, one channel, and the token window.
-// A channel runs one transfer at a time, so every transfer of a session is issued only after the
-// previous one settled; pipelining comes from overlapping that one transfer with the backend's
-// work (disk, hashing) on another slice. `settle()` waits until nothing is in flight — the lease
-// and channel may be returned only after it.
+// One request's RDMA resources: a pool lease cut into slices, one channel (a lane) — or, for a
+// large GET on a lightly loaded server, a second one — and the token window. A channel runs one
+// transfer at a time, so every transfer on a lane is issued only after that lane's previous one
+// settled; pipelining comes from overlapping transfers with the backend's work (disk, hashing) on
+// other slices, and with a second lane, two transfers (two softnic worker threads) at once.
+// `settle()` waits until nothing is in flight on any lane — the lease and channels may be
+// returned only after it.
 
 import type { BufferLease, BufferSlice } from '@vgwrdma/bufferpool';
 import type { RdmaChannel, RdmaServer, RdmaToken } from '@vgwrdma/rdma-ffi';
@@ -13,7 +15,10 @@ const MAX_SLICES = 4;
 
 export class RdmaSession {
   readonly slices: BufferSlice[];
-  private last: Promise<unknown> = Promise.resolve();
+  /** Channels after the first, taken for a GET only while plenty are free. */
+  private readonly spares: RdmaChannel[] = [];
+  /** The last transfer issued on each lane. */
+  private readonly last: Promise<unknown>[] = [Promise.resolve()];
   /** Bytes moved by transfers that completed. */
   moved = 0;
 
@@ -28,6 +33,22 @@ export class RdmaSession {
     this.slices = lease.slices(chunkSize, MAX_SLICES);
   }
 
+  /** Lanes (channels) transfers can run on at once: 1, or 2 with a spare. */
+  get lanes(): number {
+    return 1 + this.spares.length;
+  }
+
+  /** Every channel of the session (the first, then spares). */
+  get channels(): readonly RdmaChannel[] {
+    return [this.channel, ...this.spares];
+  }
+
+  /** Adds a lane: transfers with `lane` = its index run on `channel`, in parallel with lane 0. */
+  addLane(channel: RdmaChannel): void {
+    this.spares.push(channel);
+    this.last.push(Promise.resolve());
+  }
+
   /** Largest transfer one slice takes. */
   get chunkSize(): number {
     return this.slices[0]?.length ?? 0;
@@ -36,19 +57,28 @@ export class RdmaSession {
   /**
    * Moves `size` bytes between slice `slot` and the token window at `remoteOffset`: 'read' = RDMA
    * READ from the client (PUT), 'write' = RDMA WRITE into it (GET). The caller must have awaited
-   * the previous transfer. The promise rejects with the RdmaError; it is marked handled so a
-   * transfer nobody awaits any more (request abandoned) never becomes an unhandled rejection.
+   * the previous transfer on the same lane. The promise rejects with the RdmaError; it is marked
+   * handled so a transfer nobody awaits any more (request abandoned) never becomes an unhandled
+   * rejection.
    */
-  transfer(dir: 'read' | 'write', slot: number, size: number, remoteOffset: number): Promise<number> {
+  transfer(
+    dir: 'read' | 'write',
+    slot: number,
+    size: number,
+    remoteOffset: number,
+    lane = 0,
+  ): Promise<number> {
     const slice = this.slices[slot];
     if (!slice) throw new RangeError(`no slice ${slot}`);
+    const channel = lane === 0 ? this.channel : this.spares[lane - 1];
+    if (!channel) throw new RangeError(`no lane ${lane}`);
     const t = {
       buffer: slice.buffer,
       localOffset: slice.offset,
       size,
       token: this.token,
       remoteOffset,
-      channel: this.channel,
+      channel,
       key: this.key,
     };
     const p = (dir === 'read' ? this.server.handlePut(t) : this.server.handleGet(t)).then((n) => {
@@ -56,12 +86,12 @@ export class RdmaSession {
       return n;
     });
     p.catch(noop);
-    this.last = p;
+    this.last[lane] = p;
     return p;
   }
 
-  /** Resolves once the last transfer issued has settled (either way). */
+  /** Resolves once the last transfer issued on every lane has settled (either way). */
   async settle(): Promise<void> {
-    await this.last.catch(noop);
+    await Promise.allSettled(this.last);
   }
 }

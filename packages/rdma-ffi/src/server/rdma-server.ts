@@ -131,6 +131,11 @@ export class RdmaServer implements Disposable, AsyncDisposable {
     return this.srv !== 0n && this.lib.fn.cuobj_server_is_connected(this.srv) === 1;
   }
 
+  /** Channels allocated now (by anyone) and not yet closed. */
+  get channelsAllocated(): number {
+    return this.channels.size;
+  }
+
   /** Number of channels (ids 0..channelCount-1). */
   get channelCount(): number {
     return this.tunables.num_dcis;
