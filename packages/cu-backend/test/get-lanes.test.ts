@@ -1,0 +1,118 @@
+// A large GET on a lightly loaded server runs on two channels (lanes) at once — chunk i on lane
+// i % 2 — and still lands byte-exact; it takes the second channel only while at least half of the
+// channels stay free, never with getLanes: 1, and gives both back. Observed by the channel of
+// every WRITE the RdmaServer is asked for.
+import { createHash } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { PosixBackend } from '@vgwrdma/backend-posix';
+import { BufferPool } from '@vgwrdma/bufferpool';
+import { parseRdmaToken, type RdmaChannel, RdmaServer } from '@vgwrdma/rdma-ffi';
+import type { RdmaDescriptor, RequestContext } from '@vgwrdma/s3-backend';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CuServer } from '../src/index.js';
+import { ClientProcess } from './client-process.js';
+
+const MiB = 1 << 20;
+const CHANNELS = 4;
+const OWNER = 'lanes-owner';
+const bucket = 'lanes';
+
+function ctx(rdma?: RdmaDescriptor): RequestContext {
+  const base = {
+    account: { access: OWNER, role: 'admin' as const },
+    requestId: 'lanes',
+    signal: new AbortController().signal,
+  };
+  return rdma ? { ...base, rdma } : base;
+}
+
+function descriptor(token: string): RdmaDescriptor {
+  const t = parseRdmaToken(token);
+  return { token: t.base, remoteAddress: t.remoteAddr, size: t.length, scheme: 'token' };
+}
+
+const md5 = (b: Uint8Array) => createHash('md5').update(b).digest('hex');
+
+describe('GET on two lanes', () => {
+  let client: ClientProcess;
+  let dir: string;
+  let posix: PosixBackend;
+  const servers: CuServer[] = [];
+  const data = Buffer.alloc(9 * MiB + 5);
+  for (let i = 0; i < data.length; i++) data[i] = (i * 13 + 5) & 0xff;
+
+  /** A CuServer whose RdmaServer records the channel id of every WRITE. */
+  function open(getLanes?: 1 | 2) {
+    const server = new RdmaServer({ channels: CHANNELS, ioTimeoutMs: 3000 });
+    const lanes: number[] = [];
+    const handleGet = server.handleGet.bind(server);
+    server.handleGet = (t) => {
+      lanes.push((t.channel as RdmaChannel).id);
+      return handleGet(t);
+    };
+    const pool = BufferPool.create(server, { count: 1, size: 4 * MiB, defaultWaitMs: 5000 });
+    const cu = new CuServer({ server, pool, chunkSize: MiB, ...(getLanes ? { getLanes } : {}) }, posix);
+    servers.push(cu);
+    return { cu, server, lanes };
+  }
+
+  async function get(cu: CuServer): Promise<string> {
+    const { region } = await client.alloc(data.length);
+    const token = await client.token(region, 0, data.length, 'get');
+    const out = await cu.getObject(ctx(descriptor(token)), { bucket, key: 'big' });
+    expect(out.responseHeaders?.['x-amz-rdma-reply']).toBe('200');
+    return client.hash(region, { size: data.length });
+  }
+
+  beforeAll(async () => {
+    client = await ClientProcess.start();
+    dir = await mkdtemp(join(tmpdir(), 'cu-lanes-'));
+    posix = await PosixBackend.open({ root: join(dir, 'root') });
+    await posix.createBucket(ctx(), { bucket, owner: OWNER, acl: { Owner: OWNER, Grantees: [] } });
+    await posix.putObject(ctx(), {
+      bucket,
+      key: 'big',
+      body: Readable.from([data]),
+      contentLength: data.length,
+    });
+  });
+  afterAll(async () => {
+    for (const cu of servers) await cu.shutdown();
+    await client?.kill();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('uses two channels, alternating, and delivers the object byte-exact', async () => {
+    const { cu, lanes } = open();
+    expect(await get(cu)).toBe(md5(data));
+    expect(lanes.length).toBe(10); // 9 MiB + 5 in 1 MiB chunks
+    const [a, b] = lanes;
+    expect(a).not.toBe(b);
+    expect(lanes).toEqual(lanes.map((_, i) => (i % 2 === 0 ? a : b)));
+    expect(cu.stats().channelsInUse).toBe(0);
+  });
+
+  it('stays on one channel while half of them are in use', async () => {
+    const { cu, server, lanes } = open();
+    const held = [server.tryAllocateChannel(), server.tryAllocateChannel()]; // 2 of 4 taken
+    try {
+      expect(await get(cu)).toBe(md5(data));
+      expect(new Set(lanes).size).toBe(1);
+    } finally {
+      for (const c of held) c?.close();
+    }
+    lanes.length = 0;
+    expect(await get(cu)).toBe(md5(data)); // all free again: two lanes
+    expect(new Set(lanes).size).toBe(2);
+    expect(cu.stats().channelsInUse).toBe(0);
+  });
+
+  it('never with getLanes: 1', async () => {
+    const { cu, lanes } = open(1);
+    expect(await get(cu)).toBe(md5(data));
+    expect(new Set(lanes).size).toBe(1);
+  });
+});
