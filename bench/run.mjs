@@ -100,6 +100,7 @@ try {
     },
     durationSec: Number(((performance.now() - t0) / 1000).toFixed(1)),
     pool: plan.pool,
+    warmupIterations: plan.warmup,
     ceilings,
     compare,
     fractions: fractions(compare, ceilings),

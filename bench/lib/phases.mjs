@@ -29,6 +29,8 @@ export async function comparePhase(gateway, plan) {
       sizes.map(sizeName).join(','),
       '-n',
       String(n),
+      '-warmup',
+      String(plan.warmup),
     ]);
     for (const size of sizes) {
       const rdma = doc.find((r) => r.mode === 'rdma' && r.sizeBytes === size);
@@ -70,7 +72,7 @@ export async function peersPhase(gateway, s3rver, plan) {
       const alt = await alternate(
         gateway,
         s3rver,
-        ['-std-s3', '-size', sizeName(size), '-n', '1'],
+        ['-std-s3', '-size', sizeName(size), '-n', '1', '-warmup', String(plan.warmup)],
         n,
         (r, d) => r[d].gbps,
       );
@@ -90,9 +92,21 @@ export async function peersPhase(gateway, s3rver, plan) {
 }
 
 export async function opsPhase(gateway, s3rver, plan) {
-  const { size, concurrency, n, rounds } = plan.ops;
-  log(`${sizeName(size)} PUT ops/s: ${concurrency} in parallel × ${n}, ${rounds} rounds`);
-  const base = ['-put-only', '-size', sizeName(size), '-n', String(n), '--concurrency', String(concurrency)];
+  const { size, concurrency, n, rounds, warmup } = plan.ops;
+  log(
+    `${sizeName(size)} PUT ops/s: ${concurrency} in parallel × ${n} (after ${warmup} untimed), ${rounds} rounds`,
+  );
+  const base = [
+    '-put-only',
+    '-size',
+    sizeName(size),
+    '-n',
+    String(n),
+    '--concurrency',
+    String(concurrency),
+    '-warmup',
+    String(warmup),
+  ];
   const opsOf = (r) => (r.put.gbps * 1e9) / size;
   const std = await alternate(gateway, s3rver, ['-std-s3', ...base], rounds, (r) => opsOf(r));
   const rdmaRuns = [];
@@ -103,6 +117,7 @@ export async function opsPhase(gateway, s3rver, plan) {
     sizeBytes: size,
     concurrency,
     putsPerRound: n * concurrency,
+    warmupPutsPerRound: warmup * concurrency,
     rounds,
     gatewayStdS3OpsPerSec: round(median(std.runs.gateway.map(opsOf)), 1),
     gatewayRdmaOpsPerSec: round(median(rdmaRuns.map(opsOf)), 1),

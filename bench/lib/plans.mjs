@@ -1,10 +1,13 @@
 // What each harness mode measures: the RDMA-vs-std-s3 sizes and iterations, the peer sizes, the
-// 4 KiB PUT ops/s run, the peak-RSS test and the ceiling buffer. One table, no branches elsewhere.
+// 4 KiB PUT ops/s run, the peak-RSS test and the ceiling buffer; `warmup` = cuobjtest's untimed
+// iterations before the timed ones (each cuobjtest run is a fresh, JIT-cold client process). One
+// table, no branches elsewhere.
 
 import { GiB, MiB } from './stats.mjs';
 
 export const PLANS = {
   full: {
+    warmup: 1,
     compare: [
       { sizes: [1 * MiB, 16 * MiB, 256 * MiB], n: 3 },
       { sizes: [1 * GiB], n: 2 },
@@ -13,24 +16,26 @@ export const PLANS = {
       { sizes: [1 * MiB, 16 * MiB, 64 * MiB, 256 * MiB], n: 3 },
       { sizes: [1 * GiB], n: 1 },
     ],
-    ops: { size: 4096, concurrency: 8, n: 50, rounds: 3 },
+    ops: { size: 4096, concurrency: 8, n: 50, rounds: 3, warmup: 10 },
     rss: { size: 1 * GiB, concurrency: 16 },
     ceiling: { bytes: 256 * MiB, rounds: 3, opensslSeconds: 2 },
     pool: { count: 16, size: 16 * MiB },
   },
   quick: {
+    warmup: 1,
     compare: [{ sizes: [1 * MiB, 16 * MiB, 256 * MiB], n: 3 }],
     peers: [{ sizes: [1 * MiB, 16 * MiB, 64 * MiB], n: 2 }],
-    ops: { size: 4096, concurrency: 8, n: 15, rounds: 2 },
+    ops: { size: 4096, concurrency: 8, n: 15, rounds: 2, warmup: 10 },
     rss: { size: 32 * MiB, concurrency: 16 },
     ceiling: { bytes: 256 * MiB, rounds: 2, opensslSeconds: 1 },
     pool: { count: 16, size: 16 * MiB },
   },
   // for the harness's own test: every phase runs, on small data
   tiny: {
+    warmup: 1,
     compare: [{ sizes: [1 * MiB], n: 2 }],
     peers: [{ sizes: [1 * MiB], n: 2 }],
-    ops: { size: 4096, concurrency: 2, n: 5, rounds: 1 },
+    ops: { size: 4096, concurrency: 2, n: 5, rounds: 1, warmup: 1 },
     rss: { size: 4 * MiB, concurrency: 4 },
     ceiling: { bytes: 16 * MiB, rounds: 1, opensslSeconds: 1 },
     pool: { count: 4, size: 4 * MiB },

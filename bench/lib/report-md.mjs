@@ -78,7 +78,7 @@ export function markdownSummary(doc) {
     '',
     `Ceph RGW: ${doc.peers.cephRgw.status} — ${doc.peers.cephRgw.reason}`,
     '',
-    `## ${sizeName(doc.ops.sizeBytes)} PUT ops/s (${doc.ops.concurrency} in parallel, ${doc.ops.putsPerRound} PUTs a round, median of ${doc.ops.rounds})`,
+    `## ${sizeName(doc.ops.sizeBytes)} PUT ops/s (${doc.ops.concurrency} in parallel, ${doc.ops.putsPerRound} PUTs a round after ${doc.ops.warmupPutsPerRound ?? 0} untimed, median of ${doc.ops.rounds})`,
     '',
     table(
       ['gateway std-s3', 'gateway RDMA (softnic)', 's3rver', 'std-s3 / s3rver', 'verified'],

@@ -96,6 +96,16 @@ async function runSize(config: Config, runners: Runner[], observer: BenchObserve
   const directions = (['put', 'get'] as const).filter((d) =>
     d === 'put' ? !config.getOnly : !config.putOnly,
   );
+  for (let i = 1; i <= config.warmup; i++) {
+    for (const d of directions) {
+      for (const r of runners) {
+        observer.starting?.(
+          `${r.mode} ${formatSize(r.options.size)} ${d.toUpperCase()} warm-up ${i}/${config.warmup}`,
+        );
+        await r.warm(d);
+      }
+    }
+  }
   for (let i = 1; i <= config.n; i++) {
     for (const d of directions) {
       const gbps: number[] = [];

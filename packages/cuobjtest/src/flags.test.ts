@@ -10,6 +10,7 @@ describe('flags', () => {
       size: 64 * 2 ** 20,
       region: 'us-east-1',
       n: 3,
+      warmup: 0,
       putOnly: false,
       getOnly: false,
       stdS3: false,
@@ -50,6 +51,12 @@ describe('flags', () => {
     ]);
   });
 
+  it('-warmup: 0 by default, any whole number', () => {
+    expect(parseFlags([]).warmup).toBe(0);
+    expect(parseFlags(['-warmup', '0']).warmup).toBe(0);
+    expect(parseFlags(['--warmup=5']).warmup).toBe(5);
+  });
+
   it('access/secret/region fall back to the AWS environment; a flag wins', () => {
     const env = { AWS_ACCESS_KEY_ID: 'ak', AWS_SECRET_ACCESS_KEY: 'sk', AWS_REGION: 'eu-west-1' };
     expect(parseFlags([], env)).toMatchObject({ access: 'ak', secret: 'sk', region: 'eu-west-1' });
@@ -59,6 +66,7 @@ describe('flags', () => {
   it.each([
     [['-size', '12XB'], /invalid size/],
     [['-n', '0'], /positive integer/],
+    [['-warmup', '-1'], /0 or a positive integer/],
     [['-bogus'], /unknown flag/],
     [['stray'], /unexpected argument/],
     [['-key'], /needs a value/],

@@ -13,6 +13,7 @@ export interface Config {
   secret: string;
   region: string;
   n: number;
+  warmup: number;
   putOnly: boolean;
   getOnly: boolean;
   stdS3: boolean;
@@ -31,7 +32,7 @@ type Value = string | number | boolean | number[];
 interface FlagSpec {
   readonly name: string;
   readonly field: keyof Config;
-  readonly kind: 'string' | 'size' | 'count' | 'sizes' | 'boolean';
+  readonly kind: 'string' | 'size' | 'count' | 'whole' | 'sizes' | 'boolean';
   readonly env?: string;
   readonly default?: Value;
   readonly arg?: string;
@@ -99,6 +100,14 @@ export const FLAGS: readonly FlagSpec[] = [
     help: 'SigV4 region',
   },
   { name: 'n', field: 'n', kind: 'count', default: 3, arg: 'N', help: 'iterations' },
+  {
+    name: 'warmup',
+    field: 'warmup',
+    kind: 'whole',
+    default: 0,
+    arg: 'N',
+    help: 'untimed iterations first (JIT, connections, page cache), in each direction',
+  },
   {
     name: 'put-only',
     field: 'putOnly',
@@ -206,6 +215,11 @@ function convert(spec: FlagSpec, raw: string): Value {
     case 'count': {
       if (!/^\d+$/.test(raw) || Number(raw) < 1)
         throw new UsageError(`-${spec.name}: must be a positive integer, got '${raw}'`);
+      return Number(raw);
+    }
+    case 'whole': {
+      if (!/^\d+$/.test(raw))
+        throw new UsageError(`-${spec.name}: must be 0 or a positive integer, got '${raw}'`);
       return Number(raw);
     }
     case 'boolean': {

@@ -78,6 +78,16 @@ export class Runner implements AsyncDisposable {
     }
   }
 
+  /** One untimed iteration in `direction` (warm-up): every worker at once, nothing recorded. */
+  async warm(direction: Direction): Promise<void> {
+    await Promise.all(
+      this.workers.map((w, i) => {
+        const key = this.options.keys[i] as string;
+        return direction === 'put' ? w.put(key) : w.get(key);
+      }),
+    );
+  }
+
   /** One timed iteration in `direction`: every worker at once. */
   async iterate(direction: Direction): Promise<Iteration> {
     if (direction === 'get') for (const w of this.workers) w.clear();

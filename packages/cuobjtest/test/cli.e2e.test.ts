@@ -83,6 +83,23 @@ describe('cuobjtest against a gateway process', () => {
     expectRun(JSON.parse(stdout) as RunResult, 'std-s3', 3 * MiB, 2);
   });
 
+  it('-warmup: untimed iterations first, only the -n timed ones recorded, still verified', async () => {
+    const { code, stdout } = await cuobjtest(
+      '-bucket',
+      'e2e-warm',
+      '-size',
+      '1MiB',
+      '-warmup',
+      '2',
+      '-n',
+      '1',
+      '-std-s3',
+      '--json',
+    );
+    expect(code).toBe(0);
+    expectRun(JSON.parse(stdout) as RunResult, 'std-s3', MiB, 1);
+  });
+
   it('--compare with --concurrency 2: both modes alternately, per-pair ratios on the rdma result', async () => {
     const { code, stdout } = await cuobjtest(
       '-bucket',
