@@ -64,7 +64,7 @@ try {
   const ceilingSamples = [];
   await ceilingRound(plan.ceiling, ceilingSamples);
   const gateway = {
-    ...(await startServer('gateway', { ...CREDS, channels: 16, pool: plan.pool })),
+    ...(await startServer('gateway', { ...CREDS, channels: 32, pool: plan.pool })),
     ...CREDS,
   };
   servers.push(gateway);
@@ -77,7 +77,7 @@ try {
   for (let i = 1; i < plan.ceiling.rounds; i++) await ceilingRound(plan.ceiling, ceilingSamples);
   // a fresh gateway, so that its peak RSS belongs to this test alone
   const rssGateway = {
-    ...(await startServer('gateway', { ...CREDS, channels: 16, pool: plan.pool })),
+    ...(await startServer('gateway', { ...CREDS, channels: 32, pool: plan.pool })),
     ...CREDS,
   };
   servers.push(rssGateway);

@@ -152,6 +152,6 @@ export const RDMA_FLAGS = [
     schema: intIn(1, 2),
     default: '2',
     arg: 'N',
-    help: 'channels one large RDMA GET may use at once, 1 or 2 (the second only while half the channels are free)',
+    help: 'channels one large RDMA GET may use at once, 1 or 2 (the second only while every free buffer keeps a free channel)',
   },
 ] as const satisfies readonly FlagSpec[];

@@ -50,10 +50,11 @@ export interface CuServerOptions {
   /** Bytes per RDMA transfer (a pool buffer holds up to four for pipelining); default min(8 MiB, buffer/4). */
   readonly chunkSize?: number;
   /**
-   * Channels one large GET may use at once (1 or 2; default 2). The second is taken only when at
-   * least half of the server's channels stay free, so it never makes another request decline for
-   * want of a channel; with softnic each channel is a copy thread, so a GET moves ~2× as fast on
-   * a host with cores to spare.
+   * Channels one large GET may use at once (1 or 2; default 2). The second is taken only while
+   * every free pool buffer still has a free channel after it (each request needs one of each), so
+   * it never makes another request decline for want of a channel — which needs more channels than
+   * buffers (the app's defaults: 128 and 4). With softnic each channel is a copy thread, so a GET
+   * moves up to ~2× as fast on a host with cores to spare.
    */
   readonly getLanes?: 1 | 2;
 }
@@ -302,12 +303,12 @@ export class CuServer extends DelegatingBackend {
     return new RdmaSession(this.server, lease, channel, token, this.chunkSize, key);
   }
 
-  /** A second channel for a large GET, only while at least half of the channels stay free. */
+  /** A second channel for a large GET, only while every free pool buffer keeps a free channel. */
   private addSpareLane(s: RdmaSession): void {
     // Two lanes need at least three slices (two WRITEs in flight, one read ahead).
     if ((this.options.getLanes ?? 2) < 2 || s.lanes > 1 || s.slices.length < 3) return;
-    const total = this.server.channelCount;
-    if (total - this.server.channelsAllocated - 1 < total / 2) return;
+    const freeChannels = this.server.channelCount - this.server.channelsAllocated;
+    if (freeChannels - 1 < this.pool.stats().free) return;
     const spare = this.server.tryAllocateChannel();
     if (!spare) return;
     this.channelsInUse++;

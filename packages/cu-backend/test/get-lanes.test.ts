@@ -1,7 +1,7 @@
-// A large GET on a lightly loaded server runs on two channels (lanes) at once — chunk i on lane
-// i % 2 — and still lands byte-exact; it takes the second channel only while at least half of the
-// channels stay free, never with getLanes: 1, and gives both back. Observed by the channel of
-// every WRITE the RdmaServer is asked for.
+// A large GET runs on two channels (lanes) at once — chunk i on lane i % 2 — and still lands
+// byte-exact; it takes the second channel only while every free pool buffer keeps a free channel
+// (so a burst as large as the pool never declines for want of one), never with getLanes: 1, and
+// gives both back. Observed by the channel of every WRITE the RdmaServer is asked for.
 import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -45,15 +45,15 @@ describe('GET on two lanes', () => {
   for (let i = 0; i < data.length; i++) data[i] = (i * 13 + 5) & 0xff;
 
   /** A CuServer whose RdmaServer records the channel id of every WRITE. */
-  function open(getLanes?: 1 | 2) {
-    const server = new RdmaServer({ channels: CHANNELS, ioTimeoutMs: 3000 });
+  function open(getLanes?: 1 | 2, channels = CHANNELS, buffers = 2) {
+    const server = new RdmaServer({ channels, ioTimeoutMs: 3000 });
     const lanes: number[] = [];
     const handleGet = server.handleGet.bind(server);
     server.handleGet = (t) => {
       lanes.push((t.channel as RdmaChannel).id);
       return handleGet(t);
     };
-    const pool = BufferPool.create(server, { count: 1, size: 4 * MiB, defaultWaitMs: 5000 });
+    const pool = BufferPool.create(server, { count: buffers, size: 4 * MiB, defaultWaitMs: 5000 });
     const cu = new CuServer({ server, pool, chunkSize: MiB, ...(getLanes ? { getLanes } : {}) }, posix);
     servers.push(cu);
     return { cu, server, lanes };
@@ -63,7 +63,7 @@ describe('GET on two lanes', () => {
     const { region } = await client.alloc(data.length);
     const token = await client.token(region, 0, data.length, 'get');
     const out = await cu.getObject(ctx(descriptor(token)), { bucket, key: 'big' });
-    expect(out.responseHeaders?.['x-amz-rdma-reply']).toBe('200');
+    expect(out.responseHeaders?.['x-amz-rdma-reply']).toBe('200'); // not 501: never declined
     return client.hash(region, { size: data.length });
   }
 
@@ -95,19 +95,28 @@ describe('GET on two lanes', () => {
     expect(cu.stats().channelsInUse).toBe(0);
   });
 
-  it('stays on one channel while half of them are in use', async () => {
-    const { cu, server, lanes } = open();
-    const held = [server.tryAllocateChannel(), server.tryAllocateChannel()]; // 2 of 4 taken
+  it('stays on one channel when a spare would leave a free buffer without a channel', async () => {
+    const { cu, server, lanes } = open(); // 4 channels, 2 buffers
+    const held = [server.tryAllocateChannel(), server.tryAllocateChannel()];
     try {
+      // after this GET's own channel: 1 free channel, 1 free buffer — no spare
       expect(await get(cu)).toBe(md5(data));
       expect(new Set(lanes).size).toBe(1);
     } finally {
       for (const c of held) c?.close();
     }
     lanes.length = 0;
-    expect(await get(cu)).toBe(md5(data)); // all free again: two lanes
+    expect(await get(cu)).toBe(md5(data)); // 3 free channels, 1 free buffer: a spare
     expect(new Set(lanes).size).toBe(2);
     expect(cu.stats().channelsInUse).toBe(0);
+  });
+
+  it('a burst as large as the pool, with as many channels as buffers, is never declined', async () => {
+    const { cu, lanes } = open(2, 4, 4);
+    const hashes = await Promise.all([get(cu), get(cu), get(cu), get(cu)]);
+    expect(hashes).toEqual(Array(4).fill(md5(data)));
+    expect(cu.stats().declines['no-channel']).toBe(0);
+    expect(new Set(lanes).size).toBe(4); // one channel each: a spare would have left a buffer without one
   });
 
   it('never with getLanes: 1', async () => {
