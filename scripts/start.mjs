@@ -4,6 +4,7 @@
 // the gateway is up, and forwards SIGINT/SIGTERM so the gateway shuts down cleanly.
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -28,8 +29,16 @@ const rdma = rdmaGiven || process.env.VGW_RDMA_IP !== undefined ? [] : ['--rdma-
 const args = [main, '--port', port, ...rdma, ...extra, 'posix', dataDir];
 // Its own process group: a terminal's Ctrl-C reaches only this script, which forwards it once,
 // so the gateway sees one signal (graceful) rather than two (which means "exit at once").
+// The libuv pool carries every upload's hashing and file I/O; its size can only be set before
+// node starts (4 by default): one thread per core here, 4 to 16, unless UV_THREADPOOL_SIZE is set.
+const poolSize = process.env.UV_THREADPOOL_SIZE ?? String(Math.min(16, Math.max(4, availableParallelism())));
 const child = spawn(process.execPath, args, {
-  env: { ...process.env, ROOT_ACCESS_KEY_ID: access, ROOT_SECRET_ACCESS_KEY: secret },
+  env: {
+    ...process.env,
+    ROOT_ACCESS_KEY_ID: access,
+    ROOT_SECRET_ACCESS_KEY: secret,
+    UV_THREADPOOL_SIZE: poolSize,
+  },
   stdio: ['ignore', 'pipe', 'inherit'],
   detached: true,
 });

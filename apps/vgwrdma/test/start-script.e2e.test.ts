@@ -2,7 +2,8 @@
 // built gateway with the README's default credentials, prints an example `aws` command, and
 // passes Ctrl-C (SIGINT) on so the gateway shuts down cleanly.
 import { spawn } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CreateBucketCommand, ListBucketsCommand } from '@aws-sdk/client-s3';
@@ -20,6 +21,19 @@ beforeAll(async () => {
 afterAll(async () => {
   await removeDir(cwd);
 });
+
+/** The environment of the (one) child process of `pid`, from /proc. */
+function childEnvironment(pid: number): Record<string, string> {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if (ppid !== pid) continue;
+    const pairs = readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').filter(Boolean);
+    return Object.fromEntries(pairs.map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]));
+  }
+  throw new Error(`no child of ${pid}`);
+}
 
 describe('scripts/start.mjs', () => {
   it('serves ./data with the default keys and stops on SIGINT with status 0', async () => {
@@ -43,6 +57,9 @@ describe('scripts/start.mjs', () => {
     expect(stdout).toMatch(/secret key:\s+vgwrdma-secret/);
     expect(stdout).toMatch(/rdma:\s+softnic on 127\.0\.0\.1/);
     expect(statSync(join(cwd, 'data')).isDirectory()).toBe(true);
+    // The gateway (start.mjs's child) got a libuv pool sized to this machine: 4..16 threads.
+    const gatewayEnv = childEnvironment(child.pid as number);
+    expect(Number(gatewayEnv.UV_THREADPOOL_SIZE)).toBe(Math.min(16, Math.max(4, availableParallelism())));
 
     const client = s3Client(endpoint, { access: 'vgwrdma', secret: 'vgwrdma-secret' });
     await client.send(new CreateBucketCommand({ Bucket: 'from-start' }));
