@@ -4,29 +4,19 @@
 // take the whole process down.
 
 import { Readable } from 'node:stream';
-import {
-  CreateBucketCommand,
-  HeadBucketCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-} from '@aws-sdk/client-s3';
+import { HeadBucketCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGateway, type TestGateway } from './support/harness.js';
-import { posixBackend } from './support/posix.js';
+import type { TestGateway } from './support/harness.js';
+import { posixGateway } from './support/posix.js';
 
 describe('client aborts mid-body', () => {
   let gw: TestGateway;
-  let cleanup: () => Promise<void>;
 
   beforeAll(async () => {
-    const posix = await posixBackend();
-    cleanup = posix.cleanup;
-    gw = await startGateway(posix.backend);
-    await gw.client.send(new CreateBucketCommand({ Bucket: 'abort-bkt' }));
+    gw = await posixGateway('abort-bkt');
   });
   afterAll(async () => {
     await gw?.close();
-    await cleanup?.();
   });
 
   it('survives 30 PUTs cut off at different moments, with and without preconditions', async () => {

@@ -2,10 +2,10 @@
 // client sends the body, and sends `100 Continue` only to a request it will take (s3-tests'
 // test_100_continue; botocore and curl send the header on larger PUTs).
 import { connect } from 'node:net';
-import { CreateBucketCommand, GetObjectCommand, PutBucketAclCommand } from '@aws-sdk/client-s3';
+import { GetObjectCommand, PutBucketAclCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGateway, type TestGateway } from './support/harness.js';
-import { posixBackend } from './support/posix.js';
+import type { TestGateway } from './support/harness.js';
+import { posixGateway } from './support/posix.js';
 
 /** Sends the head of an anonymous PUT; resolves the socket and the first status line it gets. */
 function putHead(
@@ -48,17 +48,12 @@ function putHead(
 
 describe('Expect: 100-continue', () => {
   let gw: TestGateway;
-  let cleanup: () => Promise<void>;
 
   beforeAll(async () => {
-    const posix = await posixBackend();
-    cleanup = posix.cleanup;
-    gw = await startGateway(posix.backend);
-    await gw.client.send(new CreateBucketCommand({ Bucket: 'continue-bkt' }));
+    gw = await posixGateway('continue-bkt');
   });
   afterAll(async () => {
     await gw?.close();
-    await cleanup?.();
   });
 
   it('refuses before the body, and invites the body only when the request is allowed', async () => {

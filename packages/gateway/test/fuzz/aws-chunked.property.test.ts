@@ -9,15 +9,9 @@ import { signingKey } from '../../src/auth/signing.js';
 import { AwsChunkedDecoder } from '../../src/body/aws-chunked-decoder.js';
 import { encodeAwsChunked, reslice } from '../../src/body/test-support/aws-chunked-encoder.js';
 import { collect } from '../../src/body/test-support/collect.js';
+import { fuzzSettings } from './settings.js';
 
-const RUNS = Number(process.env.FUZZ_RUNS) || 200;
-// CI (FUZZ_RUNS unset) replays one fixed seed; stress runs draw fresh ones (FUZZ_SEED replays).
-const SEED = process.env.FUZZ_SEED
-  ? Number(process.env.FUZZ_SEED)
-  : process.env.FUZZ_RUNS
-    ? undefined
-    : 20261129;
-const TIMEOUT = 30_000 + RUNS * 3;
+const { timeout: TIMEOUT, params: FUZZ } = fuzzSettings(200);
 const BODY_CODES = new Set([
   'IncompleteBody',
   'InvalidChunkSizeError',
@@ -119,7 +113,7 @@ describe('aws-chunked decoder (property)', () => {
         expect(r.ended).toBe(true);
         expect(r.data.equals(c.data)).toBe(true);
       }),
-      { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }) },
+      { ...FUZZ },
     );
   });
 
@@ -142,7 +136,7 @@ describe('aws-chunked decoder (property)', () => {
         expect(r.data.length).toBe(c.data.length); // x-amz-decoded-content-length holds
         if (c.signed) expect(r.data.equals(c.data)).toBe(true);
       }),
-      { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }) },
+      { ...FUZZ },
     );
     // every refusal kind the decoder has was reached
     for (const code of BODY_CODES) expect(seen.get(code) ?? 0, `${code} in ${[...seen]}`).toBeGreaterThan(0);
@@ -163,7 +157,7 @@ describe('aws-chunked decoder (property)', () => {
           else expect(r.data.length).toBe(0);
         },
       ),
-      { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }) },
+      { ...FUZZ },
     );
   });
 });

@@ -18,15 +18,9 @@ import {
   TEST_SECRET,
 } from '../../src/auth/test-support/sign-request.js';
 import type { AuthInput } from '../../src/auth/types.js';
+import { fuzzSettings } from './settings.js';
 
-const RUNS = Number(process.env.FUZZ_RUNS) || 150;
-// CI (FUZZ_RUNS unset) replays one fixed seed; stress runs draw fresh ones (FUZZ_SEED replays).
-const SEED = process.env.FUZZ_SEED
-  ? Number(process.env.FUZZ_SEED)
-  : process.env.FUZZ_RUNS
-    ? undefined
-    : 20261129;
-const TIMEOUT = 30_000 + RUNS * 3;
+const { timeout: TIMEOUT, params: FUZZ } = fuzzSettings(150);
 const store = staticCredentials([{ access: TEST_ACCESS, secret: TEST_SECRET }]);
 const opts = { region: 'us-east-1' };
 const AUTH_CODES = new Set([
@@ -171,7 +165,7 @@ describe('SigV4 header authentication (property)', () => {
       fc.asyncProperty(requestArb, async (r) => {
         expect(await verdict(await sign(r))).toBe('ok');
       }),
-      { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }) },
+      { ...FUZZ },
     );
   });
 
@@ -189,7 +183,7 @@ describe('SigV4 header authentication (property)', () => {
           throw new Error(`tampered request accepted: ${JSON.stringify({ signed, edited })}`);
         }
       }),
-      { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }), examples: [] },
+      { ...FUZZ, examples: [] },
     );
     expect(seen.get('SignatureDoesNotMatch') ?? 0).toBeGreaterThan(0);
   });
@@ -238,7 +232,7 @@ describe('SigV4 header authentication (property)', () => {
         const v = await verdict(input);
         if (authorization.trim() !== '') expect(v).not.toBe('ok');
       }),
-      { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }) },
+      { ...FUZZ },
     );
   });
 });

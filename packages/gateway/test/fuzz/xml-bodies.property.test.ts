@@ -19,15 +19,9 @@ import {
   parseTagging,
   parseVersioningConfiguration,
 } from '../../src/xml/requests.js';
+import { fuzzSettings } from './settings.js';
 
-const RUNS = Number(process.env.FUZZ_RUNS) || 200;
-// CI (FUZZ_RUNS unset) replays one fixed seed; stress runs draw fresh ones (FUZZ_SEED replays).
-const SEED = process.env.FUZZ_SEED
-  ? Number(process.env.FUZZ_SEED)
-  : process.env.FUZZ_RUNS
-    ? undefined
-    : 20261129;
-const TIMEOUT = 30_000 + RUNS * 3;
+const { timeout: TIMEOUT, params: FUZZ } = fuzzSettings(200);
 
 /** Reader name → reader and a generator of valid documents for it. */
 const text = fc.string({ unit: fc.constantFrom(...'ab09 -_/.é&<>"\''), maxLength: 12 }).map(xmlEscape);
@@ -226,7 +220,7 @@ describe('XML request bodies (property)', () => {
         const v = check(name, edits.reduce(edit, doc));
         verdicts.set(v, (verdicts.get(v) ?? 0) + 1);
       }),
-      { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }) },
+      { ...FUZZ },
     );
     expect(verdicts.get('ok') ?? 0).toBeGreaterThan(0);
     expect(verdicts.get('MalformedXML') ?? 0).toBeGreaterThan(0);
@@ -245,7 +239,7 @@ describe('XML request bodies (property)', () => {
           expect(Object.prototype).not.toHaveProperty('Key');
         },
       ),
-      { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }) },
+      { ...FUZZ },
     );
   });
 
