@@ -269,6 +269,7 @@ export class CuServer extends DelegatingBackend {
       if (ctx.signal.aborted) throw ctx.signal.reason ?? err;
       throw isS3Error(err) ? err : transferFailed(err);
     } finally {
+      reader.stop(); // a slice the backend released late must not start a READ now
       await this.closeSession(session);
     }
   }

@@ -90,8 +90,16 @@ export class RdmaSession {
     return p;
   }
 
-  /** Resolves once the last transfer issued on every lane has settled (either way). */
+  /**
+   * Resolves once no transfer is in flight on any lane: it waits for the last one issued on each,
+   * and again if one was issued meanwhile (a completion can start the next READ), so the channels
+   * can be freed after it.
+   */
   async settle(): Promise<void> {
-    await Promise.allSettled(this.last);
+    for (;;) {
+      const pending = [...this.last];
+      await Promise.allSettled(pending);
+      if (pending.every((p, lane) => p === this.last[lane])) return;
+    }
   }
 }

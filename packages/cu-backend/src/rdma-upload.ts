@@ -35,6 +35,7 @@ export class RdmaUpload {
   private readonly freed: boolean[] = [];
   private next = 0; // next chunk to READ
   private busy = false; // a READ is on the wire
+  private stopped = false; // the consumer is gone: no more READs
   /** The first transfer error, once one happened. */
   error: unknown;
 
@@ -60,7 +61,7 @@ export class RdmaUpload {
   private pump(): void {
     const slots = this.session.slices.length;
     const i = this.next;
-    if (this.busy || this.error !== undefined || i >= this.chunks) return;
+    if (this.busy || this.stopped || this.error !== undefined || i >= this.chunks) return;
     if (i >= slots && !this.freed[i - slots]) return;
     this.next++;
     this.busy = true;
@@ -79,6 +80,11 @@ export class RdmaUpload {
         for (const [j, waiting] of this.done) if (j >= i) waiting.reject(err);
       },
     );
+  }
+
+  /** Starts no more READs (the backend finished or failed); one on the wire still completes. */
+  stop(): void {
+    this.stopped = true;
   }
 
   /** Chunk `i`'s slice may be read into again. */
