@@ -213,13 +213,13 @@ const ROWS: LimitRow[] = [
       send: () =>
         call(method, '/hostile/inside?response-content-disposition=attachment%0D%0ASet-Cookie%3A%20a%3Db'),
       status: 400,
-      code: method === 'GET' ? 'InvalidArgument' : undefined,
+      ...(method === 'GET' ? { code: 'InvalidArgument' } : {}),
     },
     {
       name: `${method} response-content-type beyond Latin-1: InvalidArgument`,
       send: () => call(method, '/hostile/inside?response-content-type=text%2F%E2%82%AC'),
       status: 400,
-      code: method === 'GET' ? 'InvalidArgument' : undefined,
+      ...(method === 'GET' ? { code: 'InvalidArgument' } : {}),
     },
   ]),
   {
