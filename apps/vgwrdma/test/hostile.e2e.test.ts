@@ -1,12 +1,16 @@
 // Hostile input against the BUILT gateway process (posix root), with the AWS SDK: an unsigned
-// x-amz-* header slipped in after signing, a signed query whose %2B is sent as '+', a presigned
-// URL past its expiry, and symlinks planted inside the root that point outside it. Package-level tests cover each of
-// these exhaustively (packages/gateway/test/sigv4-tamper.test.ts, backend-posix traversal); this
-// file proves the shipped app enforces them.
+// x-amz-* header slipped in after signing, a presigned PUT used with an unsigned
+// x-amz-copy-source, SignedHeaders naming an Object.prototype member, a signed query whose %2B is
+// sent as '+', a presigned URL past its expiry, response-* overrides that would split a header,
+// a DeleteObjects naming a 3 MiB key, admin PATCH /constructor, and symlinks planted inside the
+// root that point outside it. Package-level tests cover each of these exhaustively
+// (packages/gateway/test/sigv4-tamper.test.ts, hostile-http.test.ts, presigned.test.ts,
+// backend-posix traversal); this file proves the shipped app enforces them.
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import {
   CreateBucketCommand,
+  DeleteObjectsCommand,
   GetObjectCommand,
   ListObjectsV2Command,
   PutObjectCommand,
@@ -14,6 +18,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { adminRequest } from './helpers/admin-request.js';
 import {
   type GatewayProcess,
   killAllChildren,
@@ -70,6 +75,76 @@ it('refuses an x-amz-* header added after signing (AccessDenied), and stores not
   expect(await codeOf(client.send(new GetObjectCommand({ Bucket: bucket, Key: 'unsigned' })))).toBe(
     'NoSuchKey',
   );
+});
+
+/** Edits the wire request of `cmd` after the SDK signed it. */
+function afterSigning(
+  cmd: PutObjectCommand | GetObjectCommand,
+  edit: (headers: Record<string, string>) => void,
+): void {
+  type Middleware = Parameters<typeof cmd.middlewareStack.addRelativeTo>[0];
+  const mw = ((next: (args: unknown) => Promise<unknown>) => async (args: unknown) => {
+    edit((args as { request: { headers: Record<string, string> } }).request.headers);
+    return next(args);
+  }) as unknown as Middleware;
+  cmd.middlewareStack.addRelativeTo(mw, {
+    relation: 'after',
+    toMiddleware: 'httpSigningMiddleware',
+    name: 'editAfterSigning',
+  });
+}
+
+it('refuses a presigned PUT used with an unsigned x-amz-copy-source: nothing copied', async () => {
+  await client.send(new PutObjectCommand({ Bucket: bucket, Key: 'victim', Body: 'the victim' }));
+  const url = await getSignedUrl(client, new PutObjectCommand({ Bucket: bucket, Key: 'inbox' }), {
+    expiresIn: 300,
+  });
+  const res = await fetch(url, { method: 'PUT', headers: { 'x-amz-copy-source': `/${bucket}/victim` } });
+  const body = await res.text();
+  expect(res.status).toBe(403);
+  expect(body).toContain('<Code>AccessDenied</Code>');
+  expect(body).toContain('<HeadersNotSigned>x-amz-copy-source</HeadersNotSigned>');
+  expect(await codeOf(client.send(new GetObjectCommand({ Bucket: bucket, Key: 'inbox' })))).toBe('NoSuchKey');
+});
+
+it('answers SignedHeaders naming constructor or __proto__ with SignatureDoesNotMatch, not a 500', async () => {
+  for (const name of ['constructor', '__proto__']) {
+    const cmd = new GetObjectCommand({ Bucket: bucket, Key: 'victim' });
+    afterSigning(cmd, (h) => {
+      h.authorization = String(h.authorization).replace('SignedHeaders=', `SignedHeaders=${name};`);
+    });
+    expect(await codeOf(client.send(cmd))).toBe('SignatureDoesNotMatch');
+  }
+});
+
+it('refuses response-* overrides that cannot be sent as a header (CR LF, beyond Latin-1): InvalidArgument', async () => {
+  await client.send(new PutObjectCommand({ Bucket: bucket, Key: 'plain', Body: 'p' }));
+  const injected = new GetObjectCommand({
+    Bucket: bucket,
+    Key: 'plain',
+    ResponseContentDisposition: 'attachment\r\nSet-Cookie: session=stolen',
+  });
+  expect(await codeOf(client.send(injected))).toBe('InvalidArgument');
+  const wide = new GetObjectCommand({ Bucket: bucket, Key: 'plain', ResponseContentType: 'text/\u20ac' });
+  expect(await codeOf(client.send(wide))).toBe('InvalidArgument');
+});
+
+it('refuses a DeleteObjects key over 1024 bytes with KeyTooLongError, without echoing it', async () => {
+  const Key = 'k'.repeat(3 * 1024 * 1024);
+  const err = await client
+    .send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: [{ Key }] } }))
+    .then(
+      () => undefined,
+      (e: { name?: string; $response?: { headers?: Record<string, string> } }) => e,
+    );
+  expect(err?.name).toBe('KeyTooLongError');
+  expect(Number(err?.$response?.headers?.['content-length'])).toBeLessThan(4096);
+});
+
+it('answers admin PATCH /constructor with an S3 error document, not a plain-text 500', async () => {
+  const res = await adminRequest(gw.url, ROOT_CREDENTIALS, 'constructor');
+  expect(res.status).toBe(501);
+  expect(res.text).toContain('<Code>NotImplemented</Code>');
 });
 
 it("refuses a presigned query whose signed %2B was sent as '+'", async () => {

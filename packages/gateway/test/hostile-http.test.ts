@@ -1,15 +1,24 @@
 // Hostile requests over HTTP against a gateway on a posix temp root: path traversal in the raw
 // request-target (.., encoded and double-encoded dots and slashes, NUL, absolute-form) never
 // reads or writes a file planted next to the root; and the limits S3 sets are enforced, each
-// with its 4xx code: header size, user metadata (2 KB), key length (1024 bytes), part numbers
-// and part lists, XML body size, DeleteObjects and tag counts.
+// with its 4xx code: header size, user metadata (2 KB), key length (1024 bytes, in a path and
+// inside DeleteObjects), part numbers and part lists, XML body size, DeleteObjects and tag
+// counts. Inputs that once answered 500 (a response-* override that cannot be a header, an admin
+// operation named like an Object.prototype member) answer an S3 4xx.
 import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PosixBackend } from '@vgwrdma/backend-posix';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCESS, SECRET, startGateway, type TestGateway } from './support/harness.js';
+import {
+  ACCESS,
+  ADMIN_ACCESS,
+  ADMIN_SECRET,
+  SECRET,
+  startGateway,
+  type TestGateway,
+} from './support/harness.js';
 import { raw, xmlField } from './support/raw-http.js';
 import { signedRaw } from './support/signed-raw.js';
 
@@ -168,6 +177,80 @@ const ROWS: LimitRow[] = [
       return call('POST', '/hostile?delete', { 'content-md5': md5(x) }, x);
     },
     status: 200,
+  },
+  {
+    name: 'DeleteObjects naming a 3 MiB key: KeyTooLongError, the key not echoed',
+    send: async () => {
+      const x = `<Delete><Object><Key>${'k'.repeat(3 * 1024 * 1024)}</Key></Object></Delete>`;
+      const res = await call('POST', '/hostile?delete', { 'content-md5': md5(x) }, x);
+      expect(res.body.length).toBeLessThan(4096);
+      return res;
+    },
+    status: 400,
+    code: 'KeyTooLongError',
+  },
+  {
+    name: 'DeleteObjects naming a 1025-byte key: KeyTooLongError',
+    send: () => {
+      const x = `<Delete><Object><Key>inside</Key></Object><Object><Key>${'k'.repeat(1025)}</Key></Object></Delete>`;
+      return call('POST', '/hostile?delete', { 'content-md5': md5(x) }, x);
+    },
+    status: 400,
+    code: 'KeyTooLongError',
+  },
+  {
+    name: 'DeleteObjects naming a 2 KiB version id: InvalidArgument',
+    send: () => {
+      const x = `<Delete><Object><Key>inside</Key><VersionId>${'v'.repeat(2048)}</VersionId></Object></Delete>`;
+      return call('POST', '/hostile?delete', { 'content-md5': md5(x) }, x);
+    },
+    status: 400,
+    code: 'InvalidArgument',
+  },
+  ...(['GET', 'HEAD'] as const).flatMap((method): LimitRow[] => [
+    {
+      name: `${method} response-content-disposition with CR LF (header injection): InvalidArgument`,
+      send: () =>
+        call(method, '/hostile/inside?response-content-disposition=attachment%0D%0ASet-Cookie%3A%20a%3Db'),
+      status: 400,
+      ...(method === 'GET' ? { code: 'InvalidArgument' } : {}),
+    },
+    {
+      name: `${method} response-content-type beyond Latin-1: InvalidArgument`,
+      send: () => call(method, '/hostile/inside?response-content-type=text%2F%E2%82%AC'),
+      status: 400,
+      ...(method === 'GET' ? { code: 'InvalidArgument' } : {}),
+    },
+  ]),
+  {
+    name: 'response-cache-control with a NUL: InvalidArgument',
+    send: () => call('GET', '/hostile/inside?response-cache-control=a%00b'),
+    status: 400,
+    code: 'InvalidArgument',
+  },
+  {
+    name: 'response-content-disposition in Latin-1 is served',
+    send: async () => {
+      const res = await call('GET', '/hostile/inside?response-content-disposition=caf%C3%A9');
+      expect(Buffer.from(String(res.headers['content-disposition']), 'latin1').toString('latin1')).toBe(
+        'café',
+      );
+      return res;
+    },
+    status: 200,
+  },
+  {
+    name: 'admin PATCH /constructor (an Object.prototype member): NotImplemented as any unknown operation, not a 500',
+    send: async () => {
+      const res = await signedRaw(gw.url, ADMIN_ACCESS, ADMIN_SECRET, {
+        method: 'PATCH',
+        path: '/constructor',
+      });
+      expect(res.headers['content-type']).toBe('application/xml');
+      return res;
+    },
+    status: 501,
+    code: 'NotImplemented',
   },
   {
     name: '11 object tags: BadRequest',

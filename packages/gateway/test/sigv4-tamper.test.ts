@@ -49,6 +49,8 @@ interface Signable {
   payloadHash?: string;
   date?: Date;
   secret?: string;
+  /** Header names left out of the signature (sent all the same). */
+  unsigned?: string[];
 }
 
 interface Wire {
@@ -100,7 +102,7 @@ async function signed(s: Signable): Promise<Wire> {
       query: s.query ?? {},
       headers,
     },
-    { signingDate: s.date ?? new Date() },
+    { signingDate: s.date ?? new Date(), unsignableHeaders: new Set(s.unsigned ?? []) },
   );
   const lower: Record<string, string> = {};
   for (const [k, v] of Object.entries(out.headers)) lower[k.toLowerCase()] = String(v);
@@ -115,13 +117,18 @@ async function presigned(s: Signable & { expiresIn: number }): Promise<Wire> {
       hostname: '127.0.0.1',
       path: s.path,
       query: s.query ?? {},
-      headers: { host, 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' }, // hoisted into the query
+      // x-amz-content-sha256 is hoisted into the query; other headers stay signed headers.
+      headers: { host, 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD', ...s.headers },
     },
-    { signingDate: s.date ?? new Date(), expiresIn: s.expiresIn },
+    {
+      signingDate: s.date ?? new Date(),
+      expiresIn: s.expiresIn,
+      unsignableHeaders: new Set(s.unsigned ?? []),
+    },
   );
   const query: Record<string, string> = {};
   for (const [k, v] of Object.entries(out.query ?? {})) query[k] = String(v);
-  return { method: s.method, path: s.path, query, headers: { host }, body: s.body ?? '' };
+  return { method: s.method, path: s.path, query, headers: { host, ...s.headers }, body: s.body ?? '' };
 }
 
 const enc = (s: string) =>
@@ -151,6 +158,16 @@ const setHeader = (w: Wire, name: string, value: string | undefined) => {
   return { ...w, headers };
 };
 const flipHex = (s: string) => s.slice(0, -1) + (s.endsWith('0') ? '1' : '0');
+const withHeaders = (w: Wire, extra: Record<string, string>) => ({
+  ...w,
+  headers: { ...w.headers, ...extra },
+});
+/** The legacy RDMA trio (a well-formed DC v1 descriptor): refused unsigned before any RDMA. */
+const LEGACY_TRIO = {
+  'x-cuobj-rdma-descr': `${'0'.repeat(16)}:00001000:00000001:0001:000001:0:${'ab'.repeat(16)}`,
+  'x-cuobj-content-length': '4096',
+  'x-cuobj-remote-buf-start': '4096',
+};
 
 interface Row {
   name: string;
@@ -199,6 +216,43 @@ const HEADER_ROWS: Row[] = [
     make: async (k) => setHeader(await put(k), 'x-amz-acl', 'public-read'),
     status: 403,
     code: 'AccessDenied',
+  },
+  {
+    name: 'unsigned legacy X-CuObj-* RDMA trio added',
+    key: 'unsigned-trio',
+    make: async (k) => withHeaders(await put(k), LEGACY_TRIO),
+    status: 403,
+    code: 'AccessDenied',
+  },
+  {
+    name: 'host left out of the signed headers',
+    key: 'unsigned-host',
+    make: (k) => put(k, { unsigned: ['host'] }),
+    status: 403,
+    code: 'AccessDenied',
+    message: 'There were headers present in the request which were not signed',
+  },
+  {
+    name: 'SignedHeaders naming constructor (an Object.prototype member)',
+    key: 'proto-constructor',
+    make: async (k) =>
+      setAuth(await put(k), (a) => a.replace('SignedHeaders=', 'SignedHeaders=constructor;')),
+    status: 403,
+    code: 'SignatureDoesNotMatch',
+  },
+  {
+    name: 'SignedHeaders naming __proto__',
+    key: 'proto-proto',
+    make: async (k) => setAuth(await put(k), (a) => a.replace('SignedHeaders=', 'SignedHeaders=__proto__;')),
+    status: 403,
+    code: 'SignatureDoesNotMatch',
+  },
+  {
+    name: 'x-amz-content-sha256: constructor, signed',
+    key: 'proto-sha',
+    make: (k) => put(k, { payloadHash: 'constructor' }),
+    status: 400,
+    code: 'InvalidRequest',
   },
   {
     name: 'SignedHeaders list shortened',
@@ -495,6 +549,46 @@ const PRESIGNED_ROWS: Row[] = [
     status: 403,
     code: 'AccessDenied',
     message: 'Request is not valid yet.',
+  },
+  {
+    name: 'presigned X-Amz-SignedHeaders naming constructor',
+    key: 'ok-put',
+    make: async (k) => setQuery(await get(k, 300), 'X-Amz-SignedHeaders', 'constructor;host'),
+    status: 403,
+    code: 'SignatureDoesNotMatch',
+  },
+  {
+    name: 'presigned X-Amz-SignedHeaders naming __proto__',
+    key: 'ok-put',
+    make: async (k) => setQuery(await get(k, 300), 'X-Amz-SignedHeaders', '__proto__;host'),
+    status: 403,
+    code: 'SignatureDoesNotMatch',
+  },
+  {
+    name: 'presigned with host left out of the signed headers',
+    key: 'ok-put',
+    make: (k) => get(k, 300, { headers: { 'content-type': 'text/plain' }, unsigned: ['host'] }),
+    status: 403,
+    code: 'AccessDenied',
+    message: 'There were headers present in the request which were not signed',
+  },
+  {
+    name: 'presigned PUT with an unsigned x-amz-copy-source (copy as the signer)',
+    key: 'presigned-copy',
+    make: async (k) =>
+      withHeaders(await presigned({ method: 'PUT', path: `/${BUCKET}/${k}`, expiresIn: 300 }), {
+        'x-amz-copy-source': `/${BUCKET}/ok-put`,
+        'content-length': '0',
+      }),
+    status: 403,
+    code: 'AccessDenied',
+  },
+  {
+    name: 'presigned GET with an unsigned legacy X-CuObj-* trio',
+    key: 'ok-put',
+    make: async (k) => withHeaders(await get(k, 300), LEGACY_TRIO),
+    status: 403,
+    code: 'AccessDenied',
   },
   {
     name: 'presigned lifetime over 7 days',

@@ -64,7 +64,9 @@ const SPACES = /\s+/g;
 /**
  * The canonical headers block (each `name:value\n`, repeated values trimmed and joined with ',')
  * for the signed header names, or undefined
- * when a signed header is absent from the request (the signature cannot match then).
+ * when a signed header is absent from the request (the signature cannot match then). The names
+ * come from the client: only the headers object's own entries count, so `constructor` or
+ * `__proto__` read as absent and not as Object.prototype's members.
  */
 export function canonicalHeaders(
   headers: RequestHeaders,
@@ -72,7 +74,7 @@ export function canonicalHeaders(
 ): string | undefined {
   let block = '';
   for (const name of signedHeaders) {
-    const raw = headers[name];
+    const raw = Object.hasOwn(headers, name) ? headers[name] : undefined;
     if (raw === undefined) return undefined;
     const values = typeof raw === 'string' ? [raw] : raw;
     block += `${name}:${values.map((v) => v.trim().replace(SPACES, ' ')).join(',')}\n`;

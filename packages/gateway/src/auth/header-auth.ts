@@ -6,6 +6,7 @@ import { parseContentSha256 } from './content-sha256.js';
 import { parseCredential } from './credential-scope.js';
 import { authErrors } from './messages.js';
 import { headerValue } from './request-headers.js';
+import { unsignedHeaders } from './signed-headers.js';
 import { ALGORITHM, signingKey } from './signing.js';
 import type { AuthInput, AuthOptions, AuthResult, CredentialStore, PayloadMode } from './types.js';
 import { DEFAULT_MAX_SKEW_MS } from './types.js';
@@ -92,11 +93,10 @@ export async function authenticateHeader(
     signature: header.signature,
   });
   if (!ok) throw authErrors.badSignature();
-  // As S3: every x-amz-* header must be signed, or anyone replaying the request inside the skew
-  // window could add one (x-amz-acl: public-read, x-amz-meta-*, x-amz-rdma-token ...).
-  const unsigned = Object.keys(input.headers).filter(
-    (name) => name.startsWith('x-amz-') && !header.signedHeaders.includes(name),
-  );
+  // As S3: host and every x-amz-* header (and the legacy X-CuObj-* RDMA headers) must be signed,
+  // or anyone replaying the request inside the skew window could add one (x-amz-acl: public-read,
+  // x-amz-meta-*, x-amz-rdma-token ...).
+  const unsigned = unsignedHeaders(input.headers, header.signedHeaders);
   if (unsigned.length > 0) throw authErrors.headersNotSigned(unsigned);
 
   const payload: PayloadMode =

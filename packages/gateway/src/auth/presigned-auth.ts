@@ -10,6 +10,7 @@ import {
 import { parseContentSha256, UNSIGNED_PAYLOAD } from './content-sha256.js';
 import { parseCredential } from './credential-scope.js';
 import { authErrors } from './messages.js';
+import { PRESIGNED_MAY_BE_UNSIGNED, unsignedHeaders } from './signed-headers.js';
 import { ALGORITHM, signingKey } from './signing.js';
 import type { AuthInput, AuthOptions, AuthResult, CredentialStore } from './types.js';
 import { DEFAULT_MAX_SKEW_MS, MAX_PRESIGN_SECONDS } from './types.js';
@@ -98,6 +99,10 @@ export async function authenticatePresigned(
       signature: p['X-Amz-Signature'],
     });
   if (!ok) throw authErrors.badSignature();
+  // The URL's holder is not its signer: a header it adds must not act with the signer's
+  // authority (x-amz-copy-source, x-amz-meta-*, x-amz-rdma-token, the X-CuObj-* trio ...).
+  const unsigned = unsignedHeaders(input.headers, signedHeaders, PRESIGNED_MAY_BE_UNSIGNED);
+  if (unsigned.length > 0) throw authErrors.headersNotSigned(unsigned);
 
   return {
     account: credential.account,

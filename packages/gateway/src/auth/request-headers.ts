@@ -3,7 +3,8 @@
 import type { RequestHeaders } from './types.js';
 
 export function headerValue(headers: RequestHeaders, name: string): string | undefined {
-  const value = headers[name];
+  // Own entries only: Node's headers object inherits Object.prototype (constructor, ...).
+  const value = Object.hasOwn(headers, name) ? headers[name] : undefined;
   if (value === undefined) return undefined;
   return typeof value === 'string' ? value : value.join(',');
 }

@@ -8,6 +8,7 @@ import {
   contentRangeHeader,
   type HeadObjectOutput,
 } from '@vgwrdma/s3-backend';
+import { isSendableHeaderValue, unsendableHeaderValue } from '../http/header-value.js';
 import { httpDate } from '../http/headers.js';
 import type { HeaderMap } from './respond.js';
 
@@ -31,11 +32,14 @@ export const RESPONSE_OVERRIDES = {
   'response-content-encoding': 'content-encoding',
 } as const;
 
+/** The overrides asked for; InvalidArgument when a value cannot be sent as a header (CR, LF, ...). */
 export function responseOverrides(query: URLSearchParams): HeaderMap | undefined {
   const out: HeaderMap = {};
   for (const [param, name] of Object.entries(RESPONSE_OVERRIDES)) {
     const v = query.get(param);
-    if (v !== null) out[name] = v;
+    if (v === null) continue;
+    if (!isSendableHeaderValue(v)) throw unsendableHeaderValue(param);
+    out[name] = v;
   }
   return Object.keys(out).length > 0 ? out : undefined;
 }

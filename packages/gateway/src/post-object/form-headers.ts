@@ -28,7 +28,7 @@ const SIGNING = new Set([
 export function formHeaders(fields: ReadonlyMap<string, string>): RawHeaders {
   const out: RawHeaders = {};
   for (const [name, value] of fields) {
-    const renamed = RENAMED[name];
+    const renamed = Object.hasOwn(RENAMED, name) ? RENAMED[name] : undefined;
     if (renamed) out[renamed] = value;
     else if (CONTENT.has(name) || (name.startsWith('x-amz-') && !SIGNING.has(name))) out[name] = value;
   }

@@ -45,6 +45,9 @@ function disconnectSignal(c: Context<GatewayEnv>): AbortSignal {
 
 export function createRouter(rows: readonly RouteRow[], opts: RouterOptions) {
   const matcher = createMatcher(rows);
+  // A Map of the handlers' own names: the operation comes from the path, and `PATCH /constructor`
+  // must not find Object.prototype.constructor.
+  const adminHandlers = new Map(Object.entries(opts.adminHandlers ?? {}));
   return async (c: Context<GatewayEnv>): Promise<Response> => {
     const incoming = c.env.incoming;
     const method = (incoming.method ?? 'GET').toUpperCase();
@@ -65,7 +68,7 @@ export function createRouter(rows: readonly RouteRow[], opts: RouterOptions) {
     }
     const adminHandler =
       method === 'PATCH' && kind === 'bucket' && !target.query.has('change-bucket-owner')
-        ? opts.adminHandlers?.[target.bucket ?? '']
+        ? adminHandlers.get(target.bucket ?? '')
         : undefined;
     const row: RouteRow = adminHandler
       ? {

@@ -15,6 +15,7 @@ import {
   type TagSet,
   type VersioningStatus,
 } from '@vgwrdma/s3-backend';
+import { MAX_KEY_BYTES } from '../http/request-target.js';
 import {
   child,
   children,
@@ -56,13 +57,22 @@ export interface DeleteRequest {
   quiet: boolean;
 }
 
-/** Delete (DeleteObjects): 1..1000 keys. */
+/** S3's bound on a version id ("no more than 1,024 bytes long"), as MAX_KEY_BYTES is on keys. */
+const MAX_VERSION_ID_BYTES = 1024;
+
+/**
+ * Delete (DeleteObjects): 1..1000 keys, each at most 1024 bytes (KeyTooLongError for the whole
+ * request, as a key in a path: the answer echoes every key, and must not echo megabytes).
+ */
 export function parseDelete(xml: string): DeleteRequest {
   const root = parseXmlRoot(xml, 'Delete');
   const objects = children(root, 'Object').map((o) => {
     const key = childText(o, 'Key');
     if (key === undefined) throw malformedXml();
+    if (Buffer.byteLength(key) > MAX_KEY_BYTES) throw new S3Error('KeyTooLongError');
     const versionId = childText(o, 'VersionId');
+    if (versionId !== undefined && Buffer.byteLength(versionId) > MAX_VERSION_ID_BYTES)
+      throw S3Error.custom('InvalidArgument', 'Invalid version id specified');
     return versionId === undefined ? { key } : { key, versionId };
   });
   if (objects.length === 0 || objects.length > 1000) throw malformedXml();

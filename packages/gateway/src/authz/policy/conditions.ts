@@ -81,7 +81,7 @@ export function splitOperator(raw: string): { operator: string; ifExists: boolea
   if (raw === 'Null') return { operator: 'Null', ifExists: false };
   const ifExists = raw.endsWith('IfExists');
   const operator = ifExists ? raw.slice(0, -'IfExists'.length) : raw;
-  return OPERATORS[operator] ? { operator, ifExists } : undefined;
+  return Object.hasOwn(OPERATORS, operator) ? { operator, ifExists } : undefined;
 }
 
 export function conditionHolds(
@@ -93,7 +93,7 @@ export function conditionHolds(
     const wantAbsent = cond.values.some((v) => v.toLowerCase() === 'true');
     return wantAbsent === (values === undefined);
   }
-  const spec = OPERATORS[cond.operator];
+  const spec = Object.hasOwn(OPERATORS, cond.operator) ? OPERATORS[cond.operator] : undefined;
   if (!spec) return false;
   if (values === undefined) return cond.ifExists || spec.negated;
   const any = values.some((rv) => cond.values.some((pv) => spec.compare(rv, pv)));

@@ -1,0 +1,157 @@
+// The RDMA request headers must be signed (issue 16, items 2 and 3): against the built gateway
+// with --rdma-ip (softnic), an attacker's agent in this test process, and requests signed by the
+// AWS SDK for the object's owner. Whoever replays such a request, or holds a presigned URL, and
+// adds an unsigned legacy X-CuObj-* trio or x-amz-rdma-token pointing at their own buffer must be
+// refused (403 AccessDenied) before any byte moves: a GET must not be diverted into the attacker's
+// memory, a PUT must not store the attacker's bytes. The same trio, signed, is honoured: the
+// refusal is the signing rule, not a gateway that ignores the trio.
+import { createHash, randomFillSync } from 'node:crypto';
+import {
+  CreateBucketCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  type S3Client,
+} from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { HostClient, type HostMemory, parseRdmaToken } from '@vgwrdma/rdma-ffi';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import {
+  type GatewayProcess,
+  killAllChildren,
+  ROOT_CREDENTIALS,
+  removeDir,
+  startGateway,
+} from './helpers/gateway-process.js';
+import { RDMA_SDK_OPTIONS, rdmaHeaders, sendError, sendSigned } from './helpers/rdma.js';
+import { s3Client } from './helpers/s3-client.js';
+
+const SIZE = 64 * 1024;
+const Bucket = 'rdma-signing';
+const md5 = (b: Uint8Array) => createHash('md5').update(b).digest('hex');
+
+let gw: GatewayProcess;
+let agent: HostClient;
+let sdk: S3Client;
+const secret = randomFillSync(Buffer.alloc(SIZE));
+
+beforeAll(async () => {
+  gw = await startGateway({
+    globalArgs: ['--quiet', '--rdma-ip', '127.0.0.1', '--pool-buf-size', '1MiB', '--pool-buf-count', '2'],
+  });
+  agent = new HostClient();
+  sdk = s3Client(gw.url, ROOT_CREDENTIALS, RDMA_SDK_OPTIONS);
+  await sdk.send(new CreateBucketCommand({ Bucket }));
+  await sdk.send(new PutObjectCommand({ Bucket, Key: 'secret', Body: secret }));
+});
+afterAll(async () => {
+  sdk?.destroy();
+  agent?.close();
+  await gw?.stop();
+  if (gw) await removeDir(gw.root);
+  killAllChildren();
+});
+
+/** The legacy trio naming `size` bytes of `region` (decimal length and start, as vgwrdma's tools send). */
+function legacyTrio(region: HostMemory, size: number, op: 'get' | 'put'): Record<string, string> {
+  const token = region.token(0, size, op);
+  return {
+    'X-CuObj-RDMA-Descr': token,
+    'X-CuObj-Content-Length': String(size),
+    'X-CuObj-Remote-Buf-Start': parseRdmaToken(token).remoteAddr.toString(),
+  };
+}
+
+interface Stackable {
+  middlewareStack: {
+    addRelativeTo(mw: unknown, opts: { relation: 'after'; toMiddleware: string; name: string }): void;
+  };
+}
+
+/** Sends `command` signed by the SDK, then adds `headers` to the wire request after signing. */
+function sendWithUnsigned(command: Stackable, headers: Record<string, string>): Promise<unknown> {
+  command.middlewareStack.addRelativeTo(
+    (next: (a: unknown) => Promise<unknown>) =>
+      async (args: { request: { headers: Record<string, string> } }) => {
+        Object.assign(args.request.headers, headers);
+        return next(args);
+      },
+    { relation: 'after', toMiddleware: 'httpSigningMiddleware', name: 'addUnsignedRdmaHeaders' },
+  );
+  return sdk.send(command as never);
+}
+
+async function exists(Key: string): Promise<boolean> {
+  try {
+    await sdk.send(new HeadObjectCommand({ Bucket, Key }));
+    return true;
+  } catch (e) {
+    if ((e as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return false;
+    throw e;
+  }
+}
+
+it('control: the same trio, signed, moves the object by RDMA', async () => {
+  const dst = agent.allocate(SIZE);
+  try {
+    const got = await sendSigned(
+      sdk,
+      new GetObjectCommand({ Bucket, Key: 'secret' }),
+      legacyTrio(dst, SIZE, 'get'),
+    );
+    expect(got.headers['x-amz-rdma-reply']).toBe('200');
+    expect(md5(dst.bytes)).toBe(md5(secret));
+  } finally {
+    dst.close();
+  }
+});
+
+it('a signed GET with an unsigned X-CuObj-* trio is refused: nothing lands in the agent', async () => {
+  const dst = agent.allocate(SIZE);
+  try {
+    const err = await sendError(
+      sendWithUnsigned(new GetObjectCommand({ Bucket, Key: 'secret' }), legacyTrio(dst, SIZE, 'get')),
+    );
+    expect([err.status, err.code]).toEqual([403, 'AccessDenied']);
+    expect(rdmaHeaders(err.headers)).toEqual([]);
+    expect(dst.bytes.every((b) => b === 0)).toBe(true);
+  } finally {
+    dst.close();
+  }
+});
+
+it('a signed empty PUT with an unsigned X-CuObj-* trio is refused: the agent bytes are not stored', async () => {
+  const src = agent.allocate(SIZE);
+  randomFillSync(src.bytes);
+  try {
+    const err = await sendError(
+      sendWithUnsigned(new PutObjectCommand({ Bucket, Key: 'planted', Body: new Uint8Array(0) }), {
+        ...legacyTrio(src, SIZE, 'put'),
+        'content-length': '0',
+      }),
+    );
+    expect([err.status, err.code]).toEqual([403, 'AccessDenied']);
+    expect(await exists('planted')).toBe(false);
+  } finally {
+    src.close();
+  }
+});
+
+it('a presigned GET used with an unsigned x-amz-rdma-token or trio is refused: nothing diverted', async () => {
+  const url = await getSignedUrl(sdk, new GetObjectCommand({ Bucket, Key: 'secret' }), { expiresIn: 300 });
+  const dst = agent.allocate(SIZE);
+  try {
+    for (const headers of [{ 'x-amz-rdma-token': dst.token(0, SIZE, 'get') }, legacyTrio(dst, SIZE, 'get')]) {
+      const res = await fetch(url, { headers });
+      const body = await res.text();
+      expect([res.status, /<Code>([^<]*)<\/Code>/.exec(body)?.[1]], body).toEqual([403, 'AccessDenied']);
+      expect(res.headers.get('x-amz-rdma-reply')).toBeNull();
+    }
+    expect(dst.bytes.every((b) => b === 0)).toBe(true);
+    // the URL itself still works, over HTTP
+    const plain = await fetch(url);
+    expect(md5(Buffer.from(await plain.arrayBuffer()))).toBe(md5(secret));
+  } finally {
+    dst.close();
+  }
+});
