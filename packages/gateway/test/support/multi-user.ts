@@ -29,9 +29,13 @@ export interface MultiUserGateway {
 
 export async function startMultiUser(
   extra: Partial<Omit<GatewayOptions, 'backend' | 'credentials' | 'iam'>> = {},
+  opts: { versioning?: boolean } = {},
 ): Promise<MultiUserGateway> {
   const dir = await mkdtemp(join(tmpdir(), 'gw-authz-'));
-  const backend = await PosixBackend.open({ root: join(dir, 'data') });
+  const backend = await PosixBackend.open({
+    root: join(dir, 'data'),
+    ...(opts.versioning ? { versioningDir: join(dir, 'versions') } : {}),
+  });
   const iamDir = join(dir, 'iam');
   const iam = await IamStore.open({ root: ROOT, dir: iamDir });
   for (const u of [ALICE, BOB])
