@@ -1,8 +1,8 @@
 // The built gateway with --iam-dir and --versioning-dir, attacked by a plain user (Bob) whose
 // bucket policy allows GetObject/PutObject/DeleteObject but not the version and object-lock
 // permissions: reading, copying and deleting old versions, bypassing governance retention, and
-// writing objects with retention or a legal hold must each be evaluated as the action S3
-// evaluates (s3:GetObjectVersion, s3:DeleteObjectVersion, s3:BypassGovernanceRetention,
+// writing objects with retention or a legal hold (also by a POST form) must each be evaluated as
+// the action S3 evaluates (s3:GetObjectVersion, s3:DeleteObjectVersion, s3:BypassGovernanceRetention,
 // s3:PutObjectRetention, s3:PutObjectLegalHold) and refused with nothing changed. A copy reads
 // its source under the source's tag-conditioned Denies, with the source version's tags.
 import {
@@ -25,6 +25,7 @@ import {
   type S3Client,
   UploadPartCopyCommand,
 } from '@aws-sdk/client-s3';
+import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type GatewayProcess,
@@ -40,6 +41,12 @@ import { s3Client } from './helpers/s3-client.js';
 const ALICE: IamUser = { access: 'alice-key', secret: 'alice-secret', role: 'userplus' };
 const BOB: IamUser = { access: 'bob-key', secret: 'bob-secret' };
 const LOCKED_MESSAGE = 'Access Denied because object protected by object lock.';
+/** The POST form field for each SDK lock parameter. */
+const LOCK_FIELDS = {
+  ObjectLockMode: 'x-amz-object-lock-mode',
+  ObjectLockRetainUntilDate: 'x-amz-object-lock-retain-until-date',
+  ObjectLockLegalHoldStatus: 'x-amz-object-lock-legal-hold',
+} as const;
 
 /** The failed call's error name and HTTP status ('' and 200 when it succeeded). */
 async function outcome(p: Promise<unknown>): Promise<[string, number]> {
@@ -98,6 +105,15 @@ describe('vgwrdma authorization of versions, object lock and copy sources', { ti
       (await alice.send(new PutObjectCommand({ Bucket, Key: 'doc', Body, ...(Tagging ? { Tagging } : {}) })))
         .VersionId ?? '';
     return [await put('old secret', 'class=secret'), await put('current')];
+  }
+  /** Bob's POST object form (signed policy naming `Fields`): status and error code. */
+  async function postForm(Bucket: string, Key: string, Fields: Record<string, string>) {
+    const { url, fields } = await createPresignedPost(bob as never, { Bucket, Key, Fields });
+    const form = new FormData();
+    for (const [name, value] of Object.entries(fields)) form.append(name, value);
+    form.append('file', new Blob(['x']), Key);
+    const res = await fetch(url, { method: 'POST', body: form });
+    return [res.status, /<Code>([^<]*)<\/Code>/.exec(await res.text())?.[1]];
   }
   const versionsOf = async (Bucket: string, Key: string) =>
     ((await root.send(new ListObjectVersionsCommand({ Bucket, Prefix: Key }))).Versions ?? [])
@@ -271,12 +287,22 @@ describe('vgwrdma authorization of versions, object lock and copy sources', { ti
       const create = bob.send(new CreateMultipartUploadCommand({ Bucket, Key: 'pinned', ...lock }));
       expect(await outcome(create)).toEqual(DENIED);
     }
+    // A browser form (POST object) carries the same settings as fields.
+    for (const lock of [compliance, hold]) {
+      const fields = Object.entries(lock).map(([k, v]) => [
+        LOCK_FIELDS[k as keyof typeof LOCK_FIELDS],
+        v instanceof Date ? v.toISOString() : v,
+      ]);
+      expect(await postForm(Bucket, 'pinned', Object.fromEntries(fields))).toEqual([403, 'AccessDenied']);
+    }
     expect(await versionsOf(Bucket, 'pinned')).toEqual([]);
     expect((await root.send(new ListMultipartUploadsCommand({ Bucket }))).Uploads ?? []).toEqual([]);
 
-    // Plain writes stay open to Bob.
+    // Plain writes stay open to Bob, by PUT and by form.
     await bob.send(new PutObjectCommand({ Bucket, Key: 'plain', Body: 'x' }));
+    expect(await postForm(Bucket, 'plain-form', {})).toEqual([204, undefined]);
     expect(await versionsOf(Bucket, 'plain')).toHaveLength(1);
+    expect(await versionsOf(Bucket, 'plain-form')).toHaveLength(1);
   });
 
   it('refuses copies of an object a tag-conditioned Deny hides, by the source version’s tags', async () => {
