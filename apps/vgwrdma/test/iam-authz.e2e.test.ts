@@ -1,11 +1,11 @@
 // The built gateway with --iam-dir: users read from a versitygw users.json, a second user
 // denied by default and granted by a bucket policy, anonymous reads through a public-read ACL,
-// and a user added to the file by another process signing in without a restart.
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+// a user added to the file by another process signing in without a restart, and versitygw's
+// roles: a plain `user` may not create buckets, `userplus` and admin may.
 import {
   CreateBucketCommand,
   GetObjectCommand,
+  HeadBucketCommand,
   ListBucketsCommand,
   PutBucketAclCommand,
   PutBucketPolicyCommand,
@@ -16,28 +16,16 @@ import {
   type GatewayProcess,
   killAllChildren,
   makeTempDir,
+  ROOT_CREDENTIALS,
   removeDir,
   startGateway,
 } from './helpers/gateway-process.js';
+import { type IamUser, writeUsers } from './helpers/iam-users.js';
 import { s3Client } from './helpers/s3-client.js';
 
-const ALICE = { access: 'alice-key', secret: 'alice-secret' };
-const BOB = { access: 'bob-key', secret: 'bob-secret' };
-const entry = (u: { access: string; secret: string }) => ({
-  ...u,
-  role: 'user',
-  userID: 0,
-  groupID: 0,
-  projectID: 0,
-});
-
-async function writeUsers(dir: string, users: { access: string; secret: string }[]): Promise<void> {
-  const accessAccounts = Object.fromEntries(users.map((u) => [u.access, entry(u)]));
-  const tmp = join(dir, 'users.json.tmp');
-  await writeFile(tmp, JSON.stringify({ accessAccounts }));
-  const { rename } = await import('node:fs/promises');
-  await rename(tmp, join(dir, 'users.json'));
-}
+// Alice may create buckets (userplus); Bob is a plain user.
+const ALICE: IamUser = { access: 'alice-key', secret: 'alice-secret', role: 'userplus' };
+const BOB: IamUser = { access: 'bob-key', secret: 'bob-secret' };
 
 async function errorName(p: Promise<unknown>): Promise<string> {
   return p.then(
@@ -98,6 +86,17 @@ describe('vgwrdma --iam-dir', () => {
     await alice.send(new PutBucketAclCommand({ Bucket: 'shared', ACL: 'public-read' }));
     const anon = await fetch(`${gw.url}/shared/a.txt`);
     expect([anon.status, await anon.text()]).toEqual([200, 'from alice']);
+  });
+
+  it('refuses CreateBucket to a plain user; userplus and the root account may create', async () => {
+    const bob = client(BOB);
+    const refused = await bob.send(new CreateBucketCommand({ Bucket: 'bobs-own' })).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ name: 'AccessDenied', $metadata: { httpStatusCode: 403 } });
+    const root = client(ROOT_CREDENTIALS);
+    // Nothing was created: the admin, who sees every bucket, finds none by that name.
+    expect(await errorName(root.send(new HeadBucketCommand({ Bucket: 'bobs-own' })))).toBe('NotFound');
+    expect(await errorName(client(ALICE).send(new CreateBucketCommand({ Bucket: 'alices-own' })))).toBe('');
+    expect(await errorName(root.send(new CreateBucketCommand({ Bucket: 'roots-own' })))).toBe('');
   });
 
   it('picks up users.json rewritten by another process', async () => {

@@ -1,9 +1,19 @@
 // The ACL/policy step of the pipeline: decides whether an (authenticated or anonymous) caller
-// may perform a route's action on a bucket or object. Order: admin bypass → explicit Deny in
-// the bucket policy → bucket owner → policy Allow → ACL grant (unless ACLs are disabled by
-// `disableAcl` or BucketOwnerEnforced) → AccessDenied.
-import { type Account, type Backend, type RequestContext, S3Error } from '@vgwrdma/s3-backend';
-import { header, type RawHeaders } from '../http/headers.js';
+// may perform a route's action on a bucket or object. Order: role (CreateBucket: admin and
+// userplus only) → admin bypass → explicit Deny in the bucket policy → bucket owner → policy
+// Allow → ACL grant (unless ACLs are disabled by `disableAcl` or BucketOwnerEnforced) →
+// AccessDenied. An object request is checked for every action it needs (request-actions.ts:
+// version variants, bypass and object-lock headers), and a copy also for reading its source,
+// with the source object's tags and version in the condition context.
+import {
+  type Account,
+  type Backend,
+  type CopySource,
+  type RequestContext,
+  S3Error,
+} from '@vgwrdma/s3-backend';
+import { parseCopySource } from '../http/copy-source.js';
+import { header, queryValue, type RawHeaders } from '../http/headers.js';
 import { aclGrants } from './acl/acl-permissions.js';
 import { checkAclUsage } from './acl-usage.js';
 import { type RouteShape, refuseAnonymous } from './anonymous-refusals.js';
@@ -11,6 +21,8 @@ import { type BucketState, BucketStateCache, type BucketStateCacheOptions } from
 import { conditionContext } from './condition-context.js';
 import { withDeleteFilter } from './delete-filter.js';
 import { evaluatePolicy } from './policy/index.js';
+import { copySourceAction, objectActions } from './request-actions.js';
+import { checkRole } from './roles.js';
 
 export interface AuthorizerOptions {
   /** versitygw's --disable-acl: ACLs neither settable nor consulted. */
@@ -42,24 +54,22 @@ export interface AuthzOutcome {
   readonly backend?: Backend;
 }
 
+/** One resource a check is about, with what its condition context needs. */
+interface Target {
+  readonly state: BucketState;
+  readonly resource: string;
+  /** What s3:versionid and the list keys are read from: the request's query, or the copy source's version. */
+  readonly query: URLSearchParams;
+  /** s3:ExistingObjectTag/<key> of the object (only read when the bucket policy asks). */
+  readonly tags?: ReadonlyMap<string, string[]> | undefined;
+}
+
 function resourceOf(req: AccessRequest): string {
   return req.key !== '' ? `${ARN}${req.bucket}/${req.key}` : `${ARN}${req.bucket}`;
 }
 
-/** `x-amz-copy-source` as bucket and key ('/b/k?versionId=..', URL-encoded). */
-function copySource(headers: RawHeaders): { bucket: string; key: string } | undefined {
-  const raw = header(headers, 'x-amz-copy-source');
-  if (raw === undefined) return undefined;
-  let path = raw.split('?')[0] ?? '';
-  try {
-    path = decodeURIComponent(path);
-  } catch {
-    return undefined;
-  }
-  if (path.startsWith('/')) path = path.slice(1);
-  const slash = path.indexOf('/');
-  if (slash <= 0) return undefined;
-  return { bucket: path.slice(0, slash), key: path.slice(slash + 1) };
+function versionQuery(versionId: string | undefined): URLSearchParams {
+  return new URLSearchParams(versionId === undefined ? {} : { versionId });
 }
 
 export class Authorizer {
@@ -79,6 +89,7 @@ export class Authorizer {
   async authorize(req: AccessRequest): Promise<AuthzOutcome> {
     const { route } = req;
     if (req.anonymous) refuseAnonymous(route);
+    else checkRole(route.action, req.account);
     if (route.action === 's3:CreateBucket' || route.target === 'service' || req.bucket === '') return {};
     const state = await this.cache.get(req.backend, req.ctx, req.bucket);
     checkAclUsage(route.action, req.headers, state, this.disableAcl);
@@ -86,70 +97,87 @@ export class Authorizer {
     if (expectedOwner !== undefined && expectedOwner !== state.acl.Owner) throw new S3Error('AccessDenied');
     if (req.account.role === 'admin' && !req.anonymous) return { state };
     if (route.target === 'bucket' && route.action === 's3:DeleteObject') {
-      // DeleteObjects: each key is decided on its own (see delete-filter.ts).
-      const allowed = (key: string) => this.allows(req, state, route.action, `${ARN}${req.bucket}/${key}`);
+      // DeleteObjects: each key (and version) is decided on its own (see delete-filter.ts).
+      const allowed = (o: { key: string; versionId?: string }) => {
+        const target = { state, resource: `${ARN}${req.bucket}/${o.key}`, query: versionQuery(o.versionId) };
+        const actions = objectActions(route, req.headers, o.versionId !== undefined);
+        return actions.every((action) => this.allows(req, target, action));
+      };
       return { state, backend: withDeleteFilter(req.backend, allowed) };
     }
-    this.decide(req, state, route.action, resourceOf(req), await this.existingTags(req, state));
-    const source = route.header === 'x-amz-copy-source' ? copySource(req.headers) : undefined;
-    if (source) {
-      const srcState =
-        source.bucket === req.bucket ? state : await this.cache.get(req.backend, req.ctx, source.bucket);
-      this.decide(req, srcState, 's3:GetObject', `${ARN}${source.bucket}/${source.key}`);
+    if (req.key === '') {
+      this.decide(req, { state, resource: resourceOf(req), query: req.query }, route.action);
+      return { state };
     }
+    const versionId = queryValue(req.query, 'versionId');
+    const tags = await this.existingTags(req, state, { bucket: req.bucket, key: req.key, versionId });
+    const target = { state, resource: resourceOf(req), query: req.query, tags };
+    for (const action of objectActions(route, req.headers, versionId !== undefined))
+      this.decide(req, target, action);
+    if (route.header === 'x-amz-copy-source') await this.authorizeSource(req, state);
     return { state };
   }
 
+  /**
+   * A copy (CopyObject, UploadPartCopy) reads its source: s3:GetObject, or s3:GetObjectVersion
+   * for a version, under the source bucket's policy, with the source object's tags and version
+   * in the condition context. Runs before the handler, so a refusal copies nothing.
+   */
+  private async authorizeSource(req: AccessRequest, state: BucketState): Promise<void> {
+    const source: CopySource = parseCopySource(req.headers);
+    const srcState =
+      source.bucket === req.bucket ? state : await this.cache.get(req.backend, req.ctx, source.bucket);
+    const tags = await this.existingTags(req, srcState, source);
+    const target = {
+      state: srcState,
+      resource: `${ARN}${source.bucket}/${source.key}`,
+      query: versionQuery(source.versionId),
+      tags,
+    };
+    this.decide(req, target, copySourceAction(source.versionId));
+  }
+
   /** Policy Deny, then owner, policy Allow and ACL grant, for one action on one resource. */
-  private decide(
-    req: AccessRequest,
-    state: BucketState,
-    action: string,
-    resource: string,
-    tags?: ReadonlyMap<string, string[]>,
-  ): void {
-    if (!this.allows(req, state, action, resource, tags)) throw new S3Error('AccessDenied');
+  private decide(req: AccessRequest, target: Target, action: string): void {
+    if (!this.allows(req, target, action)) throw new S3Error('AccessDenied');
   }
 
   /**
-   * `s3:ExistingObjectTag/<key>` values, read from the backend only when the bucket policy has
-   * a condition on them (other requests cost no extra read).
+   * `s3:ExistingObjectTag/<key>` values of one object (version), read from the backend only
+   * when the bucket policy has a condition on them (other requests cost no extra read).
    */
   private async existingTags(
     req: AccessRequest,
     state: BucketState,
+    object: { bucket: string; key: string; versionId?: string | undefined },
   ): Promise<Map<string, string[]> | undefined> {
     const wanted = state.policy?.statements.some((s) =>
       s.conditions.some((c) => c.key.startsWith(EXISTING_TAG)),
     );
-    if (!wanted || req.key === '') return undefined;
+    if (!wanted) return undefined;
+    const { bucket, key, versionId } = object;
     const tags = await req.backend
-      .getObjectTagging(req.ctx, { bucket: req.bucket, key: req.key })
+      .getObjectTagging(req.ctx, versionId === undefined ? { bucket, key } : { bucket, key, versionId })
       .catch(() => ({}) as Record<string, string>);
     return new Map(Object.entries(tags).map(([k, v]) => [`${EXISTING_TAG}${k.toLowerCase()}`, [v]]));
   }
 
-  private allows(
-    req: AccessRequest,
-    state: BucketState,
-    action: string,
-    resource: string,
-    tags?: ReadonlyMap<string, string[]>,
-  ): boolean {
+  private allows(req: AccessRequest, target: Target, action: string): boolean {
+    const { state } = target;
     const access = req.anonymous ? '' : req.account.access;
     const decision = state.policy
       ? evaluatePolicy(state.policy, {
           principal: access,
           action,
-          resource,
+          resource: target.resource,
           context: conditionContext({
             access,
             sourceIp: req.sourceIp,
             secure: req.secure,
             presigned: req.presigned,
             headers: req.headers,
-            query: req.query,
-            ...(tags ? { extra: tags } : {}),
+            query: target.query,
+            ...(target.tags ? { extra: target.tags } : {}),
           }),
         })
       : 'none';

@@ -1,48 +1,13 @@
-// CopyObject (PUT with x-amz-copy-source), and the copy-source parsing UploadPartCopy shares.
-import { type CopyObjectInput, type CopySource, type MetadataDirective, S3Error } from '@vgwrdma/s3-backend';
-import { assertValidBucketName } from '../http/bucket-name.js';
+// CopyObject (PUT with x-amz-copy-source); the source is parsed by http/copy-source.ts.
+import { type CopyObjectInput, type MetadataDirective, S3Error } from '@vgwrdma/s3-backend';
 import { parseChecksumAlgorithmHeader } from '../http/checksum-headers.js';
-import { header, parseConditions, type RawHeaders } from '../http/headers.js';
-import { MAX_KEY_BYTES } from '../http/request-target.js';
+import { parseCopySource } from '../http/copy-source.js';
+import { header, type RawHeaders } from '../http/headers.js';
 import type { Handler } from '../routes/types.js';
 import { checksumElements } from '../xml/checksum-elements.js';
 import { el, xmlDocument } from '../xml/document.js';
 import { parseObjectAttributes } from './object-attributes.js';
 import { type HeaderMap, opt, xmlResponse } from './respond.js';
-
-function invalidCopySource(value: string): S3Error {
-  return new S3Error('InvalidArgument', undefined, {
-    detail: { ArgumentName: 'x-amz-copy-source', ArgumentValue: value },
-  });
-}
-
-/** x-amz-copy-source: URL-encoded `[/]bucket/key[?versionId=id]`, with x-amz-copy-source-if-*. */
-export function parseCopySource(headers: RawHeaders): CopySource {
-  const raw = header(headers, 'x-amz-copy-source') ?? '';
-  const q = raw.indexOf('?');
-  const pathPart = q === -1 ? raw : raw.slice(0, q);
-  let path: string;
-  try {
-    path = decodeURIComponent(pathPart);
-  } catch {
-    throw invalidCopySource(raw);
-  }
-  if (path.startsWith('/')) path = path.slice(1);
-  const slash = path.indexOf('/');
-  if (slash <= 0 || slash === path.length - 1) throw invalidCopySource(raw);
-  const bucket = path.slice(0, slash);
-  const key = path.slice(slash + 1);
-  assertValidBucketName(bucket);
-  if (Buffer.byteLength(key) > MAX_KEY_BYTES) throw new S3Error('KeyTooLongError');
-  const versionId =
-    q === -1 ? undefined : (new URLSearchParams(raw.slice(q + 1)).get('versionId') ?? undefined);
-  return {
-    bucket,
-    key,
-    ...opt('versionId', versionId),
-    ...opt('conditions', parseConditions(headers, 'x-amz-copy-source-')),
-  };
-}
 
 function directive(headers: RawHeaders, name: string): MetadataDirective | undefined {
   const v = header(headers, name);

@@ -8,6 +8,7 @@ import {
   parseChecksumType,
   parseContentMD5,
 } from '../http/checksum-headers.js';
+import { parseCopySource } from '../http/copy-source.js';
 import { header, intParam, queryValue } from '../http/headers.js';
 import type { Handler, S3Request } from '../routes/types.js';
 import { checksumElements } from '../xml/checksum-elements.js';
@@ -15,7 +16,6 @@ import { each, el, group, xmlDocument } from '../xml/document.js';
 import { ownerElement } from '../xml/owner.js';
 import { parseCompleteMultipartUpload } from '../xml/requests.js';
 import { encoderFor } from '../xml/url-encoding.js';
-import { parseCopySource } from './copy-object.js';
 import { xmlWithKeepAlive } from './keep-alive.js';
 import { parseObjectAttributes } from './object-attributes.js';
 import { checksumHeaders } from './object-headers.js';

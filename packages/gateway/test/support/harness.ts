@@ -27,7 +27,8 @@ export async function startGateway(
   const gateway = createGateway({
     backend,
     credentials: staticCredentials([
-      { access: ACCESS, secret: SECRET },
+      // userplus: a plain `user` may not create buckets (versitygw's roles).
+      { access: ACCESS, secret: SECRET, account: { role: 'userplus' } },
       { access: ADMIN_ACCESS, secret: ADMIN_SECRET, account: { role: 'admin' } },
     ]),
     region: 'us-east-1',

@@ -1,5 +1,6 @@
-// A gateway over the posix backend with an IamStore: root (admin) plus two plain users stored
-// in users.json, each with its own S3Client.
+// A gateway over the posix backend with an IamStore: root (admin) plus two users stored in
+// users.json with role userplus (they may create buckets; a plain `user` may not), each with its
+// own S3Client.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,13 +29,17 @@ export interface MultiUserGateway {
 
 export async function startMultiUser(
   extra: Partial<Omit<GatewayOptions, 'backend' | 'credentials' | 'iam'>> = {},
+  opts: { versioning?: boolean } = {},
 ): Promise<MultiUserGateway> {
   const dir = await mkdtemp(join(tmpdir(), 'gw-authz-'));
-  const backend = await PosixBackend.open({ root: join(dir, 'data') });
+  const backend = await PosixBackend.open({
+    root: join(dir, 'data'),
+    ...(opts.versioning ? { versioningDir: join(dir, 'versions') } : {}),
+  });
   const iamDir = join(dir, 'iam');
   const iam = await IamStore.open({ root: ROOT, dir: iamDir });
   for (const u of [ALICE, BOB])
-    await iam.createUser({ ...u, role: 'user', userID: 0, groupID: 0, projectID: 0 });
+    await iam.createUser({ ...u, role: 'userplus', userID: 0, groupID: 0, projectID: 0 });
   const running = await createGateway({ backend, iam, ...extra }).listen({ port: 0, host: '127.0.0.1' });
   const clients = [ROOT, ALICE, BOB].map((u) => s3Client(running.url, u.access, u.secret));
   const [root, alice, bob] = clients as [S3Client, S3Client, S3Client];

@@ -1,6 +1,7 @@
 // Which ACL permission each action needs, and whether a stored bucket ACL grants it to an
 // account. As in versitygw, the bucket ACL also governs its objects. Actions missing from the
-// table (bucket configuration) are for the owner, or whoever a policy allows.
+// table (bucket configuration, s3:BypassGovernanceRetention) are for the owner, or whoever a
+// policy allows.
 import type { BucketAcl, Permission } from '@vgwrdma/s3-backend';
 import { ALL_USERS, AUTHENTICATED_USERS } from './grant-headers.js';
 
@@ -15,6 +16,8 @@ const READ = [
   's3:GetObjectRetention',
   's3:GetObjectLegalHold',
   's3:GetObjectVersion',
+  's3:GetObjectVersionTagging',
+  's3:GetObjectVersionAttributes',
 ];
 const WRITE = [
   's3:PutObject',
@@ -26,6 +29,8 @@ const WRITE = [
   's3:PutObjectRetention',
   's3:PutObjectLegalHold',
   's3:DeleteObjectVersion',
+  's3:PutObjectVersionTagging',
+  's3:DeleteObjectVersionTagging',
 ];
 
 const NEEDS: ReadonlyMap<string, Permission> = new Map<string, Permission>([
@@ -33,8 +38,10 @@ const NEEDS: ReadonlyMap<string, Permission> = new Map<string, Permission>([
   ...WRITE.map((a): [string, Permission] => [a, 'WRITE']),
   ['s3:GetBucketAcl', 'READ_ACP'],
   ['s3:GetObjectAcl', 'READ_ACP'],
+  ['s3:GetObjectVersionAcl', 'READ_ACP'],
   ['s3:PutBucketAcl', 'WRITE_ACP'],
   ['s3:PutObjectAcl', 'WRITE_ACP'],
+  ['s3:PutObjectVersionAcl', 'WRITE_ACP'],
 ]);
 
 export function permissionFor(action: string): Permission | undefined {

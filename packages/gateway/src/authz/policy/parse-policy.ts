@@ -26,7 +26,7 @@ const ARN_PREFIX = 'arn:aws:s3:::';
 const ACTION_RE = /^(\*|s3:[A-Za-z*?]+)$/;
 /** Actions on objects (their resources are `bucket/key` ARNs); every other s3 action is on buckets. */
 const OBJECT_ACTION_RE =
-  /^s3:((Get|Put|Delete|Restore)Object|AbortMultipartUpload$|ListMultipartUploadParts$)/i;
+  /^s3:((Get|Put|Delete|Restore)Object|AbortMultipartUpload$|ListMultipartUploadParts$|BypassGovernanceRetention$)/i;
 
 /**
  * S3 refuses a statement where a (wildcard-free) action can apply to none of its resources, such

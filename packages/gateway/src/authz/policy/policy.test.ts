@@ -50,6 +50,21 @@ describe('parseBucketPolicy', () => {
       expect.objectContaining({ code: 'MalformedPolicy', message }),
     );
   });
+  it('takes the version and object-lock actions as object actions', () => {
+    const on = (Resource: string) =>
+      doc([
+        {
+          Effect: 'Deny',
+          Principal: '*',
+          Action: ['s3:BypassGovernanceRetention', 's3:GetObjectVersion', 's3:PutObjectLegalHold'],
+          Resource,
+        },
+      ]);
+    expect(parseBucketPolicy(on('arn:aws:s3:::b/*'), 'b').statements).toHaveLength(1);
+    expect(() => parseBucketPolicy(on('arn:aws:s3:::b'), 'b')).toThrow(
+      expect.objectContaining({ message: 'Action does not apply to any resource(s) in statement' }),
+    );
+  });
 });
 
 describe('evaluatePolicy', () => {

@@ -1,0 +1,20 @@
+// A versitygw users.json for --iam-dir, written atomically (temp file + rename) so a running
+// gateway never reads half a file.
+import { rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+export interface IamUser {
+  readonly access: string;
+  readonly secret: string;
+  /** versitygw's role; 'user' when omitted (may not create buckets). */
+  readonly role?: 'admin' | 'user' | 'userplus';
+}
+
+export async function writeUsers(dir: string, users: readonly IamUser[]): Promise<void> {
+  const accessAccounts = Object.fromEntries(
+    users.map((u) => [u.access, { role: 'user', ...u, userID: 0, groupID: 0, projectID: 0 }]),
+  );
+  const tmp = join(dir, 'users.json.tmp');
+  await writeFile(tmp, JSON.stringify({ accessAccounts }));
+  await rename(tmp, join(dir, 'users.json'));
+}
