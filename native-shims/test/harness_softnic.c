@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -76,6 +77,8 @@ void rig_close(rig_t *r) {
 }
 
 const char *peer_netns = NULL;
+int peer_uid = -1;
+int peer_dumpable = 1;
 
 int join_netns(const char *name) {
   char path[256];
@@ -158,6 +161,11 @@ void peer_start(peer_t *p, size_t size, uint64_t seed, int allow_direct, uint64_
     close(cmd[1]);
     close(resp[0]);
     if (peer_netns != NULL) CHECK_EQ_INT(join_netns(peer_netns), 0);
+    if (peer_uid >= 0) {
+      CHECK(setresgid((gid_t)peer_uid, (gid_t)peer_uid, (gid_t)peer_uid) == 0);
+      CHECK(setresuid((uid_t)peer_uid, (uid_t)peer_uid, (uid_t)peer_uid) == 0);
+      CHECK(prctl(PR_SET_DUMPABLE, peer_dumpable ? 1 : 0) == 0); /* a uid change clears it */
+    }
     peer_child(cmd[0], resp[1], size, seed, allow_direct, dc_key, agent_addr);
   }
   close(cmd[0]);
@@ -203,6 +211,20 @@ void peer_kill(peer_t *p) {
   waitpid(p->pid, NULL, 0);
   close(p->cmd_w);
   close(p->resp_r);
+}
+
+int fake_agent_handshake(int fd, uint64_t dc_key, pid_t pid, uint64_t cookie_addr) {
+  snic_hdr_t h, ack = snic_hdr_make(SNIC_HELLO_ACK);
+  int rc = sock_recv_hdr(fd, &h);
+  if (rc) return rc;
+  if (h.type != SNIC_HELLO || h.arg != dc_key) return -EACCES;
+  ack.addr = (uint64_t)pid;
+  if (cookie_addr != 0) {
+    ack.flags = SNIC_FLAG_DIRECT;
+    ack.arg = cookie_addr;
+    ack.length = SNIC_COOKIE_LEN;
+  }
+  return sock_send_hdr(fd, &ack, NULL, 0);
 }
 
 snic_hdr_t agent_ask(int fd, uint8_t type, uint32_t rkey, uint64_t addr, uint64_t len, uint64_t arg) {
