@@ -69,6 +69,11 @@ void peer_kill(peer_t *p);  /* SIGKILL + reap */
  * cookie there. 0, or a negative errno (the gateway refused or hung up). */
 int fake_agent_handshake(int fd, uint64_t dc_key, pid_t pid, uint64_t cookie_addr);
 
+/* Raw-gateway tests: the gateway side of the handshake with dc_key (HELLO, HELLO_ACK, AUTH);
+ * returns the agent's AUTH_ACK (CHECKs the I/O). *agent_proof_ok (optional) = whether the
+ * agent's proof verified under dc_key. The AUTH is sent even when it did not. */
+snic_hdr_t gateway_handshake(int fd, uint64_t dc_key, int want_direct, int *agent_proof_ok);
+
 /* Raw-protocol tests: send one frame header to an agent and return its answer (CHECKs the I/O). */
 snic_hdr_t agent_ask(int fd, uint8_t type, uint32_t rkey, uint64_t addr, uint64_t len, uint64_t arg);
 /* The agent must end the connection with ERROR(-EPROTO) and then EOF; fd stays open. */

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "auth.h"
 #include "guard.h"
 #include "sock.h"
 #include "wire.h"
@@ -51,16 +52,33 @@ static int prove(snic_initiator_t *in, snic_conn_t *c, pid_t pid, uint64_t cooki
   return 0;
 }
 
+/* Wire v2 (auth.h): send a nonce, check the agent's proof that it knows the DC key BEFORE
+ * sending anything derived from the key, then prove ours; the agent then names its pid and
+ * offers the cookie. A peer that is no agent of ours sees one nonce and nothing else. */
 static int handshake(snic_initiator_t *in, snic_conn_t *c) {
+  uint8_t ns[SNIC_NONCE_LEN], theirs[SNIC_NONCE_LEN + SNIC_MAC_LEN], mac[SNIC_MAC_LEN];
+  if (snic_nonce(ns) != 0) return -EIO;
   snic_hdr_t h = snic_hdr_make(SNIC_HELLO);
-  h.arg = in->cfg.dc_key;
   h.flags = in->cfg.allow_direct ? SNIC_FLAG_DIRECT : 0;
-  int rc = sock_send_hdr(c->fd, &h, NULL, 0);
+  h.length = sizeof ns;
+  int rc = sock_send_hdr(c->fd, &h, ns, sizeof ns);
   snic_hdr_t ack;
   if (rc == 0) rc = sock_recv_hdr(c->fd, &ack);
   if (rc) return rc;
-  if (ack.type != SNIC_HELLO_ACK) return -EPROTO;
-  if (ack.status != 0) return agent_errno(ack.status); /* -EACCES: wrong DC key */
+  if (ack.type == SNIC_ERROR) return agent_errno(ack.status);
+  if (ack.type != SNIC_HELLO_ACK || ack.status != 0 || ack.length != sizeof theirs) return -EPROTO;
+  rc = sock_recv_all(c->fd, theirs, sizeof theirs);
+  if (rc) return rc;
+  snic_mac_agent(in->cfg.dc_key, ns, theirs, mac);
+  if (!snic_mac_equal(mac, theirs + SNIC_NONCE_LEN)) return -EACCES; /* no agent of ours: wrong DC key */
+  snic_mac_server(in->cfg.dc_key, theirs, ns, mac);
+  h = snic_hdr_make(SNIC_AUTH);
+  h.length = sizeof mac;
+  rc = sock_send_hdr(c->fd, &h, mac, sizeof mac);
+  if (rc == 0) rc = sock_recv_hdr(c->fd, &ack);
+  if (rc) return rc;
+  if (ack.type != SNIC_AUTH_ACK) return -EPROTO;
+  if (ack.status != 0) return agent_errno(ack.status); /* -EACCES: the agent has another key */
   if ((ack.flags & SNIC_FLAG_DIRECT) && in->cfg.allow_direct && ack.length == SNIC_COOKIE_LEN) {
     rc = prove(in, c, (pid_t)ack.addr, ack.arg);
     if (rc) return rc;
