@@ -8,7 +8,7 @@
  *  - The same with a plain program exec'd by a same-uid child (the address space changed).
  *  - Privilege rule: a root gateway and a client running as nobody use TCP unless the server
  *    option direct_privileged is set; with it, direct works; a non-dumpable client is refused
- *    even with it. */
+ *    even with it; gateway and client as the same unprivileged user: direct works. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -317,6 +317,46 @@ static void non_dumpable_client_refused_even_with_opt_in(void) {
   CHECK_EQ_INT(st.tcp_transfers, 2);
 }
 
+/* The recommended deployment: gateway and client both run as the same unprivileged user. The
+ * direct path still works (the kernel's ptrace check guards each copy; no /proc/<pid>/mem). Run
+ * as nobody in a child; exit codes name the failed step. */
+static void unprivileged_same_uid_direct(void) {
+  need_root(); /* to become nobody */
+  fflush(NULL);
+  pid_t gw = fork();
+  CHECK(gw >= 0);
+  if (gw == 0) {
+    if (setresgid(NOBODY, NOBODY, NOBODY) != 0 || setresuid(NOBODY, NOBODY, NOBODY) != 0 ||
+        prctl(PR_SET_DUMPABLE, 1) != 0)
+      _exit(20);
+    peer_t peer;
+    peer_start(&peer, XFER, 3, 1, DC_KEY, NULL); /* the client: nobody too, dumpable */
+    cuobj_server_t *s = server(0);
+    uint8_t *mem = cuobj_server_alloc_host_buffer(s, XFER);
+    cuobj_rdma_buffer_t *b = cuobj_server_register_buffer(s, mem, XFER);
+    char tok[TOKEN_CAP];
+    peer_token(&peer, 0, XFER, CUOBJ_OP_GET, tok);
+    test_fill(mem, XFER, 4);
+    if (cuobj_server_handle_get(s, "k", b, peer.addr, XFER, tok, 0) != XFER) _exit(21);
+    if (peer_hash(&peer, 0, XFER) != test_hash(mem, XFER)) _exit(22);
+    peer_fill(&peer, 5);
+    if (cuobj_server_handle_put(s, "k", b, peer.addr, XFER, tok, 0) != XFER) _exit(23);
+    if (peer_hash(&peer, 0, XFER) != test_hash(mem, XFER)) _exit(24);
+    cuobj_server_stats_t st = stats_of(s);
+    if (st.proofs_ok != 1 || st.direct_transfers != 2 || st.tcp_transfers != 0) _exit(25);
+    cuobj_server_deregister_buffer(s, b);
+    cuobj_server_free_host_buffer(s, mem);
+    cuobj_server_destroy(s);
+    peer_stop(&peer);
+    _exit(0);
+  }
+  int status;
+  CHECK(waitpid(gw, &status, 0) == gw);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    fprintf(stderr, "unprivileged gateway: exit %d\n", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+  CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
 int main(int argc, char **argv) {
   static const test_case_t cases[] = {
       {"setuid_exec_after_proof_put", setuid_exec_after_proof_put},
@@ -327,6 +367,7 @@ int main(int argc, char **argv) {
       {"root_gateway_nobody_client_uses_tcp", root_gateway_nobody_client_uses_tcp},
       {"root_gateway_nobody_client_opt_in_direct", root_gateway_nobody_client_opt_in_direct},
       {"non_dumpable_client_refused_even_with_opt_in", non_dumpable_client_refused_even_with_opt_in},
+      {"unprivileged_same_uid_direct", unprivileged_same_uid_direct},
   };
   return run_cases(cases, sizeof cases / sizeof cases[0], argc, argv);
 }
