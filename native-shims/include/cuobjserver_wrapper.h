@@ -50,7 +50,7 @@ typedef struct cuobj_rdma_buffer cuobj_rdma_buffer_t; /* opaque registration han
  * offsets: struct_size 0, provider 4, num_dcis 8, cq_depth 12, dc_key 16, service_level 24,
  * timeout 28, hop_limit 32, pkey_index 36, max_sge 40, delay_interval 44, delay_mode 48,
  * qp_reset_on_failure 52, retry_cnt 56, traffic_class 60, max_rd_atomic 64, io_timeout_ms 68,
- * connect_timeout_ms 72, frame_size 76, allow_direct 80, reserved 84. */
+ * connect_timeout_ms 72, frame_size 76, allow_direct 80, direct_privileged 84. */
 typedef struct cuobj_rdma_tunables {
   uint32_t struct_size;         /* = sizeof(cuobj_rdma_tunables_t); older/smaller sizes accepted */
   uint32_t provider;            /* vgw_provider_t; default VGW_PROVIDER_SOFTNIC */
@@ -72,7 +72,11 @@ typedef struct cuobj_rdma_tunables {
   uint32_t connect_timeout_ms;  /* softnic: connect + handshake, default 3000 */
   uint32_t frame_size;          /* softnic: TCP data frame payload, default 4 MiB (4 KiB..64 MiB) */
   uint32_t allow_direct;        /* softnic: 1 = use process_vm_* when the agent proves same host */
-  uint32_t reserved;            /* 0 */
+  uint32_t direct_privileged;   /* softnic, 0 (ABI 1.5; was `reserved`): 1 = allow the direct path
+                                   even when this process is more privileged than the client (euid 0
+                                   or CAP_SYS_PTRACE, client uid != our euid). A client whose
+                                   credentials change (setuid/setgid exec) or that is not dumpable
+                                   is refused regardless. */
 } cuobj_rdma_tunables_t;
 
 /* Completion of a submit_*: user_tag as given, status = bytes moved or a negative errno.
@@ -159,6 +163,9 @@ VGW_API int cuobj_server_poll_completions(cuobj_server_t *srv, cuobj_async_event
 
 /* Copy the counters; 0 or -EINVAL. */
 VGW_API int cuobj_server_get_stats(const cuobj_server_t *srv, cuobj_server_stats_t *out);
+/* ABI 1.5: proven direct-path connections the gateway switched back to TCP because the client
+ * process was no longer the one proven (exec, credential change, exit: SOFTNIC.md). Monotonic. */
+VGW_API uint64_t cuobj_server_direct_revoked(const cuobj_server_t *srv);
 
 /* Telemetry setters of the vendor ABI; softnic accepts and ignores them (returns 0). */
 VGW_API int cuobj_server_set_telemetry_flags(uint32_t flags);

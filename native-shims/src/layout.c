@@ -53,7 +53,7 @@ static const field_row_t k_layout[] = {
     FIELD_ROW(cuobj_rdma_tunables_t, connect_timeout_ms),
     FIELD_ROW(cuobj_rdma_tunables_t, frame_size),
     FIELD_ROW(cuobj_rdma_tunables_t, allow_direct),
-    FIELD_ROW(cuobj_rdma_tunables_t, reserved),
+    FIELD_ROW(cuobj_rdma_tunables_t, direct_privileged),
 
     SIZE_ROW(cuobj_async_event_t),
     FIELD_ROW(cuobj_async_event_t, user_tag),

@@ -28,7 +28,7 @@ void cuobj_server_tunables_default(cuobj_rdma_tunables_t *t) {
       .dc_key = 0xffeeddccull, .service_level = 0, .timeout = 16, .hop_limit = 4, .pkey_index = 0,
       .max_sge = 10, .delay_interval = 5000, .delay_mode = 1, .qp_reset_on_failure = 1, .retry_cnt = 7,
       .traffic_class = 96, .max_rd_atomic = 0, .io_timeout_ms = 10000, .connect_timeout_ms = 3000,
-      .frame_size = 4u << 20, .allow_direct = 1, .reserved = 0,
+      .frame_size = 4u << 20, .allow_direct = 1, .direct_privileged = 0,
   };
 }
 
@@ -68,7 +68,8 @@ cuobj_server_t *cuobj_server_create_with_config(const char *ip, uint16_t port, u
 
   snic_initiator_config_t icfg = {.dc_key = tun.dc_key, .io_timeout_ms = tun.io_timeout_ms,
                                   .connect_timeout_ms = tun.connect_timeout_ms, .frame_size = tun.frame_size,
-                                  .allow_direct = tun.allow_direct != 0};
+                                  .allow_direct = tun.allow_direct != 0,
+                                  .direct_privileged = tun.direct_privileged != 0};
   icfg.bind.sin_family = AF_INET;
   icfg.bind.sin_addr.s_addr = htonl(INADDR_ANY);
   if (ip != NULL && ip[0] != '\0' && inet_pton(AF_INET, ip, &icfg.bind.sin_addr) != 1)
@@ -301,6 +302,10 @@ int cuobj_server_get_stats(const cuobj_server_t *s, cuobj_server_stats_t *out) {
       .connects = atomic_load(&c->connects), .proofs_ok = atomic_load(&c->proofs_ok),
       .proofs_failed = atomic_load(&c->proofs_failed), .failed_transfers = atomic_load(&c->failed_transfers)};
   return 0;
+}
+
+uint64_t cuobj_server_direct_revoked(const cuobj_server_t *s) {
+  return s == NULL ? 0 : atomic_load(&s->ini.counters.direct_revoked);
 }
 
 int cuobj_server_set_telemetry_flags(uint32_t flags) {

@@ -1,6 +1,6 @@
 /* fuzz_agent.c — a live softnic agent under hostile gateways, under ASan/UBSan.
- *  - agent_frames: seeded random and mutated frame sequences on raw connections (right and wrong
- *    DC keys, proven and unproven direct path, random rkeys/addresses/lengths/types, short
+ *  - agent_frames: seeded random and mutated frame sequences on raw connections (handshakes with
+ *    right and wrong DC keys, malformed HELLOs, proven and unproven direct path, random rkeys/addresses/lengths/types, short
  *    payloads, corrupt magic). Afterwards: the guard pages around the region are untouched, a real
  *    server transfer still works, and the region deregisters (a leaked pin would hang there).
  *  - oversized_frames: DATA above the 64 MiB frame limit, lengths of 2^64-1, a PROVE with a huge
@@ -20,6 +20,7 @@
 #include "fuzz_support.h"
 #include "harness.h"
 #include "harness_softnic.h"
+#include "softnic/auth.h"
 #include "softnic/sock.h"
 #include "softnic/wire.h"
 
@@ -81,7 +82,8 @@ typedef struct target {
 } target_t;
 
 static const uint8_t k_types[] = {SNIC_READ_REQ, SNIC_WRITE_REQ, SNIC_DIRECT_BEGIN, SNIC_DIRECT_END,
-                                  SNIC_PROVE,    SNIC_DATA,      SNIC_HELLO,        SNIC_ERROR};
+                                  SNIC_PROVE,    SNIC_DATA,      SNIC_HELLO,        SNIC_ERROR,
+                                  SNIC_AUTH};
 
 static snic_hdr_t random_frame(uint64_t *rng, const target_t *t) {
   uint64_t r = test_rand(rng);
@@ -110,21 +112,24 @@ static int send_frame(int fd, uint64_t *rng, const snic_hdr_t *h) {
   return n > 0 ? sock_send_all(fd, payload, n) : 0;
 }
 
-/* HELLO (usually right) and, sometimes, a correct cookie proof read from our own memory. */
+/* A handshake (usually with the right DC key; a wrong one must end in AUTH_ACK(-EACCES)), or a
+ * first frame that is no proper HELLO; and, sometimes, a correct cookie proof read from our own
+ * memory. */
 static int open_session(uint16_t port, uint64_t *rng) {
   int fd = raw_connect(port);
-  snic_hdr_t h = snic_hdr_make(SNIC_HELLO), ack;
-  h.arg = test_rand(rng) % 6 ? DC_KEY : fuzz_edge_u64(rng);
-  h.flags = (uint16_t)(test_rand(rng) % 2);
-  if (test_rand(rng) % 10 == 0) { /* not a HELLO at all */
-    h.type = (uint8_t)test_rand(rng);
+  uint64_t key = test_rand(rng) % 6 ? DC_KEY : fuzz_edge_u64(rng);
+  int want_direct = (int)(test_rand(rng) % 2);
+  if (test_rand(rng) % 10 == 0) { /* not a proper HELLO: any type, any length, short payloads */
+    snic_hdr_t h = snic_hdr_make(test_rand(rng) % 2 ? SNIC_HELLO : (uint8_t)test_rand(rng));
+    h.length = test_rand(rng) % 2 ? fuzz_edge_u64(rng) : SNIC_NONCE_LEN - 1;
     send_frame(fd, rng, &h);
     return fd;
   }
-  CHECK_EQ_INT(sock_send_hdr(fd, &h, NULL, 0), 0);
-  CHECK_EQ_INT(sock_recv_hdr(fd, &ack), 0);
-  CHECK_EQ_INT(ack.type, SNIC_HELLO_ACK);
-  CHECK_EQ_INT(ack.status, h.arg == DC_KEY ? 0 : -EACCES);
+  int proof_ok = 0;
+  snic_hdr_t ack = gateway_handshake(fd, key, want_direct, &proof_ok);
+  CHECK_EQ_INT(proof_ok, key == DC_KEY);
+  CHECK_EQ_INT(ack.status, key == DC_KEY ? 0 : -EACCES);
+  if (ack.status != 0) CHECK(ack.addr == 0 && ack.arg == 0); /* nothing revealed to a wrong key */
   if (ack.status == 0 && ack.length == SNIC_COOKIE_LEN && test_rand(rng) % 2) {
     snic_hdr_t p = snic_hdr_make(SNIC_PROVE), pa;
     p.length = SNIC_COOKIE_LEN;
@@ -171,7 +176,7 @@ static void expect_error_then_eof(int fd) {
 
 static int session(uint16_t port) {
   int fd = raw_connect(port);
-  CHECK_EQ_INT(agent_ask(fd, SNIC_HELLO, 0, 0, 0, DC_KEY).status, 0);
+  CHECK_EQ_INT(gateway_handshake(fd, DC_KEY, 0, NULL).status, 0);
   return fd;
 }
 

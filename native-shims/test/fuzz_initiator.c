@@ -1,12 +1,12 @@
 /* fuzz_initiator.c — the gateway side (a real cuobj server) against a hostile agent, under
  * ASan/UBSan. A fake agent thread answers each connection with a seeded random script: a
- * (mostly valid, sometimes mutated) HELLO_ACK, then random replies to the request — wrong types,
+ * (mostly valid, sometimes broken) handshake, then random replies to the request — wrong types,
  * positive / huge statuses, DATA frames with edge offsets and lengths (up to 2^64-1), short
  * payloads, truncated headers, WRITE_ACKs with wrong lengths — and then hangs up.
  * Every transfer must end with exactly the requested size or a negative errno, the server must
  * never write outside the local window of its buffer (nor at all into it on a GET), and after
  * the run a transfer against a well-behaved agent still works. Cases counted: transfers.
- * The server's direct path is off here: a fake HELLO_ACK names a pid and a cookie address. */
+ * The server's direct path is off here: a fake AUTH_ACK names a pid and a cookie address. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <poll.h>
@@ -21,12 +21,14 @@
 #include "fuzz_support.h"
 #include "harness.h"
 #include "harness_softnic.h"
+#include "softnic/auth.h"
 #include "softnic/sock.h"
 #include "softnic/wire.h"
 
 #define XFER 4096u
 #define LOCAL_OFF 4096u
 #define SBUF (3 * 4096u)
+#define DC_KEY 0xffeeddccull
 
 typedef struct fake {
   int lfd;
@@ -70,17 +72,27 @@ static int reply_frame(int fd, uint64_t *rng, const snic_hdr_t *req, uint64_t *o
   return send_raw(fd, &h, rng, payload);
 }
 
+/* A handshake gone wrong: after the gateway's HELLO, a random HELLO_ACK (type, status, length,
+ * a payload that is no valid proof); then hang up. */
+static void broken_handshake(int fd, uint64_t *rng) {
+  snic_hdr_t h;
+  uint8_t ns[SNIC_NONCE_LEN];
+  if (sock_recv_hdr(fd, &h) != 0 || h.length != sizeof ns || sock_recv_all(fd, ns, sizeof ns) != 0) return;
+  snic_hdr_t ack = snic_hdr_make(test_rand(rng) % 3 ? SNIC_HELLO_ACK : (uint8_t)test_rand(rng));
+  ack.status = test_rand(rng) % 2 ? 0 : (int32_t)test_rand(rng);
+  ack.length = test_rand(rng) % 2 ? SNIC_NONCE_LEN + SNIC_MAC_LEN : fuzz_edge_u64(rng);
+  send_raw(fd, &ack, rng, (size_t)(ack.length < 256 ? ack.length : 256));
+}
+
 static void serve_one(int fd, uint64_t *rng) {
   sock_set_timeouts(fd, 2000);
   snic_hdr_t h;
-  if (sock_recv_hdr(fd, &h) != 0) return;
-  snic_hdr_t ack = snic_hdr_make(test_rand(rng) % 12 ? SNIC_HELLO_ACK : (uint8_t)test_rand(rng));
-  ack.status = test_rand(rng) % 12 ? 0 : (int32_t)test_rand(rng);
-  ack.addr = fuzz_edge_u64(rng);
-  ack.arg = fuzz_edge_u64(rng);
-  ack.length = test_rand(rng) % 2 ? SNIC_COOKIE_LEN : fuzz_edge_u64(rng);
-  ack.flags = (uint16_t)test_rand(rng);
-  if (!send_raw(fd, &ack, rng, 0)) return;
+  if (test_rand(rng) % 8 == 0) {
+    broken_handshake(fd, rng);
+    return;
+  }
+  /* a valid handshake (this agent knows the key) naming any pid / cookie address */
+  if (fake_agent_handshake(fd, DC_KEY, (pid_t)fuzz_edge_u64(rng), fuzz_edge_u64(rng)) != 0) return;
   if (sock_recv_hdr(fd, &h) != 0) return;
   if (h.type == SNIC_WRITE_REQ && test_rand(rng) % 2) { /* take the server's DATA first */
     snic_hdr_t ready = snic_hdr_make(SNIC_WRITE_READY), d;
@@ -188,13 +200,9 @@ static void pid_liar(int lfd) {
   int fd = accept(lfd, NULL, NULL);
   if (fd < 0) _exit(10);
   sock_set_timeouts(fd, 5000);
-  snic_hdr_t h, ack = snic_hdr_make(SNIC_HELLO_ACK);
-  if (sock_recv_hdr(fd, &h) != 0) _exit(11);
-  ack.flags = SNIC_FLAG_DIRECT;
-  ack.addr = (uint64_t)getppid();
-  ack.arg = (uint64_t)(uintptr_t)g_secret;
-  ack.length = SNIC_COOKIE_LEN;
-  if (sock_send_hdr(fd, &ack, NULL, 0) != 0 || sock_recv_hdr(fd, &h) != 0) _exit(12);
+  snic_hdr_t h;
+  if (fake_agent_handshake(fd, DC_KEY, getppid(), (uint64_t)(uintptr_t)g_secret) != 0) _exit(11);
+  if (sock_recv_hdr(fd, &h) != 0) _exit(12);
   if (h.type == SNIC_PROVE) _exit(1);
   if (h.type == SNIC_DIRECT_BEGIN) _exit(2);
   snic_hdr_t no = snic_hdr_make(h.type == SNIC_READ_REQ ? SNIC_READ_RESP : SNIC_WRITE_READY);

@@ -7,11 +7,13 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "harness.h"
+#include "softnic/auth.h"
 #include "softnic/sock.h"
 
 cuobj_server_t *test_server(int allow_direct, uint32_t io_timeout_ms) {
@@ -76,6 +78,8 @@ void rig_close(rig_t *r) {
 }
 
 const char *peer_netns = NULL;
+int peer_uid = -1;
+int peer_dumpable = 1;
 
 int join_netns(const char *name) {
   char path[256];
@@ -158,6 +162,11 @@ void peer_start(peer_t *p, size_t size, uint64_t seed, int allow_direct, uint64_
     close(cmd[1]);
     close(resp[0]);
     if (peer_netns != NULL) CHECK_EQ_INT(join_netns(peer_netns), 0);
+    if (peer_uid >= 0) {
+      CHECK(setresgid((gid_t)peer_uid, (gid_t)peer_uid, (gid_t)peer_uid) == 0);
+      CHECK(setresuid((uid_t)peer_uid, (uid_t)peer_uid, (uid_t)peer_uid) == 0);
+      CHECK(prctl(PR_SET_DUMPABLE, peer_dumpable ? 1 : 0) == 0); /* a uid change clears it */
+    }
     peer_child(cmd[0], resp[1], size, seed, allow_direct, dc_key, agent_addr);
   }
   close(cmd[0]);
@@ -203,6 +212,60 @@ void peer_kill(peer_t *p) {
   waitpid(p->pid, NULL, 0);
   close(p->cmd_w);
   close(p->resp_r);
+}
+
+int fake_agent_handshake(int fd, uint64_t dc_key, pid_t pid, uint64_t cookie_addr) {
+  snic_hdr_t h;
+  uint8_t ns[SNIC_NONCE_LEN], mine[SNIC_NONCE_LEN + SNIC_MAC_LEN], theirs[SNIC_MAC_LEN], want[SNIC_MAC_LEN];
+  int rc = sock_recv_hdr(fd, &h);
+  if (rc == 0 && (h.type != SNIC_HELLO || h.length != sizeof ns)) rc = -EPROTO;
+  if (rc == 0) rc = sock_recv_all(fd, ns, sizeof ns);
+  if (rc == 0) rc = snic_nonce(mine);
+  if (rc) return rc;
+  snic_mac_agent(dc_key, ns, mine, mine + SNIC_NONCE_LEN);
+  snic_hdr_t hello_ack = snic_hdr_make(SNIC_HELLO_ACK);
+  hello_ack.length = sizeof mine;
+  rc = sock_send_hdr(fd, &hello_ack, mine, sizeof mine);
+  if (rc == 0) rc = sock_recv_hdr(fd, &h);
+  if (rc == 0 && (h.type != SNIC_AUTH || h.length != sizeof theirs)) rc = -EPROTO;
+  if (rc == 0) rc = sock_recv_all(fd, theirs, sizeof theirs);
+  if (rc) return rc;
+  snic_mac_server(dc_key, mine, ns, want);
+  snic_hdr_t ack = snic_hdr_make(SNIC_AUTH_ACK);
+  if (!snic_mac_equal(theirs, want)) {
+    ack.status = -EACCES;
+    sock_send_hdr(fd, &ack, NULL, 0);
+    return -EACCES;
+  }
+  ack.addr = (uint64_t)pid;
+  if (cookie_addr != 0) {
+    ack.flags = SNIC_FLAG_DIRECT;
+    ack.arg = cookie_addr;
+    ack.length = SNIC_COOKIE_LEN;
+  }
+  return sock_send_hdr(fd, &ack, NULL, 0);
+}
+
+snic_hdr_t gateway_handshake(int fd, uint64_t dc_key, int want_direct, int *agent_proof_ok) {
+  uint8_t ns[SNIC_NONCE_LEN], theirs[SNIC_NONCE_LEN + SNIC_MAC_LEN], mac[SNIC_MAC_LEN];
+  CHECK_EQ_INT(snic_nonce(ns), 0);
+  snic_hdr_t h = snic_hdr_make(SNIC_HELLO), a;
+  h.flags = want_direct ? SNIC_FLAG_DIRECT : 0;
+  h.length = sizeof ns;
+  CHECK_EQ_INT(sock_send_hdr(fd, &h, ns, sizeof ns), 0);
+  CHECK_EQ_INT(sock_recv_hdr(fd, &a), 0);
+  CHECK_EQ_INT(a.type, SNIC_HELLO_ACK);
+  CHECK_EQ_INT(a.length, sizeof theirs);
+  CHECK_EQ_INT(sock_recv_all(fd, theirs, sizeof theirs), 0);
+  snic_mac_agent(dc_key, ns, theirs, mac);
+  if (agent_proof_ok != NULL) *agent_proof_ok = snic_mac_equal(mac, theirs + SNIC_NONCE_LEN);
+  snic_mac_server(dc_key, theirs, ns, mac);
+  h = snic_hdr_make(SNIC_AUTH);
+  h.length = sizeof mac;
+  CHECK_EQ_INT(sock_send_hdr(fd, &h, mac, sizeof mac), 0);
+  CHECK_EQ_INT(sock_recv_hdr(fd, &a), 0);
+  CHECK_EQ_INT(a.type, SNIC_AUTH_ACK);
+  return a;
 }
 
 snic_hdr_t agent_ask(int fd, uint8_t type, uint32_t rkey, uint64_t addr, uint64_t len, uint64_t arg) {

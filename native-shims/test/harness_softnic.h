@@ -53,12 +53,26 @@ typedef struct peer {
 extern const char *peer_netns;
 /* Join a named network namespace (/var/run/netns/<name>); 0 or -errno. */
 int join_netns(const char *name);
+/* When >= 0, a peer's child switches to this uid/gid (setresgid/setresuid) before starting, and
+ * is made dumpable again (prctl) unless peer_dumpable is 0. */
+extern int peer_uid;
+extern int peer_dumpable;
 void peer_start(peer_t *p, size_t size, uint64_t seed, int allow_direct, uint64_t dc_key, const char *agent_addr);
 void peer_token(peer_t *p, size_t off, size_t size, uint32_t op, char out[TOKEN_CAP]);
 uint64_t peer_hash(peer_t *p, size_t off, size_t len); /* test_hash of the child's bytes */
 void peer_fill(peer_t *p, uint64_t seed);
 void peer_stop(peer_t *p);  /* orderly: destroy client, child exits 0 (checked) */
 void peer_kill(peer_t *p);  /* SIGKILL + reap */
+
+/* Hostile-agent tests: the agent side of the handshake on an accepted connection, as an agent
+ * that knows dc_key; names `pid` and, when cookie_addr != 0, offers the direct path with the
+ * cookie there. 0, or a negative errno (the gateway refused or hung up). */
+int fake_agent_handshake(int fd, uint64_t dc_key, pid_t pid, uint64_t cookie_addr);
+
+/* Raw-gateway tests: the gateway side of the handshake with dc_key (HELLO, HELLO_ACK, AUTH);
+ * returns the agent's AUTH_ACK (CHECKs the I/O). *agent_proof_ok (optional) = whether the
+ * agent's proof verified under dc_key. The AUTH is sent even when it did not. */
+snic_hdr_t gateway_handshake(int fd, uint64_t dc_key, int want_direct, int *agent_proof_ok);
 
 /* Raw-protocol tests: send one frame header to an agent and return its answer (CHECKs the I/O). */
 snic_hdr_t agent_ask(int fd, uint8_t type, uint32_t rkey, uint64_t addr, uint64_t len, uint64_t arg);

@@ -31,7 +31,7 @@ static void layout_table_matches_compiler(void) {
   CHECK_EQ_INT(sizeof(cuobj_rdma_tunables_t), 88);
   EXPECT_FIELD(cuobj_rdma_tunables_t, dc_key);
   EXPECT_FIELD(cuobj_rdma_tunables_t, allow_direct);
-  EXPECT_FIELD(cuobj_rdma_tunables_t, reserved);
+  EXPECT_FIELD(cuobj_rdma_tunables_t, direct_privileged);
   CHECK_EQ_INT(vgw_shim_layout_sizeof("cuobj_async_event_t"), 16);
   EXPECT_FIELD(cuobj_async_event_t, status);
   CHECK_EQ_INT(vgw_shim_layout_sizeof("cuobj_server_stats_t"), 64);

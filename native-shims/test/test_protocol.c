@@ -13,6 +13,7 @@
 #include "cuobjserver_wrapper.h"
 #include "harness.h"
 #include "harness_softnic.h"
+#include "softnic/auth.h"
 #include "softnic/sock.h"
 #include "softnic/wire.h"
 
@@ -27,13 +28,7 @@ static int raw_connect(uint16_t port) {
 }
 
 static snic_hdr_t hello_ack(int fd, uint64_t dc_key, int want_direct) {
-  snic_hdr_t h = snic_hdr_make(SNIC_HELLO), a;
-  h.arg = dc_key;
-  h.flags = want_direct ? SNIC_FLAG_DIRECT : 0;
-  CHECK_EQ_INT(sock_send_hdr(fd, &h, NULL, 0), 0);
-  CHECK_EQ_INT(sock_recv_hdr(fd, &a), 0);
-  CHECK_EQ_INT(a.type, SNIC_HELLO_ACK);
-  return a;
+  return gateway_handshake(fd, dc_key, want_direct, NULL);
 }
 
 /* After every abuse, the agent still serves a real transfer and the region deregisters
@@ -58,7 +53,7 @@ static void agent_refuses_truncated_and_malformed(void) {
   /* 1. half a HELLO, then hang up */
   int fd = raw_connect(port);
   snic_hdr_t h = snic_hdr_make(SNIC_HELLO);
-  h.arg = 0xffeeddcc;
+  h.length = SNIC_NONCE_LEN;
   snic_hdr_pack(&h, raw);
   CHECK_EQ_INT(sock_send_all(fd, raw, SNIC_HDR_LEN / 2), 0);
   close(fd);
@@ -245,8 +240,8 @@ static void *fake_main(void *arg) {
   fake_t *f = arg;
   int fd = accept(f->lfd, NULL, NULL);
   if (fd < 0) return NULL;
-  snic_hdr_t h, a = snic_hdr_make(SNIC_HELLO_ACK);
-  if (sock_recv_hdr(fd, &h) == 0 && sock_send_hdr(fd, &a, NULL, 0) == 0 && sock_recv_hdr(fd, &h) == 0) {
+  snic_hdr_t h;
+  if (fake_agent_handshake(fd, 0xffeeddcc, getpid(), 0) == 0 && sock_recv_hdr(fd, &h) == 0) {
     uint8_t payload[8192] = {0};
     if (f->mode == 4) { /* a WRITE: accept, swallow the data, then ack the wrong length */
       snic_hdr_t rdy = snic_hdr_make(SNIC_WRITE_READY), d;

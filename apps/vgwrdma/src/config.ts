@@ -135,6 +135,7 @@ export function parseCommandLine(argv: readonly string[], env: Env, cwd = proces
               retryCount: g['rdma-retry-count'],
               poolWaitMs: g['rdma-pool-wait-ms'],
               getLanes: g['rdma-get-lanes'] as 1 | 2,
+              directPrivileged: g['rdma-direct-privileged'],
               vendorDebug: g.debug, // cuobj: the library's debug telemetry follows --debug
             },
           }),

@@ -42,6 +42,7 @@ describe('--rdma-* flags', () => {
       retryCount: 7,
       poolWaitMs: 1000,
       getLanes: 2,
+      directPrivileged: false,
       vendorDebug: false,
     });
   });
@@ -70,6 +71,7 @@ describe('--rdma-* flags', () => {
       '250',
       '--rdma-get-lanes',
       '1',
+      '--rdma-direct-privileged',
       '--debug',
       'posix',
       'data',
@@ -86,6 +88,7 @@ describe('--rdma-* flags', () => {
       retryCount: 0,
       poolWaitMs: 250,
       getLanes: 1,
+      directPrivileged: true,
       vendorDebug: true, // --debug turns on the cuobj library's debug telemetry
     });
     const fromEnv = serve(['posix', 'data'], {
@@ -97,6 +100,7 @@ describe('--rdma-* flags', () => {
       VGW_RDMA_NUM_DCIS: '4',
       VGW_RDMA_CQ_DEPTH: '64',
       VGW_RDMA_RETRY_COUNT: '5',
+      VGW_RDMA_DIRECT_PRIVILEGED: 'true',
     }).rdma;
     expect(fromEnv).toMatchObject({
       ip: '127.0.0.1',
@@ -107,6 +111,7 @@ describe('--rdma-* flags', () => {
       numDcis: 4,
       cqDepth: 64,
       retryCount: 5,
+      directPrivileged: true,
     });
     expect(
       serve(['--pool-buf-count', '7', 'posix', 'data'], { VGW_RDMA_IP: '127.0.0.1', VGW_POOL_BUF_COUNT: '3' })
@@ -150,6 +155,7 @@ describe('--rdma-* flags', () => {
       '--rdma-transport',
       '--rdma-pool-wait-ms',
       '--rdma-get-lanes',
+      '--rdma-direct-privileged',
     ]) {
       expect(help).toContain(flag);
     }

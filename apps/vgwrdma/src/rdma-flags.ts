@@ -154,4 +154,12 @@ export const RDMA_FLAGS = [
     arg: 'N',
     help: 'channels one large RDMA GET may use at once, 1 or 2 (the second only while every free buffer keeps a free channel)',
   },
+  {
+    name: 'rdma-direct-privileged',
+    type: 'boolean',
+    env: ['VGW_RDMA_DIRECT_PRIVILEGED'],
+    schema: z.boolean(),
+    default: false,
+    help: 'softnic: allow the same-host direct path (process_vm_*) even when the gateway is more privileged than the client (root or CAP_SYS_PTRACE, another uid); off: such clients use TCP. Clients that change credentials (setuid exec) or are not dumpable are refused regardless',
+  },
 ] as const satisfies readonly FlagSpec[];

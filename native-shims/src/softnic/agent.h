@@ -46,7 +46,7 @@ struct snic_agent_conn {
   snic_agent_t *agent;
   int fd;
   int proven;         /* cookie read back correctly: DIRECT_BEGIN allowed */
-  int direct_offered; /* we sent our cookie address in HELLO_ACK */
+  int direct_offered; /* we sent our cookie address in AUTH_ACK */
   atomic_int done;    /* thread finished; the listener may join it */
   pthread_t thread;
   snic_agent_conn_t *next;

@@ -1,6 +1,6 @@
 /*
- * agent_conn.c — the agent's side of one gateway connection: handshake (DC key check, cookie
- * offer), then requests in a loop, dispatched through a table. Every request re-checks rkey and
+ * agent_conn.c — the agent's side of one gateway connection: handshake (mutual DC key proof,
+ * cookie offer), then requests in a loop, dispatched through a table. Every request re-checks rkey and
  * bounds (regions_pin); a WRITE is acknowledged only after its last byte was received into
  * memory; any malformed or truncated frame closes the connection (no partial state survives:
  * pins are released on every exit path).
@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "auth.h"
 #include "sock.h"
 
 #define AGENT_DEFAULT_FRAME (4u << 20)
@@ -124,19 +125,39 @@ static const handler_fn k_handlers[] = {
 };
 #define N_HANDLERS (sizeof k_handlers / sizeof k_handlers[0])
 
+/* Receive one handshake frame of `type` whose payload is exactly `len` bytes into `out`.
+ * Anything else is a protocol error (ERROR frame, close). */
+static int recv_auth_frame(snic_agent_conn_t *c, uint8_t type, snic_hdr_t *h, uint8_t *out, size_t len) {
+  int rc = sock_recv_hdr(c->fd, h);
+  if (rc == -EPROTO || (rc == 0 && (h->type != type || h->length != len))) return protocol_error(c);
+  return rc ? rc : sock_recv_all(c->fd, out, len);
+}
+
+/* Wire v2 (auth.h): prove that we know the DC key (HELLO_ACK), check that the gateway does too
+ * (AUTH), and only then name our pid and, when asked for, the cookie (AUTH_ACK). The key itself
+ * never crosses the wire; a gateway that fails its proof gets AUTH_ACK(-EACCES) and is dropped. */
 static int handshake(snic_agent_conn_t *c) {
-  snic_hdr_t h;
-  int rc = sock_recv_hdr(c->fd, &h);
-  if (rc == -EPROTO || (rc == 0 && h.type != SNIC_HELLO)) return protocol_error(c);
-  if (rc) return rc;
   snic_agent_t *a = c->agent;
-  snic_hdr_t ack = snic_hdr_make(SNIC_HELLO_ACK);
-  if (h.arg != a->cfg.dc_key) {
+  snic_hdr_t h;
+  uint8_t ns[SNIC_NONCE_LEN], mine[SNIC_NONCE_LEN + SNIC_MAC_LEN], theirs[SNIC_MAC_LEN], want[SNIC_MAC_LEN];
+  int rc = recv_auth_frame(c, SNIC_HELLO, &h, ns, sizeof ns);
+  if (rc) return rc;
+  int wants_direct = (h.flags & SNIC_FLAG_DIRECT) != 0;
+  if (snic_nonce(mine) != 0) return -EIO;
+  snic_mac_agent(a->cfg.dc_key, ns, mine, mine + SNIC_NONCE_LEN);
+  snic_hdr_t hello_ack = snic_hdr_make(SNIC_HELLO_ACK);
+  hello_ack.length = sizeof mine;
+  rc = sock_send_hdr(c->fd, &hello_ack, mine, sizeof mine);
+  if (rc == 0) rc = recv_auth_frame(c, SNIC_AUTH, &h, theirs, sizeof theirs);
+  if (rc) return rc;
+  snic_mac_server(a->cfg.dc_key, mine, ns, want);
+  snic_hdr_t ack = snic_hdr_make(SNIC_AUTH_ACK);
+  if (!snic_mac_equal(theirs, want)) {
     ack.status = -EACCES;
     sock_send_hdr(c->fd, &ack, NULL, 0);
     return -EACCES;
   }
-  c->direct_offered = (h.flags & SNIC_FLAG_DIRECT) && atomic_load(&a->allow_direct);
+  c->direct_offered = wants_direct && atomic_load(&a->allow_direct);
   ack.addr = (uint64_t)getpid();
   if (c->direct_offered) {
     ack.flags = SNIC_FLAG_DIRECT;

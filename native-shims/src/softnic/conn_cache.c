@@ -17,6 +17,7 @@ int conn_cache_init(snic_conn_cache_t *c) {
 
 void conn_close(snic_conn_t *conn) {
   if (conn == NULL) return;
+  guard_release(&conn->guard);
   close(conn->fd);
   free(conn);
 }

@@ -10,10 +10,12 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "guard.h"
+
 typedef struct snic_conn {
   int fd;
-  int direct; /* cookie proven: same-host path allowed */
-  pid_t pid;  /* the agent's process */
+  int direct;         /* cookie proven: same-host path allowed (while guard says so) */
+  snic_guard_t guard; /* the proven process: pidfd, credentials, cookie (guard.h) */
   uint32_t ip; /* network order */
   uint16_t port;
   struct snic_conn *next;

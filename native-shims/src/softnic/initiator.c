@@ -11,7 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "direct.h"
+#include "auth.h"
+#include "guard.h"
 #include "sock.h"
 #include "wire.h"
 
@@ -34,36 +35,52 @@ static int agent_errno(int32_t status) {
   return -EPROTO;
 }
 
-/* Read the agent's cookie from its memory and send it back: proves we may access that process.
- * Any failure just leaves the connection on TCP. */
-static int prove(snic_conn_t *c, uint64_t cookie_addr) {
-  uint8_t cookie[SNIC_COOKIE_LEN];
-  if (direct_copy(c->pid, 0, cookie, cookie_addr, sizeof cookie) != 0) return 0;
+/* Adopt the process the agent names (guard.h: pidfd, socket owner, credentials, privilege
+ * rule), read its cookie and send it back: proves we may access that very process. Any failure
+ * just leaves the connection on TCP. */
+static int prove(snic_initiator_t *in, snic_conn_t *c, pid_t pid, uint64_t cookie_addr) {
+  if (guard_adopt(&c->guard, c->fd, pid, cookie_addr, in->cfg.direct_privileged) != 0) return 0;
   snic_hdr_t p = snic_hdr_make(SNIC_PROVE);
   p.length = SNIC_COOKIE_LEN;
-  int rc = sock_send_hdr(c->fd, &p, cookie, sizeof cookie);
+  int rc = sock_send_hdr(c->fd, &p, c->guard.cookie, SNIC_COOKIE_LEN);
   snic_hdr_t ack;
   if (rc == 0) rc = sock_recv_hdr(c->fd, &ack);
   if (rc) return rc;
   if (ack.type != SNIC_PROVE_ACK) return -EPROTO;
   c->direct = ack.status == 0;
+  if (!c->direct) guard_release(&c->guard);
   return 0;
 }
 
+/* Wire v2 (auth.h): send a nonce, check the agent's proof that it knows the DC key BEFORE
+ * sending anything derived from the key, then prove ours; the agent then names its pid and
+ * offers the cookie. A peer that is no agent of ours sees one nonce and nothing else. */
 static int handshake(snic_initiator_t *in, snic_conn_t *c) {
+  uint8_t ns[SNIC_NONCE_LEN], theirs[SNIC_NONCE_LEN + SNIC_MAC_LEN], mac[SNIC_MAC_LEN];
+  if (snic_nonce(ns) != 0) return -EIO;
   snic_hdr_t h = snic_hdr_make(SNIC_HELLO);
-  h.arg = in->cfg.dc_key;
   h.flags = in->cfg.allow_direct ? SNIC_FLAG_DIRECT : 0;
-  int rc = sock_send_hdr(c->fd, &h, NULL, 0);
+  h.length = sizeof ns;
+  int rc = sock_send_hdr(c->fd, &h, ns, sizeof ns);
   snic_hdr_t ack;
   if (rc == 0) rc = sock_recv_hdr(c->fd, &ack);
   if (rc) return rc;
-  if (ack.type != SNIC_HELLO_ACK) return -EPROTO;
-  if (ack.status != 0) return agent_errno(ack.status); /* -EACCES: wrong DC key */
-  c->pid = (pid_t)ack.addr;
+  if (ack.type == SNIC_ERROR) return agent_errno(ack.status);
+  if (ack.type != SNIC_HELLO_ACK || ack.status != 0 || ack.length != sizeof theirs) return -EPROTO;
+  rc = sock_recv_all(c->fd, theirs, sizeof theirs);
+  if (rc) return rc;
+  snic_mac_agent(in->cfg.dc_key, ns, theirs, mac);
+  if (!snic_mac_equal(mac, theirs + SNIC_NONCE_LEN)) return -EACCES; /* no agent of ours: wrong DC key */
+  snic_mac_server(in->cfg.dc_key, theirs, ns, mac);
+  h = snic_hdr_make(SNIC_AUTH);
+  h.length = sizeof mac;
+  rc = sock_send_hdr(c->fd, &h, mac, sizeof mac);
+  if (rc == 0) rc = sock_recv_hdr(c->fd, &ack);
+  if (rc) return rc;
+  if (ack.type != SNIC_AUTH_ACK) return -EPROTO;
+  if (ack.status != 0) return agent_errno(ack.status); /* -EACCES: the agent has another key */
   if ((ack.flags & SNIC_FLAG_DIRECT) && in->cfg.allow_direct && ack.length == SNIC_COOKIE_LEN) {
-    /* Only the process at the other end of this connection may be proven (and later copied to). */
-    rc = direct_peer_is(c->fd, c->pid) ? prove(c, ack.arg) : 0;
+    rc = prove(in, c, (pid_t)ack.addr, ack.arg);
     if (rc) return rc;
     atomic_fetch_add(c->direct ? &in->counters.proofs_ok : &in->counters.proofs_failed, 1);
   }
@@ -80,6 +97,7 @@ static int open_conn(snic_initiator_t *in, uint32_t ip, uint16_t port, snic_conn
     close(fd);
     return -ENOMEM;
   }
+  guard_init(&c->guard);
   c->fd = fd;
   c->ip = ip;
   c->port = port;
@@ -168,13 +186,21 @@ static attempt_t tcp_read(snic_initiator_t *in, snic_conn_t *c, uint32_t rkey, u
   return a;
 }
 
-/* Same-host path: pin (BEGIN), copy with process_vm_*, unpin (END). rc -EPERM = fall back. */
+/* Same-host path: pin (BEGIN), check the proven process is still the same (guard.h), copy,
+ * check again, unpin (END). rc -EPERM = fall back to TCP; *revoked = the guard said no. A read
+ * whose after-check fails is wiped: bytes that may come from another process are never used. */
 static attempt_t direct_move(snic_conn_t *c, int to_client, uint32_t rkey, uint64_t remote, uint8_t *local,
-                             size_t len) {
+                             size_t len, int *revoked) {
   attempt_t a = request(c, SNIC_DIRECT_BEGIN, SNIC_DIRECT_ACK, rkey, remote, len, 0,
                         to_client ? SNIC_FLAG_WRITE : 0);
   if (a.rc || a.conn_ok) return a;
-  int copy_rc = direct_copy(c->pid, to_client, local, remote, len);
+  int copy_rc = guard_check(&c->guard);
+  if (copy_rc == 0) {
+    copy_rc = guard_copy(&c->guard, to_client, local, remote, len);
+    if (guard_check(&c->guard) != 0) copy_rc = -EPERM;
+  }
+  *revoked = copy_rc == -EPERM;
+  if (*revoked && !to_client) explicit_bzero(local, len);
   snic_hdr_t end = snic_hdr_make(SNIC_DIRECT_END), done;
   a.rc = sock_send_hdr(c->fd, &end, NULL, 0);
   if (a.rc == 0) a.rc = sock_recv_hdr(c->fd, &done);
@@ -187,7 +213,9 @@ static attempt_t direct_move(snic_conn_t *c, int to_client, uint32_t rkey, uint6
 static attempt_t move(snic_initiator_t *in, snic_conn_t *c, int to_client, uint32_t rkey, uint64_t remote,
                       uint8_t *local, size_t len) {
   if (c->direct) {
-    attempt_t a = direct_move(c, to_client, rkey, remote, local, len);
+    int revoked = 0;
+    attempt_t a = direct_move(c, to_client, rkey, remote, local, len, &revoked);
+    if (revoked) atomic_fetch_add(&in->counters.direct_revoked, 1);
     if (a.rc != -EPERM || !a.conn_ok) {
       if (a.rc == 0) {
         atomic_fetch_add(&in->counters.direct_transfers, 1);
@@ -195,7 +223,8 @@ static attempt_t move(snic_initiator_t *in, snic_conn_t *c, int to_client, uint3
       }
       return a;
     }
-    c->direct = 0; /* the agent withdrew it, or the kernel refused: TCP from now on */
+    c->direct = 0; /* the agent withdrew it, the guard or the kernel refused: TCP from now on */
+    guard_release(&c->guard);
   }
   attempt_t a = to_client ? tcp_write(in, c, rkey, remote, local, len) : tcp_read(in, c, rkey, remote, local, len);
   if (a.rc == 0) {

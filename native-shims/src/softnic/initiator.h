@@ -21,11 +21,13 @@ typedef struct snic_initiator_config {
   uint32_t connect_timeout_ms;
   uint32_t frame_size;
   int allow_direct;
+  int direct_privileged; /* opt-in: direct path even when we are more privileged than the client */
 } snic_initiator_config_t;
 
 typedef struct snic_counters {
   atomic_uint_fast64_t direct_transfers, tcp_transfers, direct_bytes, tcp_bytes;
   atomic_uint_fast64_t connects, proofs_ok, proofs_failed, failed_transfers;
+  atomic_uint_fast64_t direct_revoked; /* proven connections switched to TCP by the guard */
 } snic_counters_t;
 
 typedef struct snic_initiator {

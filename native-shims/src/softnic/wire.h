@@ -1,7 +1,7 @@
 /*
  * wire.h — the softnic frame format (documented in native-shims/SOFTNIC.md). Every message is a
- * fixed 40-byte little-endian header, optionally followed by `length` payload bytes (only PROVE
- * and DATA carry a payload). Version 1.
+ * fixed 40-byte little-endian header, optionally followed by `length` payload bytes (HELLO,
+ * HELLO_ACK, AUTH, PROVE and DATA carry one). Version 2: the DC key never crosses the wire.
  */
 #ifndef SOFTNIC_WIRE_H
 #define SOFTNIC_WIRE_H
@@ -10,16 +10,15 @@
 #include <stdint.h>
 
 #define SNIC_MAGIC 0x43494e53u /* "SNIC" little-endian */
-#define SNIC_VERSION 1u
+#define SNIC_VERSION 2u
 #define SNIC_HDR_LEN 40u
 #define SNIC_COOKIE_LEN 32u
 #define SNIC_MAX_FRAME (64u << 20) /* largest DATA payload either side accepts */
 
 /* Message types. S = server (gateway, initiator), A = agent (client side). */
 enum snic_type {
-  SNIC_HELLO = 1,        /* S->A: arg = dc_key; flags bit0 = server may use the direct path */
-  SNIC_HELLO_ACK = 2,    /* A->S: status; addr = agent pid; arg = cookie address;
-                            length = cookie length; flags bit0 = direct path offered */
+  SNIC_HELLO = 1,        /* S->A: payload = nonce Ns (32); flags bit0 = server may use the direct path */
+  SNIC_HELLO_ACK = 2,    /* A->S: payload = nonce Na (32) | HMAC(K, "agent"|Ns|Na) (32) (auth.h) */
   SNIC_PROVE = 3,        /* S->A: payload = the cookie bytes the server read from the agent */
   SNIC_PROVE_ACK = 4,    /* A->S: status 0 = direct path enabled on this connection */
   SNIC_READ_REQ = 5,     /* S->A: rkey, addr, length: send me these bytes */
@@ -32,7 +31,11 @@ enum snic_type {
   SNIC_DIRECT_ACK = 12,  /* A->S: status */
   SNIC_DIRECT_END = 13,  /* S->A: the direct copy is over; unpin */
   SNIC_DIRECT_DONE = 14, /* A->S: status */
-  SNIC_ERROR = 15        /* A->S: status; the agent closes the connection after it */
+  SNIC_ERROR = 15,       /* A->S: status; the agent closes the connection after it */
+  SNIC_AUTH = 16,        /* S->A: payload = HMAC(K, "server"|Na|Ns) (32) */
+  SNIC_AUTH_ACK = 17     /* A->S: status (-EACCES wrong proof, then close); addr = agent pid;
+                            arg = cookie address; length = cookie length (no payload);
+                            flags bit0 = direct path offered */
 };
 
 #define SNIC_FLAG_DIRECT 0x1u

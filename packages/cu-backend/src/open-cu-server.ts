@@ -30,6 +30,11 @@ export interface CuServerConfig {
   readonly retryCount?: number;
   /** Longest wait for a pool buffer before declining (--rdma-pool-wait-ms). */
   readonly poolWaitMs?: number;
+  /**
+   * softnic: direct path even when the gateway is more privileged than the client
+   * (--rdma-direct-privileged); default false.
+   */
+  readonly directPrivileged?: boolean;
   /** Channels one large GET may use at once (--rdma-get-lanes). */
   readonly getLanes?: 1 | 2;
   readonly maxTransferSize?: number;
@@ -52,6 +57,7 @@ export function openCuServer(config: CuServerConfig, backend: Backend): CuServer
     ...(config.numDcis === undefined ? {} : { channels: config.numDcis }),
     ...(config.dcKey === undefined ? {} : { dcKey: config.dcKey }),
     ...(config.shimDir === undefined ? {} : { shimDir: config.shimDir }),
+    ...(config.directPrivileged === undefined ? {} : { directPrivileged: config.directPrivileged }),
   };
   const server = new RdmaServer(options);
   let pool: BufferPool;

@@ -20,12 +20,18 @@ describe('openCuServer', () => {
           cqDepth: 321,
           retryCount: 3,
           poolWaitMs: 50,
+          directPrivileged: true,
         },
         await PosixBackend.open({ root: join(dir, 'root') }),
       );
       expect(cu.name).toBe('cuserver(posix)');
       expect(cu.rdmaServer.provider).toBe('softnic');
-      expect(cu.rdmaServer.tunables).toMatchObject({ num_dcis: 5, cq_depth: 321, retry_cnt: 3 });
+      expect(cu.rdmaServer.tunables).toMatchObject({
+        num_dcis: 5,
+        cq_depth: 321,
+        retry_cnt: 3,
+        direct_privileged: 1, // --rdma-direct-privileged reaches the C tunables
+      });
       expect(BigInt(cu.rdmaServer.tunables.dc_key)).toBe(0x1234n);
       expect(cu.bufferPool.stats()).toMatchObject({ count: 3, bufferSize: 1 << 20, free: 3 });
       await cu.shutdown();

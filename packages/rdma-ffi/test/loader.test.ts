@@ -42,7 +42,7 @@ describe('loadShimLibrary', () => {
   });
 
   it('refuses a library of the right version that lacks a function', () => {
-    const dir = fakeShim('unsigned vgw_shim_abi_version(void) { return (1u << 16) | 3u; }\n');
+    const dir = fakeShim('unsigned vgw_shim_abi_version(void) { return (1u << 16) | 5u; }\n');
     const e = loadError(dir);
     expect(e.code).toBe('ERR_RDMA_ABI_MISMATCH');
     expect(e.message).toMatch(/lacks a symbol/);

@@ -54,7 +54,7 @@ export const CuobjRdmaTunables = koffi.struct('cuobj_rdma_tunables_t', {
   connect_timeout_ms: 'uint32_t',
   frame_size: 'uint32_t',
   allow_direct: 'uint32_t',
-  reserved: 'uint32_t',
+  direct_privileged: 'uint32_t',
 });
 
 /** JS shape of cuobj_rdma_tunables_t. */
@@ -79,7 +79,7 @@ export interface CuobjRdmaTunablesStruct {
   connect_timeout_ms: number;
   frame_size: number;
   allow_direct: number;
-  reserved: number;
+  direct_privileged: number;
 }
 
 /** cuobjserver_wrapper.h: one completion of a submit (16 bytes). Decoded by hand from a Buffer. */

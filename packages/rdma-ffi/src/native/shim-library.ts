@@ -18,7 +18,7 @@ import {
 import { resolveShimLibraries, type ShimSource } from './library-resolver.js';
 
 /** The ABI this package was written for (vgw_shim_common.h): major must match, minor ≥. */
-export const EXPECTED_ABI = { major: 1, minor: 3 } as const;
+export const EXPECTED_ABI = { major: 1, minor: 5 } as const;
 export const SHIM_LIBRARY = 'vgwrdma_shims';
 
 /** A native pointer: BigInt address, 0n for NULL (koffi's `null` is normalised at binding). */
@@ -62,6 +62,7 @@ export interface ShimFunctions {
   cuobj_server_completion_fd(srv: Ptr): number;
   cuobj_server_poll_completions(srv: Ptr, events: Buffer, max: number): number;
   cuobj_server_get_stats(srv: Ptr, out: Partial<CuobjServerStatsStruct>): number;
+  cuobj_server_direct_revoked(srv: Ptr): bigint | number;
   cuobj_server_set_telemetry_flags(flags: number): number;
 
   rdma_host_client_config_default(out: Partial<RdmaHostClientConfigStruct>): void;
@@ -170,6 +171,7 @@ const PROTOTYPES: readonly string[] = [
   'int cuobj_server_completion_fd(void *srv)',
   'int cuobj_server_poll_completions(void *srv, void *events, int max_events)',
   'int cuobj_server_get_stats(void *srv, _Out_ cuobj_server_stats_t *out)',
+  'uint64_t cuobj_server_direct_revoked(void *srv)',
   'int cuobj_server_set_telemetry_flags(uint32_t flags)',
 
   'void rdma_host_client_config_default(_Out_ rdma_host_client_config_t *cfg)',

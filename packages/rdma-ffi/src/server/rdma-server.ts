@@ -63,6 +63,11 @@ export interface RdmaServerStats {
   readonly proofsFailed: number;
   /** Transfers that failed after validation. */
   readonly failedTransfers: number;
+  /**
+   * Proven direct-path connections switched back to TCP because the client process was no longer
+   * the one proven (exec, credential change, exit) — see native-shims/SOFTNIC.md.
+   */
+  readonly directRevoked: number;
 }
 
 export class RdmaServer implements Disposable, AsyncDisposable {
@@ -161,6 +166,7 @@ export class RdmaServer implements Disposable, AsyncDisposable {
       proofsOk: n(raw.proofs_ok),
       proofsFailed: n(raw.proofs_failed),
       failedTransfers: n(raw.failed_transfers),
+      directRevoked: n(this.lib.fn.cuobj_server_direct_revoked(this.live)),
     };
   }
 

@@ -42,6 +42,13 @@ export interface RdmaServerOptions {
   /** softnic: use process_vm_readv/writev when the agent proves it is on this host; default true. */
   readonly allowDirect?: boolean;
   /**
+   * softnic: allow the direct path even when this process is more privileged than the client
+   * (euid 0 or CAP_SYS_PTRACE, client uid ≠ our euid); default false (such clients use TCP).
+   * A client whose credentials change after the proof (setuid/setgid exec) or that is not
+   * dumpable is refused regardless (SOFTNIC.md).
+   */
+  readonly directPrivileged?: boolean;
+  /**
    * Largest byte count of one native call (1..1 GiB, the ABI limit and the default); larger
    * transfers are split into sequential calls on the same channel.
    */
@@ -92,6 +99,7 @@ export function applyServerOptions(
   if (o.connectTimeoutMs !== undefined) out.connect_timeout_ms = o.connectTimeoutMs;
   if (o.frameSize !== undefined) out.frame_size = o.frameSize;
   if (o.allowDirect !== undefined) out.allow_direct = o.allowDirect ? 1 : 0;
+  if (o.directPrivileged !== undefined) out.direct_privileged = o.directPrivileged ? 1 : 0;
   for (const [name, field] of Object.entries(VENDOR_FIELDS) as [keyof VendorTunables, Field][]) {
     const v = o.vendor?.[name];
     if (v !== undefined)
