@@ -114,6 +114,7 @@ async function writeFolderObject(env: PosixEnv, spec: WriteSpec): Promise<WriteR
   if (spec.contentLength !== undefined && spec.contentLength !== 0)
     throw new S3Error('DirectoryObjectContainsData');
   const rel = objectRel(spec.bucket, spec.key);
+  env.meta.admit?.(rel);
   try {
     await mkdir(abs(env, rel), { recursive: true, mode: env.dirPerms });
   } catch (err) {
