@@ -28,3 +28,8 @@ export function attrsTooLarge(cause: unknown): S3Error {
     { cause },
   );
 }
+
+/** Whether `err` is attrsTooLarge's answer (a MetadataTooLarge caused by the filesystem). */
+export function isAttrsTooLarge(err: unknown): boolean {
+  return err instanceof S3Error && err.code === 'MetadataTooLarge' && isErrno(err.cause, 'ENOSPC', 'E2BIG');
+}
