@@ -84,6 +84,8 @@ describe('multipart complete where mp-metadata does not fit', () => {
 
     refuse = ATTR.etag;
     await expect(complete('other')).rejects.toMatchObject({ code: 'MetadataTooLarge' });
-    await expect(headObject(env, { bucket: 'bkt', key: 'other' })).rejects.toMatchObject({ code: 'NoSuchKey' });
+    await expect(headObject(env, { bucket: 'bkt', key: 'other' })).rejects.toMatchObject({
+      code: 'NoSuchKey',
+    });
   });
 });
