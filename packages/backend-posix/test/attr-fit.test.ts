@@ -1,7 +1,7 @@
 // Attributes that do not fit the filesystem's xattr space (xattr-fit.ts): a full disk stays 507,
 // a too-large value is a 400, and a multipart object whose part list does not fit is completed
 // without its mp-metadata instead of failing.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -15,6 +15,7 @@ import { uploadPart } from '../src/multipart/parts.js';
 import { createMultipartUpload } from '../src/multipart/uploads.js';
 import { openStore } from '../src/open.js';
 import { createBucket } from '../src/ops/buckets.js';
+import { putObject } from '../src/ops/put-copy.js';
 import { getObject, headObject } from '../src/ops/read-object.js';
 import { acl, ctx, OWNER, readAll } from './helpers.js';
 
@@ -87,5 +88,43 @@ describe('multipart complete where mp-metadata does not fit', () => {
     await expect(headObject(env, { bucket: 'bkt', key: 'other' })).rejects.toMatchObject({
       code: 'NoSuchKey',
     });
+  });
+});
+
+describe('a folder object whose attributes do not fit', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'attr-fit-folder-'));
+  });
+  afterEach(() => rm(dir, { recursive: true, force: true }));
+
+  it('is refused with nothing changed: a re-put keeps the old attributes, a new one leaves no directory', async () => {
+    const opened = await openStore({ root: join(dir, 'root') });
+    const meta: MetaStore = Object.assign(Object.create(opened.meta) as MetaStore, {
+      set: (rel: string, attr: string, value: Buffer | string, fd?: number) =>
+        attr === ATTR.metadata
+          ? Promise.reject(attrsTooLarge(errno('ENOSPC')))
+          : opened.meta.set(rel, attr, value, fd),
+    });
+    const env: PosixEnv = { root: opened.root, meta, dirPerms: 0o755, region: 'us-east-1' };
+    await createBucket(env, { bucket: 'bkt', owner: OWNER, acl: acl() });
+    const folder = (key: string, extra: object) =>
+      putObject(env, ctx(), { bucket: 'bkt', key, body: Readable.from([]), contentLength: 0, ...extra });
+    await folder('old/', { contentType: 'keep/me' });
+    const was = await headObject(env, { bucket: 'bkt', key: 'old/' });
+
+    await expect(folder('old/', { contentType: 'new/type', metadata: { m: 'v' } })).rejects.toMatchObject({
+      code: 'MetadataTooLarge',
+    });
+    const now = await headObject(env, { bucket: 'bkt', key: 'old/' });
+    expect([now.contentType, now.etag]).toEqual(['keep/me', was.etag]);
+
+    await expect(folder('new/', { metadata: { m: 'v' } })).rejects.toMatchObject({
+      code: 'MetadataTooLarge',
+    });
+    await expect(headObject(env, { bucket: 'bkt', key: 'new/' })).rejects.toMatchObject({
+      code: 'NoSuchKey',
+    });
+    expect(await readdir(join(opened.root, 'bkt'))).toEqual(['old']);
   });
 });
