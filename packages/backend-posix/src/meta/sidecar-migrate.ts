@@ -11,6 +11,7 @@
 // - a directory left where a bucket attribute file belongs (metadata of a key under `meta/`
 //   whose object is gone) is removed, so the bucket's configuration is readable again;
 // - `<DIR>/.vgwrdma-layout` records that the tree is converted; later opens skip the walk.
+import { randomBytes } from 'node:crypto';
 import type { Dirent } from 'node:fs';
 import { link, lstat, mkdir, readdir, rename, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -44,7 +45,7 @@ export async function migrateSidecar(root: string, sidecar: string): Promise<Mig
     }
     await clearBucketAttrDir(join(sidecar, b.name, META_DIR));
   }
-  const tmp = `${marker}.${process.pid}`;
+  const tmp = `${marker}.${process.pid}.${randomBytes(6).toString('hex')}`; // two opens in one process too
   await writeFile(tmp, LAYOUT_VERSION);
   await rename(tmp, marker);
   return { skipped: false, moved };
@@ -88,21 +89,31 @@ async function moveAttrs(from: string, to: string, stopAt: string): Promise<numb
   let moved = 0;
   for (const e of names) {
     if (!e.isFile()) continue; // a descendant's path in the old layout, moved on its own
-    await mkdir(to, { recursive: true });
-    if (await moveFile(join(from, e.name), join(to, e.name))) moved++;
+    if (await moveFile(join(from, e.name), to, e.name)) moved++;
   }
   await prune(from, stopAt);
   return moved;
 }
 
 /** link + unlink, so an attribute already in its new place is never overwritten. */
-async function moveFile(from: string, to: string): Promise<boolean> {
-  try {
-    await link(from, to);
-  } catch (err) {
-    if (isErrno(err, 'ENOENT')) return false; // another gateway moved it
-    if (!isErrno(err, 'EEXIST')) {
-      // No hard links here: fall back to rename unless the new name exists.
+async function moveFile(from: string, toDir: string, name: string): Promise<boolean> {
+  const to = join(toDir, name);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await mkdir(toDir, { recursive: true });
+      await link(from, to);
+      break;
+    } catch (err) {
+      if (isErrno(err, 'EEXIST')) {
+        await unlink(from).catch(() => undefined);
+        return false;
+      }
+      if (isErrno(err, 'ENOENT')) {
+        if (!(await exists(from))) return false; // another gateway moved it
+        if (attempt < 3) continue; // another gateway pruned the new parent meanwhile
+        throw err;
+      }
+      // No hard links here: rename, unless the new name exists.
       if (await exists(to)) {
         await unlink(from).catch(() => undefined);
         return false;
@@ -110,8 +121,6 @@ async function moveFile(from: string, to: string): Promise<boolean> {
       await rename(from, to);
       return true;
     }
-    await unlink(from).catch(() => undefined);
-    return false;
   }
   await unlink(from).catch(() => undefined);
   return true;
