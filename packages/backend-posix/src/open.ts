@@ -5,6 +5,7 @@ import { isAbsolute, join, relative, resolve } from 'node:path';
 import { XATTR_PREFIX } from './meta/attr-names.js';
 import { xattrGet, xattrRemove, xattrSet } from './meta/libc-xattr.js';
 import { NoMetaStore } from './meta/none-store.js';
+import { migrateSidecar } from './meta/sidecar-migrate.js';
 import { SidecarStore } from './meta/sidecar-store.js';
 import type { MetaStore } from './meta/store.js';
 import { XattrStore } from './meta/xattr-store.js';
@@ -71,6 +72,7 @@ export async function openStore(opts: PosixBackendOptions): Promise<{ root: stri
   if (opts.sidecar !== undefined) {
     const sidecar = resolve(opts.sidecar);
     await mkdir(sidecar, { recursive: true });
+    await migrateSidecar(root, sidecar);
     return { root, meta: new SidecarStore(sidecar) };
   }
   probeXattrs(root);

@@ -99,6 +99,7 @@ export class TempFile {
     createParents = true,
     opts: PublishOptions = {},
   ): Promise<void> {
+    this.meta.admit?.(targetRel);
     await this.close();
     const target = abs(this.layout, targetRel);
     const from = this.path;

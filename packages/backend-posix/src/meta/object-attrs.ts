@@ -20,6 +20,12 @@ import { getJson, getText, type MetaStore } from './store.js';
 /** S3 caps user metadata at 2 KB (keys + values); versitygw does not, we do. */
 export const MAX_METADATA_BYTES = 2048;
 export const MAX_OBJECT_TAGS = 10;
+/**
+ * Content-Type, Content-Disposition, Cache-Control and the other system headers stored with an
+ * object, together (values in bytes). AWS has no such cap below its 8 KB header section; here
+ * every attribute of an object shares ext4's 4 KiB xattr block with 2 KB of user metadata.
+ */
+export const MAX_CONTENT_HEADER_BYTES = 2048;
 
 /** The `checksums` attribute: versitygw's JSON shape (base64 values by algorithm). */
 export interface StoredChecksums extends Checksums {
@@ -41,6 +47,21 @@ export function checkMetadataSize(metadata: UserMetadata | undefined): void {
   let bytes = 0;
   for (const [k, v] of Object.entries(metadata)) bytes += Buffer.byteLength(k) + Buffer.byteLength(v);
   if (bytes > MAX_METADATA_BYTES) throw new S3Error('MetadataTooLarge');
+}
+
+export function checkContentHeaders(headers: ContentHeaders): void {
+  let bytes = 0;
+  for (const field of Object.keys(CONTENT_ATTRS) as (keyof ContentHeaders)[]) {
+    const v = headers[field];
+    if (v !== undefined) bytes += Buffer.byteLength(v);
+  }
+  if (bytes > MAX_CONTENT_HEADER_BYTES) {
+    throw S3Error.custom(
+      'RequestHeaderSectionTooLarge',
+      `Your request header section exceeds the maximum allowed size: Content-Type, Content-Disposition, ` +
+        `Cache-Control and the other stored system headers may take ${MAX_CONTENT_HEADER_BYTES} bytes together.`,
+    );
+  }
 }
 
 export function checkObjectTags(tags: TagSet | undefined): void {

@@ -1,12 +1,13 @@
 // MetaStore in a sidecar tree (--sidecar DIR), for filesystems without user xattrs: attribute
 // `a` of `<bucket>/<key>` is the file `<DIR>/<bucket>/<key>/meta/a` (bucket attributes:
-// `<DIR>/<bucket>/meta/a`), the same layout versitygw's sidecar option uses. Unlike xattrs the
-// attributes do not travel with a rename, so publish calls `moved` to carry them over.
+// `<DIR>/<bucket>/meta/a`), versitygw's sidecar layout except that key segments named `meta~*`
+// are escaped so no key reaches another path's attributes (sidecar-path.ts; trees written
+// before are converted at open by sidecar-migrate.ts). Unlike xattrs the attributes do not
+// travel with a rename, so publish calls `moved` to carry them over.
 import { mkdir, readdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { assertSidecarFits, attrDir, sidecarRel } from './sidecar-path.js';
 import type { MetaStore } from './store.js';
-
-const META_DIR = 'meta';
 
 function isErrno(err: unknown, ...codes: string[]): boolean {
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
@@ -18,14 +19,20 @@ export class SidecarStore implements MetaStore {
   constructor(private readonly sidecar: string) {}
 
   private metaDir(rel: string): string {
-    return join(this.sidecar, rel, META_DIR);
+    return attrDir(this.sidecar, rel);
+  }
+
+  admit(rel: string): void {
+    assertSidecarFits(rel);
   }
 
   async get(rel: string, attr: string): Promise<Buffer | undefined> {
     try {
       return await readFile(join(this.metaDir(rel), attr));
     } catch (err) {
-      if (isErrno(err, 'ENOENT', 'ENOTDIR')) return undefined;
+      // EISDIR: a directory where the file belongs is no attribute (an old-layout key's
+      // metadata, written by a gateway that does not escape `meta` segments).
+      if (isErrno(err, 'ENOENT', 'ENOTDIR', 'EISDIR')) return undefined;
       throw err;
     }
   }
@@ -45,7 +52,8 @@ export class SidecarStore implements MetaStore {
 
   async list(rel: string): Promise<string[]> {
     try {
-      return (await readdir(this.metaDir(rel))).filter((n) => !n.startsWith('.'));
+      const entries = await readdir(this.metaDir(rel), { withFileTypes: true });
+      return entries.filter((e) => e.isFile() && !e.name.startsWith('.')).map((e) => e.name);
     } catch (err) {
       if (isErrno(err, 'ENOENT', 'ENOTDIR')) return [];
       throw err;
@@ -62,34 +70,37 @@ export class SidecarStore implements MetaStore {
     } catch (err) {
       if (!isErrno(err, 'ENOENT')) throw err;
     }
-    await this.prune(from);
+    await this.prune(sidecarRel(from));
   }
 
   async dropped(rel: string): Promise<void> {
     await rm(this.metaDir(rel), { recursive: true, force: true });
-    await this.prune(rel);
+    await this.prune(sidecarRel(rel));
   }
 
   async movedTree(from: string, to: string): Promise<void> {
-    const target = join(this.sidecar, to);
+    const target = join(this.sidecar, sidecarRel(to));
     await rm(target, { recursive: true, force: true });
     try {
       await mkdir(dirname(target), { recursive: true });
-      await rename(join(this.sidecar, from), target);
+      await rename(join(this.sidecar, sidecarRel(from)), target);
     } catch (err) {
       if (!isErrno(err, 'ENOENT')) throw err;
     }
-    await this.prune(dirname(from));
+    await this.prune(dirname(sidecarRel(from)));
   }
 
   async droppedTree(rel: string): Promise<void> {
-    await rm(join(this.sidecar, rel), { recursive: true, force: true });
-    await this.prune(dirname(rel));
+    await rm(join(this.sidecar, sidecarRel(rel)), { recursive: true, force: true });
+    await this.prune(dirname(sidecarRel(rel)));
   }
 
-  /** Removes `<DIR>/<rel>` and its now-empty parents, stopping at the bucket's directory. */
-  private async prune(rel: string): Promise<void> {
-    let cur = rel;
+  /**
+   * Removes `<DIR>/<srel>` (a path already mapped by sidecarRel) and its now-empty parents,
+   * stopping at the bucket's directory.
+   */
+  private async prune(srel: string): Promise<void> {
+    let cur = srel;
     while (cur.includes('/')) {
       try {
         await rmdir(join(this.sidecar, cur));

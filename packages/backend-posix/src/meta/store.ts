@@ -26,6 +26,11 @@ export interface MetaStore {
   movedTree(from: string, to: string): Promise<void>;
   /** Called after directory `rel` was removed with everything below it. */
   droppedTree(rel: string): Promise<void>;
+  /**
+   * Throws (an S3Error) when attributes for `rel` could not be stored at all; called before an
+   * object is published under `rel`, so such a key is refused with nothing stored.
+   */
+  admit?(rel: string): void;
 }
 
 /** Reads an attribute as UTF-8 text. */

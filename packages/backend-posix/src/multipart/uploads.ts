@@ -18,6 +18,7 @@ import { abs, assertBucketName, assertKey, uploadRel, uploadsRel } from '../fs/l
 import { lockForNewObject } from '../lock/object-lock.js';
 import { ATTR } from '../meta/attr-names.js';
 import {
+  checkContentHeaders,
   checkMetadataSize,
   checkObjectTags,
   creationAttrs,
@@ -86,6 +87,7 @@ export async function createMultipartUpload(
   assertKey(input.key);
   await requireBucket(env, input.bucket);
   checkMetadataSize(input.metadata);
+  checkContentHeaders(input);
   checkObjectTags(input.tagging);
   if (input.checksumType && !input.checksumAlgorithm) {
     throw new S3Error(

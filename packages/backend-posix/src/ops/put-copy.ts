@@ -14,7 +14,13 @@ import {
 } from '@vgwrdma/s3-backend';
 import type { PosixEnv } from '../env.js';
 import { lockForNewObject } from '../lock/object-lock.js';
-import { checkMetadataSize, checkObjectTags, contentHeadersOf, creationAttrs } from '../meta/object-attrs.js';
+import {
+  checkContentHeaders,
+  checkMetadataSize,
+  checkObjectTags,
+  contentHeadersOf,
+  creationAttrs,
+} from '../meta/object-attrs.js';
 import { openObject } from './read-object.js';
 import { DEFAULT_ALGORITHM, writeObject } from './write-object.js';
 
@@ -24,6 +30,7 @@ export async function putObject(
   input: PutObjectInput,
 ): Promise<PutObjectOutput> {
   checkMetadataSize(input.metadata);
+  checkContentHeaders(input);
   checkObjectTags(input.tagging);
   const lock = await lockForNewObject(env, input.bucket, input);
   const r = await writeObject(env, {
@@ -73,6 +80,7 @@ export async function copyObject(
     if (tagging) attrs.tagging = tagging;
     Object.assign(attrs, await lockForNewObject(env, input.bucket, input));
     checkMetadataSize(attrs.metadata);
+    checkContentHeaders(attrs);
     checkObjectTags(attrs.tagging);
     const srcAlg = a.checksums?.Algorithm;
     const algorithm =

@@ -15,6 +15,7 @@ import {
   S3Error,
 } from '@vgwrdma/s3-backend';
 import type { PosixEnv } from '../env.js';
+import { removeEmptyParents } from '../fs/dirs.js';
 import { isErrno, mapObjectError, noSuchKey, requireBucket } from '../fs/errors.js';
 import { drainEmpty, ingest } from '../fs/ingest.js';
 import { abs, assertBucketName, assertKey, isFolderKey, objectRel } from '../fs/layout.js';
@@ -114,6 +115,7 @@ async function writeFolderObject(env: PosixEnv, spec: WriteSpec): Promise<WriteR
   if (spec.contentLength !== undefined && spec.contentLength !== 0)
     throw new S3Error('DirectoryObjectContainsData');
   const rel = objectRel(spec.bucket, spec.key);
+  env.meta.admit?.(rel);
   try {
     await mkdir(abs(env, rel), { recursive: true, mode: env.dirPerms });
   } catch (err) {
@@ -126,14 +128,24 @@ async function writeFolderObject(env: PosixEnv, spec: WriteSpec): Promise<WriteR
     Type: 'FULL_OBJECT',
     [DEFAULT_ALGORITHM]: crc,
   };
-  // A re-put folder object replaces its attributes: drop the old ones first.
-  for (const attr of await env.meta.list(rel)) await env.meta.remove(rel, attr);
-  for (const [attr, value] of [
-    ...spec.attrs,
-    checksumsAttr(stored),
-    [ATTR.etag, EMPTY_MD5_ETAG],
-  ] as AttrEntries) {
-    await env.meta.set(rel, attr, value);
+  // A re-put folder object replaces its attributes. The old ones are kept aside and put back if
+  // the new ones do not fit (MetadataTooLarge): a refused write changes nothing.
+  const before = await readAllAttrs(env, rel);
+  for (const [attr] of before) await env.meta.remove(rel, attr);
+  try {
+    for (const [attr, value] of [
+      ...spec.attrs,
+      checksumsAttr(stored),
+      [ATTR.etag, EMPTY_MD5_ETAG],
+    ] as AttrEntries) {
+      await env.meta.set(rel, attr, value);
+    }
+  } catch (err) {
+    for (const attr of await env.meta.list(rel).catch(() => [])) await env.meta.remove(rel, attr);
+    for (const [attr, value] of before) await env.meta.set(rel, attr, value).catch(() => undefined);
+    // A new folder goes again (it has no etag: removeEmptyParents stops at folder objects).
+    await removeEmptyParents(env, env.meta, rel).catch(() => undefined);
+    throw await mapObjectError(err, env, spec.bucket, spec.key);
   }
   const st = await stat(abs(env, rel));
   return {
@@ -143,6 +155,15 @@ async function writeFolderObject(env: PosixEnv, spec: WriteSpec): Promise<WriteR
     checksumType: 'FULL_OBJECT',
     lastModified: st.mtime,
   };
+}
+
+async function readAllAttrs(env: PosixEnv, rel: string): Promise<AttrEntries> {
+  const out: AttrEntries = [];
+  for (const attr of await env.meta.list(rel)) {
+    const v = await env.meta.get(rel, attr);
+    if (v !== undefined) out.push([attr, v]);
+  }
+  return out;
 }
 
 /** Content-MD5 is base64 of 16 bytes; anything else is InvalidDigest before the body is read. */

@@ -1,0 +1,194 @@
+// Attributes larger than ext4 keeps in a file's xattrs (one 4 KiB block) answered 500 (a 10 KB
+// bucket policy, a large CORS configuration) or 507 (an 8 KB Content-Type) — issue 16 item 13.
+// Bucket documents are now stored whatever their size (an overflow file the xattr points to);
+// object attributes that cannot fit answer 400 with nothing stored.
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  CreateBucketCommand,
+  DeleteBucketPolicyCommand,
+  GetBucketCorsCommand,
+  GetBucketPolicyCommand,
+  GetObjectCommand,
+  GetObjectTaggingCommand,
+  HeadObjectCommand,
+  PutBucketCorsCommand,
+  PutBucketPolicyCommand,
+  PutObjectCommand,
+  PutObjectTaggingCommand,
+  type S3Client,
+} from '@aws-sdk/client-s3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type GatewayProcess,
+  killAllChildren,
+  ROOT_CREDENTIALS,
+  removeDir,
+  startGateway,
+} from './helpers/gateway-process.js';
+import { s3Client } from './helpers/s3-client.js';
+
+let gw: GatewayProcess;
+let root: S3Client;
+let anon: S3Client;
+const bucket = 'limits';
+const ORIGIN = 'http://big.example';
+
+beforeAll(async () => {
+  gw = await startGateway();
+  root = s3Client(gw.url, ROOT_CREDENTIALS);
+  anon = s3Client(gw.url, ROOT_CREDENTIALS, {
+    credentials: { accessKeyId: '', secretAccessKey: '' },
+    signer: { sign: async (request) => request },
+  });
+  await root.send(new CreateBucketCommand({ Bucket: bucket }));
+});
+afterAll(async () => {
+  root?.destroy();
+  anon?.destroy();
+  await gw?.stop();
+  killAllChildren();
+  if (gw) await removeDir(gw.root);
+});
+
+/** An error's S3 code and HTTP status. */
+async function failure(p: Promise<unknown>): Promise<[string, number | undefined]> {
+  try {
+    await p;
+  } catch (err) {
+    const e = err as { name: string; $metadata?: { httpStatusCode?: number } };
+    return [e.name, e.$metadata?.httpStatusCode];
+  }
+  throw new Error('the request succeeded');
+}
+
+/** Regular files under the bucket's temp area (temp files of writes). */
+async function tempFiles(): Promise<string[]> {
+  const dir = join(gw.root, bucket, '.sgwtmp');
+  const out: string[] = [];
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    if ((await stat(join(dir, name))).isFile()) out.push(name);
+  }
+  return out;
+}
+
+/** About `bytes` of policy: filler statements, then anonymous GET of public/* allowed. */
+function bigPolicy(bytes: number): string {
+  const statement = (sid: string, action: string, resource: string) => ({
+    Sid: sid,
+    Effect: 'Allow',
+    Principal: '*',
+    Action: action,
+    Resource: `arn:aws:s3:::${bucket}/${resource}`,
+  });
+  const doc = { Version: '2012-10-17', Statement: [statement('Public', 's3:GetObject', 'public/*')] };
+  for (let i = 0; JSON.stringify(doc).length < bytes; i++) {
+    doc.Statement.push(statement(`Filler${i}`, 's3:GetObjectTagging', `filler-${i}/*`));
+  }
+  return JSON.stringify(doc);
+}
+
+describe('bucket documents larger than an xattr', () => {
+  it('a 10 KB bucket policy is stored, read back and enforced; replacing and deleting it work', async () => {
+    const policy = bigPolicy(10 * 1024);
+    expect(policy.length).toBeGreaterThan(10 * 1024);
+    await root.send(new PutObjectCommand({ Bucket: bucket, Key: 'public/page', Body: 'public page' }));
+    await root.send(new PutObjectCommand({ Bucket: bucket, Key: 'private/page', Body: 'private' }));
+    expect(await failure(anon.send(new GetObjectCommand({ Bucket: bucket, Key: 'public/page' })))).toEqual([
+      'AccessDenied',
+      403,
+    ]);
+
+    await root.send(new PutBucketPolicyCommand({ Bucket: bucket, Policy: policy }));
+    const got = await root.send(new GetBucketPolicyCommand({ Bucket: bucket }));
+    expect(got.Policy).toBe(policy);
+    // The stored policy is the one evaluated.
+    const page = await anon.send(new GetObjectCommand({ Bucket: bucket, Key: 'public/page' }));
+    expect(await page.Body?.transformToString()).toBe('public page');
+    expect(await failure(anon.send(new GetObjectCommand({ Bucket: bucket, Key: 'private/page' })))).toEqual([
+      'AccessDenied',
+      403,
+    ]);
+
+    const small = bigPolicy(0);
+    await root.send(new PutBucketPolicyCommand({ Bucket: bucket, Policy: small }));
+    expect((await root.send(new GetBucketPolicyCommand({ Bucket: bucket }))).Policy).toBe(small);
+    await root.send(new PutBucketPolicyCommand({ Bucket: bucket, Policy: policy }));
+    await root.send(new DeleteBucketPolicyCommand({ Bucket: bucket }));
+    expect(await failure(root.send(new GetBucketPolicyCommand({ Bucket: bucket })))).toEqual([
+      'NoSuchBucketPolicy',
+      404,
+    ]);
+    expect(await readdir(join(gw.root, bucket, '.sgwtmp', 'bucket-meta'))).toEqual([]);
+  });
+
+  it('a 30 KB CORS configuration is stored, read back and answers preflights', async () => {
+    const rules = [
+      { AllowedOrigins: [ORIGIN], AllowedMethods: ['GET'], AllowedHeaders: ['*'], MaxAgeSeconds: 60 },
+    ];
+    for (let i = 0; i < 99; i++) {
+      rules.push({
+        AllowedOrigins: [`http://filler-${i}-${'x'.repeat(200)}.example`],
+        AllowedMethods: ['GET'],
+        AllowedHeaders: ['*'],
+        MaxAgeSeconds: i,
+      });
+    }
+    await root.send(new PutBucketCorsCommand({ Bucket: bucket, CORSConfiguration: { CORSRules: rules } }));
+    const got = await root.send(new GetBucketCorsCommand({ Bucket: bucket }));
+    expect(got.CORSRules?.length).toBe(100);
+    expect(got.CORSRules?.[99]?.AllowedOrigins?.[0]).toMatch(/^http:\/\/filler-98-x+\.example$/);
+    const preflight = await fetch(`${gw.url}/${bucket}/any`, {
+      method: 'OPTIONS',
+      headers: { origin: ORIGIN, 'access-control-request-method': 'GET' },
+    });
+    expect([preflight.status, preflight.headers.get('access-control-allow-origin')]).toEqual([200, ORIGIN]);
+  });
+});
+
+describe('object attributes that cannot fit answer 400, with nothing stored', () => {
+  it('an 8 KB Content-Type is RequestHeaderSectionTooLarge', async () => {
+    const key = 'typed';
+    const put = root.send(
+      new PutObjectCommand({
+        Bucket: bucket,
+        Key: key,
+        Body: 'x',
+        ContentType: `text/${'a'.repeat(8 * 1024)}`,
+      }),
+    );
+    expect(await failure(put)).toEqual(['RequestHeaderSectionTooLarge', 400]);
+    expect(await failure(root.send(new HeadObjectCommand({ Bucket: bucket, Key: key })))).toEqual([
+      'NotFound',
+      404,
+    ]);
+    expect(await tempFiles()).toEqual([]);
+  });
+
+  it('metadata under 2 KB whose stored JSON does not fit is MetadataTooLarge', async () => {
+    // 2000 bytes of quotes: within S3's 2 KB, but JSON doubles them past the xattr block.
+    const key = 'quoted';
+    const put = root.send(
+      new PutObjectCommand({ Bucket: bucket, Key: key, Body: 'x', Metadata: { q: '"'.repeat(2000) } }),
+    );
+    expect(await failure(put)).toEqual(['MetadataTooLarge', 400]);
+    expect(await failure(root.send(new HeadObjectCommand({ Bucket: bucket, Key: key })))).toEqual([
+      'NotFound',
+      404,
+    ]);
+    expect(await tempFiles()).toEqual([]);
+  });
+
+  it('ten long multibyte tags on an object are MetadataTooLarge; its old tags stay', async () => {
+    const key = 'tagged';
+    await root.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: 'x', Tagging: 'k=v' }));
+    const TagSet = Array.from({ length: 10 }, (_, i) => ({
+      Key: `${i}${'é'.repeat(127)}`,
+      Value: '漢'.repeat(256),
+    }));
+    const put = root.send(new PutObjectTaggingCommand({ Bucket: bucket, Key: key, Tagging: { TagSet } }));
+    expect(await failure(put)).toEqual(['MetadataTooLarge', 400]);
+    const tags = await root.send(new GetObjectTaggingCommand({ Bucket: bucket, Key: key }));
+    expect(tags.TagSet).toEqual([{ Key: 'k', Value: 'v' }]);
+  });
+});
