@@ -2,7 +2,8 @@
 // flag: requests held open by unfinished bodies fill --max-requests (the next one gets 503
 // SlowDown, the health path still answers); idle connections fill --max-connections (the next
 // one is closed unanswered); a PUT or UploadPart that stops sending is cut after
-// --body-idle-timeout with 400 RequestTimeout, its connection closed and its temp file gone.
+// --body-idle-timeout with 400 RequestTimeout, its connection closed and its temp file gone (an
+// anonymous POST form that stops among its fields too).
 import { readdir } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { join } from 'node:path';
@@ -14,6 +15,7 @@ import {
   ListPartsCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
+import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {
   type GatewayProcess,
@@ -191,5 +193,52 @@ describe('--body-idle-timeout', () => {
     expect(await tempFiles(gw.root)).toEqual([]);
     const parts = await client.send(new ListPartsCommand({ Bucket: bucket, Key: 'mp', UploadId }));
     expect(parts.Parts ?? []).toEqual([]);
+  });
+
+  it('cuts an anonymous POST form that stops sending among its fields the same way', async () => {
+    const { gw } = await gateway(['--body-idle-timeout', '1']);
+    const post = await openHeldRequest(gw.url, {
+      method: 'POST',
+      path: `/${bucket}`,
+      contentLength: 1000,
+      headers: { 'content-type': 'multipart/form-data; boundary=XyZ' },
+    });
+    held.push(post);
+    post.send('--XyZ\r\nContent-Disposition: form-data; name="key"\r\n\r\nk');
+
+    const response = await post.closed;
+    expect(statusOf(response)).toBe(400);
+    expect(response).toContain('<Code>RequestTimeout</Code>');
+  });
+
+  it('cuts a signed POST form that stops sending inside its file the same way, and leaves no temp file', async () => {
+    const { gw, client } = await gateway(['--body-idle-timeout', '1']);
+    const { fields } = await createPresignedPost(client, { Bucket: bucket, Key: 'posted', Expires: 300 });
+    const part = (name: string, value: string) =>
+      `--XyZ\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+    const head =
+      Object.entries(fields)
+        .map(([name, value]) => part(name, value))
+        .join('') +
+      '--XyZ\r\nContent-Disposition: form-data; name="file"; filename="f"\r\n' +
+      'Content-Type: application/octet-stream\r\n\r\n';
+    const post = await openHeldRequest(gw.url, {
+      method: 'POST',
+      path: `/${bucket}`,
+      contentLength: head.length + 1000,
+      headers: { 'content-type': 'multipart/form-data; boundary=XyZ' },
+    });
+    held.push(post);
+    post.send(`${head}${'a'.repeat(100)}`);
+    await until('the upload to hold a temp file', async () => (await tempFiles(gw.root)).length === 1);
+
+    const response = await post.closed;
+    expect(statusOf(response)).toBe(400);
+    expect(response).toContain('<Code>RequestTimeout</Code>');
+    expect(await tempFiles(gw.root)).toEqual([]);
+    expect(await failure(client.send(new HeadObjectCommand({ Bucket: bucket, Key: 'posted' })))).toEqual({
+      name: 'NotFound',
+      status: 404,
+    });
   });
 });

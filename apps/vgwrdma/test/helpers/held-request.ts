@@ -1,4 +1,4 @@
-// A SigV4-signed request written by hand on a raw TCP socket, whose body the test sends a piece at
+// A request (SigV4-signed, or anonymous) written by hand on a raw TCP socket, whose body the test sends a piece at
 // a time (or never finishes): how a slow or hostile client holds a request, a temp file and a
 // connection open. The request asks for `Connection: close`, so `closed` resolves with everything
 // the gateway sent once the gateway has closed the connection (the client never ends its side).
@@ -34,12 +34,19 @@ export interface HeldRequestOptions {
   readonly path: string;
   /** Content-Length announced; the body is sent with send(). */
   readonly contentLength: number;
-  readonly credentials: { readonly access: string; readonly secret: string };
+  /** Signs the request (UNSIGNED-PAYLOAD) when given; without, the request is anonymous. */
+  readonly credentials?: { readonly access: string; readonly secret: string };
+  /** Further headers, not signed (e.g. a form's Content-Type). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
-export async function openHeldRequest(baseUrl: string, opts: HeldRequestOptions): Promise<HeldRequest> {
-  const url = new URL(baseUrl);
-  const target = new URL(opts.path, baseUrl);
+async function signedHeaders(
+  url: URL,
+  target: URL,
+  opts: HeldRequestOptions,
+): Promise<Record<string, string>> {
+  const unsigned = { host: url.host };
+  if (opts.credentials === undefined) return unsigned;
   const signer = new SignatureV4({
     credentials: { accessKeyId: opts.credentials.access, secretAccessKey: opts.credentials.secret },
     region: 'us-east-1',
@@ -54,10 +61,17 @@ export async function openHeldRequest(baseUrl: string, opts: HeldRequestOptions)
     port: Number(url.port),
     path: target.pathname,
     query: Object.fromEntries(target.searchParams),
-    headers: { host: url.host, 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' },
+    headers: { ...unsigned, 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' },
   });
+  return signed.headers as Record<string, string>;
+}
+
+export async function openHeldRequest(baseUrl: string, opts: HeldRequestOptions): Promise<HeldRequest> {
+  const url = new URL(baseUrl);
+  const target = new URL(opts.path, baseUrl);
   const headers = {
-    ...(signed.headers as Record<string, string>),
+    ...(await signedHeaders(url, target, opts)),
+    ...opts.headers,
     'content-length': String(opts.contentLength),
     connection: 'close',
   };
