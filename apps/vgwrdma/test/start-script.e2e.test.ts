@@ -9,7 +9,7 @@ import { availableParallelism, networkInterfaces } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CreateBucketCommand, ListBucketsCommand } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, makeTempDir, removeDir } from './helpers/gateway-process.js';
 import { s3Client } from './helpers/s3-client.js';
 
@@ -19,6 +19,16 @@ let cwd: string;
 beforeAll(async () => {
   assertBuilt();
   cwd = await makeTempDir('vgwrdma-start-');
+});
+// A test that fails half-way must not leave a gateway behind (it runs in its own process group,
+// so killing start.mjs alone would orphan it): SIGINT, which start.mjs forwards, then wait.
+const stillRunning = new Set<{ kill(signal: NodeJS.Signals): boolean; exited: Promise<unknown> }>();
+afterEach(async () => {
+  for (const started of stillRunning) {
+    started.kill('SIGINT');
+    await started.exited;
+  }
+  stillRunning.clear();
 });
 afterAll(async () => {
   await removeDir(cwd);
@@ -44,8 +54,11 @@ async function startScript(env: Record<string, string>) {
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  process.once('exit', () => child.kill('SIGKILL'));
+  process.once('exit', () => child.kill('SIGTERM'));
   const exited = new Promise<number | null>((done) => child.once('close', (code) => done(code)));
+  const entry = { kill: (signal: NodeJS.Signals) => child.kill(signal), exited };
+  stillRunning.add(entry);
+  void exited.then(() => stillRunning.delete(entry));
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8');
