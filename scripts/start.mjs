@@ -1,6 +1,8 @@
 // `npm start` (after install + build, through scripts/run.sh): serve ./data with the posix backend
-// on :7070, with the README's default credentials unless ROOT_ACCESS_KEY_ID /
-// ROOT_SECRET_ACCESS_KEY are set. Prints the endpoint, the keys and an example `aws` command once
+// on 127.0.0.1:7070, with the README's default credentials unless ROOT_ACCESS_KEY_ID /
+// ROOT_SECRET_ACCESS_KEY are set. Those keys are public, so the default address is loopback only;
+// VGW_PORT (or `npm start -- --port :7070`) opens it wider, and the gateway then warns on stderr
+// while the secret is still a published or short one. Prints the endpoint, the keys and an example `aws` command once
 // the gateway is up, and forwards SIGINT/SIGTERM so the gateway shuts down cleanly.
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
@@ -10,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 
 const repo = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const main = resolve(repo, 'apps/vgwrdma/dist/main.js');
-const { DEFAULT_CREDENTIALS } = await import(resolve(repo, 'apps/vgwrdma/dist/index.js'));
+const { DEFAULT_CREDENTIALS, START_ADDRESS } = await import(resolve(repo, 'apps/vgwrdma/dist/index.js'));
 
 const dataDir = resolve(process.cwd(), 'data');
 mkdirSync(dataDir, { recursive: true });
@@ -18,7 +20,7 @@ mkdirSync(dataDir, { recursive: true });
 const access = process.env.ROOT_ACCESS_KEY_ID ?? process.env.ROOT_ACCESS_KEY ?? DEFAULT_CREDENTIALS.access;
 const secret =
   process.env.ROOT_SECRET_ACCESS_KEY ?? process.env.ROOT_SECRET_KEY ?? DEFAULT_CREDENTIALS.secret;
-const port = process.env.VGW_PORT ?? ':7070';
+const port = process.env.VGW_PORT ?? START_ADDRESS;
 
 // RDMA on by default (softnic on 127.0.0.1: clients on this host), unless --rdma-ip or
 // VGW_RDMA_IP says otherwise.

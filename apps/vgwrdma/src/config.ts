@@ -33,8 +33,16 @@ export interface RdmaConfig extends CuServerConfig {
   readonly port: number;
 }
 
+/** The listener's resource limits (limit-flags.ts); 0 = no limit. */
+export interface ServerLimits {
+  readonly maxConnections: number;
+  readonly maxRequests: number;
+  readonly bodyIdleTimeoutMs: number;
+}
+
 export interface GatewayConfig {
   readonly listen: ListenAddress;
+  readonly limits: ServerLimits;
   readonly access: string;
   readonly secret: string;
   readonly region: string;
@@ -111,6 +119,11 @@ export function parseCommandLine(argv: readonly string[], env: Env, cwd = proces
     kind: 'serve',
     config: {
       listen: g.port,
+      limits: {
+        maxConnections: g['max-connections'],
+        maxRequests: g['max-requests'],
+        bodyIdleTimeoutMs: g['body-idle-timeout'],
+      },
       access: g.access,
       secret: g.secret,
       region: g.region,

@@ -5,4 +5,11 @@ export const DEFAULT_CREDENTIALS = {
   secret: 'vgwrdma-secret',
 } as const;
 
+/** The app's own default (versitygw's): every interface, with keys the operator must give. */
 export const DEFAULT_PORT = ':7070';
+
+/**
+ * Where `npm start` (scripts/start.mjs) listens unless VGW_PORT or --port says otherwise: loopback
+ * only, because it serves with the published DEFAULT_CREDENTIALS.
+ */
+export const START_ADDRESS = '127.0.0.1:7070';

@@ -3,6 +3,7 @@
 // Names, aliases and environment variables follow versitygw (cmd/versitygw/main.go, posix.go),
 // so an operator's scripts and unit files carry over unchanged.
 import { z } from 'zod';
+import { LIMIT_FLAGS } from './limit-flags.js';
 import { parseListenAddress } from './listen-address.js';
 import { RDMA_FLAGS } from './rdma-flags.js';
 
@@ -157,6 +158,8 @@ export const GLOBAL_FLAGS = [
     default: false,
     help: 'enable debug output',
   },
+  // --max-connections, --max-requests, --body-idle-timeout (limit-flags.ts).
+  ...LIMIT_FLAGS,
   // --rdma-ip turns RDMA on; the other --rdma-* / --pool-* flags tune it (rdma-flags.ts).
   ...RDMA_FLAGS,
   {

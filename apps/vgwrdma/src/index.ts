@@ -4,7 +4,8 @@
 export { formatBanner } from './banner.js';
 export type { Command, GatewayConfig, PosixBackendConfig } from './config.js';
 export { parseCommandLine } from './config.js';
-export { DEFAULT_CREDENTIALS, DEFAULT_PORT } from './defaults.js';
+export { DEFAULT_CREDENTIALS, DEFAULT_PORT, START_ADDRESS } from './defaults.js';
+export { exposureWarning, isLoopbackAddress, MIN_SECRET_LENGTH, WELL_KNOWN_SECRETS } from './exposure.js';
 export type { FlagSpec } from './flags.js';
 export { GLOBAL_FLAGS, POSIX_FLAGS } from './flags.js';
 export type { ListenAddress } from './listen-address.js';

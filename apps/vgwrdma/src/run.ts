@@ -6,6 +6,7 @@ import { createGateway, type GatewayEnv, IamStore, type RunningGateway } from '@
 import type { Backend } from '@vgwrdma/s3-backend';
 import { formatBanner } from './banner.js';
 import { type GatewayConfig, parseCommandLine } from './config.js';
+import { exposureWarning } from './exposure.js';
 import { createLoggers } from './logger.js';
 import { openBackend, StartupError } from './open-backend.js';
 import { wrapWithRdma } from './open-rdma.js';
@@ -62,6 +63,7 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
       }),
       region: config.region,
       readonly: config.readonly,
+      ...config.limits,
       disableAcl: config.disableAcl,
       logger: loggers.gatewayLogger,
       accessLog: loggers.accessLog,
@@ -73,6 +75,9 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
     });
     running = await gateway.listen({ port: config.listen.port, host: config.listen.host });
     io.stdout.write(formatBanner({ config, host: running.host, port: running.port }));
+    // Reachable from other hosts with a published or short root secret: say so, on stderr.
+    const warning = exposureWarning(running.host, config.secret);
+    if (warning !== undefined) io.stderr.write(warning);
     const where =
       config.backend.kind === 's3'
         ? { upstream: config.backend.options.endpoint ?? 'AWS S3' }

@@ -1,5 +1,5 @@
-// createGateway(): assembles the hono app — request id → access log → health → extra
-// middlewares → router over the route table — with one error handler, and a listen() that
+// createGateway(): assembles the hono app — request id → access log → health → request limit →
+// extra middlewares → router over the route table — with one error handler, and a listen() that
 // serves it on Node's HTTP server.
 import { Hono } from 'hono';
 import { Authorizer } from './authz/index.js';
@@ -10,6 +10,7 @@ import { accessLogMiddleware } from './middleware/access-log.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { healthMiddleware } from './middleware/health.js';
 import { requestIdMiddleware } from './middleware/request-id.js';
+import { requestLimitMiddleware } from './middleware/request-limit.js';
 import { createRouter } from './routes/router.js';
 import { ROUTES } from './routes/table.js';
 import { type ListenOptions, listen, type RunningGateway } from './server/listen.js';
@@ -23,6 +24,8 @@ export interface Gateway {
 
 export const DEFAULT_REGION = 'us-east-1';
 const CLOSE_GRACE_MS = 10_000;
+/** How long a request body may send nothing before it fails with RequestTimeout. */
+export const DEFAULT_BODY_IDLE_TIMEOUT_MS = 60_000;
 
 export function createGateway(options: GatewayOptions): Gateway {
   const logger = options.logger ?? defaultLogger;
@@ -32,6 +35,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   app.use(requestIdMiddleware());
   if (options.accessLog) app.use(accessLogMiddleware(logger));
   if (options.healthPath) app.use(healthMiddleware(options.healthPath));
+  if (options.maxRequests) app.use(requestLimitMiddleware(options.maxRequests));
   for (const m of options.middlewares ?? []) app.use(m);
 
   // An IamStore given as `credentials` counts as `iam` too.
@@ -53,6 +57,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     readonly: options.readonly ?? false,
     anonymousAccess: options.anonymousAccess ?? false,
     logger,
+    bodyIdleTimeoutMs: options.bodyIdleTimeoutMs ?? DEFAULT_BODY_IDLE_TIMEOUT_MS,
     ...(options.maxClockSkewMs === undefined ? {} : { maxClockSkewMs: options.maxClockSkewMs }),
     ...(options.virtualHostDomain === undefined ? {} : { virtualHostDomain: options.virtualHostDomain }),
   });
@@ -66,6 +71,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       listen(app.fetch, opts, {
         requestTimeoutMs: options.requestTimeoutMs ?? 0,
         closeGraceMs: CLOSE_GRACE_MS,
+        maxConnections: options.maxConnections ?? 0,
       }),
   };
 }

@@ -54,6 +54,16 @@ export interface GatewayOptions {
   /** Node's requestTimeout for the whole request; 0 (default) = none, so large PUTs are not cut off. */
   requestTimeoutMs?: number;
   /**
+   * A request body (PUT, UploadPart, POST form, XML) that sends nothing for this long while the
+   * gateway reads it fails with 400 RequestTimeout and its connection is closed. Default 60 000;
+   * 0 = no limit.
+   */
+  bodyIdleTimeoutMs?: number;
+  /** Open connections beyond this are closed as soon as accepted (Node's maxConnections). 0/unset: no cap. */
+  maxConnections?: number;
+  /** S3 requests in flight beyond this get 503 SlowDown (the health path is exempt). 0/unset: no cap. */
+  maxRequests?: number;
+  /**
    * Also accept virtual-host–style requests: a Host of `<bucket>.<domain>` names the bucket and
    * the whole path is the key. Unset (default): path-style only.
    */

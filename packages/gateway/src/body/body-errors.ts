@@ -14,4 +14,6 @@ export const bodyErrors = {
   badSignature: () => new S3Error('SignatureDoesNotMatch'),
   badTrailer: () => new S3Error('MalformedTrailerError'),
   sha256Mismatch: () => new S3Error('XAmzContentSHA256Mismatch'),
+  /** The client sent no body bytes for the body idle timeout while the gateway was reading. */
+  idle: () => new S3Error('RequestTimeout'),
 } as const;

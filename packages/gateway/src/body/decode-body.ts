@@ -6,6 +6,7 @@ import { headerValue } from '../auth/request-headers.js';
 import type { PayloadMode, RequestHeaders } from '../auth/types.js';
 import { AwsChunkedDecoder } from './aws-chunked-decoder.js';
 import { bodyErrors } from './body-errors.js';
+import { watchIdle } from './idle-watch.js';
 import { PlainBody } from './plain-body.js';
 
 export interface DecodedBody {
@@ -39,7 +40,21 @@ function declaredTrailers(headers: RequestHeaders): string[] {
     .filter((name) => name !== '');
 }
 
-export function decodeBody(incoming: Readable, headers: RequestHeaders, payload: PayloadMode): DecodedBody {
+export interface DecodeOptions {
+  /**
+   * Milliseconds the client may send nothing while the gateway is reading the body; then the
+   * body fails with RequestTimeout (and the error answer closes the connection). 0: no limit.
+   */
+  readonly idleTimeoutMs?: number;
+}
+
+export function decodeBody(
+  incoming: Readable,
+  headers: RequestHeaders,
+  payload: PayloadMode,
+  options: DecodeOptions = {},
+): DecodedBody {
+  const idleMs = options.idleTimeoutMs ?? 0;
   if (isAwsChunked(headers, payload)) {
     const decodedLength = parseLength(headerValue(headers, 'x-amz-decoded-content-length'));
     const decoder = new AwsChunkedDecoder({
@@ -52,15 +67,21 @@ export function decodeBody(incoming: Readable, headers: RequestHeaders, payload:
     });
     // A signed hash covers the bytes on the wire, framing included: check it before decoding,
     // or an unsigned Content-Encoding header would let a different body through.
-    const source = payload.kind === 'signed' ? verifiedWire(incoming, headers, payload.sha256) : incoming;
-    attach(source, decoder, bodyErrors.truncated);
+    const source =
+      payload.kind === 'signed' ? verifiedWire(incoming, headers, payload.sha256, idleMs) : incoming;
+    attach(source, decoder, bodyErrors.truncated, source === incoming ? idleMs : 0);
     return {
       stream: keepErrorsHandled(decoder),
       decodedLength,
       trailer: (name) => decoder.trailerSection.get(name),
     };
   }
-  const body = verifiedWire(incoming, headers, payload.kind === 'signed' ? payload.sha256 : undefined);
+  const body = verifiedWire(
+    incoming,
+    headers,
+    payload.kind === 'signed' ? payload.sha256 : undefined,
+    idleMs,
+  );
   return {
     stream: keepErrorsHandled(body),
     decodedLength: parseLength(headerValue(headers, 'content-length')),
@@ -80,9 +101,14 @@ function keepErrorsHandled<T extends Readable>(stream: T): T {
 }
 
 /** The body as sent, counted against Content-Length and checked against a signed hash. */
-function verifiedWire(incoming: Readable, headers: RequestHeaders, sha256: string | undefined): PlainBody {
+function verifiedWire(
+  incoming: Readable,
+  headers: RequestHeaders,
+  sha256: string | undefined,
+  idleMs: number,
+): PlainBody {
   const body = new PlainBody({ expectedLength: parseLength(headerValue(headers, 'content-length')), sha256 });
-  attach(incoming, body, bodyErrors.shortBody);
+  attach(incoming, body, bodyErrors.shortBody, idleMs);
   return body;
 }
 
@@ -91,9 +117,10 @@ function verifiedWire(incoming: Readable, headers: RequestHeaders, sha256: strin
  * fails or is dropped, the source is unpiped and left flowing, so the rest of the body is read
  * and discarded and the connection stays usable for the error response (and, with keep-alive,
  * the next request). A source that closes or fails before 'end' (client went away) fails the
- * decoded stream with IncompleteBody.
+ * decoded stream with IncompleteBody; one that sends nothing for `idleMs` while the decoder
+ * takes more fails it with RequestTimeout.
  */
-function attach(source: Readable, decoder: Transform, early: () => Error): void {
+function attach(source: Readable, decoder: Transform, early: () => Error, idleMs: number): void {
   let ended = false;
   source.once('end', () => {
     ended = true;
@@ -109,4 +136,5 @@ function attach(source: Readable, decoder: Transform, early: () => Error): void 
     if (!ended && !source.destroyed) source.resume();
   });
   source.pipe(decoder);
+  watchIdle({ source, reader: decoder, ms: idleMs, onIdle: () => decoder.destroy(bodyErrors.idle()) });
 }

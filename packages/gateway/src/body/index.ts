@@ -3,7 +3,7 @@
 
 export type { AwsChunkedOptions } from './aws-chunked-decoder.js';
 export { AwsChunkedDecoder } from './aws-chunked-decoder.js';
-export type { DecodedBody } from './decode-body.js';
+export type { DecodedBody, DecodeOptions } from './decode-body.js';
 export { decodeBody } from './decode-body.js';
 export type { PlainBodyOptions } from './plain-body.js';
 export { PlainBody } from './plain-body.js';

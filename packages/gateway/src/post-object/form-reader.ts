@@ -7,6 +7,8 @@ import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { S3Error } from '@vgwrdma/s3-backend';
 import busboy from 'busboy';
+import { bodyErrors } from '../body/body-errors.js';
+import { watchIdle } from '../body/idle-watch.js';
 
 export interface FormFile {
   readonly stream: Readable;
@@ -38,8 +40,12 @@ export function isFormUpload(contentType: string | undefined): boolean {
   return contentType !== undefined && /^multipart\/form-data\s*;.*boundary=/i.test(contentType);
 }
 
-/** Resolves once the file part starts; rejects with an S3Error for a form S3 would refuse. */
-export function readForm(incoming: IncomingMessage): Promise<Form> {
+/**
+ * Resolves once the file part starts; rejects with an S3Error for a form S3 would refuse. A form
+ * that sends nothing for `idleTimeoutMs` (0: no limit) fails with RequestTimeout: the promise
+ * while the fields arrive, the file stream once the file part has started.
+ */
+export function readForm(incoming: IncomingMessage, idleTimeoutMs = 0): Promise<Form> {
   return new Promise<Form>((resolve, reject) => {
     let bb: busboy.Busboy;
     try {
@@ -62,6 +68,7 @@ export function readForm(incoming: IncomingMessage): Promise<Form> {
       reject(err);
     };
     let overflow = false;
+    let fileStream: Readable | undefined;
     const addField = (name: string, value: string | undefined) => {
       fieldBytes += name.length + (value?.length ?? MAX_FIELD_BYTES);
       if (value === undefined || fieldBytes > MAX_FIELD_BYTES) {
@@ -83,6 +90,7 @@ export function readForm(incoming: IncomingMessage): Promise<Form> {
         return;
       }
       settled = true;
+      fileStream = stream;
       // Fields sent as file parts may still be arriving through their own streams.
       Promise.all(pending).then(() => {
         if (!overflow) return resolve({ fields, file: { stream, filename: info.filename ?? '' } });
@@ -94,6 +102,12 @@ export function readForm(incoming: IncomingMessage): Promise<Form> {
     bb.on('close', () => fail(noFile()));
     incoming.on('error', () => fail(malformed()));
     incoming.pipe(bb);
+    watchIdle({
+      source: incoming,
+      reader: bb,
+      ms: idleTimeoutMs,
+      onIdle: () => (fileStream ? fileStream.destroy(bodyErrors.idle()) : fail(bodyErrors.idle())),
+    });
   });
 }
 

@@ -27,6 +27,8 @@ export interface RouterOptions {
   /** Virtual-host–style requests: `bucket.<domain>`. */
   virtualHostDomain?: string;
   logger: Logger;
+  /** A body that sends nothing for this long fails with RequestTimeout; 0: no limit. */
+  bodyIdleTimeoutMs: number;
   /** The ACL/policy step (and the bucket-state cache behind it and CORS). */
   authorizer: Authorizer;
   /** PATCH /<name> admin operations (create-user, ...), admin accounts only. */
@@ -127,7 +129,9 @@ export function createRouter(rows: readonly RouteRow[], opts: RouterOptions) {
     // Allowed (or, for forms, authenticated): now the client may send the body it held back.
     if (header(incoming.headers, 'expect')?.toLowerCase() === '100-continue' && !c.env.outgoing.headersSent)
       c.env.outgoing.writeContinue();
-    const body = row.flags?.body ? decodeBody(incoming, incoming.headers, auth.payload) : undefined;
+    const body = row.flags?.body
+      ? decodeBody(incoming, incoming.headers, auth.payload, { idleTimeoutMs: opts.bodyIdleTimeoutMs })
+      : undefined;
     const req: S3Request = {
       method: method as RouteMethod,
       bucket: target.bucket ?? '',
@@ -147,6 +151,7 @@ export function createRouter(rows: readonly RouteRow[], opts: RouterOptions) {
               credentials: opts.credentials,
               authorize: async (who: FormPrincipal) => void (await access(who)),
               virtualHost: hostBucket !== undefined,
+              idleTimeoutMs: opts.bodyIdleTimeoutMs,
             },
           }
         : {}),

@@ -88,6 +88,8 @@ export interface FormContext {
   authorize(who: FormPrincipal): Promise<void>;
   /** The bucket came from the Host header (the object URL has no bucket segment). */
   readonly virtualHost: boolean;
+  /** The body idle timeout (ms; 0: none): a form that sends nothing this long fails with RequestTimeout. */
+  readonly idleTimeoutMs: number;
 }
 
 /** The request as a handler sees it. */

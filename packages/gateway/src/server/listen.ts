@@ -1,6 +1,7 @@
 // Runs a gateway's hono app on Node's HTTP server through @hono/node-server, with keep-alive,
 // a configurable request timeout (0 = none, so long uploads are not cut off at Node's default
-// 300 s), and a close() that drains in-flight requests before dropping connections.
+// 300 s; stalled bodies are cut by the body idle timeout instead, and the header phase by
+// headersTimeout), an optional connection cap, and a close() that drains in-flight requests before dropping connections.
 
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -24,6 +25,8 @@ export interface ServerSettings {
   requestTimeoutMs: number;
   /** How long close() waits for in-flight requests before cutting them. */
   closeGraceMs: number;
+  /** Connections beyond this many open ones are closed as soon as accepted; 0: no cap. */
+  maxConnections: number;
 }
 
 type FetchHandler = Parameters<typeof serve>[0]['fetch'];
@@ -71,6 +74,9 @@ export function listen(
     // other and the router sends the 100 only once the request is authenticated and allowed,
     // so a refused upload gets its 403 before the client sends the body (S3's behaviour).
     server.on('checkContinue', (req, res) => server.emit('request', req, res));
+    // Node closes each connection accepted beyond the cap at once (the client sees a reset or
+    // EOF before any answer); keep-alive connections count until they close.
+    if (settings.maxConnections > 0) server.maxConnections = settings.maxConnections;
     server.once('error', reject);
   });
 }

@@ -1,0 +1,50 @@
+// Resource limits of the HTTP listener: versitygw's --max-connections / --max-requests (same
+// names, aliases, environment variables and defaults), and vgwrdma's --body-idle-timeout. Spread
+// into GLOBAL_FLAGS (flags.ts) like the --rdma-* rows.
+import { z } from 'zod';
+import type { FlagSpec } from './flags.js';
+
+/** A count where 0 means "no limit". */
+const count = z
+  .string()
+  .regex(/^\d{1,9}$/, 'must be a whole number (0 = no limit)')
+  .transform(Number);
+
+/** Seconds, fractions allowed (0.5), at most a day; 0 = no limit. Converted to milliseconds. */
+const seconds = z
+  .string()
+  .regex(/^\d{1,5}(\.\d{1,3})?$/, 'must be a number of seconds such as 60 or 0.5 (0 = no limit)')
+  .transform((value) => Math.round(Number(value) * 1000))
+  .refine((ms) => ms <= 86_400_000, 'must be at most 86400 seconds');
+
+export const LIMIT_FLAGS = [
+  {
+    name: 'max-connections',
+    aliases: ['mc'],
+    type: 'string',
+    env: ['VGW_MAX_CONNECTIONS'],
+    schema: count,
+    default: '250000',
+    arg: 'N',
+    help: 'maximum number of concurrent connections; beyond it new connections are closed at once (0 = no limit)',
+  },
+  {
+    name: 'max-requests',
+    aliases: ['mr'],
+    type: 'string',
+    env: ['VGW_MAX_REQUESTS'],
+    schema: count,
+    default: '100000',
+    arg: 'N',
+    help: 'maximum number of in-flight S3 requests; beyond it requests get 503 SlowDown (the --health path is exempt; 0 = no limit)',
+  },
+  {
+    name: 'body-idle-timeout',
+    type: 'string',
+    env: ['VGW_BODY_IDLE_TIMEOUT'],
+    schema: seconds,
+    default: '60',
+    arg: 'SECONDS',
+    help: 'a request body that sends nothing for this long fails with 400 RequestTimeout and its connection is closed (0 = no limit)',
+  },
+] as const satisfies readonly FlagSpec[];

@@ -1,0 +1,108 @@
+// A request (SigV4-signed, or anonymous) written by hand on a raw TCP socket, whose body the test sends a piece at
+// a time (or never finishes): how a slow or hostile client holds a request, a temp file and a
+// connection open. The request asks for `Connection: close`, so `closed` resolves with everything
+// the gateway sent once the gateway has closed the connection (the client never ends its side).
+import { createHash, createHmac } from 'node:crypto';
+import { connect, type Socket } from 'node:net';
+import { SignatureV4 } from '@smithy/signature-v4';
+
+class Sha256 {
+  private readonly h;
+  constructor(secret?: unknown) {
+    this.h = secret === undefined ? createHash('sha256') : createHmac('sha256', secret as Uint8Array);
+  }
+  update(data: Uint8Array | string): void {
+    this.h.update(data);
+  }
+  digest(): Promise<Uint8Array> {
+    return Promise.resolve(new Uint8Array(this.h.digest()));
+  }
+}
+
+export interface HeldRequest {
+  /** Writes part of the body. */
+  send(bytes: Buffer | string): void;
+  /** Resolves when the gateway closes the connection, with all it sent (status line included). */
+  readonly closed: Promise<string>;
+  /** Closes the socket from our side (cleanup). */
+  destroy(): void;
+}
+
+export interface HeldRequestOptions {
+  readonly method: string;
+  /** Path and query, e.g. `/bucket/key?partNumber=1&uploadId=...` (query values unencoded-safe). */
+  readonly path: string;
+  /** Content-Length announced; the body is sent with send(). */
+  readonly contentLength: number;
+  /** Signs the request (UNSIGNED-PAYLOAD) when given; without, the request is anonymous. */
+  readonly credentials?: { readonly access: string; readonly secret: string };
+  /** Further headers, not signed (e.g. a form's Content-Type). */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+async function signedHeaders(
+  url: URL,
+  target: URL,
+  opts: HeldRequestOptions,
+): Promise<Record<string, string>> {
+  const unsigned = { host: url.host };
+  if (opts.credentials === undefined) return unsigned;
+  const signer = new SignatureV4({
+    credentials: { accessKeyId: opts.credentials.access, secretAccessKey: opts.credentials.secret },
+    region: 'us-east-1',
+    service: 's3',
+    sha256: Sha256,
+    uriEscapePath: false,
+  });
+  const signed = await signer.sign({
+    method: opts.method,
+    protocol: 'http:',
+    hostname: url.hostname,
+    port: Number(url.port),
+    path: target.pathname,
+    query: Object.fromEntries(target.searchParams),
+    headers: { ...unsigned, 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' },
+  });
+  return signed.headers as Record<string, string>;
+}
+
+export async function openHeldRequest(baseUrl: string, opts: HeldRequestOptions): Promise<HeldRequest> {
+  const url = new URL(baseUrl);
+  const target = new URL(opts.path, baseUrl);
+  const headers = {
+    ...(await signedHeaders(url, target, opts)),
+    ...opts.headers,
+    'content-length': String(opts.contentLength),
+    connection: 'close',
+  };
+  const head = [
+    `${opts.method} ${target.pathname}${target.search} HTTP/1.1`,
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+    '',
+    '',
+  ].join('\r\n');
+  const socket: Socket = connect(Number(url.port), url.hostname);
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('error', reject);
+  });
+  let received = '';
+  socket.setEncoding('latin1').on('data', (chunk: string) => {
+    received += chunk;
+  });
+  const closed = new Promise<string>((resolve) => {
+    socket.on('error', () => {}); // a reset still ends in 'close'
+    socket.once('close', () => resolve(received));
+  });
+  socket.write(head);
+  return {
+    send: (bytes) => socket.write(bytes),
+    closed,
+    destroy: () => socket.destroy(),
+  };
+}
+
+/** The status code of a raw HTTP response text (0 when there is none). */
+export function statusOf(response: string): number {
+  return Number(/^HTTP\/1\.1 (\d{3})/.exec(response)?.[1] ?? 0);
+}
