@@ -135,6 +135,9 @@ export function parseCommandLine(argv: readonly string[], env: Env, cwd = proces
               retryCount: g['rdma-retry-count'],
               poolWaitMs: g['rdma-pool-wait-ms'],
               getLanes: g['rdma-get-lanes'] as 1 | 2,
+              transferTimeoutMs: g['rdma-transfer-timeout'],
+              ...(g['rdma-allow-agents'] === undefined ? {} : { allowAgents: g['rdma-allow-agents'] }),
+              ...(g['rdma-max-per-agent'] === undefined ? {} : { maxPerAgent: g['rdma-max-per-agent'] }),
               vendorDebug: g.debug, // cuobj: the library's debug telemetry follows --debug
             },
           }),

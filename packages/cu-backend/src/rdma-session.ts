@@ -4,7 +4,9 @@
 // settled; pipelining comes from overlapping transfers with the backend's work (disk, hashing) on
 // other slices, and with a second lane, two transfers (two softnic worker threads) at once.
 // `settle()` waits until nothing is in flight on any lane — the lease and channels may be
-// returned only after it.
+// returned only after it. `abandon()` (the transfer deadline) makes every transfer promise reject
+// at once, so the request can answer, while settle() still waits for the native calls: a native
+// transfer cannot be stopped from here, and until it ends it may still write into the lease.
 
 import type { BufferLease, BufferSlice } from '@vgwrdma/bufferpool';
 import type { RdmaChannel, RdmaServer, RdmaToken } from '@vgwrdma/rdma-ffi';
@@ -21,6 +23,10 @@ export class RdmaSession {
   private readonly last: Promise<unknown>[] = [Promise.resolve()];
   /** Bytes moved by transfers that completed. */
   moved = 0;
+  /** Why the session was abandoned (its deadline passed); undefined while it is live. */
+  abandoned: unknown;
+  private readonly gaveUp: Promise<never>;
+  private rejectGaveUp!: (reason: unknown) => void;
 
   constructor(
     private readonly server: RdmaServer,
@@ -31,6 +37,20 @@ export class RdmaSession {
     private readonly key: string,
   ) {
     this.slices = lease.slices(chunkSize, MAX_SLICES);
+    this.gaveUp = new Promise<never>((_, reject) => {
+      this.rejectGaveUp = reject;
+    });
+    this.gaveUp.catch(noop);
+  }
+
+  /**
+   * Gives up on the session: every transfer promise, pending or later, rejects with `reason`
+   * (the native calls still run to their end; settle() waits for them). Once only.
+   */
+  abandon(reason: unknown): void {
+    if (this.abandoned !== undefined) return;
+    this.abandoned = reason;
+    this.rejectGaveUp(reason);
   }
 
   /** Lanes (channels) transfers can run on at once: 1, or 2 with a spare. */
@@ -57,9 +77,9 @@ export class RdmaSession {
   /**
    * Moves `size` bytes between slice `slot` and the token window at `remoteOffset`: 'read' = RDMA
    * READ from the client (PUT), 'write' = RDMA WRITE into it (GET). The caller must have awaited
-   * the previous transfer on the same lane. The promise rejects with the RdmaError; it is marked
-   * handled so a transfer nobody awaits any more (request abandoned) never becomes an unhandled
-   * rejection.
+   * the previous transfer on the same lane. The promise rejects with the RdmaError, or with the
+   * abandon reason as soon as the session is abandoned; it is marked handled so a transfer nobody
+   * awaits any more (request abandoned) never becomes an unhandled rejection.
    */
   transfer(
     dir: 'read' | 'write',
@@ -68,6 +88,11 @@ export class RdmaSession {
     remoteOffset: number,
     lane = 0,
   ): Promise<number> {
+    if (this.abandoned !== undefined) {
+      const refused = Promise.reject(this.abandoned);
+      refused.catch(noop);
+      return refused;
+    }
     const slice = this.slices[slot];
     if (!slice) throw new RangeError(`no slice ${slot}`);
     const channel = lane === 0 ? this.channel : this.spares[lane - 1];
@@ -87,7 +112,9 @@ export class RdmaSession {
     });
     p.catch(noop);
     this.last[lane] = p;
-    return p;
+    const seen = Promise.race([p, this.gaveUp]);
+    seen.catch(noop);
+    return seen;
   }
 
   /**
