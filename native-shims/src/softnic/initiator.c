@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "direct.h"
@@ -205,8 +206,33 @@ static attempt_t move(snic_initiator_t *in, snic_conn_t *c, int to_client, uint3
   return a;
 }
 
+void snic_cancel_fire(snic_cancel_t *cx) {
+  cx->canceled = 1;
+  if (cx->fd >= 0) shutdown(cx->fd, SHUT_RDWR); /* the fd stays open until the transfer closes it */
+}
+
+/* Publishes the connection's socket for snic_cancel_fire; 0 when the transfer was canceled. */
+static int cancel_attach(snic_cancel_t *cx, int fd) {
+  if (cx == NULL) return 1;
+  pthread_mutex_lock(cx->mu);
+  int live = !cx->canceled;
+  if (live) cx->fd = fd;
+  pthread_mutex_unlock(cx->mu);
+  return live;
+}
+
+/* Withdraws the socket (before it is cached or closed); whether the transfer was canceled. */
+static int cancel_detach(snic_cancel_t *cx) {
+  if (cx == NULL) return 0;
+  pthread_mutex_lock(cx->mu);
+  cx->fd = -1;
+  int canceled = cx->canceled;
+  pthread_mutex_unlock(cx->mu);
+  return canceled;
+}
+
 ssize_t initiator_transfer(snic_initiator_t *in, uint32_t ip, uint16_t port, uint32_t rkey, int to_client,
-                           uint64_t remote, void *local, size_t len) {
+                           uint64_t remote, void *local, size_t len, snic_cancel_t *cx) {
   for (int attempt = 0;; attempt++) {
     snic_conn_t *c = attempt == 0 ? conn_cache_take(&in->cache, ip, port) : NULL;
     int reused = c != NULL;
@@ -217,12 +243,22 @@ ssize_t initiator_transfer(snic_initiator_t *in, uint32_t ip, uint16_t port, uin
         return rc;
       }
     }
+    if (!cancel_attach(cx, c->fd)) {
+      conn_cache_give(&in->cache, c); /* untouched: still clean */
+      atomic_fetch_add(&in->counters.failed_transfers, 1);
+      return -ECANCELED;
+    }
     attempt_t a = move(in, c, to_client, rkey, remote, local, len);
-    if (a.conn_ok)
+    int canceled = cancel_detach(cx);
+    if (a.conn_ok && !canceled) /* a shut-down socket is never cached */
       conn_cache_give(&in->cache, c);
     else
       conn_close(c);
     if (a.rc == 0) return (ssize_t)len;
+    if (canceled) {
+      atomic_fetch_add(&in->counters.failed_transfers, 1);
+      return -ECANCELED;
+    }
     /* A cached connection the agent dropped while idle fails before any reply: retry once. */
     if (reused && a.before_reply && a.rc == -EIO) continue;
     atomic_fetch_add(&in->counters.failed_transfers, 1);

@@ -5,8 +5,9 @@
 // other slices, and with a second lane, two transfers (two softnic worker threads) at once.
 // `settle()` waits until nothing is in flight on any lane — the lease and channels may be
 // returned only after it. `abandon()` (the transfer deadline) makes every transfer promise reject
-// at once, so the request can answer, while settle() still waits for the native calls: a native
-// transfer cannot be stopped from here, and until it ends it may still write into the lease.
+// at once, so the request can answer, and cancels the native transfers (softnic: their sockets are
+// shut down), while settle() still waits for the native calls to end: until they have, they may
+// still write into the lease, so it cannot go to another request before.
 
 import type { BufferLease, BufferSlice } from '@vgwrdma/bufferpool';
 import type { RdmaChannel, RdmaServer, RdmaToken } from '@vgwrdma/rdma-ffi';
@@ -44,13 +45,22 @@ export class RdmaSession {
   }
 
   /**
-   * Gives up on the session: every transfer promise, pending or later, rejects with `reason`
-   * (the native calls still run to their end; settle() waits for them). Once only.
+   * Gives up on the session: every transfer promise, pending or later, rejects with `reason`, and
+   * the transfers on the wire are cancelled (softnic shuts their agent sockets, so even an agent
+   * trickling bytes lets go at once). settle() still waits for the native calls to end: until
+   * then they may write into the lease. Once only.
    */
   abandon(reason: unknown): void {
     if (this.abandoned !== undefined) return;
     this.abandoned = reason;
     this.rejectGaveUp(reason);
+    for (const c of this.channels) {
+      try {
+        c.cancel(); // false (cuobj): the native call runs to its own end; settle() still waits
+      } catch {
+        // a channel that cannot be cancelled is waited for all the same
+      }
+    }
   }
 
   /** Lanes (channels) transfers can run on at once: 1, or 2 with a spare. */
