@@ -143,6 +143,7 @@ describe('parseCommandLine', () => {
       retryCount: 7,
       poolWaitMs: 1000,
       getLanes: 2,
+      transferTimeoutMs: 30_000,
       vendorDebug: false,
     });
     expect(

@@ -108,6 +108,34 @@ describe('RDMA trust rules (built gateway, softnic)', () => {
       expect(put.output.ETag).toBe(`"${md5Hex(region.bytes)}"`);
     });
 
+    it('a 4 MiB RDMA PUT (16 slice reuses, hashed off the main thread) is checked against its signed hash', async () => {
+      const big = client.allocate(4 * 1024 * 1024);
+      try {
+        fillContent('big', big.bytes);
+        const put = await sendSigned<{ ETag?: string }>(
+          sdk,
+          new PutObjectCommand({ Bucket, Key: 'big', Body: new Uint8Array(0) }),
+          { 'x-amz-rdma-token': big.token(0, big.size, 'put'), 'x-amz-content-sha256': sha256Hex(big.bytes) },
+        );
+        expect(put.output.ETag).toBe(`"${md5Hex(big.bytes)}"`);
+        const got = await sdk.send(new GetObjectCommand({ Bucket, Key: 'big' }));
+        expect(await md5Of(got.Body as AsyncIterable<Uint8Array>)).toEqual({
+          md5: md5Hex(big.bytes),
+          size: big.size,
+        });
+        const wrong = await sendError(
+          sendSigned(sdk, new PutObjectCommand({ Bucket, Key: 'big-wrong', Body: new Uint8Array(0) }), {
+            'x-amz-rdma-token': big.token(0, big.size, 'put'),
+            'x-amz-content-sha256': sha256Hex(big.bytes.subarray(1)),
+          }),
+        );
+        expect(wrong).toMatchObject({ code: 'XAmzContentSHA256Mismatch', status: 400 });
+        expect(await stored(sdk, 'big-wrong')).toBe(false);
+      } finally {
+        big.close();
+      }
+    });
+
     it('a PUT whose signature pins other content stores nothing (XAmzContentSHA256Mismatch, as over HTTP)', async () => {
       const signedFor = 'the content the signer approved';
       const overHttp = await sendError(
