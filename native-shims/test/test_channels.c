@@ -141,18 +141,30 @@ static void busy_channel_refused(void) {
 
 /* A fake agent that answers the handshake and a READ_REQ, then trickles the DATA payload one byte
  * every 100 ms — each recv of the gateway gets a byte well within its io timeout, so only a
- * cancel ends the transfer. It stops when the gateway's side of the socket goes away. */
+ * cancel ends the transfer. With `handshake` set it trickles its HELLO_ACK instead. It stops when
+ * the gateway's side of the socket goes away. */
 typedef struct trickler {
   int lfd;
+  int handshake;
   int bytes_sent;
 } trickler_t;
+
+static void trickle(trickler_t *t, int fd) {
+  uint8_t byte = 0x5a;
+  while (send(fd, &byte, 1, MSG_NOSIGNAL) == 1) {
+    t->bytes_sent++;
+    usleep(100 * 1000);
+  }
+}
 
 static void *trickle_main(void *arg) {
   trickler_t *t = arg;
   int fd = accept(t->lfd, NULL, NULL);
   if (fd < 0) return NULL;
   snic_hdr_t h;
-  if (sock_recv_hdr(fd, &h) == 0 && h.type == SNIC_HELLO) {
+  if (sock_recv_hdr(fd, &h) == 0 && h.type == SNIC_HELLO && t->handshake) {
+    trickle(t, fd);
+  } else if (h.type == SNIC_HELLO) {
     snic_hdr_t ack = snic_hdr_make(SNIC_HELLO_ACK);
     sock_send_hdr(fd, &ack, NULL, 0);
     if (sock_recv_hdr(fd, &h) == 0 && h.type == SNIC_READ_REQ) {
@@ -160,21 +172,17 @@ static void *trickle_main(void *arg) {
       data.length = h.length;
       sock_send_hdr(fd, &resp, NULL, 0);
       sock_send_hdr(fd, &data, NULL, 0);
-      uint8_t byte = 0x5a;
-      while (send(fd, &byte, 1, MSG_NOSIGNAL) == 1) {
-        t->bytes_sent++;
-        usleep(100 * 1000);
-      }
+      trickle(t, fd);
     }
   }
   close(fd);
   return NULL;
 }
 
-static void cancel_trickling_transfer(void) {
+static void cancel_trickled(int handshake) {
   struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
   uint16_t port;
-  trickler_t tr = {.lfd = sock_listen(&a, &port)};
+  trickler_t tr = {.lfd = sock_listen(&a, &port), .handshake = handshake};
   CHECK(tr.lfd >= 0);
   pthread_t th;
   CHECK(pthread_create(&th, NULL, trickle_main, &tr) == 0);
@@ -191,7 +199,7 @@ static void cancel_trickling_transfer(void) {
   CHECK_EQ_INT(cuobj_server_cancel_channel(s, ch), 0); /* nothing running: no effect on the next */
   CHECK_EQ_INT(cuobj_server_submit_put(s, "k", b, 0, 0x1000, 4096, tok, ch, 7), 0);
   struct pollfd pf = {.fd = cuobj_server_completion_fd(s), .events = POLLIN};
-  CHECK(poll(&pf, 1, 3000) == 0); /* longer than the io timeout: the trickle keeps it alive */
+  CHECK(poll(&pf, 1, handshake ? 1000 : 3000) == 0); /* longer than the io timeout: still alive */
   CHECK_EQ_INT(cuobj_server_free_channel(s, ch), -EBUSY);
   CHECK_EQ_INT(cuobj_server_cancel_channel(s, ch), 0);
   CHECK(poll(&pf, 1, 5000) == 1);
@@ -205,9 +213,11 @@ static void cancel_trickling_transfer(void) {
   cuobj_server_free_host_buffer(s, mem);
   cuobj_server_destroy(s);
   pthread_join(th, NULL); /* the agent saw its socket shut down */
-  CHECK(tr.bytes_sent > 0 && tr.bytes_sent < 4096);
+  CHECK(tr.bytes_sent > 0 && tr.bytes_sent < (handshake ? 40 : 4096));
   close(tr.lfd);
 }
+static void cancel_trickling_transfer(void) { cancel_trickled(0); }
+static void cancel_trickling_handshake(void) { cancel_trickled(1); }
 
 static void allocate_until_none(void) {
   cuobj_rdma_tunables_t t;
@@ -234,6 +244,7 @@ int main(int argc, char **argv) {
       {"busy_channel_refused", busy_channel_refused},
       {"allocate_until_none", allocate_until_none},
       {"cancel_trickling_transfer", cancel_trickling_transfer},
+      {"cancel_trickling_handshake", cancel_trickling_handshake},
   };
   return run_cases(cases, sizeof cases / sizeof cases[0], argc, argv);
 }

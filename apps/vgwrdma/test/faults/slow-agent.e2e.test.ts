@@ -6,7 +6,12 @@
 // per-agent cap (--rdma-max-per-agent, default half the pool) declines the slow agent's second
 // request while other clients are served.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CreateBucketCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import {
+  CreateBucketCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+} from '@aws-sdk/client-s3';
 import { HostClient, type HostMemory, parseRdmaToken } from '@vgwrdma/rdma-ffi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminRequest } from '../helpers/admin-request.js';
@@ -145,5 +150,27 @@ describe('slow agent vs --rdma-transfer-timeout and --rdma-max-per-agent', () =>
 
     // Both buffers serve again: two clients (two agents) at once, byte-exact.
     await Promise.all([honestPut('after-1'), honestPut('after-2', other)]);
+  });
+
+  it('a GET whose agent trickles its acknowledgements is abandoned the same way', async () => {
+    // Only the handshake's reply passes at full speed: WRITE_READY and every WRITE_ACK trickle.
+    const acks = await startSlowProxy(parseRdmaToken(slowRegion.token(0, 1, 'get')).dctn, 40, 200);
+    try {
+      const failed = await sendError(
+        sendWithToken(
+          sdk,
+          new GetObjectCommand({ Bucket, Key: 'after-1' }),
+          acks.route(slowRegion.token(0, SIZE, 'get')),
+        ),
+      );
+      expect(failed).toMatchObject({ code: 'RequestTimeout', status: 400 });
+      const after = await until(gw, (r) => r.pool.inUse === 0 && r.server.channelsInUse === 0);
+      expect(after.pool).toMatchObject({ inUse: 0, free: 2 });
+      expect(after.server).toMatchObject({ channelsInUse: 0, timeouts: 2 });
+      expect(acks.droppedByGateway()).toBe(1);
+      await honestPut('after-get');
+    } finally {
+      await acks.close();
+    }
   });
 });
