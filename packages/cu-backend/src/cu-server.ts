@@ -345,6 +345,7 @@ export class CuServer extends DelegatingBackend {
     } finally {
       reader.stop(); // a slice the backend released late must not start a READ now
       reader.dispose();
+      await reader.hashSettled(); // a native hash still reading a lent slice keeps the lease
       stopClock();
       await this.endSession(session, admitted.release);
     }

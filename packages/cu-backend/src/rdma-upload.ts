@@ -45,6 +45,9 @@ export class RdmaUpload {
   /** Set when the payload did not hash to the signed SHA-256. */
   mismatch: S3Error | undefined;
   private readonly hash: StreamDigest | undefined;
+  /** Lent slices the hash still reads (off the main thread), and who waits for none. */
+  private hashing = 0;
+  private hashIdle: (() => void) | undefined;
 
   constructor(
     private readonly session: RdmaSession,
@@ -69,6 +72,14 @@ export class RdmaUpload {
   /** Lets go of the hash's queued chunks (the body is finished or abandoned). */
   dispose(): void {
     this.hash?.dispose();
+  }
+
+  /** Resolves once the hash reads no lent slice any more: the lease may go back after it. */
+  async hashSettled(): Promise<void> {
+    while (this.hashing > 0)
+      await new Promise<void>((resolve) => {
+        this.hashIdle = resolve;
+      });
   }
 
   private readDone(i: number): Deferred {
@@ -157,7 +168,13 @@ export class RdmaUpload {
       const drop = () => {
         if (--holds === 0) this.free(i);
       };
-      this.hash?.update(bytes, drop);
+      if (this.hash) {
+        this.hashing++;
+        this.hash.update(bytes, () => {
+          if (--this.hashing === 0) this.hashIdle?.();
+          drop();
+        });
+      }
       let released = false;
       yield {
         bytes: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length),
