@@ -122,7 +122,7 @@ VGW_API int cuobj_server_deregister_buffer(cuobj_server_t *srv, cuobj_rdma_buffe
 VGW_API uint16_t cuobj_server_allocate_channel(cuobj_server_t *srv);
 VGW_API int cuobj_server_free_channel(cuobj_server_t *srv, uint16_t channel);
 
-/* ABI 1.5. Aborts the transfer running on an allocated channel, if any (softnic: its agent socket
+/* ABI 1.6. Aborts the transfer running on an allocated channel, if any (softnic: its agent socket
  * is shut down, so a send/recv blocked on a slow agent returns at once): that transfer completes
  * soon with -ECANCELED (or its result, when it had already finished), and only then is the
  * channel free and its buffer no longer written. A channel with nothing running: no effect; the
