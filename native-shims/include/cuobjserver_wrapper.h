@@ -126,6 +126,14 @@ VGW_API int cuobj_server_deregister_buffer(cuobj_server_t *srv, cuobj_rdma_buffe
 VGW_API uint16_t cuobj_server_allocate_channel(cuobj_server_t *srv);
 VGW_API int cuobj_server_free_channel(cuobj_server_t *srv, uint16_t channel);
 
+/* ABI 1.6. Aborts the transfer running on an allocated channel, if any (softnic: its agent socket
+ * is shut down, so a send/recv blocked on a slow agent returns at once): that transfer completes
+ * soon with -ECANCELED (or its result, when it had already finished), and only then is the
+ * channel free and its buffer no longer written. A channel with nothing running: no effect; the
+ * next transfer is not affected. Any thread. 0; -EINVAL (not allocated); -EOPNOTSUPP (cuobj
+ * provider: the vendor library has no abort). */
+VGW_API int cuobj_server_cancel_channel(cuobj_server_t *srv, uint16_t channel);
+
 /* Synchronous transfers (block the calling thread). key: for logs only (may be NULL).
  * Local side: buf + local_offset (the _ex forms) or buf + 0. Remote side: remote_buf_start must
  * lie in the token's window [addr, addr+size) (override applied) together with size.

@@ -87,7 +87,10 @@ cuobj_server_t *cuobj_server_create_with_config(const char *ip, uint16_t port, u
   s->ch = ch;
   s->n_ch = tun.num_dcis;
   s->efd = -1;
-  for (uint32_t i = 0; i < s->n_ch; i++) pthread_cond_init(&s->ch[i].cv, NULL);
+  for (uint32_t i = 0; i < s->n_ch; i++) {
+    pthread_cond_init(&s->ch[i].cv, NULL);
+    s->ch[i].cancel = (snic_cancel_t){.mu = &s->mu, .fd = -1, .canceled = 0};
+  }
   pthread_mutex_init(&s->mu, NULL);
   if (initiator_init(&s->ini, &icfg) != 0 || server_async_init(s) != 0) {
     cuobj_server_destroy(s);
@@ -204,6 +207,17 @@ int cuobj_server_free_channel(cuobj_server_t *s, uint16_t channel) {
   return rc ? vgw_fail(rc, "free_channel %u: %s", channel, rc == -EBUSY ? "transfer in flight" : "not allocated") : 0;
 }
 
+int cuobj_server_cancel_channel(cuobj_server_t *s, uint16_t channel) {
+  if (s == NULL || channel >= s->n_ch) return vgw_fail(-EINVAL, "cancel_channel: bad channel %u", channel);
+  if (s->vendor != NULL) return vgw_fail(-EOPNOTSUPP, "cancel_channel: the cuobj provider cannot abort a transfer");
+  pthread_mutex_lock(&s->mu);
+  channel_t *c = &s->ch[channel];
+  int rc = c->allocated ? 0 : -EINVAL;
+  if (rc == 0 && c->busy) snic_cancel_fire(&c->cancel);
+  pthread_mutex_unlock(&s->mu);
+  return rc ? vgw_fail(rc, "cancel_channel %u: not allocated", channel) : 0;
+}
+
 static int is_ipv4_mapped(const uint8_t gid[16]) {
   static const uint8_t prefix[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
   return memcmp(gid, prefix, sizeof prefix) == 0;
@@ -235,6 +249,7 @@ int server_prepare(cuobj_server_t *s, int to_client, cuobj_rdma_buffer_t *buf, u
   else if (s->ch[channel].busy || s->stopping) rc = -EBUSY;
   if (rc == 0) {
     s->ch[channel].busy = 1;
+    s->ch[channel].cancel.canceled = 0; /* a cancel aimed at the previous transfer is spent */
     b->inflight++;
   }
   pthread_mutex_unlock(&s->mu);
@@ -252,7 +267,8 @@ ssize_t server_execute(cuobj_server_t *s, const transfer_job_t *j) {
   int vendor;
   ssize_t n = vgw_sv_execute(s, j, &vendor); /* provider hook: cuobj vendor transfer */
   if (vendor) return n;
-  return initiator_transfer(&s->ini, j->agent_ip, j->agent_port, j->rkey, j->to_client, j->remote, j->local, j->size);
+  return initiator_transfer(&s->ini, j->agent_ip, j->agent_port, j->rkey, j->to_client, j->remote, j->local, j->size,
+                            &s->ch[j->channel].cancel);
 }
 
 void server_finish(cuobj_server_t *s, const transfer_job_t *j) {

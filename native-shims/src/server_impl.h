@@ -44,6 +44,7 @@ typedef struct channel {
   uint8_t has_job;
   uint8_t has_thread;
   uint16_t vch; /* cuobj provider: the vendor's channel id behind this one */
+  snic_cancel_t cancel; /* softnic: lets cuobj_server_cancel_channel abort the running transfer */
   pthread_t thread;
   pthread_cond_t cv;
   transfer_job_t job;

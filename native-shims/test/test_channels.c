@@ -1,5 +1,6 @@
 /* test_channels.c — channels: 16+ transfers at once on distinct channels (sync from threads and
- * async), one transfer per channel (-EBUSY while busy), allocation until none is free. */
+ * async), one transfer per channel (-EBUSY while busy), allocation until none is free, and
+ * cancel_channel aborting a transfer that a trickling agent would keep alive forever. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <poll.h>
@@ -138,6 +139,86 @@ static void busy_channel_refused(void) {
   close(lfd);
 }
 
+/* A fake agent that answers the handshake and a READ_REQ, then trickles the DATA payload one byte
+ * every 100 ms — each recv of the gateway gets a byte well within its io timeout, so only a
+ * cancel ends the transfer. With `handshake` set it trickles its HELLO_ACK instead. It stops when
+ * the gateway's side of the socket goes away. */
+typedef struct trickler {
+  int lfd;
+  int handshake;
+  int bytes_sent;
+} trickler_t;
+
+static void trickle(trickler_t *t, int fd) {
+  uint8_t byte = 0x5a;
+  while (send(fd, &byte, 1, MSG_NOSIGNAL) == 1) {
+    t->bytes_sent++;
+    usleep(100 * 1000);
+  }
+}
+
+static void *trickle_main(void *arg) {
+  trickler_t *t = arg;
+  int fd = accept(t->lfd, NULL, NULL);
+  if (fd < 0) return NULL;
+  snic_hdr_t h;
+  if (sock_recv_hdr(fd, &h) == 0 && h.type == SNIC_HELLO && t->handshake) {
+    trickle(t, fd);
+  } else if (h.type == SNIC_HELLO) {
+    snic_hdr_t ack = snic_hdr_make(SNIC_HELLO_ACK);
+    sock_send_hdr(fd, &ack, NULL, 0);
+    if (sock_recv_hdr(fd, &h) == 0 && h.type == SNIC_READ_REQ) {
+      snic_hdr_t resp = snic_hdr_make(SNIC_READ_RESP), data = snic_hdr_make(SNIC_DATA);
+      data.length = h.length;
+      sock_send_hdr(fd, &resp, NULL, 0);
+      sock_send_hdr(fd, &data, NULL, 0);
+      trickle(t, fd);
+    }
+  }
+  close(fd);
+  return NULL;
+}
+
+static void cancel_trickled(int handshake) {
+  struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+  uint16_t port;
+  trickler_t tr = {.lfd = sock_listen(&a, &port), .handshake = handshake};
+  CHECK(tr.lfd >= 0);
+  pthread_t th;
+  CHECK(pthread_create(&th, NULL, trickle_main, &tr) == 0);
+  cuobj_server_t *s = test_server(0, 2000);
+  uint8_t *mem = cuobj_server_alloc_host_buffer(s, 8192);
+  cuobj_rdma_buffer_t *b = cuobj_server_register_buffer(s, mem, 8192);
+  cuobj_token_t t = {.addr = 0x1000, .size = 4096, .rkey = 1, .gid_present = 1, .dctn = port};
+  t.gid[10] = t.gid[11] = 0xff;
+  t.gid[12] = 127;
+  t.gid[15] = 1;
+  char tok[TOKEN_CAP];
+  CHECK(cuobj_token_format(&t, tok, sizeof tok) == 81);
+  uint16_t ch = cuobj_server_allocate_channel(s);
+  CHECK_EQ_INT(cuobj_server_cancel_channel(s, ch), 0); /* nothing running: no effect on the next */
+  CHECK_EQ_INT(cuobj_server_submit_put(s, "k", b, 0, 0x1000, 4096, tok, ch, 7), 0);
+  struct pollfd pf = {.fd = cuobj_server_completion_fd(s), .events = POLLIN};
+  CHECK(poll(&pf, 1, handshake ? 1000 : 3000) == 0); /* longer than the io timeout: still alive */
+  CHECK_EQ_INT(cuobj_server_free_channel(s, ch), -EBUSY);
+  CHECK_EQ_INT(cuobj_server_cancel_channel(s, ch), 0);
+  CHECK(poll(&pf, 1, 5000) == 1);
+  cuobj_async_event_t ev[2];
+  CHECK_EQ_INT(cuobj_server_poll_completions(s, ev, 2), 1);
+  CHECK(ev[0].user_tag == 7);
+  CHECK_EQ_INT(ev[0].status, -ECANCELED);
+  CHECK_EQ_INT(cuobj_server_free_channel(s, ch), 0);
+  CHECK_EQ_INT(cuobj_server_cancel_channel(s, ch), -EINVAL); /* freed */
+  CHECK_EQ_INT(cuobj_server_deregister_buffer(s, b), 0);
+  cuobj_server_free_host_buffer(s, mem);
+  cuobj_server_destroy(s);
+  pthread_join(th, NULL); /* the agent saw its socket shut down */
+  CHECK(tr.bytes_sent > 0 && tr.bytes_sent < (handshake ? 40 : 4096));
+  close(tr.lfd);
+}
+static void cancel_trickling_transfer(void) { cancel_trickled(0); }
+static void cancel_trickling_handshake(void) { cancel_trickled(1); }
+
 static void allocate_until_none(void) {
   cuobj_rdma_tunables_t t;
   cuobj_server_tunables_default(&t);
@@ -162,6 +243,8 @@ int main(int argc, char **argv) {
       {"twenty_async_channels_tcp", async_tcp},
       {"busy_channel_refused", busy_channel_refused},
       {"allocate_until_none", allocate_until_none},
+      {"cancel_trickling_transfer", cancel_trickling_transfer},
+      {"cancel_trickling_handshake", cancel_trickling_handshake},
   };
   return run_cases(cases, sizeof cases / sizeof cases[0], argc, argv);
 }

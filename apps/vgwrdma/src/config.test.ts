@@ -144,6 +144,7 @@ describe('parseCommandLine', () => {
       poolWaitMs: 1000,
       getLanes: 2,
       directPrivileged: false,
+      transferTimeoutMs: 30_000,
       vendorDebug: false,
     });
     expect(

@@ -149,6 +149,9 @@ export function parseCommandLine(argv: readonly string[], env: Env, cwd = proces
               poolWaitMs: g['rdma-pool-wait-ms'],
               getLanes: g['rdma-get-lanes'] as 1 | 2,
               directPrivileged: g['rdma-direct-privileged'],
+              transferTimeoutMs: g['rdma-transfer-timeout'],
+              ...(g['rdma-allow-agents'] === undefined ? {} : { allowAgents: g['rdma-allow-agents'] }),
+              ...(g['rdma-max-per-agent'] === undefined ? {} : { maxPerAgent: g['rdma-max-per-agent'] }),
               vendorDebug: g.debug, // cuobj: the library's debug telemetry follows --debug
             },
           }),

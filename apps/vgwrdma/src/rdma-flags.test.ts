@@ -43,6 +43,7 @@ describe('--rdma-* flags', () => {
       poolWaitMs: 1000,
       getLanes: 2,
       directPrivileged: false,
+      transferTimeoutMs: 30_000, // + size at 50 MB/s; the per-agent cap defaults in CuServer
       vendorDebug: false,
     });
   });
@@ -72,6 +73,12 @@ describe('--rdma-* flags', () => {
       '--rdma-get-lanes',
       '1',
       '--rdma-direct-privileged',
+      '--rdma-allow-agents',
+      '10.1.0.0/16, 192.168.7.9',
+      '--rdma-transfer-timeout',
+      '5000',
+      '--rdma-max-per-agent',
+      '3',
       '--debug',
       'posix',
       'data',
@@ -89,6 +96,9 @@ describe('--rdma-* flags', () => {
       poolWaitMs: 250,
       getLanes: 1,
       directPrivileged: true,
+      allowAgents: ['10.1.0.0/16', '192.168.7.9'],
+      transferTimeoutMs: 5000,
+      maxPerAgent: 3,
       vendorDebug: true, // --debug turns on the cuobj library's debug telemetry
     });
     const fromEnv = serve(['posix', 'data'], {
@@ -101,6 +111,9 @@ describe('--rdma-* flags', () => {
       VGW_RDMA_CQ_DEPTH: '64',
       VGW_RDMA_RETRY_COUNT: '5',
       VGW_RDMA_DIRECT_PRIVILEGED: 'true',
+      VGW_RDMA_ALLOW_AGENTS: '10.0.0.0/8',
+      VGW_RDMA_TRANSFER_TIMEOUT: '1000',
+      VGW_RDMA_MAX_PER_AGENT: '1',
     }).rdma;
     expect(fromEnv).toMatchObject({
       ip: '127.0.0.1',
@@ -112,6 +125,9 @@ describe('--rdma-* flags', () => {
       cqDepth: 64,
       retryCount: 5,
       directPrivileged: true,
+      allowAgents: ['10.0.0.0/8'],
+      transferTimeoutMs: 1000,
+      maxPerAgent: 1,
     });
     expect(
       serve(['--pool-buf-count', '7', 'posix', 'data'], { VGW_RDMA_IP: '127.0.0.1', VGW_POOL_BUF_COUNT: '3' })
@@ -132,6 +148,16 @@ describe('--rdma-* flags', () => {
     );
     expect(usageError(['--rdma-ip', '127.0.0.1', '--pool-buf-count', '0', 'posix', 'data'])).toMatch(
       /--pool-buf-count/,
+    );
+    for (const cidr of ['10.0.0.0/33', 'example.org', '10.0.0/8', '::1/128'])
+      expect(usageError(['--rdma-ip', '127.0.0.1', '--rdma-allow-agents', cidr, 'posix', 'data'])).toMatch(
+        /--rdma-allow-agents/,
+      );
+    expect(usageError(['--rdma-ip', '127.0.0.1', '--rdma-max-per-agent', '0', 'posix', 'data'])).toMatch(
+      /--rdma-max-per-agent/,
+    );
+    expect(usageError(['--rdma-ip', '127.0.0.1', '--rdma-transfer-timeout', '0', 'posix', 'data'])).toMatch(
+      /--rdma-transfer-timeout/,
     );
     expect(
       usageError(['--rdma-ip', '127.0.0.1', '--rdma-dc-key', '0x1ffffffffffffffff', 'posix', 'data']),

@@ -2,6 +2,7 @@
 // posix backend is wrapped in CuServer and cu-middleware parses the RDMA headers. Rows follow the
 // same FlagSpec shape and are spread into GLOBAL_FLAGS (flags.ts), so parsing, env fallback,
 // validation and --help treat them like every other global flag.
+import { parseIpv4Cidr } from '@vgwrdma/cu-backend';
 import { z } from 'zod';
 import type { FlagSpec } from './flags.js';
 
@@ -53,6 +54,23 @@ const u64 = z.string().transform((value, ctx) => {
     return z.NEVER;
   }
   return n;
+});
+
+/** Comma-separated IPv4 CIDRs (a bare address is /32): the networks whose agents any client may name. */
+const cidrList = z.string().transform((value, ctx) => {
+  const items = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  for (const item of items) {
+    try {
+      parseIpv4Cidr(item);
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: (error as Error).message });
+      return z.NEVER;
+    }
+  }
+  return items;
 });
 
 export const RDMA_FLAGS = [
@@ -161,5 +179,30 @@ export const RDMA_FLAGS = [
     schema: z.boolean(),
     default: false,
     help: 'softnic: allow the same-host direct path (process_vm_*) even when the gateway is more privileged than the client (root or CAP_SYS_PTRACE, another uid); off: such clients use TCP. Clients that change credentials (setuid exec) or are not dumpable are refused regardless',
+  },
+  {
+    name: 'rdma-allow-agents',
+    type: 'string',
+    env: ['VGW_RDMA_ALLOW_AGENTS'],
+    schema: cidrList,
+    arg: 'CIDR,...',
+    help: "IPv4 networks whose RDMA agents any signed request may name (e.g. 10.0.0.0/8,192.168.1.7); by default a token must name an agent at the client's own address (else 403)",
+  },
+  {
+    name: 'rdma-transfer-timeout',
+    type: 'string',
+    env: ['VGW_RDMA_TRANSFER_TIMEOUT'],
+    schema: intIn(1, 86_400_000),
+    default: '30000',
+    arg: 'MS',
+    help: 'deadline of one RDMA transfer: MS + its size at 50 MB/s; past it the transfer is abandoned (400 RequestTimeout, a PUT stores nothing) and its buffer comes back',
+  },
+  {
+    name: 'rdma-max-per-agent',
+    type: 'string',
+    env: ['VGW_RDMA_MAX_PER_AGENT'],
+    schema: intIn(1, 1024),
+    arg: 'N',
+    help: 'RDMA transfers one client agent (address:port) may run at once, default half the pool buffers (rounded up); beyond it requests are declined (501, x-amz-rdma-reply 501)',
   },
 ] as const satisfies readonly FlagSpec[];

@@ -69,7 +69,13 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
       accessLog: loggers.accessLog,
       ...(config.healthPath === undefined ? {} : { healthPath: config.healthPath }),
       ...(config.virtualDomain === undefined ? {} : { virtualHostDomain: config.virtualDomain }),
-      ...(config.rdma === undefined ? {} : { middlewares: [cuMiddleware<GatewayEnv>({ errors: 'throw' })] }),
+      ...(config.rdma === undefined
+        ? {}
+        : {
+            middlewares: [
+              cuMiddleware<GatewayEnv>({ errors: 'throw', transport: config.rdma.transport ?? 'softnic' }),
+            ],
+          }),
       // PATCH /rdma-stats for admin accounts when RDMA is on.
       adminHandlers: rdmaAdminHandlers(backend),
     });

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "auth.h"
@@ -87,13 +88,45 @@ static int handshake(snic_initiator_t *in, snic_conn_t *c) {
   return 0;
 }
 
-static int open_conn(snic_initiator_t *in, uint32_t ip, uint16_t port, snic_conn_t **out) {
+void snic_cancel_fire(snic_cancel_t *cx) {
+  cx->canceled = 1;
+  if (cx->fd >= 0) shutdown(cx->fd, SHUT_RDWR); /* the fd stays open until the transfer closes it */
+}
+
+/* Publishes the connection's socket for snic_cancel_fire; 0 when the transfer was canceled. */
+static int cancel_attach(snic_cancel_t *cx, int fd) {
+  if (cx == NULL) return 1;
+  pthread_mutex_lock(cx->mu);
+  int live = !cx->canceled;
+  if (live) cx->fd = fd;
+  pthread_mutex_unlock(cx->mu);
+  return live;
+}
+
+/* Withdraws the socket (before it is cached or closed); whether the transfer was canceled. */
+static int cancel_detach(snic_cancel_t *cx) {
+  if (cx == NULL) return 0;
+  pthread_mutex_lock(cx->mu);
+  cx->fd = -1;
+  int canceled = cx->canceled;
+  pthread_mutex_unlock(cx->mu);
+  return canceled;
+}
+
+/* Connects and handshakes; the socket is published on cx from the start, so a cancel also cuts a
+ * handshake that an agent trickles. On success it stays published (the caller moves data on it). */
+static int open_conn(snic_initiator_t *in, uint32_t ip, uint16_t port, snic_conn_t **out, snic_cancel_t *cx) {
   struct sockaddr_in to = {.sin_family = AF_INET, .sin_port = htons(port), .sin_addr.s_addr = ip};
   const struct sockaddr_in *from = in->cfg.bind.sin_addr.s_addr != htonl(INADDR_ANY) ? &in->cfg.bind : NULL;
   int fd = sock_connect(&to, from, in->cfg.connect_timeout_ms);
   if (fd < 0) return fd;
+  if (!cancel_attach(cx, fd)) {
+    close(fd);
+    return -ECANCELED;
+  }
   snic_conn_t *c = calloc(1, sizeof *c);
   if (c == NULL) {
+    cancel_detach(cx);
     close(fd);
     return -ENOMEM;
   }
@@ -106,8 +139,9 @@ static int open_conn(snic_initiator_t *in, uint32_t ip, uint16_t port, snic_conn
   if (rc == 0) rc = handshake(in, c);
   if (rc == 0) rc = sock_set_timeouts(fd, in->cfg.io_timeout_ms);
   if (rc) {
+    int canceled = cancel_detach(cx);
     conn_close(c);
-    return rc;
+    return canceled ? -ECANCELED : rc;
   }
   *out = c;
   return 0;
@@ -235,23 +269,34 @@ static attempt_t move(snic_initiator_t *in, snic_conn_t *c, int to_client, uint3
 }
 
 ssize_t initiator_transfer(snic_initiator_t *in, uint32_t ip, uint16_t port, uint32_t rkey, int to_client,
-                           uint64_t remote, void *local, size_t len) {
+                           uint64_t remote, void *local, size_t len, snic_cancel_t *cx) {
   for (int attempt = 0;; attempt++) {
     snic_conn_t *c = attempt == 0 ? conn_cache_take(&in->cache, ip, port) : NULL;
     int reused = c != NULL;
     if (c == NULL) {
-      int rc = open_conn(in, ip, port, &c);
+      int rc = open_conn(in, ip, port, &c, cx);
       if (rc) {
         atomic_fetch_add(&in->counters.failed_transfers, 1);
         return rc;
       }
     }
+    if (!cancel_attach(cx, c->fd)) { /* (a fresh connection is attached already: no-op then) */
+      cancel_detach(cx);
+      conn_close(c); /* a cancel may have shut its socket down: never cached */
+      atomic_fetch_add(&in->counters.failed_transfers, 1);
+      return -ECANCELED;
+    }
     attempt_t a = move(in, c, to_client, rkey, remote, local, len);
-    if (a.conn_ok)
+    int canceled = cancel_detach(cx);
+    if (a.conn_ok && !canceled) /* a shut-down socket is never cached */
       conn_cache_give(&in->cache, c);
     else
       conn_close(c);
     if (a.rc == 0) return (ssize_t)len;
+    if (canceled) {
+      atomic_fetch_add(&in->counters.failed_transfers, 1);
+      return -ECANCELED;
+    }
     /* A cached connection the agent dropped while idle fails before any reply: retry once. */
     if (reused && a.before_reply && a.rc == -EIO) continue;
     atomic_fetch_add(&in->counters.failed_transfers, 1);

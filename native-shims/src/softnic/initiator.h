@@ -7,6 +7,7 @@
 #define SOFTNIC_INITIATOR_H
 
 #include <netinet/in.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -36,12 +37,26 @@ typedef struct snic_initiator {
   snic_counters_t counters;
 } snic_initiator_t;
 
+/* Lets another thread abort a transfer in progress (the gateway's transfer deadline): the
+ * transfer publishes the agent socket it uses while it moves data, and snic_cancel_fire() shuts
+ * that socket down, so a send/recv blocked on a slow agent returns at once and the transfer ends
+ * with -ECANCELED. fd and canceled are guarded by *mu (the server's lock). */
+typedef struct snic_cancel {
+  pthread_mutex_t *mu;
+  int fd;       /* the socket of the running transfer, -1 when none */
+  int canceled; /* set by snic_cancel_fire, cleared when a transfer is prepared */
+} snic_cancel_t;
+
+/* Marks the transfer canceled and shuts its socket down. The caller holds *cx->mu. */
+void snic_cancel_fire(snic_cancel_t *cx);
+
 int initiator_init(snic_initiator_t *in, const snic_initiator_config_t *cfg);
 void initiator_destroy(snic_initiator_t *in);
 
 /* Move len bytes between local memory and the agent at (ip, port) (network order / host order):
- * to_client = 1 is an RDMA WRITE (GET), 0 an RDMA READ (PUT). Returns len or a negative errno. */
+ * to_client = 1 is an RDMA WRITE (GET), 0 an RDMA READ (PUT). Returns len or a negative errno
+ * (-ECANCELED when cx was fired before or during the move). cx may be NULL. */
 ssize_t initiator_transfer(snic_initiator_t *in, uint32_t ip, uint16_t port, uint32_t rkey, int to_client,
-                           uint64_t remote, void *local, size_t len);
+                           uint64_t remote, void *local, size_t len, snic_cancel_t *cx);
 
 #endif

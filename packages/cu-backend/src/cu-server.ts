@@ -2,10 +2,14 @@
 // descriptor (ctx.rdma, set by cu-middleware), and delegates everything else unchanged.
 //   PutObject / UploadPart: RDMA READ from the client → the wrapped backend's body (rdma-upload)
 //   GetObject (ranges too): the wrapped backend's body → RDMA WRITE to the client (rdma-download)
-// Decisions (PROTOCOL.md): declines (pool busy past the wait, no channel, client unreachable, size
-// over the limit) answer PUT with 501 + x-amz-rdma-reply 501 and store nothing, and GET with the
-// object in the body + x-amz-rdma-reply 501; a failure after acceptance is 500 InternalError and
-// a PUT stores nothing; buffer and channel always go back, after the last transfer settled.
+// Decisions (PROTOCOL.md): declines (anonymous request, agent at its cap, pool busy past the wait,
+// no channel, client unreachable, size over the limit) answer PUT with 501 + x-amz-rdma-reply 501
+// and store nothing, and GET with the object in the body + x-amz-rdma-reply 501; an agent other
+// than the client's own address (unless allowed) is 403 before any connection; a PUT over 5 GiB is
+// EntityTooLarge before any byte moves; a signed payload hash is checked against the bytes read
+// (XAmzContentSHA256Mismatch); a transfer past its deadline is abandoned (400 RequestTimeout); a
+// failure after acceptance is 500 InternalError; a PUT that fails stores nothing; buffer and
+// channel always go back, after the last native transfer settled.
 
 import { Readable } from 'node:stream';
 import { type BufferLease, type BufferPool, PoolError } from '@vgwrdma/bufferpool';
@@ -23,6 +27,9 @@ import {
   type UploadPartInput,
   type UploadPartOutput,
 } from '@vgwrdma/s3-backend';
+import { Admission } from './admission.js';
+import { AgentPolicy } from './agent-policy.js';
+import { AgentSlots } from './agent-slots.js';
 import { DelegatingBackend } from './delegating-backend.js';
 import { rdmaDownload } from './rdma-download.js';
 import { rdmaDownloadAt } from './rdma-download-at.js';
@@ -36,6 +43,7 @@ import {
   doneHeaders,
   transferFailed,
 } from './reply.js';
+import { transferDeadlineMs, transferTimedOut, uploadTooLarge } from './transfer-limits.js';
 import { isUnreachable, transferToken } from './transport.js';
 
 export interface CuServerOptions {
@@ -57,6 +65,15 @@ export interface CuServerOptions {
    * moves up to ~2× as fast on a host with cores to spare.
    */
   readonly getLanes?: 1 | 2;
+  /**
+   * IPv4 networks (CIDR, or a bare address) whose agents any signed request may name. Default
+   * none: a token must name an agent at the HTTP client's own address.
+   */
+  readonly allowAgents?: readonly string[];
+  /** Base of each transfer's deadline in ms; the deadline is this + size at 50 MB/s. Default 30000. */
+  readonly transferTimeoutMs?: number;
+  /** Transfers one agent (address:port) may run at once; beyond it a request is declined. Default ⌈buffers / 2⌉. */
+  readonly maxPerAgent?: number;
 }
 
 /** Counters of a CuServer (monotonic, except the *InUse gauges). */
@@ -67,11 +84,15 @@ export interface CuServerStats {
   readonly bytesWritten: number;
   readonly declines: Readonly<Record<DeclineReason, number>>;
   readonly failures: number;
+  /** Transfers abandoned at their deadline. */
+  readonly timeouts: number;
   readonly channelsInUse: number;
   readonly buffersInUse: number;
 }
 
 const DEFAULT_CHUNK = 8 * 1024 * 1024;
+/** BufferPool's own default wait, used for the agent-slot wait when no poolWaitMs is given. */
+const DEFAULT_POOL_WAIT_MS = 1000;
 /** Slices per pool buffer: one on the wire while the others are read, hashed or written. */
 const SLICES = 4;
 
@@ -89,6 +110,7 @@ export class CuServer extends DelegatingBackend {
   private readonly pool: BufferPool;
   private readonly options: CuServerOptions;
   private readonly chunkSize: number;
+  private readonly admission: Admission;
   private channelsInUse = 0;
   private shuttingDown = false;
   private counters = {
@@ -97,12 +119,15 @@ export class CuServer extends DelegatingBackend {
     bytesRead: 0,
     bytesWritten: 0,
     failures: 0,
+    timeouts: 0,
     declines: {
       'pool-busy': 0,
       'no-channel': 0,
       'transport-unreachable': 0,
       'size-over-limit': 0,
       'shutting-down': 0,
+      anonymous: 0,
+      'agent-busy': 0,
     },
   };
 
@@ -116,6 +141,8 @@ export class CuServer extends DelegatingBackend {
     if (!Number.isSafeInteger(chunk) || chunk <= 0)
       throw new RangeError(`chunkSize must be a positive integer, got ${chunk}`);
     this.chunkSize = Math.min(chunk, options.pool.bufferSize);
+    const perAgent = options.maxPerAgent ?? Math.ceil(options.pool.count / 2);
+    this.admission = new Admission(new AgentPolicy(options.allowAgents), new AgentSlots(perAgent));
   }
 
   /** The RDMA server CuServer moves data with (read-only use: stats, provider). */
@@ -154,10 +181,33 @@ export class CuServer extends DelegatingBackend {
   override async getObject(ctx: RequestContext, input: GetObjectInput): Promise<GetObjectOutput> {
     const d = ctx.rdma;
     if (!d) return this.inner.getObject(ctx, input);
-    const out = await this.inner.getObject(ctx, input);
+    // A refused agent: 403 before the object is opened.
+    const admitted = await this.admission.admit(ctx, { timeoutMs: this.slotWaitMs });
+    if (admitted.kind === 'declined') {
+      this.counters.declines[admitted.reason]++;
+      return withHeaders(await this.inner.getObject(ctx, input), DECLINED_HEADERS);
+    }
+    return this.getByRdma(ctx, d, input, admitted.release);
+  }
+
+  /** GetObject once admitted; `release` gives the agent's slot back (every path calls it). */
+  private async getByRdma(
+    ctx: RequestContext,
+    d: RdmaDescriptor,
+    input: GetObjectInput,
+    release: () => void,
+  ): Promise<GetObjectOutput> {
+    let out: GetObjectOutput;
+    try {
+      out = await this.inner.getObject(ctx, input);
+    } catch (err) {
+      release();
+      throw err;
+    }
     const payload = out.range ? out.range.end - out.range.start + 1 : out.size;
     const status = out.range ? 206 : 200;
     if (payload > d.size) {
+      release();
       out.body.destroy();
       throw capacityTooSmall(payload, d.size);
     }
@@ -165,9 +215,12 @@ export class CuServer extends DelegatingBackend {
       this.counters.declines[reason]++;
       return withHeaders(out, DECLINED_HEADERS);
     };
-    if (this.options.maxTransferSize !== undefined && payload > this.options.maxTransferSize)
+    if (this.options.maxTransferSize !== undefined && payload > this.options.maxTransferSize) {
+      release();
       return declined('size-over-limit');
+    }
     if (payload === 0) {
+      release();
       out.body.destroy();
       return { ...withHeaders(out, doneHeaders(status, 0)), body: Readable.from([]) };
     }
@@ -176,11 +229,13 @@ export class CuServer extends DelegatingBackend {
     try {
       session = await this.openSession(ctx, d, input.key);
     } catch (err) {
+      release();
       if (err instanceof Declined) return declined(err.reason);
       out.body.destroy();
       throw err;
     }
     if (isPositionalBody(out.body) && payload > 2 * session.chunkSize) this.addSpareLane(session);
+    const stopClock = this.startDeadline(session, payload);
     try {
       // A body that reads at positions (a file) fills the slices directly; any other is copied in.
       const moved = isPositionalBody(out.body)
@@ -195,6 +250,11 @@ export class CuServer extends DelegatingBackend {
       };
     } catch (err) {
       out.body.destroy();
+      if (session.abandoned !== undefined) {
+        this.counters.failures++;
+        this.counters.timeouts++;
+        throw session.abandoned;
+      }
       if (session.moved === 0 && isUnreachable(err, session.moved)) {
         // Nothing reached the client: serve the same object over HTTP instead.
         await this.closeSession(session);
@@ -209,7 +269,8 @@ export class CuServer extends DelegatingBackend {
       if (ctx.signal.aborted) throw ctx.signal.reason ?? err;
       throw isS3Error(err) ? err : transferFailed(err);
     } finally {
-      await this.closeSession(session);
+      stopClock();
+      await this.endSession(session, release);
     }
   }
 
@@ -221,19 +282,27 @@ export class CuServer extends DelegatingBackend {
     call: (body: Readable, contentLength: number) => Promise<T>,
   ): Promise<T> {
     input.body.resume(); // the HTTP body is empty (cu-middleware refused any other); let it end
-    if (this.options.maxTransferSize !== undefined && d.size > this.options.maxTransferSize) {
-      this.counters.declines['size-over-limit']++;
-      throw declinedUpload('size-over-limit');
-    }
+    const decline = (reason: DeclineReason) => {
+      this.counters.declines[reason]++;
+      return declinedUpload(reason);
+    };
+    if (!ctx.origin || ctx.origin.anonymous) throw decline('anonymous'); // before any other answer
+    const tooLarge = uploadTooLarge(d.size);
+    if (tooLarge) throw tooLarge;
+    if (this.options.maxTransferSize !== undefined && d.size > this.options.maxTransferSize)
+      throw decline('size-over-limit');
+    const admitted = await this.admission.admit(ctx, { timeoutMs: this.slotWaitMs });
+    if (admitted.kind === 'declined') throw decline(admitted.reason);
     let session: RdmaSession;
     try {
       session = await this.openSession(ctx, d, input.key);
     } catch (err) {
+      admitted.release();
       if (!(err instanceof Declined)) throw err;
-      this.counters.declines[err.reason]++;
-      throw declinedUpload(err.reason);
+      throw decline(err.reason);
     }
-    const reader = new RdmaUpload(session, d.size);
+    const stopClock = this.startDeadline(session, d.size);
+    const reader = new RdmaUpload(session, d.size, ctx.origin.payloadSha256);
     try {
       try {
         await reader.prime();
@@ -264,14 +333,49 @@ export class CuServer extends DelegatingBackend {
     } catch (err) {
       if (isS3Error(err) && err.headers['x-amz-rdma-reply'] === '501') throw err; // a decline
       this.counters.failures++;
+      if (session.abandoned !== undefined) {
+        this.counters.timeouts++;
+        throw session.abandoned;
+      }
+      if (reader.mismatch) throw reader.mismatch; // the signed payload hash: nothing was stored
       // A READ failure surfaces in the backend as a body error (e.g. IncompleteBody): it is ours.
       if (reader.error !== undefined) throw transferFailed(reader.error);
       if (ctx.signal.aborted) throw ctx.signal.reason ?? err;
       throw isS3Error(err) ? err : transferFailed(err);
     } finally {
       reader.stop(); // a slice the backend released late must not start a READ now
-      await this.closeSession(session);
+      reader.dispose();
+      await reader.hashSettled(); // a native hash still reading a lent slice keeps the lease
+      stopClock();
+      await this.endSession(session, admitted.release);
     }
+  }
+
+  /**
+   * Arms the session's deadline (base + size at the minimum rate): past it, the session is
+   * abandoned — its transfers reject with RequestTimeout and the request answers at once. Returns
+   * the function that disarms it.
+   */
+  private startDeadline(session: RdmaSession, size: number): () => void {
+    const ms = transferDeadlineMs(size, this.options.transferTimeoutMs);
+    const timer = setTimeout(() => session.abandon(transferTimedOut(ms)), ms);
+    return () => clearTimeout(timer);
+  }
+
+  /**
+   * Returns the session's buffer, channels and agent slot. A live session's are returned before
+   * the request answers; an abandoned one's only once its native transfers ended (a transfer on
+   * the wire may still write into the buffer), in the background, so the request does not wait.
+   */
+  private async endSession(session: RdmaSession, release: () => void): Promise<void> {
+    const close = this.closeSession(session).finally(release);
+    if (session.abandoned === undefined) return close;
+    close.catch(() => {}); // closeSession waits for settle(); freeing can no longer fail after it
+  }
+
+  /** How long a request over its agent's cap waits for a slot: as long as for a pool buffer. */
+  private get slotWaitMs(): number {
+    return this.options.poolWaitMs ?? DEFAULT_POOL_WAIT_MS;
   }
 
   /** A pool buffer and a channel for one request, or Declined. */

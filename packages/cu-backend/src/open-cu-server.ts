@@ -39,6 +39,12 @@ export interface CuServerConfig {
   readonly getLanes?: 1 | 2;
   readonly maxTransferSize?: number;
   readonly chunkSize?: number;
+  /** IPv4 CIDRs whose agents any signed request may name (--rdma-allow-agents); default none. */
+  readonly allowAgents?: readonly string[];
+  /** Base of each transfer's deadline in ms, + size at 50 MB/s (--rdma-transfer-timeout). */
+  readonly transferTimeoutMs?: number;
+  /** Concurrent transfers per agent (--rdma-max-per-agent); default ⌈buffers / 2⌉. */
+  readonly maxPerAgent?: number;
   /** Directory holding the native shims (else the usual search). */
   readonly shimDir?: string;
 }
@@ -79,6 +85,9 @@ export function openCuServer(config: CuServerConfig, backend: Backend): CuServer
       ...(config.getLanes === undefined ? {} : { getLanes: config.getLanes }),
       ...(config.maxTransferSize === undefined ? {} : { maxTransferSize: config.maxTransferSize }),
       ...(config.chunkSize === undefined ? {} : { chunkSize: config.chunkSize }),
+      ...(config.allowAgents === undefined ? {} : { allowAgents: config.allowAgents }),
+      ...(config.transferTimeoutMs === undefined ? {} : { transferTimeoutMs: config.transferTimeoutMs }),
+      ...(config.maxPerAgent === undefined ? {} : { maxPerAgent: config.maxPerAgent }),
     },
     backend,
   );

@@ -4,7 +4,10 @@
 // settled; pipelining comes from overlapping transfers with the backend's work (disk, hashing) on
 // other slices, and with a second lane, two transfers (two softnic worker threads) at once.
 // `settle()` waits until nothing is in flight on any lane — the lease and channels may be
-// returned only after it.
+// returned only after it. `abandon()` (the transfer deadline) makes every transfer promise reject
+// at once, so the request can answer, and cancels the native transfers (softnic: their sockets are
+// shut down), while settle() still waits for the native calls to end: until they have, they may
+// still write into the lease, so it cannot go to another request before.
 
 import type { BufferLease, BufferSlice } from '@vgwrdma/bufferpool';
 import type { RdmaChannel, RdmaServer, RdmaToken } from '@vgwrdma/rdma-ffi';
@@ -21,6 +24,10 @@ export class RdmaSession {
   private readonly last: Promise<unknown>[] = [Promise.resolve()];
   /** Bytes moved by transfers that completed. */
   moved = 0;
+  /** Why the session was abandoned (its deadline passed); undefined while it is live. */
+  abandoned: unknown;
+  private readonly gaveUp: Promise<never>;
+  private rejectGaveUp!: (reason: unknown) => void;
 
   constructor(
     private readonly server: RdmaServer,
@@ -31,6 +38,29 @@ export class RdmaSession {
     private readonly key: string,
   ) {
     this.slices = lease.slices(chunkSize, MAX_SLICES);
+    this.gaveUp = new Promise<never>((_, reject) => {
+      this.rejectGaveUp = reject;
+    });
+    this.gaveUp.catch(noop);
+  }
+
+  /**
+   * Gives up on the session: every transfer promise, pending or later, rejects with `reason`, and
+   * the transfers on the wire are cancelled (softnic shuts their agent sockets, so even an agent
+   * trickling bytes lets go at once). settle() still waits for the native calls to end: until
+   * then they may write into the lease. Once only.
+   */
+  abandon(reason: unknown): void {
+    if (this.abandoned !== undefined) return;
+    this.abandoned = reason;
+    this.rejectGaveUp(reason);
+    for (const c of this.channels) {
+      try {
+        c.cancel(); // false (cuobj): the native call runs to its own end; settle() still waits
+      } catch {
+        // a channel that cannot be cancelled is waited for all the same
+      }
+    }
   }
 
   /** Lanes (channels) transfers can run on at once: 1, or 2 with a spare. */
@@ -57,9 +87,9 @@ export class RdmaSession {
   /**
    * Moves `size` bytes between slice `slot` and the token window at `remoteOffset`: 'read' = RDMA
    * READ from the client (PUT), 'write' = RDMA WRITE into it (GET). The caller must have awaited
-   * the previous transfer on the same lane. The promise rejects with the RdmaError; it is marked
-   * handled so a transfer nobody awaits any more (request abandoned) never becomes an unhandled
-   * rejection.
+   * the previous transfer on the same lane. The promise rejects with the RdmaError, or with the
+   * abandon reason as soon as the session is abandoned; it is marked handled so a transfer nobody
+   * awaits any more (request abandoned) never becomes an unhandled rejection.
    */
   transfer(
     dir: 'read' | 'write',
@@ -68,6 +98,11 @@ export class RdmaSession {
     remoteOffset: number,
     lane = 0,
   ): Promise<number> {
+    if (this.abandoned !== undefined) {
+      const refused = Promise.reject(this.abandoned);
+      refused.catch(noop);
+      return refused;
+    }
     const slice = this.slices[slot];
     if (!slice) throw new RangeError(`no slice ${slot}`);
     const channel = lane === 0 ? this.channel : this.spares[lane - 1];
@@ -87,7 +122,9 @@ export class RdmaSession {
     });
     p.catch(noop);
     this.last[lane] = p;
-    return p;
+    const seen = Promise.race([p, this.gaveUp]);
+    seen.catch(noop);
+    return seen;
   }
 
   /**

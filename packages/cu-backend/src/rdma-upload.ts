@@ -6,10 +6,14 @@
 //     asking for the next), and its slice is free again as soon as it is copied;
 //   - by BORROW_CHUNKS: each chunk is lent as a view of its slice, with no copy, and the slice is
 //     free again only when the backend releases the chunk (after hashing and writing it).
-// Invariants: a READ goes only into a free slice; one READ at a time on the channel.
+// When the request's signature pins the payload's SHA-256, the chunks are hashed as they pass
+// (off the main thread for large payloads) and the body fails with XAmzContentSHA256Mismatch
+// instead of ending, so the backend publishes nothing (as the HTTP path's PlainBody does).
+// Invariants: a READ goes only into a free slice; one READ at a time on the channel; a lent slice
+// is READ into again only after the backend released it AND the hash has consumed it.
 
 import { Readable } from 'node:stream';
-import { BORROW_CHUNKS, type LentChunk } from '@vgwrdma/s3-backend';
+import { BORROW_CHUNKS, type LentChunk, S3Error, type StreamDigest, streamDigest } from '@vgwrdma/s3-backend';
 import type { RdmaSession } from './rdma-session.js';
 
 interface Deferred {
@@ -38,13 +42,44 @@ export class RdmaUpload {
   private stopped = false; // the consumer is gone: no more READs
   /** The first transfer error, once one happened. */
   error: unknown;
+  /** Set when the payload did not hash to the signed SHA-256. */
+  mismatch: S3Error | undefined;
+  private readonly hash: StreamDigest | undefined;
+  /** Lent slices the hash still reads (off the main thread), and who waits for none. */
+  private hashing = 0;
+  private hashIdle: (() => void) | undefined;
 
   constructor(
     private readonly session: RdmaSession,
     /** Payload bytes to read from the token window. */
     readonly size: number,
+    /** Lower-case hex SHA-256 the payload must hash to (the signed x-amz-content-sha256). */
+    private readonly sha256?: string,
   ) {
     this.chunks = Math.ceil(size / session.chunkSize);
+    this.hash = sha256 === undefined ? undefined : streamDigest('sha256', size);
+  }
+
+  /** After the last chunk: fails the body unless the payload hashed to the signed value. */
+  private async verify(): Promise<void> {
+    if (!this.hash) return;
+    const digest = (await this.hash.digest()).toString('hex');
+    if (digest === this.sha256) return;
+    this.mismatch = new S3Error('XAmzContentSHA256Mismatch');
+    throw this.mismatch;
+  }
+
+  /** Lets go of the hash's queued chunks (the body is finished or abandoned). */
+  dispose(): void {
+    this.hash?.dispose();
+  }
+
+  /** Resolves once the hash reads no lent slice any more: the lease may go back after it. */
+  async hashSettled(): Promise<void> {
+    while (this.hashing > 0)
+      await new Promise<void>((resolve) => {
+        this.hashIdle = resolve;
+      });
   }
 
   private readDone(i: number): Deferred {
@@ -116,18 +151,41 @@ export class RdmaUpload {
       const copy = Buffer.allocUnsafe(bytes.length);
       copy.set(bytes);
       this.free(i);
+      if (this.hash) {
+        this.hash.update(copy); // a copy never changes: the hash may queue it
+        await this.hash.backpressure();
+      }
       yield copy;
     }
+    await this.verify();
   }
 
   private async *lend(): AsyncGenerator<LentChunk> {
     for (let i = 0; i < this.chunks; i++) {
       const bytes = await this.arrived(i);
+      // The slice is free again once both the backend released it and the hash consumed it.
+      let holds = this.hash ? 2 : 1;
+      const drop = () => {
+        if (--holds === 0) this.free(i);
+      };
+      if (this.hash) {
+        this.hashing++;
+        this.hash.update(bytes, () => {
+          if (--this.hashing === 0) this.hashIdle?.();
+          drop();
+        });
+      }
+      let released = false;
       yield {
         bytes: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length),
-        release: () => this.free(i),
+        release: () => {
+          if (released) return;
+          released = true;
+          drop();
+        },
       };
     }
+    await this.verify();
   }
 
   /**

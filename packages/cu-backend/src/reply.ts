@@ -18,7 +18,9 @@ export type DeclineReason =
   | 'no-channel'
   | 'transport-unreachable'
   | 'size-over-limit'
-  | 'shutting-down';
+  | 'shutting-down'
+  | 'anonymous'
+  | 'agent-busy';
 
 const DECLINE_TEXT: Readonly<Record<DeclineReason, string>> = {
   'pool-busy': 'no RDMA buffer became free in time',
@@ -26,6 +28,8 @@ const DECLINE_TEXT: Readonly<Record<DeclineReason, string>> = {
   'transport-unreachable': 'the client RDMA endpoint is unreachable from the gateway',
   'size-over-limit': 'the payload is larger than the gateway allows over RDMA',
   'shutting-down': 'the gateway is shutting down',
+  anonymous: 'RDMA is not offered to anonymous (unsigned) requests',
+  'agent-busy': 'the client agent already has as many RDMA transfers as the gateway allows per agent',
 };
 
 /** Headers of a transfer that moved `bytes` bytes. */

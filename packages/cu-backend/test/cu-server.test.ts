@@ -20,10 +20,12 @@ const MiB = 1 << 20;
 const CHANNELS = 4;
 const POOL = { count: 2, size: 2 * MiB };
 const OWNER = 'cu-owner';
+/** A signed request from this host, as the gateway describes it (agents run on 127.0.0.1). */
+const SIGNED_LOCAL = { anonymous: false, peerAddress: '127.0.0.1' } as const;
 
 function ctx(rdma?: RdmaDescriptor, signal = new AbortController().signal): RequestContext {
   const base = { account: { access: OWNER, role: 'admin' as const }, requestId: 'cu-test', signal };
-  return rdma ? { ...base, rdma } : base;
+  return rdma ? { ...base, rdma, origin: SIGNED_LOCAL } : base;
 }
 
 /** What cu-middleware would put on the context for this token. */
@@ -430,7 +432,8 @@ describe('CuServer(posix) with a HostClient in a child process', () => {
   });
 
   it('concurrent requests beyond the pool size wait their turn and all complete byte-exact', async () => {
-    const patient = new CuServer({ server, pool, poolWaitMs: 60_000, chunkSize: MiB }, posix);
+    // One client agent: the per-agent cap must not be what makes them wait (the pool is under test).
+    const patient = new CuServer({ server, pool, poolWaitMs: 60_000, chunkSize: MiB, maxPerAgent: 6 }, posix);
     const n = 6;
     const size = 2 * MiB + 1;
     const regions = await Promise.all(Array.from({ length: n }, (_, i) => clientRegion(size, 100 + i)));

@@ -26,7 +26,7 @@ function ctx(rdma?: RdmaDescriptor): RequestContext {
     requestId: 'lanes',
     signal: new AbortController().signal,
   };
-  return rdma ? { ...base, rdma } : base;
+  return rdma ? { ...base, rdma, origin: { anonymous: false, peerAddress: '127.0.0.1' } } : base;
 }
 
 function descriptor(token: string): RdmaDescriptor {
@@ -54,7 +54,11 @@ describe('GET on two lanes', () => {
       return handleGet(t);
     };
     const pool = BufferPool.create(server, { count: buffers, size: 4 * MiB, defaultWaitMs: 5000 });
-    const cu = new CuServer({ server, pool, chunkSize: MiB, ...(getLanes ? { getLanes } : {}) }, posix);
+    // One client agent for every request: no per-agent cap below the pool size here.
+    const cu = new CuServer(
+      { server, pool, chunkSize: MiB, maxPerAgent: buffers, ...(getLanes ? { getLanes } : {}) },
+      posix,
+    );
     servers.push(cu);
     return { cu, server, lanes };
   }

@@ -136,6 +136,7 @@ describe('GET pipelining', () => {
       requestId: 'pipe',
       signal: new AbortController().signal,
       rdma: { token: t.base, remoteAddress: t.remoteAddr, size: t.length, scheme: 'token' },
+      origin: { anonymous: false, peerAddress: '127.0.0.1' },
     };
     const out = await cu.getObject(ctx, { bucket: 'any', key: 'k' });
     expect(seen).toEqual({ inFlight: 1, completed: 0 });

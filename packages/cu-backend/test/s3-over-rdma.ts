@@ -38,7 +38,9 @@ export async function sendWithToken<O = SdkOutput>(
   token?: Readonly<Record<string, string>> | string,
 ): Promise<{ output: O; headers: Headers }> {
   let headers: Headers = {};
-  const extra = typeof token === 'string' ? { 'x-amz-rdma-token': token } : (token ?? {});
+  // PROTOCOL.md: an RDMA request signs UNSIGNED-PAYLOAD (a signed hash would have to match the RDMA bytes).
+  const rdma = typeof token === 'string' ? { 'x-amz-rdma-token': token } : (token ?? {});
+  const extra = token === undefined ? {} : { 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD', ...rdma };
   (command.middlewareStack as AddToStack).add(
     (next: (a: { request: { headers: Headers } }) => Promise<{ response: { headers: Headers } }>) =>
       async (args: { request: { headers: Headers } }) => {

@@ -1,4 +1,4 @@
-import { formatRdmaToken, ipv4MappedGid } from '@vgwrdma/rdma-ffi';
+import { formatRdmaToken, ipv4MappedGid, parseRdmaToken } from '@vgwrdma/rdma-ffi';
 import { isS3Error, type RdmaDescriptor } from '@vgwrdma/s3-backend';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
@@ -119,14 +119,41 @@ describe('cuMiddleware', () => {
     const r = await app().send({
       'X-CuObj-RDMA-Descr': TOKEN,
       'X-CuObj-Content-Length': '4096',
-      'X-CuObj-Remote-Buf-Start': '18446744073709551615',
+      'X-CuObj-Remote-Buf-Start': '18446744073709547520', // 2^64 - 4096: the window ends at 2^64
     });
     expect(r.seen.rdma).toEqual({
       token: TOKEN,
-      remoteAddress: 2n ** 64n - 1n,
+      remoteAddress: 2n ** 64n - 4096n,
       size: 4096,
       scheme: 'legacy',
     });
+  });
+
+  it('refuses a window whose address + size wraps past 2^64 (400), legacy trio or token override', async () => {
+    const legacy = await app().send({
+      'X-CuObj-RDMA-Descr': TOKEN,
+      'X-CuObj-Content-Length': '4096',
+      'X-CuObj-Remote-Buf-Start': '18446744073709551615',
+    });
+    expectRefusal(legacy, 400, 'InvalidArgument');
+    expect(legacy.body).toContain('wraps past the end of the 64-bit address space');
+    const override = `${TOKEN}:fffffffffffff000:0000000000001001`;
+    expectRefusal(await app().send({ 'x-amz-rdma-token': override }), 400, 'InvalidArgument');
+  });
+
+  it('refuses a softnic token whose port (DCTN) is above 65535 with 400; cuobj takes 24-bit DCTNs', async () => {
+    const wide = formatRdmaToken({ ...parseRdmaToken(TOKEN), dctn: 0x1_0000 });
+    const r = await app().send({ 'x-amz-rdma-token': wide });
+    expectRefusal(r, 400, 'InvalidArgument');
+    expect(r.body).toContain('above 65535');
+    expectRefusal(
+      await app({ transport: 'softnic' }).send({ 'x-amz-rdma-token': wide }),
+      400,
+      'InvalidArgument',
+    );
+    expect((await app({ transport: 'cuobj' }).send({ 'x-amz-rdma-token': wide })).seen.called).toBe(true);
+    const edge = formatRdmaToken({ ...parseRdmaToken(TOKEN), dctn: 65_535 });
+    expect((await app().send({ 'x-amz-rdma-token': edge })).seen.rdma?.token).toBe(edge);
   });
 
   it('lets the legacy trio win when both schemes are present', async () => {

@@ -8,7 +8,7 @@
 import type { RdmaDescriptor, S3Error } from '@vgwrdma/s3-backend';
 import type { Context, Env, MiddlewareHandler } from 'hono';
 import { s3ErrorResponse } from './error-response.js';
-import { parseRdmaHeaders } from './rdma-headers.js';
+import { parseRdmaHeaders, type RdmaHeaderOptions } from './rdma-headers.js';
 
 /** The context variables cu-middleware reads (requestId, optional) and writes (rdma). */
 export interface CuVariables {
@@ -23,13 +23,18 @@ export interface CuMiddlewareOptions {
    * 'throw': throw the S3Error, for an app whose onError renders errors (the gateway).
    */
   readonly errors?: 'respond' | 'throw';
+  /** The gateway's RDMA transport (what the token's DCTN field means); default 'softnic'. */
+  readonly transport?: RdmaHeaderOptions['transport'];
 }
 
 export function cuMiddleware<E extends Env = CuEnv>(options: CuMiddlewareOptions = {}): MiddlewareHandler<E> {
   const mode = options.errors ?? 'respond';
   return async (ctx, next) => {
     const c = ctx as unknown as Context<CuEnv>;
-    const outcome = parseRdmaHeaders((name) => c.req.header(name));
+    const outcome = parseRdmaHeaders(
+      (name) => c.req.header(name),
+      options.transport === undefined ? {} : { transport: options.transport },
+    );
     if (outcome.kind === 'none') return next();
     if (outcome.kind === 'error') return refuse(c, outcome.error, mode);
     c.set('rdma', outcome.descriptor);

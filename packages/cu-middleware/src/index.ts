@@ -10,6 +10,7 @@ export {
   LEGACY_HEADERS,
   parseRdmaHeaders,
   type RdmaAgent,
+  type RdmaHeaderOptions,
   type RdmaHeaderOutcome,
   TOKEN_HEADER,
 } from './rdma-headers.js';

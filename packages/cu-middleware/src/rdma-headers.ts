@@ -4,6 +4,8 @@
 //   X-CuObj-RDMA-Descr + X-CuObj-Content-Length + X-CuObj-Remote-Buf-Start   legacy trio (decimal)
 //   x-amz-rdma-agent            'cuobj' when present; any other value is refused
 // When both schemes are present the legacy trio wins (as in vgwrdma).
+// Refused as malformed (400) as well: a window whose address + size wraps past 2^64, and, on the
+// softnic transport, a DCTN field (the agent's TCP port there) above 65535.
 
 import type { RdmaDescriptor } from '@vgwrdma/s3-backend';
 import { S3Error } from '@vgwrdma/s3-backend';
@@ -34,7 +36,20 @@ export type RdmaHeaderOutcome =
 /** Reads one header (case-insensitive name); undefined when absent. */
 export type HeaderLookup = (lowerCaseName: string) => string | undefined;
 
+/** What the parse depends on besides the headers. */
+export interface RdmaHeaderOptions {
+  /**
+   * The gateway's transport: on 'softnic' (the default) the token's DCTN field is the agent's TCP
+   * port, so it must be ≤ 65535; on 'cuobj' it is a 24-bit DC target number.
+   */
+  readonly transport?: 'softnic' | 'cuobj';
+}
+
+/** The largest TCP port: a softnic token's DCTN. */
+const MAX_PORT = 65_535;
+
 const U64_MAX = (1n << 64n) - 1n;
+const U64_END = 1n << 64n;
 const DECIMAL = /^[0-9]+$/;
 
 const invalid = (message: string): RdmaHeaderOutcome => ({
@@ -60,14 +75,23 @@ export function hasRequestBody(get: HeaderLookup): boolean {
   return get('transfer-encoding') !== undefined;
 }
 
-function parseToken(raw: string): { base: string; remoteAddress: bigint; size: number } | RdmaHeaderOutcome {
+type ParsedToken = { base: string; remoteAddress: bigint; size: number };
+
+function parseToken(raw: string, options: RdmaHeaderOptions): ParsedToken | RdmaHeaderOutcome {
   const r = tryParseRdmaToken(raw);
   if (!r.ok)
     return r.kind === 'unsupported' ? unsupported() : invalid(`Invalid x-amz-rdma-token: ${r.reason}`);
+  if ((options.transport ?? 'softnic') === 'softnic' && r.token.dctn > MAX_PORT)
+    return invalid(
+      `Invalid x-amz-rdma-token: field 5 (DCTN, the agent's TCP port on softnic) is ${r.token.dctn}, above ${MAX_PORT}`,
+    );
   return { base: r.token.base, remoteAddress: r.token.remoteAddr, size: r.token.length };
 }
 
-function parseLegacy(get: HeaderLookup): Omit<CuDescriptor, 'agent'> | RdmaHeaderOutcome | undefined {
+function parseLegacy(
+  get: HeaderLookup,
+  options: RdmaHeaderOptions,
+): Omit<CuDescriptor, 'agent'> | RdmaHeaderOutcome | undefined {
   const descr = get(LEGACY_HEADERS.descriptor);
   const length = get(LEGACY_HEADERS.contentLength);
   const start = get(LEGACY_HEADERS.remoteStart);
@@ -83,19 +107,19 @@ function parseLegacy(get: HeaderLookup): Omit<CuDescriptor, 'agent'> | RdmaHeade
   if (!DECIMAL.test(start) || BigInt(start) > U64_MAX) {
     return invalid('X-CuObj-Remote-Buf-Start must be a decimal unsigned 64-bit integer');
   }
-  const token = parseToken(descr);
+  const token = parseToken(descr, options);
   if ('kind' in token) return token;
   return { token: token.base, remoteAddress: BigInt(start), size: Number(length), scheme: 'legacy' };
 }
 
 /** Parses the RDMA headers of one request. */
-export function parseRdmaHeaders(get: HeaderLookup): RdmaHeaderOutcome {
+export function parseRdmaHeaders(get: HeaderLookup, options: RdmaHeaderOptions = {}): RdmaHeaderOutcome {
   const agentRaw = get(AGENT_HEADER);
   if (agentRaw !== undefined && agentRaw !== 'cuobj')
     return invalid(`Unsupported x-amz-rdma-agent: ${agentRaw}`);
   const agent: { agent?: RdmaAgent } = agentRaw === undefined ? {} : { agent: 'cuobj' };
 
-  const legacy = parseLegacy(get);
+  const legacy = parseLegacy(get, options);
   const rawToken = get(TOKEN_HEADER);
   if (legacy === undefined && rawToken === undefined) return { kind: 'none' };
   if (legacy !== undefined && 'kind' in legacy) return legacy;
@@ -103,7 +127,7 @@ export function parseRdmaHeaders(get: HeaderLookup): RdmaHeaderOutcome {
   if (legacy !== undefined) {
     descriptor = { ...legacy, ...agent };
   } else {
-    const token = parseToken(rawToken ?? '');
+    const token = parseToken(rawToken ?? '', options);
     if ('kind' in token) return token;
     descriptor = {
       token: token.base,
@@ -112,6 +136,9 @@ export function parseRdmaHeaders(get: HeaderLookup): RdmaHeaderOutcome {
       scheme: 'token',
       ...agent,
     };
+  }
+  if (descriptor.remoteAddress + BigInt(descriptor.size) > U64_END) {
+    return invalid('The RDMA window (remote address + size) wraps past the end of the 64-bit address space');
   }
   if (hasRequestBody(get)) {
     return invalid('A request with an RDMA descriptor must have an empty body (Content-Length: 0)');

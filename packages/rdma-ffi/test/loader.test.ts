@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RdmaLoadError } from '../src/index.js';
-import { loadShimLibrary } from '../src/native/shim-library.js';
+import { EXPECTED_ABI, loadShimLibrary } from '../src/native/shim-library.js';
 
 /** Builds libvgwrdma_shims.so from `source` into a fresh directory and returns the directory. */
 function fakeShim(source: string): string {
@@ -42,7 +42,9 @@ describe('loadShimLibrary', () => {
   });
 
   it('refuses a library of the right version that lacks a function', () => {
-    const dir = fakeShim('unsigned vgw_shim_abi_version(void) { return (1u << 16) | 5u; }\n');
+    const dir = fakeShim(
+      `unsigned vgw_shim_abi_version(void) { return (1u << 16) | ${EXPECTED_ABI.minor}u; }\n`,
+    );
     const e = loadError(dir);
     expect(e.code).toBe('ERR_RDMA_ABI_MISMATCH');
     expect(e.message).toMatch(/lacks a symbol/);

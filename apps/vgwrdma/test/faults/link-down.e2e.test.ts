@@ -52,6 +52,9 @@ describe.skipIf(skip !== undefined)('softnic agent in another network namespace,
     gw = await startRdmaGateway({
       rdmaIp: link.hostIp,
       args: [
+        // The agents live in the client namespace; the HTTP requests come over loopback.
+        '--rdma-allow-agents',
+        link.clientIp,
         '--pool-buf-size',
         '8MiB',
         '--pool-buf-count',

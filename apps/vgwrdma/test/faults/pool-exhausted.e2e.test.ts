@@ -32,7 +32,18 @@ const Bucket = 'pool';
 async function startGw(waitMs: number, root?: string): Promise<GatewayProcess> {
   return startRdmaGateway({
     ...(root ? { root } : {}),
-    args: ['--pool-buf-size', '4MiB', '--pool-buf-count', '2', '--rdma-pool-wait-ms', String(waitMs)],
+    // One agent must be able to hold both buffers here (the stuck one, then the burst's client):
+    // the per-agent cap (default: half the pool) is lifted to the pool size.
+    args: [
+      '--pool-buf-size',
+      '4MiB',
+      '--pool-buf-count',
+      '2',
+      '--rdma-pool-wait-ms',
+      String(waitMs),
+      '--rdma-max-per-agent',
+      '2',
+    ],
   });
 }
 

@@ -32,9 +32,12 @@ export async function sendSigned<O>(
   return { output, headers: raw };
 }
 
-/** Sends with `x-amz-rdma-token: token`. */
+/** Sends with `x-amz-rdma-token: token` and, as PROTOCOL.md asks, `x-amz-content-sha256: UNSIGNED-PAYLOAD`. */
 export function sendWithToken<O>(client: S3Client, command: Stackable, token: string) {
-  return sendSigned<O>(client, command, { 'x-amz-rdma-token': token });
+  return sendSigned<O>(client, command, {
+    'x-amz-rdma-token': token,
+    'x-amz-content-sha256': 'UNSIGNED-PAYLOAD',
+  });
 }
 
 export interface SentError {

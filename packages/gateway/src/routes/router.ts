@@ -2,10 +2,10 @@
 // match the route table, authenticate, enforce read-only/admin, frame the body, build the
 // backend's request context, and call the row's handler. Everything here happens once per
 // request; handlers receive the result as an S3Request.
-import type { Account, Backend, RequestContext } from '@vgwrdma/s3-backend';
+import type { Account, Backend, RequestContext, RequestOrigin } from '@vgwrdma/s3-backend';
 import { ANONYMOUS, S3Error } from '@vgwrdma/s3-backend';
 import type { Context } from 'hono';
-import { authenticate, type CredentialStore } from '../auth/index.js';
+import { type AuthResult, authenticate, type CredentialStore } from '../auth/index.js';
 import type { Authorizer, AuthzOutcome } from '../authz/index.js';
 import { decodeBody } from '../body/index.js';
 import { actualCorsHeaders, preflightResponse } from '../cors/index.js';
@@ -96,7 +96,7 @@ export function createRouter(rows: readonly RouteRow[], opts: RouterOptions) {
     if (row.flags?.write && opts.readonly) throw new S3Error('AccessDenied');
     if (row.flags?.admin && (auth.anonymous || auth.account.role !== 'admin'))
       throw new S3Error('XAdminAccessDenied');
-    const ctx = requestContext(c, auth.account);
+    const ctx = requestContext(c, auth.account, auth);
     const access = (who: FormPrincipal): Promise<AuthzOutcome> =>
       // Legacy open mode (anonymousAccess) serves unsigned requests without the ACL/policy step.
       who.anonymous && opts.anonymousAccess
@@ -176,8 +176,21 @@ export function createRouter(rows: readonly RouteRow[], opts: RouterOptions) {
 const ADMIN_READ = { admin: true, body: 'xml' } as const;
 const ADMIN_WRITE = { admin: true, body: 'xml', write: true } as const;
 
-function requestContext(c: Context<GatewayEnv>, account: Account): RequestContext {
+function requestContext(c: Context<GatewayEnv>, account: Account, auth?: AuthResult): RequestContext {
   const base = { account, requestId: c.get('requestId'), signal: disconnectSignal(c) };
   const rdma = c.get('rdma');
-  return rdma ? { ...base, rdma } : base;
+  if (!rdma) return base;
+  // CuServer's trust rules (no RDMA for anonymous requests, agent at the peer's address, signed
+  // payload hash verified against the RDMA bytes) need what only the HTTP edge knows.
+  return { ...base, rdma, origin: requestOrigin(c, auth) };
+}
+
+function requestOrigin(c: Context<GatewayEnv>, auth: AuthResult | undefined): RequestOrigin {
+  const peerAddress = c.env.incoming.socket.remoteAddress;
+  const payload = auth?.payload;
+  return {
+    anonymous: auth?.anonymous ?? true,
+    ...(peerAddress === undefined ? {} : { peerAddress }),
+    ...(payload?.kind === 'signed' ? { payloadSha256: payload.sha256 } : {}),
+  };
 }

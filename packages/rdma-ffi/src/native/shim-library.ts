@@ -18,7 +18,7 @@ import {
 import { resolveShimLibraries, type ShimSource } from './library-resolver.js';
 
 /** The ABI this package was written for (vgw_shim_common.h): major must match, minor ≥. */
-export const EXPECTED_ABI = { major: 1, minor: 5 } as const;
+export const EXPECTED_ABI = { major: 1, minor: 6 } as const;
 export const SHIM_LIBRARY = 'vgwrdma_shims';
 
 /** A native pointer: BigInt address, 0n for NULL (koffi's `null` is normalised at binding). */
@@ -57,6 +57,8 @@ export interface ShimFunctions {
   cuobj_server_deregister_buffer(srv: Ptr, buf: Ptr): number;
   cuobj_server_allocate_channel(srv: Ptr): number;
   cuobj_server_free_channel(srv: Ptr, channel: number): number;
+  // ABI 1.6: abort the transfer running on a channel (the gateway's transfer deadline)
+  cuobj_server_cancel_channel(srv: Ptr, channel: number): number;
   cuobj_server_submit_get: SubmitFn;
   cuobj_server_submit_put: SubmitFn;
   cuobj_server_completion_fd(srv: Ptr): number;
@@ -166,6 +168,7 @@ const PROTOTYPES: readonly string[] = [
   'int cuobj_server_deregister_buffer(void *srv, void *buf)',
   'uint16_t cuobj_server_allocate_channel(void *srv)',
   'int cuobj_server_free_channel(void *srv, uint16_t channel)',
+  'int cuobj_server_cancel_channel(void *srv, uint16_t channel)',
   'int cuobj_server_submit_get(void *srv, const char *key, void *buf, uint64_t local_offset, uint64_t remote_buf_start, size_t size, const char *descr, uint16_t channel, uint64_t user_tag)',
   'int cuobj_server_submit_put(void *srv, const char *key, void *buf, uint64_t local_offset, uint64_t remote_buf_start, size_t size, const char *descr, uint16_t channel, uint64_t user_tag)',
   'int cuobj_server_completion_fd(void *srv)',

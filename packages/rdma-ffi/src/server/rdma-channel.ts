@@ -1,7 +1,7 @@
 // A transfer channel of an RdmaServer (a DCI on the vendor provider, a worker thread on
 // softnic). One transfer at a time per channel; transfers on different channels run in parallel.
 
-import { RdmaError } from '../errors.js';
+import { errnoOf, RdmaError } from '../errors.js';
 import type { Ptr, ShimLibrary } from '../native/shim-library.js';
 
 export class RdmaChannel implements Disposable {
@@ -18,6 +18,21 @@ export class RdmaChannel implements Disposable {
 
   get closed(): boolean {
     return this.freed;
+  }
+
+  /**
+   * Aborts the transfer running on this channel, if any: on softnic its agent socket is shut
+   * down, so the transfer completes soon (ECANCELED) even when the agent trickles bytes. The
+   * transfer may still write into its buffer until its promise settles — only then may the buffer
+   * be reused and the channel closed. False when the transport cannot abort (cuobj) or the
+   * channel is closed; nothing running is not an error.
+   */
+  cancel(): boolean {
+    if (this.freed) return false;
+    const ret = this.lib.fn.cuobj_server_cancel_channel(this.srv, this.id);
+    if (ret === errnoOf('EOPNOTSUPP')) return false;
+    if (ret < 0) throw new RdmaError('cancelChannel', ret, this.lib.lastError().message);
+    return true;
   }
 
   /** Returns the channel to the server. Fails with EBUSY while a transfer runs on it. Idempotent. */

@@ -28,6 +28,19 @@ export interface RdmaDescriptor {
   readonly scheme: 'token' | 'legacy';
 }
 
+/**
+ * What the HTTP edge knows about who sent a request and what its signature pins; CuServer's
+ * trust rules read it (PROTOCOL.md "trust rules"). A context without it is treated as anonymous.
+ */
+export interface RequestOrigin {
+  /** The request carried no signature (served as the anonymous account). */
+  readonly anonymous: boolean;
+  /** The HTTP peer's address as the socket reports it ('127.0.0.1', '::ffff:10.0.0.5', ...). */
+  readonly peerAddress?: string;
+  /** Lower-case hex SHA-256 the signature pins for the payload (x-amz-content-sha256 when a hash). */
+  readonly payloadSha256?: string;
+}
+
 export interface RequestContext {
   readonly account: Account;
   /** The id echoed as x-amz-request-id and in error bodies. */
@@ -36,4 +49,6 @@ export interface RequestContext {
   readonly signal: AbortSignal;
   /** Present when the payload moves by RDMA (set by cu-middleware, consumed by CuServer). */
   readonly rdma?: RdmaDescriptor;
+  /** Who sent it and what the signature pins (set by the gateway). */
+  readonly origin?: RequestOrigin;
 }

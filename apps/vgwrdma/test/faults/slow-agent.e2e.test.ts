@@ -1,0 +1,176 @@
+// A slow agent cannot hold the buffer pool (issue 16 item 7): an agent that trickles one byte at
+// a time — each within the gateway's socket timeout — used to keep its pool buffer and channel
+// forever. With a small --rdma-transfer-timeout the transfer is abandoned: the PUT fails with
+// RequestTimeout and stores nothing, the gateway drops the agent's connection while the agent is
+// still trickling, and the buffer and channel come back (PATCH /rdma-stats). Meanwhile the
+// per-agent cap (--rdma-max-per-agent, default half the pool) declines the slow agent's second
+// request while other clients are served.
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  CreateBucketCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+} from '@aws-sdk/client-s3';
+import { HostClient, type HostMemory, parseRdmaToken } from '@vgwrdma/rdma-ffi';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminRequest } from '../helpers/admin-request.js';
+import { md5Hex } from '../helpers/files.js';
+import {
+  type GatewayProcess,
+  killAllChildren,
+  ROOT_CREDENTIALS,
+  removeDir,
+} from '../helpers/gateway-process.js';
+import { fillContent } from '../helpers/object-content.js';
+import { RDMA_SDK_OPTIONS, type S3Client, sendError, sendWithToken } from '../helpers/rdma.js';
+import { startRdmaGateway } from '../helpers/rdma-gateway.js';
+import { s3Client } from '../helpers/s3-client.js';
+import { type SlowProxy, startSlowProxy } from '../helpers/slow-proxy.js';
+
+const KiB = 1024;
+const SIZE = 512 * KiB;
+const Bucket = 'slow';
+
+interface Report {
+  server: { timeouts: number; channelsInUse: number; buffersInUse: number; declines: Record<string, number> };
+  pool: { inUse: number; free: number; count: number };
+}
+
+async function report(gw: GatewayProcess): Promise<Report> {
+  const r = await adminRequest(gw.url, ROOT_CREDENTIALS, 'rdma-stats');
+  expect(r.status).toBe(200);
+  return JSON.parse(r.text) as Report;
+}
+
+/** Polls until `done` holds (the buffer comes back once the native transfer has ended). */
+async function until(gw: GatewayProcess, done: (r: Report) => boolean): Promise<Report> {
+  for (let i = 0; ; i++) {
+    const r = await report(gw);
+    if (done(r) || i === 100) return r;
+    await sleep(50);
+  }
+}
+
+describe('slow agent vs --rdma-transfer-timeout and --rdma-max-per-agent', () => {
+  let gw: GatewayProcess;
+  let sdk: S3Client;
+  let slow: HostClient;
+  let honest: HostClient;
+  let other: HostClient;
+  let slowRegion: HostMemory;
+  let proxy: SlowProxy;
+
+  beforeAll(async () => {
+    gw = await startRdmaGateway({
+      args: [
+        '--pool-buf-size',
+        '1MiB',
+        '--pool-buf-count',
+        '2',
+        '--rdma-transfer-timeout',
+        '400',
+        '--rdma-pool-wait-ms',
+        '200',
+      ],
+    });
+    sdk = s3Client(gw.url, ROOT_CREDENTIALS, RDMA_SDK_OPTIONS);
+    await sdk.send(new CreateBucketCommand({ Bucket }));
+    slow = new HostClient({ allowDirect: false }); // over TCP, where the proxy can slow it down
+    honest = new HostClient();
+    other = new HostClient();
+    slowRegion = slow.allocate(SIZE);
+    fillContent('slow', slowRegion.bytes);
+    proxy = await startSlowProxy(parseRdmaToken(slowRegion.token(0, 1, 'put')).dctn, 4 * KiB, 200);
+  });
+  afterAll(async () => {
+    sdk?.destroy();
+    await proxy?.close();
+    slowRegion?.close();
+    slow?.close();
+    honest?.close();
+    other?.close();
+    await gw?.stop();
+    if (gw) await removeDir(gw.root);
+    killAllChildren();
+  });
+
+  async function honestPut(Key: string, client = honest): Promise<void> {
+    const region = client.allocate(SIZE);
+    try {
+      fillContent(Key, region.bytes);
+      const put = await sendWithToken<{ ETag?: string }>(
+        sdk,
+        new PutObjectCommand({ Bucket, Key, Body: new Uint8Array(0) }),
+        region.token(0, SIZE, 'put'),
+      );
+      expect(put.headers['x-amz-rdma-reply']).toBe('200');
+      expect(put.output.ETag).toBe(`"${md5Hex(region.bytes)}"`);
+    } finally {
+      region.close();
+    }
+  }
+
+  it('the trickling PUT is abandoned at its deadline, its buffer and channel come back, others are served', async () => {
+    const slowPut = sendError(
+      sendWithToken(
+        sdk,
+        new PutObjectCommand({ Bucket, Key: 'trickled', Body: new Uint8Array(0) }),
+        proxy.route(slowRegion.token(0, SIZE, 'put')),
+      ),
+    );
+    while (!proxy.trickling()) await sleep(10);
+
+    // While it holds a buffer: its agent is at its cap (1 of 2 buffers), another client is not.
+    const second = await sendError(
+      sendWithToken(
+        sdk,
+        new PutObjectCommand({ Bucket, Key: 'second', Body: new Uint8Array(0) }),
+        proxy.route(slowRegion.token(0, SIZE, 'put')),
+      ),
+    );
+    expect(second).toMatchObject({ code: 'NotImplemented', status: 501 });
+    expect(second.headers['x-amz-rdma-reply']).toBe('501');
+    await honestPut('during');
+
+    const failed = await slowPut;
+    expect(failed).toMatchObject({ code: 'RequestTimeout', status: 400 });
+    expect(failed.headers['x-amz-rdma-reply']).toBeUndefined();
+    for (const Key of ['trickled', 'second']) {
+      const head = await sendError(sdk.send(new HeadObjectCommand({ Bucket, Key })));
+      expect(head.status).toBe(404);
+    }
+
+    const after = await until(gw, (r) => r.pool.inUse === 0 && r.server.channelsInUse === 0);
+    expect(after.pool).toMatchObject({ inUse: 0, free: 2 });
+    expect(after.server).toMatchObject({ channelsInUse: 0, buffersInUse: 0, timeouts: 1 });
+    expect(after.server.declines['agent-busy']).toBe(1);
+    // The gateway let go of the agent while it still had bytes to trickle.
+    expect(proxy.droppedByGateway()).toBe(1);
+
+    // Both buffers serve again: two clients (two agents) at once, byte-exact.
+    await Promise.all([honestPut('after-1'), honestPut('after-2', other)]);
+  });
+
+  it('a GET whose agent trickles its acknowledgements is abandoned the same way', async () => {
+    // Only the handshake's reply passes at full speed: WRITE_READY and every WRITE_ACK trickle.
+    const acks = await startSlowProxy(parseRdmaToken(slowRegion.token(0, 1, 'get')).dctn, 40, 200);
+    try {
+      const failed = await sendError(
+        sendWithToken(
+          sdk,
+          new GetObjectCommand({ Bucket, Key: 'after-1' }),
+          acks.route(slowRegion.token(0, SIZE, 'get')),
+        ),
+      );
+      expect(failed).toMatchObject({ code: 'RequestTimeout', status: 400 });
+      const after = await until(gw, (r) => r.pool.inUse === 0 && r.server.channelsInUse === 0);
+      expect(after.pool).toMatchObject({ inUse: 0, free: 2 });
+      expect(after.server).toMatchObject({ channelsInUse: 0, timeouts: 2 });
+      expect(acks.droppedByGateway()).toBe(1);
+      await honestPut('after-get');
+    } finally {
+      await acks.close();
+    }
+  });
+});
