@@ -56,7 +56,7 @@ typedef struct cuobj_rdma_tunables {
   uint32_t provider;            /* vgw_provider_t; default VGW_PROVIDER_SOFTNIC */
   uint32_t num_dcis;            /* 128: number of channels (1..65534) */
   uint32_t cq_depth;            /* 640 (vendor only) */
-  uint64_t dc_key;              /* 0xffeeddcc: softnic sends it to the agent at connect */
+  uint64_t dc_key;              /* 0xffeeddcc: softnic proves it to the agent at connect (never sent) */
   uint32_t service_level;       /* 0   (vendor only) */
   uint32_t timeout;             /* 16  (vendor only) */
   uint32_t hop_limit;           /* 4   (vendor only) */

@@ -139,7 +139,7 @@ static void busy_channel_refused(void) {
   close(lfd);
 }
 
-/* A fake agent that answers the handshake and a READ_REQ, then trickles the DATA payload one byte
+/* A fake agent that answers the handshake (the default DC key) and a READ_REQ, then trickles the DATA payload one byte
  * every 100 ms — each recv of the gateway gets a byte well within its io timeout, so only a
  * cancel ends the transfer. With `handshake` set it trickles its HELLO_ACK instead. It stops when
  * the gateway's side of the socket goes away. */
@@ -162,18 +162,15 @@ static void *trickle_main(void *arg) {
   int fd = accept(t->lfd, NULL, NULL);
   if (fd < 0) return NULL;
   snic_hdr_t h;
-  if (sock_recv_hdr(fd, &h) == 0 && h.type == SNIC_HELLO && t->handshake) {
+  if (t->handshake) {
+    if (sock_recv_hdr(fd, &h) == 0 && h.type == SNIC_HELLO) trickle(t, fd);
+  } else if (fake_agent_handshake(fd, 0xffeeddcc, getpid(), 0) == 0 && sock_recv_hdr(fd, &h) == 0 &&
+             h.type == SNIC_READ_REQ) {
+    snic_hdr_t resp = snic_hdr_make(SNIC_READ_RESP), data = snic_hdr_make(SNIC_DATA);
+    data.length = h.length;
+    sock_send_hdr(fd, &resp, NULL, 0);
+    sock_send_hdr(fd, &data, NULL, 0);
     trickle(t, fd);
-  } else if (h.type == SNIC_HELLO) {
-    snic_hdr_t ack = snic_hdr_make(SNIC_HELLO_ACK);
-    sock_send_hdr(fd, &ack, NULL, 0);
-    if (sock_recv_hdr(fd, &h) == 0 && h.type == SNIC_READ_REQ) {
-      snic_hdr_t resp = snic_hdr_make(SNIC_READ_RESP), data = snic_hdr_make(SNIC_DATA);
-      data.length = h.length;
-      sock_send_hdr(fd, &resp, NULL, 0);
-      sock_send_hdr(fd, &data, NULL, 0);
-      trickle(t, fd);
-    }
   }
   close(fd);
   return NULL;
