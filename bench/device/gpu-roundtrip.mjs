@@ -53,7 +53,7 @@ const median = (xs) => {
 const gbps = (bytes, ms) => bytes / ms / 1e6;
 
 /**
- * GPU memory against host memory, as PERFORMANCE.md asks for ratios: single-iteration cuobjtest
+ * GPU memory against host memory, as the performance targets (bench/README.md) asks for ratios: single-iteration cuobjtest
  * runs, GPU then host, PAIRS times; the median of the per-pair GB/s ratios, per direction.
  */
 async function gpuVsHostPairs(gateway, size) {

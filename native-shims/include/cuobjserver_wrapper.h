@@ -1,6 +1,6 @@
 /*
  * cuobjserver_wrapper.h — the gateway-side transfer ABI, in the shape of NVIDIA's cuObjServer
- * (CUOBJECT-API.md) so the softnic and vendor providers are interchangeable behind it.
+ * (NVIDIA's cuObject API) so the softnic and vendor providers are interchangeable behind it.
  *
  * handle_get = RDMA WRITE into the client's memory (serves an S3 GET).
  * handle_put = RDMA READ from the client's memory (serves an S3 PUT).

@@ -3,7 +3,7 @@
  *    headers; the verdict must be "magic and version right", and pack(unpack(x)) == x always;
  *  - the DC v1 token (cuobj_token_parse / classify / format): random, generated and mutated
  *    strings, each in a heap block of exactly its size (ASan sees any read past the NUL); the
- *    verdict must equal an independent oracle written from PROTOCOL.md, and an accepted token
+ *    verdict must equal an independent oracle written from docs/protocol.md, and an accepted token
  *    must format back to the same text.
  * Iterations: argv[2], else $FUZZ_RUNS, else a CI-sized default; seed: $FUZZ_SEED (printed). */
 #include <errno.h>
@@ -56,7 +56,7 @@ static void wire_header(void) {
 
 /* ---- token ------------------------------------------------------------------------------- */
 
-/* The oracle, written from PROTOCOL.md rather than from token.c. */
+/* The oracle, written from docs/protocol.md rather than from token.c. */
 static int lower_hex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); }
 
 static int oracle(const char *s, size_t len) {

@@ -164,7 +164,7 @@ static void token_from_dc_target(void) {
                        .size = 0x00400000};
   char out[128];
   CHECK_EQ_INT(vgw_dc_token_build(&t, &w, out, sizeof out), 81);
-  /* PROTOCOL.md's real sample, rebuilt from its parts */
+  /* docs/protocol.md's real sample, rebuilt from its parts */
   CHECK(strcmp(out, "000073967e5ff000:00400000:01f2e973:0000:007a03:1:00000000000000000000ffff0f0f0fdf") == 0);
   w.offset = 4096;
   w.size = 100;

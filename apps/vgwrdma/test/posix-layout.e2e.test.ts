@@ -1,5 +1,5 @@
 // What the gateway leaves on disk, checked with the operator's tools: the xattrs of
-// POSIX-LAYOUT.md read back with getfattr, and an upload cut off mid-body leaving neither an
+// docs/posix-layout.md read back with getfattr, and an upload cut off mid-body leaving neither an
 // object nor anything under <bucket>/.sgwtmp.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';

@@ -161,7 +161,7 @@ void *server_alloc_host(void *p, size_t size) {
   }
 }
 
-void server_free_host(void *, void *ptr) { std::free(ptr); } // CUOBJECT-API.md: "free with free"
+void server_free_host(void *, void *ptr) { std::free(ptr); } // cuObject API: "free with free"
 
 const vgw_server_ops_t kServerOps = {
     server_create,           server_destroy,      server_is_connected, server_register,      server_deregister,

@@ -19,7 +19,7 @@
 extern "C" {
 #endif
 
-/* cuObject telemetry flag bits (CUOBJECT-API.md). */
+/* cuObject telemetry flag bits (NVIDIA's cuObject API). */
 #define VGW_CUOBJ_LOG_PATH_INFO 0x1u
 #define VGW_CUOBJ_LOG_DEBUG 0x2u
 #define VGW_CUOBJ_LOG_ERROR 0x4u

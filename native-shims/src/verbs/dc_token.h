@@ -1,7 +1,7 @@
 /*
  * dc_token.h — internal, pure: the DC v1 token of a verbs registration, from the real DC target
  * the client created: DCT number (24 bits), port LID (0 on RoCE), the chosen GID, the MR's rkey
- * and the window [addr + offset, +size). PROTOCOL.md: GID present = 1 on RoCE; on InfiniBand
+ * and the window [addr + offset, +size). docs/protocol.md: GID present = 1 on RoCE; on InfiniBand
  * (LID routed, link-local GID) the GID is still sent, flagged present, as vgwrdma does.
  */
 #ifndef VGW_VERBS_DC_TOKEN_H

@@ -1,4 +1,4 @@
-// cuobjclient.h — DECLARATIONS WRITTEN BY THIS PROJECT from CUOBJECT-API.md, not NVIDIA's header.
+// cuobjclient.h — DECLARATIONS WRITTEN BY THIS PROJECT from NVIDIA's public cuObject API documentation, not NVIDIA's header.
 // C++ (cuObjClient is a C++ class). Used only for the compile check of src/cuobj/ (see
 // ../README.md). ASSUMED: cuMemObj* are members of cuObjClient (as public code calls them:
 // client->cuMemObjGetDescriptor(ptr, size)).

@@ -1,4 +1,4 @@
-// cuobjrdma.h — DECLARATIONS WRITTEN BY THIS PROJECT from CUOBJECT-API.md, not NVIDIA's header.
+// cuobjrdma.h — DECLARATIONS WRITTEN BY THIS PROJECT from NVIDIA's public cuObject API documentation, not NVIDIA's header.
 // C++ (the vendor API is C++). Common enums, tunables and types shared by cuobjserver.h and
 // cuobjclient.h, used only for the compile check of src/cuobj/ (see ../README.md).
 #ifndef VGW_DECL_CUOBJRDMA_H

@@ -1,4 +1,4 @@
-// cuobjserver.h — DECLARATIONS WRITTEN BY THIS PROJECT from CUOBJECT-API.md, not NVIDIA's header.
+// cuobjserver.h — DECLARATIONS WRITTEN BY THIS PROJECT from NVIDIA's public cuObject API documentation, not NVIDIA's header.
 // C++ (cuObjServer is a C++ class). Two ABIs, picked with VGW_DECL_CUOBJ_SERVER_API (1 or 2):
 //   1.x: a base class with initRDMAConfigParams, setTelemFlags(unsigned);
 //   2.x: no base class, tunables only through the constructor, setTelemFlags(log, op), and the

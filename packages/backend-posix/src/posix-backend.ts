@@ -1,7 +1,7 @@
 // PosixBackend: the versitygw-compatible POSIX storage engine. Buckets are top-level
 // directories, objects are files, metadata is user.* xattrs (or sidecar files, or nothing).
 // This class only wires the Backend contract to the operation modules; each module documents
-// its part of the on-disk contract (POSIX-LAYOUT.md).
+// its part of the on-disk contract (docs/posix-layout.md).
 import {
   type BucketAcl,
   type BucketLockConfig,

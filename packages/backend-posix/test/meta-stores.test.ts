@@ -1,4 +1,4 @@
-// The metadata stores, and the on-disk attribute names and values of POSIX-LAYOUT.md, read back
+// The metadata stores, and the on-disk attribute names and values of docs/posix-layout.md, read back
 // both through libc (koffi) and with the `getfattr` binary, so the layout is proven independent
 // of our own reader.
 import { execFileSync } from 'node:child_process';
@@ -113,7 +113,7 @@ describe('XattrStore', () => {
   });
 });
 
-describe('on-disk attributes (POSIX-LAYOUT.md), read with libc and getfattr', () => {
+describe('on-disk attributes (docs/posix-layout.md), read with libc and getfattr', () => {
   let f: Fixture;
   let bucket: string;
   beforeEach(async () => {

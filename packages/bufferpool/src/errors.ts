@@ -1,5 +1,5 @@
 // Errors of the buffer pool as values with codes: a caller that could not get a buffer in time
-// declines the request (PROTOCOL.md: 501 + x-amz-rdma-reply 501), it never waits forever.
+// declines the request (docs/protocol.md: 501 + x-amz-rdma-reply 501), it never waits forever.
 
 /** Why `acquire()` gave no buffer. */
 export type PoolErrorCode = 'POOL_TIMEOUT' | 'POOL_CLOSED' | 'POOL_TOO_SMALL';

@@ -1,6 +1,6 @@
 // CuServer throughput: PUT and GET of one object by RDMA (softnic, HostClient in a child process)
 // against the same bytes through a plain body, run alternately (A B A B ...) and reported as
-// per-pair ratios (PERFORMANCE.md: shared noisy machines). Two backends:
+// per-pair ratios (the performance targets (bench/README.md): shared noisy machines). Two backends:
 //   md5   — a sink that only computes the MD5 ETag (PUT) / serves bytes from memory (GET): the
 //           RDMA data path itself, against the MD5 wall (~0.76 GB/s a core)
 //   posix — the real posix backend in a temp dir (disk, CRC64NVME, atomic publish)

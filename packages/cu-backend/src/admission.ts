@@ -1,5 +1,5 @@
 // Whether a request with an RDMA descriptor may use RDMA at all, decided before the pool wait and
-// before any connection (PROTOCOL.md "trust rules"), in this order:
+// before any connection (docs/protocol.md "trust rules"), in this order:
 //   anonymous request (or no origin)        → declined ('anonymous': 501 PUT / HTTP body GET)
 //   agent not the peer's address / allowed  → 403 AccessDenied (thrown)
 //   agent at --rdma-max-per-agent           → waits as long as for a pool buffer, then declined

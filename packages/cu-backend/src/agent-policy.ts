@@ -1,4 +1,4 @@
-// Which agent a request may make the gateway connect to (PROTOCOL.md "trust rules"): the agent a
+// Which agent a request may make the gateway connect to (docs/protocol.md "trust rules"): the agent a
 // token names — its IPv4-mapped GID — must be the HTTP peer's own address, unless the address
 // lies in one of the operator's allowed IPv4 CIDRs (--rdma-allow-agents). Decided before any
 // connection is made, so a token cannot aim the gateway (and its DC key) at a third host.

@@ -2,7 +2,7 @@
 // descriptor (ctx.rdma, set by cu-middleware), and delegates everything else unchanged.
 //   PutObject / UploadPart: RDMA READ from the client → the wrapped backend's body (rdma-upload)
 //   GetObject (ranges too): the wrapped backend's body → RDMA WRITE to the client (rdma-download)
-// Decisions (PROTOCOL.md): declines (anonymous request, agent at its cap, pool busy past the wait,
+// Decisions (docs/protocol.md): declines (anonymous request, agent at its cap, pool busy past the wait,
 // no channel, client unreachable, size over the limit) answer PUT with 501 + x-amz-rdma-reply 501
 // and store nothing, and GET with the object in the body + x-amz-rdma-reply 501; an agent other
 // than the client's own address (unless allowed) is 403 before any connection; a PUT over 5 GiB is

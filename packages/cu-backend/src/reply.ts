@@ -1,4 +1,4 @@
-// What CuServer tells the client about the RDMA leg (PROTOCOL.md "Responses"):
+// What CuServer tells the client about the RDMA leg (docs/protocol.md "Responses"):
 //   done     → x-amz-rdma-reply 200/206 + the byte count under both names
 //   declined → PUT: 501 NotImplemented with x-amz-rdma-reply 501, nothing stored;
 //              GET: the object in the HTTP body with x-amz-rdma-reply 501
@@ -9,7 +9,7 @@ import { S3Error } from '@vgwrdma/s3-backend';
 
 export const REPLY_HEADER = 'x-amz-rdma-reply';
 export const BYTES_TRANSFERRED_HEADER = 'x-amz-rdma-bytes-transferred';
-/** The NooBaa-style name of the same count (PROTOCOL.md: send both). */
+/** The NooBaa-style name of the same count (docs/protocol.md: send both). */
 export const BYTES_HEADER = 'x-amz-rdma-bytes';
 
 /** Why CuServer declined to use RDMA for a request. */

@@ -38,7 +38,7 @@ export async function sendWithToken<O = SdkOutput>(
   token?: Readonly<Record<string, string>> | string,
 ): Promise<{ output: O; headers: Headers }> {
   let headers: Headers = {};
-  // PROTOCOL.md: an RDMA request signs UNSIGNED-PAYLOAD (a signed hash would have to match the RDMA bytes).
+  // docs/protocol.md: an RDMA request signs UNSIGNED-PAYLOAD (a signed hash would have to match the RDMA bytes).
   const rdma = typeof token === 'string' ? { 'x-amz-rdma-token': token } : (token ?? {});
   const extra = token === undefined ? {} : { 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD', ...rdma };
   (command.middlewareStack as AddToStack).add(

@@ -1,7 +1,7 @@
 // cuMiddleware(): the hono middleware that turns the RDMA request headers into a typed
 // descriptor on the context (`c.get('rdma')`), where the gateway puts it into the Backend's
 // RequestContext for CuServer. Requests without RDMA headers pass through untouched. Refusals
-// (PROTOCOL.md) never carry x-amz-rdma-reply — the RDMA leg never started:
+// (docs/protocol.md) never carry x-amz-rdma-reply — the RDMA leg never started:
 //   malformed token / legacy numbers / agent value, or a token with a body → 400
 //   RC-style token → 501 NotImplemented (clients fall back to HTTP)
 

@@ -1,4 +1,4 @@
-// The request headers that carry an RDMA descriptor (PROTOCOL.md "Headers"), parsed once into a
+// The request headers that carry an RDMA descriptor (docs/protocol.md "Headers"), parsed once into a
 // typed outcome. Pure: no hono, no I/O, so every header case is a plain function call.
 //   x-amz-rdma-token            81-char DC v1, or the suffixed override (optionally ending ';')
 //   X-CuObj-RDMA-Descr + X-CuObj-Content-Length + X-CuObj-Remote-Buf-Start   legacy trio (decimal)
@@ -66,7 +66,7 @@ const unsupported = (): RdmaHeaderOutcome => ({
   ),
 });
 
-/** The request carries a body (PROTOCOL.md: a token and a non-empty body → 400). */
+/** The request carries a body (docs/protocol.md: a token and a non-empty body → 400). */
 export function hasRequestBody(get: HeaderLookup): boolean {
   const decoded = get('x-amz-decoded-content-length');
   if (decoded !== undefined) return decoded.trim() !== '0';

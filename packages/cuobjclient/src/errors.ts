@@ -1,4 +1,4 @@
-// Errors of the SDK as values with codes (STYLE.md): callers branch on `code`, never on message
+// Errors of the SDK as values with codes (CONTRIBUTING.md, house style): callers branch on `code`, never on message
 // text. A reply-validation error carries `gateway`, what the gateway actually answered (HTTP
 // status, x-amz-rdma-reply, byte count, S3 error code/message), so a log line says who failed.
 

@@ -1,4 +1,4 @@
-// Size limits of a session (PROTOCOL.md "Size limits"): the token's size field is a u32 and the
+// Size limits of a session (docs/protocol.md "Size limits"): the token's size field is a u32 and the
 // transports register at most 4 GiB − 64 KiB per region, so that is the hard ceiling; sessions
 // default to a 1 GiB cap, as vgwrdma and its client do, and callers may raise it.
 

@@ -1,4 +1,4 @@
-// Judging the gateway's answer to an RDMA request (PROTOCOL.md "Client rules"). Success needs
+// Judging the gateway's answer to an RDMA request (docs/protocol.md "Client rules"). Success needs
 // x-amz-rdma-reply present and 200 (PUT) or 200/206 (GET), and the byte count equal to the
 // session size. A decline (501) is returned as such so the session can fall back when allowed;
 // everything else becomes a CuObjError that quotes what the gateway answered.

@@ -2,7 +2,7 @@
 // an ordinary S3Client. upload() has the gateway RDMA-READ the buffer (empty PUT body, signed
 // token); download() has it RDMA-WRITE the object into the buffer. One transfer at a time: a
 // concurrent call is refused with ERR_CUOBJ_SESSION_BUSY rather than letting two gateways write
-// the same memory. A fresh token is minted per request (PROTOCOL.md "Client rules").
+// the same memory. A fresh token is minted per request (docs/protocol.md "Client rules").
 // memory: 'cuda' sessions move objects into and out of GPU memory; over softnic the bytes are
 // staged through a pinned host twin (session-buffer.ts), invisibly to the caller.
 

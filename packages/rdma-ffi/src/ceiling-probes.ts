@@ -1,4 +1,4 @@
-// The copy ceilings the softnic transport is measured against (PERFORMANCE.md), probed in C by
+// The copy ceilings the softnic transport is measured against (the performance targets (bench/README.md)), probed in C by
 // the shim: single-thread memcpy and process_vm_writev/readv into/from a forked child. They
 // block the calling thread for the whole measurement — benchmarks only, never in a server.
 

@@ -1,4 +1,4 @@
-// Errors of the RDMA layer as values with codes (STYLE.md): `RdmaError` carries the negative errno
+// Errors of the RDMA layer as values with codes (CONTRIBUTING.md, house style): `RdmaError` carries the negative errno
 // the native side returned and its name, so callers branch on `code` ('EIO', 'ETIMEDOUT', ...)
 // instead of matching messages; `RdmaLoadError` says which library or platform is missing.
 

@@ -32,7 +32,7 @@ export async function sendSigned<O>(
   return { output, headers: raw };
 }
 
-/** Sends with `x-amz-rdma-token: token` and, as PROTOCOL.md asks, `x-amz-content-sha256: UNSIGNED-PAYLOAD`. */
+/** Sends with `x-amz-rdma-token: token` and, as docs/protocol.md asks, `x-amz-content-sha256: UNSIGNED-PAYLOAD`. */
 export function sendWithToken<O>(client: S3Client, command: Stackable, token: string) {
   return sendSigned<O>(client, command, {
     'x-amz-rdma-token': token,
@@ -76,7 +76,7 @@ export async function md5Of(
 
 export const rdmaHeaders = (h: Headers) => Object.keys(h).filter((k) => k.startsWith('x-amz-rdma'));
 
-/** SDK settings the RDMA client rules ask for (PROTOCOL.md "Client rules"). */
+/** SDK settings the RDMA client rules ask for (docs/protocol.md "Client rules"). */
 export const RDMA_SDK_OPTIONS = {
   requestChecksumCalculation: 'WHEN_REQUIRED',
   responseChecksumValidation: 'WHEN_REQUIRED',

@@ -1,4 +1,4 @@
-// Where things are in the tree (POSIX-LAYOUT.md): bucket dirs, object files, the .sgwtmp temp
+// Where things are in the tree (docs/posix-layout.md): bucket dirs, object files, the .sgwtmp temp
 // area and the multipart directories. Also the key checks that follow from "a key is a path".
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// Attribute names of the on-disk layout (POSIX-LAYOUT.md). They are stored as `user.<name>`
+// Attribute names of the on-disk layout (docs/posix-layout.md). They are stored as `user.<name>`
 // xattrs, or as file names in the sidecar tree; versitygw reads the same names.
 import { CONTENT_HEADER_NAMES } from '@vgwrdma/s3-backend';
 

@@ -1,4 +1,4 @@
-// An object's attributes as stored (POSIX-LAYOUT.md table) ↔ the typed values of the Backend
+// An object's attributes as stored (docs/posix-layout.md table) ↔ the typed values of the Backend
 // contract. One place encodes them for writing and decodes them for reading, so PUT, copy,
 // multipart complete and HEAD cannot disagree about names or formats.
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -98,7 +98,7 @@ export function encodeMpMetadata(mp: MpMetadata): Buffer {
   return gzipSync(Buffer.from(JSON.stringify(mp)));
 }
 
-/** gzip JSON as written; plain JSON is accepted too (POSIX-LAYOUT.md). */
+/** gzip JSON as written; plain JSON is accepted too (docs/posix-layout.md). */
 export function decodeMpMetadata(raw: Buffer | undefined): MpMetadata | undefined {
   if (!raw || raw.length === 0) return undefined;
   try {

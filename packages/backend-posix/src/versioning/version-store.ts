@@ -1,4 +1,4 @@
-// Where non-current versions live (POSIX-LAYOUT.md):
+// Where non-current versions live (docs/posix-layout.md):
 // `<versioning-dir>/<bucket>/<h[0:2]>/<h[2:4]>/<h[4:6]>/<h>/<versionId|null>`, h = sha256hex(key).
 // The latest version (object or delete marker) always stays at the object path; a key has
 // archived versions only while its object path exists. Attributes of archived versions live in

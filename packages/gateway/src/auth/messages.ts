@@ -1,4 +1,4 @@
-// Error texts S3 sends for SigV4 failures that the shared catalogue lists under no code (they
+// Error texts S3 sends for SigV4 failures that the catalogue (data/s3-errors.json) lists under no code (they
 // name the offending value). Kept in one table so every auth module throws the same words.
 import { S3Error } from '@vgwrdma/s3-backend';
 

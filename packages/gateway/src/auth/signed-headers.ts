@@ -4,7 +4,7 @@
 // presigned URL could add one (x-amz-copy-source, x-amz-acl, x-amz-meta-*, x-amz-tagging, lock
 // and bypass headers ...) and act with the signer's authority. The same rule covers the legacy
 // RDMA trio (X-CuObj-RDMA-Descr, X-CuObj-Content-Length, X-CuObj-Remote-Buf-Start), which is not
-// x-amz-* but redirects the object's bytes just as x-amz-rdma-token does (PROTOCOL.md), and
+// x-amz-* but redirects the object's bytes just as x-amz-rdma-token does (docs/protocol.md), and
 // `host`, which S3 requires among the signed headers.
 import type { RequestHeaders } from './types.js';
 

@@ -10,7 +10,7 @@ import {
   type RawHeaders,
 } from '../http/headers.js';
 
-/** S3's messages for malformed object lock headers (not in the shared catalogue). */
+/** S3's messages for malformed object lock headers (not in the catalogue (data/s3-errors.json)). */
 export const LOCK_MESSAGES = {
   bothHeaders: 'x-amz-object-lock-retain-until-date and x-amz-object-lock-mode must both be supplied',
   mode: 'Unknown wormMode directive.',

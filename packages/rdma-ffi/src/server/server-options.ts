@@ -4,7 +4,7 @@
 import type { CuobjRdmaTunablesStruct } from '../native/layouts.js';
 import { PROVIDER_ID, type RdmaProvider } from '../provider.js';
 
-/** Vendor-only tunables (CUOBJECT-API.md), in camelCase; softnic ignores them. */
+/** Vendor-only tunables (NVIDIA's cuObject API), in camelCase; softnic ignores them. */
 export interface VendorTunables {
   cqDepth: number;
   serviceLevel: number;
@@ -64,7 +64,7 @@ export interface RdmaServerOptions {
 
 export type VendorTelemetry = 'errors' | 'debug';
 
-/** CUOBJ_LOG_PATH_INFO 0x1 | DEBUG 0x2 | ERROR 0x4 (CUOBJECT-API.md), per level. */
+/** CUOBJ_LOG_PATH_INFO 0x1 | DEBUG 0x2 | ERROR 0x4 (NVIDIA's cuObject API), per level. */
 export const VENDOR_TELEMETRY_FLAGS: Readonly<Record<VendorTelemetry, number>> = {
   errors: 0x4,
   debug: 0x1 | 0x2 | 0x4,

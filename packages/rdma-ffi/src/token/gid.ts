@@ -1,5 +1,5 @@
 // The GID field as softnic uses it: an IPv4-mapped IPv6 address (::ffff:a.b.c.d) naming the
-// client agent, whose TCP port travels in the DCTN field (ARCHITECTURE.md "Transports").
+// client agent, whose TCP port travels in the DCTN field (docs/protocol.md, softnic tokens).
 
 import type { DcTokenFields } from './token-types.js';
 

@@ -9,7 +9,7 @@ import {
 } from './token-codec.js';
 import { type DcTokenFields, RdmaTokenError } from './token-types.js';
 
-// The real sample from PROTOCOL.md.
+// The real sample from docs/protocol.md.
 const SAMPLE = '000073967e5ff000:00400000:01f2e973:0000:007a03:1:00000000000000000000ffff0f0f0fdf';
 
 function fields(over: Partial<DcTokenFields> = {}): DcTokenFields {
@@ -29,7 +29,7 @@ function fields(over: Partial<DcTokenFields> = {}): DcTokenFields {
 const setChar = (s: string, i: number, c: string) => s.slice(0, i) + c + s.slice(i + 1);
 
 describe('parseRdmaToken', () => {
-  it('parses the PROTOCOL.md sample field by field', () => {
+  it('parses the docs/protocol.md sample field by field', () => {
     expect(SAMPLE).toHaveLength(DC_TOKEN_LENGTH);
     const t = parseRdmaToken(SAMPLE);
     expect(t.addr).toBe(0x0000_7396_7e5f_f000n);

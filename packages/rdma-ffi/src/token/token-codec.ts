@@ -1,4 +1,4 @@
-// Parse, validate, classify and format DC v1 tokens (PROTOCOL.md). The same rules as the C codec
+// Parse, validate, classify and format DC v1 tokens (docs/protocol.md). The same rules as the C codec
 // in native-shims, and the tests hold the two to each other through koffi:
 //   base     = %016lx:%08x:%08x:%04x:%06x:%01x:%016lx%016lx   (81 chars, lowercase hex)
 //   override = <base>:<addr %016lx>:<size %016lx>, optionally followed by one ';'
@@ -133,7 +133,7 @@ function hexField(name: string, value: bigint | number, max: bigint, width: numb
   return v.toString(16).padStart(width, '0');
 }
 
-/** Options for `formatRdmaToken`: the override suffix (PROTOCOL.md "Suffixed override"). */
+/** Options for `formatRdmaToken`: the override suffix (docs/protocol.md "Suffixed override"). */
 export interface FormatRdmaTokenOptions {
   readonly override?: { readonly addr: bigint; readonly size: bigint };
   /** Append the optional trailing ';' after the override suffix. */

@@ -1,4 +1,4 @@
-// Types of the cuObject DC v1 RDMA token (PROTOCOL.md "The DC v1 token"): the typed value that
+// Types of the cuObject DC v1 RDMA token (docs/protocol.md "The DC v1 token"): the typed value that
 // replaces the 81-character string once it has been parsed at the HTTP edge.
 
 /** Direction of a transfer, seen from the client (cuObjOpType_t: GET = 0, PUT = 1). */

@@ -1,5 +1,5 @@
 // A table-driven CRC kernel in WebAssembly, for reflected CRCs up to 64 bits wide (CRC32C,
-// CRC64NVME). Why: PERFORMANCE.md asks that CRCs never be the bottleneck of a PUT (MD5 runs at
+// CRC64NVME). Why: the performance targets (bench/README.md) asks that CRCs never be the bottleneck of a PUT (MD5 runs at
 // ~0.7 GB/s a core), and in JavaScript a 64-bit CRC has to be split into two 32-bit halves; the
 // SDK's JS loops and @aws-crypto/crc32c run at 0.02–0.3 GB/s here (bench/crc-throughput.mjs).
 // WebAssembly has native 64-bit integers, so slice-by-8 runs as written in C.

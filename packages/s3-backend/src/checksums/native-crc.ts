@@ -3,7 +3,7 @@
 // design: when the library or koffi is missing (or VGWRDMA_CRC=wasm), the registry keeps the
 // WebAssembly kernel, which gives the same values more slowly. Why native: the WebAssembly
 // slice-by-8 runs at ~1 GB/s, so the default CRC64NVME of every PUT cost about as much as its MD5
-// (PERFORMANCE.md).
+// (the performance targets (bench/README.md)).
 import { type NativeFn, shimLibrary } from './shim-library.js';
 
 export interface NativeCrc {

@@ -25,7 +25,7 @@ const DEFAULT_VARIANT: { [C in S3ErrorCode]?: S3ErrorMessage<C> } = {
 
 /**
  * The two catalogue codes whose variants answer different statuses (the generated table keeps
- * one status per code, that of its first entry). Checked against shared/data/s3-errors.json by
+ * one status per code, that of its first entry). Checked against data/s3-errors.json by
  * errors.test.ts, so a catalogue change cannot leave this stale unnoticed.
  */
 const VARIANT_STATUS: { [C in S3ErrorCode]?: Partial<Record<S3ErrorMessage<C>, number>> } = {

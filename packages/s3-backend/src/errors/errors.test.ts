@@ -1,7 +1,6 @@
-// The error table against the shared catalogue (shared/data/s3-errors.json), and S3Error's
-// status, message-variant and detail behaviour.
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+// The error table against the S3 error catalogue (packages/s3-backend/data/s3-errors.json, the
+// source of catalogue.generated.ts), and S3Error's status, message-variant and detail behaviour.
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CATALOGUE } from './catalogue.generated.js';
@@ -9,20 +8,7 @@ import { defaultMessage, ERROR_TABLE, isS3ErrorCode, type S3ErrorCode, statusOf 
 import { EXTRA_CODES } from './extra-codes.js';
 import { isS3Error, S3Error, s3ErrorFromErrno } from './s3-error.js';
 
-/**
- * Walks up from this file to the first directory holding shared/data/s3-errors.json: the repo
- * checkout has it at /work/shared, CI clones keep a copy at ../shared beside the repository.
- */
-function findCatalogue(): string | undefined {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const candidate = join(dir, 'shared', 'data', 's3-errors.json');
-    if (existsSync(candidate)) return candidate;
-    const parent = dirname(dir);
-    if (parent === dir) return undefined;
-    dir = parent;
-  }
-}
+const cataloguePath = fileURLToPath(new URL('../../data/s3-errors.json', import.meta.url));
 
 interface CatalogueEntry {
   code: string;
@@ -30,52 +16,45 @@ interface CatalogueEntry {
   message: string;
 }
 
-const cataloguePath = findCatalogue();
+describe('error table equals data/s3-errors.json', () => {
+  const entries: CatalogueEntry[] = JSON.parse(readFileSync(cataloguePath, 'utf8')).errors;
 
-describe.skipIf(!cataloguePath)(
-  `error table equals shared/data/s3-errors.json${cataloguePath ? '' : ' (skipped: no shared/data/s3-errors.json in any parent directory)'}`,
-  () => {
-    const entries: CatalogueEntry[] = cataloguePath
-      ? JSON.parse(readFileSync(cataloguePath, 'utf8')).errors
-      : [];
-
-    it('every catalogue entry is a known code whose variant carries that exact message and status', () => {
-      expect(entries.length).toBeGreaterThan(50);
-      const mismatches: string[] = [];
-      for (const e of entries) {
-        if (!isS3ErrorCode(e.code)) {
-          mismatches.push(`${e.code}: unknown code`);
-          continue;
-        }
-        const code: S3ErrorCode = e.code;
-        const messages: readonly string[] = ERROR_TABLE[code].messages;
-        if (!messages.includes(e.message)) mismatches.push(`${code}: message missing: ${e.message}`);
-        // The message is checked against the variants just above; the cast only names it so.
-        const err = new S3Error(code, e.message as never);
-        if (statusOf(code, e.message) !== e.status || err.status !== e.status) {
-          mismatches.push(`${code} "${e.message}": status ${statusOf(code, e.message)} != ${e.status}`);
-        }
+  it('every catalogue entry is a known code whose variant carries that exact message and status', () => {
+    expect(entries.length).toBeGreaterThan(50);
+    const mismatches: string[] = [];
+    for (const e of entries) {
+      if (!isS3ErrorCode(e.code)) {
+        mismatches.push(`${e.code}: unknown code`);
+        continue;
       }
-      expect(mismatches).toEqual([]);
-    });
+      const code: S3ErrorCode = e.code;
+      const messages: readonly string[] = ERROR_TABLE[code].messages;
+      if (!messages.includes(e.message)) mismatches.push(`${code}: message missing: ${e.message}`);
+      // The message is checked against the variants just above; the cast only names it so.
+      const err = new S3Error(code, e.message as never);
+      if (statusOf(code, e.message) !== e.status || err.status !== e.status) {
+        mismatches.push(`${code} "${e.message}": status ${statusOf(code, e.message)} != ${e.status}`);
+      }
+    }
+    expect(mismatches).toEqual([]);
+  });
 
-    it('the generated catalogue has exactly the codes and messages of the file, nothing more', () => {
-      const fromFile = new Map<string, string[]>();
-      for (const e of entries) fromFile.set(e.code, [...(fromFile.get(e.code) ?? []), e.message]);
-      const generated = Object.fromEntries(
-        Object.entries(CATALOGUE).map(([code, v]) => [code, [...(v.messages as readonly string[])].sort()]),
-      );
-      const expected = Object.fromEntries([...fromFile].map(([code, msgs]) => [code, [...msgs].sort()]));
-      expect(generated).toEqual(expected);
-    });
+  it('the generated catalogue has exactly the codes and messages of the file, nothing more', () => {
+    const fromFile = new Map<string, string[]>();
+    for (const e of entries) fromFile.set(e.code, [...(fromFile.get(e.code) ?? []), e.message]);
+    const generated = Object.fromEntries(
+      Object.entries(CATALOGUE).map(([code, v]) => [code, [...(v.messages as readonly string[])].sort()]),
+    );
+    const expected = Object.fromEntries([...fromFile].map(([code, msgs]) => [code, [...msgs].sort()]));
+    expect(generated).toEqual(expected);
+  });
 
-    it('codes outside the file are exactly the extra codes, which the file does not list', () => {
-      const fileCodes = new Set(entries.map((e) => e.code));
-      const outside = Object.keys(ERROR_TABLE).filter((c) => !fileCodes.has(c));
-      expect(outside.sort()).toEqual(Object.keys(EXTRA_CODES).sort());
-    });
-  },
-);
+  it('codes outside the file are exactly the extra codes, which the file does not list', () => {
+    const fileCodes = new Set(entries.map((e) => e.code));
+    const outside = Object.keys(ERROR_TABLE).filter((c) => !fileCodes.has(c));
+    expect(outside.sort()).toEqual(Object.keys(EXTRA_CODES).sort());
+  });
+});
 
 describe('S3Error', () => {
   it('takes status and the default message from the table', () => {

@@ -1,5 +1,5 @@
-// S3 error codes that real S3 returns but the shared catalogue does not list. They are kept
-// apart so the generated catalogue stays an exact copy of shared/data/s3-errors.json.
+// S3 error codes that real S3 returns but the catalogue (data/s3-errors.json) does not list. They are kept
+// apart so the generated catalogue stays an exact copy of data/s3-errors.json.
 export const EXTRA_CODES = {
   InvalidArgument: { status: 400, messages: ['Invalid Argument'] },
   AuthorizationHeaderMalformed: {

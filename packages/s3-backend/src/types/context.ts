@@ -30,7 +30,7 @@ export interface RdmaDescriptor {
 
 /**
  * What the HTTP edge knows about who sent a request and what its signature pins; CuServer's
- * trust rules read it (PROTOCOL.md "trust rules"). A context without it is treated as anonymous.
+ * trust rules read it (docs/protocol.md "trust rules"). A context without it is treated as anonymous.
  */
 export interface RequestOrigin {
   /** The request carried no signature (served as the anonymous account). */
