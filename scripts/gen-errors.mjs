@@ -4,7 +4,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const src = process.argv[2] ?? fileURLToPath(new URL('../packages/s3-backend/data/s3-errors.json', import.meta.url));
+const src =
+  process.argv[2] ?? fileURLToPath(new URL('../packages/s3-backend/data/s3-errors.json', import.meta.url));
 const out = fileURLToPath(
   new URL('../packages/s3-backend/src/errors/catalogue.generated.ts', import.meta.url),
 );
