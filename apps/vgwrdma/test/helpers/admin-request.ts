@@ -1,20 +1,8 @@
 // A SigV4-signed admin request (PATCH /<operation>, versitygw's admin API style) to a gateway
 // process, signed with the SDK's own signer; answers status and body text.
-import { createHash, createHmac } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { SignatureV4 } from '@smithy/signature-v4';
-
-class Sha256 {
-  private readonly h;
-  constructor(secret?: unknown) {
-    this.h = secret === undefined ? createHash('sha256') : createHmac('sha256', secret as Uint8Array);
-  }
-  update(data: Uint8Array | string): void {
-    this.h.update(data);
-  }
-  digest(): Promise<Uint8Array> {
-    return Promise.resolve(new Uint8Array(this.h.digest()));
-  }
-}
+import { Sha256 } from './sha256.js';
 
 export interface Credentials {
   readonly access: string;

@@ -2,22 +2,9 @@
 // a time (or never finishes): how a slow or hostile client holds a request, a temp file and a
 // connection open. The request asks for `Connection: close`, so `closed` resolves with everything
 // the gateway sent once the gateway has closed the connection (the client never ends its side).
-import { createHash, createHmac } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
 import { SignatureV4 } from '@smithy/signature-v4';
-
-class Sha256 {
-  private readonly h;
-  constructor(secret?: unknown) {
-    this.h = secret === undefined ? createHash('sha256') : createHmac('sha256', secret as Uint8Array);
-  }
-  update(data: Uint8Array | string): void {
-    this.h.update(data);
-  }
-  digest(): Promise<Uint8Array> {
-    return Promise.resolve(new Uint8Array(this.h.digest()));
-  }
-}
+import { Sha256 } from './sha256.js';
 
 export interface HeldRequest {
   /** Writes part of the body. */
