@@ -1,12 +1,5 @@
-// Builds the library entry (index) and the bin (main). main.ts starts with a `#!/usr/bin/env node`
-// line, which esbuild keeps at the top of dist/main.js (and tsup marks the file executable).
-import { defineConfig } from 'tsup';
+import { packageBuild } from '../../tsup.base.js';
 
-export default defineConfig({
-  entry: ['src/index.ts', 'src/main.ts'],
-  format: ['esm'],
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  target: 'node20',
-});
+// The library entry (index) and the bin (main). main.ts starts with a `#!/usr/bin/env node` line,
+// which esbuild keeps at the top of dist/main.js (and tsup marks the file executable).
+export default packageBuild({ entry: ['src/index.ts', 'src/main.ts'] });

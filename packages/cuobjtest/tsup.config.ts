@@ -1,11 +1,5 @@
-import { defineConfig } from 'tsup';
+import { packageBuild } from '../../tsup.base.js';
 
-// Two entries: the library (index) and the bin (main, with its shebang kept by tsup).
-export default defineConfig({
-  entry: ['src/index.ts', 'src/main.ts'],
-  format: ['esm'],
-  dts: { entry: 'src/index.ts' },
-  sourcemap: true,
-  clean: true,
-  target: 'node20',
-});
+// Two entries: the library (index) and the bin (main, with its shebang kept by tsup); declarations
+// for the library only.
+export default packageBuild({ entry: ['src/index.ts', 'src/main.ts'], dts: { entry: 'src/index.ts' } });

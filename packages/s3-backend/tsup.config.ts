@@ -1,11 +1,4 @@
-import { defineConfig } from 'tsup';
+import { packageBuild } from '../../tsup.base.js';
 
-export default defineConfig({
-  entry: ['src/index.ts', 'src/conformance/index.ts'],
-  format: ['esm'],
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  target: 'node20',
-  external: ['vitest'],
-});
+// The conformance kit is a second entry; it imports vitest, which stays the user's own copy.
+export default packageBuild({ entry: ['src/index.ts', 'src/conformance/index.ts'], external: ['vitest'] });

@@ -1,0 +1,2 @@
+// @vgwrdma/native: the one loader of libvgwrdma_shims.so.
+export {};

@@ -1,0 +1,2 @@
+// @vgwrdma/rdma-protocol: the wire protocol, pure (no koffi, no Node APIs).
+export {};

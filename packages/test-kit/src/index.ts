@@ -1,0 +1,2 @@
+// @vgwrdma/test-kit: shared test scaffolding (private).
+export {};
