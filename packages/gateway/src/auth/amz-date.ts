@@ -32,3 +32,16 @@ export function parseHttpDate(text: string): Date | undefined {
   const ms = Date.parse(text);
   return Number.isNaN(ms) ? undefined : new Date(ms);
 }
+
+/**
+ * SigV2's Date or x-amz-date: an HTTP date (RFC 1123, `Tue, 07 Jul 2026 21:53:04 GMT`, the
+ * weekday optional) or SigV4's basic form. Stricter than Date.parse, which reads '1' as 2001.
+ */
+const RFC_1123 =
+  /^(?:[A-Za-z]{3},\s*)?\d{1,2}\s+[A-Za-z]{3}\s+\d{4}\s+\d{2}:\d{2}(?::\d{2})?\s+(?:GMT|UTC|UT|Z|[+-]\d{4})$/;
+
+export function parseV2Date(text: string): Date | undefined {
+  const trimmed = text.trim();
+  if (RFC_1123.test(trimmed)) return parseHttpDate(trimmed);
+  return parseAmzDate(trimmed);
+}

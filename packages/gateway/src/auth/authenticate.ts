@@ -1,5 +1,6 @@
-// Entry point: picks header SigV4, presigned SigV4 or anonymous access from what the request
-// carries. Whether anonymous access is allowed is the router's decision, not this module's.
+// Entry point: picks header SigV4 or SigV2, presigned SigV4 or SigV2, or anonymous access from
+// what the request carries. Whether anonymous access is allowed is the router's decision, not
+// this module's.
 import { ANONYMOUS } from '@vgwrdma/s3-backend';
 import { splitRawQuery } from './canonical-request.js';
 import { parseContentSha256 } from './content-sha256.js';
@@ -7,11 +8,12 @@ import { authenticateHeader } from './header-auth.js';
 import { authErrors } from './messages.js';
 import { authenticatePresigned, decodeQuery } from './presigned-auth.js';
 import { headerValue } from './request-headers.js';
+import { authenticateHeaderV2, isV2Authorization } from './sigv2-header-auth.js';
+import { authenticatePresignedV2 } from './sigv2-presigned-auth.js';
 import type { AuthInput, AuthOptions, AuthResult, CredentialStore, PayloadMode } from './types.js';
 
-/** Query parameters that mark a presigned request (SigV4, or SigV2 which is refused). */
+/** Query parameters that mark a presigned request, SigV4 or SigV2. */
 const V4_QUERY = ['X-Amz-Algorithm', 'X-Amz-Credential', 'X-Amz-Signature'];
-const V2_QUERY = ['AWSAccessKeyId', 'Signature'];
 
 export async function authenticate(
   input: AuthInput,
@@ -21,14 +23,17 @@ export async function authenticate(
   const authorization = headerValue(input.headers, 'authorization');
   const query = decodeQuery(splitRawQuery(input.rawQuery));
   const presignedV4 = V4_QUERY.some((name) => query.has(name));
-  const presignedV2 = V2_QUERY.every((name) => query.has(name));
+  // Expires alone is no mechanism (S3 reads it only beside the other two).
+  const presignedV2 = query.has('AWSAccessKeyId') || query.has('Signature');
 
   if (authorization !== undefined && authorization.trim() !== '') {
-    if (presignedV4) throw authErrors.bothMechanisms();
-    return authenticateHeader(input, authorization, store, opts);
+    if (presignedV4 || query.has('Signature')) throw authErrors.bothMechanisms();
+    return isV2Authorization(authorization)
+      ? authenticateHeaderV2(input, authorization, store, opts)
+      : authenticateHeader(input, authorization, store, opts);
   }
   if (presignedV4) return authenticatePresigned(input, query, store, opts);
-  if (presignedV2) throw authErrors.unsupportedMechanism();
+  if (presignedV2) return authenticatePresignedV2(input, query, store);
   return {
     account: ANONYMOUS,
     anonymous: true,

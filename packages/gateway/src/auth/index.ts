@@ -1,4 +1,4 @@
-// @vgwrdma/gateway auth: SigV4 verification (Authorization header, presigned URLs) and the
+// @vgwrdma/gateway auth: SigV4 and SigV2 verification (Authorization header, presigned URLs) and the
 // credential store interface. Body verification for the payload modes lives in ../body.
 export { authenticate } from './authenticate.js';
 export type { StaticCredentialEntry } from './credentials.js';

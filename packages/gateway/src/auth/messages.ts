@@ -1,4 +1,4 @@
-// Error texts S3 sends for SigV4 failures that the catalogue (data/s3-errors.json) lists under no code (they
+// Error texts S3 sends for SigV4 and SigV2 failures that the catalogue (data/s3-errors.json) lists under no code (they
 // name the offending value). Kept in one table so every auth module throws the same words.
 import { S3Error } from '@vgwrdma/s3-backend';
 
@@ -71,13 +71,13 @@ export const authErrors = {
       'AuthorizationQueryParametersError',
       'Query-string authentication version 4 requires the X-Amz-Algorithm, X-Amz-Credential, X-Amz-Signature, X-Amz-Date, X-Amz-SignedHeaders, and X-Amz-Expires parameters.',
     ),
+  // A lifetime out of range is refused as AWS does: 403 AccessDenied (not 400), with its words.
   queryExpiresTooLarge: () =>
-    new S3Error(
-      'AuthorizationQueryParametersError',
+    S3Error.custom(
+      'AccessDenied',
       'X-Amz-Expires must be less than a week (in seconds) that is; the maximum expires is 604800 seconds.',
     ),
-  queryExpiresNegative: () =>
-    new S3Error('AuthorizationQueryParametersError', 'X-Amz-Expires must be non-negative'),
+  queryExpiresNegative: () => S3Error.custom('AccessDenied', 'X-Amz-Expires must be non-negative'),
   queryExpiresNotNumber: () =>
     S3Error.custom('AuthorizationQueryParametersError', 'X-Amz-Expires should be a number'),
   queryBadDate: () =>
@@ -104,5 +104,26 @@ export const authErrors = {
     S3Error.custom(
       'AuthorizationQueryParametersError',
       `${CREDENTIAL_PREFIX}incorrect terminal "${got}". This endpoint uses "aws4_request".`,
+    ),
+
+  // Signature Version 2 (`Authorization: AWS AK:sig`, `?AWSAccessKeyId=&Expires=&Signature=`).
+  v2HeaderMalformed: () =>
+    S3Error.custom(
+      'InvalidArgument',
+      'AWS authorization header is invalid.  Expected AwsAccessKeyId:signature',
+    ),
+  v2DateBeforeEpoch: () =>
+    S3Error.custom('AccessDenied', 'AWS authentication requires a valid Date or x-amz-date header.'),
+  v2QueryMissingParams: () =>
+    S3Error.custom(
+      'AccessDenied',
+      'Query-string authentication requires the Signature, Expires and AWSAccessKeyId parameters',
+    ),
+  v2QueryBadExpires: (value: string) =>
+    S3Error.custom('AccessDenied', `Invalid date (should be seconds since epoch): ${value}`),
+  v2Rdma: () =>
+    S3Error.custom(
+      'InvalidRequest',
+      'RDMA transfers (x-amz-rdma-token, X-CuObj-*) require AWS Signature Version 4; this request is signed with Signature Version 2.',
     ),
 } as const;

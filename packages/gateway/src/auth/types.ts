@@ -1,4 +1,4 @@
-// The typed edges of SigV4 authentication: what the router hands in (the request as it came off
+// The typed edges of authentication (SigV4 and SigV2): what the router hands in (the request as it came off
 // the wire) and what it gets back (who signed it and how the body must be verified).
 import type { Account } from '@vgwrdma/s3-backend';
 
@@ -21,6 +21,8 @@ export interface AuthInput {
   /** Query string as on the wire, without the '?'. */
   rawQuery: string;
   headers: RequestHeaders;
+  /** The bucket a virtual-host–style request names in Host (SigV2 signs it in the resource). */
+  virtualHostBucket?: string;
   /** The clock to check skew and expiry against (tests); defaults to the current time. */
   now?: Date;
 }

@@ -1,6 +1,8 @@
 // Computes the expected signature for each canonical-URI/query reading of the request and
-// accepts the request when any of them equals the one sent (at most four HMAC rounds).
+// accepts the request when any of them equals the one sent (at most four HMAC rounds, eight when
+// header values are not ASCII: see signed-bytes.ts).
 import { type CanonicalParts, canonicalRequest } from './canonical-request.js';
+import { signedByteReadings } from './signed-bytes.js';
 import { ALGORITHM, hmacHex, sha256Hex, signaturesEqual } from './signing.js';
 
 export interface SignatureCheck {
@@ -28,9 +30,12 @@ export function signatureMatches(c: SignatureCheck): boolean {
         signedHeaders: c.signedHeaders,
         payloadHash: c.payloadHash,
       };
-      const stringToSign = `${ALGORITHM}\n${c.amzDate}\n${c.scope}\n${sha256Hex(canonicalRequest(parts))}`;
-      // Every candidate is computed and compared, so timing does not reveal which one matched.
-      if (signaturesEqual(hmacHex(c.key, stringToSign), c.signature)) matched = true;
+      // Non-ASCII header values (metadata): the wire bytes, then their UTF-8 re-encoding.
+      for (const bytes of signedByteReadings(canonicalRequest(parts))) {
+        const stringToSign = `${ALGORITHM}\n${c.amzDate}\n${c.scope}\n${sha256Hex(bytes)}`;
+        // Every candidate is computed and compared, so timing does not reveal which one matched.
+        if (signaturesEqual(hmacHex(c.key, stringToSign), c.signature)) matched = true;
+      }
     }
   }
   return matched;

@@ -14,6 +14,8 @@ export interface DecodedBody {
   stream: Readable;
   /** x-amz-decoded-content-length for aws-chunked bodies, else Content-Length. */
   decodedLength: number | undefined;
+  /** Whether the body came aws-chunked (a streaming payload mode or Content-Encoding: aws-chunked). */
+  awsChunked: boolean;
   /** A trailing header (lower-case name); meaningful once the stream has ended. */
   trailer(name: string): string | undefined;
 }
@@ -73,6 +75,7 @@ export function decodeBody(
     return {
       stream: keepErrorsHandled(decoder),
       decodedLength,
+      awsChunked: true,
       trailer: (name) => decoder.trailerSection.get(name),
     };
   }
@@ -85,6 +88,7 @@ export function decodeBody(
   return {
     stream: keepErrorsHandled(body),
     decodedLength: parseLength(headerValue(headers, 'content-length')),
+    awsChunked: false,
     trailer: () => undefined,
   };
 }

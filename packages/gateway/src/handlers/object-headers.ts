@@ -10,6 +10,7 @@ import {
 } from '@vgwrdma/s3-backend';
 import { isSendableHeaderValue, unsendableHeaderValue } from '../http/header-value.js';
 import { httpDate } from '../http/headers.js';
+import { mailSafeHeaderValue } from '../http/mail-safe.js';
 import type { HeaderMap } from './respond.js';
 
 const CONTENT_RESPONSE_HEADERS = {
@@ -74,7 +75,7 @@ export function objectResponseHead(
     const v = info[field];
     if (v !== undefined) headers[name] = v;
   }
-  for (const [k, v] of Object.entries(info.metadata)) headers[`x-amz-meta-${k}`] = v;
+  for (const [k, v] of Object.entries(info.metadata)) headers[`x-amz-meta-${k}`] = mailSafeHeaderValue(v);
   if (info.versionId !== undefined) headers['x-amz-version-id'] = info.versionId;
   if (info.storageClass !== undefined && info.storageClass !== 'STANDARD')
     headers['x-amz-storage-class'] = info.storageClass;

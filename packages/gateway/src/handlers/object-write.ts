@@ -14,17 +14,30 @@ export const MAX_PUT_SIZE = 5 * 1024 ** 3;
 
 /**
  * The payload length: decoded length for aws-chunked bodies, Content-Length otherwise.
- * A plain body without Content-Length is refused (MissingContentLength), as S3 does.
+ * A plain body with neither Content-Length nor HTTP chunked framing is refused
+ * (MissingContentLength). A `Transfer-Encoding: chunked` body has no length up front: it is
+ * stored as it streams (undefined here), and the backend still enforces the size limit.
  */
 export function payloadLength(req: S3Request, max: number): number | undefined {
-  const streaming = req.auth.payload.kind.startsWith('streaming');
+  // aws-chunked framing (also under a plain signed hash, Content-Encoding: aws-chunked,gzip):
+  // the stored length is the decoded one, not the framed Content-Length.
+  const streaming = req.body?.awsChunked ?? req.auth.payload.kind.startsWith('streaming');
   const raw = header(req.headers, 'content-length');
-  if (!streaming && raw === undefined) throw new S3Error('MissingContentLength');
+  if (!streaming && raw === undefined) {
+    if (httpChunked(req.headers)) return undefined;
+    throw new S3Error('MissingContentLength');
+  }
   const length = streaming ? req.body?.decodedLength : raw === undefined ? undefined : Number(raw);
   if (length !== undefined && (!Number.isSafeInteger(length) || length < 0))
     throw new S3Error('MissingContentLength');
   if (length !== undefined && length > max) throw new S3Error('EntityTooLarge');
   return length;
+}
+
+/** Node has already removed the HTTP/1.1 chunk framing; the header says it was there. */
+function httpChunked(headers: RawHeaders): boolean {
+  const te = header(headers, 'transfer-encoding');
+  return te?.split(',').some((coding) => coding.trim().toLowerCase() === 'chunked') ?? false;
 }
 
 function bypassGovernance(headers: RawHeaders): boolean {

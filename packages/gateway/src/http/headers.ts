@@ -48,10 +48,28 @@ export function parseContentHeaders(headers: RawHeaders): ContentHeaders {
     const v = header(headers, name);
     if (v !== undefined) out[field] = v;
   }
+  if (out.contentEncoding !== undefined) {
+    const stored = storedContentEncoding(out.contentEncoding);
+    if (stored === undefined) delete out.contentEncoding;
+    else out.contentEncoding = stored;
+  }
   const redirect = out.websiteRedirectLocation;
   if (redirect !== undefined && !/^(https?:\/\/|\/)/.test(redirect))
     throw new S3Error('InvalidRedirectLocation');
   return out;
+}
+
+/**
+ * The Content-Encoding an object keeps: the request's codings without `aws-chunked`, which
+ * only frames the upload (the body decoder removes it). `aws-chunked,gzip` stores `gzip`;
+ * `aws-chunked` alone stores none, as S3 does.
+ */
+export function storedContentEncoding(value: string): string | undefined {
+  const kept = value
+    .split(',')
+    .map((coding) => coding.trim())
+    .filter((coding) => coding !== '' && coding.toLowerCase() !== 'aws-chunked');
+  return kept.length === 0 ? undefined : kept.join(',');
 }
 
 /** An HTTP date (RFC 7231, or anything Date.parse reads); undefined when unparseable, as S3 ignores those. */

@@ -87,7 +87,13 @@ export function createRouter(rows: readonly RouteRow[], opts: RouterOptions) {
         ? { region: opts.region }
         : { region: opts.region, maxSkewMs: opts.maxClockSkewMs };
     const auth = await authenticate(
-      { method, rawPath: target.rawPath, rawQuery: target.rawQuery, headers: incoming.headers },
+      {
+        method,
+        rawPath: target.rawPath,
+        rawQuery: target.rawQuery,
+        headers: incoming.headers,
+        ...(hostBucket === undefined ? {} : { virtualHostBucket: hostBucket }),
+      },
       opts.credentials,
       authOpts,
     );

@@ -74,6 +74,9 @@ export function listen(
     // other and the router sends the 100 only once the request is authenticated and allowed,
     // so a refused upload gets its 403 before the client sends the body (S3's behaviour).
     server.on('checkContinue', (req, res) => server.emit('request', req, res));
+    // Any other Expect value (`Expect: 200`, an empty one): Node would answer 417 by itself; S3
+    // ignores the header and serves the request, and so does the gateway (no 100 is sent).
+    server.on('checkExpectation', (req, res) => server.emit('request', req, res));
     // Node closes each connection accepted beyond the cap at once (the client sees a reset or
     // EOF before any answer); keep-alive connections count until they close.
     if (settings.maxConnections > 0) server.maxConnections = settings.maxConnections;
