@@ -1,5 +1,6 @@
 // Error answers over raw HTTP: the XML shape, status codes, name/length/metadata checks, header
 // validation, and what happens when a request is refused while its body is still coming.
+import { connect } from 'node:net';
 import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCESS, SECRET, startGateway, type TestGateway } from './support/harness.js';
@@ -77,14 +78,33 @@ describe('request validation', () => {
     expect([res.status, xmlField(res.body, 'Code')]).toEqual([400, 'MetadataTooLarge']);
   });
 
-  it('refuses a plain PUT without Content-Length', async () => {
+  it('stores a chunked PUT without Content-Length', async () => {
     const res = await raw(gw.url, {
       method: 'PUT',
       path: '/raw/nolen',
       headers: { 'transfer-encoding': 'chunked' },
       body: 'abc',
     });
-    expect([res.status, xmlField(res.body, 'Code')]).toEqual([411, 'MissingContentLength']);
+    expect(res.status).toBe(200);
+    expect((await raw(gw.url, { path: '/raw/nolen' })).body).toBe('abc');
+  });
+
+  it('refuses a PUT with neither Content-Length nor chunked framing', async () => {
+    // node:http always frames a PUT body; a socket can send the bare request.
+    const answer = await new Promise<string>((resolve, reject) => {
+      const url = new URL(gw.url);
+      const socket = connect(Number(url.port), url.hostname, () =>
+        socket.end(`PUT /raw/bare HTTP/1.1\r\nHost: ${url.host}\r\nConnection: close\r\n\r\n`),
+      );
+      let text = '';
+      socket.setEncoding('utf8').on('data', (c: string) => {
+        text += c;
+      });
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 411 Length Required');
+    expect(xmlField(answer, 'Code')).toBe('MissingContentLength');
   });
 
   it('refuses a single PUT over 5 GiB before reading the body, and closes the connection', async () => {

@@ -594,8 +594,8 @@ const PRESIGNED_ROWS: Row[] = [
     name: 'presigned lifetime over 7 days',
     key: 'ok-put',
     make: async (k) => setQuery(await get(k, 300), 'X-Amz-Expires', '604801'),
-    status: 400,
-    code: 'AuthorizationQueryParametersError',
+    status: 403,
+    code: 'AccessDenied',
   },
 ];
 
