@@ -4,8 +4,10 @@
 // adds an unsigned legacy X-CuObj-* trio or x-amz-rdma-token pointing at their own buffer must be
 // refused (403 AccessDenied) before any byte moves: a GET must not be diverted into the attacker's
 // memory, a PUT must not store the attacker's bytes. The same trio, signed, is honoured: the
-// refusal is the signing rule, not a gateway that ignores the trio.
-import { createHash, randomFillSync } from 'node:crypto';
+// refusal is the signing rule, not a gateway that ignores the trio. Under SigV2, which cannot
+// sign the trio, any RDMA header is refused (400 InvalidRequest) and the object stays reachable
+// over plain HTTP.
+import { createHash, createHmac, randomFillSync } from 'node:crypto';
 import {
   CreateBucketCommand,
   GetObjectCommand,
@@ -150,6 +152,42 @@ it('a presigned GET used with an unsigned x-amz-rdma-token or trio is refused: n
     expect(dst.bytes.every((b) => b === 0)).toBe(true);
     // the URL itself still works, over HTTP
     const plain = await fetch(url);
+    expect(md5(Buffer.from(await plain.arrayBuffer()))).toBe(md5(secret));
+  } finally {
+    dst.close();
+  }
+});
+
+/** A SigV2-signed GET (HMAC-SHA1 over the StringToSign; every x-amz-* header in it). */
+function sigV2Get(path: string, extra: Record<string, string>): Promise<Response> {
+  const date = new Date().toUTCString();
+  const amz = Object.entries(extra)
+    .map(([name, value]) => [name.toLowerCase(), value] as const)
+    .filter(([name]) => name.startsWith('x-amz-'))
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([name, value]) => `${name}:${value}\n`)
+    .join('');
+  const signature = createHmac('sha1', ROOT_CREDENTIALS.secret)
+    .update(`GET\n\n\n${date}\n${amz}${path}`)
+    .digest('base64');
+  return fetch(new URL(path, gw.url), {
+    headers: { ...extra, date, authorization: `AWS ${ROOT_CREDENTIALS.access}:${signature}` },
+  });
+}
+
+it('a SigV2 GET with RDMA headers (the trio, or a token it signs) is refused: nothing diverted', async () => {
+  const dst = agent.allocate(SIZE);
+  try {
+    for (const headers of [legacyTrio(dst, SIZE, 'get'), { 'x-amz-rdma-token': dst.token(0, SIZE, 'get') }]) {
+      const res = await sigV2Get(`/${Bucket}/secret`, headers);
+      const body = await res.text();
+      expect([res.status, /<Code>([^<]*)<\/Code>/.exec(body)?.[1]], body).toEqual([400, 'InvalidRequest']);
+      expect(body).toContain('require AWS Signature Version 4');
+      expect(res.headers.get('x-amz-rdma-reply')).toBeNull();
+    }
+    expect(dst.bytes.every((b) => b === 0)).toBe(true);
+    // The same SigV2 signer without RDMA headers reads the object over HTTP.
+    const plain = await sigV2Get(`/${Bucket}/secret`, {});
     expect(md5(Buffer.from(await plain.arrayBuffer()))).toBe(md5(secret));
   } finally {
     dst.close();
