@@ -98,8 +98,11 @@ export const createBucket: Handler = async (_c, req) => {
   } catch (err) {
     if (!recreatesOwnBucket(err, req.region)) throw err;
     // us-east-1's legacy rule: re-creating your own bucket succeeds and resets its ACL to the
-    // one this request asks for; objects and every other setting stay as they are.
-    await req.backend.putBucketAcl(req.ctx, req.bucket, acl);
+    // one this request asks for; objects and every other setting stay as they are. A backend
+    // that keeps no ACLs (the s3 backend without a meta bucket) has none to reset.
+    await req.backend.putBucketAcl(req.ctx, req.bucket, acl).catch((err: unknown) => {
+      if (!(err instanceof S3Error && err.code === 'NotImplemented')) throw err;
+    });
   }
   return emptyResponse(200, { location: `/${req.bucket}` });
 };
