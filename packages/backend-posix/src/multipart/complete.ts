@@ -197,7 +197,7 @@ async function finish(
   };
   // Every named part must exist with its ETag (InvalidPart) before sizes are judged.
   for (const p of input.parts) {
-    const rel = await findPart(env, claimed, p, (r) => partETag(env, r));
+    const rel = await findPart(claimed, p, (r) => partETag(env, r));
     let size: number;
     try {
       size = (await stat(abs(env, rel))).size;

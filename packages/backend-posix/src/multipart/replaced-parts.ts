@@ -58,7 +58,6 @@ async function keep(env: PosixEnv, partRel: string, etag: string): Promise<void>
  * kept one with that ETag; InvalidPart when neither exists. `etagOf` reads a file's ETag.
  */
 export async function findPart(
-  env: PosixEnv,
   uploadRel: string,
   part: { partNumber: number; etag: string },
   etagOf: (rel: string) => Promise<string | undefined>,
