@@ -7,6 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   CompleteMultipartUploadCommand,
+  CopyObjectCommand,
   CreateBucketCommand,
   CreateMultipartUploadCommand,
   GetBucketAclCommand,
@@ -119,9 +120,12 @@ describe('vgwrdma S3 compatibility: buckets, versions, tags, multipart', { timeo
   });
 
   describe('x-amz-version-id on writes', () => {
-    /** The version ids a PutObject and a one-part CompleteMultipartUpload answer. */
-    async function writtenVersions(Bucket: string): Promise<[string | undefined, string | undefined]> {
+    /** The version ids a PutObject, a CopyObject and a one-part CompleteMultipartUpload answer. */
+    async function writtenVersions(Bucket: string): Promise<(string | undefined)[]> {
       const put = await root.send(new PutObjectCommand({ Bucket, Key: 'put', Body: 'p' }));
+      const copy = await root.send(
+        new CopyObjectCommand({ Bucket, Key: 'copy', CopySource: `${Bucket}/put` }),
+      );
       const { UploadId } = await root.send(new CreateMultipartUploadCommand({ Bucket, Key: 'mp' }));
       const part = await root.send(
         new UploadPartCommand({ Bucket, Key: 'mp', UploadId, PartNumber: 1, Body: 'part' }),
@@ -134,26 +138,25 @@ describe('vgwrdma S3 compatibility: buckets, versions, tags, multipart', { timeo
           MultipartUpload: { Parts: [{ PartNumber: 1, ETag: part.ETag }] },
         }),
       );
-      return [put.VersionId, done.VersionId];
+      return [put.VersionId, copy.VersionId, done.VersionId];
     }
     const versioning = (Bucket: string, Status: 'Enabled' | 'Suspended') =>
       root.send(new PutBucketVersioningCommand({ Bucket, VersioningConfiguration: { Status } }));
 
     it('is absent in a bucket that never had versioning', async () => {
       await root.send(new CreateBucketCommand({ Bucket: 'never-versioned' }));
-      expect(await writtenVersions('never-versioned')).toEqual([undefined, undefined]);
+      expect(await writtenVersions('never-versioned')).toEqual([undefined, undefined, undefined]);
     });
 
     it('is present while versioning is Enabled and absent once it is Suspended', async () => {
       const Bucket = 'versioned';
       await root.send(new CreateBucketCommand({ Bucket }));
       await versioning(Bucket, 'Enabled');
-      const [put, complete] = await writtenVersions(Bucket);
-      expect(put).toMatch(/^\S+$/);
-      expect(complete).toMatch(/^\S+$/);
-      expect(put).not.toBe('null');
+      const enabled = await writtenVersions(Bucket);
+      for (const id of enabled) expect(id).toMatch(/^(?!null$)\S+$/);
+      expect(new Set(enabled).size).toBe(3);
       await versioning(Bucket, 'Suspended');
-      expect(await writtenVersions(Bucket)).toEqual([undefined, undefined]);
+      expect(await writtenVersions(Bucket)).toEqual([undefined, undefined, undefined]);
       // The write still made the null version.
       const nul = await root.send(new GetObjectCommand({ Bucket, Key: 'put', VersionId: 'null' }));
       expect(await nul.Body?.transformToString()).toBe('p');
