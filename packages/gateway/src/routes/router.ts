@@ -115,14 +115,14 @@ export function createRouter(rows: readonly RouteRow[], opts: RouterOptions) {
             backend: opts.backend,
             ctx,
           });
-    // A form route learns its key and signer from the body: the handler runs the check, and
-    // the bucket's state (CORS) is read here so that refusals carry the CORS headers too.
     // Set on the Node response so they also reach replies written straight to it (GET bodies)
     // and error replies, refusals included: a browser reads an error only when CORS allows it.
     const setCors = (cors: readonly CorsRule[] | undefined): void => {
       for (const [name, value] of Object.entries(actualCorsHeaders(cors, incoming.headers, method)))
         c.env.outgoing.setHeader(name, value);
     };
+    // A form route learns its key and signer from the body: the handler runs the check, and
+    // the bucket's state (CORS) is read here so that refusals carry the CORS headers too.
     let outcome: AuthzOutcome;
     try {
       outcome = row.flags?.form
