@@ -274,7 +274,7 @@ describe('tagging', () => {
     expect(await f.backend.getObjectTagging(ctx(), { bucket, key: 't' })).toEqual({ a: '1', b: '2' });
     expect((await f.backend.headObject(ctx(), { bucket, key: 't' })).tagCount).toBe(2);
     const eleven = Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`k${i}`, 'v']));
-    expect(await codeOf(f.backend.putObjectTagging(ctx(), { bucket, key: 't' }, eleven))).toBe('BadRequest');
+    expect(await codeOf(f.backend.putObjectTagging(ctx(), { bucket, key: 't' }, eleven))).toBe('InvalidTag');
     await f.backend.deleteObjectTagging(ctx(), { bucket, key: 't' });
     expect(await f.backend.getObjectTagging(ctx(), { bucket, key: 't' })).toEqual({});
     expect(await codeOf(f.backend.getObjectTagging(ctx(), { bucket, key: 'none' }))).toBe('NoSuchKey');

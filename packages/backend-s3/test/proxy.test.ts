@@ -199,8 +199,10 @@ describe('S3Backend with a meta bucket', () => {
 describe('S3Backend without a meta bucket', () => {
   it('forwards bucket creation; ownership is not tracked (no ACLs, every bucket listed)', async () => {
     await noMeta.createBucket(alice, { bucket: 'plain-one', owner: 'alice', acl: acl('alice') });
+    // The upstream sees one account re-creating its own bucket: in us-east-1 that is a 200, as S3
+    // answers, and the proxy forwards it.
     expect(await code(noMeta.createBucket(bob, { bucket: 'plain-one', owner: 'bob', acl: acl('bob') }))).toBe(
-      'BucketAlreadyOwnedByYou',
+      undefined,
     );
     expect(await code(noMeta.getBucketAcl(bob, 'plain-one'))).toBe('NotImplemented');
     expect((await noMeta.listBuckets(bob, { owner: 'bob' })).buckets.map((b) => b.name)).toContain(

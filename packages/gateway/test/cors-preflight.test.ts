@@ -32,6 +32,15 @@ describe('CORS', () => {
     ]);
   });
 
+  it('asks for the method when a preflight names none', async () => {
+    const res = await preflight({ origin: 'https://app.example.com' });
+    expect([res.status, xmlField(res.body, 'Code'), xmlField(res.body, 'Message')]).toEqual([
+      400,
+      'BadRequest',
+      'Invalid Access-Control-Request-Method: null',
+    ]);
+  });
+
   it('refuses preflights when the bucket has no CORS configuration', async () => {
     const res = await preflight({
       origin: 'https://app.example.com',

@@ -253,7 +253,7 @@ const ROWS: LimitRow[] = [
     code: 'NotImplemented',
   },
   {
-    name: '11 object tags: BadRequest',
+    name: '11 object tags: InvalidTag',
     send: () =>
       call(
         'PUT',
@@ -262,7 +262,7 @@ const ROWS: LimitRow[] = [
         `<Tagging><TagSet>${Array.from({ length: 11 }, (_, i) => `<Tag><Key>t${i}</Key><Value>v</Value></Tag>`).join('')}</TagSet></Tagging>`,
       ),
     status: 400,
-    code: 'BadRequest',
+    code: 'InvalidTag',
   },
 ];
 

@@ -66,7 +66,7 @@ export function checkContentHeaders(headers: ContentHeaders): void {
 
 export function checkObjectTags(tags: TagSet | undefined): void {
   if (tags && Object.keys(tags).length > MAX_OBJECT_TAGS) {
-    throw new S3Error('BadRequest', 'Object tags cannot be greater than 10');
+    throw S3Error.custom('InvalidTag', 'Object tags cannot be greater than 10');
   }
 }
 

@@ -32,6 +32,7 @@ import { planWrite, publishVersion } from '../versioning/write-hook.js';
 import { assemble } from './assemble.js';
 import { combinePartCrcs, type PartCrc } from './full-object-crc.js';
 import { partChecksums } from './parts.js';
+import { findPart } from './replaced-parts.js';
 import {
   isValidUploadId,
   MAX_PART_NUMBER,
@@ -47,6 +48,14 @@ export interface CheckedPart {
   number: number;
   rel: string;
   size: number;
+}
+
+/**
+ * A part number listed more than once in a row (two uploads of one part raced and the client
+ * kept both ETags) counts once, with its last entry, as S3 does.
+ */
+function distinctParts(parts: CompleteMultipartUploadInput['parts']): CompleteMultipartUploadInput['parts'] {
+  return parts.filter((p, i) => parts[i + 1]?.partNumber !== p.partNumber);
 }
 
 /** Checked once the upload is known to exist: a gone upload answers NoSuchUpload first. */
@@ -65,8 +74,9 @@ function validatePartList(input: CompleteMultipartUploadInput): void {
 export async function completeMultipartUpload(
   env: PosixEnv,
   ctx: RequestContext,
-  input: CompleteMultipartUploadInput,
+  request: CompleteMultipartUploadInput,
 ): Promise<CompleteMultipartUploadOutput> {
+  const input = { ...request, parts: distinctParts(request.parts) };
   assertBucketName(input.bucket);
   assertKey(input.key);
   await requireBucket(env, input.bucket);
@@ -187,14 +197,13 @@ async function finish(
   };
   // Every named part must exist with its ETag (InvalidPart) before sizes are judged.
   for (const p of input.parts) {
-    const rel = `${claimed}/${p.partNumber}`;
+    const rel = await findPart(claimed, p, (r) => partETag(env, r));
     let size: number;
     try {
       size = (await stat(abs(env, rel))).size;
     } catch {
       throw new S3Error('InvalidPart');
     }
-    if (normalizeETag(await partETag(env, rel)) !== normalizeETag(p.etag)) throw new S3Error('InvalidPart');
     parts.push({ number: p.partNumber, rel, size });
   }
   for (const [i, p] of input.parts.entries()) {

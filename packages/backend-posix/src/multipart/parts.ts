@@ -1,7 +1,7 @@
 // Parts of a multipart upload: UploadPart and UploadPartCopy write a part file named by its
 // number into the upload directory (through a temp file, like objects), with its etag and
 // either the upload's checksum (`checksums`) or, when the upload named none, `part-crc64nvme`.
-// ListParts reads them back.
+// A part it replaces is kept for Complete (replaced-parts.ts). ListParts reads them back.
 import { readdir, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import {
@@ -32,6 +32,7 @@ import { getJson, getText } from '../meta/store.js';
 import { readBucketOwner } from '../ops/bucket-acl.js';
 import { openObject } from '../ops/read-object.js';
 import { MAX_PUT_SIZE, verifyChecksum } from '../ops/write-object.js';
+import { publishPart } from './replaced-parts.js';
 import { MAX_PART_NUMBER, noSuchUpload, readUploadChecksum, requireUpload } from './uploads.js';
 
 function checkPartNumber(n: number): void {
@@ -99,7 +100,7 @@ async function writePart(
     }
     const partRel = `${uploadRel}/${ref.partNumber}`;
     try {
-      await tmp.publish(partRel, env.dirPerms, false);
+      await publishPart(env, partRel, etag, () => tmp.publish(partRel, env.dirPerms, false));
     } catch (err) {
       // The upload was completed or aborted while this part was arriving.
       if (isErrno(err, 'ENOENT')) throw noSuchUpload(ref.uploadId);

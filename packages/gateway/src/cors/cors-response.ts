@@ -1,5 +1,6 @@
-// CORS at the HTTP edge: the OPTIONS preflight answer (200 with Access-Control-* headers, or
-// 403 AccessForbidden), and the headers added to an actual request that carries an Origin.
+// CORS at the HTTP edge: the OPTIONS preflight answer (200 with Access-Control-* headers, 400
+// without Origin or Access-Control-Request-Method, or 403 AccessForbidden), and the headers
+// added to an actual request that carries an Origin.
 import { S3Error } from '@vgwrdma/s3-backend';
 import { header, type RawHeaders } from '../http/headers.js';
 import type { CorsRule } from './cors-config.js';
@@ -20,10 +21,13 @@ export function preflightResponse(rules: readonly CorsRule[] | undefined, header
   const method = header(headers, 'access-control-request-method')?.trim().toUpperCase();
   if (origin === undefined)
     throw new S3Error('BadRequest', 'Insufficient information. Origin request header needed.');
+  // Without the method it asks about, a preflight is as malformed as without an Origin.
+  if (!method) throw S3Error.custom('BadRequest', 'Invalid Access-Control-Request-Method: null');
   if (!rules || rules.length === 0)
     throw new S3Error('AccessForbidden', 'CORSResponse: CORS is not enabled for this bucket.');
-  const q: CorsQuery | undefined =
-    origin && method ? { origin, method, headers: requestedHeaders(headers) } : undefined;
+  const q: CorsQuery | undefined = origin
+    ? { origin, method, headers: requestedHeaders(headers) }
+    : undefined;
   const rule = q ? matchCorsRule(rules, q) : undefined;
   if (!q || !rule) {
     throw new S3Error(
@@ -37,14 +41,20 @@ export function preflightResponse(rules: readonly CorsRule[] | undefined, header
   });
 }
 
-/** The Access-Control-* headers for an actual request whose Origin and method match a rule. */
+/**
+ * The Access-Control-* headers for an actual request whose Origin and method match a rule. An
+ * actual request may name the method it stands for (Access-Control-Request-Method), as RGW
+ * honours and the s3-tests suite checks; otherwise its own method is matched.
+ */
 export function actualCorsHeaders(
   rules: readonly CorsRule[] | undefined,
-  origin: string | undefined,
+  headers: RawHeaders,
   method: string,
 ): Record<string, string> {
+  const origin = header(headers, 'origin');
   if (!rules || origin === undefined) return {};
-  const q: CorsQuery = { origin, method, headers: [] };
+  const named = header(headers, 'access-control-request-method')?.trim().toUpperCase();
+  const q: CorsQuery = { origin, method: named || method, headers: [] };
   const rule = matchCorsRule(rules, q);
   return rule ? corsHeaders(rule, q, false) : {};
 }

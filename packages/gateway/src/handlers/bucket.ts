@@ -84,17 +84,37 @@ export const createBucket: Handler = async (_c, req) => {
   if (canned !== undefined && ownership === 'BucketOwnerEnforced' && canned !== 'private') {
     throw new S3Error('InvalidBucketAclWithObjectOwnership');
   }
-  await req.backend.createBucket(req.ctx, {
-    bucket: req.bucket,
-    owner: req.account.access,
-    acl: aclFromHeaders(req.account.access, req.headers),
-    ...(header(req.headers, 'x-amz-bucket-object-lock-enabled')?.toLowerCase() === 'true'
-      ? { objectLockEnabled: true }
-      : {}),
-    ...opt('ownership', ownership),
-  });
+  const acl = aclFromHeaders(req.account.access, req.headers);
+  try {
+    await req.backend.createBucket(req.ctx, {
+      bucket: req.bucket,
+      owner: req.account.access,
+      acl,
+      ...(header(req.headers, 'x-amz-bucket-object-lock-enabled')?.toLowerCase() === 'true'
+        ? { objectLockEnabled: true }
+        : {}),
+      ...opt('ownership', ownership),
+    });
+  } catch (err) {
+    if (!recreatesOwnBucket(err, req.region)) throw err;
+    // us-east-1's legacy rule: re-creating your own bucket succeeds and resets its ACL to the
+    // one this request asks for; objects and every other setting stay as they are. A backend
+    // that keeps no ACLs (the s3 backend without a meta bucket) has none to reset.
+    await req.backend.putBucketAcl(req.ctx, req.bucket, acl).catch((err: unknown) => {
+      if (!(err instanceof S3Error && err.code === 'NotImplemented')) throw err;
+    });
+  }
   return emptyResponse(200, { location: `/${req.bucket}` });
 };
+
+/** S3 answers BucketAlreadyOwnedByYou in every region but us-east-1, where it answers 200. */
+const LEGACY_RECREATE_REGION = 'us-east-1';
+
+function recreatesOwnBucket(err: unknown, region: string): boolean {
+  return (
+    err instanceof S3Error && err.code === 'BucketAlreadyOwnedByYou' && region === LEGACY_RECREATE_REGION
+  );
+}
 
 export const headBucket: Handler = async (_c, req) => {
   const out = await req.backend.headBucket(req.ctx, req.bucket);

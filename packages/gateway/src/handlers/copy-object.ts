@@ -8,6 +8,7 @@ import { checksumElements } from '../xml/checksum-elements.js';
 import { el, xmlDocument } from '../xml/document.js';
 import { parseObjectAttributes } from './object-attributes.js';
 import { type HeaderMap, opt, xmlResponse } from './respond.js';
+import { writtenVersionId } from './written-version.js';
 
 function directive(headers: RawHeaders, name: string): MetadataDirective | undefined {
   const v = header(headers, name);
@@ -48,7 +49,7 @@ export const copyObject: Handler = async (_c, req) => {
   };
   const out = await req.backend.copyObject(req.ctx, input);
   const headers: HeaderMap = {
-    'x-amz-version-id': out.versionId,
+    'x-amz-version-id': writtenVersionId(out.versionId),
     'x-amz-copy-source-version-id': out.copySourceVersionId,
   };
   return xmlResponse(

@@ -1,5 +1,6 @@
 // ListObjects (v1), ListObjectsV2 and ListObjectVersions, with encoding-type=url, fetch-owner,
-// max-keys (default 1000, clamped), markers, start-after and continuation tokens.
+// max-keys (default 1000, clamped), markers, start-after and continuation tokens. Values the
+// client sent come back as sent (XML-escaped) unless encoding-type=url asked for encoding.
 import { type ListedObject, S3Error } from '@vgwrdma/s3-backend';
 import { intParam, queryValue } from '../http/headers.js';
 import type { Handler, S3Request } from '../routes/types.js';
@@ -55,7 +56,9 @@ export const listObjectsV1: Handler = async (_c, req) => {
   const doc = xmlDocument(
     'ListBucketResult',
     el('Name', req.bucket) +
-      el('Prefix', encode(prefix ?? '')) +
+      // v1 echoes its Prefix as sent, even under encoding-type=url: S3 clients (boto3, which
+      // asks for url encoding on every listing) decode Marker and keys but not this Prefix.
+      el('Prefix', prefix ?? '') +
       el('Marker', encode(marker ?? '')) +
       el('NextMarker', encode(nextMarker)) +
       el('MaxKeys', maxKeys) +
@@ -78,6 +81,8 @@ export const listObjectsV2: Handler = async (_c, req) => {
   const { prefix, delimiter, maxKeys } = common(req);
   const fetchOwner = req.query.get('fetch-owner') === 'true';
   const continuationToken = queryValue(req.query, 'continuation-token');
+  // An empty continuation-token starts from the beginning and is echoed as <ContinuationToken/>.
+  const echoedToken = req.query.get('continuation-token') ?? undefined;
   const startAfter = queryValue(req.query, 'start-after');
   const out = await req.backend.listObjectsV2(req.ctx, {
     bucket: req.bucket,
@@ -97,7 +102,7 @@ export const listObjectsV2: Handler = async (_c, req) => {
       el('EncodingType', encodingType) +
       el('IsTruncated', out.isTruncated) +
       el('KeyCount', out.contents.length + out.commonPrefixes.length) +
-      el('ContinuationToken', continuationToken) +
+      el('ContinuationToken', echoedToken) +
       el('NextContinuationToken', out.isTruncated ? out.nextContinuationToken : undefined) +
       el('StartAfter', encode(startAfter)) +
       contents(out.contents, encode, fetchOwner) +

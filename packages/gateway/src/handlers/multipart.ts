@@ -21,6 +21,7 @@ import { parseObjectAttributes } from './object-attributes.js';
 import { checksumHeaders } from './object-headers.js';
 import { payloadLength } from './object-write.js';
 import { emptyResponse, opt, readBodyText, xmlResponse } from './respond.js';
+import { writtenVersionId } from './written-version.js';
 
 /** S3's part size limit. */
 export const MAX_PART_SIZE = 5 * 1024 ** 3;
@@ -151,7 +152,7 @@ export const completeMultipartUpload: Handler = async (c, req) => {
         checksumElements(out.checksums) +
         el('ChecksumType', out.checksums ? out.checksumType : undefined),
     ),
-    headers: { 'x-amz-version-id': out.versionId },
+    headers: { 'x-amz-version-id': writtenVersionId(out.versionId) },
   }));
   // Assembling a large object can take long: keep the connection alive with whitespace.
   return xmlWithKeepAlive(c, req, work);

@@ -8,6 +8,7 @@ import { parseDelete } from '../xml/requests.js';
 import { parseObjectAttributes } from './object-attributes.js';
 import { checksumHeaders } from './object-headers.js';
 import { emptyResponse, opt, readBodyText, xmlResponse } from './respond.js';
+import { writtenVersionId } from './written-version.js';
 
 /** S3's single-PUT limit. */
 export const MAX_PUT_SIZE = 5 * 1024 ** 3;
@@ -63,7 +64,7 @@ export const putObject: Handler = async (_c, req) => {
   const out = await req.backend.putObject(req.ctx, input);
   return emptyResponse(200, {
     etag: out.etag,
-    'x-amz-version-id': out.versionId,
+    'x-amz-version-id': writtenVersionId(out.versionId),
     ...checksumHeaders(out.checksums, out.checksumType),
     // Decorators (CuServer) add reply headers; they go out unchanged.
     ...out.responseHeaders,

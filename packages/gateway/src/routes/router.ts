@@ -8,7 +8,7 @@ import type { Context } from 'hono';
 import { type AuthResult, authenticate, type CredentialStore } from '../auth/index.js';
 import type { Authorizer, AuthzOutcome } from '../authz/index.js';
 import { decodeBody } from '../body/index.js';
-import { actualCorsHeaders, preflightResponse } from '../cors/index.js';
+import { actualCorsHeaders, type CorsRule, preflightResponse } from '../cors/index.js';
 import type { GatewayEnv } from '../env.js';
 import { assertValidBucketName } from '../http/bucket-name.js';
 import { header } from '../http/headers.js';
@@ -121,16 +121,33 @@ export function createRouter(rows: readonly RouteRow[], opts: RouterOptions) {
             backend: opts.backend,
             ctx,
           });
+    // Set on the Node response so they also reach replies written straight to it (GET bodies)
+    // and error replies, refusals included: a browser reads an error only when CORS allows it.
+    const setCors = (cors: readonly CorsRule[] | undefined): void => {
+      for (const [name, value] of Object.entries(actualCorsHeaders(cors, incoming.headers, method)))
+        c.env.outgoing.setHeader(name, value);
+    };
     // A form route learns its key and signer from the body: the handler runs the check, and
     // the bucket's state (CORS) is read here so that refusals carry the CORS headers too.
-    const outcome: AuthzOutcome = row.flags?.form
-      ? { state: await opts.authorizer.cache.get(opts.backend, ctx, target.bucket ?? '') }
-      : await access({
-          account: auth.account,
-          anonymous: auth.anonymous,
-          key: target.key ?? '',
-          headers: incoming.headers,
-        });
+    let outcome: AuthzOutcome;
+    try {
+      outcome = row.flags?.form
+        ? { state: await opts.authorizer.cache.get(opts.backend, ctx, target.bucket ?? '') }
+        : await access({
+            account: auth.account,
+            anonymous: auth.anonymous,
+            key: target.key ?? '',
+            headers: incoming.headers,
+          });
+    } catch (err) {
+      if (target.bucket !== undefined && header(incoming.headers, 'origin') !== undefined) {
+        const state = await opts.authorizer.cache
+          .get(opts.backend, ctx, target.bucket)
+          .catch(() => undefined);
+        setCors(state?.cors);
+      }
+      throw err;
+    }
 
     // Allowed (or, for forms, authenticated): now the client may send the body it held back.
     if (header(incoming.headers, 'expect')?.toLowerCase() === '100-continue' && !c.env.outgoing.headersSent)
@@ -162,13 +179,7 @@ export function createRouter(rows: readonly RouteRow[], opts: RouterOptions) {
           }
         : {}),
     };
-    // Set on the Node response so they also reach replies written straight to it (GET bodies).
-    // An actual request may name the method it stands for (Access-Control-Request-Method), as
-    // RGW honours and the s3-tests suite checks; otherwise its own method is matched.
-    const corsMethod =
-      header(incoming.headers, 'access-control-request-method')?.trim().toUpperCase() ?? method;
-    const cors = actualCorsHeaders(outcome.state?.cors, header(incoming.headers, 'origin'), corsMethod);
-    for (const [name, value] of Object.entries(cors)) c.env.outgoing.setHeader(name, value);
+    setCors(outcome.state?.cors);
     try {
       return await row.handler(c, req);
     } finally {

@@ -57,7 +57,7 @@ describe('request XML readers', () => {
       '<Tagging><TagSet><Tag><Key>k</Key><Value>1</Value></Tag><Tag><Key>k</Key><Value>2</Value></Tag></TagSet></Tagging>';
     expect(code(() => parseTagging(dup, 10))).toBe('InvalidTag');
     const eleven = `<Tagging><TagSet>${Array.from({ length: 11 }, (_, i) => `<Tag><Key>k${i}</Key><Value/></Tag>`).join('')}</TagSet></Tagging>`;
-    expect(code(() => parseTagging(eleven, 10))).toBe('BadRequest');
+    expect(code(() => parseTagging(eleven, 10))).toBe('InvalidTag');
     expect(Object.keys(parseTagging(eleven, 50))).toHaveLength(11);
   });
 

@@ -94,10 +94,9 @@ export function parseTagging(xml: string, limit: 10 | 50): TagSet {
 /** Validates tag pairs as S3 does and builds the set. */
 export function tagSetOf(pairs: readonly (readonly [string, string])[], limit: 10 | 50): TagSet {
   if (pairs.length > limit) {
-    throw new S3Error(
-      'BadRequest',
-      limit === 10 ? 'Object tags cannot be greater than 10' : 'Bucket tag count cannot be greater than 50',
-    );
+    // Objects: 400 InvalidTag, as S3 answers; buckets keep S3's BadRequest.
+    if (limit === 10) throw S3Error.custom('InvalidTag', 'Object tags cannot be greater than 10');
+    throw new S3Error('BadRequest', 'Bucket tag count cannot be greater than 50');
   }
   const out: TagSet = {};
   for (const [key, value] of pairs) {

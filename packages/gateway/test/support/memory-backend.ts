@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import {
   type Backend,
+  type BucketAcl,
   type BucketSummary,
   type CopyObjectInput,
   type CreateBucketInput,
@@ -318,6 +319,9 @@ export class MemoryBackend extends UnsupportedBackend implements Backend {
   }
   override async getBucketAcl(_ctx: RequestContext, bucket: string) {
     return this.bucket(bucket).acl;
+  }
+  override async putBucketAcl(_ctx: RequestContext, bucket: string, acl: BucketAcl) {
+    this.bucket(bucket).acl = acl;
   }
 
   override async listBucketsAndOwners(): Promise<BucketSummary[]> {

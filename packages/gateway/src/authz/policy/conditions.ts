@@ -1,8 +1,9 @@
 // Condition operators as a table: each entry says how one request value compares with one
 // policy value. Positive operators hold when any request value matches any policy value;
-// their `Not` forms hold when none does (and when the key is missing, as in IAM).
+// their `Not` forms hold when none does (and when the key is missing, as in IAM). The set
+// qualifiers ForAllValues / ForAnyValue judge each value of a multi-valued key on its own.
 import { BlockList, isIP } from 'node:net';
-import type { PolicyCondition } from './types.js';
+import type { PolicyCondition, SetQualifier } from './types.js';
 import { wildcardMatch } from './wildcard.js';
 
 type Compare = (requestValue: string, policyValue: string) => boolean;
@@ -76,12 +77,28 @@ export const OPERATORS: Readonly<Record<string, OperatorSpec>> = {
   ArnNotLike: { compare: stringLike, negated: true },
 };
 
-/** Accepts `Op`, `OpIfExists` and `Null`; answers undefined for anything else. */
-export function splitOperator(raw: string): { operator: string; ifExists: boolean } | undefined {
-  if (raw === 'Null') return { operator: 'Null', ifExists: false };
-  const ifExists = raw.endsWith('IfExists');
-  const operator = ifExists ? raw.slice(0, -'IfExists'.length) : raw;
-  return Object.hasOwn(OPERATORS, operator) ? { operator, ifExists } : undefined;
+const SET_QUALIFIERS: readonly SetQualifier[] = ['ForAllValues', 'ForAnyValue'];
+
+export interface SplitOperator {
+  readonly operator: string;
+  readonly ifExists: boolean;
+  readonly set?: SetQualifier;
+}
+
+/**
+ * Accepts `Op`, `OpIfExists` and `Null`, each optionally qualified `ForAllValues:` or
+ * `ForAnyValue:` (not `Null`); answers undefined for anything else.
+ */
+export function splitOperator(raw: string): SplitOperator | undefined {
+  const colon = raw.indexOf(':');
+  const qualifier = colon < 0 ? undefined : SET_QUALIFIERS.find((q) => q === raw.slice(0, colon));
+  if (colon >= 0 && !qualifier) return undefined;
+  const name = qualifier ? raw.slice(colon + 1) : raw;
+  const set = qualifier ? { set: qualifier } : {};
+  if (name === 'Null') return qualifier ? undefined : { operator: 'Null', ifExists: false };
+  const ifExists = name.endsWith('IfExists');
+  const operator = ifExists ? name.slice(0, -'IfExists'.length) : name;
+  return Object.hasOwn(OPERATORS, operator) ? { operator, ifExists, ...set } : undefined;
 }
 
 export function conditionHolds(
@@ -95,7 +112,12 @@ export function conditionHolds(
   }
   const spec = Object.hasOwn(OPERATORS, cond.operator) ? OPERATORS[cond.operator] : undefined;
   if (!spec) return false;
-  if (values === undefined) return cond.ifExists || spec.negated;
+  // One request value against the policy's list: a positive operator holds when a policy
+  // value matches, a negated one when none does.
+  const holds = (rv: string): boolean => cond.values.some((pv) => spec.compare(rv, pv)) !== spec.negated;
+  if (cond.set === 'ForAllValues') return values === undefined || values.every(holds);
+  if (values === undefined) return cond.ifExists || (cond.set === undefined && spec.negated);
+  if (cond.set === 'ForAnyValue') return values.some(holds);
   const any = values.some((rv) => cond.values.some((pv) => spec.compare(rv, pv)));
   return spec.negated ? !any : any;
 }

@@ -6,11 +6,18 @@ export type Effect = 'Allow' | 'Deny';
 /** '*' matches everyone, anonymous included; otherwise access keys or ARNs naming them. */
 export type Principals = '*' | readonly string[];
 
+export type SetQualifier = 'ForAllValues' | 'ForAnyValue';
+
 export interface PolicyCondition {
   /** The operator without an `IfExists` suffix, e.g. 'StringLike'. */
   readonly operator: string;
   /** With `IfExists`: a missing key satisfies the condition. */
   readonly ifExists: boolean;
+  /**
+   * A set qualifier for multi-valued keys (s3:RequestObjectTagKeys): `ForAllValues`, every
+   * request value must satisfy the operator (a missing key does); `ForAnyValue`, one must.
+   */
+  readonly set?: SetQualifier;
   /** Lower-cased condition key, e.g. 'aws:sourceip'. */
   readonly key: string;
   readonly values: readonly string[];

@@ -1,0 +1,236 @@
+// S3 compatibility of bucket policies on the built gateway, with a second user (users.json) and
+// @aws-sdk/client-s3: NotPrincipal, the ...IfExists operators, s3:RequestObjectTag/<key> and
+// s3:RequestObjectTagKeys (with ForAllValues/ForAnyValue) on PutObject, s3:ExistingObjectTag on
+// reads, and the multipart actions on object resources.
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  AbortMultipartUploadCommand,
+  CreateBucketCommand,
+  CreateMultipartUploadCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListPartsCommand,
+  PutBucketPolicyCommand,
+  PutObjectCommand,
+  PutObjectTaggingCommand,
+  type S3Client,
+  type S3ServiceException,
+  UploadPartCommand,
+} from '@aws-sdk/client-s3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type GatewayProcess,
+  killAllChildren,
+  makeTempDir,
+  ROOT_CREDENTIALS,
+  removeDir,
+  startGateway,
+} from './helpers/gateway-process.js';
+import { s3Client } from './helpers/s3-client.js';
+
+const BOB = { access: 'policy-bob', secret: 'policy-bob-secret' };
+
+/** 'ok', or the error name of a refused request. */
+async function outcome(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+    return 'ok';
+  } catch (err) {
+    const e = err as S3ServiceException;
+    // HEAD answers carry no body: the SDK names them by status.
+    return e.$metadata?.httpStatusCode === 403 ? 'AccessDenied' : e.name;
+  }
+}
+
+interface Statement {
+  readonly Effect: 'Allow' | 'Deny';
+  readonly Action: string | readonly string[];
+  readonly Resource: string | readonly string[];
+  readonly Principal?: unknown;
+  readonly NotPrincipal?: unknown;
+  readonly Condition?: unknown;
+}
+
+describe('vgwrdma S3 compatibility: bucket policy features', { timeout: 120_000 }, () => {
+  let work: string;
+  let gw: GatewayProcess;
+  let root: S3Client;
+  let bob: S3Client;
+
+  const policy = (Bucket: string, Statement: readonly Statement[]) =>
+    root.send(
+      new PutBucketPolicyCommand({ Bucket, Policy: JSON.stringify({ Version: '2012-10-17', Statement }) }),
+    );
+  const objects = (Bucket: string) => `arn:aws:s3:::${Bucket}/*`;
+
+  beforeAll(async () => {
+    work = await makeTempDir('vgwrdma-policy-');
+    const account = { ...BOB, role: 'user', userID: 0, groupID: 0, projectID: 0 };
+    await writeFile(join(work, 'users.json'), JSON.stringify({ accessAccounts: { [BOB.access]: account } }));
+    gw = await startGateway({ globalArgs: ['--iam-dir', work] });
+    root = s3Client(gw.url, ROOT_CREDENTIALS);
+    bob = s3Client(gw.url, BOB);
+  });
+  afterAll(async () => {
+    root?.destroy();
+    bob?.destroy();
+    await gw?.stop();
+    killAllChildren();
+    if (work) await removeDir(work);
+  });
+
+  it('NotPrincipal: a Deny applies to everyone but the principals it names', async () => {
+    const Bucket = 'not-principal';
+    await root.send(new CreateBucketCommand({ Bucket }));
+    for (const Key of ['open', 'secret-1']) await root.send(new PutObjectCommand({ Bucket, Key, Body: Key }));
+    await policy(Bucket, [
+      { Effect: 'Allow', Principal: '*', Action: 's3:GetObject', Resource: objects(Bucket) },
+      {
+        Effect: 'Deny',
+        NotPrincipal: { AWS: [ROOT_CREDENTIALS.access] },
+        Action: 's3:GetObject',
+        Resource: `arn:aws:s3:::${Bucket}/secret-*`,
+      },
+    ]);
+    expect(await outcome(bob.send(new GetObjectCommand({ Bucket, Key: 'open' })))).toBe('ok');
+    expect(await outcome(bob.send(new GetObjectCommand({ Bucket, Key: 'secret-1' })))).toBe('AccessDenied');
+    expect(await outcome(root.send(new GetObjectCommand({ Bucket, Key: 'secret-1' })))).toBe('ok');
+  });
+
+  it('...IfExists: a missing key satisfies the condition, a present one is compared', async () => {
+    const Bucket = 'if-exists';
+    await root.send(new CreateBucketCommand({ Bucket }));
+    await policy(Bucket, [
+      {
+        Effect: 'Allow',
+        Principal: { AWS: BOB.access },
+        Action: 's3:PutObject',
+        Resource: objects(Bucket),
+        Condition: { StringEqualsIfExists: { 's3:x-amz-storage-class': 'STANDARD' } },
+      },
+    ]);
+    const put = (extra: { StorageClass?: 'STANDARD' | 'REDUCED_REDUNDANCY' }) =>
+      outcome(bob.send(new PutObjectCommand({ Bucket, Key: 'k', Body: 'x', ...extra })));
+    expect(await put({})).toBe('ok');
+    expect(await put({ StorageClass: 'STANDARD' })).toBe('ok');
+    expect(await put({ StorageClass: 'REDUCED_REDUNDANCY' })).toBe('AccessDenied');
+  });
+
+  it('s3:RequestObjectTag/<key> decides PutObject by the tags it sends', async () => {
+    const Bucket = 'request-tag';
+    await root.send(new CreateBucketCommand({ Bucket }));
+    await policy(Bucket, [
+      {
+        Effect: 'Allow',
+        Principal: '*',
+        Action: 's3:PutObject',
+        Resource: objects(Bucket),
+        Condition: { StringEquals: { 's3:RequestObjectTag/security': 'public' } },
+      },
+    ]);
+    const put = (Tagging?: string) =>
+      outcome(
+        bob.send(new PutObjectCommand({ Bucket, Key: 'k', Body: 'x', ...(Tagging ? { Tagging } : {}) })),
+      );
+    expect(await put('security=public&team=a')).toBe('ok');
+    expect(await put('security=private')).toBe('AccessDenied');
+    expect(await put()).toBe('AccessDenied');
+  });
+
+  it('s3:RequestObjectTagKeys with ForAllValues and ForAnyValue', async () => {
+    const Bucket = 'request-tag-keys';
+    await root.send(new CreateBucketCommand({ Bucket }));
+    await policy(Bucket, [
+      {
+        Effect: 'Allow',
+        Principal: { AWS: BOB.access },
+        Action: 's3:PutObject',
+        Resource: objects(Bucket),
+        Condition: {
+          'ForAllValues:StringEquals': { 's3:RequestObjectTagKeys': ['project', 'team'] },
+          'ForAnyValue:StringEquals': { 's3:RequestObjectTagKeys': ['project'] },
+        },
+      },
+    ]);
+    const put = (Tagging: string) =>
+      outcome(bob.send(new PutObjectCommand({ Bucket, Key: 'k', Body: 'x', Tagging })));
+    expect(await put('project=x')).toBe('ok');
+    expect(await put('project=x&team=y')).toBe('ok');
+    expect(await put('team=y')).toBe('AccessDenied'); // no project key
+    expect(await put('project=x&cost=1')).toBe('AccessDenied'); // cost is not allowed
+  });
+
+  it('s3:ExistingObjectTag/<key> decides reads by the tags the object has', async () => {
+    const Bucket = 'existing-tag';
+    await root.send(new CreateBucketCommand({ Bucket }));
+    for (const Key of ['publictag', 'privatetag', 'untagged'])
+      await root.send(new PutObjectCommand({ Bucket, Key, Body: Key }));
+    const tag = (Key: string, Value: string) =>
+      root.send(
+        new PutObjectTaggingCommand({
+          Bucket,
+          Key,
+          Tagging: {
+            TagSet: [
+              { Key: 'security', Value },
+              { Key: 'foo', Value: 'bar' },
+            ],
+          },
+        }),
+      );
+    await tag('publictag', 'public');
+    await tag('privatetag', 'private');
+    await policy(Bucket, [
+      {
+        Effect: 'Allow',
+        Principal: '*',
+        Action: 's3:GetObject',
+        Resource: objects(Bucket),
+        Condition: { StringEquals: { 's3:ExistingObjectTag/security': 'public' } },
+      },
+    ]);
+    expect(await outcome(bob.send(new GetObjectCommand({ Bucket, Key: 'publictag' })))).toBe('ok');
+    expect(await outcome(bob.send(new HeadObjectCommand({ Bucket, Key: 'publictag' })))).toBe('ok');
+    for (const Key of ['privatetag', 'untagged'])
+      expect(await outcome(bob.send(new GetObjectCommand({ Bucket, Key })))).toBe('AccessDenied');
+    // Re-tagging the object changes the answer.
+    await tag('privatetag', 'public');
+    expect(await outcome(bob.send(new GetObjectCommand({ Bucket, Key: 'privatetag' })))).toBe('ok');
+  });
+
+  it('accepts and enforces s3:ListMultipartUploadParts and s3:AbortMultipartUpload on objects', async () => {
+    const Bucket = 'mp-actions';
+    await root.send(new CreateBucketCommand({ Bucket }));
+    await policy(Bucket, [
+      {
+        Effect: 'Allow',
+        Principal: { AWS: BOB.access },
+        Action: ['s3:PutObject', 's3:ListMultipartUploadParts', 's3:AbortMultipartUpload'],
+        Resource: objects(Bucket),
+      },
+      {
+        Effect: 'Allow',
+        Principal: { AWS: BOB.access },
+        Action: ['s3:ListBucketMultipartUploads'],
+        Resource: `arn:aws:s3:::${Bucket}`,
+      },
+    ]);
+    const { UploadId } = await bob.send(new CreateMultipartUploadCommand({ Bucket, Key: 'k' }));
+    await bob.send(new UploadPartCommand({ Bucket, Key: 'k', UploadId, PartNumber: 1, Body: 'part' }));
+    const parts = await bob.send(new ListPartsCommand({ Bucket, Key: 'k', UploadId }));
+    expect(parts.Parts?.map((p) => p.PartNumber)).toEqual([1]);
+    expect(await outcome(bob.send(new AbortMultipartUploadCommand({ Bucket, Key: 'k', UploadId })))).toBe(
+      'ok',
+    );
+
+    // Without them, the same calls are refused.
+    await policy(Bucket, [
+      { Effect: 'Allow', Principal: { AWS: BOB.access }, Action: 's3:PutObject', Resource: objects(Bucket) },
+    ]);
+    const second = await bob.send(new CreateMultipartUploadCommand({ Bucket, Key: 'k' }));
+    const ref = { Bucket, Key: 'k', UploadId: second.UploadId };
+    expect(await outcome(bob.send(new ListPartsCommand(ref)))).toBe('AccessDenied');
+    expect(await outcome(bob.send(new AbortMultipartUploadCommand(ref)))).toBe('AccessDenied');
+  });
+});
