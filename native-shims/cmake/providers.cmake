@@ -9,6 +9,14 @@ set(VGW_PROVIDER_SOURCES "")
 set(VGW_PROVIDER_DEFS "")
 
 find_path(VGW_VERBS_INCLUDE infiniband/mlx5dv.h)
+if(CMAKE_CROSSCOMPILING AND NOT VGW_VERBS_INCLUDE)
+  # Cross builds (cmake/linux-arm64.toolchain.cmake): rdma-core's headers are the same for every
+  # architecture, so the build host's copy serves, searched after the target's own system headers.
+  find_path(VGW_VERBS_INCLUDE infiniband/mlx5dv.h NO_CMAKE_FIND_ROOT_PATH)
+  if(VGW_VERBS_INCLUDE)
+    add_compile_options(-idirafter ${VGW_VERBS_INCLUDE})
+  endif()
+endif()
 if(VGW_WITH_VERBS AND VGW_VERBS_INCLUDE)
   message(STATUS "native-shims: verbs provider built (rdma-core headers at ${VGW_VERBS_INCLUDE}; rdma-core loaded at run time)")
   list(APPEND VGW_PROVIDER_SOURCES src/verbs/verbs_client.c src/verbs/rdma_core.c)

@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -55,10 +56,11 @@ int creds_plain(const snic_creds_t *c, uint32_t uid) {
 
 int creds_dumpable(pid_t pid, const snic_creds_t *c) {
   char path[64];
-  struct stat st;
+  struct statx st;
   snprintf(path, sizeof path, "/proc/%d/status", (int)pid); /* (the /proc/<pid> dir itself is not updated) */
-  if (stat(path, &st) != 0) return 0;
-  return st.st_uid == c->uid[1] && st.st_gid == c->gid[1];
+  /* statx (glibc 2.28) rather than stat, which binds to stat@GLIBC_2.33 (src/glibc_floor.h). */
+  if (statx(AT_FDCWD, path, 0, STATX_UID | STATX_GID, &st) != 0) return 0;
+  return st.stx_uid == c->uid[1] && st.stx_gid == c->gid[1];
 }
 
 int creds_self_privileged(void) {
