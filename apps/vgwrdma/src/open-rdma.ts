@@ -7,7 +7,7 @@ import type { RdmaConfig } from './config.js';
 import { StartupError } from './open-backend.js';
 
 /** The loader's code for a transport this host cannot use (cuobj without NVIDIA's library). */
-const PROVIDER_UNAVAILABLE = 'ERR_NATIVE_PROVIDER_UNAVAILABLE';
+const PROVIDER_UNAVAILABLE = 'VGW_ERR_NATIVE_PROVIDER_UNAVAILABLE';
 
 function isProviderUnavailable(error: unknown): error is Error {
   return error instanceof Error && (error as { code?: unknown }).code === PROVIDER_UNAVAILABLE;

@@ -11,13 +11,13 @@ export function abiString(version: number): string {
   return `${version >>> 16}.${version & 0xffff}`;
 }
 
-/** Throws ERR_NATIVE_ABI_MISMATCH unless `version` satisfies EXPECTED_ABI. */
+/** Throws VGW_ERR_NATIVE_ABI_MISMATCH unless `version` satisfies EXPECTED_ABI. */
 export function checkAbi(path: string, version: number): void {
   const major = version >>> 16;
   const minor = version & 0xffff;
   if (major === EXPECTED_ABI.major && minor >= EXPECTED_ABI.minor) return;
   throw new NativeLoadError(
-    'ERR_NATIVE_ABI_MISMATCH',
+    'VGW_ERR_NATIVE_ABI_MISMATCH',
     `@vgwrdma/native: ${path} has ABI ${major}.${minor}, this package needs ` +
       `${EXPECTED_ABI.major}.${EXPECTED_ABI.minor} or a later minor; rebuild native-shims (npm run build)`,
   );

@@ -92,7 +92,7 @@ export function resolveShimLibraries(options: ResolveShimOptions): ShimLocation 
   const tag = `${platform}-${arch}`;
   if (!SUPPORTED_PLATFORMS.includes(tag)) {
     throw new NativeLoadError(
-      'ERR_NATIVE_UNSUPPORTED_PLATFORM',
+      'VGW_ERR_NATIVE_UNSUPPORTED_PLATFORM',
       `@vgwrdma/native: no native shims for ${tag} (supported: ${SUPPORTED_PLATFORMS.join(', ')})`,
     );
   }
@@ -107,7 +107,7 @@ export function resolveShimLibraries(options: ResolveShimOptions): ShimLocation 
     if (missing.length > 0) {
       const what = source === 'env' ? `${SHIM_DIR_ENV}=${dir}` : `shimDir ${dir}`;
       throw new NativeLoadError(
-        'ERR_NATIVE_LIBRARY_NOT_FOUND',
+        'VGW_ERR_NATIVE_LIBRARY_NOT_FOUND',
         `@vgwrdma/native: ${missing.join(', ')} not found in ${what}`,
       );
     }
@@ -130,7 +130,7 @@ export function resolveShimLibraries(options: ResolveShimOptions): ShimLocation 
   }
   const names = options.libraries.map((n) => libraryFileName(n, platform)).join(', ');
   throw new NativeLoadError(
-    'ERR_NATIVE_LIBRARY_NOT_FOUND',
+    'VGW_ERR_NATIVE_LIBRARY_NOT_FOUND',
     `@vgwrdma/native: native shim ${names} not found for ${tag}; looked in ${looked.join(', ')}. ` +
       `Run \`npm run build\` (builds native-shims with CMake) or set ${SHIM_DIR_ENV} to a directory holding them.`,
   );

@@ -24,7 +24,7 @@ export interface NativeLibrary {
   readonly handle: LibraryHandle;
   /**
    * Declares C prototypes (one per string) and answers them by function name, typed as `T`. A
-   * prototype the library lacks is ERR_NATIVE_ABI_MISMATCH: the library is older than this ABI.
+   * prototype the library lacks is VGW_ERR_NATIVE_ABI_MISMATCH: the library is older than this ABI.
    */
   bind<T>(prototypes: readonly string[]): T;
   /** The calling thread's last native error: negative errno and message. */
@@ -60,7 +60,7 @@ export function loadNativeLibrary(options: LoadNativeOptions = {}): NativeLibrar
     handle = koffi.load(path);
   } catch (cause) {
     throw new NativeLoadError(
-      'ERR_NATIVE_LOAD_FAILED',
+      'VGW_ERR_NATIVE_LOAD_FAILED',
       `@vgwrdma/native: cannot load ${path}: ${String(cause)}`,
       {
         cause,
@@ -72,7 +72,7 @@ export function loadNativeLibrary(options: LoadNativeOptions = {}): NativeLibrar
     version = (handle.func('uint32_t vgw_shim_abi_version(void)')() as number) >>> 0;
   } catch (cause) {
     throw new NativeLoadError(
-      'ERR_NATIVE_ABI_MISMATCH',
+      'VGW_ERR_NATIVE_ABI_MISMATCH',
       `@vgwrdma/native: ${path} is no vgwrdma shim library`,
       {
         cause,
@@ -101,7 +101,7 @@ function library(path: string, source: ShimSource, abiVersion: number, handle: L
           f = handle.func(proto);
         } catch (cause) {
           throw new NativeLoadError(
-            'ERR_NATIVE_ABI_MISMATCH',
+            'VGW_ERR_NATIVE_ABI_MISMATCH',
             `@vgwrdma/native: ${path} lacks a symbol: ${String(cause)}`,
             { cause },
           );

@@ -31,7 +31,7 @@ describe('an explicit VGWRDMA_SHIM_DIR without the library', () => {
     const client = thrown(() => new HostClient());
     const server = thrown(() => new RdmaServer());
     const digests = thrown(() => installNativeKernels());
-    expect(client.code).toBe('ERR_NATIVE_LIBRARY_NOT_FOUND');
+    expect(client.code).toBe('VGW_ERR_NATIVE_LIBRARY_NOT_FOUND');
     expect(client.message).toBe(
       `@vgwrdma/native: libvgwrdma_shims.so not found in VGWRDMA_SHIM_DIR=${empty}`,
     );

@@ -16,12 +16,12 @@ function thrown(f: () => unknown): unknown {
 }
 
 describe('hardware providers (no RDMA hardware here)', () => {
-  it('cuobj server: ERR_NATIVE_PROVIDER_UNAVAILABLE, one sentence naming libcuobjserver.so', () => {
+  it('cuobj server: VGW_ERR_NATIVE_PROVIDER_UNAVAILABLE, one sentence naming libcuobjserver.so', () => {
     if (shimInfo().providers.includes('cuobj')) return; // a host with the vendor library
     const e = thrown(() => new RdmaServer({ provider: 'cuobj', channels: 2 }));
     expect(e).toBeInstanceOf(NativeLoadError);
     const err = e as NativeLoadError;
-    expect(err.code).toBe('ERR_NATIVE_PROVIDER_UNAVAILABLE');
+    expect(err.code).toBe('VGW_ERR_NATIVE_PROVIDER_UNAVAILABLE');
     expect(err.message).toMatch(/^cuobj transport unavailable: .*libcuobjserver\.so/);
     expect(err.message).not.toContain('\n');
   });

@@ -94,7 +94,7 @@ describe('installNativeKernels', () => {
     const [level, message, fields] = log.lines[0] ?? [];
     expect(level).toBe('warn');
     expect(message).toMatch(/not found: CRCs run on WebAssembly and MD5\/SHA-256 in JavaScript/);
-    expect(fields).toMatchObject({ code: 'ERR_NATIVE_LIBRARY_NOT_FOUND' });
+    expect(fields).toMatchObject({ code: 'VGW_ERR_NATIVE_LIBRARY_NOT_FOUND' });
   });
 
   it('throws instead when the missing library was asked for explicitly', () => {
@@ -103,7 +103,7 @@ describe('installNativeKernels', () => {
 
   it('throws for a library that is there but unusable', () => {
     const wrong = () => {
-      throw new NativeLoadError('ERR_NATIVE_ABI_MISMATCH', 'ABI 2.0');
+      throw new NativeLoadError('VGW_ERR_NATIVE_ABI_MISMATCH', 'ABI 2.0');
     };
     expect(() => openOrAbsent(wrong, false)).toThrow('ABI 2.0');
   });

@@ -38,8 +38,8 @@ export interface NativeKernelsStatus extends ChecksumKernelStatus {
 
 /** Load failures that mean "no native code here", not "the wrong native code". */
 const ABSENT: readonly NativeLoadErrorCode[] = [
-  'ERR_NATIVE_LIBRARY_NOT_FOUND',
-  'ERR_NATIVE_UNSUPPORTED_PLATFORM',
+  'VGW_ERR_NATIVE_LIBRARY_NOT_FOUND',
+  'VGW_ERR_NATIVE_UNSUPPORTED_PLATFORM',
 ];
 
 let status: NativeKernelsStatus | undefined;
