@@ -1,3 +1,7 @@
 import { packageBuild } from '../../tsup.base.js';
 
-export default packageBuild();
+// The kernels subpath is a second entry; s3-backend (its peer) stays the user's own copy.
+export default packageBuild({
+  entry: ['src/index.ts', 'src/kernels/index.ts'],
+  external: ['@vgwrdma/s3-backend'],
+});

@@ -3,6 +3,7 @@
 // exiting, so tests can drive it; main.ts is the only place that calls process.exit.
 import { cuMiddleware } from '@vgwrdma/cu-middleware';
 import { createGateway, type GatewayEnv, IamStore, type RunningGateway } from '@vgwrdma/gateway';
+import { installNativeKernels } from '@vgwrdma/native/kernels';
 import type { Backend } from '@vgwrdma/s3-backend';
 import { formatBanner } from './banner.js';
 import { type GatewayConfig, parseCommandLine } from './config.js';
@@ -49,6 +50,9 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
   let running: RunningGateway | undefined;
   let stopping = false;
   try {
+    // Native hashing first, so its start line (which library, which kernels) goes to our log; a
+    // VGWRDMA_SHIM_DIR without the library stops the start here, naming the directory.
+    installNativeKernels({ logger });
     const posix = await openBackend(config);
     backend = posix;
     // With --rdma-ip, CuServer wraps the backend (and owns the RDMA server and buffer pool, closed

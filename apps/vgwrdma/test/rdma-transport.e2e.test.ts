@@ -37,7 +37,11 @@ describe('vgwrdma --rdma-transport cuobj without libcuobjserver', () => {
     ]);
     expect(run.code).toBe(1);
     expect(run.stdout).toBe(''); // no banner: nothing started
-    const lines = run.stderr.trim().split('\n');
+    // the JSON log lines aside (the native loader's start line comes first), one sentence
+    const lines = run.stderr
+      .trim()
+      .split('\n')
+      .filter((l) => !l.startsWith('{'));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(
       /^vgwrdma: cuobj transport unavailable: NVIDIA libcuobjserver\.so is not part of this build \(/,

@@ -2,6 +2,7 @@
 // directories, objects are files, metadata is user.* xattrs (or sidecar files, or nothing).
 // This class only wires the Backend contract to the operation modules; each module documents
 // its part of the on-disk contract (docs/posix-layout.md).
+import { installNativeKernels } from '@vgwrdma/native/kernels';
 import {
   type BucketAcl,
   type BucketLockConfig,
@@ -75,8 +76,13 @@ export class PosixBackend extends UnsupportedBackend {
     super();
   }
 
-  /** Opens (and if needed creates) a tree; see PosixBackendOptions. */
+  /**
+   * Opens (and if needed creates) a tree; see PosixBackendOptions. Installs the native hashing
+   * kernels first (installNativeKernels: idempotent), so an embedded backend hashes natively too;
+   * a VGWRDMA_SHIM_DIR without the library fails here, with NativeLoadError.
+   */
   static async open(opts: PosixBackendOptions): Promise<PosixBackend> {
+    installNativeKernels();
     const { root, meta } = await openStore(opts);
     await cleanStaleTemps(root, meta, {
       ...(opts.staleTempAgeMs === undefined ? {} : { maxAgeMs: opts.staleTempAgeMs }),

@@ -1,8 +1,10 @@
 // openCuServer(): what an app does with its --rdma-* flags — create the RDMA server (transport,
 // bind address, channels, DC key, vendor tunables), register the buffer pool once, and wrap the
 // backend in CuServer, which then owns both. All or nothing: a failure closes what was created.
+// Installs the native hashing kernels first (@vgwrdma/native/kernels).
 
 import { BufferPool } from '@vgwrdma/bufferpool';
+import { installNativeKernels } from '@vgwrdma/native/kernels';
 import { RdmaServer, type RdmaServerOptions } from '@vgwrdma/rdma-ffi';
 import type { Backend } from '@vgwrdma/s3-backend';
 import { CuServer } from './cu-server.js';
@@ -50,6 +52,8 @@ export interface CuServerConfig {
 }
 
 export function openCuServer(config: CuServerConfig, backend: Backend): CuServer {
+  // RDMA uploads hash as they land (rdma-upload.ts): natively, whatever backend is wrapped.
+  installNativeKernels();
   const vendor = {
     ...(config.cqDepth === undefined ? {} : { cqDepth: config.cqDepth }),
     ...(config.retryCount === undefined ? {} : { retryCount: config.retryCount }),

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PosixBackend } from '@vgwrdma/backend-posix';
-import { RdmaLoadError } from '@vgwrdma/rdma-ffi';
+import { NativeLoadError } from '@vgwrdma/rdma-ffi';
 import { describe, expect, it } from 'vitest';
 import { openCuServer } from '../src/index.js';
 
@@ -51,7 +51,7 @@ describe('openCuServer', () => {
           { ip: '127.0.0.1', transport: 'cuobj', port: 19100, poolBufSize: 4096, poolBufCount: 1 },
           posix,
         );
-      expect(open).toThrow(RdmaLoadError);
+      expect(open).toThrow(NativeLoadError);
       expect(open).toThrow(/libcuobjserver\.so/);
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -1,7 +1,7 @@
 // @vgwrdma/cuobjclient — move S3 object data by RDMA (cuObject DC v1) or softnic through an
 // ordinary @aws-sdk/client-s3 S3Client: Session.open({ size }) → upload / download → close.
 
-export { CHECKSUMS, type ChecksumAlgorithm, checksumHeader, crc32, crc32c, crcToBase64 } from './checksum.js';
+export { CHECKSUMS, type ChecksumAlgorithm, checksumHeader } from './checksum.js';
 export {
   CuObjError,
   type CuObjErrorCode,

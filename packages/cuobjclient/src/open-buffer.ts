@@ -3,6 +3,7 @@
 // every failure into one CuObjError that names what is missing (shim library, CUDA runtime,
 // CUDA device, device memory).
 
+import { installNativeKernels } from '@vgwrdma/native/kernels';
 import { GpuClient, HostClient, type HostClientOptions, type StagingOptions } from '@vgwrdma/rdma-ffi';
 import { CuObjError } from './errors.js';
 import { hostOptionsFromEnv } from './host-env.js';
@@ -70,6 +71,8 @@ export function openBuffer(o: BufferOptions): OpenedBuffer {
     throw new CuObjError('ERR_CUOBJ_UNAVAILABLE', `cannot open an RDMA session: ${why(err)}`, { cause: err });
   }
   try {
+    // The library is there: let the checksum registry use its CRC32C kernel too (once a process).
+    installNativeKernels({ shimDir, env: o.env });
     return { client, buffer: memory === 'cuda' ? openCuda(client as GpuClient, o) : openHost(client, o) };
   } catch (err) {
     client.close();

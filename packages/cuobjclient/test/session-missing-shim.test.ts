@@ -25,7 +25,7 @@ describe('Session.open without the shim', () => {
       expect(e.code).toBe('ERR_CUOBJ_UNAVAILABLE');
       expect(e.message).toContain('libvgwrdma_shims.so');
       expect(e.message).toContain(empty);
-      expect((e.cause as { code?: string }).code).toBe('ERR_RDMA_LIBRARY_NOT_FOUND');
+      expect((e.cause as { code?: string }).code).toBe('VGW_ERR_NATIVE_LIBRARY_NOT_FOUND');
       const viaEnv = await openError({ size: 4096, env: { VGWRDMA_SHIM_DIR: empty } });
       expect([viaEnv.code, viaEnv.message]).toEqual([
         'ERR_CUOBJ_UNAVAILABLE',

@@ -1,2 +1,27 @@
-// @vgwrdma/native: the one loader of libvgwrdma_shims.so.
-export {};
+// @vgwrdma/native: the one loader of native code. It finds libvgwrdma_shims (VGWRDMA_SHIM_DIR →
+// @vgwrdma/native-shims-<platform>-<arch> → the repository's native-shims/build), checks its ABI,
+// logs one start line, and opens libc for the system calls Node lacks. Transfers
+// (@vgwrdma/rdma-ffi) bind their functions on the library this returns; native hashing for
+// s3-backend is the `@vgwrdma/native/kernels` subpath.
+export { abiString, checkAbi, EXPECTED_ABI } from './abi.js';
+export { isNativeLoadError, NativeLoadError, type NativeLoadErrorCode } from './errors.js';
+export { lastErrno, libc } from './libc.js';
+export {
+  defaultRepoBuildRoot,
+  libraryFileName,
+  type ResolveShimOptions,
+  resolveShimLibraries,
+  SHIM_DIR_ENV,
+  type ShimLocation,
+  type ShimSource,
+  SUPPORTED_PLATFORMS,
+} from './library-resolver.js';
+export { describeLibrary, type NativeKernelSupport, type NativeLibraryStatus } from './library-status.js';
+export { NATIVE_WARNING_CODE, type NativeLogger, nativeLogger, setNativeLogger } from './logger.js';
+export {
+  type LoadNativeOptions,
+  loadNativeLibrary,
+  type NativeFn,
+  type NativeLibrary,
+  SHIM_LIBRARY,
+} from './shim-library.js';

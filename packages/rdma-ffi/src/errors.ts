@@ -1,6 +1,7 @@
 // Errors of the RDMA layer as values with codes (CONTRIBUTING.md, house style): `RdmaError` carries the negative errno
 // the native side returned and its name, so callers branch on `code` ('EIO', 'ETIMEDOUT', ...)
-// instead of matching messages; `RdmaLoadError` says which library or platform is missing.
+// instead of matching messages. Why the library could not be loaded is @vgwrdma/native's
+// NativeLoadError.
 
 import { constants } from 'node:os';
 
@@ -50,25 +51,4 @@ export function checkErrno(op: string, ret: number | bigint, detail?: string): n
   const n = Number(ret);
   if (n < 0) throw new RdmaError(op, n, detail);
   return n;
-}
-
-/** Why the native shims could not be loaded. */
-export type RdmaLoadErrorCode =
-  | 'ERR_RDMA_UNSUPPORTED_PLATFORM'
-  | 'ERR_RDMA_LIBRARY_NOT_FOUND'
-  | 'ERR_RDMA_LIBRARY_LOAD_FAILED'
-  | 'ERR_RDMA_ABI_MISMATCH'
-  /** The shim loaded, but the chosen transport provider cannot be used here (message says why). */
-  | 'ERR_RDMA_PROVIDER_UNAVAILABLE';
-
-/** The native shim library is missing, unloadable, or of another ABI version. */
-export class RdmaLoadError extends Error {
-  override readonly name = 'RdmaLoadError';
-  constructor(
-    readonly code: RdmaLoadErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
 }

@@ -1,6 +1,8 @@
 // @vgwrdma/rdma-ffi — koffi bindings to the vgwrdma native shims (libvgwrdma_shims):
 // RdmaServer (gateway side), HostClient (client side), the DC v1 token codec, typed errors.
 
+// The loader's error, thrown by every constructor here when the library cannot be used.
+export { NativeLoadError, type NativeLoadErrorCode } from '@vgwrdma/native';
 export { type CeilingProbe, measureCeiling } from './ceiling-probes.js';
 export { MEMORY_KIND_ID, type MemoryKind } from './client/client-abi.js';
 export { type HostClientOptions, MAX_HOST_REGION } from './client/client-base.js';
@@ -13,18 +15,7 @@ export {
   errnoName,
   errnoOf,
   RdmaError,
-  RdmaLoadError,
-  type RdmaLoadErrorCode,
 } from './errors.js';
-export {
-  libraryFileName,
-  type ResolveShimOptions,
-  resolveShimLibraries,
-  SHIM_DIR_ENV,
-  type ShimLocation,
-  type ShimSource,
-  SUPPORTED_PLATFORMS,
-} from './native/library-resolver.js';
 export { NativeMemory } from './native-memory.js';
 export { PROVIDER_ID, providerName, type RdmaProvider } from './provider.js';
 export { RdmaBuffer } from './server/rdma-buffer.js';

@@ -1,19 +1,19 @@
 // Whether a transport provider can be used by the loaded shim library — and, when it cannot, the
 // one sentence the native side gives (vgw_shim_provider_built + its last error) as an
-// RdmaLoadError with code ERR_RDMA_PROVIDER_UNAVAILABLE: what an app prints at start-up
+// NativeLoadError (@vgwrdma/native) with code VGW_ERR_NATIVE_PROVIDER_UNAVAILABLE: what an app prints at start-up
 // ("cuobj transport unavailable: NVIDIA libcuobjserver.so is not part of this build (...)")
 // instead of an errno. Asking may load the provider (the cuobj plugin is loaded on first use).
 
-import { RdmaLoadError } from './errors.js';
+import { NativeLoadError } from '@vgwrdma/native';
 import type { ShimLibrary } from './native/shim-library.js';
 import { PROVIDER_ID, type RdmaProvider } from './provider.js';
 
 /** undefined when `provider` is usable; otherwise the error to throw (not thrown here). */
-export function providerUnavailable(lib: ShimLibrary, provider: RdmaProvider): RdmaLoadError | undefined {
+export function providerUnavailable(lib: ShimLibrary, provider: RdmaProvider): NativeLoadError | undefined {
   if (lib.fn.vgw_shim_provider_built(PROVIDER_ID[provider]) === 1) return undefined;
   const { message } = lib.lastError(); // same thread: koffi's synchronous calls run on this one
-  return new RdmaLoadError(
-    'ERR_RDMA_PROVIDER_UNAVAILABLE',
+  return new NativeLoadError(
+    'VGW_ERR_NATIVE_PROVIDER_UNAVAILABLE',
     message || `${provider} transport unavailable in ${lib.path}`,
   );
 }

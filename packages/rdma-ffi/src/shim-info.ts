@@ -15,7 +15,7 @@ export interface ShimInfo {
   readonly providers: readonly RdmaProvider[];
 }
 
-/** Loads the library (throws RdmaLoadError when missing) and describes it. */
+/** Loads the library (throws NativeLoadError when missing) and describes it. */
 export function shimInfo(options: { shimDir?: string } = {}): ShimInfo {
   const lib = loadShimLibrary(options);
   const providers = (Object.keys(PROVIDER_ID) as RdmaProvider[]).filter(

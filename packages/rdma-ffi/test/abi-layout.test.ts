@@ -1,10 +1,11 @@
 // koffi's struct layouts against the C compiler's (vgw_shim_layout_sizeof/offsetof), and the
 // library's ABI version against the one this package was written for.
 
+import { EXPECTED_ABI } from '@vgwrdma/native';
 import koffi from 'koffi';
 import { describe, expect, it } from 'vitest';
 import { ABI_STRUCTS } from '../src/native/layouts.js';
-import { EXPECTED_ABI, loadShimLibrary } from '../src/native/shim-library.js';
+import { loadShimLibrary } from '../src/native/shim-library.js';
 import { shimInfo } from '../src/shim-info.js';
 
 const SIZE_MAX = 2n ** 64n - 1n;

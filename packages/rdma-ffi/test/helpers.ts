@@ -33,6 +33,9 @@ export class ClientProcess {
   static start(options: Omit<HostClientOptions, 'shimDir'> = {}): Promise<ClientProcess> {
     const json = JSON.stringify(options, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
     const proc = fork(CHILD, [json], {
+      // plain node on the built dist/: not the test worker's flags (its `source` condition would
+      // send @vgwrdma/native's import to TypeScript sources node cannot run)
+      execArgv: [],
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });

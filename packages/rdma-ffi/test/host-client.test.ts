@@ -5,9 +5,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import {
   gidToIpv4,
   HostClient,
+  NativeLoadError,
   parseRdmaToken,
   RdmaError,
-  RdmaLoadError,
   softnicEndpoint,
 } from '../src/index.js';
 
@@ -84,8 +84,8 @@ describe('HostClient', () => {
     expect(() => c.allocate(4096)).toThrow(expect.objectContaining({ code: 'EBADF' }));
   });
 
-  it('an explicit shimDir without the library is one clear RdmaLoadError', () => {
-    expect(() => new HostClient({ shimDir: '/nonexistent' })).toThrow(RdmaLoadError);
+  it('an explicit shimDir without the library is one clear NativeLoadError', () => {
+    expect(() => new HostClient({ shimDir: '/nonexistent' })).toThrow(NativeLoadError);
     expect(() => new HostClient({ shimDir: '/nonexistent' })).toThrow(
       /libvgwrdma_shims\.so not found in shimDir \/nonexistent/,
     );

@@ -1,10 +1,10 @@
 // Hardware providers as rdma-ffi sees them on a machine without RDMA hardware or NVIDIA's
 // cuObject libraries: cuobj refuses with one sentence naming the missing library (a typed
-// RdmaLoadError, before any native object exists); verbs, where built, refuses a client with
+// NativeLoadError, before any native object exists); verbs, where built, refuses a client with
 // ENODEV and says there is no RDMA device.
 
 import { describe, expect, it } from 'vitest';
-import { HostClient, RdmaError, RdmaLoadError, RdmaServer, shimInfo } from '../src/index.js';
+import { HostClient, NativeLoadError, RdmaError, RdmaServer, shimInfo } from '../src/index.js';
 
 function thrown(f: () => unknown): unknown {
   try {
@@ -16,12 +16,12 @@ function thrown(f: () => unknown): unknown {
 }
 
 describe('hardware providers (no RDMA hardware here)', () => {
-  it('cuobj server: ERR_RDMA_PROVIDER_UNAVAILABLE, one sentence naming libcuobjserver.so', () => {
+  it('cuobj server: VGW_ERR_NATIVE_PROVIDER_UNAVAILABLE, one sentence naming libcuobjserver.so', () => {
     if (shimInfo().providers.includes('cuobj')) return; // a host with the vendor library
     const e = thrown(() => new RdmaServer({ provider: 'cuobj', channels: 2 }));
-    expect(e).toBeInstanceOf(RdmaLoadError);
-    const err = e as RdmaLoadError;
-    expect(err.code).toBe('ERR_RDMA_PROVIDER_UNAVAILABLE');
+    expect(e).toBeInstanceOf(NativeLoadError);
+    const err = e as NativeLoadError;
+    expect(err.code).toBe('VGW_ERR_NATIVE_PROVIDER_UNAVAILABLE');
     expect(err.message).toMatch(/^cuobj transport unavailable: .*libcuobjserver\.so/);
     expect(err.message).not.toContain('\n');
   });

@@ -5,11 +5,11 @@
 // critical path. Exchanging the two names is just as atomic for readers (the old object until
 // the call, the new one after) and flushes nothing; the old object ends up under the temp name
 // and is unlinked after the request, like any temp file (a crash leaves it to the start-up
-// cleanup of dead owners' temp files). Node has no renameat2: koffi, on the libuv pool.
+// cleanup of dead owners' temp files). Node has no renameat2: libc's (@vgwrdma/native) through koffi, on the libuv pool.
 import { lstat } from 'node:fs/promises';
-import koffi from 'koffi';
+import { libc as openLibc } from '@vgwrdma/native';
 
-const libc = koffi.load('libc.so.6');
+const libc = openLibc();
 const renameat2 = libc.func(
   'int renameat2(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, unsigned int flags)',
 );

@@ -1,6 +1,6 @@
 // Streams a request body into an open file while computing its MD5 (the ETag) and the checksums
 // asked for, in one pass; the file writes run on the libuv pool, and so does the MD5 of a large
-// body (streamDigest: off the main thread from 1 MiB, when the shim is there) while the main thread
+// body (streamDigest: off the main thread from 1 MiB, with the native kernels installed) while the main thread
 // reads the next chunk. A body lent from registered memory (BORROW_CHUNKS) is written and hashed
 // with no copy. Enforces the declared length and a size limit, and stops on abort.
 // The caller owns the file: on any error here it discards the temp file, so nothing partial is

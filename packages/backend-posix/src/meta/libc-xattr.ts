@@ -1,13 +1,13 @@
-// libc's xattr calls through koffi: Node has no xattr API. Reads are synchronous: each is a
+// libc's xattr calls through koffi (libc from @vgwrdma/native): Node has no xattr API. Reads are synchronous: each is a
 // single short syscall (~1-2 µs) and the async variant would cost ~15 µs plus a thread-pool slot.
 // Setting an attribute on an open file is a journaled metadata update (ext4: ~0.3 ms measured on
 // the 2-core VM, two or three per PUT), so xattrSetFdAsync runs it on the libuv pool instead of
 // the event loop. Errors come back as Node-style errors (`code` = errno name) so callers treat
 // them like fs errors.
 import { constants } from 'node:os';
-import koffi from 'koffi';
+import { lastErrno, libc as openLibc } from '@vgwrdma/native';
 
-const libc = koffi.load('libc.so.6');
+const libc = openLibc();
 // koffi has no ssize_t; intptr_t has the same size and signedness on Linux.
 const getxattr = libc.func('intptr_t getxattr(const char *path, const char *name, void *value, size_t size)');
 const fgetxattr = libc.func('intptr_t fgetxattr(int fd, const char *name, void *value, size_t size)');
@@ -32,7 +32,7 @@ export interface ErrnoError extends Error {
 }
 
 function fail(syscall: string, target: string | number): ErrnoError {
-  const errno = koffi.errno();
+  const errno = lastErrno();
   const code = ERRNO_NAMES.get(errno) ?? `E${errno}`;
   const where = typeof target === 'number' ? `fd ${target}` : target;
   const err = new Error(`${code}: ${syscall} ${where}`) as ErrnoError;
@@ -55,7 +55,7 @@ function readAttr(
   for (;;) {
     const size = call(null, 0);
     if (size < 0) {
-      if (koffi.errno() === ENODATA) return undefined;
+      if (lastErrno() === ENODATA) return undefined;
       throw fail(syscall, target);
     }
     if (size === 0) return Buffer.alloc(0);
@@ -63,7 +63,7 @@ function readAttr(
     const buf = Buffer.alloc(size);
     const got = call(buf, size);
     if (got >= 0) return buf.subarray(0, got);
-    const errno = koffi.errno();
+    const errno = lastErrno();
     if (errno === ENODATA) return undefined;
     if (errno !== ERANGE) throw fail(syscall, target);
   }
@@ -106,7 +106,7 @@ export function xattrSetFdAsync(fd: number, name: string, value: Buffer): Promis
 
 /** Removes an attribute; ENODATA (absent) is not an error. */
 export function xattrRemove(path: string, name: string): void {
-  if (removexattr(path, name) !== 0 && koffi.errno() !== ENODATA) throw fail('removexattr', path);
+  if (removexattr(path, name) !== 0 && lastErrno() !== ENODATA) throw fail('removexattr', path);
 }
 
 export function xattrList(path: string): string[] {

@@ -1,7 +1,8 @@
 // A body sent as is: counts bytes against Content-Length and, when the request signed a payload
 // hash, hashes while streaming. Both checks fail the stream before 'end', so nothing is published
 // from a body that does not match. A large signed body is hashed off the main thread
-// (streamDigest): the SHA-256 runs on a libuv pool thread while this stream passes the chunks on.
+// (streamDigest, once native kernels are installed: installNativeKernels() by the app or the
+// backend): the SHA-256 runs on a libuv pool thread while this stream passes the chunks on.
 import { Transform, type TransformCallback } from 'node:stream';
 import { type StreamDigest, streamDigest } from '@vgwrdma/s3-backend';
 import { bodyErrors } from './body-errors.js';

@@ -9,7 +9,7 @@ import { ClientBase, type HostClientOptions } from './client-base.js';
 import type { HostMemory } from './host-memory.js';
 
 export class HostClient extends ClientBase {
-  /** Starts the client (and, on softnic, its agent). Throws RdmaLoadError or RdmaError (e.g. EADDRINUSE). */
+  /** Starts the client (and, on softnic, its agent). Throws NativeLoadError (@vgwrdma/native) or RdmaError (e.g. EADDRINUSE). */
   constructor(options: HostClientOptions = {}) {
     super(options, hostClientAbi);
   }

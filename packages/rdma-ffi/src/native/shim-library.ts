@@ -1,10 +1,15 @@
-// Loads libvgwrdma_shims (one library holds the server, host-client, cuobj-client and token
-// ABIs; vgw_shim_common.h), checks its ABI version, and declares every function with koffi.
-// Pointers come back as BigInt (0n = NULL); ssize_t is declared int64_t (LP64 Linux only).
-// One loaded instance per resolved path, shared by every class in this package.
+// The transfer functions of libvgwrdma_shims (one library holds the server, host-client,
+// cuobj-client and token ABIs; vgw_shim_common.h), declared with koffi on the library that
+// @vgwrdma/native found, loaded and ABI-checked. Pointers come back as BigInt (0n = NULL);
+// ssize_t is declared int64_t (LP64 Linux only). One bound instance per loaded library, shared by
+// every class in this package.
 
-import koffi, { type LibraryHandle } from 'koffi';
-import { RdmaLoadError } from '../errors.js';
+import {
+  type LoadNativeOptions,
+  loadNativeLibrary,
+  type NativeLibrary,
+  type ShimSource,
+} from '@vgwrdma/native';
 import {
   CuobjRdmaTunables,
   type CuobjRdmaTunablesStruct,
@@ -15,11 +20,6 @@ import {
   RdmaHostClientConfig,
   type RdmaHostClientConfigStruct,
 } from './layouts.js';
-import { resolveShimLibraries, type ShimSource } from './library-resolver.js';
-
-/** The ABI this package was written for (vgw_shim_common.h): major must match, minor ≥. */
-export const EXPECTED_ABI = { major: 1, minor: 6 } as const;
-export const SHIM_LIBRARY = 'vgwrdma_shims';
 
 /** A native pointer: BigInt address, 0n for NULL (koffi's `null` is normalised at binding). */
 export type Ptr = bigint;
@@ -223,80 +223,25 @@ export interface ShimLibrary {
   lastError(): { errno: number; message: string };
 }
 
-export interface LoadShimOptions {
-  /** Directory holding libvgwrdma_shims.so; overrides VGWRDMA_SHIM_DIR and the defaults. */
-  readonly shimDir?: string | undefined;
-}
+export type LoadShimOptions = Pick<LoadNativeOptions, 'shimDir'>;
 
 // Referenced so koffi registers the struct names used in PROTOTYPES before parsing them.
 void [CuobjToken, CuobjRdmaTunables, CuobjServerStats, RdmaHostClientConfig];
 
-const loaded = new Map<string, ShimLibrary>();
+const bound = new WeakMap<NativeLibrary, ShimLibrary>();
 
-function bind(lib: LibraryHandle): ShimFunctions {
-  const fns: Record<string, unknown> = {};
-  for (const proto of PROTOTYPES) {
-    const f = lib.func(proto);
-    // koffi returns NULL as `null`; every caller here tests pointers against 0n, so normalise.
-    fns[f.info.name] = proto.startsWith('void *')
-      ? (...args: unknown[]) => (f(...args) as bigint | null) ?? 0n
-      : f;
-  }
-  return fns as unknown as ShimFunctions;
-}
-
-/** Loads (once per path) and version-checks the shim library. Throws RdmaLoadError. */
+/** Loads (through @vgwrdma/native) and binds the shim library. Throws NativeLoadError. */
 export function loadShimLibrary(options: LoadShimOptions = {}): ShimLibrary {
-  const where = resolveShimLibraries({ libraries: [SHIM_LIBRARY], shimDir: options.shimDir });
-  const path = where.libraries[SHIM_LIBRARY]!;
-  const cached = loaded.get(path);
+  const native = loadNativeLibrary({ shimDir: options.shimDir });
+  const cached = bound.get(native);
   if (cached) return cached;
-  let handle: LibraryHandle;
-  try {
-    handle = koffi.load(path);
-  } catch (cause) {
-    throw new RdmaLoadError(
-      'ERR_RDMA_LIBRARY_LOAD_FAILED',
-      `@vgwrdma/rdma-ffi: cannot load ${path}: ${String(cause)}`,
-      {
-        cause,
-      },
-    );
-  }
-  const version = (handle.func('uint32_t vgw_shim_abi_version(void)')() as number) >>> 0;
-  const major = version >>> 16;
-  const minor = version & 0xffff;
-  if (major !== EXPECTED_ABI.major || minor < EXPECTED_ABI.minor) {
-    throw new RdmaLoadError(
-      'ERR_RDMA_ABI_MISMATCH',
-      `@vgwrdma/rdma-ffi: ${path} has ABI ${major}.${minor}, this package needs ` +
-        `${EXPECTED_ABI.major}.${EXPECTED_ABI.minor} or a later minor; rebuild native-shims (npm run build)`,
-    );
-  }
-  let fn: ShimFunctions;
-  try {
-    fn = bind(handle);
-  } catch (cause) {
-    throw new RdmaLoadError(
-      'ERR_RDMA_ABI_MISMATCH',
-      `@vgwrdma/rdma-ffi: ${path} lacks a symbol: ${String(cause)}`,
-      {
-        cause,
-      },
-    );
-  }
-  const msg = Buffer.alloc(512);
   const lib: ShimLibrary = {
-    path,
-    source: where.source,
-    abiVersion: version,
-    fn,
-    lastError() {
-      const errno = fn.vgw_shim_last_error(msg, msg.length);
-      const end = msg.indexOf(0);
-      return { errno, message: msg.toString('utf8', 0, end < 0 ? msg.length : end) };
-    },
+    path: native.path,
+    source: native.source,
+    abiVersion: native.abiVersion,
+    fn: native.bind<ShimFunctions>(PROTOTYPES),
+    lastError: () => native.lastError(),
   };
-  loaded.set(path, lib);
+  bound.set(native, lib);
   return lib;
 }

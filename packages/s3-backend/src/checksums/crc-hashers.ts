@@ -1,12 +1,12 @@
 // CRC64NVME (the NVMe CRC-64: reflected polynomial 0x9a6c9329ac4bc9b5, init and xorout
-// all-ones) and CRC32C (Castagnoli, reflected 0x82f63b78) hashers: on the native kernels of the
-// shim library when they load (native-crc.ts), else on the WebAssembly kernel.
+// all-ones) and CRC32C (Castagnoli, reflected 0x82f63b78) hashers: on the native kernels when a
+// loader installed them (kernels.ts), else on the WebAssembly kernel.
 // Why not the SDK's packages: their hashers only have an async digest() (the registry's is
 // synchronous) and run 5–50× slower (bench/crc-throughput.mjs). The SDK implementations and
 // @aws-crypto/crc32c are the oracles in checksums.test.ts, so the two cannot drift apart.
 import { type CrcField, combineCrc, crcField, crcToBase64 } from './crc-combine.js';
 import { CrcKernel } from './crc-kernel.js';
-import { type NativeCrc, nativeCrc } from './native-crc.js';
+import { type CrcKernels, checksumKernels } from './kernels.js';
 import type { Hasher } from './types.js';
 
 export const CRC64NVME_POLY = 0x9a6c9329ac4bc9b5n;
@@ -45,7 +45,7 @@ class NativeCrc64Hasher implements Hasher {
   private readonly done = new Map<number, [crc: bigint, length: number]>();
   private issued = 0;
   private folded = 0;
-  constructor(private readonly native: NativeCrc) {}
+  constructor(private readonly native: CrcKernels) {}
   update(chunk: Uint8Array): void {
     this.assertSettled('update');
     if (chunk.length > 0) this.native.crc64nvme(this.state, chunk);
@@ -79,7 +79,7 @@ class NativeCrc64Hasher implements Hasher {
 
 class NativeCrc32cHasher implements Hasher {
   private readonly state = new Uint32Array(1);
-  constructor(private readonly native: NativeCrc) {}
+  constructor(private readonly native: CrcKernels) {}
   update(chunk: Uint8Array): void {
     if (chunk.length > 0) this.native.crc32c(this.state, chunk);
   }
@@ -89,14 +89,14 @@ class NativeCrc32cHasher implements Hasher {
 }
 
 export function createCrc64Nvme(): Hasher {
-  const native = nativeCrc();
+  const native = checksumKernels().crc;
   if (native) return new NativeCrc64Hasher(native);
   crc64Kernel ??= new CrcKernel(64, CRC64NVME_POLY);
   return new KernelHasher(crc64Kernel);
 }
 
 export function createCrc32c(): Hasher {
-  const native = nativeCrc();
+  const native = checksumKernels().crc;
   if (native) return new NativeCrc32cHasher(native);
   crc32cKernel ??= new CrcKernel(32, CRC32C_POLY);
   return new KernelHasher(crc32cKernel);

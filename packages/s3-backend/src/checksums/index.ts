@@ -2,8 +2,19 @@
 
 export type { BodyDigestOptions, BodyDigestResult } from './body-digest.js';
 export { BodyDigest, digestStream } from './body-digest.js';
-export type { OffThreadAlgorithm, OffThreadDigest } from './native-digest.js';
-export { offThreadDigest, offThreadDigestAvailable } from './native-digest.js';
+export type {
+  ChecksumKernelStatus,
+  ChecksumKernels,
+  CrcKernels,
+  OffThreadAlgorithm,
+  OffThreadDigest,
+} from './kernels.js';
+export {
+  checksumKernelStatus,
+  installChecksumKernels,
+  offThreadDigest,
+  offThreadDigestAvailable,
+} from './kernels.js';
 export {
   algorithmOfHeader,
   CHECKSUMS,

@@ -1,9 +1,9 @@
 // The MD5 / SHA-256 of a body as it streams past, on whichever thread suits its size: off the
-// main thread (native-digest.ts) when the body is expected to be large and the shim is there,
+// main thread (an installed off-thread digest, kernels.ts) when the body is expected to be large,
 // inline with node:crypto otherwise — a 4 KiB PUT does not pay a thread hop. One interface for
 // both, so the backends' ingest and the gateway's payload check need no branches.
 import { createHash, type Hash } from 'node:crypto';
-import { type OffThreadAlgorithm, type OffThreadDigest, offThreadDigest } from './native-digest.js';
+import { type OffThreadAlgorithm, type OffThreadDigest, offThreadDigest } from './kernels.js';
 
 export interface StreamDigest {
   /** Hashes `chunk` (now, or queued: then it must stay unchanged until `done` runs). */

@@ -1,19 +1,27 @@
-// The native CRC kernels agree with the WebAssembly kernel (itself checked against the SDK's
-// implementations in checksums.test.ts) on random data, lengths, alignments and splits.
+// The native CRC kernels agree with s3-backend's WebAssembly kernel (itself checked against the
+// SDK's implementations in s3-backend's checksums.test.ts) on random data, lengths, alignments
+// and splits; installed, they are what the registry's CRC64NVME hasher runs on.
 import { randomBytes } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
-import { crcToBase64 } from './crc-combine.js';
-import { CRC32C_POLY, CRC64NVME_POLY, createCrc64Nvme } from './crc-hashers.js';
-import { CrcKernel } from './crc-kernel.js';
+import { CHECKSUMS, installChecksumKernels } from '@vgwrdma/s3-backend';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadNativeLibrary } from '../shim-library.js';
 import { nativeCrc } from './native-crc.js';
 
-const native = nativeCrc();
+const native = nativeCrc(loadNativeLibrary());
+const crcToBase64 = (crc: bigint, bytes: number) =>
+  Buffer.from(crc.toString(16).padStart(bytes * 2, '0'), 'hex').toString('base64');
+/** The registry's hasher with nothing installed: the WebAssembly kernel. */
+function viaWasm(alg: 'CRC64NVME' | 'CRC32C', data: Uint8Array): string {
+  installChecksumKernels({});
+  const h = CHECKSUMS[alg].create();
+  h.update(data);
+  return h.digest();
+}
+const createCrc64Nvme = () => CHECKSUMS.CRC64NVME.create();
 
-describe.skipIf(native === null)('native CRC kernels', () => {
-  const wasm64 = new CrcKernel(64, CRC64NVME_POLY);
-  const wasm32 = new CrcKernel(32, CRC32C_POLY);
-  const viaWasm = (k: CrcKernel, parts: Uint8Array[]) =>
-    crcToBase64(parts.reduce((r, p) => k.update(r, p), k.mask) ^ k.mask, k.width / 8);
+describe('native CRC kernels', () => {
+  beforeAll(() => installChecksumKernels({ crc: native }));
+  afterAll(() => installChecksumKernels({}));
 
   it('CRC64NVME and CRC32C equal the WebAssembly kernel, in one call and split', () => {
     const data = randomBytes(3 * 1024 * 1024 + 17);
@@ -27,12 +35,13 @@ describe.skipIf(native === null)('native CRC kernels', () => {
         native?.crc64nvme(s64, p);
         native?.crc32c(s32, p);
       }
-      expect(crcToBase64(s64[0] as bigint, 8)).toBe(viaWasm(wasm64, [view]));
-      expect(crcToBase64(BigInt(s32[0] as number), 4)).toBe(viaWasm(wasm32, [view]));
+      expect(crcToBase64(s64[0] as bigint, 8)).toBe(viaWasm('CRC64NVME', view));
+      expect(crcToBase64(BigInt(s32[0] as number), 4)).toBe(viaWasm('CRC32C', view));
     }
   });
 
   it('CRC64NVME off the main thread gives the same value, in order', async () => {
+    installChecksumKernels({ crc: native });
     const data = randomBytes(9 * 1024 * 1024 + 5);
     const sync = createCrc64Nvme();
     sync.update(data);
@@ -44,6 +53,7 @@ describe.skipIf(native === null)('native CRC kernels', () => {
   });
 
   it('CRC64NVME off-thread updates run in parallel and fold in call order, whatever order they finish in', async () => {
+    installChecksumKernels({ crc: native });
     const data = randomBytes(6 * 1024 * 1024 + 3);
     const sync = createCrc64Nvme();
     sync.update(data);

@@ -3,13 +3,15 @@
 //   3. a per-platform package `@vgwrdma/native-shims-<platform>-<arch>` (its `lib/` or root),
 //   4. the in-repo build `native-shims/build/<platform>-<arch>/` (after `npm run build`).
 // An explicit choice (1 or 2) that lacks a library is an error: silently falling back to another
-// build would test the wrong binary. Every failure is one RdmaLoadError naming what is missing.
+// build would test the wrong binary. Every failure is one NativeLoadError naming what is missing.
+// The per-platform package (3) is the seam prebuilt binaries plug into: installed next to this
+// package, it wins over a repository build.
 
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { RdmaLoadError } from '../errors.js';
+import { NativeLoadError } from './errors.js';
 
 /** Platforms the shims are built for (softnic needs Linux's process_vm_readv/writev). */
 export const SUPPORTED_PLATFORMS: readonly string[] = ['linux-x64', 'linux-arm64'];
@@ -44,13 +46,13 @@ export function libraryFileName(name: string, platform: string = process.platfor
 
 /** The repository's `native-shims/build` directory, found from this package's root; undefined if installed elsewhere. */
 export function defaultRepoBuildRoot(): string | undefined {
-  // Works from src/native/*.ts (vitest) and from the bundled dist/index.js alike.
+  // Works from src/*.ts (vitest) and from the bundled dist/index.js alike.
   let dir = dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 5; i++) {
     const pkg = join(dir, 'package.json');
     if (existsSync(pkg)) {
       try {
-        if ((JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === '@vgwrdma/rdma-ffi') {
+        if ((JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === '@vgwrdma/native') {
           return join(dir, '..', '..', 'native-shims', 'build');
         }
       } catch {
@@ -83,15 +85,15 @@ function librariesIn(dir: string, names: readonly string[], platform: string) {
   return { found, missing };
 }
 
-/** Resolves the shim directory or throws one RdmaLoadError that says what is missing and where it looked. */
+/** Resolves the shim directory or throws one NativeLoadError that says what is missing and where it looked. */
 export function resolveShimLibraries(options: ResolveShimOptions): ShimLocation {
   const platform = options.platform ?? process.platform;
   const arch = options.arch ?? process.arch;
   const tag = `${platform}-${arch}`;
   if (!SUPPORTED_PLATFORMS.includes(tag)) {
-    throw new RdmaLoadError(
-      'ERR_RDMA_UNSUPPORTED_PLATFORM',
-      `@vgwrdma/rdma-ffi: no native shims for ${tag} (supported: ${SUPPORTED_PLATFORMS.join(', ')})`,
+    throw new NativeLoadError(
+      'VGW_ERR_NATIVE_UNSUPPORTED_PLATFORM',
+      `@vgwrdma/native: no native shims for ${tag} (supported: ${SUPPORTED_PLATFORMS.join(', ')})`,
     );
   }
   const env = options.env ?? process.env;
@@ -104,9 +106,9 @@ export function resolveShimLibraries(options: ResolveShimOptions): ShimLocation 
     const { found, missing } = librariesIn(dir, options.libraries, platform);
     if (missing.length > 0) {
       const what = source === 'env' ? `${SHIM_DIR_ENV}=${dir}` : `shimDir ${dir}`;
-      throw new RdmaLoadError(
-        'ERR_RDMA_LIBRARY_NOT_FOUND',
-        `@vgwrdma/rdma-ffi: ${missing.join(', ')} not found in ${what}`,
+      throw new NativeLoadError(
+        'VGW_ERR_NATIVE_LIBRARY_NOT_FOUND',
+        `@vgwrdma/native: ${missing.join(', ')} not found in ${what}`,
       );
     }
     return { dir, source, libraries: found };
@@ -127,9 +129,9 @@ export function resolveShimLibraries(options: ResolveShimOptions): ShimLocation 
     looked.push(`${dir} (missing ${missing.join(', ')})`);
   }
   const names = options.libraries.map((n) => libraryFileName(n, platform)).join(', ');
-  throw new RdmaLoadError(
-    'ERR_RDMA_LIBRARY_NOT_FOUND',
-    `@vgwrdma/rdma-ffi: native shim ${names} not found for ${tag}; looked in ${looked.join(', ')}. ` +
+  throw new NativeLoadError(
+    'VGW_ERR_NATIVE_LIBRARY_NOT_FOUND',
+    `@vgwrdma/native: native shim ${names} not found for ${tag}; looked in ${looked.join(', ')}. ` +
       `Run \`npm run build\` (builds native-shims with CMake) or set ${SHIM_DIR_ENV} to a directory holding them.`,
   );
 }

@@ -10,28 +10,10 @@
 // hop each way: ~50 µs of CPU here, measured) is paid per megabyte, not per read; large ones (lent
 // RDMA slices) and any chunk with a `done` callback go at once, alone and uncopied. The batch buffers are kept and reused (SCRATCH_KEPT at most): a fresh 4 MiB buffer
 // per call is an mmap, 1024 page faults and a munmap, which cost more than the hashing saved on a
-// VM where a fresh page takes ~3.5 µs. Optional by design: offThreadDigest() answers undefined when the shim, its digest
-// exports or an OpenSSL are missing, or with VGWRDMA_DIGEST=inline, and callers hash inline.
-import { type NativeFn, shimLibrary } from './shim-library.js';
-
-export type OffThreadAlgorithm = 'md5' | 'sha256';
-
-/** An incremental MD5 / SHA-256 whose updates run on the libuv pool, in call order. */
-export interface OffThreadDigest {
-  /**
-   * Queues `chunk` (which must stay unchanged until `done` runs: the digest keeps a reference, not
-   * a copy). `done` runs once native code no longer reads it — hashed, or dropped by dispose().
-   */
-  update(chunk: Uint8Array, done?: () => void): void;
-  /** Bytes queued or being hashed. */
-  readonly pendingBytes: number;
-  /** Resolves once at most `limit` bytes are pending (backpressure for a producer). */
-  drained(limit?: number): Promise<void>;
-  /** Waits for every queued update, then ends the digest (binary value). Once only. */
-  digest(): Promise<Buffer>;
-  /** Drops what is queued and frees the native context once the running call (if any) returns. */
-  dispose(): void;
-}
+// VM where a fresh page takes ~3.5 µs. nativeDigests() answers undefined when the
+// library found no OpenSSL; installNativeKernels() then leaves s3-backend hashing inline.
+import type { OffThreadAlgorithm, OffThreadDigest } from '@vgwrdma/s3-backend';
+import type { NativeFn, NativeLibrary } from '../shim-library.js';
 
 const ALGORITHM_IDS: Record<OffThreadAlgorithm, number> = { md5: 1, sha256: 2 };
 /** Chunks at least this large are hashed alone, in place; smaller ones are batched. */
@@ -70,37 +52,39 @@ interface DigestFns {
   free: NativeFn;
 }
 
-let fns: DigestFns | null | undefined;
-
-function load(): DigestFns | null {
-  const lib = shimLibrary();
-  if (!lib) return null;
-  try {
-    const available = lib.func('int vgw_digest_available(void)');
-    if (available() !== 1) return null;
-    return {
-      create: lib.func('void *vgw_digest_new(int alg)'),
-      update: lib.func('int vgw_digest_update(void *d, const void *buf, size_t len)'),
-      final: lib.func('int vgw_digest_final(void *d, void *out, size_t cap)'),
-      free: lib.func('void vgw_digest_free(void *d)'),
-    };
-  } catch {
-    return null; // a shim built before the digest exports
-  }
+interface DigestSymbols {
+  vgw_digest_available(): number;
+  vgw_digest_new: NativeFn;
+  vgw_digest_update: NativeFn;
+  vgw_digest_final: NativeFn;
+  vgw_digest_free: NativeFn;
 }
 
-/** Whether digests can run off the main thread here. */
-export function offThreadDigestAvailable(): boolean {
-  if (process.env.VGWRDMA_DIGEST === 'inline') return false;
-  if (fns === undefined) fns = load();
-  return fns !== null;
-}
-
-/** A fresh off-thread digest, or undefined when only inline hashing is available. */
-export function offThreadDigest(algorithm: OffThreadAlgorithm): OffThreadDigest | undefined {
-  if (!offThreadDigestAvailable() || !fns) return undefined;
-  const ctx = fns.create(ALGORITHM_IDS[algorithm]);
-  return ctx ? new NativeDigest(fns, ctx, algorithm) : undefined;
+/**
+ * A factory of off-thread digests on the library's vgw_digest_* (present from ABI 1.6 on), or
+ * undefined when the library found no OpenSSL to hash with.
+ */
+export function nativeDigests(
+  lib: NativeLibrary,
+): ((algorithm: OffThreadAlgorithm) => OffThreadDigest | undefined) | undefined {
+  const sym = lib.bind<DigestSymbols>([
+    'int vgw_digest_available(void)',
+    'void *vgw_digest_new(int alg)',
+    'int vgw_digest_update(void *d, const void *buf, size_t len)',
+    'int vgw_digest_final(void *d, void *out, size_t cap)',
+    'void vgw_digest_free(void *d)',
+  ]);
+  if (sym.vgw_digest_available() !== 1) return undefined;
+  const fns: DigestFns = {
+    create: sym.vgw_digest_new,
+    update: sym.vgw_digest_update,
+    final: sym.vgw_digest_final,
+    free: sym.vgw_digest_free,
+  };
+  return (algorithm) => {
+    const ctx = fns.create(ALGORITHM_IDS[algorithm]);
+    return ctx ? new NativeDigest(fns, ctx, algorithm) : undefined;
+  };
 }
 
 interface Queued {
