@@ -16,6 +16,7 @@ import { type BufferLease, type BufferPool, PoolError } from '@vgwrdma/bufferpoo
 import type { RdmaChannel, RdmaServer } from '@vgwrdma/rdma-ffi';
 import {
   type Backend,
+  DelegatingBackend,
   type GetObjectInput,
   type GetObjectOutput,
   isPositionalBody,
@@ -30,7 +31,6 @@ import {
 import { Admission } from './admission.js';
 import { AgentPolicy } from './agent-policy.js';
 import { AgentSlots } from './agent-slots.js';
-import { DelegatingBackend } from './delegating-backend.js';
 import { rdmaDownload } from './rdma-download.js';
 import { rdmaDownloadAt } from './rdma-download-at.js';
 import { RdmaSession } from './rdma-session.js';

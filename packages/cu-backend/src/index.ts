@@ -3,7 +3,6 @@
 
 export { AgentPolicy, type Ipv4Cidr, parseAgentAllowList, parseIpv4Cidr } from './agent-policy.js';
 export { CuServer, type CuServerOptions, type CuServerStats } from './cu-server.js';
-export { DelegatingBackend } from './delegating-backend.js';
 export { type CuServerConfig, openCuServer } from './open-cu-server.js';
 export {
   BYTES_HEADER,

@@ -34,4 +34,5 @@ export { checkConditions, normalizeETag } from './conditions.js';
 export * from './errors/index.js';
 export { contentRangeHeader, parseRange, resolveRange } from './range.js';
 export * from './types/index.js';
+export { DelegatingBackend } from './delegating-backend.js';
 export { UnsupportedBackend } from './unsupported-backend.js';
