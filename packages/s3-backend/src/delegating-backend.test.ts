@@ -44,7 +44,7 @@ describe('DelegatingBackend', () => {
   it('a subclass overrides one method and keeps forwarding the others', async () => {
     const calls: Call[] = [];
     class Decorator extends DelegatingBackend {
-      override async headBucket(): Promise<HeadBucketOutput> {
+      override async headBucket(_ctx: RequestContext, _bucket: string): Promise<HeadBucketOutput> {
         return { region: 'decorated' };
       }
     }
