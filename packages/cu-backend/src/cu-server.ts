@@ -431,11 +431,19 @@ export class CuServer extends DelegatingBackend {
     s.lease.release();
   }
 
-  /** Closes the pool (waiting for leases to come back), then the RDMA server, then the backend. */
-  override async shutdown(): Promise<void> {
+  /**
+   * Declines new transfers, closes the pool (waiting for leases to come back), then the RDMA
+   * server; the wrapped backend stays open. Idempotent. rdmaPlugin's shutdown() calls it.
+   */
+  async closeRdma(): Promise<void> {
     this.shuttingDown = true;
     await this.pool.close();
     await this.server.closeAsync();
+  }
+
+  /** closeRdma(), then the wrapped backend's shutdown(). */
+  override async shutdown(): Promise<void> {
+    await this.closeRdma();
     await this.inner.shutdown();
   }
 }
