@@ -28,7 +28,7 @@ const esbuild = createRequire(tsup)('esbuild');
 
 const ENTRIES = {
   'run.mjs': 'bench/run.mjs',
-  'gateway-child.mjs': 'bench/lib/gateway-child.mjs',
+  'gateway-child.mjs': 'packages/test-kit/src/gateway-child.mjs',
   's3rver-child.mjs': 'bench/lib/s3rver-child.mjs',
   'cuobjtest.mjs': 'packages/cuobjtest/dist/main.js',
   'gpu-roundtrip.mjs': 'bench/device/gpu-roundtrip.mjs',

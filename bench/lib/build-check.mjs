@@ -13,6 +13,7 @@ const NEEDED = [
   'packages/cu-middleware/dist/index.js',
   'packages/cu-backend/dist/index.js',
   'packages/gateway/dist/index.js',
+  'packages/backend-s3/dist/index.js',
   'packages/cuobjclient/dist/index.js',
   'packages/cuobjtest/dist/main.js',
   'node_modules/s3rver/package.json',

@@ -3,20 +3,39 @@
 // (clear_refs 5), and stops it and removes its root.
 
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
-const SCRIPTS = {
-  gateway: fileURLToPath(new URL('./gateway-child.mjs', import.meta.url)),
-  s3rver: fileURLToPath(new URL('./s3rver-child.mjs', import.meta.url)),
+const here = (name) => fileURLToPath(new URL(name, import.meta.url));
+// The gateway is test-kit's gateway child (posix + the RDMA plugin). bench/device/bundle.mjs puts
+// its bundle beside the bundled harness, as gateway-child.mjs; in the workspace it is test-kit's.
+const GATEWAY_CHILD = existsSync(here('./gateway-child.mjs'))
+  ? here('./gateway-child.mjs')
+  : here('../../packages/test-kit/src/gateway-child.mjs');
+
+/** kind → the child script and its JSON argument, given the temp root and startServer's options. */
+const SERVERS = {
+  // options: { access, secret, channels, pool: { count, size } }
+  gateway: {
+    script: GATEWAY_CHILD,
+    args: (root, { access, secret, channels, pool }) => ({
+      access,
+      secret,
+      backend: { kind: 'posix', root },
+      rdma: { channels, pool, ioTimeoutMs: 30_000, poolWaitMs: 60_000 },
+    }),
+  },
+  s3rver: { script: here('./s3rver-child.mjs'), args: (root) => ({ root }) },
 };
 
 export async function startServer(kind, options = {}) {
   const root = await mkdtemp(join(tmpdir(), `bench-${kind}-`));
-  const child = spawn(process.execPath, [SCRIPTS[kind], JSON.stringify({ root, ...options })], {
+  const { script, args } = SERVERS[kind];
+  const child = spawn(process.execPath, [script, JSON.stringify(args(root, options))], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let err = '';

@@ -4,7 +4,8 @@ import { ensureDist, ensureShims, GATEWAY_PACKAGES } from '../../packages/cuobjc
 
 export default function setup(): void {
   ensureShims();
-  for (const name of GATEWAY_PACKAGES) ensureDist(name);
+  // test-kit's gateway child loads backend-s3 only for a proxy, but it is part of the bundle.
+  for (const name of [...GATEWAY_PACKAGES, 'backend-s3']) ensureDist(name);
   ensureDist('cuobjclient');
   ensureDist('cuobjtest');
 }

@@ -24,10 +24,12 @@ export interface PosixBackendConfig {
 }
 
 /**
- * Present when --rdma-ip (VGW_RDMA_IP) is given: the backend is wrapped in CuServer (openCuServer
- * takes it as is) and cu-middleware parses the RDMA headers.
+ * Present when --rdma-ip (VGW_RDMA_IP) is given: the options of cu-backend's rdmaPlugin (taken as
+ * they are), which wraps the backend in CuServer and puts cu-middleware before the router.
  */
 export interface RdmaConfig extends CuServerConfig {
+  /** --rdma-ip: the local address the transport binds to. */
+  readonly ip: string;
   readonly transport: 'softnic' | 'cuobj';
   /** --rdma-port: the cuobj transport's port; softnic only connects out to client agents. */
   readonly port: number;

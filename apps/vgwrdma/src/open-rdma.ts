@@ -1,28 +1,15 @@
-// Wraps the backend in CuServer when RDMA is on (--rdma-ip): CuServer then owns the RDMA server
-// and the buffer pool (its shutdown() closes them). The transport's start-up failures (no shim
-// library, a transport this host cannot use, bad tunables) become operator messages.
-import { openCuServer } from '@vgwrdma/cu-backend';
-import type { Backend } from '@vgwrdma/s3-backend';
+// With --rdma-ip, the RDMA plugin (cu-backend's rdmaPlugin: RDMA server, buffer pool, CuServer,
+// cu-middleware, PATCH /rdma-stats) from the --rdma-* flags. Its start-up failures — no shim
+// library, a transport this host cannot use, bad tunables — already say what went wrong in one
+// sentence; here they become StartupErrors, so the app prints just that and exits non-zero.
+import { type RdmaPlugin, rdmaPlugin } from '@vgwrdma/cu-backend';
 import type { RdmaConfig } from './config.js';
 import { StartupError } from './open-backend.js';
 
-/** The loader's code for a transport this host cannot use (cuobj without NVIDIA's library). */
-const PROVIDER_UNAVAILABLE = 'VGW_ERR_NATIVE_PROVIDER_UNAVAILABLE';
-
-function isProviderUnavailable(error: unknown): error is Error {
-  return error instanceof Error && (error as { code?: unknown }).code === PROVIDER_UNAVAILABLE;
-}
-
-export function wrapWithRdma(config: RdmaConfig, backend: Backend): Backend {
+export async function openRdma(config: RdmaConfig): Promise<RdmaPlugin> {
   try {
-    return openCuServer(config, backend);
+    return await rdmaPlugin(config);
   } catch (error) {
-    // The native side already says it in one sentence naming the missing library: print just that.
-    if (isProviderUnavailable(error)) throw new StartupError(error.message, { cause: error });
-    const why = error instanceof Error ? error.message : String(error);
-    throw new StartupError(
-      `cannot start RDMA (${config.transport} on ${config.ip}, ${config.poolBufCount} x ${config.poolBufSize}-byte buffers): ${why}`,
-      { cause: error },
-    );
+    throw new StartupError(error instanceof Error ? error.message : String(error), { cause: error });
   }
 }

@@ -1,8 +1,9 @@
-// The whole life of the gateway process: parse the command line, open the backend, serve until
-// SIGINT/SIGTERM, then close the server and the backend. Returns the exit status instead of
+// The whole life of the gateway process: parse the command line, open the backend (and with
+// --rdma-ip the RDMA plugin), serve until SIGINT/SIGTERM, then shut the gateway down in order:
+// HTTP server, RDMA plugin, backend. Returns the exit status instead of
 // exiting, so tests can drive it; main.ts is the only place that calls process.exit.
-import { cuMiddleware } from '@vgwrdma/cu-middleware';
-import { createGateway, type GatewayEnv, IamStore, type RunningGateway } from '@vgwrdma/gateway';
+import type { RdmaPlugin } from '@vgwrdma/cu-backend';
+import { createGateway, type Gateway, IamStore } from '@vgwrdma/gateway';
 import { installNativeKernels } from '@vgwrdma/native/kernels';
 import type { Backend } from '@vgwrdma/s3-backend';
 import { formatBanner } from './banner.js';
@@ -10,8 +11,7 @@ import { type GatewayConfig, parseCommandLine } from './config.js';
 import { exposureWarning } from './exposure.js';
 import { createLoggers } from './logger.js';
 import { openBackend, StartupError } from './open-backend.js';
-import { wrapWithRdma } from './open-rdma.js';
-import { rdmaAdminHandlers } from './rdma-stats.js';
+import { openRdma } from './open-rdma.js';
 import { type Env, UsageError } from './resolve-flags.js';
 import { watchShutdownSignals } from './signals.js';
 
@@ -47,19 +47,20 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
   const { logger } = loggers;
   const signals = watchShutdownSignals(io.exitNow ?? ((code) => process.exit(code)));
   let backend: Backend | undefined;
-  let running: RunningGateway | undefined;
+  let rdma: RdmaPlugin | undefined;
+  let gateway: Gateway | undefined;
   let stopping = false;
   try {
     // Native hashing first, so its start line (which library, which kernels) goes to our log; a
     // VGWRDMA_SHIM_DIR without the library stops the start here, naming the directory.
     installNativeKernels({ logger });
-    const posix = await openBackend(config);
-    backend = posix;
-    // With --rdma-ip, CuServer wraps the backend (and owns the RDMA server and buffer pool, closed
-    // by its shutdown()); cu-middleware turns x-amz-rdma-token into the request's descriptor.
-    if (config.rdma !== undefined) backend = wrapWithRdma(config.rdma, posix);
-    const gateway = createGateway({
-      backend,
+    backend = await openBackend(config);
+    // With --rdma-ip: the RDMA plugin wraps the backend in CuServer, puts cu-middleware (the RDMA
+    // headers → the request's descriptor) before the router and serves PATCH /rdma-stats.
+    if (config.rdma !== undefined) rdma = await openRdma(config.rdma);
+    gateway = createGateway({
+      backend: rdma ? rdma.wrap(backend) : backend,
+      plugins: rdma ? [rdma] : [],
       // The root account, plus users.json accounts and the admin user API with --iam-dir.
       iam: await IamStore.open({
         root: { access: config.access, secret: config.secret },
@@ -73,17 +74,8 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
       accessLog: loggers.accessLog,
       ...(config.healthPath === undefined ? {} : { healthPath: config.healthPath }),
       ...(config.virtualDomain === undefined ? {} : { virtualHostDomain: config.virtualDomain }),
-      ...(config.rdma === undefined
-        ? {}
-        : {
-            middlewares: [
-              cuMiddleware<GatewayEnv>({ errors: 'throw', transport: config.rdma.transport ?? 'softnic' }),
-            ],
-          }),
-      // PATCH /rdma-stats for admin accounts when RDMA is on.
-      adminHandlers: rdmaAdminHandlers(backend),
     });
-    running = await gateway.listen({ port: config.listen.port, host: config.listen.host });
+    const running = await gateway.listen({ port: config.listen.port, host: config.listen.host });
     io.stdout.write(formatBanner({ config, host: running.host, port: running.port }));
     // Reachable from other hosts with a published or short root secret: say so, on stderr.
     const warning = exposureWarning(running.host, config.secret);
@@ -97,10 +89,8 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
     const signal = await signals.stopRequested;
     logger.info({ signal }, 'shutting down');
     stopping = true;
-    await running.close();
-    running = undefined;
-    await backend.shutdown();
-    backend = undefined;
+    // HTTP server (in-flight requests get a grace period), then the RDMA plugin, then the backend.
+    await gateway.shutdown();
     logger.info({}, 'stopped');
     return 0;
   } catch (error) {
@@ -108,13 +98,23 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
       ? `error while shutting down: ${error instanceof Error ? error.message : String(error)}`
       : describeStartupError(error, config);
     io.stderr.write(`vgwrdma: ${message}\n`);
-    await running?.close().catch(() => {});
-    await backend?.shutdown().catch(() => {});
+    if (!stopping) await shutDownAfterFailedStart(gateway, rdma, backend);
     return error instanceof StartupError ? error.exitCode : 1;
   } finally {
     signals.dispose();
     loggers.flush();
   }
+}
+
+/** What a failed start had opened, closed in the gateway's order; later failures are ignored. */
+async function shutDownAfterFailedStart(
+  gateway: Gateway | undefined,
+  rdma: RdmaPlugin | undefined,
+  backend: Backend | undefined,
+): Promise<void> {
+  if (gateway) return gateway.shutdown().catch(() => {});
+  await rdma?.shutdown().catch(() => {});
+  await backend?.shutdown().catch(() => {});
 }
 
 function describeStartupError(error: unknown, config: GatewayConfig): string {

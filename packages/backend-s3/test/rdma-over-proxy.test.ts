@@ -1,27 +1,26 @@
-// RDMA to the gateway, HTTP to the upstream: a proxy gateway PROCESS (CuServer over S3Backend,
-// softnic transport) in front of a second gateway process (posix). cuobjclient Sessions in this
+// RDMA to the gateway, HTTP to the upstream: a proxy gateway PROCESS (test-kit's gateway child:
+// the RDMA plugin over S3Backend, softnic transport) in front of a second gateway process (posix). cuobjclient Sessions in this
 // process upload and download by RDMA; the bytes must land in, and come back from, the posix
 // gateway's tree. Needs the built dist/ of the workspace packages and the shims (npm test builds).
 
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { randomFillSync } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { CreateBucketCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { Session } from '@vgwrdma/cuobjclient';
+import { type GatewayChild, startGatewayChild } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMetaBucket, startUpstreamGateway, type UpstreamGateway } from './upstream-gateway.js';
 
-const FIXTURE = fileURLToPath(new URL('./fixtures/rdma-proxy-gateway.mjs', import.meta.url));
 const CUOBJTEST = fileURLToPath(new URL('../../cuobjtest/dist/main.js', import.meta.url));
 const GW = { access: 'rdma-proxy-access', secret: 'rdma-proxy-secret' };
 const MiB = 1 << 20;
 const bucket = 'rdma-via-proxy';
 
 let upstream: UpstreamGateway;
-let child: ChildProcess;
+let proxy: GatewayChild;
 let s3: S3Client;
 let endpoint = '';
 
@@ -46,30 +45,19 @@ function cuobjtest(args: readonly string[]): Promise<{ code: number; json: unkno
   });
 }
 
-async function startProxy(metaBucket: string): Promise<number> {
-  child = spawn(
-    process.execPath,
-    [
-      FIXTURE,
-      JSON.stringify({
-        endpoint: upstream.endpoint,
-        access: upstream.access,
-        secret: upstream.secret,
-        metaBucket,
-        gwAccess: GW.access,
-        gwSecret: GW.secret,
-      }),
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let stderr = '';
-  child.stderr?.on('data', (d: Buffer) => {
-    stderr += d.toString();
-  });
-  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
-  return new Promise<number>((resolve, reject) => {
-    lines.once('line', (l) => resolve((JSON.parse(l) as { port: number }).port));
-    child.once('exit', (code) => reject(new Error(`proxy gateway exited with ${code}: ${stderr}`)));
+/** The proxy: the RDMA plugin over S3Backend (upstream: the posix gateway), 2 x 8 MiB buffers. */
+function startProxy(metaBucket: string): Promise<GatewayChild> {
+  return startGatewayChild({
+    access: GW.access,
+    secret: GW.secret,
+    backend: {
+      kind: 's3',
+      endpoint: upstream.endpoint,
+      access: upstream.access,
+      secret: upstream.secret,
+      metaBucket,
+    },
+    rdma: { pool: { count: 2, size: 8 * MiB } },
   });
 }
 
@@ -79,8 +67,8 @@ describe.skipIf(process.env.BACKEND_S3_TEST_ENDPOINT !== undefined)(
   () => {
     beforeAll(async () => {
       upstream = await startUpstreamGateway();
-      const port = await startProxy(await createMetaBucket(upstream, 'rdma-meta'));
-      endpoint = `http://127.0.0.1:${port}`;
+      proxy = await startProxy(await createMetaBucket(upstream, 'rdma-meta'));
+      endpoint = proxy.endpoint;
       s3 = new S3Client({
         endpoint,
         region: 'us-east-1',
@@ -94,11 +82,7 @@ describe.skipIf(process.env.BACKEND_S3_TEST_ENDPOINT !== undefined)(
 
     afterAll(async () => {
       s3?.destroy();
-      if (child && child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await exited;
-      }
+      await proxy?.stop();
       await upstream?.stop();
     });
 

@@ -16,6 +16,7 @@ import { type BufferLease, type BufferPool, PoolError } from '@vgwrdma/bufferpoo
 import type { RdmaChannel, RdmaServer } from '@vgwrdma/rdma-ffi';
 import {
   type Backend,
+  DelegatingBackend,
   type GetObjectInput,
   type GetObjectOutput,
   isPositionalBody,
@@ -30,7 +31,6 @@ import {
 import { Admission } from './admission.js';
 import { AgentPolicy } from './agent-policy.js';
 import { AgentSlots } from './agent-slots.js';
-import { DelegatingBackend } from './delegating-backend.js';
 import { rdmaDownload } from './rdma-download.js';
 import { rdmaDownloadAt } from './rdma-download-at.js';
 import { RdmaSession } from './rdma-session.js';
@@ -431,11 +431,19 @@ export class CuServer extends DelegatingBackend {
     s.lease.release();
   }
 
-  /** Closes the pool (waiting for leases to come back), then the RDMA server, then the backend. */
-  override async shutdown(): Promise<void> {
+  /**
+   * Declines new transfers, closes the pool (waiting for leases to come back), then the RDMA
+   * server; the wrapped backend stays open. Idempotent. rdmaPlugin's shutdown() calls it.
+   */
+  async closeRdma(): Promise<void> {
     this.shuttingDown = true;
     await this.pool.close();
     await this.server.closeAsync();
+  }
+
+  /** closeRdma(), then the wrapped backend's shutdown(). */
+  override async shutdown(): Promise<void> {
+    await this.closeRdma();
     await this.inner.shutdown();
   }
 }

@@ -1,10 +1,18 @@
 // @vgwrdma/cu-backend — CuServer, the Backend decorator that moves PutObject / UploadPart /
-// GetObject payloads by RDMA when the request carries a descriptor, and delegates the rest.
+// GetObject payloads by RDMA when the request carries a descriptor, and delegates the rest;
+// rdmaPlugin(), the whole RDMA data path as one gateway plugin.
 
 export { AgentPolicy, type Ipv4Cidr, parseAgentAllowList, parseIpv4Cidr } from './agent-policy.js';
 export { CuServer, type CuServerOptions, type CuServerStats } from './cu-server.js';
-export { DelegatingBackend } from './delegating-backend.js';
-export { type CuServerConfig, openCuServer } from './open-cu-server.js';
+export {
+  type CuServerConfig,
+  openCuServer,
+  openRdmaTransport,
+  type RdmaTransport,
+} from './open-cu-server.js';
+export { type RdmaPlugin, rdmaPlugin } from './rdma-plugin.js';
+export { parseRdmaPluginOptions, type RdmaPluginOptions } from './rdma-plugin-options.js';
+export { type RdmaStatsReport, rdmaStatsReport } from './rdma-stats.js';
 export {
   BYTES_HEADER,
   BYTES_TRANSFERRED_HEADER,

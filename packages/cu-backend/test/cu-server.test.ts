@@ -10,9 +10,14 @@ import { Readable, Transform } from 'node:stream';
 import { PosixBackend } from '@vgwrdma/backend-posix';
 import { BufferPool } from '@vgwrdma/bufferpool';
 import { formatRdmaToken, parseRdmaToken, RdmaServer } from '@vgwrdma/rdma-ffi';
-import { type Backend, type RdmaDescriptor, type RequestContext, S3Error } from '@vgwrdma/s3-backend';
+import {
+  type Backend,
+  DelegatingBackend,
+  type RdmaDescriptor,
+  type RequestContext,
+  S3Error,
+} from '@vgwrdma/s3-backend';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DelegatingBackend } from '../src/delegating-backend.js';
 import { CuServer } from '../src/index.js';
 import { ClientProcess } from './client-process.js';
 

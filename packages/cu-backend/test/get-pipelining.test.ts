@@ -13,9 +13,13 @@ import { Readable } from 'node:stream';
 import { PosixBackend } from '@vgwrdma/backend-posix';
 import { BufferPool } from '@vgwrdma/bufferpool';
 import { formatRdmaToken, parseRdmaToken, RdmaServer } from '@vgwrdma/rdma-ffi';
-import type { GetObjectInput, GetObjectOutput, RequestContext } from '@vgwrdma/s3-backend';
+import {
+  DelegatingBackend,
+  type GetObjectInput,
+  type GetObjectOutput,
+  type RequestContext,
+} from '@vgwrdma/s3-backend';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DelegatingBackend } from '../src/delegating-backend.js';
 import { CuServer } from '../src/index.js';
 import { ClientProcess } from './client-process.js';
 

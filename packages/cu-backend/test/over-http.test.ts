@@ -1,6 +1,7 @@
-// CuServer and cu-middleware behind the real gateway, in process, driven over HTTP by
-// @aws-sdk/client-s3 with the token signed in; the client memory lives in a HostClient child.
-// (apps/vgwrdma's end-to-end tests do the same against the gateway process.)
+// rdmaPlugin (CuServer + cu-middleware + PATCH /rdma-stats) in the real gateway, in process, embedded
+// with the README's three lines and driven over HTTP by @aws-sdk/client-s3 with the token signed
+// in; the client memory lives in a HostClient child. (apps/vgwrdma's end-to-end tests do the same
+// against the gateway process, which embeds the plugin the same way.)
 import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,22 +17,24 @@ import {
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { PosixBackend } from '@vgwrdma/backend-posix';
-import { cuMiddleware } from '@vgwrdma/cu-middleware';
-import { createGateway, type GatewayEnv, type RunningGateway, staticCredentials } from '@vgwrdma/gateway';
+import { createGateway, type Gateway, type RunningGateway, staticCredentials } from '@vgwrdma/gateway';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CuServer, openCuServer } from '../src/index.js';
+import { type CuServer, type RdmaPlugin, type RdmaStatsReport, rdmaPlugin } from '../src/index.js';
 import { ClientProcess } from './client-process.js';
 import { s3, sendError, sendWithToken } from './s3-over-rdma.js';
+import { signedPatch } from './signed-patch.js';
 
 const MiB = 1 << 20;
 const ACCESS = 'cu-http';
 const SECRET = 'cu-http-secret';
 const md5 = (b: Uint8Array) => createHash('md5').update(b).digest('hex');
 
-describe('CuServer behind the gateway, over HTTP with the SDK', () => {
+describe('rdmaPlugin in the gateway, over HTTP with the SDK', () => {
   let client: ClientProcess;
   let dir: string;
+  let rdma: RdmaPlugin;
   let cu: CuServer;
+  let gateway: Gateway;
   let gw: RunningGateway;
   let sdk: S3Client;
   const Bucket = 'rdma-http';
@@ -40,14 +43,19 @@ describe('CuServer behind the gateway, over HTTP with the SDK', () => {
     client = await ClientProcess.start();
     dir = await mkdtemp(join(tmpdir(), 'cu-http-'));
     const posix = await PosixBackend.open({ root: join(dir, 'root') });
-    cu = openCuServer(
-      { ip: '127.0.0.1', poolBufSize: 4 * MiB, poolBufCount: 2, numDcis: 4, poolWaitMs: 200, chunkSize: MiB },
-      posix,
-    );
-    const gateway = createGateway({
+    rdma = await rdmaPlugin({
+      ip: '127.0.0.1',
+      poolBufSize: 4 * MiB,
+      poolBufCount: 2,
+      numDcis: 4,
+      poolWaitMs: 200,
+      chunkSize: MiB,
+    });
+    cu = rdma.wrap(posix);
+    gateway = createGateway({
       backend: cu,
+      plugins: [rdma],
       credentials: staticCredentials([{ access: ACCESS, secret: SECRET, account: { role: 'admin' } }]),
-      middlewares: [cuMiddleware<GatewayEnv>({ errors: 'throw' })],
     });
     gw = await gateway.listen({ port: 0, host: '127.0.0.1' });
     sdk = s3(gw.url, ACCESS, SECRET);
@@ -55,8 +63,7 @@ describe('CuServer behind the gateway, over HTTP with the SDK', () => {
   });
   afterAll(async () => {
     sdk?.destroy();
-    await gw?.close();
-    await cu?.shutdown();
+    await gateway?.shutdown();
     await client?.stop();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
@@ -221,5 +228,32 @@ describe('CuServer behind the gateway, over HTTP with the SDK', () => {
       for (const l of held) l.release();
     }
     expect(cu.stats()).toMatchObject({ channelsInUse: 0, buffersInUse: 0 });
+  });
+
+  it('PATCH /rdma-stats (admin-signed) reports the transfers, the pool and the transport', async () => {
+    const before = rdma.stats();
+    const r = await region(MiB, 5);
+    await sendWithToken(
+      sdk,
+      new PutObjectCommand({ Bucket, Key: 'counted', Body: new Uint8Array(0) }),
+      await client.token(r, 0, MiB, 'put'),
+    );
+    const res = await signedPatch(gw.url, ACCESS, SECRET, '/rdma-stats');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json');
+    const report = (await res.json()) as RdmaStatsReport;
+    expect(report.server.rdmaPuts).toBe(before.server.rdmaPuts + 1);
+    expect(report.server.bytesRead).toBe(before.server.bytesRead + MiB);
+    expect(report.server).toMatchObject({ channelsInUse: 0, buffersInUse: 0 });
+    expect(report.pool).toMatchObject({ count: 2, bufferSize: 4 * MiB, inUse: 0 });
+    expect(report.transport).toEqual(JSON.parse(JSON.stringify(rdma.server.stats())));
+    expect(gateway.stats()).toEqual({ rdma: rdma.stats() });
+  });
+
+  it('gateway.shutdown() closes the RDMA pool and server before the posix backend', async () => {
+    // Runs last: afterAll's second shutdown() is the same promise.
+    await gateway.shutdown();
+    expect(rdma.pool.closed).toBe(true);
+    expect(rdma.server.connected).toBe(false);
   });
 });

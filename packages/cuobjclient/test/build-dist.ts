@@ -44,7 +44,7 @@ export function ensureDist(name: string, whenStale = false): void {
   });
 }
 
-/** What the gateway fixture (test/fixtures/gateway-process.mjs) imports. */
+/** What test-kit's gateway child (gateway-child.mjs, started by test/gateway-process.ts) imports. */
 export const GATEWAY_PACKAGES = [
   's3-backend',
   'rdma-ffi',

@@ -1,19 +1,17 @@
-// Starts test/fixtures/gateway-process.mjs (a real gateway: posix + CuServer + cu-middleware) in
-// a child process over a temp root, and gives an S3Client for it. Shared by cuobjclient's and
-// cuobjtest's end-to-end tests.
+// Starts test-kit's gateway child (a real gateway: posix + the RDMA plugin) in a child process
+// over a temp root, and gives an S3Client for it. Shared by cuobjclient's and cuobjtest's
+// end-to-end tests.
 
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
+import { type GatewayChild, startGatewayChild } from '@vgwrdma/test-kit';
 
-export const FIXTURE = fileURLToPath(new URL('./fixtures/gateway-process.mjs', import.meta.url));
 export const CREDENTIALS = { accessKeyId: 'cuobj-access', secretAccessKey: 'cuobj-secret' };
 
 export interface GatewayProcessOptions {
+  /** false: a plain gateway without the RDMA plugin. */
   readonly rdma?: boolean;
   readonly maxTransferSize?: number;
   readonly pool?: { count: number; size: number };
@@ -21,32 +19,40 @@ export interface GatewayProcessOptions {
 
 export class GatewayProcess {
   private constructor(
-    private readonly child: ChildProcess,
+    private readonly child: GatewayChild,
     readonly root: string,
-    readonly port: number,
-    readonly stderr: () => string,
   ) {}
 
+  get port(): number {
+    return this.child.port;
+  }
+
   get endpoint(): string {
-    return `http://127.0.0.1:${this.port}`;
+    return this.child.endpoint;
+  }
+
+  stderr(): string {
+    return this.child.stderr();
   }
 
   static async start(options: GatewayProcessOptions = {}): Promise<GatewayProcess> {
     const root = await mkdtemp(join(tmpdir(), 'cuobj-gw-'));
-    const args = { root, access: CREDENTIALS.accessKeyId, secret: CREDENTIALS.secretAccessKey, ...options };
-    const child = spawn(process.execPath, [FIXTURE, JSON.stringify(args)], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let err = '';
-    child.stderr?.on('data', (d: Buffer) => {
-      err += d.toString();
-    });
-    const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
-    const port = await new Promise<number>((resolve, reject) => {
-      lines.once('line', (l) => resolve((JSON.parse(l) as { port: number }).port));
-      child.once('exit', (code) => reject(new Error(`gateway exited with ${code}: ${err}`)));
-    });
-    return new GatewayProcess(child, root, port, () => err);
+    const rdma = {
+      ...(options.pool === undefined ? {} : { pool: options.pool }),
+      ...(options.maxTransferSize === undefined ? {} : { maxTransferSize: options.maxTransferSize }),
+    };
+    try {
+      const child = await startGatewayChild({
+        access: CREDENTIALS.accessKeyId,
+        secret: CREDENTIALS.secretAccessKey,
+        backend: { kind: 'posix', root },
+        rdma: options.rdma === false ? false : rdma,
+      });
+      return new GatewayProcess(child, root);
+    } catch (error) {
+      await rm(root, { recursive: true, force: true });
+      throw error;
+    }
   }
 
   /** A path-style S3Client for this gateway; extra config merged over the defaults. */
@@ -63,11 +69,7 @@ export class GatewayProcess {
   }
 
   async stop(): Promise<void> {
-    if (this.child.exitCode === null) {
-      const exited = new Promise((r) => this.child.once('exit', r));
-      this.child.kill('SIGTERM');
-      await exited;
-    }
+    await this.child.stop();
     await rm(this.root, { recursive: true, force: true });
   }
 }

@@ -1,6 +1,7 @@
 // createGateway(): assembles the hono app — request id → access log → health → request limit →
-// extra middlewares → router over the route table — with one error handler, and a listen() that
-// serves it on Node's HTTP server.
+// plugin middlewares → extra middlewares → router over the route table — with one error handler,
+// a listen() that serves it on Node's HTTP server, and an ordered shutdown() (servers, plugins in
+// reverse order, backend).
 import { Hono } from 'hono';
 import { Authorizer } from './authz/index.js';
 import type { GatewayEnv, GatewayOptions } from './env.js';
@@ -11,6 +12,7 @@ import { errorHandler } from './middleware/error-handler.js';
 import { healthMiddleware } from './middleware/health.js';
 import { requestIdMiddleware } from './middleware/request-id.js';
 import { requestLimitMiddleware } from './middleware/request-limit.js';
+import { checkPluginNames, pluginAdminHandlers, pluginStats, runShutdown } from './plugins/index.js';
 import { createRouter } from './routes/router.js';
 import { ROUTES } from './routes/table.js';
 import { type ListenOptions, listen, type RunningGateway } from './server/listen.js';
@@ -20,6 +22,14 @@ export interface Gateway {
   /** The account store, when createGateway() was given one. */
   iam?: IamStore;
   listen(opts: ListenOptions): Promise<RunningGateway>;
+  /** Each plugin's `stats()`, by plugin name (plugins without stats are left out). */
+  stats(): Record<string, unknown>;
+  /**
+   * Closes every server listen() started (in-flight requests get the grace period), then calls
+   * the plugins' shutdown() in reverse order, then `backend.shutdown()`. Every step runs even
+   * when one fails; the failures are thrown together afterwards. Idempotent.
+   */
+  shutdown(): Promise<void>;
 }
 
 export const DEFAULT_REGION = 'us-east-1';
@@ -30,12 +40,15 @@ export const DEFAULT_BODY_IDLE_TIMEOUT_MS = 60_000;
 export function createGateway(options: GatewayOptions): Gateway {
   const logger = options.logger ?? defaultLogger;
   const region = options.region ?? DEFAULT_REGION;
+  const plugins = options.plugins ?? [];
+  checkPluginNames(plugins);
   const app = new Hono<GatewayEnv>();
 
   app.use(requestIdMiddleware());
   if (options.accessLog) app.use(accessLogMiddleware(logger));
   if (options.healthPath) app.use(healthMiddleware(options.healthPath));
   if (options.maxRequests) app.use(requestLimitMiddleware(options.maxRequests));
+  for (const p of plugins) if (p.middleware) app.use(p.middleware);
   for (const m of options.middlewares ?? []) app.use(m);
 
   // An IamStore given as `credentials` counts as `iam` too.
@@ -44,13 +57,17 @@ export function createGateway(options: GatewayOptions): Gateway {
     disableAcl: options.disableAcl ?? false,
     ...(options.bucketStateCache ? { cache: options.bucketStateCache } : {}),
   });
+  const builtInAdmin = {
+    ...(iam ? adminUserHandlers(iam) : singleUserHandlers()),
+    ...adminBucketHandlers(iam, authorizer.cache),
+  };
   const router = createRouter(ROUTES, {
     backend: options.backend,
     credentials: options.credentials ?? iam ?? missingCredentials(),
     authorizer,
     adminHandlers: {
-      ...(iam ? adminUserHandlers(iam) : singleUserHandlers()),
-      ...adminBucketHandlers(iam, authorizer.cache),
+      ...builtInAdmin,
+      ...pluginAdminHandlers(plugins, builtInAdmin),
       ...options.adminHandlers,
     },
     region,
@@ -64,15 +81,36 @@ export function createGateway(options: GatewayOptions): Gateway {
   app.all('*', (c) => router(c));
   app.onError(errorHandler(logger));
 
+  const servers = new Set<RunningGateway>();
+  let stopped: Promise<void> | undefined;
+  const shutdown = () =>
+    runShutdown([
+      { name: 'HTTP server', run: () => Promise.all([...servers].map((s) => s.close())).then(() => {}) },
+      ...plugins.toReversed().flatMap((p) => {
+        const stop = p.shutdown?.bind(p);
+        return stop ? [{ name: `plugin '${p.name}'`, run: stop }] : [];
+      }),
+      { name: `backend '${options.backend.name}'`, run: () => options.backend.shutdown() },
+    ]);
+
   return {
     app,
     ...(iam ? { iam } : {}),
-    listen: (opts) =>
-      listen(app.fetch, opts, {
+    listen: async (opts) => {
+      if (stopped) throw new Error('createGateway: listen() after shutdown()');
+      const running = await listen(app.fetch, opts, {
         requestTimeoutMs: options.requestTimeoutMs ?? 0,
         closeGraceMs: CLOSE_GRACE_MS,
         maxConnections: options.maxConnections ?? 0,
-      }),
+      });
+      servers.add(running);
+      return running;
+    },
+    stats: () => pluginStats(plugins),
+    shutdown: () => {
+      stopped ??= shutdown();
+      return stopped;
+    },
   };
 }
 

@@ -7,6 +7,7 @@ import type { AuthResult, CredentialStore } from './auth/index.js';
 import type { BucketStateCacheOptions } from './authz/index.js';
 import type { IamStore } from './iam/index.js';
 import type { Logger } from './logger.js';
+import type { GatewayPlugin } from './plugins/index.js';
 import type { Handler } from './routes/types.js';
 
 export interface GatewayVariables {
@@ -14,7 +15,7 @@ export interface GatewayVariables {
   requestId: string;
   /** The authenticated account (ANONYMOUS for unsigned requests, when allowed). */
   account: Account;
-  /** Set by cu-middleware when the payload moves by RDMA. */
+  /** Set by the RDMA plugin's middleware (cu-middleware) when the payload moves by RDMA. */
   rdma?: RdmaDescriptor;
   /** The authentication outcome, including how the body is framed. */
   auth: AuthResult;
@@ -34,13 +35,19 @@ export interface GatewayOptions {
   bucketStateCache?: BucketStateCacheOptions;
   /** Region in SigV4 scopes and GetBucketLocation answers. Default 'us-east-1'. */
   region?: string;
-  /** Run after request id / access log / health, before the router (cu-middleware is one). */
+  /**
+   * Add-ons (the RDMA data path: cu-backend's rdmaPlugin): their middleware runs after request id /
+   * access log / health / request limit, in this order, their admin operations are served, and
+   * `Gateway.shutdown()` shuts them down in reverse order between the HTTP server and the backend.
+   */
+  plugins?: readonly GatewayPlugin[];
+  /** Run after the plugins' middleware, before the router. */
   middlewares?: MiddlewareHandler<GatewayEnv>[];
   /** A path answered 200 without authentication (load-balancer checks). */
   healthPath?: string;
   /**
    * Extra admin operations, served like versitygw's user API: `PATCH /<name>`, SigV4-signed by an
-   * admin account (others get AccessDenied). The app adds `rdma-stats` here when RDMA is on.
+   * admin account (others get AccessDenied). Given here, a name replaces a built-in or plugin one.
    */
   adminHandlers?: Readonly<Record<string, Handler>>;
   /** Refuse every write with AccessDenied. */

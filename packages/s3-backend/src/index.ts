@@ -36,6 +36,7 @@ export {
 } from './checksums/index.js';
 export type { ConditionTarget } from './conditions.js';
 export { checkConditions, normalizeETag } from './conditions.js';
+export { DelegatingBackend } from './delegating-backend.js';
 export * from './errors/index.js';
 export { contentRangeHeader, parseRange, resolveRange } from './range.js';
 export * from './types/index.js';

@@ -1,15 +1,15 @@
 // DelegatingBackend: every Backend method forwards to the wrapped backend unchanged. A decorator
-// (CuServer) extends it and overrides only what it changes; new Backend methods are forwarded
+// (cu-backend's CuServer) extends it and overrides only what it changes; new Backend methods are forwarded
 // automatically because the prototype is filled from s3-backend's BACKEND_METHODS table.
 
-import {
-  type AdminOperations,
-  BACKEND_METHODS,
-  type Backend,
-  type BucketOperations,
-  type MultipartOperations,
-  type ObjectOperations,
-} from '@vgwrdma/s3-backend';
+import type {
+  AdminOperations,
+  Backend,
+  BucketOperations,
+  MultipartOperations,
+  ObjectOperations,
+} from './backend.js';
+import { BACKEND_METHODS } from './backend-methods.js';
 
 // Declaration merging gives the class every operation's type; the loop below implements them.
 export interface DelegatingBackend

@@ -1,0 +1,266 @@
+// createGateway({ plugins }): where a plugin's middleware runs in the pipeline, how its admin
+// operations and stats are served, and the ordered shutdown — HTTP servers first (an in-flight
+// request still finishes), then plugins in reverse order, then the backend, each step once.
+import { type GetObjectInput, type RequestContext, S3Error } from '@vgwrdma/s3-backend';
+import type { MiddlewareHandler } from 'hono';
+import { afterEach, describe, expect, it } from 'vitest';
+import { staticCredentials } from '../src/auth/index.js';
+import { createGateway, type Gateway } from '../src/create-gateway.js';
+import type { GatewayEnv, GatewayOptions } from '../src/env.js';
+import type { GatewayPlugin } from '../src/plugins/index.js';
+import type { RunningGateway } from '../src/server/listen.js';
+import { ADMIN_ACCESS, ADMIN_SECRET } from './support/harness.js';
+import { MemoryBackend } from './support/memory-backend.js';
+import { raw } from './support/raw-http.js';
+import { signedRaw } from './support/signed-raw.js';
+
+const USER = { access: 'AKIDPLUGINUSER', secret: 'plugin-user-secret' };
+
+/** A memory backend that records its shutdown and the server's state at that moment. */
+class RecordingBackend extends MemoryBackend {
+  constructor(private readonly events: string[]) {
+    super();
+  }
+  override async shutdown(): Promise<void> {
+    this.events.push('backend shutdown');
+  }
+}
+
+/** A plugin that logs its middleware runs and its shutdown into `events`. */
+function recordingPlugin(name: string, events: string[], extra: Partial<GatewayPlugin> = {}): GatewayPlugin {
+  const middleware: MiddlewareHandler<GatewayEnv> = async (c, next) => {
+    events.push(`${name} middleware (request id ${c.get('requestId') ? 'set' : 'unset'})`);
+    await next();
+  };
+  return {
+    name,
+    middleware,
+    shutdown: async () => {
+      events.push(`${name} shutdown`);
+    },
+    ...extra,
+  };
+}
+
+const gateways: Gateway[] = [];
+afterEach(async () => {
+  await Promise.allSettled(gateways.splice(0).map((g) => g.shutdown()));
+});
+
+function gatewayWith(options: Partial<GatewayOptions> & Pick<GatewayOptions, 'backend'>): Gateway {
+  const gateway = createGateway({
+    credentials: staticCredentials([
+      { access: USER.access, secret: USER.secret, account: { role: 'userplus' } },
+      { access: ADMIN_ACCESS, secret: ADMIN_SECRET, account: { role: 'admin' } },
+    ]),
+    region: 'us-east-1',
+    ...options,
+  });
+  gateways.push(gateway);
+  return gateway;
+}
+
+async function serve(gateway: Gateway): Promise<RunningGateway> {
+  return gateway.listen({ port: 0, host: '127.0.0.1' });
+}
+
+describe('plugin middleware', () => {
+  it('runs after request id and health, in plugin order, before `middlewares` and authentication', async () => {
+    const events: string[] = [];
+    const late: MiddlewareHandler<GatewayEnv> = async (_c, next) => {
+      events.push('options.middlewares');
+      await next();
+    };
+    const gateway = gatewayWith({
+      backend: new RecordingBackend(events),
+      plugins: [recordingPlugin('first', events), recordingPlugin('second', events)],
+      middlewares: [late],
+      healthPath: '/healthz',
+    });
+    const running = await serve(gateway);
+
+    const health = await raw(running.url, { path: '/healthz' });
+    expect(health.status).toBe(200);
+    expect(events).toEqual([]);
+
+    // Unsigned: the router refuses it, but only after the plugins saw the request.
+    const refused = await raw(running.url, { path: '/some-bucket' });
+    expect(refused.status).toBeGreaterThanOrEqual(400);
+    expect(events).toEqual([
+      'first middleware (request id set)',
+      'second middleware (request id set)',
+      'options.middlewares',
+    ]);
+  });
+
+  it('hands what a plugin middleware sets to the backend, and renders the S3Error it throws', async () => {
+    const seen: (RequestContext['rdma'] | undefined)[] = [];
+    class Backend extends MemoryBackend {
+      override async headBucket(ctx: RequestContext, bucket: string) {
+        seen.push(ctx.rdma);
+        return super.headBucket(ctx, bucket);
+      }
+    }
+    const descriptor = { token: 'x'.repeat(81), remoteAddress: 0x2000n, size: 1, scheme: 'token' as const };
+    const plugin: GatewayPlugin = {
+      name: 'descriptor',
+      middleware: async (c, next) => {
+        if (c.req.header('x-test-refuse')) throw new S3Error('InvalidArgument');
+        c.set('rdma', descriptor);
+        await next();
+      },
+    };
+    const backend = new Backend();
+    const gateway = gatewayWith({ backend, plugins: [plugin] });
+    const running = await serve(gateway);
+    await signedRaw(running.url, ADMIN_ACCESS, ADMIN_SECRET, { method: 'PUT', path: '/plugged' });
+    const head = await signedRaw(running.url, ADMIN_ACCESS, ADMIN_SECRET, {
+      method: 'HEAD',
+      path: '/plugged',
+    });
+    expect(head.status).toBe(200);
+    expect(seen).toEqual([descriptor]);
+
+    const refused = await raw(running.url, { path: '/plugged', headers: { 'x-test-refuse': '1' } });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toContain('<Code>InvalidArgument</Code>');
+  });
+});
+
+describe('plugin admin operations and stats', () => {
+  it('serves a plugin admin handler to admin accounts only', async () => {
+    let counter = 0;
+    const plugin: GatewayPlugin = {
+      name: 'counter',
+      adminHandlers: {
+        'counter-stats': async () =>
+          new Response(JSON.stringify({ counter: ++counter }), {
+            headers: { 'content-type': 'application/json' },
+          }),
+      },
+      stats: () => ({ counter }),
+    };
+    const gateway = gatewayWith({ backend: new MemoryBackend(), plugins: [plugin] });
+    const running = await serve(gateway);
+
+    const admin = await signedRaw(running.url, ADMIN_ACCESS, ADMIN_SECRET, {
+      method: 'PATCH',
+      path: '/counter-stats',
+    });
+    expect(admin.status).toBe(200);
+    expect(JSON.parse(admin.body)).toEqual({ counter: 1 });
+
+    const user = await signedRaw(running.url, USER.access, USER.secret, {
+      method: 'PATCH',
+      path: '/counter-stats',
+    });
+    expect(user.status).toBe(403);
+    expect(counter).toBe(1);
+    expect(gateway.stats()).toEqual({ counter: { counter: 1 } });
+  });
+
+  it('refuses an admin name claimed twice, and two plugins of one name', () => {
+    const handler = async () => new Response('');
+    const credentials = staticCredentials([]);
+    const a: GatewayPlugin = { name: 'a', adminHandlers: { shared: handler } };
+    const b: GatewayPlugin = { name: 'b', adminHandlers: { shared: handler } };
+    expect(() => createGateway({ backend: new MemoryBackend(), credentials, plugins: [a, b] })).toThrow(
+      "createGateway: plugin 'b' adds admin operation 'shared', already plugin 'a''s",
+    );
+    const builtIn: GatewayPlugin = { name: 'c', adminHandlers: { 'list-buckets': handler } };
+    expect(() => createGateway({ backend: new MemoryBackend(), credentials, plugins: [builtIn] })).toThrow(
+      "admin operation 'list-buckets', already the gateway's",
+    );
+    expect(() =>
+      createGateway({ backend: new MemoryBackend(), credentials, plugins: [{ name: 'x' }, { name: 'x' }] }),
+    ).toThrow("createGateway: two plugins are named 'x'");
+  });
+});
+
+describe('Gateway.shutdown()', () => {
+  it('closes the servers (in-flight requests finish), then plugins in reverse order, then the backend', async () => {
+    const events: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    class SlowBackend extends RecordingBackend {
+      override async headObject(ctx: RequestContext, input: GetObjectInput) {
+        events.push('request entered');
+        await gate;
+        events.push('request answered');
+        return super.headObject(ctx, input);
+      }
+    }
+    const backend = new SlowBackend(events);
+    await backend.createBucket({} as RequestContext, {
+      bucket: 'b',
+      owner: '',
+      acl: { Owner: '', Grantees: [] },
+    });
+    let running!: RunningGateway;
+    const listening = (name: string) => async () => {
+      events.push(`${name} shutdown (server ${running.server.listening ? 'listening' : 'closed'})`);
+    };
+    const gateway = gatewayWith({
+      backend,
+      anonymousAccess: true,
+      plugins: [
+        { name: 'first', shutdown: listening('first') },
+        { name: 'no-shutdown' },
+        { name: 'last', shutdown: listening('last') },
+      ],
+    });
+    running = await serve(gateway);
+    const inflight = raw(running.url, { method: 'HEAD', path: '/slow-bucket/missing' });
+    while (!events.includes('request entered')) await new Promise((r) => setTimeout(r, 5));
+
+    const stopping = gateway.shutdown();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(events).toEqual(['request entered']);
+    release();
+    // Answered (NoSuchKey), not cut off by the closing server.
+    expect((await inflight).status).toBe(404);
+    await stopping;
+    expect(events).toEqual([
+      'request entered',
+      'request answered',
+      'last shutdown (server closed)',
+      'first shutdown (server closed)',
+      'backend shutdown',
+    ]);
+
+    const steps = events.length;
+    await gateway.shutdown();
+    expect(events).toHaveLength(steps);
+    await expect(serve(gateway)).rejects.toThrow('listen() after shutdown()');
+  });
+
+  it('runs every step when a plugin fails, then reports the failure by plugin name', async () => {
+    const events: string[] = [];
+    const gateway = gatewayWith({
+      backend: new RecordingBackend(events),
+      plugins: [
+        recordingPlugin('first', events),
+        recordingPlugin('broken', events, {
+          shutdown: async () => {
+            throw new Error('cannot let go');
+          },
+        }),
+      ],
+    });
+    await serve(gateway);
+    await expect(gateway.shutdown()).rejects.toThrow("plugin 'broken': cannot let go");
+    expect(events).toEqual(['first shutdown', 'backend shutdown']);
+  });
+
+  it('shuts plugins and backend down also when the gateway never listened', async () => {
+    const events: string[] = [];
+    const gateway = gatewayWith({
+      backend: new RecordingBackend(events),
+      plugins: [recordingPlugin('only', events)],
+    });
+    await gateway.shutdown();
+    expect(events).toEqual(['only shutdown', 'backend shutdown']);
+  });
+});
