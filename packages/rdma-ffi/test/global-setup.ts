@@ -1,6 +1,7 @@
 // Builds the native shims when their library is missing, and always rebuilds this package's
-// dist/ with tsup: the transfer tests run HostClient in a plain-node child process that imports
-// dist/index.js, which must match the sources under test.
+// dist/ (and that of @vgwrdma/rdma-protocol, which it imports) with tsup: the transfer tests run
+// HostClient in a plain-node child process that imports dist/index.js, which must match the
+// sources under test.
 
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -8,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 
 const pkg = fileURLToPath(new URL('..', import.meta.url));
 const shims = fileURLToPath(new URL('../../../native-shims/', import.meta.url));
+const protocol = fileURLToPath(new URL('../../rdma-protocol/', import.meta.url));
 
 export default function setup(): void {
   const lib = `${shims}build/${process.platform}-${process.arch}/libvgwrdma_shims.so`;
@@ -16,8 +18,11 @@ export default function setup(): void {
   if (!process.env.VGWRDMA_SHIM_DIR && (!existsSync(lib) || !existsSync(fakeCuda))) {
     execFileSync(process.execPath, ['build.mjs'], { cwd: shims, stdio: 'inherit' });
   }
-  execFileSync(process.execPath, [`${pkg}node_modules/tsup/dist/cli-default.js`, '--silent'], {
-    cwd: pkg,
-    stdio: 'inherit',
-  });
+  // dist/ imports @vgwrdma/rdma-protocol's dist/, so that is rebuilt first
+  for (const dir of [protocol, pkg]) {
+    execFileSync(process.execPath, [`${dir}node_modules/tsup/dist/cli-default.js`, '--silent'], {
+      cwd: dir,
+      stdio: 'inherit',
+    });
+  }
 }

@@ -4,7 +4,8 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import type { HostClientOptions, RdmaOp } from '../src/index.js';
+import { parseRdmaToken, type RdmaOp, type RdmaToken } from '@vgwrdma/rdma-protocol';
+import type { HostClientOptions } from '../src/index.js';
 
 const CHILD = fileURLToPath(new URL('./fixtures/client-child.mjs', import.meta.url));
 
@@ -33,6 +34,7 @@ export class ClientProcess {
   static start(options: Omit<HostClientOptions, 'shimDir'> = {}): Promise<ClientProcess> {
     const json = JSON.stringify(options, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
     const proc = fork(CHILD, [json], {
+      execArgv: [], // plain node: not the vitest worker's `source` condition (the child runs dist/)
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
@@ -63,8 +65,9 @@ export class ClientProcess {
   sha256(region: number, offset?: number, size?: number) {
     return this.call<string>('sha256', { region, offset, size });
   }
-  token(region: number, offset: number, size: number, op: RdmaOp) {
-    return this.call<string>('token', { region, offset, size, op });
+  /** A token the child's region mints, parsed (as the gateway's HTTP edge would hand it over). */
+  async token(region: number, offset: number, size: number, op: RdmaOp): Promise<RdmaToken> {
+    return parseRdmaToken(await this.call<string>('token', { region, offset, size, op }));
   }
 
   async stop(): Promise<void> {

@@ -2,14 +2,8 @@
 // requested window of a registration, and clear refusals for bad ranges and use after close.
 
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  gidToIpv4,
-  HostClient,
-  parseRdmaToken,
-  RdmaError,
-  RdmaLoadError,
-  softnicEndpoint,
-} from '../src/index.js';
+import { gidToIpv4, parseRdmaToken, softnicEndpoint } from '@vgwrdma/rdma-protocol';
+import { HostClient, RdmaError, RdmaLoadError } from '../src/index.js';
 
 describe('HostClient', () => {
   const client = new HostClient({ agentAddress: '127.0.0.1', allowDirect: false });
