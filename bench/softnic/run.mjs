@@ -145,7 +145,11 @@ async function main() {
     const getDigest = sha256(getBuf.direct.bytes);
     // the client mints strings, as it would send them in x-amz-rdma-token; the server takes them parsed
     const tokens = await client.call('tokens');
-    const [putToken, getToken, putDigest] = [parseRdmaToken(tokens.put), parseRdmaToken(tokens.get), tokens.putDigest];
+    const [putToken, getToken, putDigest] = [
+      parseRdmaToken(tokens.put),
+      parseRdmaToken(tokens.get),
+      tokens.putDigest,
+    ];
 
     const put = async (path) => {
       putBuf.direct.bytes.fill(0);

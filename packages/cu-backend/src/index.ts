@@ -5,15 +5,4 @@ export { AgentPolicy, type Ipv4Cidr, parseAgentAllowList, parseIpv4Cidr } from '
 export { CuServer, type CuServerOptions, type CuServerStats } from './cu-server.js';
 export { DelegatingBackend } from './delegating-backend.js';
 export { type CuServerConfig, openCuServer } from './open-cu-server.js';
-export {
-  BYTES_HEADER,
-  BYTES_TRANSFERRED_HEADER,
-  type DeclineReason,
-  REPLY_HEADER,
-} from './reply.js';
-export {
-  DEFAULT_TRANSFER_TIMEOUT_MS,
-  MAX_UPLOAD_SIZE,
-  MIN_TRANSFER_RATE,
-  transferDeadlineMs,
-} from './transfer-limits.js';
+export { DEFAULT_TRANSFER_TIMEOUT_MS, MIN_TRANSFER_RATE, transferDeadlineMs } from './transfer-limits.js';

@@ -18,7 +18,9 @@ const SAMPLE_RC = 'rc:0000000000001000:00001000:abcd';
 
 /** The window a descriptor names, flattened for comparisons. */
 function windowOf(d: RdmaDescriptor | undefined) {
-  return d && { token: d.token.base, remoteAddress: d.token.remoteAddr, size: d.token.length, scheme: d.scheme };
+  return (
+    d && { token: d.token.base, remoteAddress: d.token.remoteAddr, size: d.token.length, scheme: d.scheme }
+  );
 }
 
 /** A small app: request id, the middleware, then a handler that reports what it saw. */
@@ -72,7 +74,12 @@ describe('cuMiddleware', () => {
   it('parses an 81-char DC v1 token into a typed descriptor', async () => {
     const r = await app().send({ 'x-amz-rdma-token': TOKEN, 'content-length': '0' });
     expect(r.res.status).toBe(200);
-    expect(windowOf(r.seen.rdma)).toEqual({ token: TOKEN, remoteAddress: ADDR, size: 0x10_0000, scheme: 'token' });
+    expect(windowOf(r.seen.rdma)).toEqual({
+      token: TOKEN,
+      remoteAddress: ADDR,
+      size: 0x10_0000,
+      scheme: 'token',
+    });
   });
 
   it('accepts a token on a request without Content-Length (a GET)', async () => {
@@ -94,7 +101,12 @@ describe('cuMiddleware', () => {
       const t = formatRdmaToken(parsedBase, { override: { addr: ADDR + 4096n, size: 512n }, semicolon });
       expect(t.endsWith(';')).toBe(semicolon);
       const r = await app().send({ 'x-amz-rdma-token': t, 'content-length': '0' });
-      expect(windowOf(r.seen.rdma)).toEqual({ token: TOKEN, remoteAddress: ADDR + 4096n, size: 512, scheme: 'token' });
+      expect(windowOf(r.seen.rdma)).toEqual({
+        token: TOKEN,
+        remoteAddress: ADDR + 4096n,
+        size: 512,
+        scheme: 'token',
+      });
     }
     // zero suffix fields mean "no override"
     const zero = formatRdmaToken(parsedBase, { override: { addr: 0n, size: 0n } });
@@ -167,7 +179,12 @@ describe('cuMiddleware', () => {
       'x-cuobj-content-length': '100',
       'x-cuobj-remote-buf-start': (ADDR + 200n).toString(),
     });
-    expect(windowOf(r.seen.rdma)).toEqual({ token: TOKEN, remoteAddress: ADDR + 200n, size: 100, scheme: 'legacy' });
+    expect(windowOf(r.seen.rdma)).toEqual({
+      token: TOKEN,
+      remoteAddress: ADDR + 200n,
+      size: 100,
+      scheme: 'legacy',
+    });
     // ... including when the legacy numbers are bad and the token is fine
     const bad = await app().send({
       'x-amz-rdma-token': TOKEN,

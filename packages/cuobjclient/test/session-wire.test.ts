@@ -2,7 +2,7 @@
 // token, empty body, checksums) and every branch of reply validation and fallback.
 
 import { randomFillSync } from 'node:crypto';
-import { parseRdmaToken } from '@vgwrdma/rdma-ffi';
+import { parseRdmaToken } from '@vgwrdma/rdma-protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CuObjError, type CuObjErrorCode, crc32, crc32c, crcToBase64, Session } from '../src/index.js';
 import { type Answer, ReplyServer, s3ErrorXml, signedHeaders } from './reply-server.js';

@@ -1,8 +1,8 @@
 // Failures surface as RdmaError with the negative errno and its name, the channel stays usable
 // after a failed transfer, and misuse (busy channel, closed server) is refused, not undefined.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RdmaToken } from '@vgwrdma/rdma-protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RdmaError, RdmaServer, type RdmaTransfer } from '../src/index.js';
 import { ClientProcess, MiB } from './helpers.js';
 
@@ -46,7 +46,9 @@ describe('errors', () => {
     expect(e.code).toBe('EACCES');
     expect(e.op).toBe('handlePut');
     // the shim's own words about the failure come through the async completion
-    expect(e.detail).toMatch(/^softnic READ of 1048576 bytes at 0x[0-9a-f]+, agent 127\.0\.0\.1:\d+: the agent refused the rkey$/);
+    expect(e.detail).toMatch(
+      /^softnic READ of 1048576 bytes at 0x[0-9a-f]+, agent 127\.0\.0\.1:\d+: the agent refused the rkey$/,
+    );
     expect(e.message).toContain(e.detail);
     await expect(server.handlePut({ buffer: buf, size: MiB, token, channel })).resolves.toBe(MiB);
   });
@@ -97,7 +99,9 @@ describe('errors', () => {
       using buf = fresh.allocateBuffer(MiB);
       const e = await rdmaError(fresh.handlePut({ buffer: buf, size: MiB, token: t }));
       expect(e.code).toBe('ENODEV');
-      expect(e.detail).toMatch(/agent 127\.0\.0\.1:\d+: the agent is unreachable \(connect refused or no route\)$/);
+      expect(e.detail).toMatch(
+        /agent 127\.0\.0\.1:\d+: the agent is unreachable \(connect refused or no route\)$/,
+      );
     } finally {
       await fresh.closeAsync();
     }

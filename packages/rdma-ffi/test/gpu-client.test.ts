@@ -3,8 +3,8 @@
 // side reads what stageToHost put there and writes what stageToDevice carries to the device;
 // clear errors without a runtime or device, for managed memory and for failed copies.
 
-import { afterEach, describe, expect, it } from 'vitest';
 import { parseRdmaToken } from '@vgwrdma/rdma-protocol';
+import { afterEach, describe, expect, it } from 'vitest';
 import { GpuClient, RdmaError, RdmaServer } from '../src/index.js';
 import { FAKE_CUDART, failNextAsyncCopy, fakeLive } from './cuda-fake.js';
 import { fillPattern, MiB, sha256 } from './helpers.js';
@@ -24,10 +24,18 @@ describe('GpuClient', () => {
     expect(t.dctn).toBe(client.agentPort);
     using buf = server.allocateBuffer(2 * MiB);
     fillPattern(buf.bytes, 5);
-    await server.handleGet({ buffer: buf, size: 2 * MiB, token: parseRdmaToken(mem.token(0, 2 * MiB, 'get')) });
+    await server.handleGet({
+      buffer: buf,
+      size: 2 * MiB,
+      token: parseRdmaToken(mem.token(0, 2 * MiB, 'get')),
+    });
     expect(sha256(mem.bytes)).toBe(sha256(buf.bytes));
     fillPattern(mem.bytes, 6);
-    await server.handlePut({ buffer: buf, size: 2 * MiB, token: parseRdmaToken(mem.token(0, 2 * MiB, 'put')) });
+    await server.handlePut({
+      buffer: buf,
+      size: 2 * MiB,
+      token: parseRdmaToken(mem.token(0, 2 * MiB, 'put')),
+    });
     expect(sha256(buf.bytes)).toBe(sha256(mem.bytes));
   });
 

@@ -1,8 +1,8 @@
 // HostClient on its own (no transfer): native memory shown to JS, tokens that name exactly the
 // requested window of a registration, and clear refusals for bad ranges and use after close.
 
-import { afterAll, describe, expect, it } from 'vitest';
 import { gidToIpv4, parseRdmaToken, softnicEndpoint } from '@vgwrdma/rdma-protocol';
+import { afterAll, describe, expect, it } from 'vitest';
 import { HostClient, RdmaError, RdmaLoadError } from '../src/index.js';
 
 describe('HostClient', () => {

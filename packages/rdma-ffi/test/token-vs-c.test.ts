@@ -2,9 +2,6 @@
 // koffi): same verdict on every input of a large mutated corpus, same fields when both accept,
 // and byte-identical formatting.
 
-import { describe, expect, it } from 'vitest';
-import type { CuobjTokenStruct } from '../src/native/layouts.js';
-import { loadShimLibrary } from '../src/native/shim-library.js';
 import {
   classifyRdmaToken,
   type DcTokenFields,
@@ -12,6 +9,9 @@ import {
   ipv4MappedGid,
   tryParseRdmaToken,
 } from '@vgwrdma/rdma-protocol';
+import { describe, expect, it } from 'vitest';
+import type { CuobjTokenStruct } from '../src/native/layouts.js';
+import { loadShimLibrary } from '../src/native/shim-library.js';
 
 const EINVAL = -22;
 const EPROTONOSUPPORT = -93;

@@ -2,8 +2,8 @@
 // process, on both paths: same-host direct (process_vm_*) and TCP. Byte-exact both ways, at
 // offsets and through the override suffix; the server's counters prove which path moved them.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatRdmaToken, parseRdmaToken, withWindow } from '@vgwrdma/rdma-protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RdmaServer } from '../src/index.js';
 import { ClientProcess, fillPattern, MiB, pattern, sha256 } from './helpers.js';
 
@@ -72,7 +72,10 @@ describe.each(PATHS)('softnic $name path', ({ allowDirect }) => {
     const whole = await client.token(region, 0, 2 * MiB, 'put');
     const size = 64 * 1024;
     const token = parseRdmaToken(
-      formatRdmaToken(whole, { override: { addr: address + BigInt(MiB), size: BigInt(size) }, semicolon: true }),
+      formatRdmaToken(whole, {
+        override: { addr: address + BigInt(MiB), size: BigInt(size) },
+        semicolon: true,
+      }),
     );
     using buf = server.allocateBuffer(size);
     await expect(server.handlePut({ buffer: buf, size, token })).resolves.toBe(size);
@@ -91,7 +94,11 @@ describe.each(PATHS)('softnic $name path', ({ allowDirect }) => {
     expect(sha256(buf.bytes.subarray(0, 8192))).toBe(await client.sha256(region, 4096, 8192));
     // one byte past the window is refused by the shim before anything moves
     const e = await server.handlePut({ buffer: buf, size: 8193, token: window }).catch((x: unknown) => x);
-    expect(e).toMatchObject({ name: 'RdmaError', code: 'EINVAL', detail: expect.stringMatching(/outside the token/) });
+    expect(e).toMatchObject({
+      name: 'RdmaError',
+      code: 'EINVAL',
+      detail: expect.stringMatching(/outside the token/),
+    });
   });
 
   it('splits a transfer larger than maxBytesPerCall into exact consecutive calls', async () => {

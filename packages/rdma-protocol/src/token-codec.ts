@@ -124,7 +124,8 @@ export function tryParseRdmaToken(input: string): RdmaTokenParseResult {
  * Throws RdmaTokenError for a size that is not a positive safe integer or an address outside u64.
  */
 export function withWindow(token: RdmaToken, addr: bigint, size: number): RdmaToken {
-  if (!Number.isSafeInteger(size) || size <= 0) throw new RdmaTokenError('malformed', 'window size must be > 0');
+  if (!Number.isSafeInteger(size) || size <= 0)
+    throw new RdmaTokenError('malformed', 'window size must be > 0');
   if (addr < 0n || addr > U64_MAX) throw new RdmaTokenError('malformed', 'window address out of range');
   return {
     ...token,

@@ -87,7 +87,11 @@ export class CompletionQueue {
   private messageAt(i: number): string {
     const start = i * EVENT_SIZE + 16;
     const end = this.events.indexOf(0, start);
-    return this.events.toString('utf8', start, end < 0 || end > start + ASYNC_MESSAGE_LEN ? start + ASYNC_MESSAGE_LEN : end);
+    return this.events.toString(
+      'utf8',
+      start,
+      end < 0 || end > start + ASYNC_MESSAGE_LEN ? start + ASYNC_MESSAGE_LEN : end,
+    );
   }
 
   /** Resolves once no transfer is pending (at once if none is). */

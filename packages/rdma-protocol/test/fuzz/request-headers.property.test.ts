@@ -96,7 +96,9 @@ describe('RDMA request headers (property)', () => {
             gid: [...d.token.gid],
           });
           expect(Number.isSafeInteger(d.token.length) && d.token.length > 0).toBe(true);
-          expect(d.token.remoteAddr >= 0n && d.token.remoteAddr + BigInt(d.token.length) <= U64 + 1n).toBe(true);
+          expect(d.token.remoteAddr >= 0n && d.token.remoteAddr + BigInt(d.token.length) <= U64 + 1n).toBe(
+            true,
+          );
           expect(['token', 'legacy']).toContain(d.scheme);
           if (d.scheme === 'legacy') {
             expect(d.token.length).toBe(Number(h[LEGACY_HEADERS.contentLength]));
