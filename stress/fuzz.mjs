@@ -38,16 +38,17 @@ const TARGETS = [
   // one process: rdma-ffi's global setup rebuilds its dist/, which parallel runs would race on
   {
     name: 'ts/token (TS vs C)',
-    vitest: ['rdma-ffi', 'packages/rdma-ffi/test/fuzz/token.property.test.ts'],
+    vitest: ['rdma-ffi', 'packages/rdma-ffi/test/fuzz/token-vs-c.property.test.ts'],
     jobs: 1,
   },
   { name: 'ts/aws-chunked', vitest: ['gateway', 'packages/gateway/test/fuzz/aws-chunked.property.test.ts'] },
   { name: 'ts/sigv4', vitest: ['gateway', 'packages/gateway/test/fuzz/sigv4.property.test.ts'] },
   { name: 'ts/xml-bodies', vitest: ['gateway', 'packages/gateway/test/fuzz/xml-bodies.property.test.ts'] },
   { name: 'ts/range', vitest: ['s3-backend', 'packages/s3-backend/test/fuzz/range.property.test.ts'] },
+  { name: 'ts/token', vitest: ['rdma-protocol', 'packages/rdma-protocol/test/fuzz/token.property.test.ts'] },
   {
     name: 'ts/rdma-headers',
-    vitest: ['cu-middleware', 'packages/cu-middleware/test/fuzz/rdma-headers.property.test.ts'],
+    vitest: ['rdma-protocol', 'packages/rdma-protocol/test/fuzz/request-headers.property.test.ts'],
   },
 ];
 

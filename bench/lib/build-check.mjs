@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const NEEDED = [
+  'packages/rdma-protocol/dist/index.js',
   'packages/s3-backend/dist/index.js',
   'packages/rdma-ffi/dist/index.js',
   'packages/bufferpool/dist/index.js',

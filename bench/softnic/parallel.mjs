@@ -8,7 +8,7 @@
  * @param {import('../../packages/rdma-ffi/dist/index.js').RdmaServer} o.server
  * @param {import('../../packages/rdma-ffi/dist/index.js').RdmaBuffer[]} o.buffers two buffers of `size`
  * @param {number} o.size
- * @param {string} o.token PUT token of the client region
+ * @param {import('../../packages/rdma-protocol/dist/index.js').RdmaToken} o.token PUT token of the client region, parsed
  * @param {(b: Uint8Array) => boolean} o.verify whether a buffer holds the client's bytes
  * @returns {Promise<number>} serial time / concurrent time
  */

@@ -22,6 +22,8 @@ import { parallelSpeedup } from './parallel.mjs';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const pkgDir = join(root, 'packages/rdma-ffi');
 const distEntry = join(pkgDir, 'dist/index.js');
+const protocolDir = join(root, 'packages/rdma-protocol');
+const protocolEntry = join(protocolDir, 'dist/index.js');
 const shimsDir = join(root, 'native-shims');
 
 const { values: args } = parseArgs({
@@ -61,6 +63,14 @@ function ensureBuilt() {
       process.exit(2);
     }
     run('native-shims', process.execPath, ['build.mjs'], shimsDir);
+  }
+  if (args.rebuild || !existsSync(protocolEntry)) {
+    run(
+      '@vgwrdma/rdma-protocol',
+      process.execPath,
+      [join(protocolDir, 'node_modules/tsup/dist/cli-default.js')],
+      protocolDir,
+    );
   }
   if (args.rebuild || !existsSync(distEntry)) {
     run(
@@ -113,6 +123,7 @@ async function main() {
     throw new Error('--iterations must be a positive integer');
   ensureBuilt();
   const { RdmaServer, measureCeiling } = await import(distEntry);
+  const { parseRdmaToken } = await import(protocolEntry);
 
   const client = await startClient(size);
   const servers = {
@@ -132,7 +143,13 @@ async function main() {
       randomFillSync(getBuf.direct.bytes, off, Math.min(64 << 20, size - off));
     }
     const getDigest = sha256(getBuf.direct.bytes);
-    const { put: putToken, get: getToken, putDigest } = await client.call('tokens');
+    // the client mints strings, as it would send them in x-amz-rdma-token; the server takes them parsed
+    const tokens = await client.call('tokens');
+    const [putToken, getToken, putDigest] = [
+      parseRdmaToken(tokens.put),
+      parseRdmaToken(tokens.get),
+      tokens.putDigest,
+    ];
 
     const put = async (path) => {
       putBuf.direct.bytes.fill(0);

@@ -86,6 +86,17 @@ typedef struct cuobj_async_event {
   int64_t status;
 } cuobj_async_event_t;
 
+/* ABI 1.7: a completion with the failure's text — what the worker that ran the transfer recorded
+ * with its last error (the same text vgw_shim_last_error gives for a sync failure). message is
+ * NUL-terminated: "" on success, or when the failure left no text. sizeof == 256; offsets
+ * user_tag 0, status 8, message 16. */
+#define CUOBJ_ASYNC_MESSAGE_LEN 240u
+typedef struct cuobj_async_event_ex {
+  uint64_t user_tag;
+  int64_t status;
+  char message[CUOBJ_ASYNC_MESSAGE_LEN];
+} cuobj_async_event_ex_t;
+
 /* Transport counters of a server (monotonic since create). sizeof == 64, each field 8 bytes at
  * offsets 0, 8, ... 56 in the order below. */
 typedef struct cuobj_server_stats {
@@ -134,7 +145,8 @@ VGW_API int cuobj_server_free_channel(cuobj_server_t *srv, uint16_t channel);
  * provider: the vendor library has no abort). */
 VGW_API int cuobj_server_cancel_channel(cuobj_server_t *srv, uint16_t channel);
 
-/* Synchronous transfers (block the calling thread). key: for logs only (may be NULL).
+/* Synchronous transfers (block the calling thread). key: ignored (may be NULL; the shim writes no
+ * logs, and a failure's text is in vgw_shim_last_error / the completion's message).
  * Local side: buf + local_offset (the _ex forms) or buf + 0. Remote side: remote_buf_start must
  * lie in the token's window [addr, addr+size) (override applied) together with size.
  * Returns bytes moved (== size) or a negative errno. A short transfer is always an error. */
@@ -153,13 +165,28 @@ VGW_API ssize_t cuobj_server_handle_put_ex(cuobj_server_t *srv, const char *key,
 
 /* Asynchronous transfers: validated and queued on the channel's native worker thread. Returns 0
  * when accepted (exactly one completion with user_tag will follow) or a negative errno (no
- * completion follows). key and descr are copied; buf must stay registered until completion. */
+ * completion follows). key is ignored; descr is parsed here; buf must stay registered until
+ * completion. */
 VGW_API int cuobj_server_submit_get(cuobj_server_t *srv, const char *key, cuobj_rdma_buffer_t *buf,
                                     uint64_t local_offset, uint64_t remote_buf_start, size_t size,
                                     const char *descr, uint16_t channel, uint64_t user_tag);
 VGW_API int cuobj_server_submit_put(cuobj_server_t *srv, const char *key, cuobj_rdma_buffer_t *buf,
                                     uint64_t local_offset, uint64_t remote_buf_start, size_t size,
                                     const char *descr, uint16_t channel, uint64_t user_tag);
+
+/* ABI 1.7: the same submits, given the client's window as the fields of an already-parsed token
+ * instead of its string: the gateway parses a token once, at the HTTP edge, and nothing below
+ * parses it again. token is what cuobj_token_parse fills (has_override 1: a non-zero override_addr
+ * / override_size replaces addr / size); its fields are checked (size > 0, dctn within 24 bits,
+ * gid_present and has_override 0 or 1: else -EINVAL), then the transfer is validated as above.
+ * The cuobj provider formats the canonical descriptor string for the vendor call from the fields.
+ * No key argument: the shim writes no logs (the string forms ignore theirs). token is copied. */
+VGW_API int cuobj_server_submit_get_fields(cuobj_server_t *srv, cuobj_rdma_buffer_t *buf, uint64_t local_offset,
+                                           uint64_t remote_buf_start, size_t size, const cuobj_token_t *token,
+                                           uint16_t channel, uint64_t user_tag);
+VGW_API int cuobj_server_submit_put_fields(cuobj_server_t *srv, cuobj_rdma_buffer_t *buf, uint64_t local_offset,
+                                           uint64_t remote_buf_start, size_t size, const cuobj_token_t *token,
+                                           uint16_t channel, uint64_t user_tag);
 
 /* An eventfd (non-blocking) owned by the server — do NOT close or read it yourself. It is
  * readable whenever at least one completion is queued. Watch it (koffi.node.poll), then call
@@ -168,6 +195,8 @@ VGW_API int cuobj_server_completion_fd(cuobj_server_t *srv);
 /* Non-blocking: moves up to max_events queued completions into events, returns the count (0 if
  * none) or a negative errno. Re-arms the eventfd when completions remain. */
 VGW_API int cuobj_server_poll_completions(cuobj_server_t *srv, cuobj_async_event_t *events, int max_events);
+/* ABI 1.7: the same, with each failure's text (cuobj_async_event_ex_t). */
+VGW_API int cuobj_server_poll_completions_ex(cuobj_server_t *srv, cuobj_async_event_ex_t *events, int max_events);
 
 /* Copy the counters; 0 or -EINVAL. */
 VGW_API int cuobj_server_get_stats(const cuobj_server_t *srv, cuobj_server_stats_t *out);

@@ -41,3 +41,8 @@ int vgw_shim_last_error(char *msg, size_t cap) {
   }
   return t_err;
 }
+
+void vgw_clear_error(void) {
+  t_err = 0;
+  t_msg[0] = '\0';
+}

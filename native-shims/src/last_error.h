@@ -12,4 +12,8 @@ int vgw_fail(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3))
 /* Same, for functions that return a pointer: records and returns NULL. */
 void *vgw_fail_null(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Forgets this thread's last failure (errno 0, empty message): a worker calls it before each job,
+ * so the text it reports for a failed job is that job's. */
+void vgw_clear_error(void);
+
 #endif

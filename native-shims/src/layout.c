@@ -59,6 +59,11 @@ static const field_row_t k_layout[] = {
     FIELD_ROW(cuobj_async_event_t, user_tag),
     FIELD_ROW(cuobj_async_event_t, status),
 
+    SIZE_ROW(cuobj_async_event_ex_t),
+    FIELD_ROW(cuobj_async_event_ex_t, user_tag),
+    FIELD_ROW(cuobj_async_event_ex_t, status),
+    FIELD_ROW(cuobj_async_event_ex_t, message),
+
     SIZE_ROW(cuobj_server_stats_t),
     FIELD_ROW(cuobj_server_stats_t, direct_transfers),
     FIELD_ROW(cuobj_server_stats_t, tcp_transfers),

@@ -223,14 +223,32 @@ static int is_ipv4_mapped(const uint8_t gid[16]) {
   return memcmp(gid, prefix, sizeof prefix) == 0;
 }
 
+int server_parse_descr(const char *descr, cuobj_token_t *t) {
+  if (descr == NULL) return vgw_fail(-EINVAL, "NULL descriptor");
+  int rc = cuobj_token_parse(descr, t);
+  if (rc) return vgw_fail(rc, rc == -EPROTONOSUPPORT ? "RC-style token not supported" : "malformed token");
+  return 0;
+}
+
+/* The fields a caller hands in must be what a parse can produce, so the cuobj provider can always
+ * format them back into the vendor's descriptor string. */
+static int check_token_fields(const cuobj_token_t *t) {
+  if (t->size == 0) return vgw_fail(-EINVAL, "token size field is 0");
+  if (t->dctn > 0xffffffu) return vgw_fail(-EINVAL, "token DCTN %u exceeds 24 bits", t->dctn);
+  if (t->gid_present > 1 || t->has_override > 1)
+    return vgw_fail(-EINVAL, "token gid_present %u / has_override %u must be 0 or 1", t->gid_present, t->has_override);
+  return 0;
+}
+
 int server_prepare(cuobj_server_t *s, int to_client, cuobj_rdma_buffer_t *buf, uint64_t local_offset,
-                   uint64_t remote, size_t size, const char *descr, uint16_t channel, transfer_job_t *job) {
-  if (s == NULL || buf == NULL || descr == NULL) return vgw_fail(-EINVAL, "NULL server, buffer or descriptor");
+                   uint64_t remote, size_t size, const cuobj_token_t *tok, uint16_t channel, transfer_job_t *job) {
+  if (s == NULL || buf == NULL || tok == NULL) return vgw_fail(-EINVAL, "NULL server, buffer or token");
   if (size == 0 || size > CUOBJ_MAX_TRANSFER) return vgw_fail(-EINVAL, "size %zu not in 1..1 GiB", size);
   if (channel >= s->n_ch) return vgw_fail(-EINVAL, "channel %u >= num_dcis %u", channel, s->n_ch);
-  cuobj_token_t t;
-  int rc = cuobj_token_parse(descr, &t);
-  if (rc) return vgw_fail(rc, rc == -EPROTONOSUPPORT ? "RC-style token not supported" : "malformed token");
+  cuobj_token_t t = *tok;
+  if (!t.has_override) t.override_addr = t.override_size = 0; /* as a parse leaves them */
+  int rc = check_token_fields(&t);
+  if (rc) return rc;
   uint64_t waddr, wsize;
   cuobj_token_effective(&t, &waddr, &wsize);
   if (remote < waddr || remote - waddr > wsize || size > wsize - (remote - waddr))
@@ -281,7 +299,9 @@ void server_finish(cuobj_server_t *s, const transfer_job_t *j) {
 static ssize_t handle_sync(cuobj_server_t *s, int to_client, cuobj_rdma_buffer_t *buf, uint64_t local_offset,
                            uint64_t remote, size_t size, const char *descr, uint16_t channel) {
   transfer_job_t job = {0};
-  int rc = server_prepare(s, to_client, buf, local_offset, remote, size, descr, channel, &job);
+  cuobj_token_t t;
+  int rc = server_parse_descr(descr, &t);
+  if (rc == 0) rc = server_prepare(s, to_client, buf, local_offset, remote, size, &t, channel, &job);
   if (rc) return rc;
   ssize_t n = server_execute(s, &job);
   server_finish(s, &job);

@@ -49,20 +49,22 @@ static void *worker_main(void *arg) {
     c->has_job = 0;
     pthread_mutex_unlock(&s->mu);
 
+    vgw_clear_error(); /* whatever this thread recorded before is not this transfer's */
     ssize_t n = server_execute(s, &job);
     server_finish(s, &job);
     job.done->ev.status = n;
+    if (n < 0) (void)vgw_shim_last_error(job.done->ev.message, sizeof job.done->ev.message);
     push_completion(s, job.done);
   }
 }
 
 static int submit(cuobj_server_t *s, int to_client, cuobj_rdma_buffer_t *buf, uint64_t local_offset,
-                  uint64_t remote, size_t size, const char *descr, uint16_t channel, uint64_t tag) {
+                  uint64_t remote, size_t size, const cuobj_token_t *t, uint16_t channel, uint64_t tag) {
   completion_node_t *done = calloc(1, sizeof *done);
   if (done == NULL) return vgw_fail(-ENOMEM, "submit: out of memory");
   done->ev.user_tag = tag;
   transfer_job_t job = {0};
-  int rc = server_prepare(s, to_client, buf, local_offset, remote, size, descr, channel, &job);
+  int rc = server_prepare(s, to_client, buf, local_offset, remote, size, t, channel, &job);
   if (rc) {
     free(done);
     return rc;
@@ -92,19 +94,33 @@ static int submit(cuobj_server_t *s, int to_client, cuobj_rdma_buffer_t *buf, ui
 int cuobj_server_submit_get(cuobj_server_t *s, const char *key, cuobj_rdma_buffer_t *buf, uint64_t local_offset,
                             uint64_t remote, size_t size, const char *descr, uint16_t channel, uint64_t tag) {
   (void)key;
-  return submit(s, 1, buf, local_offset, remote, size, descr, channel, tag);
+  cuobj_token_t t;
+  int rc = server_parse_descr(descr, &t);
+  return rc ? rc : submit(s, 1, buf, local_offset, remote, size, &t, channel, tag);
 }
 
 int cuobj_server_submit_put(cuobj_server_t *s, const char *key, cuobj_rdma_buffer_t *buf, uint64_t local_offset,
                             uint64_t remote, size_t size, const char *descr, uint16_t channel, uint64_t tag) {
   (void)key;
-  return submit(s, 0, buf, local_offset, remote, size, descr, channel, tag);
+  cuobj_token_t t;
+  int rc = server_parse_descr(descr, &t);
+  return rc ? rc : submit(s, 0, buf, local_offset, remote, size, &t, channel, tag);
+}
+
+int cuobj_server_submit_get_fields(cuobj_server_t *s, cuobj_rdma_buffer_t *buf, uint64_t local_offset, uint64_t remote,
+                                   size_t size, const cuobj_token_t *t, uint16_t channel, uint64_t tag) {
+  return submit(s, 1, buf, local_offset, remote, size, t, channel, tag);
+}
+
+int cuobj_server_submit_put_fields(cuobj_server_t *s, cuobj_rdma_buffer_t *buf, uint64_t local_offset, uint64_t remote,
+                                   size_t size, const cuobj_token_t *t, uint16_t channel, uint64_t tag) {
+  return submit(s, 0, buf, local_offset, remote, size, t, channel, tag);
 }
 
 int cuobj_server_completion_fd(cuobj_server_t *s) { return s ? s->efd : -EINVAL; }
 
-int cuobj_server_poll_completions(cuobj_server_t *s, cuobj_async_event_t *events, int max_events) {
-  if (s == NULL || events == NULL || max_events <= 0) return -EINVAL;
+/* Moves up to max queued completions out: into ex (with messages) or plain (without). */
+static int poll_queue(cuobj_server_t *s, cuobj_async_event_t *plain, cuobj_async_event_ex_t *ex, int max_events) {
   uint64_t drained;
   /* Reset the eventfd BEFORE draining: a completion pushed after our drain re-signals it. */
   if (read(s->efd, &drained, sizeof drained) < 0) { /* EAGAIN: nothing signalled, queue may still hold items */ }
@@ -114,13 +130,25 @@ int cuobj_server_poll_completions(cuobj_server_t *s, cuobj_async_event_t *events
     completion_node_t *node = s->cq_head;
     s->cq_head = node->next;
     if (s->cq_head == NULL) s->cq_tail = NULL;
-    events[n++] = node->ev;
+    if (ex != NULL) ex[n] = node->ev;
+    else plain[n] = (cuobj_async_event_t){.user_tag = node->ev.user_tag, .status = node->ev.status};
+    n++;
     free(node);
   }
   int left = s->cq_head != NULL;
   pthread_mutex_unlock(&s->cq_mu);
   if (left) signal_efd(s);
   return n;
+}
+
+int cuobj_server_poll_completions(cuobj_server_t *s, cuobj_async_event_t *events, int max_events) {
+  if (s == NULL || events == NULL || max_events <= 0) return -EINVAL;
+  return poll_queue(s, events, NULL, max_events);
+}
+
+int cuobj_server_poll_completions_ex(cuobj_server_t *s, cuobj_async_event_ex_t *events, int max_events) {
+  if (s == NULL || events == NULL || max_events <= 0) return -EINVAL;
+  return poll_queue(s, NULL, events, max_events);
 }
 
 int server_async_init(cuobj_server_t *s) {

@@ -19,7 +19,7 @@ struct cuobj_rdma_buffer {
 };
 
 typedef struct completion_node {
-  cuobj_async_event_t ev;
+  cuobj_async_event_ex_t ev; /* the message is filled on the worker thread when the transfer fails */
   struct completion_node *next;
 } completion_node_t;
 
@@ -67,9 +67,12 @@ struct cuobj_server {
   struct vgw_sv_alloc *vallocs;        /* host buffers from the vendor's allocHostBuffer (guarded by mu) */
 };
 
-/* Validate arguments, take the channel (busy) and the buffer (inflight). 0 or negative errno. */
+/* Parse a descriptor string of the string entry points into *t. 0 or negative errno (recorded). */
+int server_parse_descr(const char *descr, cuobj_token_t *t);
+/* Validate arguments (the token's fields included), take the channel (busy) and the buffer
+ * (inflight). 0 or negative errno. */
 int server_prepare(cuobj_server_t *s, int to_client, cuobj_rdma_buffer_t *buf, uint64_t local_offset,
-                   uint64_t remote, size_t size, const char *descr, uint16_t channel, transfer_job_t *job);
+                   uint64_t remote, size_t size, const cuobj_token_t *t, uint16_t channel, transfer_job_t *job);
 /* Run a prepared job (any thread); bytes moved or negative errno. */
 ssize_t server_execute(cuobj_server_t *s, const transfer_job_t *job);
 /* Release what prepare took. After this the channel accepts the next transfer. */

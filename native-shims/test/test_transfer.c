@@ -1,6 +1,7 @@
 /* test_transfer.c — byte-exact transfers into / out of a client in another process, random
  * sizes and offsets, both directions, on the direct (process_vm_*) and the TCP path; multi-frame
- * large transfers; the async submit + eventfd completion path. */
+ * large transfers; the async submit + eventfd completion path; the ABI 1.7 submits of parsed
+ * token fields, and the failure text in their completions. */
 #include <errno.h>
 #include <poll.h>
 #include <string.h>
@@ -135,11 +136,84 @@ static void async_completions(int direct) {
 static void direct_async(void) { async_completions(1); }
 static void tcp_async(void) { async_completions(0); }
 
+/* ABI 1.7: a submit given the parsed token's fields (no string), a window set through the override
+ * fields, and a failure whose text arrives in the completion (poll_completions_ex). */
+static void await_one(cuobj_server_t *s, cuobj_async_event_ex_t *ev) {
+  struct pollfd pf = {.fd = cuobj_server_completion_fd(s), .events = POLLIN};
+  CHECK(poll(&pf, 1, 20000) == 1);
+  CHECK_EQ_INT(cuobj_server_poll_completions_ex(s, ev, 1), 1);
+}
+
+static void fields_and_messages(int direct) {
+  enum { SZ = 1 << 20 };
+  peer_t p;
+  peer_start(&p, 2 * SZ, 9, direct, 0xffeeddcc, NULL);
+  cuobj_server_t *s = test_server(direct, 5000);
+  uint8_t *mem = cuobj_server_alloc_host_buffer(s, SZ);
+  cuobj_rdma_buffer_t *b = cuobj_server_register_buffer(s, mem, SZ);
+  char tok[TOKEN_CAP];
+  peer_token(&p, 0, 2 * SZ, CUOBJ_OP_PUT, tok);
+  cuobj_token_t t;
+  CHECK_EQ_INT(cuobj_token_parse(tok, &t), 0);
+  /* the window [addr + 4096, +8192) through the override fields: exactly those bytes move */
+  cuobj_token_t w = t;
+  w.has_override = 1;
+  w.override_addr = t.addr + 4096;
+  w.override_size = 8192;
+  cuobj_async_event_ex_t ev;
+  CHECK_EQ_INT(cuobj_server_submit_put_fields(s, b, 0, w.override_addr, 8192, &w, 0, 5), 0);
+  await_one(s, &ev);
+  CHECK(ev.user_tag == 5);
+  CHECK_EQ_INT(ev.status, 8192);
+  CHECK_EQ_INT(ev.message[0], '\0');
+  CHECK(peer_hash(&p, 4096, 8192) == test_hash(mem, 8192));
+  /* one byte past that window is refused at submit, with the reason recorded */
+  char msg[256];
+  CHECK_EQ_INT(cuobj_server_submit_put_fields(s, b, 0, w.override_addr, 8193, &w, 0, 6), -EINVAL);
+  CHECK_EQ_INT(vgw_shim_last_error(msg, sizeof msg), -EINVAL);
+  CHECK(strstr(msg, "outside the token") != NULL);
+  /* fields a parse could not have produced are refused too */
+  cuobj_token_t bad = t;
+  bad.size = 0;
+  CHECK_EQ_INT(cuobj_server_submit_put_fields(s, b, 0, t.addr, 16, &bad, 0, 7), -EINVAL);
+  bad = t;
+  bad.gid_present = 2;
+  CHECK_EQ_INT(cuobj_server_submit_put_fields(s, b, 0, t.addr, 16, &bad, 0, 7), -EINVAL);
+  CHECK_EQ_INT(cuobj_server_submit_put_fields(s, b, 0, t.addr, 16, NULL, 0, 7), -EINVAL);
+  /* a failure on the worker thread: a wrong rkey, refused by the agent; its text comes along */
+  cuobj_token_t wrong = t;
+  wrong.rkey ^= 1;
+  CHECK_EQ_INT(cuobj_server_submit_get_fields(s, b, 0, t.addr, SZ, &wrong, 0, 8), 0);
+  await_one(s, &ev);
+  CHECK(ev.user_tag == 8);
+  CHECK_EQ_INT(ev.status, -EACCES);
+  CHECK(strstr(ev.message, "softnic WRITE of 1048576 bytes") != NULL);
+  CHECK(strstr(ev.message, "agent 127.0.0.1:") != NULL);
+  CHECK(strstr(ev.message, "refused the rkey") != NULL);
+  /* the next success on the same thread carries no stale text */
+  CHECK_EQ_INT(cuobj_server_submit_put_fields(s, b, 0, t.addr, SZ, &t, 0, 9), 0);
+  await_one(s, &ev);
+  CHECK_EQ_INT(ev.status, SZ);
+  CHECK_EQ_INT(ev.message[0], '\0');
+  /* an agent that is gone: the connect failure is named */
+  peer_stop(&p);
+  CHECK_EQ_INT(cuobj_server_submit_put_fields(s, b, 0, t.addr, SZ, &t, 1, 10), 0);
+  await_one(s, &ev);
+  CHECK(ev.status < 0);
+  CHECK(strstr(ev.message, "agent 127.0.0.1:") != NULL);
+  cuobj_server_deregister_buffer(s, b);
+  cuobj_server_free_host_buffer(s, mem);
+  cuobj_server_destroy(s);
+}
+static void direct_fields(void) { fields_and_messages(1); }
+static void tcp_fields(void) { fields_and_messages(0); }
+
 int main(int argc, char **argv) {
   static const test_case_t cases[] = {
       {"direct_random_sizes_offsets", direct_random}, {"tcp_random_sizes_offsets", tcp_random},
       {"direct_large_multi_frame", direct_large},     {"tcp_large_multi_frame", tcp_large},
       {"direct_async_completions", direct_async},     {"tcp_async_completions", tcp_async},
+      {"direct_fields_and_messages", direct_fields},  {"tcp_fields_and_messages", tcp_fields},
   };
   return run_cases(cases, sizeof cases / sizeof cases[0], argc, argv);
 }

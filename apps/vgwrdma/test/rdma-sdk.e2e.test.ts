@@ -16,7 +16,8 @@ import {
   type S3Client,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
-import { formatRdmaToken, HostClient, type HostMemory, parseRdmaToken } from '@vgwrdma/rdma-ffi';
+import { HostClient, type HostMemory } from '@vgwrdma/rdma-ffi';
+import { formatRdmaToken, parseRdmaToken } from '@vgwrdma/rdma-protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type GatewayProcess,

@@ -18,7 +18,8 @@ import {
   PutObjectCommand,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
-import { formatRdmaToken, HostClient, type HostMemory, parseRdmaToken } from '@vgwrdma/rdma-ffi';
+import { HostClient, type HostMemory } from '@vgwrdma/rdma-ffi';
+import { formatRdmaToken, parseRdmaToken } from '@vgwrdma/rdma-protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminRequest } from './helpers/admin-request.js';
 import { startConnectionRecorder } from './helpers/connection-recorder.js';

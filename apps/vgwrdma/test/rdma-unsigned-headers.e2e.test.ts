@@ -16,7 +16,8 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { HostClient, type HostMemory, parseRdmaToken } from '@vgwrdma/rdma-ffi';
+import { HostClient, type HostMemory } from '@vgwrdma/rdma-ffi';
+import { parseRdmaToken } from '@vgwrdma/rdma-protocol';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   type GatewayProcess,

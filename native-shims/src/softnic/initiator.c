@@ -6,6 +6,7 @@
  */
 #include "initiator.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 
 #include "auth.h"
 #include "guard.h"
+#include "last_error.h"
 #include "sock.h"
 #include "wire.h"
 
@@ -268,6 +270,38 @@ static attempt_t move(snic_initiator_t *in, snic_conn_t *c, int to_client, uint3
   return a;
 }
 
+/* Counts a failed transfer and records why, naming the agent and the window: this is the text
+ * a gateway sees in the transfer's completion (cuobj_server_poll_completions_ex). */
+static ssize_t transfer_failed(snic_initiator_t *in, int rc, uint32_t ip, uint16_t port, int to_client,
+                               uint64_t remote, size_t len, const char *why) {
+  atomic_fetch_add(&in->counters.failed_transfers, 1);
+  char host[INET_ADDRSTRLEN] = "?";
+  (void)inet_ntop(AF_INET, &ip, host, sizeof host);
+  return vgw_fail(rc, "softnic %s of %zu bytes at %#llx, agent %s:%u: %s", to_client ? "WRITE" : "READ", len,
+                  (unsigned long long)remote, host, (unsigned)port, why);
+}
+
+/* What a failed step's errno says, for the message above: while connecting, and while moving. */
+static const struct {
+  int rc;
+  const char *connecting, *moving;
+} FAILURE_TEXT[] = {
+    {-ENODEV, "the agent is unreachable (connect refused or no route)", "the agent is unreachable"},
+    {-ETIMEDOUT, "connecting to the agent timed out", "the agent stopped answering (I/O timeout)"},
+    {-EACCES, "the agent refused the DC key", "the agent refused the rkey"},
+    {-ERANGE, "the agent refused the bounds", "the agent refused the bounds (outside its registered region)"},
+    {-EPROTO, "malformed frame from the agent", "malformed frame from the agent"},
+    {-EIO, "the connection to the agent was lost", "the connection to the agent was lost"},
+    {-ECANCELED, "canceled (transfer deadline)", "canceled (transfer deadline)"},
+    {-ENOMEM, "out of memory", "out of memory"},
+};
+
+static const char *failure_text(int rc, int connecting) {
+  for (size_t i = 0; i < sizeof FAILURE_TEXT / sizeof FAILURE_TEXT[0]; i++)
+    if (FAILURE_TEXT[i].rc == rc) return connecting ? FAILURE_TEXT[i].connecting : FAILURE_TEXT[i].moving;
+  return connecting ? "cannot open a connection to the agent" : "the transfer failed";
+}
+
 ssize_t initiator_transfer(snic_initiator_t *in, uint32_t ip, uint16_t port, uint32_t rkey, int to_client,
                            uint64_t remote, void *local, size_t len, snic_cancel_t *cx) {
   for (int attempt = 0;; attempt++) {
@@ -275,16 +309,12 @@ ssize_t initiator_transfer(snic_initiator_t *in, uint32_t ip, uint16_t port, uin
     int reused = c != NULL;
     if (c == NULL) {
       int rc = open_conn(in, ip, port, &c, cx);
-      if (rc) {
-        atomic_fetch_add(&in->counters.failed_transfers, 1);
-        return rc;
-      }
+      if (rc) return transfer_failed(in, rc, ip, port, to_client, remote, len, failure_text(rc, 1));
     }
     if (!cancel_attach(cx, c->fd)) { /* (a fresh connection is attached already: no-op then) */
       cancel_detach(cx);
       conn_close(c); /* a cancel may have shut its socket down: never cached */
-      atomic_fetch_add(&in->counters.failed_transfers, 1);
-      return -ECANCELED;
+      return transfer_failed(in, -ECANCELED, ip, port, to_client, remote, len, failure_text(-ECANCELED, 0));
     }
     attempt_t a = move(in, c, to_client, rkey, remote, local, len);
     int canceled = cancel_detach(cx);
@@ -293,13 +323,9 @@ ssize_t initiator_transfer(snic_initiator_t *in, uint32_t ip, uint16_t port, uin
     else
       conn_close(c);
     if (a.rc == 0) return (ssize_t)len;
-    if (canceled) {
-      atomic_fetch_add(&in->counters.failed_transfers, 1);
-      return -ECANCELED;
-    }
+    if (canceled) return transfer_failed(in, -ECANCELED, ip, port, to_client, remote, len, failure_text(-ECANCELED, 0));
     /* A cached connection the agent dropped while idle fails before any reply: retry once. */
     if (reused && a.before_reply && a.rc == -EIO) continue;
-    atomic_fetch_add(&in->counters.failed_transfers, 1);
-    return a.rc;
+    return transfer_failed(in, a.rc, ip, port, to_client, remote, len, failure_text(a.rc, 0));
   }
 }

@@ -1,4 +1,5 @@
 import { HostClient, RdmaServer } from '@vgwrdma/rdma-ffi';
+import { parseRdmaToken } from '@vgwrdma/rdma-protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BufferPool } from './buffer-pool.js';
 import { PoolError } from './errors.js';
@@ -183,7 +184,7 @@ describe('BufferPool over a real RdmaServer', () => {
       using lease = await pool.acquire();
       const [, second] = lease.slices(64 * KiB);
       if (!second) throw new Error('two slices expected');
-      const token = region.token(0, 64 * KiB, 'put');
+      const token = parseRdmaToken(region.token(0, 64 * KiB, 'put'));
       await server.handlePut({
         buffer: second.buffer,
         localOffset: second.offset,

@@ -13,7 +13,8 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { PosixBackend } from '@vgwrdma/backend-posix';
 import { BufferPool } from '@vgwrdma/bufferpool';
-import { parseRdmaToken, RdmaServer } from '@vgwrdma/rdma-ffi';
+import { RdmaServer } from '@vgwrdma/rdma-ffi';
+import { parseRdmaToken } from '@vgwrdma/rdma-protocol';
 import {
   type Backend,
   type GetObjectInput,
@@ -64,8 +65,7 @@ const ctx = (token?: string): RequestContext => {
     signal: new AbortController().signal,
   };
   if (!token) return c;
-  const t = parseRdmaToken(token);
-  return { ...c, rdma: { token: t.base, remoteAddress: t.remoteAddr, size: t.length, scheme: 'token' } };
+  return { ...c, rdma: { token: parseRdmaToken(token), scheme: 'token' } };
 };
 const gbps = (ms: number) => size / 1e9 / (ms / 1000);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;

@@ -6,10 +6,10 @@
 //                                             ('agent-busy')
 // An admitted request holds one of its agent's slots until release().
 
+import type { DeclineReason } from '@vgwrdma/rdma-protocol';
 import type { RequestContext } from '@vgwrdma/s3-backend';
 import { type AgentPolicy, agentOf } from './agent-policy.js';
 import type { AgentSlots, SlotWait } from './agent-slots.js';
-import type { DeclineReason } from './reply.js';
 
 export type AdmissionOutcome =
   | { readonly kind: 'declined'; readonly reason: DeclineReason }

@@ -3,8 +3,8 @@
 // lies in one of the operator's allowed IPv4 CIDRs (--rdma-allow-agents). Decided before any
 // connection is made, so a token cannot aim the gateway (and its DC key) at a third host.
 
-import { parseRdmaToken, softnicEndpoint } from '@vgwrdma/rdma-ffi';
-import { type RdmaDescriptor, S3Error } from '@vgwrdma/s3-backend';
+import { type RdmaDescriptor, softnicEndpoint } from '@vgwrdma/rdma-protocol';
+import { S3Error } from '@vgwrdma/s3-backend';
 
 /** An IPv4 network: `base` (host order, masked) and prefix length. */
 export interface Ipv4Cidr {
@@ -58,7 +58,7 @@ export function parseAgentAllowList(text: string): Ipv4Cidr[] {
 
 /** The endpoint a descriptor's token names, or undefined when its GID is not IPv4-mapped. */
 export function agentOf(d: RdmaDescriptor): AgentEndpoint | undefined {
-  return softnicEndpoint(parseRdmaToken(d.token));
+  return softnicEndpoint(d.token);
 }
 
 const refused = (why: string) =>

@@ -15,6 +15,13 @@ import { Readable } from 'node:stream';
 import { type BufferLease, type BufferPool, PoolError } from '@vgwrdma/bufferpool';
 import type { RdmaChannel, RdmaServer } from '@vgwrdma/rdma-ffi';
 import {
+  DECLINED_HEADERS,
+  DECLINED_REPLY,
+  type DeclineReason,
+  doneHeaders,
+  REPLY_HEADER,
+} from '@vgwrdma/rdma-protocol';
+import {
   type Backend,
   DelegatingBackend,
   type GetObjectInput,
@@ -33,18 +40,11 @@ import { AgentPolicy } from './agent-policy.js';
 import { AgentSlots } from './agent-slots.js';
 import { rdmaDownload } from './rdma-download.js';
 import { rdmaDownloadAt } from './rdma-download-at.js';
+import { capacityTooSmall, declinedUpload, transferFailed } from './rdma-errors.js';
 import { RdmaSession } from './rdma-session.js';
 import { RdmaUpload } from './rdma-upload.js';
-import {
-  capacityTooSmall,
-  DECLINED_HEADERS,
-  type DeclineReason,
-  declinedUpload,
-  doneHeaders,
-  transferFailed,
-} from './reply.js';
 import { transferDeadlineMs, transferTimedOut, uploadTooLarge } from './transfer-limits.js';
-import { isUnreachable, transferToken } from './transport.js';
+import { isUnreachable } from './transport.js';
 
 export interface CuServerOptions {
   /** The transport; CuServer owns it from now on (shutdown() closes it). */
@@ -206,10 +206,10 @@ export class CuServer extends DelegatingBackend {
     }
     const payload = out.range ? out.range.end - out.range.start + 1 : out.size;
     const status = out.range ? 206 : 200;
-    if (payload > d.size) {
+    if (payload > d.token.length) {
       release();
       out.body.destroy();
-      throw capacityTooSmall(payload, d.size);
+      throw capacityTooSmall(payload, d.token.length);
     }
     const declined = (reason: DeclineReason): GetObjectOutput => {
       this.counters.declines[reason]++;
@@ -227,7 +227,7 @@ export class CuServer extends DelegatingBackend {
 
     let session: RdmaSession;
     try {
-      session = await this.openSession(ctx, d, input.key);
+      session = await this.openSession(ctx, d);
     } catch (err) {
       release();
       if (err instanceof Declined) return declined(err.reason);
@@ -287,22 +287,22 @@ export class CuServer extends DelegatingBackend {
       return declinedUpload(reason);
     };
     if (!ctx.origin || ctx.origin.anonymous) throw decline('anonymous'); // before any other answer
-    const tooLarge = uploadTooLarge(d.size);
+    const tooLarge = uploadTooLarge(d.token.length);
     if (tooLarge) throw tooLarge;
-    if (this.options.maxTransferSize !== undefined && d.size > this.options.maxTransferSize)
+    if (this.options.maxTransferSize !== undefined && d.token.length > this.options.maxTransferSize)
       throw decline('size-over-limit');
     const admitted = await this.admission.admit(ctx, { timeoutMs: this.slotWaitMs });
     if (admitted.kind === 'declined') throw decline(admitted.reason);
     let session: RdmaSession;
     try {
-      session = await this.openSession(ctx, d, input.key);
+      session = await this.openSession(ctx, d);
     } catch (err) {
       admitted.release();
       if (!(err instanceof Declined)) throw err;
       throw decline(err.reason);
     }
-    const stopClock = this.startDeadline(session, d.size);
-    const reader = new RdmaUpload(session, d.size, ctx.origin.payloadSha256);
+    const stopClock = this.startDeadline(session, d.token.length);
+    const reader = new RdmaUpload(session, d.token.length, ctx.origin.payloadSha256);
     try {
       try {
         await reader.prime();
@@ -320,18 +320,18 @@ export class CuServer extends DelegatingBackend {
       body.on('error', () => {});
       let out: T;
       try {
-        out = await call(body, d.size);
+        out = await call(body, d.token.length);
       } finally {
         body.destroy();
       }
       // The backend checked the count against contentLength; a short transfer is never success.
-      if (session.moved !== d.size)
-        throw transferFailed(new Error(`moved ${session.moved} of ${d.size} bytes`));
+      if (session.moved !== d.token.length)
+        throw transferFailed(new Error(`moved ${session.moved} of ${d.token.length} bytes`));
       this.counters.rdmaPuts++;
-      this.counters.bytesRead += d.size;
-      return withHeaders(out, doneHeaders(200, d.size));
+      this.counters.bytesRead += d.token.length;
+      return withHeaders(out, doneHeaders(200, d.token.length));
     } catch (err) {
-      if (isS3Error(err) && err.headers['x-amz-rdma-reply'] === '501') throw err; // a decline
+      if (isS3Error(err) && err.headers[REPLY_HEADER] === DECLINED_REPLY) throw err; // a decline
       this.counters.failures++;
       if (session.abandoned !== undefined) {
         this.counters.timeouts++;
@@ -379,9 +379,8 @@ export class CuServer extends DelegatingBackend {
   }
 
   /** A pool buffer and a channel for one request, or Declined. */
-  private async openSession(ctx: RequestContext, d: RdmaDescriptor, key: string): Promise<RdmaSession> {
+  private async openSession(ctx: RequestContext, d: RdmaDescriptor): Promise<RdmaSession> {
     if (this.shuttingDown) throw new Declined('shutting-down');
-    const token = transferToken(d);
     let lease: BufferLease;
     try {
       lease = await this.pool.acquire({
@@ -405,7 +404,7 @@ export class CuServer extends DelegatingBackend {
       throw new Declined('no-channel');
     }
     this.channelsInUse++;
-    return new RdmaSession(this.server, lease, channel, token, this.chunkSize, key);
+    return new RdmaSession(this.server, lease, channel, d.token, this.chunkSize);
   }
 
   /** A second channel for a large GET, only while every free pool buffer keeps a free channel. */

@@ -13,15 +13,4 @@ export {
 export { type RdmaPlugin, rdmaPlugin } from './rdma-plugin.js';
 export { parseRdmaPluginOptions, type RdmaPluginOptions } from './rdma-plugin-options.js';
 export { type RdmaStatsReport, rdmaStatsReport } from './rdma-stats.js';
-export {
-  BYTES_HEADER,
-  BYTES_TRANSFERRED_HEADER,
-  type DeclineReason,
-  REPLY_HEADER,
-} from './reply.js';
-export {
-  DEFAULT_TRANSFER_TIMEOUT_MS,
-  MAX_UPLOAD_SIZE,
-  MIN_TRANSFER_RATE,
-  transferDeadlineMs,
-} from './transfer-limits.js';
+export { DEFAULT_TRANSFER_TIMEOUT_MS, MIN_TRANSFER_RATE, transferDeadlineMs } from './transfer-limits.js';

@@ -10,7 +10,8 @@
 // still write into the lease, so it cannot go to another request before.
 
 import type { BufferLease, BufferSlice } from '@vgwrdma/bufferpool';
-import type { RdmaChannel, RdmaServer, RdmaToken } from '@vgwrdma/rdma-ffi';
+import type { RdmaChannel, RdmaServer } from '@vgwrdma/rdma-ffi';
+import type { RdmaToken } from '@vgwrdma/rdma-protocol';
 
 const noop = () => {};
 /** One slice on the wire, the others being filled or drained (disk, hashing). */
@@ -35,7 +36,6 @@ export class RdmaSession {
     readonly channel: RdmaChannel,
     readonly token: RdmaToken,
     chunkSize: number,
-    private readonly key: string,
   ) {
     this.slices = lease.slices(chunkSize, MAX_SLICES);
     this.gaveUp = new Promise<never>((_, reject) => {
@@ -114,7 +114,6 @@ export class RdmaSession {
       token: this.token,
       remoteOffset,
       channel,
-      key: this.key,
     };
     const p = (dir === 'read' ? this.server.handlePut(t) : this.server.handleGet(t)).then((n) => {
       this.moved += n;

@@ -1,13 +1,11 @@
 // The limits an RDMA transfer obeys before any byte moves, and its deadline:
-//   - PUT / UploadPart: the same 5 GiB as an HTTP body (gateway: MAX_PUT_SIZE, MAX_PART_SIZE)
-//     → 400 EntityTooLarge;
+//   - PUT / UploadPart: the same 5 GiB as an HTTP body (rdma-protocol's MAX_UPLOAD_SIZE; the
+//     gateway's MAX_PUT_SIZE, MAX_PART_SIZE) → 400 EntityTooLarge;
 //   - the whole transfer must finish within base + size / MIN_RATE (--rdma-transfer-timeout is
 //     the base, 30 s by default), else it is abandoned and its buffer and channel come back.
 
+import { MAX_UPLOAD_SIZE } from '@vgwrdma/rdma-protocol';
 import { S3Error } from '@vgwrdma/s3-backend';
-
-/** S3's single-PUT limit, also the largest part (as the gateway's HTTP path). */
-export const MAX_UPLOAD_SIZE = 5 * 1024 ** 3;
 /** The base of every transfer deadline unless configured. */
 export const DEFAULT_TRANSFER_TIMEOUT_MS = 30_000;
 /** The slowest rate a transfer may run at before its deadline (50 MB/s). */

@@ -1,19 +1,8 @@
-// The edge between CuServer and rdma-ffi: the token a transfer uses, and which transport errors
-// mean "the client endpoint cannot be reached" (a decline) rather than "the transfer broke"
-// (a failure).
+// Which transport errors mean "the client endpoint cannot be reached" (a decline) rather than
+// "the transfer broke" (a failure). (The token a transfer uses is the descriptor's own: the HTTP
+// edge already set its window, so nothing is formatted or parsed here.)
 
-import { formatRdmaToken, parseRdmaToken, RdmaError, type RdmaToken } from '@vgwrdma/rdma-ffi';
-import type { RdmaDescriptor } from '@vgwrdma/s3-backend';
-
-/**
- * The token for a descriptor's window: its base token with the override suffix set to the
- * descriptor's address and size, so the transport's window check is exactly [remoteAddress,
- * +size) whichever scheme (token override or legacy trio) named it.
- */
-export function transferToken(d: RdmaDescriptor): RdmaToken {
-  const base = parseRdmaToken(d.token);
-  return parseRdmaToken(formatRdmaToken(base, { override: { addr: d.remoteAddress, size: BigInt(d.size) } }));
-}
+import { RdmaError } from '@vgwrdma/rdma-ffi';
 
 // connect refused / no route (softnic maps them to ENODEV), or a token the transport cannot route.
 const UNREACHABLE = new Set(['ENODEV', 'ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EAFNOSUPPORT']);

@@ -1,5 +1,11 @@
-import { formatRdmaToken, ipv4MappedGid } from '@vgwrdma/rdma-ffi';
-import { isS3Error, type RdmaDescriptor } from '@vgwrdma/s3-backend';
+import {
+  formatRdmaToken,
+  ipv4MappedGid,
+  MAX_UPLOAD_SIZE,
+  parseRdmaToken,
+  type RdmaDescriptor,
+} from '@vgwrdma/rdma-protocol';
+import { isS3Error } from '@vgwrdma/s3-backend';
 import { describe, expect, it } from 'vitest';
 import {
   AgentPolicy,
@@ -9,7 +15,7 @@ import {
   parseIpv4Cidr,
 } from '../src/agent-policy.js';
 import { AgentSlots } from '../src/agent-slots.js';
-import { MAX_UPLOAD_SIZE, transferDeadlineMs, uploadTooLarge } from '../src/transfer-limits.js';
+import { transferDeadlineMs, uploadTooLarge } from '../src/transfer-limits.js';
 
 function descriptor(ip: string | undefined, port = 4000): RdmaDescriptor {
   const token = formatRdmaToken({
@@ -21,7 +27,7 @@ function descriptor(ip: string | undefined, port = 4000): RdmaDescriptor {
     gidPresent: ip !== undefined,
     gid: ip === undefined ? new Uint8Array(16) : ipv4MappedGid(ip),
   });
-  return { token, remoteAddress: 0x1000n, size: 64, scheme: 'token' };
+  return { token: parseRdmaToken(token), scheme: 'token' };
 }
 
 describe('AgentPolicy', () => {

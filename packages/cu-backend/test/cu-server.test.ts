@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { PosixBackend } from '@vgwrdma/backend-posix';
 import { BufferPool } from '@vgwrdma/bufferpool';
-import { formatRdmaToken, parseRdmaToken, RdmaServer } from '@vgwrdma/rdma-ffi';
+import { RdmaServer } from '@vgwrdma/rdma-ffi';
+import { formatRdmaToken, parseRdmaToken, withWindow } from '@vgwrdma/rdma-protocol';
 import {
   type Backend,
   DelegatingBackend,
@@ -35,8 +36,7 @@ function ctx(rdma?: RdmaDescriptor, signal = new AbortController().signal): Requ
 
 /** What cu-middleware would put on the context for this token. */
 function descriptor(token: string): RdmaDescriptor {
-  const t = parseRdmaToken(token);
-  return { token: t.base, remoteAddress: t.remoteAddr, size: t.length, scheme: 'token' };
+  return { token: parseRdmaToken(token), scheme: 'token' };
 }
 
 const empty = () => Readable.from([]);
@@ -195,9 +195,7 @@ describe('CuServer(posix) with a HostClient in a child process', () => {
     const offset = MiB + 4096;
     const length = MiB + 5;
     const legacy: RdmaDescriptor = {
-      token: token.base,
-      remoteAddress: token.addr + BigInt(offset),
-      size: length,
+      token: withWindow(token, token.addr + BigInt(offset), length),
       scheme: 'legacy',
     };
     const out = await cu.putObject(ctx(legacy), { bucket, key: 'legacy', body: empty() });
@@ -207,9 +205,7 @@ describe('CuServer(posix) with a HostClient in a child process', () => {
     const { region: target } = await client.alloc(size);
     const getToken = parseRdmaToken(await client.token(target, 0, size, 'get'));
     const legacyGet: RdmaDescriptor = {
-      token: getToken.base,
-      remoteAddress: getToken.addr + 100n,
-      size: length,
+      token: withWindow(getToken, getToken.addr + 100n, length),
       scheme: 'legacy',
     };
     const got = await cu.getObject(ctx(legacyGet), { bucket, key: 'legacy' });

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { PosixBackend } from '@vgwrdma/backend-posix';
 import { BufferPool } from '@vgwrdma/bufferpool';
-import { parseRdmaToken, type RdmaChannel, RdmaServer } from '@vgwrdma/rdma-ffi';
+import { type RdmaChannel, RdmaServer } from '@vgwrdma/rdma-ffi';
+import { parseRdmaToken } from '@vgwrdma/rdma-protocol';
 import type { RdmaDescriptor, RequestContext } from '@vgwrdma/s3-backend';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CuServer } from '../src/index.js';
@@ -30,8 +31,7 @@ function ctx(rdma?: RdmaDescriptor): RequestContext {
 }
 
 function descriptor(token: string): RdmaDescriptor {
-  const t = parseRdmaToken(token);
-  return { token: t.base, remoteAddress: t.remoteAddr, size: t.length, scheme: 'token' };
+  return { token: parseRdmaToken(token), scheme: 'token' };
 }
 
 const md5 = (b: Uint8Array) => createHash('md5').update(b).digest('hex');

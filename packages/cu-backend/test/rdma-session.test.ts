@@ -2,7 +2,8 @@
 // is issued while it waits (a READ completion starts the next READ): freeing a channel with a
 // transfer on it fails (EBUSY), which once turned a 507 into a 500 under load.
 import type { BufferLease } from '@vgwrdma/bufferpool';
-import type { RdmaChannel, RdmaServer, RdmaToken } from '@vgwrdma/rdma-ffi';
+import type { RdmaChannel, RdmaServer } from '@vgwrdma/rdma-ffi';
+import type { RdmaToken } from '@vgwrdma/rdma-protocol';
 import { describe, expect, it } from 'vitest';
 import { RdmaSession } from '../src/rdma-session.js';
 
@@ -22,7 +23,7 @@ function session(transfers: Promise<number>[]) {
   } as unknown as RdmaServer;
   const slice = { buffer: {}, offset: 0, length: 4, bytes: new Uint8Array(4) };
   const lease = { slices: () => [slice, slice] } as unknown as BufferLease;
-  return new RdmaSession(server, lease, {} as RdmaChannel, {} as RdmaToken, 4, 'k');
+  return new RdmaSession(server, lease, {} as RdmaChannel, {} as RdmaToken, 4);
 }
 
 describe('RdmaSession.settle', () => {

@@ -5,10 +5,15 @@
 //   malformed token / legacy numbers / agent value, or a token with a body → 400
 //   RC-style token → 501 NotImplemented (clients fall back to HTTP)
 
-import type { RdmaDescriptor, S3Error } from '@vgwrdma/s3-backend';
+import {
+  parseRdmaHeaders,
+  type RdmaDescriptor,
+  type RdmaRefusal,
+  type RdmaTransportKind,
+} from '@vgwrdma/rdma-protocol';
+import { S3Error } from '@vgwrdma/s3-backend';
 import type { Context, Env, MiddlewareHandler } from 'hono';
 import { s3ErrorResponse } from './error-response.js';
-import { parseRdmaHeaders, type RdmaHeaderOptions } from './rdma-headers.js';
 
 /** The context variables cu-middleware reads (requestId, optional) and writes (rdma). */
 export interface CuVariables {
@@ -24,7 +29,7 @@ export interface CuMiddlewareOptions {
    */
   readonly errors?: 'respond' | 'throw';
   /** The gateway's RDMA transport (what the token's DCTN field means); default 'softnic'. */
-  readonly transport?: RdmaHeaderOptions['transport'];
+  readonly transport?: RdmaTransportKind;
 }
 
 export function cuMiddleware<E extends Env = CuEnv>(options: CuMiddlewareOptions = {}): MiddlewareHandler<E> {
@@ -36,10 +41,15 @@ export function cuMiddleware<E extends Env = CuEnv>(options: CuMiddlewareOptions
       options.transport === undefined ? {} : { transport: options.transport },
     );
     if (outcome.kind === 'none') return next();
-    if (outcome.kind === 'error') return refuse(c, outcome.error, mode);
+    if (outcome.kind === 'refused') return refuse(c, toS3Error(outcome.refusal), mode);
     c.set('rdma', outcome.descriptor);
     return next();
   };
+}
+
+/** The protocol's refusal as the S3 error the gateway answers with (same code, status and text). */
+function toS3Error(refusal: RdmaRefusal): S3Error {
+  return S3Error.custom(refusal.code, refusal.message);
 }
 
 function refuse(c: Context<CuEnv>, error: S3Error, mode: 'respond' | 'throw'): Response {

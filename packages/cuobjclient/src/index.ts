@@ -1,6 +1,15 @@
 // @vgwrdma/cuobjclient — move S3 object data by RDMA (cuObject DC v1) or softnic through an
 // ordinary @aws-sdk/client-s3 S3Client: Session.open({ size }) → upload / download → close.
 
+// The protocol's names and limits, re-exported so an SDK user needs no second import.
+export {
+  BYTES_HEADER,
+  BYTES_TRANSFERRED_HEADER,
+  DEFAULT_MAX_SESSION_SIZE,
+  REPLY_HEADER,
+  TOKEN_CAPACITY,
+  TOKEN_HEADER,
+} from '@vgwrdma/rdma-protocol';
 export { CHECKSUMS, type ChecksumAlgorithm, checksumHeader } from './checksum.js';
 export {
   CuObjError,
@@ -10,8 +19,6 @@ export {
   isCuObjError,
 } from './errors.js';
 export { HOST_ENV_VARS, hostOptionsFromEnv } from './host-env.js';
-export { checkSessionSize, DEFAULT_MAX_SESSION_SIZE, TOKEN_CAPACITY } from './limits.js';
-export { BYTES_HEADER, BYTES_TRANSFERRED_HEADER, REPLY_HEADER, TOKEN_HEADER } from './rdma-request.js';
 export {
   type DownloadInput,
   Session,
@@ -20,3 +27,4 @@ export {
   type TransferResult,
   type UploadInput,
 } from './session.js';
+export { checkSessionSize } from './session-size.js';

@@ -16,11 +16,7 @@ import type {
   PutObjectCommandOutput,
   S3Client,
 } from '@aws-sdk/client-s3';
-
-export const TOKEN_HEADER = 'x-amz-rdma-token';
-export const REPLY_HEADER = 'x-amz-rdma-reply';
-export const BYTES_TRANSFERRED_HEADER = 'x-amz-rdma-bytes-transferred';
-export const BYTES_HEADER = 'x-amz-rdma-bytes';
+import { REPLY_HEADER, replyMeaning, TOKEN_HEADER } from '@vgwrdma/rdma-protocol';
 
 /** The raw HTTP answer of one request. */
 export interface RawAnswer {
@@ -99,8 +95,7 @@ export async function sendWithRdma(
       const raw = response?.headers;
       if (raw) {
         answer = { status: response.statusCode ?? 0, headers: lowerCase(raw) };
-        const reply = answer.headers[REPLY_HEADER];
-        if (reply === '200' || reply === '206') {
+        if (replyMeaning('get', answer.headers[REPLY_HEADER]) === 'done') {
           for (const name of Object.keys(raw))
             if (name.toLowerCase().startsWith('x-amz-checksum-')) delete raw[name];
         }

@@ -18,11 +18,11 @@ import type { GpuClient, HostClient, HostClientOptions, StagingOptions } from '@
 import { CHECKSUMS, type ChecksumAlgorithm, checksumHeader } from './checksum.js';
 import { CuObjError } from './errors.js';
 import { discardBody, drainBody, readBodyInto } from './http-body.js';
-import { checkSessionSize } from './limits.js';
+import { gatewayAnswer, judgeFailure, judgeSuccess } from './judge-reply.js';
 import { openBuffer, type SessionMemory } from './open-buffer.js';
 import { type RawAnswer, RdmaRequestError, sendWithRdma } from './rdma-request.js';
-import { gatewayAnswer, judgeFailure, judgeSuccess } from './reply.js';
 import type { SessionBuffer } from './session-buffer.js';
+import { checkSessionSize } from './session-size.js';
 import { declined, isServiceError, result, type TransferResult } from './transfer-result.js';
 
 export type { SessionMemory, TransferResult };

@@ -1,8 +1,8 @@
 // What one Session transfer returns, and the small verdict helpers its request logic shares.
 
 import { CuObjError } from './errors.js';
+import { gatewayAnswer } from './judge-reply.js';
 import type { RawAnswer } from './rdma-request.js';
-import { gatewayAnswer } from './reply.js';
 
 export interface TransferResult {
   /** How the data moved: 'rdma', or 'http' after a declined request with fallback 'http'. */

@@ -46,6 +46,7 @@ export function ensureDist(name: string, whenStale = false): void {
 
 /** What test-kit's gateway child (gateway-child.mjs, started by test/gateway-process.ts) imports. */
 export const GATEWAY_PACKAGES = [
+  'rdma-protocol',
   's3-backend',
   'rdma-ffi',
   'bufferpool',

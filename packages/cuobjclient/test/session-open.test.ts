@@ -1,7 +1,7 @@
 // Session.open: size limits, memory kinds, and the environment reaching the agent.
 
 import { type AddressInfo, createServer } from 'node:net';
-import { parseRdmaToken, softnicEndpoint } from '@vgwrdma/rdma-ffi';
+import { parseRdmaToken, softnicEndpoint } from '@vgwrdma/rdma-protocol';
 import { describe, expect, it } from 'vitest';
 import {
   CuObjError,

@@ -2,7 +2,7 @@
 // token, empty body, checksums) and every branch of reply validation and fallback.
 
 import { randomFillSync } from 'node:crypto';
-import { parseRdmaToken } from '@vgwrdma/rdma-ffi';
+import { parseRdmaToken } from '@vgwrdma/rdma-protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CuObjError, type CuObjErrorCode, Session } from '../src/index.js';
 import { crc32Base64, crc32cBase64 } from './crc-oracle.js';

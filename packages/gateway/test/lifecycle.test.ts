@@ -2,6 +2,7 @@
 // the RDMA descriptor, the disconnect signal, timeouts, and close() draining in-flight requests.
 import { connect } from 'node:net';
 import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { parseRdmaToken } from '@vgwrdma/rdma-protocol';
 import {
   type GetObjectInput,
   type HeadObjectOutput,
@@ -47,9 +48,9 @@ afterEach(async () => {
 
 it('hands an RDMA descriptor set by a middleware to the backend, with account and request id', async () => {
   const descriptor: RdmaDescriptor = {
-    token: 't'.repeat(81),
-    remoteAddress: 0x1000n,
-    size: 5,
+    token: parseRdmaToken(
+      '000073967e5ff000:00400000:01f2e973:0000:007a03:1:00000000000000000000ffff0f0f0fdf',
+    ),
     scheme: 'token',
   };
   const setRdma: MiddlewareHandler<GatewayEnv> = async (c, next) => {

@@ -1,6 +1,8 @@
 // createGateway({ plugins }): where a plugin's middleware runs in the pipeline, how its admin
 // operations and stats are served, and the ordered shutdown — HTTP servers first (an in-flight
 // request still finishes), then plugins in reverse order, then the backend, each step once.
+
+import { formatRdmaToken, parseRdmaToken } from '@vgwrdma/rdma-protocol';
 import { type GetObjectInput, type RequestContext, S3Error } from '@vgwrdma/s3-backend';
 import type { MiddlewareHandler } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -101,7 +103,18 @@ describe('plugin middleware', () => {
         return super.headBucket(ctx, bucket);
       }
     }
-    const descriptor = { token: 'x'.repeat(81), remoteAddress: 0x2000n, size: 1, scheme: 'token' as const };
+    const token = parseRdmaToken(
+      formatRdmaToken({
+        addr: 0x2000n,
+        size: 1,
+        rkey: 2,
+        lid: 0,
+        dctn: 3,
+        gidPresent: false,
+        gid: new Uint8Array(16),
+      }),
+    );
+    const descriptor = { token, scheme: 'token' as const };
     const plugin: GatewayPlugin = {
       name: 'descriptor',
       middleware: async (c, next) => {

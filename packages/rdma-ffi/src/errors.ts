@@ -35,6 +35,12 @@ export class RdmaError extends Error {
   readonly code: string;
   /** The operation that failed, e.g. 'handleGet'. */
   readonly op: string;
+  /**
+   * Why, in the native side's words when it said (vgw_shim_last_error, or the message of an
+   * async completion), e.g. "softnic READ of 1048576 bytes at 0x7f…, agent 127.0.0.1:4100: the
+   * agent is unreachable …"; undefined when nothing was recorded.
+   */
+  readonly detail: string | undefined;
 
   constructor(op: string, errno: number, detail?: string) {
     const neg = -Math.abs(errno);
@@ -43,6 +49,7 @@ export class RdmaError extends Error {
     this.errno = neg;
     this.code = code;
     this.op = op;
+    this.detail = detail === '' ? undefined : detail;
   }
 }
 

@@ -1,5 +1,6 @@
 // @vgwrdma/rdma-ffi — koffi bindings to the vgwrdma native shims (libvgwrdma_shims):
-// RdmaServer (gateway side), HostClient (client side), the DC v1 token codec, typed errors.
+// RdmaServer (gateway side), HostClient (client side), typed errors. The token codec and the
+// rest of the wire protocol are @vgwrdma/rdma-protocol's.
 
 // The loader's error, thrown by every constructor here when the library cannot be used.
 export { NativeLoadError, type NativeLoadErrorCode } from '@vgwrdma/native';
@@ -33,23 +34,3 @@ export {
   type VendorTunables,
 } from './server/server-options.js';
 export { type ShimInfo, shimInfo } from './shim-info.js';
-export { gidToIpv4, ipv4MappedGid, softnicEndpoint } from './token/gid.js';
-export {
-  classifyRdmaToken,
-  DC_TOKEN_LENGTH,
-  DC_TOKEN_OVERRIDE_LENGTH,
-  type FormatRdmaTokenOptions,
-  formatRdmaToken,
-  parseRdmaToken,
-  tryParseRdmaToken,
-} from './token/token-codec.js';
-export {
-  type DcTokenFields,
-  RDMA_OP_CODE,
-  type RdmaOp,
-  type RdmaToken,
-  RdmaTokenError,
-  type RdmaTokenErrorKind,
-  type RdmaTokenKind,
-  type RdmaTokenParseResult,
-} from './token/token-types.js';

@@ -4,6 +4,7 @@
 // destination buffers and requires a moment when both were partly filled (serial transfers
 // could never produce one). Elapsed times are printed for the record, never asserted.
 
+import type { RdmaToken } from '@vgwrdma/rdma-protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RdmaServer } from '../src/index.js';
 import { ClientProcess, MiB, sha256 } from './helpers.js';
@@ -25,7 +26,7 @@ describe.each([
 ])('concurrency over $name', ({ allowDirect }) => {
   let client: ClientProcess;
   let server: RdmaServer;
-  const tokens: string[] = [];
+  const tokens: RdmaToken[] = [];
   const regions: number[] = [];
 
   beforeAll(async () => {

@@ -1,15 +1,9 @@
 // Failures surface as RdmaError with the negative errno and its name, the channel stays usable
 // after a failed transfer, and misuse (busy channel, closed server) is refused, not undefined.
 
+import type { RdmaToken } from '@vgwrdma/rdma-protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  formatRdmaToken,
-  parseRdmaToken,
-  RdmaError,
-  RdmaServer,
-  RdmaTokenError,
-  type RdmaTransfer,
-} from '../src/index.js';
+import { RdmaError, RdmaServer, type RdmaTransfer } from '../src/index.js';
 import { ClientProcess, MiB } from './helpers.js';
 
 /** Awaits a promise that must reject with RdmaError and returns the error. */
@@ -29,7 +23,7 @@ async function rdmaError(p: Promise<unknown>): Promise<RdmaError> {
 describe('errors', () => {
   let client: ClientProcess;
   let server: RdmaServer;
-  let token: string;
+  let token: RdmaToken;
   let region: number;
 
   beforeAll(async () => {
@@ -47,11 +41,15 @@ describe('errors', () => {
   it('a wrong rkey is refused by the agent (EACCES), and the channel still works after', async () => {
     using buf = server.allocateBuffer(MiB);
     using channel = server.allocateChannel();
-    const t = parseRdmaToken(token);
-    const bad = formatRdmaToken({ ...t, rkey: (t.rkey + 1) >>> 0 });
+    const bad = { ...token, rkey: (token.rkey + 1) >>> 0 };
     const e = await rdmaError(server.handlePut({ buffer: buf, size: MiB, token: bad, channel }));
     expect(e.code).toBe('EACCES');
     expect(e.op).toBe('handlePut');
+    // the shim's own words about the failure come through the async completion
+    expect(e.detail).toMatch(
+      /^softnic READ of 1048576 bytes at 0x[0-9a-f]+, agent 127\.0\.0\.1:\d+: the agent refused the rkey$/,
+    );
+    expect(e.message).toContain(e.detail);
     await expect(server.handlePut({ buffer: buf, size: MiB, token, channel })).resolves.toBe(MiB);
   });
 
@@ -99,7 +97,11 @@ describe('errors', () => {
     const fresh = new RdmaServer({ channels: 1, connectTimeoutMs: 1000 });
     try {
       using buf = fresh.allocateBuffer(MiB);
-      expect((await rdmaError(fresh.handlePut({ buffer: buf, size: MiB, token: t }))).code).toBe('ENODEV');
+      const e = await rdmaError(fresh.handlePut({ buffer: buf, size: MiB, token: t }));
+      expect(e.code).toBe('ENODEV');
+      expect(e.detail).toMatch(
+        /agent 127\.0\.0\.1:\d+: the agent is unreachable \(connect refused or no route\)$/,
+      );
     } finally {
       await fresh.closeAsync();
     }
@@ -118,7 +120,9 @@ describe('errors', () => {
       const first = s.handlePut({ buffer: a, size: MiB, token: t, channel });
       // the first cannot finish while the agent is stopped, so the channel is busy now
       expect((await rdmaError(s.handlePut({ buffer: b, size: MiB, token: t, channel }))).code).toBe('EBUSY');
-      expect((await rdmaError(first)).code).toBe('ETIMEDOUT');
+      const timedOut = await rdmaError(first);
+      expect(timedOut.code).toBe('ETIMEDOUT');
+      expect(timedOut.detail).toMatch(/timed out|stopped answering/);
       // after the failure the channel is free again
       stalled.proc.kill('SIGCONT');
       await expect(s.handlePut({ buffer: a, size: MiB, token: t, channel })).resolves.toBe(MiB);
@@ -129,13 +133,19 @@ describe('errors', () => {
     }
   });
 
-  it('RC-style tokens are refused before reaching the shim, as unsupported', async () => {
+  it('token fields the shim cannot use are refused at submit, in its words', async () => {
     using buf = server.allocateBuffer(MiB);
-    const e = await server
-      .handlePut({ buffer: buf, size: MiB, token: 'rc:0000000000001000:00001000' })
-      .catch((x) => x);
-    expect(e).toBeInstanceOf(RdmaTokenError);
-    expect((e as RdmaTokenError).kind).toBe('unsupported');
+    const cases: [Partial<RdmaToken>, string, RegExp][] = [
+      [{ gidPresent: false }, 'EAFNOSUPPORT', /IPv4-mapped GID/],
+      [{ gid: new Uint8Array(16).fill(1) }, 'EAFNOSUPPORT', /IPv4-mapped GID/],
+      [{ dctn: 0 }, 'EINVAL', /DCTN 0 is not a TCP port/],
+      [{ size: 0 }, 'EINVAL', /token size field is 0/],
+      [{ dctn: 0x100_0000 }, 'EINVAL', /exceeds 24 bits/],
+    ];
+    for (const [change, code, text] of cases) {
+      const e = await rdmaError(server.handlePut({ buffer: buf, size: MiB, token: { ...token, ...change } }));
+      expect({ code: e.code, detail: e.detail }).toEqual({ code, detail: expect.stringMatching(text) });
+    }
   });
 
   it('close() refuses while transfers run, closeAsync() waits; a closed server refuses work (EBADF)', async () => {

@@ -1,6 +1,7 @@
 // Builds the native shims when their library is missing, and always rebuilds this package's
-// (and @vgwrdma/native's) dist/ with tsup: the transfer tests run HostClient in a plain-node child process that imports
-// dist/index.js, which must match the sources under test.
+// dist/ (and those of @vgwrdma/native and @vgwrdma/rdma-protocol, which it imports) with tsup:
+// the transfer tests run HostClient in a plain-node child process that imports dist/index.js,
+// which must match the sources under test.
 
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 const pkg = fileURLToPath(new URL('..', import.meta.url));
 const shims = fileURLToPath(new URL('../../../native-shims/', import.meta.url));
 const native = fileURLToPath(new URL('../../native/', import.meta.url));
+const protocol = fileURLToPath(new URL('../../rdma-protocol/', import.meta.url));
 
 export default function setup(): void {
   const lib = `${shims}build/${process.platform}-${process.arch}/libvgwrdma_shims.so`;
@@ -17,8 +19,8 @@ export default function setup(): void {
   if (!process.env.VGWRDMA_SHIM_DIR && (!existsSync(lib) || !existsSync(fakeCuda))) {
     execFileSync(process.execPath, ['build.mjs'], { cwd: shims, stdio: 'inherit' });
   }
-  // the children import @vgwrdma/native's dist too (the loader), so it is rebuilt first
-  for (const dir of [native, pkg]) {
+  // dist/ imports @vgwrdma/native's and @vgwrdma/rdma-protocol's dist/, so those are rebuilt first
+  for (const dir of [protocol, native, pkg]) {
     execFileSync(process.execPath, [`${dir}node_modules/tsup/dist/cli-default.js`, '--silent'], {
       cwd: dir,
       stdio: 'inherit',

@@ -3,8 +3,9 @@
 // side reads what stageToHost put there and writes what stageToDevice carries to the device;
 // clear errors without a runtime or device, for managed memory and for failed copies.
 
+import { parseRdmaToken } from '@vgwrdma/rdma-protocol';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GpuClient, parseRdmaToken, RdmaError, RdmaServer } from '../src/index.js';
+import { GpuClient, RdmaError, RdmaServer } from '../src/index.js';
 import { FAKE_CUDART, failNextAsyncCopy, fakeLive } from './cuda-fake.js';
 import { fillPattern, MiB, sha256 } from './helpers.js';
 
@@ -23,10 +24,18 @@ describe('GpuClient', () => {
     expect(t.dctn).toBe(client.agentPort);
     using buf = server.allocateBuffer(2 * MiB);
     fillPattern(buf.bytes, 5);
-    await server.handleGet({ buffer: buf, size: 2 * MiB, token: mem.token(0, 2 * MiB, 'get') });
+    await server.handleGet({
+      buffer: buf,
+      size: 2 * MiB,
+      token: parseRdmaToken(mem.token(0, 2 * MiB, 'get')),
+    });
     expect(sha256(mem.bytes)).toBe(sha256(buf.bytes));
     fillPattern(mem.bytes, 6);
-    await server.handlePut({ buffer: buf, size: 2 * MiB, token: mem.token(0, 2 * MiB, 'put') });
+    await server.handlePut({
+      buffer: buf,
+      size: 2 * MiB,
+      token: parseRdmaToken(mem.token(0, 2 * MiB, 'put')),
+    });
     expect(sha256(buf.bytes)).toBe(sha256(mem.bytes));
   });
 
@@ -73,14 +82,14 @@ describe('GpuClient', () => {
     dev.copyFromHost(src);
     await dev.stageToHost();
     using buf = server.allocateBuffer(size);
-    await server.handlePut({ buffer: buf, size, token: dev.token(0, size, 'put') });
+    await server.handlePut({ buffer: buf, size, token: parseRdmaToken(dev.token(0, size, 'put')) });
     expect(sha256(buf.bytes)).toBe(sha256(src));
     expect(sha256(dev.stagingBytes)).toBe(sha256(src)); // the twin holds what was sent
 
     // download: gateway -> twin -> device (stageToDevice), checked on the device after zeroing it
     dev.fill(0);
     fillPattern(buf.bytes, 12);
-    await server.handleGet({ buffer: buf, size, token: dev.token(0, size, 'get') });
+    await server.handleGet({ buffer: buf, size, token: parseRdmaToken(dev.token(0, size, 'get')) });
     const back = Buffer.alloc(size);
     dev.copyToHost(back);
     expect(back.every((b) => b === 0)).toBe(true); // nothing reaches the device before staging

@@ -4,7 +4,8 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import type { HostClientOptions, RdmaOp } from '../src/index.js';
+import { parseRdmaToken, type RdmaOp, type RdmaToken } from '@vgwrdma/rdma-protocol';
+import type { HostClientOptions } from '../src/index.js';
 
 const CHILD = fileURLToPath(new URL('./fixtures/client-child.mjs', import.meta.url));
 
@@ -66,8 +67,9 @@ export class ClientProcess {
   sha256(region: number, offset?: number, size?: number) {
     return this.call<string>('sha256', { region, offset, size });
   }
-  token(region: number, offset: number, size: number, op: RdmaOp) {
-    return this.call<string>('token', { region, offset, size, op });
+  /** A token the child's region mints, parsed (as the gateway's HTTP edge would hand it over). */
+  async token(region: number, offset: number, size: number, op: RdmaOp): Promise<RdmaToken> {
+    return parseRdmaToken(await this.call<string>('token', { region, offset, size, op }));
   }
 
   async stop(): Promise<void> {

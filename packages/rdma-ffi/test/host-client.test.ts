@@ -1,15 +1,9 @@
 // HostClient on its own (no transfer): native memory shown to JS, tokens that name exactly the
 // requested window of a registration, and clear refusals for bad ranges and use after close.
 
+import { gidToIpv4, parseRdmaToken, softnicEndpoint } from '@vgwrdma/rdma-protocol';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  gidToIpv4,
-  HostClient,
-  NativeLoadError,
-  parseRdmaToken,
-  RdmaError,
-  softnicEndpoint,
-} from '../src/index.js';
+import { HostClient, NativeLoadError, RdmaError } from '../src/index.js';
 
 describe('HostClient', () => {
   const client = new HostClient({ agentAddress: '127.0.0.1', allowDirect: false });

@@ -2,12 +2,16 @@
 // koffi): same verdict on every input of a large mutated corpus, same fields when both accept,
 // and byte-identical formatting.
 
+import {
+  classifyRdmaToken,
+  type DcTokenFields,
+  formatRdmaToken,
+  ipv4MappedGid,
+  tryParseRdmaToken,
+} from '@vgwrdma/rdma-protocol';
 import { describe, expect, it } from 'vitest';
 import type { CuobjTokenStruct } from '../src/native/layouts.js';
 import { loadShimLibrary } from '../src/native/shim-library.js';
-import { ipv4MappedGid } from '../src/token/gid.js';
-import { classifyRdmaToken, formatRdmaToken, tryParseRdmaToken } from '../src/token/token-codec.js';
-import type { DcTokenFields } from '../src/token/token-types.js';
 
 const EINVAL = -22;
 const EPROTONOSUPPORT = -93;

@@ -2,8 +2,9 @@
 // process, on both paths: same-host direct (process_vm_*) and TCP. Byte-exact both ways, at
 // offsets and through the override suffix; the server's counters prove which path moved them.
 
+import { formatRdmaToken, parseRdmaToken, withWindow } from '@vgwrdma/rdma-protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatRdmaToken, parseRdmaToken, RdmaServer } from '../src/index.js';
+import { RdmaServer } from '../src/index.js';
 import { ClientProcess, fillPattern, MiB, pattern, sha256 } from './helpers.js';
 
 const PATHS = [
@@ -68,18 +69,36 @@ describe.each(PATHS)('softnic $name path', ({ allowDirect }) => {
   it('honours the suffixed override form (address and size replaced)', async () => {
     const { region, address } = await client.alloc(2 * MiB);
     await client.fill(region, 44);
-    const whole = parseRdmaToken(await client.token(region, 0, 2 * MiB, 'put'));
+    const whole = await client.token(region, 0, 2 * MiB, 'put');
     const size = 64 * 1024;
-    const token = formatRdmaToken(whole, {
-      override: { addr: address + BigInt(MiB), size: BigInt(size) },
-      semicolon: true,
-    });
+    const token = parseRdmaToken(
+      formatRdmaToken(whole, {
+        override: { addr: address + BigInt(MiB), size: BigInt(size) },
+        semicolon: true,
+      }),
+    );
     using buf = server.allocateBuffer(size);
     await expect(server.handlePut({ buffer: buf, size, token })).resolves.toBe(size);
     const expected = Buffer.alloc(2 * MiB)
       .fill(pattern(44))
       .subarray(MiB, MiB + size);
     expect(sha256(buf.bytes)).toBe(sha256(expected));
+  });
+
+  it('honours a window set on the parsed token (the legacy trio), and nothing outside it', async () => {
+    const { region, address } = await client.alloc(2 * MiB);
+    await client.fill(region, 45);
+    const window = withWindow(await client.token(region, 0, 2 * MiB, 'put'), address + 4096n, 8192);
+    using buf = server.allocateBuffer(16384);
+    await expect(server.handlePut({ buffer: buf, size: 8192, token: window })).resolves.toBe(8192);
+    expect(sha256(buf.bytes.subarray(0, 8192))).toBe(await client.sha256(region, 4096, 8192));
+    // one byte past the window is refused by the shim before anything moves
+    const e = await server.handlePut({ buffer: buf, size: 8193, token: window }).catch((x: unknown) => x);
+    expect(e).toMatchObject({
+      name: 'RdmaError',
+      code: 'EINVAL',
+      detail: expect.stringMatching(/outside the token/),
+    });
   });
 
   it('splits a transfer larger than maxBytesPerCall into exact consecutive calls', async () => {

@@ -12,7 +12,8 @@ import {
   HeadObjectCommand,
   PutObjectCommand,
 } from '@aws-sdk/client-s3';
-import { HostClient, type HostMemory, parseRdmaToken } from '@vgwrdma/rdma-ffi';
+import { HostClient, type HostMemory } from '@vgwrdma/rdma-ffi';
+import { parseRdmaToken } from '@vgwrdma/rdma-protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminRequest } from '../helpers/admin-request.js';
 import { md5Hex } from '../helpers/files.js';

@@ -2,7 +2,7 @@
 // its port), it tells whether the gateway dialled the agent a token names. Connections are closed
 // at once, so a gateway that did dial fails that transfer quickly.
 import { createServer } from 'node:net';
-import { formatRdmaToken, ipv4MappedGid, parseRdmaToken } from '@vgwrdma/rdma-ffi';
+import { formatRdmaToken, ipv4MappedGid, parseRdmaToken } from '@vgwrdma/rdma-protocol';
 
 export interface ConnectionRecorder {
   readonly host: string;

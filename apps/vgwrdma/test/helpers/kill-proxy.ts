@@ -2,7 +2,7 @@
 // client, cut the link) once `afterBytes` bytes went by in one direction: to the gateway (the
 // data of an RDMA PUT, which the gateway READs) or to the agent (an RDMA GET's WRITEs).
 import { connect, createServer, type Server } from 'node:net';
-import { formatRdmaToken, parseRdmaToken } from '@vgwrdma/rdma-ffi';
+import { formatRdmaToken, parseRdmaToken } from '@vgwrdma/rdma-protocol';
 
 export interface KillProxy {
   /** Whether the trigger has been called. */

@@ -3,7 +3,7 @@
 // once, every later byte one at a time, `intervalMs` apart — each well within the gateway's socket
 // timeout, so only a whole-transfer deadline ends such a transfer. It never stops on its own.
 import { connect, createServer, type Server, type Socket } from 'node:net';
-import { formatRdmaToken, parseRdmaToken } from '@vgwrdma/rdma-ffi';
+import { formatRdmaToken, parseRdmaToken } from '@vgwrdma/rdma-protocol';
 
 export interface SlowProxy {
   /** `token` rewritten to reach the agent through this proxy. */

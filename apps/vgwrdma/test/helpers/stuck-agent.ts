@@ -2,7 +2,7 @@
 // it holds its pool buffer and channel until softnic's handshake timeout (3 s) or until
 // `release()` cuts the connections. Used to exhaust the pool on purpose.
 import { createServer, type Socket } from 'node:net';
-import { formatRdmaToken, parseRdmaToken } from '@vgwrdma/rdma-ffi';
+import { formatRdmaToken, parseRdmaToken } from '@vgwrdma/rdma-protocol';
 
 export interface StuckAgent {
   /** `token` re-aimed at this agent. */

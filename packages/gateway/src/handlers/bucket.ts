@@ -1,11 +1,16 @@
 // Bucket lifecycle: ListBuckets, CreateBucket, HeadBucket, DeleteBucket, GetBucketLocation, and
 // the two admin operations (change owner, list buckets with owners).
-import { type BucketAcl, type CannedAcl, type ObjectOwnership, S3Error } from '@vgwrdma/s3-backend';
+import {
+  type BucketAcl,
+  type CannedAcl,
+  escapeXml,
+  type ObjectOwnership,
+  S3Error,
+} from '@vgwrdma/s3-backend';
 import { grantsFromHeaders } from '../authz/acl/grant-headers.js';
 import { header, intParam, queryValue, type RawHeaders } from '../http/headers.js';
 import type { Handler } from '../routes/types.js';
 import { each, el, group, xmlDocument } from '../xml/document.js';
-import { escapeXml } from '../xml/escape.js';
 import { parseCreateBucketConfiguration } from '../xml/requests.js';
 import { emptyResponse, opt, readBodyText, xmlResponse } from './respond.js';
 

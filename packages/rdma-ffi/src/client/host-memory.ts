@@ -4,11 +4,10 @@
 // are caller-owned native memory that must outlive the registration. CUDA device memory is not
 // CPU-addressable, so such a region has no `bytes`.
 
+import { parseRdmaToken, RDMA_OP_CODE, type RdmaOp } from '@vgwrdma/rdma-protocol';
 import { errnoOf, RdmaError } from '../errors.js';
 import type { Ptr, ShimLibrary } from '../native/shim-library.js';
 import { NativeMemory } from '../native-memory.js';
-import { parseRdmaToken } from '../token/token-codec.js';
-import { RDMA_OP_CODE, type RdmaOp } from '../token/token-types.js';
 import type { ClientAbi, MemoryKind } from './client-abi.js';
 
 const TOKEN_CAP = 128; // > CUOBJ_TOKEN_MAX_LEN + NUL

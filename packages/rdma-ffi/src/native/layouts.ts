@@ -88,6 +88,19 @@ export const CuobjAsyncEvent = koffi.struct('cuobj_async_event_t', {
   status: 'int64_t',
 });
 
+/** Bytes of cuobj_async_event_ex_t.message (CUOBJ_ASYNC_MESSAGE_LEN). */
+export const ASYNC_MESSAGE_LEN = 240;
+
+/**
+ * cuobjserver_wrapper.h (ABI 1.7): a completion with the failure's text (256 bytes). Decoded by
+ * hand from a Buffer, like cuobj_async_event_t.
+ */
+export const CuobjAsyncEventEx = koffi.struct('cuobj_async_event_ex_t', {
+  user_tag: 'uint64_t',
+  status: 'int64_t',
+  message: koffi.array('char', ASYNC_MESSAGE_LEN, 'Array'),
+});
+
 /** cuobjserver_wrapper.h: transport counters of a server (64 bytes). */
 export const CuobjServerStats = koffi.struct('cuobj_server_stats_t', {
   direct_transfers: 'uint64_t',
@@ -148,6 +161,7 @@ export const ABI_STRUCTS = {
   cuobj_token_t: CuobjToken,
   cuobj_rdma_tunables_t: CuobjRdmaTunables,
   cuobj_async_event_t: CuobjAsyncEvent,
+  cuobj_async_event_ex_t: CuobjAsyncEventEx,
   cuobj_server_stats_t: CuobjServerStats,
   rdma_host_client_config_t: RdmaHostClientConfig,
 } as const;

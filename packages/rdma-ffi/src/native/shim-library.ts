@@ -59,10 +59,11 @@ export interface ShimFunctions {
   cuobj_server_free_channel(srv: Ptr, channel: number): number;
   // ABI 1.6: abort the transfer running on a channel (the gateway's transfer deadline)
   cuobj_server_cancel_channel(srv: Ptr, channel: number): number;
-  cuobj_server_submit_get: SubmitFn;
-  cuobj_server_submit_put: SubmitFn;
+  // ABI 1.7: submits take the parsed token's fields; completions carry the failure's text
+  cuobj_server_submit_get_fields: SubmitFieldsFn;
+  cuobj_server_submit_put_fields: SubmitFieldsFn;
   cuobj_server_completion_fd(srv: Ptr): number;
-  cuobj_server_poll_completions(srv: Ptr, events: Buffer, max: number): number;
+  cuobj_server_poll_completions_ex(srv: Ptr, events: Buffer, max: number): number;
   cuobj_server_get_stats(srv: Ptr, out: Partial<CuobjServerStatsStruct>): number;
   cuobj_server_direct_revoked(srv: Ptr): bigint | number;
   cuobj_server_set_telemetry_flags(flags: number): number;
@@ -129,14 +130,13 @@ export type StageFn = ((c: Ptr, mr: Ptr, offset: number, size: number) => number
   async(c: Ptr, mr: Ptr, offset: number, size: number, done: (err: unknown, result: number) => void): void;
 };
 
-type SubmitFn = (
+type SubmitFieldsFn = (
   srv: Ptr,
-  key: string | null,
   buf: Ptr,
   localOffset: number,
   remoteBufStart: bigint,
   size: number,
-  descr: string,
+  token: CuobjTokenStruct,
   channel: number,
   userTag: number,
 ) => number;
@@ -169,10 +169,10 @@ const PROTOTYPES: readonly string[] = [
   'uint16_t cuobj_server_allocate_channel(void *srv)',
   'int cuobj_server_free_channel(void *srv, uint16_t channel)',
   'int cuobj_server_cancel_channel(void *srv, uint16_t channel)',
-  'int cuobj_server_submit_get(void *srv, const char *key, void *buf, uint64_t local_offset, uint64_t remote_buf_start, size_t size, const char *descr, uint16_t channel, uint64_t user_tag)',
-  'int cuobj_server_submit_put(void *srv, const char *key, void *buf, uint64_t local_offset, uint64_t remote_buf_start, size_t size, const char *descr, uint16_t channel, uint64_t user_tag)',
+  'int cuobj_server_submit_get_fields(void *srv, void *buf, uint64_t local_offset, uint64_t remote_buf_start, size_t size, const cuobj_token_t *token, uint16_t channel, uint64_t user_tag)',
+  'int cuobj_server_submit_put_fields(void *srv, void *buf, uint64_t local_offset, uint64_t remote_buf_start, size_t size, const cuobj_token_t *token, uint16_t channel, uint64_t user_tag)',
   'int cuobj_server_completion_fd(void *srv)',
-  'int cuobj_server_poll_completions(void *srv, void *events, int max_events)',
+  'int cuobj_server_poll_completions_ex(void *srv, void *events, int max_events)',
   'int cuobj_server_get_stats(void *srv, _Out_ cuobj_server_stats_t *out)',
   'uint64_t cuobj_server_direct_revoked(void *srv)',
   'int cuobj_server_set_telemetry_flags(uint32_t flags)',

@@ -1,16 +1,17 @@
 // Turns the server's native completions into settled promises without blocking the event loop.
 // Transfers run on the shim's per-channel worker threads; each accepted submit produces exactly
-// one completion {user_tag, status} and makes the server's eventfd readable. We watch that fd
+// one completion {user_tag, status, message} (a failure's RdmaError carries the message) and makes the server's eventfd readable. We watch that fd
 // with koffi.node.poll (a libuv poll handle on the main loop — no thread pool involved), then
 // drain completions until a short batch says the queue is empty. The poll handle is ref'd only
 // while transfers are pending, so an idle server never keeps the process alive.
 
 import type { node as koffiNode } from 'koffi';
 import { errnoOf, RdmaError } from '../errors.js';
+import { ASYNC_MESSAGE_LEN } from '../native/layouts.js';
 import type { Ptr, ShimLibrary } from '../native/shim-library.js';
 
-const BATCH = 16; // events per poll_completions call
-const EVENT_SIZE = 16; // sizeof(cuobj_async_event_t), asserted in the layout test
+const BATCH = 16; // events per poll_completions_ex call
+const EVENT_SIZE = 16 + ASYNC_MESSAGE_LEN; // sizeof(cuobj_async_event_ex_t), asserted in the layout test
 
 interface Pending {
   readonly op: string;
@@ -63,7 +64,7 @@ export class CompletionQueue {
   /** Moves every queued completion into its promise. */
   private drain(): void {
     for (;;) {
-      const n = this.lib.fn.cuobj_server_poll_completions(this.srv, this.events, BATCH);
+      const n = this.lib.fn.cuobj_server_poll_completions_ex(this.srv, this.events, BATCH);
       if (n < 0) {
         this.failAll(new RdmaError('pollCompletions', n, this.lib.lastError().message));
         return;
@@ -74,12 +75,23 @@ export class CompletionQueue {
         const p = this.pending.get(tag);
         if (!p) continue; // a tag we no longer wait for (server closing)
         this.pending.delete(tag);
-        if (status < 0) p.reject(new RdmaError(p.op, status));
+        if (status < 0) p.reject(new RdmaError(p.op, status, this.messageAt(i)));
         else p.resolve(status);
       }
       if (n < BATCH) break;
     }
     if (this.pending.size === 0) this.becameIdle();
+  }
+
+  /** The NUL-terminated message of event i (the native failure's text; '' when none). */
+  private messageAt(i: number): string {
+    const start = i * EVENT_SIZE + 16;
+    const end = this.events.indexOf(0, start);
+    return this.events.toString(
+      'utf8',
+      start,
+      end < 0 || end > start + ASYNC_MESSAGE_LEN ? start + ASYNC_MESSAGE_LEN : end,
+    );
   }
 
   /** Resolves once no transfer is pending (at once if none is). */

@@ -1,5 +1,6 @@
 // RdmaServer: the gateway side of every transfer (cuObjServer's shape). It owns registered
-// buffers and channels and moves bytes between them and client memory named by a DC v1 token:
+// buffers and channels and moves bytes between them and client memory named by a parsed DC v1
+// token (@vgwrdma/rdma-protocol; the C side gets its fields as a struct, never the string):
 //   handleGet = RDMA WRITE into the client (serves an S3 GET),
 //   handlePut = RDMA READ from the client (serves an S3 PUT).
 // Transfers are submitted to native worker threads and complete through an eventfd watched on
@@ -7,18 +8,18 @@
 // run in parallel. Calls larger than the 1 GiB ABI limit (or `maxBytesPerCall`) are split into
 // sequential submits on the same channel.
 
+import type { RdmaToken } from '@vgwrdma/rdma-protocol';
 import koffi from 'koffi';
 import { errnoOf, RdmaError } from '../errors.js';
-import type { CuobjRdmaTunablesStruct, CuobjServerStatsStruct } from '../native/layouts.js';
+import type { CuobjRdmaTunablesStruct, CuobjServerStatsStruct, CuobjTokenStruct } from '../native/layouts.js';
 import { type LoadShimOptions, loadShimLibrary, type Ptr, type ShimLibrary } from '../native/shim-library.js';
 import { providerName, type RdmaProvider } from '../provider.js';
 import { providerUnavailable } from '../provider-status.js';
-import { parseRdmaToken } from '../token/token-codec.js';
-import type { RdmaToken } from '../token/token-types.js';
 import { CompletionQueue } from './completion-queue.js';
 import { type RdmaBuffer, registerServerBuffer } from './rdma-buffer.js';
 import { RdmaChannel } from './rdma-channel.js';
 import { applyServerOptions, type RdmaServerOptions, VENDOR_TELEMETRY_FLAGS } from './server-options.js';
+import { tokenStruct } from './token-struct.js';
 
 /** CUOBJ_PROTO_RDMA_DC_V1 */
 const PROTO_DC_V1 = 1001;
@@ -35,14 +36,12 @@ export interface RdmaTransfer {
   readonly localOffset?: number;
   /** Bytes to move (> 0). The call succeeds only if exactly this many moved. */
   readonly size: number;
-  /** The client's descriptor, raw (as in the header) or parsed. */
-  readonly token: string | RdmaToken;
+  /** The client's window: a parsed token (override or legacy window applied). */
+  readonly token: RdmaToken;
   /** Offset into the token's window (override applied); default 0. */
   readonly remoteOffset?: number;
   /** Channel to use; default: one is taken for this call and returned after. */
   readonly channel?: RdmaChannel;
-  /** Object key, for the shim's logs only. */
-  readonly key?: string;
 }
 
 type Direction = 'get' | 'put';
@@ -213,7 +212,7 @@ export class RdmaServer implements Disposable, AsyncDisposable {
 
   private async transfer(dir: Direction, t: RdmaTransfer): Promise<number> {
     const op = dir === 'get' ? 'handleGet' : 'handlePut';
-    const token = typeof t.token === 'string' ? parseRdmaToken(t.token) : t.token;
+    const token = tokenStruct(t.token);
     const localOffset = t.localOffset ?? 0;
     const remoteOffset = t.remoteOffset ?? 0;
     for (const [name, v] of [
@@ -239,6 +238,7 @@ export class RdmaServer implements Disposable, AsyncDisposable {
           dir,
           op,
           t,
+          t.token.remoteAddr,
           token,
           localOffset + moved,
           remoteOffset + moved,
@@ -256,29 +256,19 @@ export class RdmaServer implements Disposable, AsyncDisposable {
     dir: Direction,
     op: string,
     t: RdmaTransfer,
-    token: RdmaToken,
+    remoteAddr: bigint,
+    token: CuobjTokenStruct,
     localOffset: number,
     remoteOffset: number,
     size: number,
     channel: RdmaChannel,
   ): Promise<number> {
     const srv = this.live;
-    const submit = dir === 'get' ? this.lib.fn.cuobj_server_submit_get : this.lib.fn.cuobj_server_submit_put;
-    const remote = token.remoteAddr + BigInt(remoteOffset);
+    const submit =
+      dir === 'get' ? this.lib.fn.cuobj_server_submit_get_fields : this.lib.fn.cuobj_server_submit_put_fields;
+    const remote = remoteAddr + BigInt(remoteOffset);
     return this.queue
-      .run(op, (tag) =>
-        submit(
-          srv,
-          t.key ?? null,
-          t.buffer.handle,
-          localOffset,
-          remote,
-          size,
-          token.descriptor,
-          channel.id,
-          tag,
-        ),
-      )
+      .run(op, (tag) => submit(srv, t.buffer.handle, localOffset, remote, size, token, channel.id, tag))
       .then((bytes) => {
         // The ABI promises bytes == size or an error; a short count is never success.
         if (bytes !== size)

@@ -1,5 +1,7 @@
 // The typed request context every Backend method receives, instead of string-keyed values.
 
+import type { RdmaDescriptor } from '@vgwrdma/rdma-protocol';
+
 export type AccountRole = 'admin' | 'user' | 'userplus';
 
 export interface Account {
@@ -14,19 +16,10 @@ export interface Account {
 export const ANONYMOUS: Account = Object.freeze({ access: '', role: 'user' });
 
 /**
- * What a request carries when its payload moves by RDMA instead of the HTTP body; parsed once at
- * the edge (cu-middleware) from `x-amz-rdma-token` or the legacy `X-CuObj-*` headers.
+ * What a request carries when its payload moves by RDMA instead of the HTTP body: the protocol's
+ * own type (@vgwrdma/rdma-protocol), re-exported so backends need no second import.
  */
-export interface RdmaDescriptor {
-  /** The descriptor string as the transport takes it (81-char DC v1 token, without overrides). */
-  readonly token: string;
-  /** Where in client memory the transfer starts (token field 1, or the override). */
-  readonly remoteAddress: bigint;
-  /** PUT: payload size; GET: capacity of the destination (token field 2, or the override). */
-  readonly size: number;
-  /** Which header scheme carried it. */
-  readonly scheme: 'token' | 'legacy';
-}
+export type { RdmaDescriptor } from '@vgwrdma/rdma-protocol';
 
 /**
  * What the HTTP edge knows about who sent a request and what its signature pins; CuServer's

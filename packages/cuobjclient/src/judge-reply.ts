@@ -1,21 +1,23 @@
 // Judging the gateway's answer to an RDMA request (docs/protocol.md "Client rules"). Success needs
 // x-amz-rdma-reply present and 200 (PUT) or 200/206 (GET), and the byte count equal to the
 // session size. A decline (501) is returned as such so the session can fall back when allowed;
-// everything else becomes a CuObjError that quotes what the gateway answered.
+// everything else becomes a CuObjError that quotes what the gateway answered. What each reply
+// value means is @vgwrdma/rdma-protocol's `replyMeaning`; this module decides what to do with it.
 
+import {
+  BYTES_HEADER,
+  BYTES_TRANSFERRED_HEADER,
+  type RdmaOp,
+  REPLY_HEADER,
+  replyMeaning,
+  reportedBytes,
+  SUCCESS_REPLIES,
+} from '@vgwrdma/rdma-protocol';
 import { CuObjError, type GatewayAnswer } from './errors.js';
-import { BYTES_HEADER, BYTES_TRANSFERRED_HEADER, type RawAnswer, REPLY_HEADER } from './rdma-request.js';
-
-export type RdmaOperation = 'put' | 'get';
+import type { RawAnswer } from './rdma-request.js';
 
 /** 'rdma': done by RDMA; 'declined': reply 501; 'no-reply': the gateway did not answer for RDMA. */
 export type ReplyVerdict = 'rdma' | 'declined' | 'no-reply';
-
-/** Reply values that mean success, per operation. */
-const SUCCESS_REPLIES: Readonly<Record<RdmaOperation, readonly string[]>> = {
-  put: ['200'],
-  get: ['200', '206'],
-};
 
 /** The GatewayAnswer of a raw answer, plus the S3 error code/message when the SDK parsed one. */
 export function gatewayAnswer(raw: RawAnswer | undefined, sdkError?: unknown): GatewayAnswer {
@@ -24,7 +26,7 @@ export function gatewayAnswer(raw: RawAnswer | undefined, sdkError?: unknown): G
     | { name?: unknown; message?: unknown; $metadata?: { httpStatusCode?: number } }
     | undefined;
   const status = raw?.status ?? e?.$metadata?.httpStatusCode;
-  const bytes = h[BYTES_TRANSFERRED_HEADER] ?? h[BYTES_HEADER];
+  const bytes = reportedBytes(h);
   return {
     ...(status === undefined ? {} : { httpStatus: status }),
     ...(h[REPLY_HEADER] === undefined ? {} : { rdmaReply: h[REPLY_HEADER] }),
@@ -41,11 +43,11 @@ export function gatewayAnswer(raw: RawAnswer | undefined, sdkError?: unknown): G
  * The verdict on an answer with a 2xx HTTP status. Throws ERR_CUOBJ_BAD_REPLY for a reply value
  * this operation cannot succeed with, ERR_CUOBJ_BYTES_MISMATCH when the counts are not `size`.
  */
-export function judgeSuccess(op: RdmaOperation, raw: RawAnswer, size: number): ReplyVerdict {
-  const reply = raw.headers[REPLY_HEADER];
-  if (reply === undefined) return 'no-reply';
-  if (reply === '501' && op === 'get') return 'declined';
-  if (!SUCCESS_REPLIES[op].includes(reply)) {
+export function judgeSuccess(op: RdmaOp, raw: RawAnswer, size: number): ReplyVerdict {
+  const meaning = replyMeaning(op, raw.headers[REPLY_HEADER]);
+  if (meaning === 'absent') return 'no-reply';
+  if (meaning === 'declined' && op === 'get') return 'declined'; // the object came in the body
+  if (meaning !== 'done') {
     throw new CuObjError(
       'ERR_CUOBJ_BAD_REPLY',
       `${op.toUpperCase()}: x-amz-rdma-reply must be ${SUCCESS_REPLIES[op].join(' or ')}`,
@@ -57,9 +59,9 @@ export function judgeSuccess(op: RdmaOperation, raw: RawAnswer, size: number): R
 }
 
 /** The verdict on an answer the SDK turned into an error: 'declined' for reply 501, else throws. */
-export function judgeFailure(op: RdmaOperation, raw: RawAnswer | undefined, sdkError: unknown): 'declined' {
+export function judgeFailure(op: RdmaOp, raw: RawAnswer | undefined, sdkError: unknown): 'declined' {
   const reply = raw?.headers[REPLY_HEADER];
-  if (reply === '501') return 'declined';
+  if (replyMeaning(op, reply) === 'declined') return 'declined';
   const gateway = gatewayAnswer(raw, sdkError);
   if (reply !== undefined) {
     throw new CuObjError('ERR_CUOBJ_BAD_REPLY', `${op.toUpperCase()} failed with x-amz-rdma-reply ${reply}`, {
@@ -71,7 +73,7 @@ export function judgeFailure(op: RdmaOperation, raw: RawAnswer | undefined, sdkE
 }
 
 /** Both byte headers (when present) must be the decimal `size`; at least one must be present. */
-function checkBytes(op: RdmaOperation, raw: RawAnswer, size: number): void {
+function checkBytes(op: RdmaOp, raw: RawAnswer, size: number): void {
   const values = [raw.headers[BYTES_TRANSFERRED_HEADER], raw.headers[BYTES_HEADER]].filter(
     (v): v is string => v !== undefined,
   );

@@ -1,14 +1,18 @@
-// Property tests of the DC v1 token codec: the TypeScript codec against the C one
+// Property tests of the DC v1 token codec: the TypeScript codec (@vgwrdma/rdma-protocol) against the C one
 // (cuobj_token_parse / classify / format through koffi) on generated, mutated and random strings,
 // plus round trips and "never throws". Runs: FUZZ_RUNS (CI default 300; `npm run stress:fuzz`
 // sets 10^6). A failure prints fast-check's seed and shrunk counterexample.
 
+import {
+  classifyRdmaToken,
+  type DcTokenFields,
+  formatRdmaToken,
+  tryParseRdmaToken,
+} from '@vgwrdma/rdma-protocol';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CuobjTokenStruct } from '../../src/native/layouts.js';
 import { loadShimLibrary } from '../../src/native/shim-library.js';
-import { classifyRdmaToken, formatRdmaToken, tryParseRdmaToken } from '../../src/token/token-codec.js';
-import type { DcTokenFields } from '../../src/token/token-types.js';
 
 const RUNS = Number(process.env.FUZZ_RUNS) || 300;
 // CI (FUZZ_RUNS unset) replays one fixed seed; stress runs draw fresh ones (FUZZ_SEED replays).

@@ -1,6 +1,6 @@
-// The one XML escape function every response template uses. Text and attribute values are
-// escaped alike; characters XML 1.0 cannot carry at all are replaced by U+FFFD (keys with such
-// characters are what encoding-type=url exists for).
+// The one XML escape every S3 response body uses: the gateway's templates and cu-middleware's
+// error document. Text and attribute values are escaped alike; characters XML 1.0 cannot carry
+// at all are replaced by U+FFFD (keys with such characters are what encoding-type=url exists for).
 
 const ENTITY: Record<string, string> = {
   '&': '&amp;',
@@ -14,6 +14,7 @@ const ENTITY: Record<string, string> = {
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const SPECIAL = /[&<>"'\r\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
 
+/** `value` made safe as XML text or an attribute value. */
 export function escapeXml(value: string): string {
   return value.replace(SPECIAL, (ch) => ENTITY[ch] ?? '\uFFFD');
 }

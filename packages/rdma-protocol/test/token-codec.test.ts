@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { gidToIpv4, ipv4MappedGid, softnicEndpoint } from './gid.js';
+import { gidToIpv4, ipv4MappedGid, softnicEndpoint } from '../src/gid.js';
 import {
   classifyRdmaToken,
   DC_TOKEN_LENGTH,
   formatRdmaToken,
   parseRdmaToken,
   tryParseRdmaToken,
-} from './token-codec.js';
-import { type DcTokenFields, RdmaTokenError } from './token-types.js';
+} from '../src/token-codec.js';
+import { type DcTokenFields, RdmaTokenError } from '../src/token-types.js';
 
 // The real sample from docs/protocol.md.
 const SAMPLE = '000073967e5ff000:00400000:01f2e973:0000:007a03:1:00000000000000000000ffff0f0f0fdf';

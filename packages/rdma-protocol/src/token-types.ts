@@ -25,10 +25,11 @@ export interface DcTokenFields {
   readonly gid: Uint8Array;
 }
 
-/** A parsed token: the fields, the optional suffix override, and what they add up to. */
+/**
+ * A parsed token: the fields, the optional suffix override, and what they add up to. This is what
+ * travels downstream (descriptor, CuServer, RdmaServer, the C struct): nobody parses the string again.
+ */
 export interface RdmaToken extends DcTokenFields {
-  /** The whole descriptor exactly as received (what the shim is given). */
-  readonly descriptor: string;
   /** The 81-character base token, exactly as received (without the override suffix). */
   readonly base: string;
   /** Suffix field `<addr16>` of the override form; 0n when absent or "no override". */

@@ -1,5 +1,6 @@
 // The request headers that carry an RDMA descriptor (docs/protocol.md "Headers"), parsed once into a
-// typed outcome. Pure: no hono, no I/O, so every header case is a plain function call.
+// typed outcome. Pure: no HTTP framework, no S3 types, no I/O — a refusal is a value (S3 code,
+// status, message) that the HTTP edge (cu-middleware) turns into its error document.
 //   x-amz-rdma-token            81-char DC v1, or the suffixed override (optionally ending ';')
 //   X-CuObj-RDMA-Descr + X-CuObj-Content-Length + X-CuObj-Remote-Buf-Start   legacy trio (decimal)
 //   x-amz-rdma-agent            'cuobj' when present; any other value is refused
@@ -7,34 +8,29 @@
 // Refused as malformed (400) as well: a window whose address + size wraps past 2^64, and, on the
 // softnic transport, a DCTN field (the agent's TCP port there) above 65535.
 
-import type { RdmaDescriptor } from '@vgwrdma/s3-backend';
-import { S3Error } from '@vgwrdma/s3-backend';
-import { tryParseRdmaToken } from './token-codec.js';
+import type { RdmaAgent, RdmaDescriptor } from './descriptor.js';
+import { AGENT_HEADER, LEGACY_HEADERS, TOKEN_HEADER } from './header-names.js';
+import { tryParseRdmaToken, withWindow } from './token-codec.js';
+import type { RdmaToken } from './token-types.js';
 
-export const TOKEN_HEADER = 'x-amz-rdma-token';
-export const AGENT_HEADER = 'x-amz-rdma-agent';
-export const LEGACY_HEADERS = {
-  descriptor: 'x-cuobj-rdma-descr',
-  contentLength: 'x-cuobj-content-length',
-  remoteStart: 'x-cuobj-remote-buf-start',
-} as const;
-
-/** The only agent value accepted (NooBaa sends it). */
-export type RdmaAgent = 'cuobj';
-
-/** A descriptor plus what else the headers said. Assignable to s3-backend's RdmaDescriptor. */
-export interface CuDescriptor extends RdmaDescriptor {
-  /** x-amz-rdma-agent, when sent. */
-  readonly agent?: RdmaAgent;
+/** Why the headers were refused: the S3 error code and HTTP status to answer with, and why. */
+export interface RdmaRefusal {
+  /** 'InvalidArgument' (400) for anything malformed; 'NotImplemented' (501) for RC-style tokens. */
+  readonly code: 'InvalidArgument' | 'NotImplemented';
+  readonly status: 400 | 501;
+  readonly message: string;
 }
 
 export type RdmaHeaderOutcome =
   | { readonly kind: 'none' }
-  | { readonly kind: 'rdma'; readonly descriptor: CuDescriptor }
-  | { readonly kind: 'error'; readonly error: S3Error };
+  | { readonly kind: 'rdma'; readonly descriptor: RdmaDescriptor }
+  | { readonly kind: 'refused'; readonly refusal: RdmaRefusal };
 
 /** Reads one header (case-insensitive name); undefined when absent. */
 export type HeaderLookup = (lowerCaseName: string) => string | undefined;
+
+/** The transports a gateway can run, as far as the token's meaning goes. */
+export type RdmaTransportKind = 'softnic' | 'cuobj';
 
 /** What the parse depends on besides the headers. */
 export interface RdmaHeaderOptions {
@@ -42,7 +38,7 @@ export interface RdmaHeaderOptions {
    * The gateway's transport: on 'softnic' (the default) the token's DCTN field is the agent's TCP
    * port, so it must be ≤ 65535; on 'cuobj' it is a 24-bit DC target number.
    */
-  readonly transport?: 'softnic' | 'cuobj';
+  readonly transport?: RdmaTransportKind;
 }
 
 /** The largest TCP port: a softnic token's DCTN. */
@@ -52,18 +48,21 @@ const U64_MAX = (1n << 64n) - 1n;
 const U64_END = 1n << 64n;
 const DECIMAL = /^[0-9]+$/;
 
-const invalid = (message: string): RdmaHeaderOutcome => ({
-  kind: 'error',
-  error: S3Error.custom('InvalidArgument', message),
+type Refused = Extract<RdmaHeaderOutcome, { kind: 'refused' }>;
+
+const invalid = (message: string): Refused => ({
+  kind: 'refused',
+  refusal: { code: 'InvalidArgument', status: 400, message },
 });
 
 /** 501 for RC/hipObject tokens, with no reply header, so such clients fall back to HTTP. */
-const unsupported = (): RdmaHeaderOutcome => ({
-  kind: 'error',
-  error: S3Error.custom(
-    'NotImplemented',
-    'RC-style RDMA tokens are not supported; retry without x-amz-rdma-token',
-  ),
+const unsupported = (): Refused => ({
+  kind: 'refused',
+  refusal: {
+    code: 'NotImplemented',
+    status: 501,
+    message: 'RC-style RDMA tokens are not supported; retry without x-amz-rdma-token',
+  },
 });
 
 /** The request carries a body (docs/protocol.md: a token and a non-empty body → 400). */
@@ -75,9 +74,7 @@ export function hasRequestBody(get: HeaderLookup): boolean {
   return get('transfer-encoding') !== undefined;
 }
 
-type ParsedToken = { base: string; remoteAddress: bigint; size: number };
-
-function parseToken(raw: string, options: RdmaHeaderOptions): ParsedToken | RdmaHeaderOutcome {
+function parseToken(raw: string, options: RdmaHeaderOptions): RdmaToken | Refused {
   const r = tryParseRdmaToken(raw);
   if (!r.ok)
     return r.kind === 'unsupported' ? unsupported() : invalid(`Invalid x-amz-rdma-token: ${r.reason}`);
@@ -85,13 +82,11 @@ function parseToken(raw: string, options: RdmaHeaderOptions): ParsedToken | Rdma
     return invalid(
       `Invalid x-amz-rdma-token: field 5 (DCTN, the agent's TCP port on softnic) is ${r.token.dctn}, above ${MAX_PORT}`,
     );
-  return { base: r.token.base, remoteAddress: r.token.remoteAddr, size: r.token.length };
+  return r.token;
 }
 
-function parseLegacy(
-  get: HeaderLookup,
-  options: RdmaHeaderOptions,
-): Omit<CuDescriptor, 'agent'> | RdmaHeaderOutcome | undefined {
+/** The legacy trio as a token whose window is Remote-Buf-Start / Content-Length; undefined when absent. */
+function parseLegacy(get: HeaderLookup, options: RdmaHeaderOptions): RdmaToken | Refused | undefined {
   const descr = get(LEGACY_HEADERS.descriptor);
   const length = get(LEGACY_HEADERS.contentLength);
   const start = get(LEGACY_HEADERS.remoteStart);
@@ -109,7 +104,7 @@ function parseLegacy(
   }
   const token = parseToken(descr, options);
   if ('kind' in token) return token;
-  return { token: token.base, remoteAddress: BigInt(start), size: Number(length), scheme: 'legacy' };
+  return withWindow(token, BigInt(start), Number(length));
 }
 
 /** Parses the RDMA headers of one request. */
@@ -122,26 +117,14 @@ export function parseRdmaHeaders(get: HeaderLookup, options: RdmaHeaderOptions =
   const legacy = parseLegacy(get, options);
   const rawToken = get(TOKEN_HEADER);
   if (legacy === undefined && rawToken === undefined) return { kind: 'none' };
-  if (legacy !== undefined && 'kind' in legacy) return legacy;
-  let descriptor: CuDescriptor;
-  if (legacy !== undefined) {
-    descriptor = { ...legacy, ...agent };
-  } else {
-    const token = parseToken(rawToken ?? '', options);
-    if ('kind' in token) return token;
-    descriptor = {
-      token: token.base,
-      remoteAddress: token.remoteAddress,
-      size: token.size,
-      scheme: 'token',
-      ...agent,
-    };
-  }
-  if (descriptor.remoteAddress + BigInt(descriptor.size) > U64_END) {
+  const token = legacy ?? parseToken(rawToken ?? '', options);
+  if ('kind' in token) return token;
+  if (token.remoteAddr + BigInt(token.length) > U64_END) {
     return invalid('The RDMA window (remote address + size) wraps past the end of the 64-bit address space');
   }
   if (hasRequestBody(get)) {
     return invalid('A request with an RDMA descriptor must have an empty body (Content-Length: 0)');
   }
-  return { kind: 'rdma', descriptor };
+  const scheme = legacy === undefined ? 'token' : 'legacy';
+  return { kind: 'rdma', descriptor: { token, scheme, ...agent } };
 }

@@ -1,5 +1,5 @@
 // Parse, validate, classify and format DC v1 tokens (docs/protocol.md). The same rules as the C codec
-// in native-shims, and the tests hold the two to each other through koffi:
+// in native-shims, and rdma-ffi's tests hold the two to each other through koffi:
 //   base     = %016lx:%08x:%08x:%04x:%06x:%01x:%016lx%016lx   (81 chars, lowercase hex)
 //   override = <base>:<addr %016lx>:<size %016lx>, optionally followed by one ';'
 //   rc       = an `rc:` prefix, or a first field of more than 16 hex digits → unsupported
@@ -23,6 +23,7 @@ export const DC_TOKEN_OVERRIDE_LENGTH = DC_TOKEN_LENGTH + 2 * 17;
 // Width in hex digits of each of the seven colon-separated fields of the base token.
 const FIELD_WIDTHS = [16, 8, 8, 4, 6, 1, 32] as const;
 const LOWER_HEX = /^[0-9a-f]+$/;
+const U64_MAX = (1n << 64n) - 1n;
 
 type Failure = { ok: false; kind: 'unsupported' | 'malformed'; reason: string };
 const malformed = (reason: string): Failure => ({ ok: false, kind: 'malformed', reason });
@@ -39,6 +40,12 @@ function isRcStyle(s: string): boolean {
 function hexToBytes(hex: string): Uint8Array {
   const out = new Uint8Array(hex.length / 2);
   for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  return out;
+}
+
+function bytesToHex(bytes: Uint8Array): string {
+  let out = '';
+  for (const b of bytes) out += b.toString(16).padStart(2, '0');
   return out;
 }
 
@@ -102,7 +109,6 @@ export function tryParseRdmaToken(input: string): RdmaTokenParseResult {
   if (lengthBig > BigInt(Number.MAX_SAFE_INTEGER)) return malformed('token size is out of range');
   const token: RdmaToken = {
     ...fields,
-    descriptor: input,
     base: s.slice(0, DC_TOKEN_LENGTH),
     overrideAddr,
     overrideSize,
@@ -110,6 +116,24 @@ export function tryParseRdmaToken(input: string): RdmaTokenParseResult {
     length: Number(lengthBig),
   };
   return { ok: true, token };
+}
+
+/**
+ * The token with its window set to [addr, +size): the legacy trio's address and size, put where a
+ * suffixed override would put them. As in the override form, an address of 0n means "field 1".
+ * Throws RdmaTokenError for a size that is not a positive safe integer or an address outside u64.
+ */
+export function withWindow(token: RdmaToken, addr: bigint, size: number): RdmaToken {
+  if (!Number.isSafeInteger(size) || size <= 0)
+    throw new RdmaTokenError('malformed', 'window size must be > 0');
+  if (addr < 0n || addr > U64_MAX) throw new RdmaTokenError('malformed', 'window address out of range');
+  return {
+    ...token,
+    overrideAddr: addr,
+    overrideSize: BigInt(size),
+    remoteAddr: addr !== 0n ? addr : token.addr,
+    length: size,
+  };
 }
 
 /** Parses a token; throws `RdmaTokenError` (kind `unsupported` or `malformed`) when it is not valid. */
@@ -144,18 +168,17 @@ export interface FormatRdmaTokenOptions {
 export function formatRdmaToken(fields: DcTokenFields, options: FormatRdmaTokenOptions = {}): string {
   if (fields.gid.length !== 16) throw new RdmaTokenError('malformed', 'GID must be 16 bytes');
   if (fields.size === 0) throw new RdmaTokenError('malformed', 'token size must not be 0');
-  const U64 = (1n << 64n) - 1n;
   const base = [
-    hexField('addr', fields.addr, U64, 16),
+    hexField('addr', fields.addr, U64_MAX, 16),
     hexField('size', fields.size, 0xffff_ffffn, 8),
     hexField('rkey', fields.rkey, 0xffff_ffffn, 8),
     hexField('lid', fields.lid, 0xffffn, 4),
     hexField('dctn', fields.dctn, 0xff_ffffn, 6),
     fields.gidPresent ? '1' : '0',
-    Buffer.from(fields.gid).toString('hex'),
+    bytesToHex(fields.gid),
   ].join(':');
   if (!options.override) return base;
   const { addr, size } = options.override;
-  const suffix = `:${hexField('override addr', addr, U64, 16)}:${hexField('override size', size, U64, 16)}`;
+  const suffix = `:${hexField('override addr', addr, U64_MAX, 16)}:${hexField('override size', size, U64_MAX, 16)}`;
   return base + suffix + (options.semicolon ? ';' : '');
 }

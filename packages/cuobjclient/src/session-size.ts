@@ -1,14 +1,8 @@
-// Size limits of a session (docs/protocol.md "Size limits"): the token's size field is a u32 and the
-// transports register at most 4 GiB − 64 KiB per region, so that is the hard ceiling; sessions
-// default to a 1 GiB cap, as vgwrdma and its client do, and callers may raise it.
+// A session's size against its limit (docs/protocol.md "Size limits"; the numbers are
+// @vgwrdma/rdma-protocol's): at most the token capacity (4 GiB − 64 KiB), 1 GiB unless raised.
 
+import { DEFAULT_MAX_SESSION_SIZE, TOKEN_CAPACITY } from '@vgwrdma/rdma-protocol';
 import { CuObjError } from './errors.js';
-
-export const GiB = 2 ** 30;
-/** Largest region one token can describe: 4 GiB − 64 KiB. */
-export const TOKEN_CAPACITY = 2 ** 32 - 2 ** 16;
-/** Default `maxSize` of a session. */
-export const DEFAULT_MAX_SESSION_SIZE = GiB;
 
 /** Checks `size` against `maxSize` (itself ≤ TOKEN_CAPACITY); throws ERR_CUOBJ_INVALID_OPTION. */
 export function checkSessionSize(size: number, maxSize: number = DEFAULT_MAX_SESSION_SIZE): void {
