@@ -22,6 +22,8 @@ import { parallelSpeedup } from './parallel.mjs';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const pkgDir = join(root, 'packages/rdma-ffi');
 const distEntry = join(pkgDir, 'dist/index.js');
+const protocolDir = join(root, 'packages/rdma-protocol');
+const protocolEntry = join(protocolDir, 'dist/index.js');
 const shimsDir = join(root, 'native-shims');
 
 const { values: args } = parseArgs({
@@ -35,13 +37,6 @@ const { values: args } = parseArgs({
 });
 
 const log = (...m) => console.error('[bench:softnic]', ...m);
-
-function parseSize(s) {
-  const m = /^(\d+)(B|KiB|MiB|GiB)?$/.exec(s);
-  if (!m) throw new Error(`--size: expected e.g. 256MiB, 4096 or 1GiB, got ${s}`);
-  const unit = { B: 1, KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3 }[m[2] ?? 'B'];
-  return Number(m[1]) * unit;
-}
 
 /** Builds the native shims and the rdma-ffi dist when missing (or with --rebuild). */
 function ensureBuilt() {
@@ -61,6 +56,14 @@ function ensureBuilt() {
       process.exit(2);
     }
     run('native-shims', process.execPath, ['build.mjs'], shimsDir);
+  }
+  if (args.rebuild || !existsSync(protocolEntry)) {
+    run(
+      '@vgwrdma/rdma-protocol',
+      process.execPath,
+      [join(protocolDir, 'node_modules/tsup/dist/cli-default.js')],
+      protocolDir,
+    );
   }
   if (args.rebuild || !existsSync(distEntry)) {
     run(
@@ -106,12 +109,19 @@ const round = (x) => Math.round(x * 1000) / 1000;
 const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
 
 async function main() {
-  const size = parseSize(args.size);
   const iterations = Number(args.iterations);
-  if (!(size > 0 && size <= 2 ** 30)) throw new Error('--size must be 1 B..1 GiB');
   if (!(Number.isInteger(iterations) && iterations > 0))
     throw new Error('--iterations must be a positive integer');
   ensureBuilt();
+  // the one byte-size rule of every size flag (README.md, "Byte sizes")
+  const { ByteSizeError, parseByteSize } = await import(protocolEntry);
+  let size;
+  try {
+    size = parseByteSize(args.size, { max: 2 ** 30 });
+  } catch (e) {
+    if (!(e instanceof ByteSizeError)) throw e;
+    throw new Error(`--size: ${e.message}`);
+  }
   const { RdmaServer, measureCeiling } = await import(distEntry);
 
   const client = await startClient(size);

@@ -7,7 +7,7 @@ import type { RdmaConfig } from './config.js';
 import { StartupError } from './open-backend.js';
 
 /** rdma-ffi's code for a transport this host cannot use (cuobj without NVIDIA's library). */
-const PROVIDER_UNAVAILABLE = 'ERR_RDMA_PROVIDER_UNAVAILABLE';
+const PROVIDER_UNAVAILABLE = 'VGW_ERR_RDMA_PROVIDER_UNAVAILABLE';
 
 function isProviderUnavailable(error: unknown): error is Error {
   return error instanceof Error && (error as { code?: unknown }).code === PROVIDER_UNAVAILABLE;

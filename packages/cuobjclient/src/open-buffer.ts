@@ -31,14 +31,14 @@ export interface OpenedBuffer {
 const CUDA_ONLY = ['device', 'devicePtr', 'cudaLibrary', 'staging'] as const;
 
 function invalid(message: string): CuObjError {
-  return new CuObjError('ERR_CUOBJ_INVALID_OPTION', message);
+  return new CuObjError('VGW_ERR_CUOBJ_INVALID_OPTION', message);
 }
 
 function why(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-/** Throws ERR_CUOBJ_INVALID_OPTION for a bad memory kind or CUDA options on a host session. */
+/** Throws VGW_ERR_CUOBJ_INVALID_OPTION for a bad memory kind or CUDA options on a host session. */
 export function checkMemoryOptions(o: BufferOptions): SessionMemory {
   const memory = o.memory ?? 'host';
   if (memory !== 'host' && memory !== 'cuda')
@@ -67,7 +67,9 @@ export function openBuffer(o: BufferOptions): OpenedBuffer {
   try {
     client = memory === 'cuda' ? new GpuClient(hostOptions) : new HostClient(hostOptions);
   } catch (err) {
-    throw new CuObjError('ERR_CUOBJ_UNAVAILABLE', `cannot open an RDMA session: ${why(err)}`, { cause: err });
+    throw new CuObjError('VGW_ERR_CUOBJ_UNAVAILABLE', `cannot open an RDMA session: ${why(err)}`, {
+      cause: err,
+    });
   }
   try {
     return { client, buffer: memory === 'cuda' ? openCuda(client as GpuClient, o) : openHost(client, o) };
@@ -81,7 +83,7 @@ function openHost(client: HostClient | GpuClient, o: BufferOptions): SessionBuff
   try {
     return new HostSessionBuffer(client.allocate(o.size));
   } catch (err) {
-    throw new CuObjError('ERR_CUOBJ_UNAVAILABLE', `cannot register ${o.size} bytes: ${why(err)}`, {
+    throw new CuObjError('VGW_ERR_CUOBJ_UNAVAILABLE', `cannot register ${o.size} bytes: ${why(err)}`, {
       cause: err,
     });
   }
@@ -94,7 +96,7 @@ function openCuda(client: GpuClient, o: BufferOptions): SessionBuffer {
     if (o.staging) client.setStaging(o.staging);
   } catch (err) {
     throw new CuObjError(
-      'ERR_CUOBJ_UNAVAILABLE',
+      'VGW_ERR_CUOBJ_UNAVAILABLE',
       `memory: 'cuda' needs a CUDA runtime and device: ${why(err)}`,
       { cause: err },
     );
@@ -108,7 +110,7 @@ function openCuda(client: GpuClient, o: BufferOptions): SessionBuffer {
   } catch (err) {
     const what =
       o.devicePtr === undefined ? `allocate ${o.size} bytes of` : `register ${o.size} bytes of the given`;
-    throw new CuObjError('ERR_CUOBJ_UNAVAILABLE', `cannot ${what} CUDA device memory: ${why(err)}`, {
+    throw new CuObjError('VGW_ERR_CUOBJ_UNAVAILABLE', `cannot ${what} CUDA device memory: ${why(err)}`, {
       cause: err,
     });
   }

@@ -38,8 +38,8 @@ export function gatewayAnswer(raw: RawAnswer | undefined, sdkError?: unknown): G
 }
 
 /**
- * The verdict on an answer with a 2xx HTTP status. Throws ERR_CUOBJ_BAD_REPLY for a reply value
- * this operation cannot succeed with, ERR_CUOBJ_BYTES_MISMATCH when the counts are not `size`.
+ * The verdict on an answer with a 2xx HTTP status. Throws VGW_ERR_CUOBJ_BAD_REPLY for a reply value
+ * this operation cannot succeed with, VGW_ERR_CUOBJ_BYTES_MISMATCH when the counts are not `size`.
  */
 export function judgeSuccess(op: RdmaOperation, raw: RawAnswer, size: number): ReplyVerdict {
   const reply = raw.headers[REPLY_HEADER];
@@ -47,7 +47,7 @@ export function judgeSuccess(op: RdmaOperation, raw: RawAnswer, size: number): R
   if (reply === '501' && op === 'get') return 'declined';
   if (!SUCCESS_REPLIES[op].includes(reply)) {
     throw new CuObjError(
-      'ERR_CUOBJ_BAD_REPLY',
+      'VGW_ERR_CUOBJ_BAD_REPLY',
       `${op.toUpperCase()}: x-amz-rdma-reply must be ${SUCCESS_REPLIES[op].join(' or ')}`,
       { gateway: gatewayAnswer(raw) },
     );
@@ -62,12 +62,19 @@ export function judgeFailure(op: RdmaOperation, raw: RawAnswer | undefined, sdkE
   if (reply === '501') return 'declined';
   const gateway = gatewayAnswer(raw, sdkError);
   if (reply !== undefined) {
-    throw new CuObjError('ERR_CUOBJ_BAD_REPLY', `${op.toUpperCase()} failed with x-amz-rdma-reply ${reply}`, {
-      gateway,
-      cause: sdkError,
-    });
+    throw new CuObjError(
+      'VGW_ERR_CUOBJ_BAD_REPLY',
+      `${op.toUpperCase()} failed with x-amz-rdma-reply ${reply}`,
+      {
+        gateway,
+        cause: sdkError,
+      },
+    );
   }
-  throw new CuObjError('ERR_CUOBJ_GATEWAY_ERROR', `${op.toUpperCase()} failed`, { gateway, cause: sdkError });
+  throw new CuObjError('VGW_ERR_CUOBJ_GATEWAY_ERROR', `${op.toUpperCase()} failed`, {
+    gateway,
+    cause: sdkError,
+  });
 }
 
 /** Both byte headers (when present) must be the decimal `size`; at least one must be present. */
@@ -78,7 +85,7 @@ function checkBytes(op: RdmaOperation, raw: RawAnswer, size: number): void {
   const expected = String(size);
   if (values.length === 0 || values.some((v) => v.trim() !== expected)) {
     throw new CuObjError(
-      'ERR_CUOBJ_BYTES_MISMATCH',
+      'VGW_ERR_CUOBJ_BYTES_MISMATCH',
       values.length === 0
         ? `${op.toUpperCase()}: the gateway sent no ${BYTES_TRANSFERRED_HEADER} header (expected ${expected})`
         : `${op.toUpperCase()}: RDMA moved ${values.join(' / ')} bytes, expected ${expected}`,

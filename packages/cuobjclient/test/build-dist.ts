@@ -46,6 +46,7 @@ export function ensureDist(name: string, whenStale = false): void {
 
 /** What the gateway fixture (test/fixtures/gateway-process.mjs) imports. */
 export const GATEWAY_PACKAGES = [
+  'rdma-protocol',
   's3-backend',
   'rdma-ffi',
   'bufferpool',

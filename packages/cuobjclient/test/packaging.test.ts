@@ -18,7 +18,7 @@ const run = promisify(execFile);
 const APP = fileURLToPath(new URL('./fixtures/scratch-app/app.mjs', import.meta.url));
 const SHIM_DIR = join(REPO, 'native-shims', 'build', `${process.platform}-${process.arch}`);
 /** What the scratch app installs from the workspace: cuobjclient and its workspace dependencies. */
-const PACKED = ['rdma-ffi', 'cuobjclient'];
+const PACKED = ['rdma-protocol', 'rdma-ffi', 'cuobjclient'];
 
 describe('packaging: pnpm pack + npm install in a scratch app', () => {
   let dir: string;
@@ -87,7 +87,7 @@ describe('packaging: pnpm pack + npm install in a scratch app', () => {
     const missing = JSON.parse(
       (await run(process.execPath, ['app.mjs'], { cwd: app, env })).stdout,
     ) as Record<string, string>;
-    expect(missing.error).toBe('ERR_CUOBJ_UNAVAILABLE');
+    expect(missing.error).toBe('VGW_ERR_CUOBJ_UNAVAILABLE');
     expect(missing.message).toMatch(/libvgwrdma_shims\.so not found/);
 
     const ok = await run(process.execPath, ['app.mjs'], {

@@ -1,8 +1,10 @@
-// Errors of the RDMA layer as values with codes (CONTRIBUTING.md, house style): `RdmaError` carries the negative errno
-// the native side returned and its name, so callers branch on `code` ('EIO', 'ETIMEDOUT', ...)
-// instead of matching messages; `RdmaLoadError` says which library or platform is missing.
+// Errors of the RDMA layer, members of the VgwrdmaError family (docs/errors.md): `RdmaError`
+// (code VGW_ERR_RDMA_NATIVE) carries the negative errno the native side returned and its name,
+// so callers branch on `errnoName` ('EIO', 'ETIMEDOUT', ...) instead of matching messages;
+// `RdmaLoadError` says which library or platform is missing.
 
 import { constants } from 'node:os';
+import { VgwrdmaError, type VgwErrorCodeOf } from '@vgwrdma/rdma-protocol';
 
 // errno number → name, from the running platform's own table (Linux numbers on Linux). Where
 // two names share a number (EAGAIN/EWOULDBLOCK, ENOTSUP/EOPNOTSUPP) the first listed wins.
@@ -26,21 +28,21 @@ export function errnoOf(name: string): number {
 }
 
 /** A failed native operation. `errno` is negative, as the C ABI returns it. */
-export class RdmaError extends Error {
+export class RdmaError extends VgwrdmaError<'VGW_ERR_RDMA_NATIVE'> {
   override readonly name = 'RdmaError';
   /** Negative errno, e.g. -5. */
   readonly errno: number;
-  /** Its symbolic name, e.g. 'EIO'. */
-  readonly code: string;
+  /** Its symbolic name, e.g. 'EIO': what callers branch on. */
+  readonly errnoName: string;
   /** The operation that failed, e.g. 'handleGet'. */
   readonly op: string;
 
   constructor(op: string, errno: number, detail?: string) {
     const neg = -Math.abs(errno);
-    const code = errnoName(neg);
-    super(`${op} failed: ${code} (${neg})${detail ? `: ${detail}` : ''}`);
+    const name = errnoName(neg);
+    super('VGW_ERR_RDMA_NATIVE', `${op} failed: ${name} (${neg})${detail ? `: ${detail}` : ''}`);
     this.errno = neg;
-    this.code = code;
+    this.errnoName = name;
     this.op = op;
   }
 }
@@ -52,23 +54,11 @@ export function checkErrno(op: string, ret: number | bigint, detail?: string): n
   return n;
 }
 
-/** Why the native shims could not be loaded. */
-export type RdmaLoadErrorCode =
-  | 'ERR_RDMA_UNSUPPORTED_PLATFORM'
-  | 'ERR_RDMA_LIBRARY_NOT_FOUND'
-  | 'ERR_RDMA_LIBRARY_LOAD_FAILED'
-  | 'ERR_RDMA_ABI_MISMATCH'
-  /** The shim loaded, but the chosen transport provider cannot be used here (message says why). */
-  | 'ERR_RDMA_PROVIDER_UNAVAILABLE';
+/** Why the native shims could not be loaded (VGW_ERR_RDMA_PROVIDER_UNAVAILABLE: the shim loaded, but
+ * the chosen transport provider cannot be used here; the message says why). */
+export type RdmaLoadErrorCode = VgwErrorCodeOf<'RdmaLoadError'>;
 
 /** The native shim library is missing, unloadable, or of another ABI version. */
-export class RdmaLoadError extends Error {
+export class RdmaLoadError extends VgwrdmaError<RdmaLoadErrorCode> {
   override readonly name = 'RdmaLoadError';
-  constructor(
-    readonly code: RdmaLoadErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
 }

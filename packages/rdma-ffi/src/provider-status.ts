@@ -1,6 +1,6 @@
 // Whether a transport provider can be used by the loaded shim library — and, when it cannot, the
 // one sentence the native side gives (vgw_shim_provider_built + its last error) as an
-// RdmaLoadError with code ERR_RDMA_PROVIDER_UNAVAILABLE: what an app prints at start-up
+// RdmaLoadError with code VGW_ERR_RDMA_PROVIDER_UNAVAILABLE: what an app prints at start-up
 // ("cuobj transport unavailable: NVIDIA libcuobjserver.so is not part of this build (...)")
 // instead of an errno. Asking may load the provider (the cuobj plugin is loaded on first use).
 
@@ -13,7 +13,7 @@ export function providerUnavailable(lib: ShimLibrary, provider: RdmaProvider): R
   if (lib.fn.vgw_shim_provider_built(PROVIDER_ID[provider]) === 1) return undefined;
   const { message } = lib.lastError(); // same thread: koffi's synchronous calls run on this one
   return new RdmaLoadError(
-    'ERR_RDMA_PROVIDER_UNAVAILABLE',
+    'VGW_ERR_RDMA_PROVIDER_UNAVAILABLE',
     message || `${provider} transport unavailable in ${lib.path}`,
   );
 }

@@ -50,7 +50,7 @@ describe('errors', () => {
     const t = parseRdmaToken(token);
     const bad = formatRdmaToken({ ...t, rkey: (t.rkey + 1) >>> 0 });
     const e = await rdmaError(server.handlePut({ buffer: buf, size: MiB, token: bad, channel }));
-    expect(e.code).toBe('EACCES');
+    expect(e.errnoName).toBe('EACCES');
     expect(e.op).toBe('handlePut');
     await expect(server.handlePut({ buffer: buf, size: MiB, token, channel })).resolves.toBe(MiB);
   });
@@ -59,7 +59,7 @@ describe('errors', () => {
     const other = new RdmaServer({ channels: 1, dcKey: 0x1234n });
     try {
       using buf = other.allocateBuffer(MiB);
-      expect((await rdmaError(other.handlePut({ buffer: buf, size: MiB, token }))).code).toBe('EACCES');
+      expect((await rdmaError(other.handlePut({ buffer: buf, size: MiB, token }))).errnoName).toBe('EACCES');
     } finally {
       await other.closeAsync();
     }
@@ -72,13 +72,13 @@ describe('errors', () => {
       { buffer: buf, size: MiB, token, localOffset: 1 }, // past the local buffer
       { buffer: buf, size: 2 * MiB, token }, // larger than the buffer
     ];
-    for (const c of cases) expect((await rdmaError(server.handlePut(c))).code).toBe('EINVAL');
-    expect((await rdmaError(server.handlePut({ buffer: buf, size: 0, token }))).code).toBe('EINVAL');
+    for (const c of cases) expect((await rdmaError(server.handlePut(c))).errnoName).toBe('EINVAL');
+    expect((await rdmaError(server.handlePut({ buffer: buf, size: 0, token }))).errnoName).toBe('EINVAL');
   });
 
   it('a native allocation failure (NULL) is an RdmaError, not a bogus buffer', () => {
     expect(() => server.allocateBuffer(2 ** 41)).toThrow(
-      expect.objectContaining({ name: 'RdmaError', code: 'EINVAL' }),
+      expect.objectContaining({ name: 'RdmaError', errnoName: 'EINVAL' }),
     );
   });
 
@@ -99,7 +99,7 @@ describe('errors', () => {
     const fresh = new RdmaServer({ channels: 1, connectTimeoutMs: 1000 });
     try {
       using buf = fresh.allocateBuffer(MiB);
-      expect((await rdmaError(fresh.handlePut({ buffer: buf, size: MiB, token: t }))).code).toBe('ENODEV');
+      expect((await rdmaError(fresh.handlePut({ buffer: buf, size: MiB, token: t }))).errnoName).toBe('ENODEV');
     } finally {
       await fresh.closeAsync();
     }
@@ -117,8 +117,8 @@ describe('errors', () => {
       using channel = s.allocateChannel();
       const first = s.handlePut({ buffer: a, size: MiB, token: t, channel });
       // the first cannot finish while the agent is stopped, so the channel is busy now
-      expect((await rdmaError(s.handlePut({ buffer: b, size: MiB, token: t, channel }))).code).toBe('EBUSY');
-      expect((await rdmaError(first)).code).toBe('ETIMEDOUT');
+      expect((await rdmaError(s.handlePut({ buffer: b, size: MiB, token: t, channel }))).errnoName).toBe('EBUSY');
+      expect((await rdmaError(first)).errnoName).toBe('ETIMEDOUT');
       // after the failure the channel is free again
       stalled.proc.kill('SIGCONT');
       await expect(s.handlePut({ buffer: a, size: MiB, token: t, channel })).resolves.toBe(MiB);
@@ -142,11 +142,11 @@ describe('errors', () => {
     const s = new RdmaServer({ channels: 2 });
     const buf = s.allocateBuffer(4 * MiB);
     const running = s.handlePut({ buffer: buf, size: 4 * MiB, token });
-    expect(() => s.close()).toThrow(expect.objectContaining({ code: 'EBUSY' }));
+    expect(() => s.close()).toThrow(expect.objectContaining({ errnoName: 'EBUSY' }));
     await s.closeAsync();
     await expect(running).resolves.toBe(4 * MiB);
     expect(buf.closed).toBe(true);
     expect(() => buf.bytes).toThrow(/after close/);
-    expect(() => s.allocateBuffer(16)).toThrow(expect.objectContaining({ code: 'EBADF' }));
+    expect(() => s.allocateBuffer(16)).toThrow(expect.objectContaining({ errnoName: 'EBADF' }));
   });
 });

@@ -1,12 +1,14 @@
 // Builds the native shims when their library is missing, and always rebuilds this package's
 // dist/ with tsup: the transfer tests run HostClient in a plain-node child process that imports
-// dist/index.js, which must match the sources under test.
+// dist/index.js, which must match the sources under test (and imports @vgwrdma/rdma-protocol's
+// dist/, built here when absent).
 
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const pkg = fileURLToPath(new URL('..', import.meta.url));
+const protocol = fileURLToPath(new URL('../../rdma-protocol/', import.meta.url));
 const shims = fileURLToPath(new URL('../../../native-shims/', import.meta.url));
 
 export default function setup(): void {
@@ -16,8 +18,13 @@ export default function setup(): void {
   if (!process.env.VGWRDMA_SHIM_DIR && (!existsSync(lib) || !existsSync(fakeCuda))) {
     execFileSync(process.execPath, ['build.mjs'], { cwd: shims, stdio: 'inherit' });
   }
-  execFileSync(process.execPath, [`${pkg}node_modules/tsup/dist/cli-default.js`, '--silent'], {
-    cwd: pkg,
+  if (!existsSync(`${protocol}dist/index.js`)) tsup(protocol);
+  tsup(pkg);
+}
+
+function tsup(dir: string): void {
+  execFileSync(process.execPath, [`${dir}node_modules/tsup/dist/cli-default.js`, '--silent'], {
+    cwd: dir,
     stdio: 'inherit',
   });
 }

@@ -31,13 +31,13 @@ describe('loadShimLibrary', () => {
   it('refuses another major ABI version', () => {
     const dir = fakeShim('unsigned vgw_shim_abi_version(void) { return 2u << 16; }\n');
     const e = loadError(dir);
-    expect(e.code).toBe('ERR_RDMA_ABI_MISMATCH');
+    expect(e.code).toBe('VGW_ERR_RDMA_ABI_MISMATCH');
     expect(e.message).toContain('ABI 2.0');
   });
 
   it('refuses an older minor version than the one this package needs', () => {
     const e = loadError(fakeShim('unsigned vgw_shim_abi_version(void) { return 1u << 16; }\n'));
-    expect(e.code).toBe('ERR_RDMA_ABI_MISMATCH');
+    expect(e.code).toBe('VGW_ERR_RDMA_ABI_MISMATCH');
     expect(e.message).toContain('ABI 1.0');
   });
 
@@ -46,13 +46,13 @@ describe('loadShimLibrary', () => {
       `unsigned vgw_shim_abi_version(void) { return (1u << 16) | ${EXPECTED_ABI.minor}u; }\n`,
     );
     const e = loadError(dir);
-    expect(e.code).toBe('ERR_RDMA_ABI_MISMATCH');
+    expect(e.code).toBe('VGW_ERR_RDMA_ABI_MISMATCH');
     expect(e.message).toMatch(/lacks a symbol/);
   });
 
   it('refuses a file that is not a loadable library', () => {
     const dir = mkdtempSync(join(tmpdir(), 'rdma-ffi-fake-'));
     writeFileSync(join(dir, 'libvgwrdma_shims.so'), 'not an ELF file');
-    expect(loadError(dir).code).toBe('ERR_RDMA_LIBRARY_LOAD_FAILED');
+    expect(loadError(dir).code).toBe('VGW_ERR_RDMA_LIBRARY_LOAD_FAILED');
   });
 });

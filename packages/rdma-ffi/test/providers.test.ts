@@ -16,12 +16,12 @@ function thrown(f: () => unknown): unknown {
 }
 
 describe('hardware providers (no RDMA hardware here)', () => {
-  it('cuobj server: ERR_RDMA_PROVIDER_UNAVAILABLE, one sentence naming libcuobjserver.so', () => {
+  it('cuobj server: VGW_ERR_RDMA_PROVIDER_UNAVAILABLE, one sentence naming libcuobjserver.so', () => {
     if (shimInfo().providers.includes('cuobj')) return; // a host with the vendor library
     const e = thrown(() => new RdmaServer({ provider: 'cuobj', channels: 2 }));
     expect(e).toBeInstanceOf(RdmaLoadError);
     const err = e as RdmaLoadError;
-    expect(err.code).toBe('ERR_RDMA_PROVIDER_UNAVAILABLE');
+    expect(err.code).toBe('VGW_ERR_RDMA_PROVIDER_UNAVAILABLE');
     expect(err.message).toMatch(/^cuobj transport unavailable: .*libcuobjserver\.so/);
     expect(err.message).not.toContain('\n');
   });
@@ -43,7 +43,7 @@ describe('hardware providers (no RDMA hardware here)', () => {
       e = err;
     }
     expect(e).toBeInstanceOf(RdmaError);
-    expect((e as RdmaError).code).toBe('ENODEV');
+    expect((e as RdmaError).errnoName).toBe('ENODEV');
     expect((e as RdmaError).message).toMatch(/verbs provider: (no RDMA device|.*cannot be loaded)/);
   });
 });
@@ -54,7 +54,7 @@ describe('cuobj client provider (no NVIDIA library here)', () => {
     const { GpuClient } = await import('../src/index.js');
     const e = thrown(() => new GpuClient({ provider: 'cuobj' }));
     expect(e).toBeInstanceOf(RdmaError);
-    expect((e as RdmaError).code).toBe('ENODEV');
+    expect((e as RdmaError).errnoName).toBe('ENODEV');
     expect((e as RdmaError).message).toMatch(/cuobj transport unavailable: NVIDIA libcuobjclient\.so/);
   });
 });

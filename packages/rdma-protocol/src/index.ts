@@ -1,2 +1,3 @@
 // @vgwrdma/rdma-protocol: the wire protocol, pure (no koffi, no Node APIs).
-export {};
+export * from './byte-size.js';
+export * from './errors.js';

@@ -31,7 +31,7 @@ describe('resolveShimLibraries', () => {
 
   it('refuses unsupported platforms with one clear error', () => {
     const e = thrown(() => resolveShimLibraries({ ...base, platform: 'win32' }));
-    expect(e.code).toBe('ERR_RDMA_UNSUPPORTED_PLATFORM');
+    expect(e.code).toBe('VGW_ERR_RDMA_UNSUPPORTED_PLATFORM');
     expect(e.message).toContain('win32-x64');
   });
 
@@ -55,7 +55,7 @@ describe('resolveShimLibraries', () => {
   it('never falls back when an explicit directory lacks a library', () => {
     const partial = dirWith('liba.so');
     const e = thrown(() => resolveShimLibraries({ ...base, env: { VGWRDMA_SHIM_DIR: partial } }));
-    expect(e.code).toBe('ERR_RDMA_LIBRARY_NOT_FOUND');
+    expect(e.code).toBe('VGW_ERR_RDMA_LIBRARY_NOT_FOUND');
     expect(e.message).toContain('libb.so');
     expect(e.message).toContain(`VGWRDMA_SHIM_DIR=${partial}`);
     expect(e.message).not.toContain('liba.so');
@@ -64,7 +64,7 @@ describe('resolveShimLibraries', () => {
   it('says where it looked and how to fix it when nothing is found', () => {
     const repo = dirWith();
     const e = thrown(() => resolveShimLibraries({ ...base, repoBuildRoot: repo }));
-    expect(e.code).toBe('ERR_RDMA_LIBRARY_NOT_FOUND');
+    expect(e.code).toBe('VGW_ERR_RDMA_LIBRARY_NOT_FOUND');
     expect(e.message).toContain('liba.so, libb.so');
     expect(e.message).toContain('@vgwrdma/native-shims-linux-x64 (not installed)');
     expect(e.message).toContain(join(repo, 'linux-x64'));

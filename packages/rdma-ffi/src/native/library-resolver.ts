@@ -90,7 +90,7 @@ export function resolveShimLibraries(options: ResolveShimOptions): ShimLocation 
   const tag = `${platform}-${arch}`;
   if (!SUPPORTED_PLATFORMS.includes(tag)) {
     throw new RdmaLoadError(
-      'ERR_RDMA_UNSUPPORTED_PLATFORM',
+      'VGW_ERR_RDMA_UNSUPPORTED_PLATFORM',
       `@vgwrdma/rdma-ffi: no native shims for ${tag} (supported: ${SUPPORTED_PLATFORMS.join(', ')})`,
     );
   }
@@ -105,7 +105,7 @@ export function resolveShimLibraries(options: ResolveShimOptions): ShimLocation 
     if (missing.length > 0) {
       const what = source === 'env' ? `${SHIM_DIR_ENV}=${dir}` : `shimDir ${dir}`;
       throw new RdmaLoadError(
-        'ERR_RDMA_LIBRARY_NOT_FOUND',
+        'VGW_ERR_RDMA_LIBRARY_NOT_FOUND',
         `@vgwrdma/rdma-ffi: ${missing.join(', ')} not found in ${what}`,
       );
     }
@@ -128,7 +128,7 @@ export function resolveShimLibraries(options: ResolveShimOptions): ShimLocation 
   }
   const names = options.libraries.map((n) => libraryFileName(n, platform)).join(', ');
   throw new RdmaLoadError(
-    'ERR_RDMA_LIBRARY_NOT_FOUND',
+    'VGW_ERR_RDMA_LIBRARY_NOT_FOUND',
     `@vgwrdma/rdma-ffi: native shim ${names} not found for ${tag}; looked in ${looked.join(', ')}. ` +
       `Run \`npm run build\` (builds native-shims with CMake) or set ${SHIM_DIR_ENV} to a directory holding them.`,
   );

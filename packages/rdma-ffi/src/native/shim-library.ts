@@ -256,7 +256,7 @@ export function loadShimLibrary(options: LoadShimOptions = {}): ShimLibrary {
     handle = koffi.load(path);
   } catch (cause) {
     throw new RdmaLoadError(
-      'ERR_RDMA_LIBRARY_LOAD_FAILED',
+      'VGW_ERR_RDMA_LIBRARY_LOAD_FAILED',
       `@vgwrdma/rdma-ffi: cannot load ${path}: ${String(cause)}`,
       {
         cause,
@@ -268,7 +268,7 @@ export function loadShimLibrary(options: LoadShimOptions = {}): ShimLibrary {
   const minor = version & 0xffff;
   if (major !== EXPECTED_ABI.major || minor < EXPECTED_ABI.minor) {
     throw new RdmaLoadError(
-      'ERR_RDMA_ABI_MISMATCH',
+      'VGW_ERR_RDMA_ABI_MISMATCH',
       `@vgwrdma/rdma-ffi: ${path} has ABI ${major}.${minor}, this package needs ` +
         `${EXPECTED_ABI.major}.${EXPECTED_ABI.minor} or a later minor; rebuild native-shims (npm run build)`,
     );
@@ -278,7 +278,7 @@ export function loadShimLibrary(options: LoadShimOptions = {}): ShimLibrary {
     fn = bind(handle);
   } catch (cause) {
     throw new RdmaLoadError(
-      'ERR_RDMA_ABI_MISMATCH',
+      'VGW_ERR_RDMA_ABI_MISMATCH',
       `@vgwrdma/rdma-ffi: ${path} lacks a symbol: ${String(cause)}`,
       {
         cause,

@@ -82,7 +82,7 @@ export class RdmaServer implements Disposable, AsyncDisposable {
   private readonly maxBytesPerCall: number;
 
   /**
-   * Creates the server. Throws RdmaLoadError (no library; ERR_RDMA_PROVIDER_UNAVAILABLE: the
+   * Creates the server. Throws RdmaLoadError (no library; VGW_ERR_RDMA_PROVIDER_UNAVAILABLE: the
    * provider cannot be used here, e.g. cuobj without NVIDIA's library) or RdmaError.
    */
   constructor(options: RdmaServerOptions = {}) {
