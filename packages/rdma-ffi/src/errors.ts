@@ -4,7 +4,7 @@
 // `RdmaLoadError` says which library or platform is missing.
 
 import { constants } from 'node:os';
-import { VgwrdmaError, type VgwErrorCodeOf } from '@vgwrdma/rdma-protocol';
+import { type VgwErrorCodeOf, VgwrdmaError } from '@vgwrdma/rdma-protocol';
 
 // errno number → name, from the running platform's own table (Linux numbers on Linux). Where
 // two names share a number (EAGAIN/EWOULDBLOCK, ENOTSUP/EOPNOTSUPP) the first listed wins.

@@ -99,7 +99,9 @@ describe('errors', () => {
     const fresh = new RdmaServer({ channels: 1, connectTimeoutMs: 1000 });
     try {
       using buf = fresh.allocateBuffer(MiB);
-      expect((await rdmaError(fresh.handlePut({ buffer: buf, size: MiB, token: t }))).errnoName).toBe('ENODEV');
+      expect((await rdmaError(fresh.handlePut({ buffer: buf, size: MiB, token: t }))).errnoName).toBe(
+        'ENODEV',
+      );
     } finally {
       await fresh.closeAsync();
     }
@@ -117,7 +119,9 @@ describe('errors', () => {
       using channel = s.allocateChannel();
       const first = s.handlePut({ buffer: a, size: MiB, token: t, channel });
       // the first cannot finish while the agent is stopped, so the channel is busy now
-      expect((await rdmaError(s.handlePut({ buffer: b, size: MiB, token: t, channel }))).errnoName).toBe('EBUSY');
+      expect((await rdmaError(s.handlePut({ buffer: b, size: MiB, token: t, channel }))).errnoName).toBe(
+        'EBUSY',
+      );
       expect((await rdmaError(first)).errnoName).toBe('ETIMEDOUT');
       // after the failure the channel is free again
       stalled.proc.kill('SIGCONT');

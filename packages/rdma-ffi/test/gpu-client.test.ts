@@ -97,7 +97,10 @@ describe('GpuClient', () => {
     expect(again.devicePtr).toBe(owner.devicePtr);
     using host = client.allocate(4096);
     expect(() => client.register(host.address, 4096, 'cuda-device')).toThrow(
-      expect.objectContaining({ errnoName: 'EINVAL', message: expect.stringMatching(/not CUDA device memory/) }),
+      expect.objectContaining({
+        errnoName: 'EINVAL',
+        message: expect.stringMatching(/not CUDA device memory/),
+      }),
     );
     expect(() => client.configureCuda({ library: FAKE_CUDART, device: 1 })).toThrow(
       expect.objectContaining({
