@@ -33,6 +33,9 @@ export class ClientProcess {
   static start(options: Omit<HostClientOptions, 'shimDir'> = {}): Promise<ClientProcess> {
     const json = JSON.stringify(options, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
     const proc = fork(CHILD, [json], {
+      // Plain node resolving the built packages (dist/ and its @vgwrdma/rdma-protocol import),
+      // not this worker's 'source' condition, which would point it at TypeScript.
+      execArgv: [],
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
