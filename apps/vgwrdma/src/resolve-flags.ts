@@ -17,7 +17,7 @@ export class UsageError extends Error {
 type FlagTable = readonly FlagSpec[];
 
 /** The typed values of a flag table: each flag's name mapped to its schema's output. */
-export type FlagValues<T extends FlagTable> = {
+type FlagValues<T extends FlagTable> = {
   [F in T[number] as F['name']]: F extends { default: string | boolean }
     ? z.output<F['schema']>
     : z.output<F['schema']> | undefined;

@@ -4,7 +4,7 @@
 
 import { CuObjError } from './errors.js';
 
-export const GiB = 2 ** 30;
+const GiB = 2 ** 30;
 /** Largest region one token can describe: 4 GiB − 64 KiB. */
 export const TOKEN_CAPACITY = 2 ** 32 - 2 ** 16;
 /** Default `maxSize` of a session. */

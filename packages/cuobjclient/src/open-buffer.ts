@@ -11,7 +11,7 @@ import { CudaSessionBuffer, HostSessionBuffer, type SessionBuffer } from './sess
 export type SessionMemory = 'host' | 'cuda';
 
 /** The Session.open options this module reads. */
-export interface BufferOptions {
+interface BufferOptions {
   readonly size: number;
   readonly memory?: SessionMemory;
   readonly device?: number;
@@ -23,7 +23,7 @@ export interface BufferOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
-export interface OpenedBuffer {
+interface OpenedBuffer {
   readonly client: HostClient | GpuClient;
   readonly buffer: SessionBuffer;
 }
@@ -39,7 +39,7 @@ function why(err: unknown): string {
 }
 
 /** Throws VGW_ERR_CUOBJ_INVALID_OPTION for a bad memory kind or CUDA options on a host session. */
-export function checkMemoryOptions(o: BufferOptions): SessionMemory {
+function checkMemoryOptions(o: BufferOptions): SessionMemory {
   const memory = o.memory ?? 'host';
   if (memory !== 'host' && memory !== 'cuda')
     throw invalid(`memory must be 'host' or 'cuda', got ${String(memory)}`);

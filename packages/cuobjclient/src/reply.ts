@@ -6,10 +6,10 @@
 import { CuObjError, type GatewayAnswer } from './errors.js';
 import { BYTES_HEADER, BYTES_TRANSFERRED_HEADER, type RawAnswer, REPLY_HEADER } from './rdma-request.js';
 
-export type RdmaOperation = 'put' | 'get';
+type RdmaOperation = 'put' | 'get';
 
 /** 'rdma': done by RDMA; 'declined': reply 501; 'no-reply': the gateway did not answer for RDMA. */
-export type ReplyVerdict = 'rdma' | 'declined' | 'no-reply';
+type ReplyVerdict = 'rdma' | 'declined' | 'no-reply';
 
 /** Reply values that mean success, per operation. */
 const SUCCESS_REPLIES: Readonly<Record<RdmaOperation, readonly string[]>> = {

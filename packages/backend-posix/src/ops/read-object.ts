@@ -56,7 +56,7 @@ export async function readExisting(
 }
 
 /** The metadata HEAD answers, from an opened object. */
-export function describe(key: string, o: OpenedObject, checksumMode: boolean): HeadObjectOutput {
+function describe(key: string, o: OpenedObject, checksumMode: boolean): HeadObjectOutput {
   const a = o.attrs;
   const out: HeadObjectOutput = {
     key,
