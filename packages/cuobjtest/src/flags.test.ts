@@ -76,6 +76,9 @@ describe('flags', () => {
     [['-memory', 'cuda', '-std-s3'], /for RDMA transfers/],
   ])('%j is a usage error', (argv, message) => {
     expect(() => parseFlags(argv)).toThrow(UsageError);
+    expect(() => parseFlags(argv)).toThrow(
+      expect.objectContaining({ code: 'VGW_ERR_USAGE', name: 'UsageError' }),
+    );
     expect(() => parseFlags(argv)).toThrow(message);
   });
 

@@ -2,7 +2,13 @@
 // --help. vgwrdma's cuobjtest flags keep their names and defaults and Go's single-dash form
 // (-size 64MiB, -size=64MiB); GNU-style --size is accepted for every flag too.
 
-import { BYTE_SIZE_FORMS, ByteSizeError, formatByteSize, parseByteSize } from '@vgwrdma/rdma-protocol';
+import {
+  BYTE_SIZE_FORMS,
+  ByteSizeError,
+  formatByteSize,
+  parseByteSize,
+  VgwrdmaError,
+} from '@vgwrdma/rdma-protocol';
 
 export interface Config {
   endpoint: string;
@@ -184,8 +190,12 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: 'help', field: 'help', kind: 'boolean', default: false, help: 'show this help' },
 ];
 
-export class UsageError extends Error {
+/** A command-line problem (code VGW_ERR_USAGE, as vgwrdma's): exit status 2. */
+export class UsageError extends VgwrdmaError<'VGW_ERR_USAGE'> {
   override readonly name = 'UsageError';
+  constructor(message: string) {
+    super('VGW_ERR_USAGE', message);
+  }
 }
 
 const BOOLEAN_TEXT: Readonly<Record<string, boolean>> = {

@@ -1,5 +1,5 @@
 // The error family of the RDMA packages (rdma-ffi, bufferpool, cuobjclient, the byte-size
-// parser): one base class, `VgwrdmaError`, whose `code` is a stable `VGW_ERR_*` string from the
+// parser) and of the two command lines (vgwrdma, cuobjtest): one base class, `VgwrdmaError`, whose `code` is a stable `VGW_ERR_*` string from the
 // one table below (undici's `UND_ERR_*` is the model). Callers branch on `code`, never on message
 // text; docs/errors.md explains every code, and a test fails when the two lists differ.
 // S3 errors are another vocabulary on purpose: `S3Error.code` is the S3 wire code.
@@ -7,6 +7,10 @@
 /** Every code a `VgwrdmaError` may carry, grouped by the class that raises it. */
 export const VGW_ERROR_CODES = {
   ByteSizeError: ['VGW_ERR_INVALID_BYTE_SIZE'],
+  /** The command line of vgwrdma or cuobjtest is wrong (exit status 2). */
+  UsageError: ['VGW_ERR_USAGE'],
+  /** vgwrdma could not start: root missing, no xattrs, RDMA provider unavailable (exit status 1). */
+  StartupError: ['VGW_ERR_STARTUP'],
   RdmaError: ['VGW_ERR_RDMA_NATIVE'],
   RdmaLoadError: [
     'VGW_ERR_RDMA_UNSUPPORTED_PLATFORM',
