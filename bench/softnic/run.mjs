@@ -38,13 +38,6 @@ const { values: args } = parseArgs({
 
 const log = (...m) => console.error('[bench:softnic]', ...m);
 
-function parseSize(s) {
-  const m = /^(\d+)(B|KiB|MiB|GiB)?$/.exec(s);
-  if (!m) throw new Error(`--size: expected e.g. 256MiB, 4096 or 1GiB, got ${s}`);
-  const unit = { B: 1, KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3 }[m[2] ?? 'B'];
-  return Number(m[1]) * unit;
-}
-
 /** Builds the native shims and the rdma-ffi dist when missing (or with --rebuild). */
 function ensureBuilt() {
   const libDir = process.env.VGWRDMA_SHIM_DIR ?? join(shimsDir, `build/${process.platform}-${process.arch}`);
@@ -116,12 +109,19 @@ const round = (x) => Math.round(x * 1000) / 1000;
 const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
 
 async function main() {
-  const size = parseSize(args.size);
   const iterations = Number(args.iterations);
-  if (!(size > 0 && size <= 2 ** 30)) throw new Error('--size must be 1 B..1 GiB');
   if (!(Number.isInteger(iterations) && iterations > 0))
     throw new Error('--iterations must be a positive integer');
   ensureBuilt();
+  // the one byte-size rule of every size flag (README.md, "Byte sizes")
+  const { ByteSizeError, parseByteSize } = await import(protocolEntry);
+  let size;
+  try {
+    size = parseByteSize(args.size, { max: 2 ** 30 });
+  } catch (e) {
+    if (!(e instanceof ByteSizeError)) throw e;
+    throw new Error(`--size: ${e.message}`);
+  }
   const { RdmaServer, measureCeiling } = await import(distEntry);
   const { parseRdmaToken } = await import(protocolEntry);
 

@@ -6,7 +6,7 @@ import { endpointUrl } from './listen-address.js';
 import { s3BannerRows } from './s3-command.js';
 import { VERSION } from './version.js';
 
-export interface BannerInput {
+interface BannerInput {
   readonly config: GatewayConfig;
   /** The address actually bound (the real port when 0 was asked for). */
   readonly host: string;

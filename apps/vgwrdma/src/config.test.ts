@@ -17,6 +17,7 @@ function usageError(argv: string[], env: Record<string, string> = creds): string
     parseCommandLine(argv, env, '/cwd');
   } catch (error) {
     expect(error).toBeInstanceOf(UsageError);
+    expect(error).toMatchObject({ code: 'VGW_ERR_USAGE', exitCode: 2, name: 'UsageError' });
     return (error as UsageError).message;
   }
   throw new Error('expected a UsageError');

@@ -36,7 +36,7 @@ export interface RdmaConfig extends CuServerConfig {
 }
 
 /** The listener's resource limits (limit-flags.ts); 0 = no limit. */
-export interface ServerLimits {
+interface ServerLimits {
   readonly maxConnections: number;
   readonly maxRequests: number;
   readonly bodyIdleTimeoutMs: number;

@@ -24,7 +24,7 @@ export function isLoopbackAddress(host: string): boolean {
 }
 
 /** Why `secret` is weak, or undefined when it is not. */
-export function secretWeakness(secret: string): string | undefined {
+function secretWeakness(secret: string): string | undefined {
   if (WELL_KNOWN_SECRETS.has(secret)) return 'a published default secret';
   if (secret.length < MIN_SECRET_LENGTH) return `a secret shorter than ${MIN_SECRET_LENGTH} characters`;
   return undefined;

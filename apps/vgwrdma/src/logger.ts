@@ -5,7 +5,7 @@
 import type { Logger as GatewayLogger } from '@vgwrdma/gateway';
 import pino, { type Logger } from 'pino';
 
-export interface LogSettings {
+interface LogSettings {
   readonly debug: boolean;
   readonly quiet: boolean;
   readonly accessLog?: string;
@@ -20,7 +20,7 @@ export function logLevel(settings: LogSettings): 'debug' | 'info' | 'warn' {
   return settings.quiet ? 'warn' : 'info';
 }
 
-export interface Loggers {
+interface Loggers {
   /** The application's own logger (stderr). */
   readonly logger: Logger;
   /** What the gateway gets: routes access-log lines to the file when there is one. */

@@ -1,17 +1,19 @@
 // Opens the storage backend named on the command line, turning its start-up failures into
 // messages an operator can act on (missing root, no xattr support).
+
 import { stat } from 'node:fs/promises';
 import { PosixBackend, XattrUnsupportedError } from '@vgwrdma/backend-posix';
+import { VgwrdmaError } from '@vgwrdma/rdma-protocol';
 import type { Backend } from '@vgwrdma/s3-backend';
 import type { GatewayConfig } from './config.js';
 import { openS3Backend } from './s3-command.js';
 
-/** A start-up failure with a message meant for the operator: printed as is, exit status 1. */
-export class StartupError extends Error {
+/** A start-up failure (code VGW_ERR_STARTUP) with a message meant for the operator: printed as is, exit status 1. */
+export class StartupError extends VgwrdmaError<'VGW_ERR_STARTUP'> {
+  override readonly name = 'StartupError';
   readonly exitCode = 1;
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'StartupError';
+    super('VGW_ERR_STARTUP', message, options);
   }
 }
 

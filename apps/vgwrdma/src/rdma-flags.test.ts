@@ -1,5 +1,6 @@
 // The --rdma-* flags: off unless --rdma-ip (or VGW_RDMA_IP) is given; vgwrdma's defaults (with a
 // 64 MiB buffer instead of 1 GiB); flag > env > default; errors that name the flag.
+import { BYTE_SIZE_FORMS } from '@vgwrdma/rdma-protocol';
 import { describe, expect, it } from 'vitest';
 import { parseCommandLine } from './config.js';
 import { UsageError } from './resolve-flags.js';
@@ -167,6 +168,31 @@ describe('--rdma-* flags', () => {
     );
   });
 
+  it('--pool-buf-size takes the one byte-size rule: K/M/G/T and KiB… binary, KB/MB/GB/TB decimal', () => {
+    const size = (value: string) =>
+      serve(['--rdma-ip', '127.0.0.1', '--pool-buf-size', value, 'posix', 'data']).rdma?.poolBufSize;
+    expect(size('64MB')).toBe(64_000_000);
+    expect(size('64MiB')).toBe(64 * 2 ** 20);
+    expect(size('64m')).toBe(64 * 2 ** 20);
+    expect(size('4096')).toBe(4096);
+    expect(size('1.5GiB')).toBe(1.5 * 2 ** 30);
+    expect(
+      serve(['posix', 'data'], { VGW_RDMA_IP: '127.0.0.1', VGW_POOL_BUF_SIZE: '2GB' }).rdma?.poolBufSize,
+    ).toBe(2e9);
+  });
+
+  it('--pool-buf-size refuses junk and tiny buffers, naming the flag and the accepted forms', () => {
+    expect(usageError(['--rdma-ip', '127.0.0.1', '--pool-buf-size', '64XB', 'posix', 'data'])).toBe(
+      `invalid --pool-buf-size "64XB":\n  ✖ invalid size '64XB': expected ${BYTE_SIZE_FORMS}`,
+    );
+    expect(usageError(['--rdma-ip', '127.0.0.1', '--pool-buf-size', '1KiB', 'posix', 'data'])).toBe(
+      `invalid --pool-buf-size "1KiB":\n  ✖ invalid size '1KiB': must be at least 4096 bytes (4KiB)`,
+    );
+    expect(usageError(['posix', 'data'], { VGW_RDMA_IP: '127.0.0.1', VGW_POOL_BUF_SIZE: 'lots' })).toMatch(
+      /^invalid --pool-buf-size from VGW_POOL_BUF_SIZE "lots":\n {2}✖ invalid size 'lots': expected bytes/,
+    );
+  });
+
   it('--help lists them and says why the buffer default is 64 MiB', () => {
     const help = globalUsage();
     for (const flag of [
@@ -187,5 +213,6 @@ describe('--rdma-* flags', () => {
     }
     expect(help).toMatch(/old default of 1 GiB pins count × 1 GiB of memory, too much on small machines/);
     expect(help).toMatch(/default 64MiB/);
+    expect(help.replace(/\s+/g, ' ')).toContain(BYTE_SIZE_FORMS);
   });
 });

@@ -3,10 +3,9 @@
 // same FlagSpec shape and are spread into GLOBAL_FLAGS (flags.ts), so parsing, env fallback,
 // validation and --help treat them like every other global flag.
 import { parseIpv4Cidr } from '@vgwrdma/cu-backend';
+import { BYTE_SIZE_FORMS, ByteSizeError, parseByteSize } from '@vgwrdma/rdma-protocol';
 import { z } from 'zod';
 import type { FlagSpec } from './flags.js';
-
-const MiB = 1024 * 1024;
 
 const intIn = (min: number, max: number) =>
   z
@@ -20,29 +19,17 @@ const ipv4 = z
   .regex(/^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/, 'must be an IPv4 address such as 127.0.0.1')
   .refine((s) => s.split('.').every((o) => Number(o) <= 255), 'must be an IPv4 address such as 127.0.0.1');
 
-const UNITS: Readonly<Record<string, number>> = {
-  '': 1,
-  k: 1024,
-  kib: 1024,
-  m: MiB,
-  mib: MiB,
-  g: 1024 * MiB,
-  gib: 1024 * MiB,
-};
-/** Bytes, as a plain count or with a binary unit: 67108864, 64MiB, 64M, 1GiB. */
-const byteSize = z.string().transform((value, ctx) => {
-  const m = /^(\d+)\s*([a-z]*)$/i.exec(value.trim());
-  const unit = UNITS[(m?.[2] ?? '').toLowerCase()];
-  const n = m && unit !== undefined ? Number(m[1]) * unit : Number.NaN;
-  if (!Number.isSafeInteger(n) || n < 4096) {
-    ctx.addIssue({
-      code: 'custom',
-      message: 'must be a size of at least 4096 bytes, e.g. 67108864 or 64MiB',
-    });
-    return z.NEVER;
-  }
-  return n;
-});
+/** Bytes, by the one rule of `parseByteSize` (rdma-protocol): 67108864, 64MiB, 64M, 64MB, 1GiB. */
+const byteSize = (min: number) =>
+  z.string().transform((value, ctx) => {
+    try {
+      return parseByteSize(value, { min });
+    } catch (error) {
+      if (!(error instanceof ByteSizeError)) throw error;
+      ctx.addIssue({ code: 'custom', message: error.message });
+      return z.NEVER;
+    }
+  });
 
 /** A u64 in hex (0x...) or decimal. */
 const u64 = z.string().transform((value, ctx) => {
@@ -104,10 +91,10 @@ export const RDMA_FLAGS = [
     name: 'pool-buf-size',
     type: 'string',
     env: ['VGW_POOL_BUF_SIZE'],
-    schema: byteSize,
+    schema: byteSize(4096),
     default: '64MiB',
     arg: 'BYTES',
-    help: "bytes per registered RDMA buffer (e.g. 67108864, 64MiB, 1GiB); vgwrdma's old default of 1 GiB pins count × 1 GiB of memory, too much on small machines",
+    help: `bytes per registered RDMA buffer, at least 4096: ${BYTE_SIZE_FORMS}; vgwrdma's old default of 1 GiB pins count × 1 GiB of memory, too much on small machines`,
   },
   {
     name: 'pool-buf-count',

@@ -2,22 +2,23 @@
 // then the first environment variable that is set, then the table's default. Every value is
 // validated by the table's zod schema, and each failure is reported against the flag (and the
 // environment variable it came from), never as a bare zod path.
+import { VgwrdmaError } from '@vgwrdma/rdma-protocol';
 import { z } from 'zod';
 import { envBoolean, type FlagSpec } from './flags.js';
 
-/** A command-line problem: printed with the usage hint, exit code 2. */
-export class UsageError extends Error {
+/** A command-line problem (code VGW_ERR_USAGE): printed with the usage hint, exit code 2. */
+export class UsageError extends VgwrdmaError<'VGW_ERR_USAGE'> {
+  override readonly name = 'UsageError';
   readonly exitCode = 2;
   constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
+    super('VGW_ERR_USAGE', message);
   }
 }
 
 type FlagTable = readonly FlagSpec[];
 
 /** The typed values of a flag table: each flag's name mapped to its schema's output. */
-export type FlagValues<T extends FlagTable> = {
+type FlagValues<T extends FlagTable> = {
   [F in T[number] as F['name']]: F extends { default: string | boolean }
     ? z.output<F['schema']>
     : z.output<F['schema']> | undefined;

@@ -4,7 +4,7 @@
 
 const EXIT_AT_ONCE: Readonly<Record<'SIGINT' | 'SIGTERM', number>> = { SIGINT: 130, SIGTERM: 143 };
 
-export interface ShutdownSignals {
+interface ShutdownSignals {
   /** Resolves with the first signal received. */
   readonly stopRequested: Promise<NodeJS.Signals>;
   /** Removes the handlers (after a clean shutdown). */

@@ -43,6 +43,7 @@ describe('--versioning-dir', () => {
     await mkdir(join(dir, 'root'));
     const missing = config(['posix', '--versioning-dir', join(dir, 'nope'), join(dir, 'root')]);
     await expect(openBackend(missing)).rejects.toBeInstanceOf(StartupError);
+    await expect(openBackend(missing)).rejects.toMatchObject({ code: 'VGW_ERR_STARTUP', exitCode: 1 });
     await mkdir(join(dir, 'versions'));
     const backend = await openBackend(
       config(['posix', '--versioning-dir', join(dir, 'versions'), join(dir, 'root')]),

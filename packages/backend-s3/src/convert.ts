@@ -18,7 +18,7 @@ import { CHECKSUM_ALGORITHMS } from '@vgwrdma/s3-backend';
 import { compact } from './compact.js';
 
 /** The SDK field carrying each algorithm's value, on inputs and outputs alike. */
-export const CHECKSUM_FIELD = {
+const CHECKSUM_FIELD = {
   CRC32: 'ChecksumCRC32',
   CRC32C: 'ChecksumCRC32C',
   CRC64NVME: 'ChecksumCRC64NVME',
@@ -69,7 +69,7 @@ export function parseContentRange(value: string | undefined): ResolvedRange | un
 }
 
 /** Content headers for a write (Expires goes as a date: the SDK formats it as an HTTP date). */
-export function contentHeaderFields(h: ContentHeaders) {
+function contentHeaderFields(h: ContentHeaders) {
   const expires = h.expires === undefined ? undefined : new Date(h.expires);
   return {
     ContentType: h.contentType,

@@ -8,7 +8,7 @@ import { createHash, type Hash } from 'node:crypto';
 import { type Readable, Transform, type TransformCallback } from 'node:stream';
 import { type ChecksumRequest, getChecksum, type Hasher, S3Error } from '@vgwrdma/s3-backend';
 
-export interface UploadSpec {
+interface UploadSpec {
   /** Bytes the body must yield (the decoded length for aws-chunked uploads). */
   contentLength: number;
   /** base64 MD5 the bytes must have. */

@@ -55,7 +55,7 @@ interface SdkErrorShape {
 }
 
 /** The upstream's HTTP status, when the error is an HTTP answer at all. */
-export function upstreamStatus(err: unknown): number | undefined {
+function upstreamStatus(err: unknown): number | undefined {
   const status = (err as SdkErrorShape | null)?.$metadata?.httpStatusCode;
   return typeof status === 'number' ? status : undefined;
 }

@@ -1,5 +1,5 @@
 import { HostClient, RdmaServer } from '@vgwrdma/rdma-ffi';
-import { parseRdmaToken } from '@vgwrdma/rdma-protocol';
+import { parseRdmaToken, VgwrdmaError } from '@vgwrdma/rdma-protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BufferPool } from './buffer-pool.js';
 import { PoolError } from './errors.js';
@@ -60,16 +60,17 @@ describe('BufferPool over a real RdmaServer', () => {
     await pool.close();
   });
 
-  it('declines a wait that exceeds its bound (POOL_TIMEOUT), never leaving it pending', async () => {
+  it('declines a wait that exceeds its bound (VGW_ERR_POOL_TIMEOUT), never leaving it pending', async () => {
     const pool = BufferPool.create(server, { count: 1, size: SIZE, defaultWaitMs: 20 });
     const held = await pool.acquire();
     const err = await rejectionOf(pool.acquire({ timeoutMs: 30 }));
     expect(err).toBeInstanceOf(PoolError);
-    expect((err as PoolError).code).toBe('POOL_TIMEOUT');
+    expect(err).toBeInstanceOf(VgwrdmaError);
+    expect(err).toMatchObject({ name: 'PoolError', code: 'VGW_ERR_POOL_TIMEOUT' });
     const viaDefault = await rejectionOf(pool.acquire());
-    expect((viaDefault as PoolError).code).toBe('POOL_TIMEOUT');
+    expect((viaDefault as PoolError).code).toBe('VGW_ERR_POOL_TIMEOUT');
     const immediate = await rejectionOf(pool.acquire({ timeoutMs: 0 }));
-    expect((immediate as PoolError).code).toBe('POOL_TIMEOUT');
+    expect((immediate as PoolError).code).toBe('VGW_ERR_POOL_TIMEOUT');
     expect(pool.stats()).toMatchObject({ waiting: 0, totalWaits: 2, timeouts: 3, inUse: 1 });
     held.release();
     await pool.close();
@@ -115,13 +116,13 @@ describe('BufferPool over a real RdmaServer', () => {
     await pool.close();
   });
 
-  it('close() rejects waiters and later acquires (POOL_CLOSED)', async () => {
+  it('close() rejects waiters and later acquires (VGW_ERR_POOL_CLOSED)', async () => {
     const pool = BufferPool.create(server, { count: 1, size: SIZE });
     const held = await pool.acquire();
     const waiter = pool.acquire({ timeoutMs: 60_000 });
     const closing = pool.close();
-    expect(((await rejectionOf(waiter)) as PoolError).code).toBe('POOL_CLOSED');
-    expect(((await rejectionOf(pool.acquire())) as PoolError).code).toBe('POOL_CLOSED');
+    expect(((await rejectionOf(waiter)) as PoolError).code).toBe('VGW_ERR_POOL_CLOSED');
+    expect(((await rejectionOf(pool.acquire())) as PoolError).code).toBe('VGW_ERR_POOL_CLOSED');
     expect(pool.stats().waiting).toBe(0);
     held.release();
     await closing;

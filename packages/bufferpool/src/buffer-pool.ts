@@ -5,7 +5,7 @@
 //   - waiters are served first come, first served, and a released buffer goes straight to the
 //     oldest waiter;
 //   - every wait is bounded (timeoutMs, or the pool's default): a request that cannot get a
-//     buffer in time is told so (PoolError POOL_TIMEOUT) and can decline, never hang;
+//     buffer in time is told so (PoolError VGW_ERR_POOL_TIMEOUT) and can decline, never hang;
 //   - close() rejects waiters, deregisters and frees the free buffers at once, and each leased
 //     buffer when its lease comes back.
 
@@ -39,7 +39,7 @@ export interface BufferPoolStats {
   readonly waiting: number;
   /** acquire() calls that had to wait (no buffer was free when they were made). */
   readonly totalWaits: number;
-  /** Waits that ended in POOL_TIMEOUT. */
+  /** Waits that ended in VGW_ERR_POOL_TIMEOUT. */
   readonly timeouts: number;
   /** Leases granted since creation. */
   readonly acquired: number;
@@ -117,7 +117,7 @@ export class BufferPool implements AsyncDisposable {
 
   /**
    * A buffer, waiting at most `timeoutMs` (default: the pool's defaultWaitMs). Rejects with
-   * PoolError POOL_TIMEOUT when none came in time, POOL_CLOSED when the pool closes, or the
+   * PoolError VGW_ERR_POOL_TIMEOUT when none came in time, VGW_ERR_POOL_CLOSED when the pool closes, or the
    * signal's reason when aborted.
    */
   acquire(options: AcquireOptions = {}): Promise<BufferLease> {
@@ -127,12 +127,13 @@ export class BufferPool implements AsyncDisposable {
       return Promise.reject(new RangeError(`timeoutMs must be a finite number ≥ 0, got ${timeoutMs}`));
     }
     if (signal?.aborted) return Promise.reject(abortReason(signal));
-    if (this.closing) return Promise.reject(new PoolError('POOL_CLOSED', 'the buffer pool is closed'));
+    if (this.closing)
+      return Promise.reject(new PoolError('VGW_ERR_POOL_CLOSED', 'the buffer pool is closed'));
     const now = this.tryAcquire();
     if (now) return Promise.resolve(now);
     if (timeoutMs === 0) {
       this.counters.timeouts++;
-      return Promise.reject(new PoolError('POOL_TIMEOUT', 'no free buffer'));
+      return Promise.reject(new PoolError('VGW_ERR_POOL_TIMEOUT', 'no free buffer'));
     }
     this.counters.totalWaits++;
     return new Promise<BufferLease>((resolve, reject) => {
@@ -154,7 +155,7 @@ export class BufferPool implements AsyncDisposable {
       };
       const timer = setTimeout(() => {
         this.counters.timeouts++;
-        waiter.fail(new PoolError('POOL_TIMEOUT', `no buffer became free within ${timeoutMs} ms`));
+        waiter.fail(new PoolError('VGW_ERR_POOL_TIMEOUT', `no buffer became free within ${timeoutMs} ms`));
       }, timeoutMs);
       const onAbort = () => waiter.fail(abortReason(signal as AbortSignal));
       signal?.addEventListener('abort', onAbort, { once: true });
@@ -189,14 +190,14 @@ export class BufferPool implements AsyncDisposable {
   }
 
   /**
-   * Rejects every waiter (POOL_CLOSED), deregisters and frees the free buffers now and each
+   * Rejects every waiter (VGW_ERR_POOL_CLOSED), deregisters and frees the free buffers now and each
    * leased one when it is released; resolves once every buffer is freed. Idempotent.
    */
   close(): Promise<void> {
     if (!this.closing) {
       this.closing = true;
       for (const w of [...this.waiters])
-        w.fail(new PoolError('POOL_CLOSED', 'the buffer pool closed while waiting'));
+        w.fail(new PoolError('VGW_ERR_POOL_CLOSED', 'the buffer pool closed while waiting'));
       for (const b of this.free.splice(0)) b.close();
     }
     if (this.leased.size === 0) return Promise.resolve();

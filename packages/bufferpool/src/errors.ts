@@ -1,17 +1,13 @@
-// Errors of the buffer pool as values with codes: a caller that could not get a buffer in time
+// Errors of the buffer pool, members of the VgwrdmaError family (docs/errors.md): a caller that could not get a buffer in time
 // declines the request (docs/protocol.md: 501 + x-amz-rdma-reply 501), it never waits forever.
 
-/** Why `acquire()` gave no buffer. */
-export type PoolErrorCode = 'POOL_TIMEOUT' | 'POOL_CLOSED' | 'POOL_TOO_SMALL';
+import { type VgwErrorCodeOf, VgwrdmaError } from '@vgwrdma/rdma-protocol';
 
-export class PoolError extends Error {
+/** Why `acquire()` gave no buffer. */
+export type PoolErrorCode = VgwErrorCodeOf<'PoolError'>;
+
+export class PoolError extends VgwrdmaError<PoolErrorCode> {
   override readonly name = 'PoolError';
-  constructor(
-    readonly code: PoolErrorCode,
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 /** The reason an aborted acquire rejects with: the signal's reason, or an AbortError. */

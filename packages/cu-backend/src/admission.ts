@@ -11,7 +11,7 @@ import type { RequestContext } from '@vgwrdma/s3-backend';
 import { type AgentPolicy, agentOf } from './agent-policy.js';
 import type { AgentSlots, SlotWait } from './agent-slots.js';
 
-export type AdmissionOutcome =
+type AdmissionOutcome =
   | { readonly kind: 'declined'; readonly reason: DeclineReason }
   | { readonly kind: 'admitted'; readonly release: () => void };
 

@@ -22,7 +22,7 @@ const DOTTED = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
 const MAPPED = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i;
 
 /** The address as a host-order u32, or undefined when it is not a dotted quad. */
-export function ipv4ToInt(ip: string): number | undefined {
+function ipv4ToInt(ip: string): number | undefined {
   const m = DOTTED.exec(ip);
   if (!m) return undefined;
   const octets = m.slice(1).map(Number);

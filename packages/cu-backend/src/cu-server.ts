@@ -389,7 +389,7 @@ export class CuServer extends DelegatingBackend {
       });
     } catch (err) {
       if (err instanceof PoolError)
-        throw new Declined(err.code === 'POOL_TIMEOUT' ? 'pool-busy' : 'shutting-down');
+        throw new Declined(err.code === 'VGW_ERR_POOL_TIMEOUT' ? 'pool-busy' : 'shutting-down');
       throw err;
     }
     let channel: RdmaChannel | undefined;

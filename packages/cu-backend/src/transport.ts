@@ -15,5 +15,5 @@ const UNREACHABLE = new Set(['ENODEV', 'ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNRE
  */
 export function isUnreachable(err: unknown, moved: number): boolean {
   if (!(err instanceof RdmaError)) return false;
-  return UNREACHABLE.has(err.code) || (err.code === 'ETIMEDOUT' && moved === 0);
+  return UNREACHABLE.has(err.errnoName) || (err.errnoName === 'ETIMEDOUT' && moved === 0);
 }

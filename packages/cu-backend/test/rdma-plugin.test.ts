@@ -44,7 +44,7 @@ describe('rdmaPlugin options', () => {
 
   it('a cuobj transport this build lacks: rdma-ffi’s one sentence, unchanged', async () => {
     const failure = await rdmaPlugin({ ...SMALL, transport: 'cuobj', port: 19100 }).catch((e: unknown) => e);
-    expect((failure as { code?: string }).code).toBe('ERR_RDMA_PROVIDER_UNAVAILABLE');
+    expect((failure as { code?: string }).code).toBe('VGW_ERR_NATIVE_PROVIDER_UNAVAILABLE');
     expect((failure as Error).message).toMatch(/libcuobjserver\.so/);
     expect((failure as Error).message).not.toContain('cannot start RDMA');
   });

@@ -1,3 +1,4 @@
+import { VgwrdmaError } from '@vgwrdma/rdma-protocol';
 import { describe, expect, it } from 'vitest';
 import { CuObjError } from './errors.js';
 import { HOST_ENV_VARS, hostOptionsFromEnv } from './host-env.js';
@@ -58,7 +59,8 @@ describe('hostOptionsFromEnv', () => {
       err = e;
     }
     expect(err).toBeInstanceOf(CuObjError);
-    expect((err as CuObjError).code).toBe('ERR_CUOBJ_INVALID_OPTION');
+    expect(err).toBeInstanceOf(VgwrdmaError);
+    expect((err as CuObjError).code).toBe('VGW_ERR_CUOBJ_INVALID_OPTION');
     expect((err as CuObjError).message).toContain(`${name}=${value}`);
   });
 

@@ -110,7 +110,7 @@ export const HOST_ENV_VARS: readonly EnvVar[] = [
   },
 ];
 
-/** HostClient options from `env`; throws ERR_CUOBJ_INVALID_OPTION naming the variable on a bad value. */
+/** HostClient options from `env`; throws VGW_ERR_CUOBJ_INVALID_OPTION naming the variable on a bad value. */
 export function hostOptionsFromEnv(
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): HostOptions {
@@ -123,7 +123,8 @@ export function hostOptionsFromEnv(
     const raw = env[v.name];
     if (raw === undefined) continue;
     const error = v.apply(raw.trim(), out);
-    if (error !== undefined) throw new CuObjError('ERR_CUOBJ_INVALID_OPTION', `${v.name}=${raw}: ${error}`);
+    if (error !== undefined)
+      throw new CuObjError('VGW_ERR_CUOBJ_INVALID_OPTION', `${v.name}=${raw}: ${error}`);
   }
   return out;
 }

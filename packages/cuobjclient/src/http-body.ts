@@ -11,16 +11,16 @@ function asBody(body: unknown): Body | undefined {
     : undefined;
 }
 
-/** Copies the body into `target`; throws ERR_CUOBJ_BODY_LENGTH unless it is exactly target.length long. */
+/** Copies the body into `target`; throws VGW_ERR_CUOBJ_BODY_LENGTH unless it is exactly target.length long. */
 export async function readBodyInto(body: unknown, target: Uint8Array): Promise<number> {
   const stream = asBody(body);
-  if (!stream) throw new CuObjError('ERR_CUOBJ_BODY_LENGTH', 'GET: the response has no body to read');
+  if (!stream) throw new CuObjError('VGW_ERR_CUOBJ_BODY_LENGTH', 'GET: the response has no body to read');
   let at = 0;
   for await (const chunk of stream) {
     if (at + chunk.length > target.length) {
       stream.destroy?.();
       throw new CuObjError(
-        'ERR_CUOBJ_BODY_LENGTH',
+        'VGW_ERR_CUOBJ_BODY_LENGTH',
         `GET: the HTTP body is longer than the session size ${target.length}`,
       );
     }
@@ -29,7 +29,7 @@ export async function readBodyInto(body: unknown, target: Uint8Array): Promise<n
   }
   if (at !== target.length) {
     throw new CuObjError(
-      'ERR_CUOBJ_BODY_LENGTH',
+      'VGW_ERR_CUOBJ_BODY_LENGTH',
       `GET: the HTTP body has ${at} bytes, expected ${target.length}`,
     );
   }

@@ -17,7 +17,7 @@ import { CuObjError, type GatewayAnswer } from './errors.js';
 import type { RawAnswer } from './rdma-request.js';
 
 /** 'rdma': done by RDMA; 'declined': reply 501; 'no-reply': the gateway did not answer for RDMA. */
-export type ReplyVerdict = 'rdma' | 'declined' | 'no-reply';
+type ReplyVerdict = 'rdma' | 'declined' | 'no-reply';
 
 /** The GatewayAnswer of a raw answer, plus the S3 error code/message when the SDK parsed one. */
 export function gatewayAnswer(raw: RawAnswer | undefined, sdkError?: unknown): GatewayAnswer {
@@ -40,8 +40,8 @@ export function gatewayAnswer(raw: RawAnswer | undefined, sdkError?: unknown): G
 }
 
 /**
- * The verdict on an answer with a 2xx HTTP status. Throws ERR_CUOBJ_BAD_REPLY for a reply value
- * this operation cannot succeed with, ERR_CUOBJ_BYTES_MISMATCH when the counts are not `size`.
+ * The verdict on an answer with a 2xx HTTP status. Throws VGW_ERR_CUOBJ_BAD_REPLY for a reply value
+ * this operation cannot succeed with, VGW_ERR_CUOBJ_BYTES_MISMATCH when the counts are not `size`.
  */
 export function judgeSuccess(op: RdmaOp, raw: RawAnswer, size: number): ReplyVerdict {
   const meaning = replyMeaning(op, raw.headers[REPLY_HEADER]);
@@ -49,7 +49,7 @@ export function judgeSuccess(op: RdmaOp, raw: RawAnswer, size: number): ReplyVer
   if (meaning === 'declined' && op === 'get') return 'declined'; // the object came in the body
   if (meaning !== 'done') {
     throw new CuObjError(
-      'ERR_CUOBJ_BAD_REPLY',
+      'VGW_ERR_CUOBJ_BAD_REPLY',
       `${op.toUpperCase()}: x-amz-rdma-reply must be ${SUCCESS_REPLIES[op].join(' or ')}`,
       { gateway: gatewayAnswer(raw) },
     );
@@ -64,12 +64,19 @@ export function judgeFailure(op: RdmaOp, raw: RawAnswer | undefined, sdkError: u
   if (replyMeaning(op, reply) === 'declined') return 'declined';
   const gateway = gatewayAnswer(raw, sdkError);
   if (reply !== undefined) {
-    throw new CuObjError('ERR_CUOBJ_BAD_REPLY', `${op.toUpperCase()} failed with x-amz-rdma-reply ${reply}`, {
-      gateway,
-      cause: sdkError,
-    });
+    throw new CuObjError(
+      'VGW_ERR_CUOBJ_BAD_REPLY',
+      `${op.toUpperCase()} failed with x-amz-rdma-reply ${reply}`,
+      {
+        gateway,
+        cause: sdkError,
+      },
+    );
   }
-  throw new CuObjError('ERR_CUOBJ_GATEWAY_ERROR', `${op.toUpperCase()} failed`, { gateway, cause: sdkError });
+  throw new CuObjError('VGW_ERR_CUOBJ_GATEWAY_ERROR', `${op.toUpperCase()} failed`, {
+    gateway,
+    cause: sdkError,
+  });
 }
 
 /** Both byte headers (when present) must be the decimal `size`; at least one must be present. */
@@ -80,7 +87,7 @@ function checkBytes(op: RdmaOp, raw: RawAnswer, size: number): void {
   const expected = String(size);
   if (values.length === 0 || values.some((v) => v.trim() !== expected)) {
     throw new CuObjError(
-      'ERR_CUOBJ_BYTES_MISMATCH',
+      'VGW_ERR_CUOBJ_BYTES_MISMATCH',
       values.length === 0
         ? `${op.toUpperCase()}: the gateway sent no ${BYTES_TRANSFERRED_HEADER} header (expected ${expected})`
         : `${op.toUpperCase()}: RDMA moved ${values.join(' / ')} bytes, expected ${expected}`,

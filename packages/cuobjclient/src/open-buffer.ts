@@ -12,7 +12,7 @@ import { CudaSessionBuffer, HostSessionBuffer, type SessionBuffer } from './sess
 export type SessionMemory = 'host' | 'cuda';
 
 /** The Session.open options this module reads. */
-export interface BufferOptions {
+interface BufferOptions {
   readonly size: number;
   readonly memory?: SessionMemory;
   readonly device?: number;
@@ -24,7 +24,7 @@ export interface BufferOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
-export interface OpenedBuffer {
+interface OpenedBuffer {
   readonly client: HostClient | GpuClient;
   readonly buffer: SessionBuffer;
 }
@@ -32,15 +32,15 @@ export interface OpenedBuffer {
 const CUDA_ONLY = ['device', 'devicePtr', 'cudaLibrary', 'staging'] as const;
 
 function invalid(message: string): CuObjError {
-  return new CuObjError('ERR_CUOBJ_INVALID_OPTION', message);
+  return new CuObjError('VGW_ERR_CUOBJ_INVALID_OPTION', message);
 }
 
 function why(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-/** Throws ERR_CUOBJ_INVALID_OPTION for a bad memory kind or CUDA options on a host session. */
-export function checkMemoryOptions(o: BufferOptions): SessionMemory {
+/** Throws VGW_ERR_CUOBJ_INVALID_OPTION for a bad memory kind or CUDA options on a host session. */
+function checkMemoryOptions(o: BufferOptions): SessionMemory {
   const memory = o.memory ?? 'host';
   if (memory !== 'host' && memory !== 'cuda')
     throw invalid(`memory must be 'host' or 'cuda', got ${String(memory)}`);
@@ -68,7 +68,9 @@ export function openBuffer(o: BufferOptions): OpenedBuffer {
   try {
     client = memory === 'cuda' ? new GpuClient(hostOptions) : new HostClient(hostOptions);
   } catch (err) {
-    throw new CuObjError('ERR_CUOBJ_UNAVAILABLE', `cannot open an RDMA session: ${why(err)}`, { cause: err });
+    throw new CuObjError('VGW_ERR_CUOBJ_UNAVAILABLE', `cannot open an RDMA session: ${why(err)}`, {
+      cause: err,
+    });
   }
   try {
     // The library is there: let the checksum registry use its CRC32C kernel too (once a process).
@@ -84,7 +86,7 @@ function openHost(client: HostClient | GpuClient, o: BufferOptions): SessionBuff
   try {
     return new HostSessionBuffer(client.allocate(o.size));
   } catch (err) {
-    throw new CuObjError('ERR_CUOBJ_UNAVAILABLE', `cannot register ${o.size} bytes: ${why(err)}`, {
+    throw new CuObjError('VGW_ERR_CUOBJ_UNAVAILABLE', `cannot register ${o.size} bytes: ${why(err)}`, {
       cause: err,
     });
   }
@@ -97,7 +99,7 @@ function openCuda(client: GpuClient, o: BufferOptions): SessionBuffer {
     if (o.staging) client.setStaging(o.staging);
   } catch (err) {
     throw new CuObjError(
-      'ERR_CUOBJ_UNAVAILABLE',
+      'VGW_ERR_CUOBJ_UNAVAILABLE',
       `memory: 'cuda' needs a CUDA runtime and device: ${why(err)}`,
       { cause: err },
     );
@@ -111,7 +113,7 @@ function openCuda(client: GpuClient, o: BufferOptions): SessionBuffer {
   } catch (err) {
     const what =
       o.devicePtr === undefined ? `allocate ${o.size} bytes of` : `register ${o.size} bytes of the given`;
-    throw new CuObjError('ERR_CUOBJ_UNAVAILABLE', `cannot ${what} CUDA device memory: ${why(err)}`, {
+    throw new CuObjError('VGW_ERR_CUOBJ_UNAVAILABLE', `cannot ${what} CUDA device memory: ${why(err)}`, {
       cause: err,
     });
   }

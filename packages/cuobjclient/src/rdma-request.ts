@@ -25,7 +25,7 @@ export interface RawAnswer {
   readonly headers: Readonly<Record<string, string>>;
 }
 
-export interface RdmaRequestHeaders {
+interface RdmaRequestHeaders {
   readonly token: string;
   /** A checksum header over the raw buffer, e.g. x-amz-checksum-crc32c. */
   readonly checksum?: { readonly header: string; readonly value: string } | undefined;

@@ -1,7 +1,7 @@
 // Session: one registered buffer of a fixed size, reused for many sequential transfers through
 // an ordinary S3Client. upload() has the gateway RDMA-READ the buffer (empty PUT body, signed
 // token); download() has it RDMA-WRITE the object into the buffer. One transfer at a time: a
-// concurrent call is refused with ERR_CUOBJ_SESSION_BUSY rather than letting two gateways write
+// concurrent call is refused with VGW_ERR_CUOBJ_SESSION_BUSY rather than letting two gateways write
 // the same memory. A fresh token is minted per request (docs/protocol.md "Client rules").
 // memory: 'cuda' sessions move objects into and out of GPU memory; over softnic the bytes are
 // staged through a pinned host twin (session-buffer.ts), invisibly to the caller.
@@ -33,7 +33,7 @@ export interface SessionOptions {
   /**
    * 'host' (default): registered host memory (`session.buffer`). 'cuda': CUDA device memory
    * (`session.devicePtr`), staged through pinned host memory over softnic. Needs a CUDA runtime
-   * and device, else ERR_CUOBJ_UNAVAILABLE.
+   * and device, else VGW_ERR_CUOBJ_UNAVAILABLE.
    */
   readonly memory?: SessionMemory;
   /** 'cuda': device ordinal (default 0). */
@@ -101,8 +101,8 @@ export class Session implements Disposable, AsyncDisposable {
 
   /**
    * Opens a session: loads the native shim, starts the transport client and registers `size`
-   * bytes. Throws CuObjError ERR_CUOBJ_UNAVAILABLE naming what is missing (platform, shim
-   * library, memory kind) and ERR_CUOBJ_INVALID_OPTION for bad options or environment values.
+   * bytes. Throws CuObjError VGW_ERR_CUOBJ_UNAVAILABLE naming what is missing (platform, shim
+   * library, memory kind) and VGW_ERR_CUOBJ_INVALID_OPTION for bad options or environment values.
    */
   static async open(options: SessionOptions): Promise<Session> {
     checkSessionSize(options.size, options.maxSize);
@@ -115,7 +115,7 @@ export class Session implements Disposable, AsyncDisposable {
     const mem = this.live();
     if (mem.kind === 'cuda')
       throw new CuObjError(
-        'ERR_CUOBJ_WRONG_MEMORY',
+        'VGW_ERR_CUOBJ_WRONG_MEMORY',
         "a memory: 'cuda' session has no host buffer: use devicePtr, copyToDevice() and copyFromDevice()",
       );
     return mem.staged;
@@ -171,7 +171,7 @@ export class Session implements Disposable, AsyncDisposable {
         const { output, answer } = await sendWithRdma(s3, command, { token, checksum });
         const verdict = judgeSuccess('put', answer, this.size);
         if (verdict === 'no-reply') {
-          throw new CuObjError('ERR_CUOBJ_NO_RDMA_REPLY', 'PUT: gateway did not confirm RDMA offload', {
+          throw new CuObjError('VGW_ERR_CUOBJ_NO_RDMA_REPLY', 'PUT: gateway did not confirm RDMA offload', {
             gateway: gatewayAnswer(answer),
           });
         }
@@ -229,7 +229,7 @@ export class Session implements Disposable, AsyncDisposable {
       if (this.options.fallback !== 'http') {
         discardBody(output.Body);
         if (verdict === 'no-reply') {
-          throw new CuObjError('ERR_CUOBJ_NO_RDMA_REPLY', 'GET: gateway did not confirm RDMA offload', {
+          throw new CuObjError('VGW_ERR_CUOBJ_NO_RDMA_REPLY', 'GET: gateway did not confirm RDMA offload', {
             gateway: gatewayAnswer(answer),
           });
         }
@@ -242,10 +242,13 @@ export class Session implements Disposable, AsyncDisposable {
     });
   }
 
-  /** Deregisters the buffer and stops the transport client. Throws ERR_CUOBJ_SESSION_BUSY during a transfer. Idempotent. */
+  /** Deregisters the buffer and stops the transport client. Throws VGW_ERR_CUOBJ_SESSION_BUSY during a transfer. Idempotent. */
   close(): void {
     if (this.inFlight)
-      throw new CuObjError('ERR_CUOBJ_SESSION_BUSY', 'close() while a transfer is in flight; await it first');
+      throw new CuObjError(
+        'VGW_ERR_CUOBJ_SESSION_BUSY',
+        'close() while a transfer is in flight; await it first',
+      );
     const { client, mem } = this;
     this.mem = undefined;
     this.client = undefined;
@@ -305,7 +308,7 @@ export class Session implements Disposable, AsyncDisposable {
     const got = checksumHeader(algorithm, buf).value;
     if (got !== sent) {
       throw new CuObjError(
-        'ERR_CUOBJ_CHECKSUM_MISMATCH',
+        'VGW_ERR_CUOBJ_CHECKSUM_MISMATCH',
         `GET: ${header} of the data received is ${got}, the object's is ${sent}`,
         {
           gateway: gatewayAnswer(answer),
@@ -315,7 +318,7 @@ export class Session implements Disposable, AsyncDisposable {
   }
 
   private live(): SessionBuffer {
-    if (!this.mem) throw new CuObjError('ERR_CUOBJ_SESSION_CLOSED', 'the session is closed');
+    if (!this.mem) throw new CuObjError('VGW_ERR_CUOBJ_SESSION_CLOSED', 'the session is closed');
     return this.mem;
   }
 
@@ -323,7 +326,7 @@ export class Session implements Disposable, AsyncDisposable {
     const { device } = this.live();
     if (device === undefined)
       throw new CuObjError(
-        'ERR_CUOBJ_WRONG_MEMORY',
+        'VGW_ERR_CUOBJ_WRONG_MEMORY',
         `${what}: this is a memory: 'host' session (use buffer)`,
       );
     return device;
@@ -332,7 +335,7 @@ export class Session implements Disposable, AsyncDisposable {
   private checkLength(what: string, b: Uint8Array): void {
     if (b.length !== this.size) {
       throw new CuObjError(
-        'ERR_CUOBJ_SIZE_MISMATCH',
+        'VGW_ERR_CUOBJ_SIZE_MISMATCH',
         `${what} is ${b.length} bytes; this session moves exactly ${this.size}`,
       );
     }
@@ -343,7 +346,7 @@ export class Session implements Disposable, AsyncDisposable {
     if (this.inFlight) {
       return Promise.reject(
         new CuObjError(
-          'ERR_CUOBJ_SESSION_BUSY',
+          'VGW_ERR_CUOBJ_SESSION_BUSY',
           'a transfer is already in flight on this session; a session is for sequential use (open one per concurrent stream)',
         ),
       );

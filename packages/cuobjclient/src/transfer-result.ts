@@ -35,7 +35,7 @@ export function result(
 
 export function declined(op: 'PUT' | 'GET', answer: RawAnswer | undefined, cause: unknown): CuObjError {
   return new CuObjError(
-    'ERR_CUOBJ_DECLINED',
+    'VGW_ERR_CUOBJ_DECLINED',
     `${op}: the gateway declined RDMA (open the session with fallback: 'http' to send the data in the body)`,
     {
       gateway: gatewayAnswer(answer, cause),

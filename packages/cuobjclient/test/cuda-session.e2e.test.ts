@@ -60,7 +60,7 @@ describe("memory: 'cuda' sessions against a gateway process", () => {
     expect(s.memory).toBe('cuda');
     expect(typeof s.devicePtr).toBe('bigint');
     expect(s.describeDevice()).toMatch(/^Fake CUDA Device/);
-    expect(() => s.buffer).toThrow(expect.objectContaining({ code: 'ERR_CUOBJ_WRONG_MEMORY' }));
+    expect(() => s.buffer).toThrow(expect.objectContaining({ code: 'VGW_ERR_CUOBJ_WRONG_MEMORY' }));
 
     const data = randomFillSync(new Uint8Array(s.size));
     s.copyToDevice(data);

@@ -85,19 +85,19 @@ describe('Session against gateway processes', () => {
     const file = await open(join(rdma.root, bucket, 'flip'), 'r+'); // same inode: metadata kept
     await file.write(Buffer.from([(s.buffer[1000] as number) ^ 0x01]), 0, 1, 1000);
     await file.close();
-    expect(await codeOf(s.download(s3, bucket, 'flip'))).toBe('ERR_CUOBJ_CHECKSUM_MISMATCH');
+    expect(await codeOf(s.download(s3, bucket, 'flip'))).toBe('VGW_ERR_CUOBJ_CHECKSUM_MISMATCH');
   });
 
   it('a download of an object of another size fails with the gateway answer', async () => {
     const s3 = rdma.client();
     await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'small', Body: new Uint8Array(1000) }));
     await using s = await Session.open({ size: 4096 });
-    expect(await codeOf(s.download(s3, bucket, 'small'))).toBe('ERR_CUOBJ_BYTES_MISMATCH');
+    expect(await codeOf(s.download(s3, bucket, 'small'))).toBe('VGW_ERR_CUOBJ_BYTES_MISMATCH');
     await using tiny = await Session.open({ size: 10 });
     // Larger than the token capacity: refused before any transfer, as an S3 error.
     const e = await errorOf(tiny.download(s3, bucket, 'small'));
     expect([e.code, e.gateway?.httpStatus, e.gateway?.errorCode]).toEqual([
-      'ERR_CUOBJ_GATEWAY_ERROR',
+      'VGW_ERR_CUOBJ_GATEWAY_ERROR',
       400,
       'InvalidArgument',
     ]);
@@ -109,7 +109,7 @@ describe('Session against gateway processes', () => {
     randomFillSync(strict.buffer);
     const e = await errorOf(strict.upload(s3, bucket, 'declined'));
     expect([e.code, e.gateway?.httpStatus, e.gateway?.rdmaReply, e.gateway?.errorCode]).toEqual([
-      'ERR_CUOBJ_DECLINED',
+      'VGW_ERR_CUOBJ_DECLINED',
       501,
       '501',
       'NotImplemented',
@@ -120,7 +120,7 @@ describe('Session against gateway processes', () => {
     const data = randomFillSync(new Uint8Array(2 * MiB));
     expect((await lenient.upload(s3, bucket, 'declined', data)).via).toBe('http');
     expect(Buffer.compare(await readFile(join(limited.root, bucket, 'declined')), data)).toBe(0);
-    expect(await codeOf(strict.download(s3, bucket, 'declined'))).toBe('ERR_CUOBJ_DECLINED');
+    expect(await codeOf(strict.download(s3, bucket, 'declined'))).toBe('VGW_ERR_CUOBJ_DECLINED');
     lenient.buffer.fill(0);
     expect(await lenient.download(s3, bucket, 'declined')).toMatchObject({ via: 'http', rdmaReply: '501' });
     expect(Buffer.compare(lenient.buffer, data)).toBe(0);
@@ -134,14 +134,14 @@ describe('Session against gateway processes', () => {
     const s3: S3Client = plain.client();
     await using s = await Session.open({ size: 64 * 1024 });
     const e = await errorOf(s.upload(s3, bucket, 'ignored'));
-    expect(e.code).toBe('ERR_CUOBJ_NO_RDMA_REPLY');
+    expect(e.code).toBe('VGW_ERR_CUOBJ_NO_RDMA_REPLY');
     expect(e.message).toMatch(/did not confirm RDMA offload/);
     const stored = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'ignored' }));
     expect((await stored.Body?.transformToByteArray())?.length).toBe(0);
 
     const data = randomFillSync(new Uint8Array(64 * 1024));
     await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'plain', Body: data }));
-    expect(await codeOf(s.download(s3, bucket, 'plain'))).toBe('ERR_CUOBJ_NO_RDMA_REPLY');
+    expect(await codeOf(s.download(s3, bucket, 'plain'))).toBe('VGW_ERR_CUOBJ_NO_RDMA_REPLY');
     await using f = await Session.open({ size: 64 * 1024, fallback: 'http' });
     expect((await f.download(s3, bucket, 'plain')).via).toBe('http');
     expect(Buffer.compare(f.buffer, data)).toBe(0);

@@ -87,7 +87,7 @@ describe('packaging: pnpm pack + npm install in a scratch app', () => {
     const missing = JSON.parse(
       (await run(process.execPath, ['app.mjs'], { cwd: app, env })).stdout,
     ) as Record<string, string>;
-    expect(missing.error).toBe('ERR_CUOBJ_UNAVAILABLE');
+    expect(missing.error).toBe('VGW_ERR_CUOBJ_UNAVAILABLE');
     expect(missing.message).toMatch(/libvgwrdma_shims\.so not found/);
 
     const ok = await run(process.execPath, ['app.mjs'], {

@@ -22,13 +22,13 @@ describe('Session.open without the shim', () => {
     const empty = await mkdtemp(join(tmpdir(), 'no-shim-'));
     try {
       const e = await openError({ size: 4096, shimDir: empty });
-      expect(e.code).toBe('ERR_CUOBJ_UNAVAILABLE');
+      expect(e.code).toBe('VGW_ERR_CUOBJ_UNAVAILABLE');
       expect(e.message).toContain('libvgwrdma_shims.so');
       expect(e.message).toContain(empty);
       expect((e.cause as { code?: string }).code).toBe('VGW_ERR_NATIVE_LIBRARY_NOT_FOUND');
       const viaEnv = await openError({ size: 4096, env: { VGWRDMA_SHIM_DIR: empty } });
       expect([viaEnv.code, viaEnv.message]).toEqual([
-        'ERR_CUOBJ_UNAVAILABLE',
+        'VGW_ERR_CUOBJ_UNAVAILABLE',
         expect.stringContaining(empty),
       ]);
     } finally {

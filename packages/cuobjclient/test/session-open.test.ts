@@ -36,7 +36,7 @@ describe('Session.open', () => {
     expect(TOKEN_CAPACITY).toBe(2 ** 32 - 2 ** 16);
     const over = await openError({ size: 2 ** 30 + 1 });
     expect([over.code, over.message]).toEqual([
-      'ERR_CUOBJ_INVALID_OPTION',
+      'VGW_ERR_CUOBJ_INVALID_OPTION',
       expect.stringMatching(/exceeds the session limit 1073741824 \(raise it with maxSize/),
     ]);
     expect((await openError({ size: 2 ** 30 + 1, maxSize: TOKEN_CAPACITY + 1 })).message).toMatch(
@@ -46,12 +46,12 @@ describe('Session.open', () => {
       /token capacity/,
     );
     for (const size of [0, -1, 1.5, Number.NaN])
-      expect((await openError({ size })).code).toBe('ERR_CUOBJ_INVALID_OPTION');
+      expect((await openError({ size })).code).toBe('VGW_ERR_CUOBJ_INVALID_OPTION');
   });
 
   it("memory: 'cuda' without a CUDA runtime is one clear error naming what was tried", async () => {
     const e = await openError({ size: 4096, memory: 'cuda', cudaLibrary: '/nonexistent/libcudart.so.13' });
-    expect(e.code).toBe('ERR_CUOBJ_UNAVAILABLE');
+    expect(e.code).toBe('VGW_ERR_CUOBJ_UNAVAILABLE');
     expect(e.message).toMatch(
       /memory: 'cuda' needs a CUDA runtime and device: .*no CUDA runtime: \/nonexistent\/libcudart\.so\.13/,
     );
@@ -76,13 +76,15 @@ describe('Session.open', () => {
       { devicePtr: 0n },
       { memory: 'gpu' as unknown as 'cuda' },
     ]) {
-      expect((await openError({ size: 4096, memory: 'cuda', ...o })).code).toBe('ERR_CUOBJ_INVALID_OPTION');
+      expect((await openError({ size: 4096, memory: 'cuda', ...o })).code).toBe(
+        'VGW_ERR_CUOBJ_INVALID_OPTION',
+      );
     }
   });
 
   it('a host session has no devicePtr', async () => {
     await using s = await Session.open({ size: 4096 });
-    expect(() => s.devicePtr).toThrow(expect.objectContaining({ code: 'ERR_CUOBJ_WRONG_MEMORY' }));
+    expect(() => s.devicePtr).toThrow(expect.objectContaining({ code: 'VGW_ERR_CUOBJ_WRONG_MEMORY' }));
     expect(() => s.copyToDevice(new Uint8Array(1))).toThrow(/memory: 'host' session/);
   });
 

@@ -95,16 +95,24 @@ describe('Session on the wire', () => {
       [
         '200 without x-amz-rdma-reply (gateway ignored the token)',
         { status: 200, headers: { etag: '"x"' } },
-        'ERR_CUOBJ_NO_RDMA_REPLY',
+        'VGW_ERR_CUOBJ_NO_RDMA_REPLY',
       ],
-      ['reply 206 on a PUT', { status: 200, headers: ok('206') }, 'ERR_CUOBJ_BAD_REPLY'],
-      ['reply 501 on a 200', { status: 200, headers: ok('501') }, 'ERR_CUOBJ_BAD_REPLY'],
-      ['short byte count', { status: 200, headers: ok('200', String(SIZE - 1)) }, 'ERR_CUOBJ_BYTES_MISMATCH'],
-      ['no byte count', { status: 200, headers: { 'x-amz-rdma-reply': '200' } }, 'ERR_CUOBJ_BYTES_MISMATCH'],
+      ['reply 206 on a PUT', { status: 200, headers: ok('206') }, 'VGW_ERR_CUOBJ_BAD_REPLY'],
+      ['reply 501 on a 200', { status: 200, headers: ok('501') }, 'VGW_ERR_CUOBJ_BAD_REPLY'],
+      [
+        'short byte count',
+        { status: 200, headers: ok('200', String(SIZE - 1)) },
+        'VGW_ERR_CUOBJ_BYTES_MISMATCH',
+      ],
+      [
+        'no byte count',
+        { status: 200, headers: { 'x-amz-rdma-reply': '200' } },
+        'VGW_ERR_CUOBJ_BYTES_MISMATCH',
+      ],
       [
         'the two byte headers disagree',
         { status: 200, headers: { ...ok(), 'x-amz-rdma-bytes': String(SIZE + 1) } },
-        'ERR_CUOBJ_BYTES_MISMATCH',
+        'VGW_ERR_CUOBJ_BYTES_MISMATCH',
       ],
       [
         '501 declined, no fallback',
@@ -113,17 +121,17 @@ describe('Session on the wire', () => {
           headers: { 'x-amz-rdma-reply': '501' },
           body: s3ErrorXml('NotImplemented', 'RDMA declined'),
         },
-        'ERR_CUOBJ_DECLINED',
+        'VGW_ERR_CUOBJ_DECLINED',
       ],
       [
         '500 after acceptance (no reply header)',
         { status: 500, body: s3ErrorXml('InternalError', 'transfer failed') },
-        'ERR_CUOBJ_GATEWAY_ERROR',
+        'VGW_ERR_CUOBJ_GATEWAY_ERROR',
       ],
       [
         '403 with a reply header',
         { status: 403, headers: { 'x-amz-rdma-reply': '403' }, body: s3ErrorXml('AccessDenied', 'no') },
-        'ERR_CUOBJ_BAD_REPLY',
+        'VGW_ERR_CUOBJ_BAD_REPLY',
       ],
     ];
     for (const [name, answer, code] of cases) {
@@ -172,7 +180,9 @@ describe('Session on the wire', () => {
 
     it("fallback 'http' does not hide a missing reply on PUT (a 0-byte object may have been stored)", async () => {
       server.reset(() => ({ status: 200, headers: { etag: '"x"' } }));
-      expect(await codeOf(fallback.upload(server.client(), 'bkt', 'obj'))).toBe('ERR_CUOBJ_NO_RDMA_REPLY');
+      expect(await codeOf(fallback.upload(server.client(), 'bkt', 'obj'))).toBe(
+        'VGW_ERR_CUOBJ_NO_RDMA_REPLY',
+      );
       expect(server.requests.length).toBe(1);
     });
   });
@@ -216,7 +226,7 @@ describe('Session on the wire', () => {
       expect(server.requests[0]?.headers['x-amz-checksum-mode']).toBe('ENABLED');
       server.reset(() => ({ status: 200, headers: { ...ok(), 'x-amz-checksum-crc32c': 'AAAAAA==' } }));
       const e = await errorOf(session.download(server.client(), 'bkt', 'obj'));
-      expect(e.code).toBe('ERR_CUOBJ_CHECKSUM_MISMATCH');
+      expect(e.code).toBe('VGW_ERR_CUOBJ_CHECKSUM_MISMATCH');
       expect(e.message).toContain(`the object's is AAAAAA==`);
       // A composite (multipart) value cannot be checked against the whole buffer: accepted.
       server.reset(() => ({ status: 200, headers: { ...ok(), 'x-amz-checksum-crc32c': 'AAAAAA==-3' } }));
@@ -224,19 +234,23 @@ describe('Session on the wire', () => {
     });
 
     const cases: [string, Answer, CuObjErrorCode][] = [
-      ['no reply header', { status: 200, body: new Uint8Array(SIZE) }, 'ERR_CUOBJ_NO_RDMA_REPLY'],
+      ['no reply header', { status: 200, body: new Uint8Array(SIZE) }, 'VGW_ERR_CUOBJ_NO_RDMA_REPLY'],
       [
         'declined (501) without fallback',
         { status: 200, headers: { 'x-amz-rdma-reply': '501' }, body: new Uint8Array(SIZE) },
-        'ERR_CUOBJ_DECLINED',
+        'VGW_ERR_CUOBJ_DECLINED',
       ],
-      ['reply 500', { status: 200, headers: ok('500') }, 'ERR_CUOBJ_BAD_REPLY'],
-      ['short byte count', { status: 200, headers: ok('200', '1') }, 'ERR_CUOBJ_BYTES_MISMATCH'],
-      ['404 NoSuchKey', { status: 404, body: s3ErrorXml('NoSuchKey', 'nope') }, 'ERR_CUOBJ_GATEWAY_ERROR'],
+      ['reply 500', { status: 200, headers: ok('500') }, 'VGW_ERR_CUOBJ_BAD_REPLY'],
+      ['short byte count', { status: 200, headers: ok('200', '1') }, 'VGW_ERR_CUOBJ_BYTES_MISMATCH'],
+      [
+        '404 NoSuchKey',
+        { status: 404, body: s3ErrorXml('NoSuchKey', 'nope') },
+        'VGW_ERR_CUOBJ_GATEWAY_ERROR',
+      ],
       [
         '400 refusal from the middleware',
         { status: 400, body: s3ErrorXml('InvalidArgument', 'bad token') },
-        'ERR_CUOBJ_GATEWAY_ERROR',
+        'VGW_ERR_CUOBJ_GATEWAY_ERROR',
       ],
     ];
     for (const [name, answer, code] of cases) {
@@ -268,7 +282,9 @@ describe('Session on the wire', () => {
         headers: { 'x-amz-rdma-reply': '501' },
         body: new Uint8Array(SIZE - 3),
       }));
-      expect(await codeOf(fallback.download(server.client(), 'bkt', 'obj'))).toBe('ERR_CUOBJ_BODY_LENGTH');
+      expect(await codeOf(fallback.download(server.client(), 'bkt', 'obj'))).toBe(
+        'VGW_ERR_CUOBJ_BODY_LENGTH',
+      );
     });
   });
 
@@ -276,10 +292,10 @@ describe('Session on the wire', () => {
     it('src/dst of another length is refused before anything is sent', async () => {
       server.reset(() => ({ status: 200, headers: ok() }));
       const e = await errorOf(session.upload(server.client(), 'bkt', 'obj', new Uint8Array(SIZE + 1)));
-      expect(e.code).toBe('ERR_CUOBJ_SIZE_MISMATCH');
+      expect(e.code).toBe('VGW_ERR_CUOBJ_SIZE_MISMATCH');
       expect(e.message).toMatch(/65537 bytes; this session moves exactly 65536/);
       expect(await codeOf(session.download(server.client(), 'bkt', 'obj', new Uint8Array(1)))).toBe(
-        'ERR_CUOBJ_SIZE_MISMATCH',
+        'VGW_ERR_CUOBJ_SIZE_MISMATCH',
       );
       expect(server.requests.length).toBe(0);
     });
@@ -292,9 +308,9 @@ describe('Session on the wire', () => {
       server.reset((_r, i) => ({ status: 200, headers: ok(), ...(i === 0 ? { wait: held } : {}) }));
       const s3 = server.client();
       const first = session.upload(s3, 'bkt', 'a');
-      expect(await codeOf(session.upload(s3, 'bkt', 'b'))).toBe('ERR_CUOBJ_SESSION_BUSY');
-      expect(await codeOf(session.download(s3, 'bkt', 'b'))).toBe('ERR_CUOBJ_SESSION_BUSY');
-      expect(() => session.close()).toThrow(expect.objectContaining({ code: 'ERR_CUOBJ_SESSION_BUSY' }));
+      expect(await codeOf(session.upload(s3, 'bkt', 'b'))).toBe('VGW_ERR_CUOBJ_SESSION_BUSY');
+      expect(await codeOf(session.download(s3, 'bkt', 'b'))).toBe('VGW_ERR_CUOBJ_SESSION_BUSY');
+      expect(() => session.close()).toThrow(expect.objectContaining({ code: 'VGW_ERR_CUOBJ_SESSION_BUSY' }));
       release();
       expect((await first).via).toBe('rdma');
       expect(server.requests.map((r) => r.path.split('?')[0])).toEqual(['/bkt/a']);
@@ -317,9 +333,9 @@ describe('Session on the wire', () => {
       }
       expect(s?.closed).toBe(true);
       expect(((await pending) as { via: string }).via).toBe('rdma');
-      expect(() => s?.buffer).toThrow(expect.objectContaining({ code: 'ERR_CUOBJ_SESSION_CLOSED' }));
+      expect(() => s?.buffer).toThrow(expect.objectContaining({ code: 'VGW_ERR_CUOBJ_SESSION_CLOSED' }));
       expect(await codeOf(s?.upload(server.client(), 'bkt', 'c') ?? Promise.resolve())).toBe(
-        'ERR_CUOBJ_SESSION_CLOSED',
+        'VGW_ERR_CUOBJ_SESSION_CLOSED',
       );
     });
   });

@@ -3,10 +3,10 @@
 // of them), verification, and per-pair RDMA/std-s3 ratios for --compare.
 
 import { CreateBucketCommand, HeadBucketCommand, type S3Client } from '@aws-sdk/client-s3';
+import { formatByteSize } from '@vgwrdma/rdma-protocol';
 import type { Config } from './flags.js';
 import type { Iteration, PairRatios, RunResult } from './result.js';
 import { Runner } from './runner.js';
-import { formatSize } from './sizes.js';
 import { median } from './stats.js';
 import type { Mode } from './transports.js';
 
@@ -42,7 +42,7 @@ export async function ensureBucket(s3: S3Client, bucket: string): Promise<void> 
 /** Object keys of one configuration: one per worker, suffixed by size in sweeps and by mode in comparisons. */
 export function keysFor(config: Config, size: number, mode: Mode): string[] {
   let base = config.key;
-  if (config.sizes && config.sizes.length > 1) base += `-${formatSize(size)}`;
+  if (config.sizes && config.sizes.length > 1) base += `-${formatByteSize(size)}`;
   if (config.compare && !config.getOnly) base += `-${mode}`;
   return config.concurrency === 1
     ? [base]
@@ -100,7 +100,7 @@ async function runSize(config: Config, runners: Runner[], observer: BenchObserve
     for (const d of directions) {
       for (const r of runners) {
         observer.starting?.(
-          `${r.mode} ${formatSize(r.options.size)} ${d.toUpperCase()} warm-up ${i}/${config.warmup}`,
+          `${r.mode} ${formatByteSize(r.options.size)} ${d.toUpperCase()} warm-up ${i}/${config.warmup}`,
         );
         await r.warm(d);
       }
@@ -110,7 +110,9 @@ async function runSize(config: Config, runners: Runner[], observer: BenchObserve
     for (const d of directions) {
       const gbps: number[] = [];
       for (const r of runners) {
-        observer.starting?.(`${r.mode} ${formatSize(r.options.size)} ${d.toUpperCase()} ${i}/${config.n}`);
+        observer.starting?.(
+          `${r.mode} ${formatByteSize(r.options.size)} ${d.toUpperCase()} ${i}/${config.n}`,
+        );
         const it = await r.iterate(d);
         observer.iteration?.(r.mode, r.options.size, d, i, config.n, it);
         gbps.push(it.gbps);

@@ -25,7 +25,7 @@ export function selfCpuMs(): number {
   return (u.user + u.system) / 1000;
 }
 
-export interface CpuSample {
+interface CpuSample {
   readonly clientMs: number;
   readonly serverMs?: number;
 }

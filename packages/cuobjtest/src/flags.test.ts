@@ -1,6 +1,6 @@
+import { BYTE_SIZE_FORMS } from '@vgwrdma/rdma-protocol';
 import { describe, expect, it } from 'vitest';
 import { FLAGS, parseFlags, UsageError, usage } from './flags.js';
-import { formatSize, parseSize } from './sizes.js';
 
 describe('flags', () => {
   it("vgwrdma's defaults", () => {
@@ -76,6 +76,9 @@ describe('flags', () => {
     [['-memory', 'cuda', '-std-s3'], /for RDMA transfers/],
   ])('%j is a usage error', (argv, message) => {
     expect(() => parseFlags(argv)).toThrow(UsageError);
+    expect(() => parseFlags(argv)).toThrow(
+      expect.objectContaining({ code: 'VGW_ERR_USAGE', name: 'UsageError' }),
+    );
     expect(() => parseFlags(argv)).toThrow(message);
   });
 
@@ -106,23 +109,37 @@ describe('sizes', () => {
     ['1KB', 1000],
     ['2KiB', 2048],
     ['64M', 64 * 2 ** 20],
-    ['5MB', 5e6],
+    ['64MB', 64_000_000],
     ['64MiB', 64 * 2 ** 20],
     ['1g', 2 ** 30],
     ['2GB', 2e9],
     ['1GiB', 2 ** 30],
     ['1.5MiB', 1.5 * 2 ** 20],
-  ])('%s = %d bytes', (text, bytes) => {
-    expect(parseSize(text)).toBe(bytes);
+  ])('-size %s = %d bytes, by the rule vgwrdma --pool-buf-size uses too', (text, bytes) => {
+    expect(parseFlags(['-size', text]).size).toBe(bytes);
+    expect(parseFlags([`--size=${text}`]).size).toBe(bytes);
   });
 
-  it('refuses junk, zero and fractions of a byte; formats binary units', () => {
-    for (const bad of ['', 'MiB', '-1M', '0', '1.5B', '3TB']) expect(typeof parseSize(bad)).toBe('string');
-    expect([formatSize(64 * 2 ** 20), formatSize(1000), formatSize(1536), formatSize(2 ** 30)]).toEqual([
-      '64MiB',
-      '1000B',
-      '1.5KiB',
-      '1GiB',
-    ]);
+  it('--sizes takes a comma-separated list of the same forms', () => {
+    expect(parseFlags(['--sizes', '1MiB,16MB,4096']).sizes).toEqual([2 ** 20, 16e6, 4096]);
+  });
+
+  it('refuses junk, zero and fractions of a byte, naming the flag and the accepted forms', () => {
+    for (const bad of ['MiB', '-1M', '0', '1.5B', '64XB']) {
+      expect(() => parseFlags(['-size', bad])).toThrow(UsageError);
+      expect(() => parseFlags(['-size', bad])).toThrow(
+        new RegExp(`^-size: invalid size '${bad.replace('.', '\\.')}': `),
+      );
+    }
+    expect(() => parseFlags(['-size', '64XB'])).toThrow(
+      `-size: invalid size '64XB': expected ${BYTE_SIZE_FORMS}`,
+    );
+    expect(() => parseFlags(['--sizes', '1MiB,lots'])).toThrow(
+      `-sizes: invalid size 'lots': expected ${BYTE_SIZE_FORMS}`,
+    );
+  });
+
+  it('--help states the accepted forms', () => {
+    expect(usage()).toContain(BYTE_SIZE_FORMS);
   });
 });

@@ -2,7 +2,13 @@
 // --help. vgwrdma's cuobjtest flags keep their names and defaults and Go's single-dash form
 // (-size 64MiB, -size=64MiB); GNU-style --size is accepted for every flag too.
 
-import { parseSize } from './sizes.js';
+import {
+  BYTE_SIZE_FORMS,
+  ByteSizeError,
+  formatByteSize,
+  parseByteSize,
+  VgwrdmaError,
+} from '@vgwrdma/rdma-protocol';
 
 export interface Config {
   endpoint: string;
@@ -70,7 +76,7 @@ export const FLAGS: readonly FlagSpec[] = [
     kind: 'size',
     default: 64 * 2 ** 20,
     arg: 'SIZE',
-    help: 'object size: B, K/KB/KiB, M/MB/MiB, G/GB/GiB (K/M/G binary)',
+    help: `object size: ${BYTE_SIZE_FORMS}`,
   },
   {
     name: 'access',
@@ -142,7 +148,7 @@ export const FLAGS: readonly FlagSpec[] = [
     field: 'sizes',
     kind: 'sizes',
     arg: 'LIST',
-    help: 'size sweep, e.g. 1MiB,16MiB,256MiB (overrides -size)',
+    help: 'size sweep, sizes as for -size separated by commas, e.g. 1MiB,16MiB,256MiB (overrides -size)',
   },
   {
     name: 'memory',
@@ -184,8 +190,12 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: 'help', field: 'help', kind: 'boolean', default: false, help: 'show this help' },
 ];
 
-export class UsageError extends Error {
+/** A command-line problem (code VGW_ERR_USAGE, as vgwrdma's): exit status 2. */
+export class UsageError extends VgwrdmaError<'VGW_ERR_USAGE'> {
   override readonly name = 'UsageError';
+  constructor(message: string) {
+    super('VGW_ERR_USAGE', message);
+  }
 }
 
 const BOOLEAN_TEXT: Readonly<Record<string, boolean>> = {
@@ -197,21 +207,24 @@ const BOOLEAN_TEXT: Readonly<Record<string, boolean>> = {
   f: false,
 };
 
+/** One size by the one byte-size rule (rdma-protocol); a refusal names the flag. */
+function byteSize(spec: FlagSpec, raw: string): number {
+  try {
+    return parseByteSize(raw);
+  } catch (error) {
+    if (error instanceof ByteSizeError) throw new UsageError(`-${spec.name}: ${error.message}`);
+    throw error;
+  }
+}
+
 function convert(spec: FlagSpec, raw: string): Value {
   switch (spec.kind) {
     case 'string':
       return raw;
-    case 'size': {
-      const v = parseSize(raw);
-      if (typeof v === 'string') throw new UsageError(`-${spec.name}: ${v}`);
-      return v;
-    }
+    case 'size':
+      return byteSize(spec, raw);
     case 'sizes':
-      return raw.split(',').map((part) => {
-        const v = parseSize(part);
-        if (typeof v === 'string') throw new UsageError(`-${spec.name}: ${v}`);
-        return v;
-      });
+      return raw.split(',').map((part) => byteSize(spec, part));
     case 'count': {
       if (!/^\d+$/.test(raw) || Number(raw) < 1)
         throw new UsageError(`-${spec.name}: must be a positive integer, got '${raw}'`);
@@ -273,7 +286,7 @@ export function usage(): string {
     const def =
       f.default === undefined || f.default === false
         ? ''
-        : ` (default ${f.kind === 'size' ? `${Number(f.default) / 2 ** 20}MiB` : f.name === 'secret' ? 'vgwrdma-secret' : String(f.default)})`;
+        : ` (default ${f.kind === 'size' ? formatByteSize(Number(f.default)) : f.name === 'secret' ? 'vgwrdma-secret' : String(f.default)})`;
     return `${left.padEnd(24)} ${f.help}${def}`;
   });
   return `cuobjtest - measure and verify S3 PUT/GET by RDMA (softnic or RDMA NIC) against plain HTTP bodies

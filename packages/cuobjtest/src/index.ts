@@ -6,6 +6,5 @@ export { type Config, FLAGS, parseFlags, UsageError, usage } from './flags.js';
 export { renderHtml, renderReport, renderSvg } from './plot-report.js';
 export type { DirectionResult, Iteration, PairRatios, RunResult } from './result.js';
 export { type CliIO, run, s3ClientFor } from './run.js';
-export { formatSize, parseSize } from './sizes.js';
 export { gbps, type LatencySummary, median, percentile, summarize } from './stats.js';
 export type { Mode } from './transports.js';

@@ -1,8 +1,8 @@
 // --report FILE.svg|html: GB/s by object size, one line per (mode, direction), log2 x axis.
 // Plain SVG text (no dependencies); the HTML variant embeds it above a table of the numbers.
 
+import { formatByteSize } from '@vgwrdma/rdma-protocol';
 import type { RunResult } from './result.js';
-import { formatSize } from './sizes.js';
 
 const W = 720;
 const H = 420;
@@ -44,7 +44,7 @@ export function renderSvg(results: readonly RunResult[], title = 'cuobjtest: GB/
     );
   }
   for (const s of sizes)
-    parts.push(`<text x="${x(s)}" y="${M.top + ph + 18}" text-anchor="middle">${formatSize(s)}</text>`);
+    parts.push(`<text x="${x(s)}" y="${M.top + ph + 18}" text-anchor="middle">${formatByteSize(s)}</text>`);
   let legendY = M.top + 10;
   for (const s of SERIES) {
     const points = results
@@ -58,7 +58,7 @@ export function renderSvg(results: readonly RunResult[], title = 'cuobjtest: GB/
       `<polyline fill="none" stroke="${s.color}" stroke-width="2" stroke-dasharray="${s.dash}" points="${points.map(([sz, v]) => `${x(sz).toFixed(1)},${y(v).toFixed(1)}`).join(' ')}"><title>${esc(label)}</title></polyline>`,
       ...points.map(
         ([sz, v]) =>
-          `<circle cx="${x(sz).toFixed(1)}" cy="${y(v).toFixed(1)}" r="3" fill="${s.color}"><title>${esc(`${label} ${formatSize(sz)}: ${v.toFixed(3)} GB/s`)}</title></circle>`,
+          `<circle cx="${x(sz).toFixed(1)}" cy="${y(v).toFixed(1)}" r="3" fill="${s.color}"><title>${esc(`${label} ${formatByteSize(sz)}: ${v.toFixed(3)} GB/s`)}</title></circle>`,
       ),
       `<line x1="${W - M.right + 15}" y1="${legendY}" x2="${W - M.right + 45}" y2="${legendY}" stroke="${s.color}" stroke-width="2" stroke-dasharray="${s.dash}"/>`,
       `<text x="${W - M.right + 52}" y="${legendY + 4}">${esc(label)}</text>`,
@@ -73,7 +73,7 @@ export function renderHtml(results: readonly RunResult[]): string {
   const rows = results
     .map(
       (r) =>
-        `<tr><td>${r.mode}</td><td>${formatSize(r.sizeBytes)}</td><td>${r.put ? r.put.gbps.toFixed(3) : ''}</td><td>${r.get ? r.get.gbps.toFixed(3) : ''}</td><td>${r.verified}</td></tr>`,
+        `<tr><td>${r.mode}</td><td>${formatByteSize(r.sizeBytes)}</td><td>${r.put ? r.put.gbps.toFixed(3) : ''}</td><td>${r.get ? r.get.gbps.toFixed(3) : ''}</td><td>${r.verified}</td></tr>`,
     )
     .join('\n');
   return `<!doctype html>

@@ -1,7 +1,7 @@
 // Live progress: one rewritten status line on stderr, only when stderr is a terminal, not under
 // CI and not with --json (machine-readable runs stay byte-clean).
 
-export interface ProgressLine {
+interface ProgressLine {
   show(text: string): void;
   clear(): void;
 }

@@ -13,7 +13,7 @@ import type { DirectionResult, Iteration, RunResult } from './result.js';
 import { gbps, summarize } from './stats.js';
 import { getInto, type Memory, type Mode, openTransport, type Transport } from './transports.js';
 
-export interface RunnerOptions {
+interface RunnerOptions {
   readonly mode: Mode;
   readonly s3: S3Client;
   readonly endpoint: string;

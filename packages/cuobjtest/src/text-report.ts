@@ -1,7 +1,7 @@
 // Human-readable output: one line per iteration as it happens, then an aggregate block per run.
 
+import { formatByteSize } from '@vgwrdma/rdma-protocol';
 import type { Iteration, RunResult } from './result.js';
-import { formatSize } from './sizes.js';
 
 const f1 = (n: number) => n.toFixed(1);
 const f3 = (n: number) => n.toFixed(3);
@@ -14,12 +14,12 @@ export function iterationLine(
   n: number,
   it: Iteration,
 ): string {
-  return `${mode.padEnd(6)} ${formatSize(size).padStart(7)}  ${direction.toUpperCase().padEnd(3)} ${String(index).padStart(3)}/${n}  ${f1(it.latencyMs).padStart(9)} ms  ${f3(it.gbps).padStart(8)} GB/s`;
+  return `${mode.padEnd(6)} ${formatByteSize(size).padStart(7)}  ${direction.toUpperCase().padEnd(3)} ${String(index).padStart(3)}/${n}  ${f1(it.latencyMs).padStart(9)} ms  ${f3(it.gbps).padStart(8)} GB/s`;
 }
 
 export function summaryLines(r: RunResult): string[] {
   const out = [
-    `== ${r.mode} (${r.transport}${r.memory === 'cuda' ? `, GPU memory: ${r.device ?? 'cuda'}` : ''}) ${formatSize(r.sizeBytes)} x${r.iterations}${r.concurrency > 1 ? ` concurrency ${r.concurrency}` : ''}: ${r.verified ? 'verified' : 'NOT VERIFIED'}`,
+    `== ${r.mode} (${r.transport}${r.memory === 'cuda' ? `, GPU memory: ${r.device ?? 'cuda'}` : ''}) ${formatByteSize(r.sizeBytes)} x${r.iterations}${r.concurrency > 1 ? ` concurrency ${r.concurrency}` : ''}: ${r.verified ? 'verified' : 'NOT VERIFIED'}`,
   ];
   for (const d of ['put', 'get'] as const) {
     const x = r[d];

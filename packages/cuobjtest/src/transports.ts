@@ -14,7 +14,7 @@ export type Mode = 'rdma' | 'std-s3';
 export type Memory = 'host' | 'cuda';
 
 /** What one transfer reports besides its time. */
-export interface Moved {
+interface Moved {
   /** ms of device ↔ host staging inside the transfer ('cuda' only). */
   readonly stagingMs?: number;
 }

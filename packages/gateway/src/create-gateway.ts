@@ -35,7 +35,7 @@ export interface Gateway {
 export const DEFAULT_REGION = 'us-east-1';
 const CLOSE_GRACE_MS = 10_000;
 /** How long a request body may send nothing before it fails with RequestTimeout. */
-export const DEFAULT_BODY_IDLE_TIMEOUT_MS = 60_000;
+const DEFAULT_BODY_IDLE_TIMEOUT_MS = 60_000;
 
 export function createGateway(options: GatewayOptions): Gateway {
   const logger = options.logger ?? defaultLogger;

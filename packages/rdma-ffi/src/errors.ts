@@ -1,9 +1,11 @@
-// Errors of the RDMA layer as values with codes (CONTRIBUTING.md, house style): `RdmaError` carries the negative errno
-// the native side returned and its name, so callers branch on `code` ('EIO', 'ETIMEDOUT', ...)
-// instead of matching messages. Why the library could not be loaded is @vgwrdma/native's
+// Errors of the RDMA layer, members of the VgwrdmaError family (docs/errors.md): `RdmaError`
+// (code VGW_ERR_RDMA_NATIVE) carries the negative errno the native side returned and its name,
+// so callers branch on `errnoName` ('EIO', 'ETIMEDOUT', ...) instead of matching messages, and
+// the shim's own text in `detail`. Why the library could not be loaded is @vgwrdma/native's
 // NativeLoadError.
 
 import { constants } from 'node:os';
+import { type VgwErrorCodeOf, VgwrdmaError } from '@vgwrdma/rdma-protocol';
 
 // errno number → name, from the running platform's own table (Linux numbers on Linux). Where
 // two names share a number (EAGAIN/EWOULDBLOCK, ENOTSUP/EOPNOTSUPP) the first listed wins.
@@ -27,12 +29,12 @@ export function errnoOf(name: string): number {
 }
 
 /** A failed native operation. `errno` is negative, as the C ABI returns it. */
-export class RdmaError extends Error {
+export class RdmaError extends VgwrdmaError<'VGW_ERR_RDMA_NATIVE'> {
   override readonly name = 'RdmaError';
   /** Negative errno, e.g. -5. */
   readonly errno: number;
-  /** Its symbolic name, e.g. 'EIO'. */
-  readonly code: string;
+  /** Its symbolic name, e.g. 'EIO': what callers branch on. */
+  readonly errnoName: string;
   /** The operation that failed, e.g. 'handleGet'. */
   readonly op: string;
   /**
@@ -44,10 +46,10 @@ export class RdmaError extends Error {
 
   constructor(op: string, errno: number, detail?: string) {
     const neg = -Math.abs(errno);
-    const code = errnoName(neg);
-    super(`${op} failed: ${code} (${neg})${detail ? `: ${detail}` : ''}`);
+    const name = errnoName(neg);
+    super('VGW_ERR_RDMA_NATIVE', `${op} failed: ${name} (${neg})${detail ? `: ${detail}` : ''}`);
     this.errno = neg;
-    this.code = code;
+    this.errnoName = name;
     this.op = op;
     this.detail = detail === '' ? undefined : detail;
   }

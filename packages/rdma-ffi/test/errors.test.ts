@@ -43,7 +43,7 @@ describe('errors', () => {
     using channel = server.allocateChannel();
     const bad = { ...token, rkey: (token.rkey + 1) >>> 0 };
     const e = await rdmaError(server.handlePut({ buffer: buf, size: MiB, token: bad, channel }));
-    expect(e.code).toBe('EACCES');
+    expect(e.errnoName).toBe('EACCES');
     expect(e.op).toBe('handlePut');
     // the shim's own words about the failure come through the async completion
     expect(e.detail).toMatch(
@@ -57,7 +57,7 @@ describe('errors', () => {
     const other = new RdmaServer({ channels: 1, dcKey: 0x1234n });
     try {
       using buf = other.allocateBuffer(MiB);
-      expect((await rdmaError(other.handlePut({ buffer: buf, size: MiB, token }))).code).toBe('EACCES');
+      expect((await rdmaError(other.handlePut({ buffer: buf, size: MiB, token }))).errnoName).toBe('EACCES');
     } finally {
       await other.closeAsync();
     }
@@ -70,13 +70,13 @@ describe('errors', () => {
       { buffer: buf, size: MiB, token, localOffset: 1 }, // past the local buffer
       { buffer: buf, size: 2 * MiB, token }, // larger than the buffer
     ];
-    for (const c of cases) expect((await rdmaError(server.handlePut(c))).code).toBe('EINVAL');
-    expect((await rdmaError(server.handlePut({ buffer: buf, size: 0, token }))).code).toBe('EINVAL');
+    for (const c of cases) expect((await rdmaError(server.handlePut(c))).errnoName).toBe('EINVAL');
+    expect((await rdmaError(server.handlePut({ buffer: buf, size: 0, token }))).errnoName).toBe('EINVAL');
   });
 
   it('a native allocation failure (NULL) is an RdmaError, not a bogus buffer', () => {
     expect(() => server.allocateBuffer(2 ** 41)).toThrow(
-      expect.objectContaining({ name: 'RdmaError', code: 'EINVAL' }),
+      expect.objectContaining({ name: 'RdmaError', errnoName: 'EINVAL' }),
     );
   });
 
@@ -86,7 +86,7 @@ describe('errors', () => {
     await client.call('closeRegion', { region: r });
     using buf = server.allocateBuffer(MiB);
     const e = await rdmaError(server.handleGet({ buffer: buf, size: MiB, token: t }));
-    expect(['EACCES', 'ERANGE']).toContain(e.code);
+    expect(['EACCES', 'ERANGE']).toContain(e.errnoName);
   });
 
   it('a dead agent fails the transfer with ENODEV (nothing listens any more)', async () => {
@@ -98,7 +98,8 @@ describe('errors', () => {
     try {
       using buf = fresh.allocateBuffer(MiB);
       const e = await rdmaError(fresh.handlePut({ buffer: buf, size: MiB, token: t }));
-      expect(e.code).toBe('ENODEV');
+      expect(e.code).toBe('VGW_ERR_RDMA_NATIVE');
+      expect(e.errnoName).toBe('ENODEV');
       expect(e.detail).toMatch(
         /agent 127\.0\.0\.1:\d+: the agent is unreachable \(connect refused or no route\)$/,
       );
@@ -119,9 +120,11 @@ describe('errors', () => {
       using channel = s.allocateChannel();
       const first = s.handlePut({ buffer: a, size: MiB, token: t, channel });
       // the first cannot finish while the agent is stopped, so the channel is busy now
-      expect((await rdmaError(s.handlePut({ buffer: b, size: MiB, token: t, channel }))).code).toBe('EBUSY');
+      expect((await rdmaError(s.handlePut({ buffer: b, size: MiB, token: t, channel }))).errnoName).toBe(
+        'EBUSY',
+      );
       const timedOut = await rdmaError(first);
-      expect(timedOut.code).toBe('ETIMEDOUT');
+      expect(timedOut.errnoName).toBe('ETIMEDOUT');
       expect(timedOut.detail).toMatch(/timed out|stopped answering/);
       // after the failure the channel is free again
       stalled.proc.kill('SIGCONT');
@@ -152,11 +155,11 @@ describe('errors', () => {
     const s = new RdmaServer({ channels: 2 });
     const buf = s.allocateBuffer(4 * MiB);
     const running = s.handlePut({ buffer: buf, size: 4 * MiB, token });
-    expect(() => s.close()).toThrow(expect.objectContaining({ code: 'EBUSY' }));
+    expect(() => s.close()).toThrow(expect.objectContaining({ errnoName: 'EBUSY' }));
     await s.closeAsync();
     await expect(running).resolves.toBe(4 * MiB);
     expect(buf.closed).toBe(true);
     expect(() => buf.bytes).toThrow(/after close/);
-    expect(() => s.allocateBuffer(16)).toThrow(expect.objectContaining({ code: 'EBADF' }));
+    expect(() => s.allocateBuffer(16)).toThrow(expect.objectContaining({ errnoName: 'EBADF' }));
   });
 });

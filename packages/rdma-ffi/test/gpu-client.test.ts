@@ -44,7 +44,7 @@ describe('GpuClient', () => {
     expect(() => client.allocate(MiB, 'cuda-managed')).toThrow(
       expect.objectContaining({
         name: 'RdmaError',
-        code: 'ENOTSUP',
+        errnoName: 'ENOTSUP',
         message: expect.stringMatching(/managed/),
       }),
     );
@@ -54,7 +54,7 @@ describe('GpuClient', () => {
     using client = new GpuClient();
     expect(() => client.configureCuda({ library: '/nonexistent/libcudart.so.13' })).toThrow(
       expect.objectContaining({
-        code: 'ENODEV',
+        errnoName: 'ENODEV',
         message: expect.stringMatching(/no CUDA runtime: \/nonexistent\/libcudart\.so\.13/),
       }),
     );
@@ -106,11 +106,14 @@ describe('GpuClient', () => {
     expect(again.devicePtr).toBe(owner.devicePtr);
     using host = client.allocate(4096);
     expect(() => client.register(host.address, 4096, 'cuda-device')).toThrow(
-      expect.objectContaining({ code: 'EINVAL', message: expect.stringMatching(/not CUDA device memory/) }),
+      expect.objectContaining({
+        errnoName: 'EINVAL',
+        message: expect.stringMatching(/not CUDA device memory/),
+      }),
     );
     expect(() => client.configureCuda({ library: FAKE_CUDART, device: 1 })).toThrow(
       expect.objectContaining({
-        code: 'ENODEV',
+        errnoName: 'ENODEV',
         message: expect.stringMatching(/device 1 does not exist \(1 present\)/),
       }),
     );
@@ -128,7 +131,7 @@ describe('GpuClient', () => {
       (e: unknown) => e,
     );
     expect(err).toBeInstanceOf(RdmaError);
-    expect(err).toHaveProperty('code', 'EFAULT');
+    expect(err).toHaveProperty('errnoName', 'EFAULT');
     expect((err as Error).message).toMatch(
       /cudaMemcpyAsync \(device->host, 2097152 bytes at 0\): cudaErrorIllegalAddress/,
     );

@@ -47,7 +47,7 @@ describe('HostClient', () => {
       [0, 0],
     ] as const) {
       expect(() => mem.token(offset, size, 'put')).toThrow(
-        expect.objectContaining({ code: 'EINVAL', errno: -22 }),
+        expect.objectContaining({ errnoName: 'EINVAL', errno: -22 }),
       );
     }
   });
@@ -75,7 +75,7 @@ describe('HostClient', () => {
     const c = new HostClient();
     c.close();
     c.close();
-    expect(() => c.allocate(4096)).toThrow(expect.objectContaining({ code: 'EBADF' }));
+    expect(() => c.allocate(4096)).toThrow(expect.objectContaining({ errnoName: 'EBADF' }));
   });
 
   it('an explicit shimDir without the library is one clear NativeLoadError', () => {

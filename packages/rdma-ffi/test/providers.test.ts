@@ -43,7 +43,7 @@ describe('hardware providers (no RDMA hardware here)', () => {
       e = err;
     }
     expect(e).toBeInstanceOf(RdmaError);
-    expect((e as RdmaError).code).toBe('ENODEV');
+    expect((e as RdmaError).errnoName).toBe('ENODEV');
     expect((e as RdmaError).message).toMatch(/verbs provider: (no RDMA device|.*cannot be loaded)/);
   });
 });
@@ -54,7 +54,7 @@ describe('cuobj client provider (no NVIDIA library here)', () => {
     const { GpuClient } = await import('../src/index.js');
     const e = thrown(() => new GpuClient({ provider: 'cuobj' }));
     expect(e).toBeInstanceOf(RdmaError);
-    expect((e as RdmaError).code).toBe('ENODEV');
+    expect((e as RdmaError).errnoName).toBe('ENODEV');
     expect((e as RdmaError).message).toMatch(/cuobj transport unavailable: NVIDIA libcuobjclient\.so/);
   });
 });

@@ -4,7 +4,7 @@ import { statSync } from 'node:fs';
 import { S3Error, s3ErrorFromErrno } from '@vgwrdma/s3-backend';
 import { abs, type Layout } from './layout.js';
 
-export function errnoOf(err: unknown): string | undefined {
+function errnoOf(err: unknown): string | undefined {
   return (err as NodeJS.ErrnoException | undefined)?.code;
 }
 
@@ -26,7 +26,7 @@ export function noSuchKey(key: string): S3Error {
  * resolved the same path (confine.ts), so its dentry is cached and the call costs a few µs,
  * where an async stat costs a thread-pool round trip on every request.
  */
-export async function bucketExists(layout: Layout, bucket: string): Promise<boolean> {
+async function bucketExists(layout: Layout, bucket: string): Promise<boolean> {
   try {
     return statSync(abs(layout, bucket), { throwIfNoEntry: false })?.isDirectory() ?? false;
   } catch (err) {

@@ -19,7 +19,7 @@ import {
 } from '@vgwrdma/s3-backend';
 import { PositionalWriter } from './positional-writer.js';
 
-export interface IngestOptions {
+interface IngestOptions {
   body: Readable;
   signal: AbortSignal;
   /** Bytes the body must deliver; IncompleteBody when it delivers another count. */
@@ -29,7 +29,7 @@ export interface IngestOptions {
   algorithms: readonly ChecksumAlgorithm[];
 }
 
-export interface IngestResult {
+interface IngestResult {
   size: number;
   /** Binary MD5 of the data. */
   md5: Buffer;

@@ -7,7 +7,7 @@ import { confine } from './confine.js';
 
 export const TMP_DIR = '.sgwtmp';
 export const MULTIPART_DIR = 'multipart';
-export const MAX_KEY_BYTES = 1024;
+const MAX_KEY_BYTES = 1024;
 
 export interface Layout {
   readonly root: string;

@@ -26,7 +26,7 @@ export const OWNER_TAG = computeTag();
 
 const OWNER_RE = /^([0-9a-f]{12})-(\d{1,10})$/;
 
-export interface Owner {
+interface Owner {
   readonly tag: string;
   readonly pid: number;
 }

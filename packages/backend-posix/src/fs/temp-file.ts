@@ -22,7 +22,7 @@ import { ownerId } from './owner.js';
 
 const PUBLISH_ATTEMPTS = 10;
 
-export interface PublishOptions {
+interface PublishOptions {
   /**
    * Large objects: when the target is a file, exchange the names (exchange.ts: no writeback inside
    * the call) and free the replaced file after the request; where that cannot be done, keep its

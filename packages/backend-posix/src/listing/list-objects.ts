@@ -143,11 +143,11 @@ export async function listObjectsV1(env: PosixEnv, input: ListObjectsV1Input): P
   return out;
 }
 
-export function encodeContinuationToken(key: string): string {
+function encodeContinuationToken(key: string): string {
   return Buffer.from(key, 'utf8').toString('base64url');
 }
 
-export function decodeContinuationToken(token: string): string {
+function decodeContinuationToken(token: string): string {
   const key = Buffer.from(token, 'base64url').toString('utf8');
   if (key === '' || encodeContinuationToken(key) !== token) {
     throw new S3Error('InvalidArgument', undefined, { detail: { ArgumentName: 'continuation-token' } });

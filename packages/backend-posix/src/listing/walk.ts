@@ -10,11 +10,11 @@ import { isErrno } from '../fs/errors.js';
 import { abs, TMP_DIR } from '../fs/layout.js';
 import { ATTR } from '../meta/attr-names.js';
 
-export type WalkEntry =
+type WalkEntry =
   | { kind: 'object'; key: string; rel: string; isDir: boolean }
   | { kind: 'prefix'; key: string };
 
-export interface WalkOptions {
+interface WalkOptions {
   prefix: string;
   /** Report directories past the prefix as common prefixes (delimiter "/"). */
   collapse: boolean;

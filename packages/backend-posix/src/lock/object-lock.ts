@@ -19,12 +19,12 @@ export interface LockState {
 
 const DAY_MS = 24 * 3600 * 1000;
 
-export function lockDenied(): S3Error {
+function lockDenied(): S3Error {
   return new S3Error('AccessDenied', 'Access Denied because object protected by object lock.');
 }
 
 /** Whether retention is still in force at `now`. */
-export function isRetained(r: ObjectRetention | undefined, now = Date.now()): boolean {
+function isRetained(r: ObjectRetention | undefined, now = Date.now()): boolean {
   if (!r) return false;
   const until = Date.parse(r.RetainUntilDate);
   return Number.isFinite(until) && until > now;
@@ -44,7 +44,7 @@ export async function readBucketLock(env: PosixEnv, bucket: string): Promise<Buc
   return getJson<BucketLockConfig>(env.meta, bucket, ATTR.bucketLock).catch(() => undefined);
 }
 
-export function missingLockConfig(): S3Error {
+function missingLockConfig(): S3Error {
   return new S3Error('InvalidRequest', 'Bucket is missing Object Lock Configuration');
 }
 

@@ -24,7 +24,7 @@ const ERRNO_NAMES = new Map<number, string>(Object.entries(constants.errno).map(
 const ENODATA = constants.errno.ENODATA;
 const ERANGE = constants.errno.ERANGE;
 
-export interface ErrnoError extends Error {
+interface ErrnoError extends Error {
   code: string;
   errno: number;
   syscall: string;
@@ -81,7 +81,7 @@ export function xattrSet(path: string, name: string, value: Buffer): void {
   if (setxattr(path, name, value, value.length, 0) !== 0) throw fail('setxattr', path);
 }
 
-export function xattrSetFd(fd: number, name: string, value: Buffer): void {
+function xattrSetFd(fd: number, name: string, value: Buffer): void {
   if (fsetxattr(fd, name, value, value.length, 0) !== 0) throw fail('fsetxattr', fd);
 }
 

@@ -18,14 +18,14 @@ import { ATTR, CONTENT_ATTRS } from './attr-names.js';
 import { getJson, getText, type MetaStore } from './store.js';
 
 /** S3 caps user metadata at 2 KB (keys + values); versitygw does not, we do. */
-export const MAX_METADATA_BYTES = 2048;
-export const MAX_OBJECT_TAGS = 10;
+const MAX_METADATA_BYTES = 2048;
+const MAX_OBJECT_TAGS = 10;
 /**
  * Content-Type, Content-Disposition, Cache-Control and the other system headers stored with an
  * object, together (values in bytes). AWS has no such cap below its 8 KB header section; here
  * every attribute of an object shares ext4's 4 KiB xattr block with 2 KB of user metadata.
  */
-export const MAX_CONTENT_HEADER_BYTES = 2048;
+const MAX_CONTENT_HEADER_BYTES = 2048;
 
 /** The `checksums` attribute: versitygw's JSON shape (base64 values by algorithm). */
 export interface StoredChecksums extends Checksums {
@@ -34,7 +34,7 @@ export interface StoredChecksums extends Checksums {
 }
 
 /** The `mp-metadata` attribute of a completed multipart object. */
-export interface MpMetadata {
+interface MpMetadata {
   uploadId: string;
   /** Cumulative sizes: parts[i] is the offset just past part i+1. */
   parts: number[];
@@ -99,7 +99,7 @@ export function encodeMpMetadata(mp: MpMetadata): Buffer {
 }
 
 /** gzip JSON as written; plain JSON is accepted too (docs/posix-layout.md). */
-export function decodeMpMetadata(raw: Buffer | undefined): MpMetadata | undefined {
+function decodeMpMetadata(raw: Buffer | undefined): MpMetadata | undefined {
   if (!raw || raw.length === 0) return undefined;
   try {
     const text = raw[0] === 0x1f && raw[1] === 0x8b ? gunzipSync(raw).toString('utf8') : raw.toString('utf8');

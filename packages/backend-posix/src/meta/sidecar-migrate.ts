@@ -22,7 +22,7 @@ import { attrDir, isEscaped, META_DIR } from './sidecar-path.js';
 export const LAYOUT_MARKER = '.vgwrdma-layout';
 const LAYOUT_VERSION = 'sidecar 2: key segments meta~* escaped\n';
 
-export interface MigrationResult {
+interface MigrationResult {
   /** Whether the tree had already been converted (marker present): nothing was walked. */
   readonly skipped: boolean;
   /** Attribute files moved to their new place. */

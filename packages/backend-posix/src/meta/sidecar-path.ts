@@ -28,7 +28,7 @@ export function isEscaped(segment: string): boolean {
 }
 
 /** Segments of a root-relative path (`bucket/a/b`); a folder object's trailing slash is dropped. */
-export function segmentsOf(rel: string): string[] {
+function segmentsOf(rel: string): string[] {
   return rel.split('/').filter((s) => s !== '');
 }
 

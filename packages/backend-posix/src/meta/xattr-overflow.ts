@@ -15,7 +15,7 @@ import { isErrno } from '../fs/errors.js';
 import { TMP_DIR } from '../fs/layout.js';
 import { withKeyLock } from '../versioning/key-lock.js';
 
-export const OVERFLOW_DIR = 'bucket-meta';
+const OVERFLOW_DIR = 'bucket-meta';
 const MARKER = Buffer.from('\0vgwrdma-overflow sha256=');
 
 /** A bucket's own path (`bucket`, no slash): the only attributes that may overflow. */
@@ -32,7 +32,7 @@ function sha256(value: Buffer): string {
 }
 
 /** The marker to store as the xattr for `value`, once the file is written. */
-export function markerFor(value: Buffer): Buffer {
+function markerFor(value: Buffer): Buffer {
   return Buffer.concat([MARKER, Buffer.from(sha256(value))]);
 }
 

@@ -18,13 +18,13 @@ import { TempFile } from '../fs/temp-file.js';
 
 const READ_CHUNK = 1 << 20;
 
-export interface AssembleSpec {
+interface AssembleSpec {
   bucket: string;
   parts: readonly { rel: string }[];
   algorithms: readonly ChecksumAlgorithm[];
 }
 
-export interface Assembled {
+interface Assembled {
   /** Holds the whole object; the caller sets attributes and publishes or discards it. */
   tmp: TempFile;
   size: number;

@@ -44,7 +44,7 @@ import {
 
 const CLAIM_POLL_MS = 20;
 
-export interface CheckedPart {
+interface CheckedPart {
   number: number;
   rel: string;
   size: number;

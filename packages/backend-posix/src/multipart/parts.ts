@@ -169,7 +169,7 @@ export async function uploadPartCopy(
 }
 
 /** Part files of an upload directory, by number, ascending. */
-export async function partNumbers(env: PosixEnv, uploadRel: string): Promise<number[]> {
+async function partNumbers(env: PosixEnv, uploadRel: string): Promise<number[]> {
   const names = await readdir(abs(env, uploadRel));
   return names
     .filter((n) => /^[1-9]\d{0,4}$/.test(n))

@@ -35,7 +35,7 @@ export function noSuchUpload(uploadId: string): S3Error {
 }
 
 /** The upload's checksum settings, from the `checksums` attribute of its directory. */
-export interface UploadChecksum {
+interface UploadChecksum {
   algorithm?: ChecksumAlgorithm;
   type?: ChecksumType;
 }

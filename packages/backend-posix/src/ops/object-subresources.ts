@@ -10,10 +10,11 @@ import {
   type TagSet,
 } from '@vgwrdma/s3-backend';
 import type { PosixEnv } from '../env.js';
+import type { OpenedObject } from '../fs/open-object.js';
 import { assertFutureDate, assertRetentionChange, requireBucketLock } from '../lock/object-lock.js';
 import { ATTR } from '../meta/attr-names.js';
 import { checkObjectTags, legalHoldByte, primaryChecksums } from '../meta/object-attrs.js';
-import { type OpenedObject, openObject } from './read-object.js';
+import { openObject } from './read-object.js';
 
 async function withObject<T>(
   env: PosixEnv,

@@ -1,7 +1,6 @@
 // Reading one object: HEAD and GET, with conditions, ranges and ?partNumber=. The object file is
 // opened first and its attributes are read through that fd, so data, size and ETag all belong
 // to the same inode even while a PUT replaces the key.
-import { type FileHandle, open, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import {
   checkConditions,
@@ -14,72 +13,11 @@ import {
   S3Error,
 } from '@vgwrdma/s3-backend';
 import type { PosixEnv } from '../env.js';
-import { isErrno, mapObjectError, missingObject } from '../fs/errors.js';
+import { isErrno } from '../fs/errors.js';
 import { fileBody } from '../fs/file-body.js';
-import { abs, assertBucketName, assertKey, isFolderKey, objectRel } from '../fs/layout.js';
-import { primaryChecksums, readObjectAttrs, type StoredObjectAttrs } from '../meta/object-attrs.js';
-import type { MetaStore } from '../meta/store.js';
+import { type OpenedObject, openLatest } from '../fs/open-object.js';
+import { primaryChecksums } from '../meta/object-attrs.js';
 import { markerAsMissing, openVersion, withVersionId } from '../versioning/open-version.js';
-
-export interface OpenedObject {
-  rel: string;
-  /** The store holding this version's attributes (the main one, or the versioning dir's). */
-  meta: MetaStore;
-  /** Open for reading; undefined for folder objects (directories). */
-  fh?: FileHandle;
-  size: number;
-  mtime: Date;
-  attrs: StoredObjectAttrs;
-  /** The version id to answer with (undefined on buckets that never had versioning). */
-  versionId?: string;
-}
-
-/** Opens the regular file at `path` and reads its attributes through the fd where possible. */
-export async function openFile(
-  meta: MetaStore,
-  rel: string,
-  path: string,
-  notFound: () => Promise<S3Error>,
-): Promise<OpenedObject> {
-  const fh = await open(path, 'r');
-  try {
-    const st = await fh.stat();
-    if (!st.isFile()) throw await notFound();
-    const attrs = await readObjectAttrs(meta, rel, meta.kind === 'xattr' ? fh.fd : undefined);
-    return { rel, meta, fh, size: st.size, mtime: st.mtime, attrs };
-  } catch (err) {
-    await fh.close();
-    throw err;
-  }
-}
-
-/**
- * Opens the latest version of `key` as stored at its object path, delete markers included: a
- * regular file for plain keys, a directory with an etag for folder keys. Anything else (a plain
- * key naming a directory, a folder key naming a file) is NoSuchKey.
- */
-export async function openLatest(env: PosixEnv, bucket: string, key: string): Promise<OpenedObject> {
-  assertBucketName(bucket);
-  try {
-    assertKey(key);
-  } catch {
-    throw await missingObject(env, bucket, key);
-  }
-  const rel = objectRel(bucket, key);
-  const path = abs(env, rel);
-  try {
-    if (isFolderKey(key)) {
-      const st = await stat(path);
-      const attrs = st.isDirectory() ? await readObjectAttrs(env.meta, rel) : undefined;
-      // In --nometa mode no directory carries an etag, so there are no folder objects.
-      if (!attrs || attrs.etag === undefined) throw await missingObject(env, bucket, key);
-      return { rel, meta: env.meta, size: 0, mtime: st.mtime, attrs };
-    }
-    return await openFile(env.meta, rel, path, () => missingObject(env, bucket, key));
-  } catch (err) {
-    throw await mapObjectError(err, env, bucket, key);
-  }
-}
 
 /**
  * Opens an object: its latest version, or the version `versionId` names. A latest version that
@@ -118,7 +56,7 @@ export async function readExisting(
 }
 
 /** The metadata HEAD answers, from an opened object. */
-export function describe(key: string, o: OpenedObject, checksumMode: boolean): HeadObjectOutput {
+function describe(key: string, o: OpenedObject, checksumMode: boolean): HeadObjectOutput {
   const a = o.attrs;
   const out: HeadObjectOutput = {
     key,

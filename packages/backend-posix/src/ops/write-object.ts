@@ -27,13 +27,13 @@ import { readExisting } from './read-object.js';
 
 /** Largest single PUT (S3: 5 GiB). */
 export const MAX_PUT_SIZE = 5 * 1024 ** 3;
-export const EMPTY_MD5_ETAG = `"${createHash('md5').digest('hex')}"`;
+const EMPTY_MD5_ETAG = `"${createHash('md5').digest('hex')}"`;
 /** CRC64NVME is computed and stored for every object (FULL_OBJECT), as S3 does by default. */
 export const DEFAULT_ALGORITHM: ChecksumAlgorithm = 'CRC64NVME';
 /** New objects from this size on replace a file by exchanging names and free it after the reply (exchange.ts). */
 const HOLD_REPLACED_MIN = 1 << 20;
 
-export interface WriteSpec {
+interface WriteSpec {
   bucket: string;
   key: string;
   body: Readable;
@@ -50,7 +50,7 @@ export interface WriteSpec {
   ifNoneMatch?: string | undefined;
 }
 
-export interface WriteResult {
+interface WriteResult {
   etag: string;
   size: number;
   checksums: Checksums;

@@ -89,7 +89,7 @@ async function pruneVersionDirs(store: VersionStore, bucket: string, key: string
   }
 }
 
-export interface ArchivedVersion {
+interface ArchivedVersion {
   versionId: string;
   mtime: Date;
   size: number;

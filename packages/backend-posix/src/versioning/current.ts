@@ -11,7 +11,7 @@ import { ATTR } from '../meta/attr-names.js';
 import { getJson, getText, type MetaStore } from '../meta/store.js';
 import { NULL_VERSION } from './version-id.js';
 
-export type Current =
+type Current =
   | { kind: 'absent' }
   | { kind: 'directory' }
   | { kind: 'file'; versionId: string; isMarker: boolean; mtime: Date; lock: LockState };

@@ -6,7 +6,7 @@ import { S3Error } from '@vgwrdma/s3-backend';
 import type { PosixEnv } from '../env.js';
 import { isErrno, missingObject, requireBucket } from '../fs/errors.js';
 import { assertBucketName, isFolderKey } from '../fs/layout.js';
-import { type OpenedObject, openFile, openLatest } from '../ops/read-object.js';
+import { type OpenedObject, openFile, openLatest } from '../fs/open-object.js';
 import { activeVersioning } from './current.js';
 import { assertVersionId, NULL_VERSION, noSuchVersion } from './version-id.js';
 import { versionAbs, versionRel } from './version-store.js';

@@ -15,7 +15,7 @@ import { withKeyLock } from './key-lock.js';
 import { NULL_VERSION, newVersionId } from './version-id.js';
 import { versionRel } from './version-store.js';
 
-export interface WritePlan {
+interface WritePlan {
   bucket: string;
   key: string;
   status: VersioningStatus | undefined;

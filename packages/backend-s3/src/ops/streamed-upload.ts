@@ -11,14 +11,14 @@ import { guardUpload } from '../upload-body.js';
 import type { SendOptions, Upstream } from '../upstream.js';
 import { type ErrorScope, fromUpstream } from '../upstream-error.js';
 
-export interface StreamedInput {
+interface StreamedInput {
   body: Readable;
   contentLength?: number;
   contentMD5?: string;
   checksum?: ChecksumRequest;
 }
 
-export interface StreamSpec {
+interface StreamSpec {
   contentLength: number;
   /**
    * The algorithm the SDK computes and sends as an aws-chunked trailer, which the upstream
@@ -27,7 +27,7 @@ export interface StreamSpec {
   checksumFields: { ChecksumAlgorithm?: SdkChecksumAlgorithm };
 }
 
-export interface StreamedResult<T> {
+interface StreamedResult<T> {
   result: T;
   /** Bytes sent. */
   size: number;

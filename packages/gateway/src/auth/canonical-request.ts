@@ -35,11 +35,7 @@ export function canonicalUris(rawPath: string): string[] {
 }
 
 /** Canonical query string: every pair re-encoded, sorted by name then value. */
-export function canonicalQuery(
-  params: readonly RawQueryParam[],
-  plusAsSpace: boolean,
-  omit?: string,
-): string {
+function canonicalQuery(params: readonly RawQueryParam[], plusAsSpace: boolean, omit?: string): string {
   const pairs: [string, string][] = [];
   for (const { name, value } of params) {
     const encodedName = reencode(name, false, plusAsSpace);

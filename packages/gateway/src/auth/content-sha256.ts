@@ -1,6 +1,6 @@
 // The x-amz-content-sha256 values SigV4 defines, parsed once into a tagged value: the literal
 // goes into the canonical request unchanged, the tag decides how the body is verified.
-export type ContentSha256 =
+type ContentSha256 =
   | { kind: 'unsigned' }
   | { kind: 'signed'; sha256: string }
   | { kind: 'streaming-signed'; trailer: boolean }

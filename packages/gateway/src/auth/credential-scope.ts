@@ -4,7 +4,7 @@ import type { S3Error } from '@vgwrdma/s3-backend';
 import { authErrors } from './messages.js';
 import { credentialScope } from './signing.js';
 
-export interface CredentialScope {
+interface CredentialScope {
   accessKey: string;
   /** yyyyMMdd */
   date: string;
@@ -14,7 +14,7 @@ export interface CredentialScope {
   scope: string;
 }
 
-export type CredentialForm = 'header' | 'query';
+type CredentialForm = 'header' | 'query';
 
 const ERRORS: Record<
   CredentialForm,

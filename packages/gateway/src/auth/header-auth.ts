@@ -12,7 +12,7 @@ import type { AuthInput, AuthOptions, AuthResult, CredentialStore, PayloadMode }
 import { DEFAULT_MAX_SKEW_MS } from './types.js';
 import { signatureMatches } from './verify-signature.js';
 
-export interface AuthorizationHeader {
+interface AuthorizationHeader {
   credential: string;
   signedHeaders: string[];
   signature: string;

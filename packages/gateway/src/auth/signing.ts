@@ -9,7 +9,7 @@ export function sha256Hex(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
-export function hmac(key: string | Uint8Array, data: string | Uint8Array): Buffer {
+function hmac(key: string | Uint8Array, data: string | Uint8Array): Buffer {
   return createHmac('sha256', key).update(data).digest();
 }
 

@@ -5,7 +5,7 @@ import { type CanonicalParts, canonicalRequest } from './canonical-request.js';
 import { signedByteReadings } from './signed-bytes.js';
 import { ALGORITHM, hmacHex, sha256Hex, signaturesEqual } from './signing.js';
 
-export interface SignatureCheck {
+interface SignatureCheck {
   method: string;
   uris: readonly string[];
   queries: readonly string[];

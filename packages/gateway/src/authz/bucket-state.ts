@@ -49,11 +49,7 @@ function parsed<T>(text: string | undefined, parse: (t: string) => T): T | undef
   }
 }
 
-export async function loadBucketState(
-  backend: Backend,
-  ctx: RequestContext,
-  bucket: string,
-): Promise<BucketState> {
+async function loadBucketState(backend: Backend, ctx: RequestContext, bucket: string): Promise<BucketState> {
   const [acl, policy, ownership, cors] = await Promise.all([
     // A backend without ACL support (NotImplemented) leaves the bucket to admins and policies.
     optional(() => backend.getBucketAcl(ctx, bucket)),

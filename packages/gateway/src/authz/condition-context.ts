@@ -3,7 +3,7 @@
 // header as s3:x-amz-*.
 import { header, type RawHeaders } from '../http/headers.js';
 
-export interface ConditionInput {
+interface ConditionInput {
   readonly access: string;
   readonly sourceIp: string | undefined;
   readonly secure: boolean;

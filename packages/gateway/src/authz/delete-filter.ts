@@ -4,7 +4,7 @@
 // The router hands the handler a backend view whose deleteObjects does that split.
 import type { Backend, DeleteObjectsInput, DeleteObjectsOutput, RequestContext } from '@vgwrdma/s3-backend';
 
-export type KeyFilter = (object: { key: string; versionId?: string }) => boolean;
+type KeyFilter = (object: { key: string; versionId?: string }) => boolean;
 
 export function withDeleteFilter(backend: Backend, allowed: KeyFilter): Backend {
   const deleteObjects = async (

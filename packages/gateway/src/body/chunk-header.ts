@@ -1,7 +1,7 @@
 // One aws-chunked chunk header line, `hex-size[;chunk-signature=sig]` (CRLF already removed).
 import { bodyErrors } from './body-errors.js';
 
-export interface ChunkHeader {
+interface ChunkHeader {
   size: number;
   /** The chunk-signature extension, when present. */
   signature: string | undefined;

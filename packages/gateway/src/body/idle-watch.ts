@@ -5,7 +5,7 @@
 import type { Readable, Writable } from 'node:stream';
 
 /** Settings of one watch. */
-export interface IdleWatch {
+interface IdleWatch {
   /** The bytes off the wire (the HTTP request). */
   readonly source: Readable;
   /** The stage that reads `source`; while it refuses more (backpressure) the client is not idle. */

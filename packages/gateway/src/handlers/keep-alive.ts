@@ -11,7 +11,7 @@ import { XML_DECLARATION } from '../xml/document.js';
 import { renderError } from '../xml/render-error.js';
 import { type HeaderMap, xmlResponse } from './respond.js';
 
-export interface KeepAliveTiming {
+interface KeepAliveTiming {
   afterMs: number;
   everyMs: number;
 }
@@ -19,7 +19,7 @@ export interface KeepAliveTiming {
 /** Mutable so tests can shorten it; the defaults stay well inside common 30–60 s idle timeouts. */
 export const COMPLETE_KEEPALIVE: KeepAliveTiming = { afterMs: 10_000, everyMs: 5_000 };
 
-export interface XmlResult {
+interface XmlResult {
   /** A complete document, declaration included. */
   body: string;
   /** Sent only when the answer is not streamed (headers go out before the result is known). */

@@ -11,7 +11,7 @@ import {
 } from '../http/headers.js';
 
 /** S3's messages for malformed object lock headers (not in the catalogue (data/s3-errors.json)). */
-export const LOCK_MESSAGES = {
+const LOCK_MESSAGES = {
   bothHeaders: 'x-amz-object-lock-retain-until-date and x-amz-object-lock-mode must both be supplied',
   mode: 'Unknown wormMode directive.',
   date: 'The retain until date must be provided in ISO 8601 format',

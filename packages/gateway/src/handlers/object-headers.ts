@@ -24,7 +24,7 @@ const CONTENT_RESPONSE_HEADERS = {
 } as const;
 
 /** response-* query parameters → the header each one overrides. */
-export const RESPONSE_OVERRIDES = {
+const RESPONSE_OVERRIDES = {
   'response-content-type': 'content-type',
   'response-content-language': 'content-language',
   'response-expires': 'expires',

@@ -25,7 +25,7 @@ export function emptyResponse(status = 200, headers: HeaderMap = {}): Response {
 }
 
 /** Largest XML/JSON request body read into memory (DeleteObjects with 1000 long keys fits). */
-export const MAX_SMALL_BODY = 4 * 1024 * 1024;
+const MAX_SMALL_BODY = 4 * 1024 * 1024;
 
 /**
  * Reads the request body as text, bounded, and checks Content-MD5 or x-amz-checksum-* when

@@ -19,7 +19,7 @@ const NOT_CHECKSUM_VALUES = new Set([
   'x-amz-checksum-algorithm',
 ]);
 
-export interface ChecksumHeaders {
+interface ChecksumHeaders {
   algorithm: ChecksumAlgorithm;
   /** The value sent as a header; undefined when it comes as a trailer. */
   value?: string;

@@ -20,7 +20,7 @@ export function header(headers: RawHeaders, name: string): string | undefined {
 
 const META_PREFIX = 'x-amz-meta-';
 /** S3's limit on the user-defined metadata of one object (names plus values, in bytes). */
-export const MAX_METADATA_BYTES = 2048;
+const MAX_METADATA_BYTES = 2048;
 
 export function parseUserMetadata(headers: RawHeaders): UserMetadata {
   const out: UserMetadata = {};
@@ -37,7 +37,7 @@ export function parseUserMetadata(headers: RawHeaders): UserMetadata {
 }
 
 /** Request header carrying each content field (the redirect location is an x-amz- header). */
-export const CONTENT_REQUEST_HEADERS: Record<keyof ContentHeaders, string> = {
+const CONTENT_REQUEST_HEADERS: Record<keyof ContentHeaders, string> = {
   ...CONTENT_HEADER_NAMES,
   websiteRedirectLocation: 'x-amz-website-redirect-location',
 };
@@ -119,7 +119,7 @@ export function intParam(
   return opts.max !== undefined ? Math.min(n, opts.max) : n;
 }
 
-export function invalidArgument(name: string, value: string): S3Error {
+function invalidArgument(name: string, value: string): S3Error {
   return new S3Error('InvalidArgument', undefined, { detail: { ArgumentName: name, ArgumentValue: value } });
 }
 

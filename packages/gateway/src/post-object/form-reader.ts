@@ -10,7 +10,7 @@ import busboy from 'busboy';
 import { bodyErrors } from '../body/body-errors.js';
 import { watchIdle } from '../body/idle-watch.js';
 
-export interface FormFile {
+interface FormFile {
   readonly stream: Readable;
   /** The filename the client gave the file part ('' when none), for `${filename}`. */
   readonly filename: string;
@@ -23,7 +23,7 @@ export interface Form {
 }
 
 /** Bytes of field data accepted before the file (S3 allows 20 KB; policies can be long). */
-export const MAX_FIELD_BYTES = 64 * 1024;
+const MAX_FIELD_BYTES = 64 * 1024;
 
 const malformed = () => new S3Error('MalformedPOSTRequest');
 const noFile = () =>

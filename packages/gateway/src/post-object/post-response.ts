@@ -5,7 +5,7 @@
 import { emptyResponse, type HeaderMap, xmlResponse } from '../handlers/respond.js';
 import { el, group, XML_DECLARATION } from '../xml/document.js';
 
-export interface Uploaded {
+interface Uploaded {
   readonly bucket: string;
   readonly key: string;
   /** Quoted, as in the ETag header. */

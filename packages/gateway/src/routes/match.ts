@@ -15,7 +15,7 @@ export function subresourceOf(query: URLSearchParams): Subresource | undefined {
   return SUBRESOURCES.find((s) => query.has(s));
 }
 
-export interface RouteMatcher {
+interface RouteMatcher {
   match(method: string, target: RouteTarget, query: URLSearchParams, headers: RawHeaders): RouteRow;
 }
 

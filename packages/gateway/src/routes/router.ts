@@ -17,7 +17,7 @@ import type { Logger } from '../logger.js';
 import { createMatcher } from './match.js';
 import type { FormPrincipal, Handler, RouteMethod, RouteRow, RouteTarget, S3Request } from './types.js';
 
-export interface RouterOptions {
+interface RouterOptions {
   backend: Backend;
   credentials: CredentialStore;
   region: string;

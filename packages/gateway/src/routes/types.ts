@@ -59,7 +59,7 @@ export const SUBRESOURCES = [
 export type Subresource = (typeof SUBRESOURCES)[number];
 
 /** Headers that select an operation among rows with the same method, target and sub-resource. */
-export type SelectorHeader = 'x-amz-copy-source';
+type SelectorHeader = 'x-amz-copy-source';
 
 export interface RouteFlags {
   /** Changes state: refused in read-only mode. */
@@ -82,7 +82,7 @@ export interface FormPrincipal {
 }
 
 /** What a form route's handler needs beyond an ordinary request. */
-export interface FormContext {
+interface FormContext {
   readonly credentials: CredentialStore;
   /** The ACL/policy step, run once the form has named its key and signer. */
   authorize(who: FormPrincipal): Promise<void>;

@@ -21,7 +21,7 @@ export interface RunningGateway {
   close(): Promise<void>;
 }
 
-export interface ServerSettings {
+interface ServerSettings {
   requestTimeoutMs: number;
   /** How long close() waits for in-flight requests before cutting them. */
   closeGraceMs: number;

@@ -3,13 +3,13 @@
 // templates express S3's optional fields.
 import { escapeXml } from '@vgwrdma/s3-backend';
 
-export const S3_NS = 'http://s3.amazonaws.com/doc/2006-03-01/';
+const S3_NS = 'http://s3.amazonaws.com/doc/2006-03-01/';
 export const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n';
 
-export type XmlValue = string | number | boolean | Date | undefined;
+type XmlValue = string | number | boolean | Date | undefined;
 
 /** ISO-8601 with milliseconds, as S3 writes dates in XML bodies. */
-export function isoDate(d: Date): string {
+function isoDate(d: Date): string {
   return d.toISOString();
 }
 

@@ -2,7 +2,7 @@
 // Unlike success documents, S3 writes it without a namespace.
 import { el, XML_DECLARATION } from './document.js';
 
-export interface ErrorDocument {
+interface ErrorDocument {
   code: string;
   message: string;
   resource: string;

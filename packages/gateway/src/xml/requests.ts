@@ -52,7 +52,7 @@ function checksumsOf(node: XmlNode): Checksums {
   return out;
 }
 
-export interface DeleteRequest {
+interface DeleteRequest {
   objects: { key: string; versionId?: string }[];
   quiet: boolean;
 }

@@ -20,7 +20,7 @@ interface Pending {
 }
 
 /** Submits a native transfer with a tag; returns 0 or a negative errno. */
-export type SubmitWithTag = (tag: number) => number;
+type SubmitWithTag = (tag: number) => number;
 
 export class CompletionQueue {
   private readonly pending = new Map<number, Pending>();

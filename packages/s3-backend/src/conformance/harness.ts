@@ -25,7 +25,7 @@ export interface ConformanceOptions {
 }
 
 /** The account every case acts as; its access key is the bucket owner. */
-export const OWNER = 'conformance-owner';
+const OWNER = 'conformance-owner';
 
 export class Harness {
   private subject: ConformanceSubject | undefined;
@@ -127,7 +127,7 @@ export function failingBody(first: Buffer): Body {
   });
 }
 
-export async function readAll(body: Body): Promise<Buffer> {
+async function readAll(body: Body): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const c of body)
     chunks.push(typeof c === 'string' ? Buffer.from(c) : Buffer.from(c as Uint8Array));

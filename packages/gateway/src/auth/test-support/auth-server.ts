@@ -9,7 +9,7 @@ import { decodeBody } from '../../body/index.js';
 import { authenticate } from '../authenticate.js';
 import type { AuthOptions, AuthResult, CredentialStore } from '../types.js';
 
-export interface AuthRecord {
+interface AuthRecord {
   method: string;
   rawPath: string;
   rawQuery: string;

@@ -21,7 +21,7 @@ class NodeSha256 {
 export const TEST_ACCESS = 'AKIDSIGNER';
 export const TEST_SECRET = 'signer-secret/with+odd=chars';
 
-export interface SignOptions {
+interface SignOptions {
   method?: string;
   /** The path as it goes on the wire (already percent-encoded). */
   path: string;
@@ -42,7 +42,7 @@ export function strictEncode(s: string): string {
   return encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
-export function rawQueryOf(query: Record<string, string>): string {
+function rawQueryOf(query: Record<string, string>): string {
   return Object.entries(query)
     .map(([k, v]) => `${strictEncode(k)}=${strictEncode(v)}`)
     .join('&');

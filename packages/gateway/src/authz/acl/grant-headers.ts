@@ -7,7 +7,7 @@ export const ALL_USERS = 'http://acs.amazonaws.com/groups/global/AllUsers';
 export const AUTHENTICATED_USERS = 'http://acs.amazonaws.com/groups/global/AuthenticatedUsers';
 const GROUPS = new Set([ALL_USERS, AUTHENTICATED_USERS]);
 
-export const GRANT_HEADERS: Readonly<Record<string, Permission>> = {
+const GRANT_HEADERS: Readonly<Record<string, Permission>> = {
   'x-amz-grant-full-control': 'FULL_CONTROL',
   'x-amz-grant-read': 'READ',
   'x-amz-grant-write': 'WRITE',

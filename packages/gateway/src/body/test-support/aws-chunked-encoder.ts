@@ -3,7 +3,7 @@
 // optional trailers and their signature. Written independently of the decoder, from the spec.
 import { createHash, createHmac } from 'node:crypto';
 
-export interface ChunkSigning {
+interface ChunkSigning {
   seedSignature: string;
   signingKey: Buffer;
   amzDate: string;
@@ -24,7 +24,7 @@ export interface EncodeOptions {
 const EMPTY = createHash('sha256').digest('hex');
 const hmacHex = (key: Buffer, text: string) => createHmac('sha256', key).update(text).digest('hex');
 
-export interface Encoded {
+interface Encoded {
   /** The encoded body as separate pieces (headers, data, CRLFs), to concatenate or stream. */
   pieces: Buffer[];
   /** Signatures in order: each data chunk, the final chunk, the trailer (when signed). */

@@ -1,0 +1,63 @@
+// The error family of the RDMA packages (native, rdma-ffi, bufferpool, cuobjclient, the byte-size
+// parser) and of the two command lines (vgwrdma, cuobjtest): one base class, `VgwrdmaError`, whose `code` is a stable `VGW_ERR_*` string from the
+// one table below (undici's `UND_ERR_*` is the model). Callers branch on `code`, never on message
+// text; docs/errors.md explains every code, and a test fails when the two lists differ.
+// S3 errors are another vocabulary on purpose: `S3Error.code` is the S3 wire code.
+
+/** Every code a `VgwrdmaError` may carry, grouped by the class that raises it. */
+export const VGW_ERROR_CODES = {
+  ByteSizeError: ['VGW_ERR_INVALID_BYTE_SIZE'],
+  /** The command line of vgwrdma or cuobjtest is wrong (exit status 2). */
+  UsageError: ['VGW_ERR_USAGE'],
+  /** vgwrdma could not start: root missing, no xattrs, RDMA provider unavailable (exit status 1). */
+  StartupError: ['VGW_ERR_STARTUP'],
+  RdmaError: ['VGW_ERR_RDMA_NATIVE'],
+  /** @vgwrdma/native: libvgwrdma_shims (or a provider of it) cannot be used. */
+  NativeLoadError: [
+    'VGW_ERR_NATIVE_UNSUPPORTED_PLATFORM',
+    'VGW_ERR_NATIVE_LIBRARY_NOT_FOUND',
+    'VGW_ERR_NATIVE_LOAD_FAILED',
+    'VGW_ERR_NATIVE_ABI_MISMATCH',
+    'VGW_ERR_NATIVE_PROVIDER_UNAVAILABLE',
+  ],
+  PoolError: ['VGW_ERR_POOL_TIMEOUT', 'VGW_ERR_POOL_CLOSED'],
+  CuObjError: [
+    'VGW_ERR_CUOBJ_UNAVAILABLE',
+    'VGW_ERR_CUOBJ_INVALID_OPTION',
+    'VGW_ERR_CUOBJ_SIZE_MISMATCH',
+    'VGW_ERR_CUOBJ_SESSION_BUSY',
+    'VGW_ERR_CUOBJ_SESSION_CLOSED',
+    'VGW_ERR_CUOBJ_NO_RDMA_REPLY',
+    'VGW_ERR_CUOBJ_DECLINED',
+    'VGW_ERR_CUOBJ_BAD_REPLY',
+    'VGW_ERR_CUOBJ_BYTES_MISMATCH',
+    'VGW_ERR_CUOBJ_GATEWAY_ERROR',
+    'VGW_ERR_CUOBJ_BODY_LENGTH',
+    'VGW_ERR_CUOBJ_CHECKSUM_MISMATCH',
+    'VGW_ERR_CUOBJ_WRONG_MEMORY',
+  ],
+} as const;
+
+type CodeTable = typeof VGW_ERROR_CODES;
+
+/** The codes of one class of the table, e.g. `VgwErrorCodeOf<'PoolError'>`. */
+export type VgwErrorCodeOf<K extends keyof CodeTable> = CodeTable[K][number];
+
+/** Any code of the family. */
+export type VgwErrorCode = VgwErrorCodeOf<keyof CodeTable>;
+
+/** The base of the family: `code` is stable, the message is for people. */
+export class VgwrdmaError<C extends VgwErrorCode = VgwErrorCode> extends Error {
+  override readonly name: string = 'VgwrdmaError';
+  readonly code: C;
+
+  constructor(code: C, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
+}
+
+/** Whether `e` belongs to the family (and carries `code`, when one is given). */
+export function isVgwrdmaError(e: unknown, code?: VgwErrorCode): e is VgwrdmaError {
+  return e instanceof VgwrdmaError && (code === undefined || e.code === code);
+}
