@@ -35,9 +35,8 @@ describe('cannedAcl', () => {
     ]);
     // Written by the bucket owner, it is just private.
     expect(cannedAcl('bucket-owner-full-control', 'alice', 'alice').Grantees).toHaveLength(1);
-    expect(() => cannedAcl('everyone-please', 'alice')).toThrow(
-      expect.objectContaining({ code: 'InvalidArgument' }),
-    );
+    for (const value of ['aws-exec-read', 'log-delivery-write', 'everyone-please'])
+      expect(() => cannedAcl(value, 'alice')).toThrow(expect.objectContaining({ code: 'InvalidArgument' }));
   });
 });
 
