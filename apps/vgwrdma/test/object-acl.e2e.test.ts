@@ -14,6 +14,7 @@ import {
   CreateMultipartUploadCommand,
   GetObjectAclCommand,
   GetObjectCommand,
+  type Grant,
   ListObjectsV2Command,
   PutBucketAclCommand,
   PutBucketVersioningCommand,
@@ -50,7 +51,7 @@ async function errorName(p: Promise<unknown>): Promise<string> {
 }
 
 /** [ID or URI, Permission] of each grant, as a client sees them. */
-function grantsOf(out: { Grants?: { Grantee?: { ID?: string; URI?: string }; Permission?: string }[] }) {
+function grantsOf(out: { Grants?: Grant[] | undefined }) {
   return (out.Grants ?? []).map((g) => [g.Grantee?.ID ?? g.Grantee?.URI, g.Permission]);
 }
 
