@@ -163,6 +163,28 @@ describe('object ACLs', () => {
     expect((await bad('uri="http://example.com/not-a-group"')).name).toBe('InvalidArgument');
   });
 
+  it('lets AuthenticatedUsers read an object of a private bucket, but not anonymous callers', async () => {
+    const Bucket = 'objacl-auth';
+    await alice.send(new CreateBucketCommand({ Bucket }));
+    await alice.send(new PutObjectCommand({ Bucket, Key: 'members', Body: 'm', ACL: 'authenticated-read' }));
+    expect(await errorName(bob.send(new GetObjectCommand({ Bucket, Key: 'members' })))).toBe('');
+    expect(await anonGet(`${Bucket}/members`)).toBe(403);
+    // Reading its ACL is a separate grant, here to everyone.
+    expect(await errorName(bob.send(new GetObjectAclCommand({ Bucket, Key: 'members' })))).toBe(
+      'AccessDenied',
+    );
+    await alice.send(
+      new PutObjectAclCommand({
+        Bucket,
+        Key: 'members',
+        GrantReadACP: `uri="${ALL_USERS}"`,
+        GrantFullControl: `id="${ALICE.access}"`,
+      }),
+    );
+    expect(await anonGet(`${Bucket}/members?acl`)).toBe(200);
+    expect(await anonGet(`${Bucket}/members`)).toBe(403);
+  });
+
   it('keeps an ACL per version (versionId)', async () => {
     const Bucket = 'objacl-versions';
     await alice.send(new CreateBucketCommand({ Bucket }));
