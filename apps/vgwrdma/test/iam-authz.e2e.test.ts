@@ -1,5 +1,5 @@
 // The built gateway with --iam-dir: users read from a versitygw users.json, a second user
-// denied by default and granted by a bucket policy, anonymous reads through a public-read ACL,
+// denied by default and granted by a bucket policy, anonymous reads through a public-read object ACL,
 // a user added to the file by another process signing in without a restart, and versitygw's
 // roles: a plain `user` may not create buckets, `userplus` and admin may.
 import {
@@ -9,6 +9,7 @@ import {
   ListBucketsCommand,
   PutBucketAclCommand,
   PutBucketPolicyCommand,
+  PutObjectAclCommand,
   PutObjectCommand,
 } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -83,7 +84,11 @@ describe('vgwrdma --iam-dir', () => {
     );
 
     expect((await fetch(`${gw.url}/shared/a.txt`)).status).toBe(403);
+    // A public-read bucket lists to anyone; reading an object takes its own ACL (as on S3).
     await alice.send(new PutBucketAclCommand({ Bucket: 'shared', ACL: 'public-read' }));
+    expect((await fetch(`${gw.url}/shared?list-type=2`)).status).toBe(200);
+    expect((await fetch(`${gw.url}/shared/a.txt`)).status).toBe(403);
+    await alice.send(new PutObjectAclCommand({ Bucket: 'shared', Key: 'a.txt', ACL: 'public-read' }));
     const anon = await fetch(`${gw.url}/shared/a.txt`);
     expect([anon.status, await anon.text()]).toEqual([200, 'from alice']);
   });

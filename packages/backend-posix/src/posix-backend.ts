@@ -36,9 +36,11 @@ import {
   type ListObjectVersionsOutput,
   type ListPartsInput,
   type ListPartsOutput,
+  type ObjectAclOutput,
   type ObjectKey,
   type ObjectOwnership,
   type ObjectRetention,
+  type PublicAccessBlock,
   type PutObjectInput,
   type PutObjectOutput,
   type RequestContext,
@@ -63,6 +65,7 @@ import { openStore, openVersionStore, type PosixBackendOptions } from './open.js
 import * as cfg from './ops/bucket-config.js';
 import * as buckets from './ops/buckets.js';
 import { deleteObject, deleteObjects } from './ops/delete-object.js';
+import * as objAcl from './ops/object-acl.js';
 import * as sub from './ops/object-subresources.js';
 import { copyObject, putObject } from './ops/put-copy.js';
 import { getObject, headObject } from './ops/read-object.js';
@@ -164,6 +167,15 @@ export class PosixBackend extends UnsupportedBackend {
   override deleteBucketOwnershipControls(_: Ctx, bucket: string): Promise<void> {
     return cfg.deleteTextConfig(this.env, bucket, 'ownership');
   }
+  override getPublicAccessBlock(_: Ctx, bucket: string): Promise<PublicAccessBlock> {
+    return cfg.getPublicAccessBlock(this.env, bucket);
+  }
+  override putPublicAccessBlock(_: Ctx, bucket: string, block: PublicAccessBlock): Promise<void> {
+    return cfg.putTextConfig(this.env, bucket, 'publicAccessBlock', JSON.stringify(block));
+  }
+  override deletePublicAccessBlock(_: Ctx, bucket: string): Promise<void> {
+    return cfg.deleteTextConfig(this.env, bucket, 'publicAccessBlock');
+  }
   override getBucketCors(_: Ctx, bucket: string): Promise<string> {
     return cfg.getTextConfig(this.env, bucket, 'cors');
   }
@@ -228,6 +240,12 @@ export class PosixBackend extends UnsupportedBackend {
   }
   override getObjectAttributes(_: Ctx, input: GetObjectAttributesInput): Promise<GetObjectAttributesOutput> {
     return sub.getObjectAttributes(this.env, input);
+  }
+  override getObjectAcl(_: Ctx, input: ObjectKey): Promise<ObjectAclOutput> {
+    return objAcl.getObjectAcl(this.env, input);
+  }
+  override putObjectAcl(_: Ctx, input: ObjectKey, acl: ObjectAclOutput): Promise<void> {
+    return objAcl.putObjectAcl(this.env, input, acl);
   }
   override getObjectTagging(_: Ctx, input: ObjectKey): Promise<TagSet> {
     return sub.getObjectTagging(this.env, input);

@@ -1,6 +1,7 @@
 // Authorization through the SDK with several users: a second user granted and denied by the
-// bucket ACL and by the bucket policy, explicit Deny over any grant, anonymous access through
-// a public-read ACL or a policy, BucketOwnerEnforced, GetBucketPolicyStatus, --disable-acl.
+// bucket ACL (listing, writing), the object ACL (reading) and the bucket policy, explicit Deny
+// over any grant, anonymous access through a public-read object ACL or a policy,
+// BucketOwnerEnforced, GetBucketPolicyStatus, --disable-acl.
 import {
   CopyObjectCommand,
   CreateBucketCommand,
@@ -13,6 +14,7 @@ import {
   PutBucketAclCommand,
   PutBucketOwnershipControlsCommand,
   PutBucketPolicyCommand,
+  PutObjectAclCommand,
   PutObjectCommand,
 } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -46,16 +48,22 @@ describe('ACLs and bucket policies with two users', () => {
     await gw.alice.send(new PutBucketAclCommand({ Bucket, GrantRead: `id="${BOB.access}"` }));
     const acl = await gw.alice.send(new GetBucketAclCommand({ Bucket }));
     expect(acl.Grants?.map((g) => [g.Grantee?.ID, g.Permission])).toContainEqual([BOB.access, 'READ']);
-    const got = await gw.bob.send(new GetObjectCommand({ Bucket, Key: 'doc.txt' }));
-    expect(await got.Body?.transformToString()).toBe('hello');
+    // READ on the bucket lets Bob list; reading an object takes the object's ACL (private here).
+    expect(await errorName(gw.bob.send(new ListObjectsV2Command({ Bucket })))).toBe('');
+    expect(await errorName(gw.bob.send(new GetObjectCommand({ Bucket, Key: 'doc.txt' })))).toBe(
+      'AccessDenied',
+    );
     // READ does not include WRITE.
     expect(await errorName(gw.bob.send(new PutObjectCommand({ Bucket, Key: 'b', Body: 'x' })))).toBe(
       'AccessDenied',
     );
-    await gw.alice.send(new PutBucketAclCommand({ Bucket, ACL: 'private' }));
-    expect(await errorName(gw.bob.send(new GetObjectCommand({ Bucket, Key: 'doc.txt' })))).toBe(
+    // Header grants replace the whole ACL, the owner's grant included (as on S3): Alice may no
+    // longer write, but may still set the ACL.
+    expect(await errorName(gw.alice.send(new PutObjectCommand({ Bucket, Key: 'b', Body: 'x' })))).toBe(
       'AccessDenied',
     );
+    await gw.alice.send(new PutBucketAclCommand({ Bucket, ACL: 'private' }));
+    expect(await errorName(gw.bob.send(new ListObjectsV2Command({ Bucket })))).toBe('AccessDenied');
   });
 
   it('grants write by an AccessControlPolicy body and lists the owner once', async () => {
@@ -77,7 +85,9 @@ describe('ACLs and bucket policies with two users', () => {
       [BOB.access, 'WRITE'],
     ]);
     await gw.bob.send(new PutObjectCommand({ Bucket, Key: 'from-bob', Body: 'b' }));
-    expect(await errorName(gw.bob.send(new GetObjectCommand({ Bucket, Key: 'from-bob' })))).toBe(
+    // Bob owns what he wrote (its ACL gives him FULL_CONTROL); WRITE on the bucket reads nothing else.
+    expect(await errorName(gw.bob.send(new GetObjectCommand({ Bucket, Key: 'from-bob' })))).toBe('');
+    expect(await errorName(gw.bob.send(new GetObjectCommand({ Bucket, Key: 'doc.txt' })))).toBe(
       'AccessDenied',
     );
     // Bob holds WRITE, not WRITE_ACP: he cannot change the ACL.
@@ -105,8 +115,10 @@ describe('ACLs and bucket policies with two users', () => {
     expect(await errorName(gw.bob.send(new PutObjectCommand({ Bucket, Key: 'other', Body: 'x' })))).toBe(
       'AccessDenied',
     );
-    // ACL grants full read; the policy denies one prefix: the Deny wins there, also for the owner.
-    await gw.alice.send(new PutBucketAclCommand({ Bucket, GrantFullControl: `id="${BOB.access}"` }));
+    // ACLs grant read; the policy denies one prefix: the Deny wins there, also for the owner.
+    await gw.alice.send(
+      new PutBucketAclCommand({ Bucket, GrantFullControl: `id="${BOB.access}", id="${ALICE.access}"` }),
+    );
     await gw.alice.send(
       new PutBucketPolicyCommand({
         Bucket,
@@ -120,7 +132,9 @@ describe('ACLs and bucket policies with two users', () => {
         ]),
       }),
     );
-    await gw.alice.send(new PutObjectCommand({ Bucket, Key: 'secret.txt', Body: 's' }));
+    const GrantRead = `id="${BOB.access}"`;
+    await gw.alice.send(new PutObjectCommand({ Bucket, Key: 'secret.txt', Body: 's', GrantRead }));
+    await gw.alice.send(new PutObjectAclCommand({ Bucket, Key: 'doc.txt', GrantRead }));
     expect(await errorName(gw.bob.send(new GetObjectCommand({ Bucket, Key: 'secret.txt' })))).toBe(
       'AccessDenied',
     );
@@ -130,6 +144,7 @@ describe('ACLs and bucket policies with two users', () => {
     expect(await errorName(gw.bob.send(new GetObjectCommand({ Bucket, Key: 'doc.txt' })))).toBe('');
     await gw.alice.send(new DeleteBucketPolicyCommand({ Bucket }));
     await gw.alice.send(new PutBucketAclCommand({ Bucket, ACL: 'private' }));
+    await gw.alice.send(new PutObjectAclCommand({ Bucket, Key: 'doc.txt', ACL: 'private' }));
     expect(await errorName(gw.alice.send(new GetObjectCommand({ Bucket, Key: 'secret.txt' })))).toBe('');
   });
 
@@ -138,9 +153,11 @@ describe('ACLs and bucket policies with two users', () => {
     const copy = () =>
       gw.bob.send(new CopyObjectCommand({ Bucket: 'bobs', Key: 'copy', CopySource: `${Bucket}/doc.txt` }));
     expect(await errorName(copy())).toBe('AccessDenied');
-    await gw.alice.send(new PutBucketAclCommand({ Bucket, GrantRead: `id="${BOB.access}"` }));
+    // Reading the source takes READ in the source object's ACL.
+    await gw.alice.send(new PutObjectAclCommand({ Bucket, Key: 'doc.txt', GrantRead: `id="${BOB.access}"` }));
     expect(await errorName(copy())).toBe('');
-    await gw.alice.send(new PutBucketAclCommand({ Bucket, ACL: 'private' }));
+    await gw.alice.send(new PutObjectAclCommand({ Bucket, Key: 'doc.txt', ACL: 'private' }));
+    expect(await errorName(copy())).toBe('AccessDenied');
     // x-amz-expected-bucket-owner must name the owner when sent.
     expect(
       await errorName(
@@ -199,10 +216,16 @@ describe('ACLs and bucket policies with two users', () => {
     const anon = () => raw(gw.url, { path: `/${Bucket}/doc.txt` });
     const denied = await anon();
     expect([denied.status, xmlField(denied.body, 'Code')]).toEqual([403, 'AccessDenied']);
+    // A public-read bucket lists to anyone; its private objects stay private.
     await gw.alice.send(new PutBucketAclCommand({ Bucket, ACL: 'public-read' }));
+    expect((await raw(gw.url, { path: `/${Bucket}?list-type=2` })).status).toBe(200);
+    expect((await anon()).status).toBe(403);
+    await gw.alice.send(new PutObjectAclCommand({ Bucket, Key: 'doc.txt', ACL: 'public-read' }));
     const viaAcl = await anon();
     expect([viaAcl.status, viaAcl.body]).toEqual([200, 'hello']);
     await gw.alice.send(new PutBucketAclCommand({ Bucket, ACL: 'private' }));
+    expect((await anon()).status).toBe(200); // the object's own ACL decides its reads
+    await gw.alice.send(new PutObjectAclCommand({ Bucket, Key: 'doc.txt', ACL: 'private' }));
     expect((await anon()).status).toBe(403);
     await gw.alice.send(
       new PutBucketPolicyCommand({
@@ -364,7 +387,7 @@ describe('ACLs and bucket policies with two users', () => {
         OwnershipControls: { Rules: [{ ObjectOwnership: 'ObjectWriter' }] },
       }),
     );
-    await gw.alice.send(new PutBucketAclCommand({ Bucket: B, GrantRead: `id="${BOB.access}"` }));
+    await gw.alice.send(new PutObjectAclCommand({ Bucket: B, Key: 'k', GrantRead: `id="${BOB.access}"` }));
     expect(await errorName(gw.bob.send(new GetObjectCommand({ Bucket: B, Key: 'k' })))).toBe('');
     await gw.alice.send(
       new PutBucketOwnershipControlsCommand({

@@ -3,7 +3,13 @@
 // gateway) picking up changes without a restart.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CreateBucketCommand, ListBucketsCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
+import {
+  CreateBucketCommand,
+  GetBucketAclCommand,
+  ListBucketsCommand,
+  ListObjectsV2Command,
+  PutBucketAclCommand,
+} from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IamStore } from '../src/iam/index.js';
 import { ADMIN_ACCESS, ADMIN_SECRET, s3Client, startGateway } from './support/harness.js';
@@ -99,6 +105,35 @@ describe('admin user API', () => {
     );
     const list = await admin('/list-buckets');
     expect(list.body).toContain(`<Name>handover</Name><Owner>${BOB.access}</Owner>`);
+  });
+
+  it('keeps an optional display name and e-mail, shown in ACLs and resolving e-mail grants', async () => {
+    const created = await admin(
+      '/create-user',
+      '<Account><Access>FAYKEY</Access><Secret>fay-secret</Secret><Role>userplus</Role><DisplayName>Fay F.</DisplayName></Account>',
+    );
+    expect(created.status).toBe(201);
+    const upd = await admin(
+      '/update-user?access=FAYKEY',
+      '<MutableProps><Email>fay@example.com</Email></MutableProps>',
+    );
+    expect(upd.status).toBe(200);
+    const file = JSON.parse(await readFile(join(gw.iamDir, 'users.json'), 'utf8'));
+    expect(file.accessAccounts.FAYKEY).toMatchObject({ displayName: 'Fay F.', email: 'fay@example.com' });
+    const list = await admin('/list-users');
+    expect(list.body).toContain('<DisplayName>Fay F.</DisplayName><Email>fay@example.com</Email>');
+    const fay = s3Client(gw.url, 'FAYKEY', 'fay-secret');
+    await fay.send(new CreateBucketCommand({ Bucket: 'fays' }));
+    await fay.send(
+      new PutBucketAclCommand({ Bucket: 'fays', GrantFullControl: 'emailAddress="fay@example.com"' }),
+    );
+    const acl = await fay.send(new GetBucketAclCommand({ Bucket: 'fays' }));
+    expect([
+      acl.Owner?.DisplayName,
+      acl.Grants?.[0]?.Grantee?.ID,
+      acl.Grants?.[0]?.Grantee?.DisplayName,
+    ]).toEqual(['Fay F.', 'FAYKEY', 'Fay F.']);
+    fay.destroy();
   });
 
   it('refuses the admin API to plain users and anonymous callers', async () => {

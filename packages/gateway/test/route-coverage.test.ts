@@ -19,8 +19,8 @@ for (const m of BACKEND_METHODS) {
   });
 }
 
-const ACP =
-  '<AccessControlPolicy><Owner><ID>o</ID></Owner><AccessControlList><Grant><Grantee><ID>o</ID></Grantee><Permission>FULL_CONTROL</Permission></Grant></AccessControlList></AccessControlPolicy>';
+// Grants go to existing accounts only (others are InvalidArgument before any backend call).
+const ACP = `<AccessControlPolicy><Owner><ID>${ADMIN_ACCESS}</ID></Owner><AccessControlList><Grant><Grantee><ID>${ADMIN_ACCESS}</ID></Grantee><Permission>FULL_CONTROL</Permission></Grant></AccessControlList></AccessControlPolicy>`;
 const POLICY = JSON.stringify({
   Version: '2012-10-17',
   Statement: [{ Effect: 'Allow', Principal: '*', Action: 's3:GetObject', Resource: 'arn:aws:s3:::bkt/*' }],
@@ -52,6 +52,13 @@ const REQUESTS: Record<BackendMethod, RawRequest> = {
     body: '<OwnershipControls><Rule><ObjectOwnership>BucketOwnerEnforced</ObjectOwnership></Rule></OwnershipControls>',
   },
   deleteBucketOwnershipControls: { method: 'DELETE', path: '/bkt?ownershipControls' },
+  getPublicAccessBlock: { path: '/bkt?publicAccessBlock' },
+  putPublicAccessBlock: {
+    method: 'PUT',
+    path: '/bkt?publicAccessBlock',
+    body: '<PublicAccessBlockConfiguration><BlockPublicAcls>true</BlockPublicAcls></PublicAccessBlockConfiguration>',
+  },
+  deletePublicAccessBlock: { method: 'DELETE', path: '/bkt?publicAccessBlock' },
   getBucketCors: { path: '/bkt?cors' },
   putBucketCors: {
     method: 'PUT',

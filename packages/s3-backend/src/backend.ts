@@ -10,6 +10,7 @@ import type {
   ListBucketsInput,
   ListBucketsOutput,
   ObjectOwnership,
+  PublicAccessBlock,
   VersioningStatus,
 } from './types/bucket.js';
 import type { ObjectRetention, TagSet } from './types/common.js';
@@ -73,6 +74,10 @@ export interface BucketOperations {
   getBucketOwnershipControls(ctx: Ctx, bucket: string): Promise<ObjectOwnership>;
   putBucketOwnershipControls(ctx: Ctx, bucket: string, ownership: ObjectOwnership): Promise<void>;
   deleteBucketOwnershipControls(ctx: Ctx, bucket: string): Promise<void>;
+  /** NoSuchPublicAccessBlockConfiguration when none. */
+  getPublicAccessBlock(ctx: Ctx, bucket: string): Promise<PublicAccessBlock>;
+  putPublicAccessBlock(ctx: Ctx, bucket: string, block: PublicAccessBlock): Promise<void>;
+  deletePublicAccessBlock(ctx: Ctx, bucket: string): Promise<void>;
   /** The CORS configuration XML as sent; NoSuchCORSConfiguration when none. */
   getBucketCors(ctx: Ctx, bucket: string): Promise<string>;
   putBucketCors(ctx: Ctx, bucket: string, cors: string): Promise<void>;

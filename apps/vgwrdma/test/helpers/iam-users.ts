@@ -8,6 +8,10 @@ export interface IamUser {
   readonly secret: string;
   /** versitygw's role; 'user' when omitted (may not create buckets). */
   readonly role?: 'admin' | 'user' | 'userplus';
+  /** Shown as DisplayName in ACLs (this gateway's own field; versitygw ignores it). */
+  readonly displayName?: string;
+  /** What ACL grants by e-mail address resolve against. */
+  readonly email?: string;
 }
 
 export async function writeUsers(dir: string, users: readonly IamUser[]): Promise<void> {

@@ -21,6 +21,8 @@ export const ATTR = {
   versionId: 'version-id',
   deleteMarker: 'delete-marker',
   bucketLock: 'bucket-lock',
+  /** This gateway's own: the bucket's public access block, JSON. */
+  publicAccessBlock: 'vgwrdma-public-access-block',
   /** This gateway's own: `<tag>-<pid>` of the process holding a multipart claim (fs/owner.ts). */
   claimOwner: 'vgwrdma-claim-owner',
 } as const;

@@ -15,6 +15,7 @@ import {
   type UserMetadata,
 } from '@vgwrdma/s3-backend';
 import { ATTR, CONTENT_ATTRS } from './attr-names.js';
+import { encodeObjectAcl } from './object-acl.js';
 import { getJson, getText, type MetaStore } from './store.js';
 
 /** S3 caps user metadata at 2 KB (keys + values); versitygw does not, we do. */
@@ -83,6 +84,7 @@ export function creationAttrs(input: ObjectAttributesInput): AttrEntries {
     out.push([ATTR.tagging, JSON.stringify(input.tagging)]);
   if (input.retention) out.push([ATTR.retention, JSON.stringify(input.retention)]);
   if (input.legalHold !== undefined) out.push([ATTR.legalHold, legalHoldByte(input.legalHold)]);
+  if (input.acl) out.push([ATTR.acl, encodeObjectAcl(input.acl)]);
   return out;
 }
 

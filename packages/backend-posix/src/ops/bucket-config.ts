@@ -4,6 +4,7 @@
 import {
   type BucketLockConfig,
   type ObjectOwnership,
+  type PublicAccessBlock,
   S3Error,
   type S3ErrorCode,
   type TagSet,
@@ -23,6 +24,7 @@ export const TEXT_CONFIGS = {
   cors: { attr: ATTR.cors, missing: 'NoSuchCORSConfiguration' },
   website: { attr: ATTR.website, missing: 'NoSuchWebsiteConfiguration' },
   ownership: { attr: ATTR.ownership, missing: 'OwnershipControlsNotFoundError' },
+  publicAccessBlock: { attr: ATTR.publicAccessBlock, missing: 'NoSuchPublicAccessBlockConfiguration' },
 } as const satisfies Record<string, { attr: string; missing: S3ErrorCode }>;
 export type TextConfig = keyof typeof TEXT_CONFIGS;
 
@@ -58,6 +60,27 @@ export async function deleteTextConfig(env: PosixEnv, bucket: string, which: Tex
 
 export async function getOwnership(env: PosixEnv, bucket: string): Promise<ObjectOwnership> {
   return (await getTextConfig(env, bucket, 'ownership')) as ObjectOwnership;
+}
+
+const BLOCK_FIELDS = [
+  'BlockPublicAcls',
+  'IgnorePublicAcls',
+  'BlockPublicPolicy',
+  'RestrictPublicBuckets',
+] as const;
+
+/** The stored JSON, every field read as a boolean (a damaged attribute reads as all false). */
+export async function getPublicAccessBlock(env: PosixEnv, bucket: string): Promise<PublicAccessBlock> {
+  const text = await getTextConfig(env, bucket, 'publicAccessBlock');
+  let v: Partial<Record<(typeof BLOCK_FIELDS)[number], unknown>> = {};
+  try {
+    v = JSON.parse(text) as typeof v;
+  } catch {
+    // fall through: all false
+  }
+  const block = {} as PublicAccessBlock;
+  for (const f of BLOCK_FIELDS) block[f] = v[f] === true;
+  return block;
 }
 
 /**

@@ -78,6 +78,8 @@ export async function copyObject(
       : { ...contentHeadersOf(a), metadata: a.metadata };
     const tagging = replaceTags ? input.tagging : a.tagging;
     if (tagging) attrs.tagging = tagging;
+    // The copy gets the request's ACL (private when it names none), never the source's.
+    if (input.acl) attrs.acl = input.acl;
     Object.assign(attrs, await lockForNewObject(env, input.bucket, input));
     checkMetadataSize(attrs.metadata);
     checkContentHeaders(attrs);

@@ -145,6 +145,9 @@ export async function getObjectAcl(
       }),
       permission: g.Permission ?? 'READ',
     })),
+    // The upstream's ACL names upstream accounts, not the gateway's: access to the object follows
+    // the gateway-side bucket ACL.
+    inherited: true,
   };
 }
 

@@ -9,6 +9,8 @@ export interface Credential {
 
 export interface CredentialStore {
   lookup(accessKey: string): Promise<Credential | undefined>;
+  /** The account with this e-mail address (ACL grants by e-mail); stores without e-mails leave it out. */
+  findByEmail?(email: string): Promise<Account | undefined>;
 }
 
 /** Node's IncomingHttpHeaders shape: lower-case names, repeated headers as arrays. */

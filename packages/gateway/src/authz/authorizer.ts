@@ -1,26 +1,33 @@
 // The ACL/policy step of the pipeline: decides whether an (authenticated or anonymous) caller
 // may perform a route's action on a bucket or object. Order: role (CreateBucket: admin and
-// userplus only) → admin bypass → explicit Deny in the bucket policy → bucket owner → policy
-// Allow → ACL grant (unless ACLs are disabled by `disableAcl` or BucketOwnerEnforced) →
-// AccessDenied. An object request is checked for every action it needs (request-actions.ts:
-// version variants, bypass and object-lock headers), and a copy also for reading its source,
-// with the source object's tags and version in the condition context.
+// userplus only) → admin bypass → explicit Deny in the bucket policy → policy Allow (not for
+// other accounts under RestrictPublicBuckets with a public policy) → bucket owner (everything
+// but the bucket ACL's READ/WRITE, which its own grant decides) → ACL grant (unless ACLs are
+// disabled by `disableAcl` or BucketOwnerEnforced; group grants not under IgnorePublicAcls) →
+// AccessDenied. Reading an object and its ACL, and writing its ACL, are decided by the object's
+// own ACL where it has one, the bucket ACL otherwise. An object request is checked for every
+// action it needs (request-actions.ts: version variants, bypass and object-lock headers), and a
+// copy also for reading its source, with the source object's tags and version in the condition
+// context. A request for a missing object answers 404 only to callers who may list the bucket
+// (s3:ListBucket with the key as s3:prefix), AccessDenied to others.
 import {
   type Account,
   type Backend,
+  type BucketAcl,
   type CopySource,
   type RequestContext,
   S3Error,
 } from '@vgwrdma/s3-backend';
 import { parseCopySource } from '../http/copy-source.js';
 import { header, queryValue, type RawHeaders } from '../http/headers.js';
-import { aclGrants } from './acl/acl-permissions.js';
+import { aclGrants, decidedByObjectAcl, isAclAccess, permissionFor } from './acl/acl-permissions.js';
 import { checkAclUsage } from './acl-usage.js';
 import { type RouteShape, refuseAnonymous } from './anonymous-refusals.js';
 import { type BucketState, BucketStateCache, type BucketStateCacheOptions } from './bucket-state.js';
 import { conditionContext } from './condition-context.js';
 import { withDeleteFilter } from './delete-filter.js';
-import { evaluatePolicy } from './policy/index.js';
+import { lookupObjectAcl } from './object-acl-lookup.js';
+import { evaluatePolicy, policyIsPublic } from './policy/index.js';
 import { copySourceAction, objectActions } from './request-actions.js';
 import { checkRole } from './roles.js';
 
@@ -62,6 +69,8 @@ interface Target {
   readonly query: URLSearchParams;
   /** s3:ExistingObjectTag/<key> of the object (only read when the bucket policy asks). */
   readonly tags?: ReadonlyMap<string, string[]> | undefined;
+  /** The object's own ACL, where it has one and the check needed it. */
+  readonly objectAcl?: BucketAcl | undefined;
 }
 
 function resourceOf(req: AccessRequest): string {
@@ -110,10 +119,16 @@ export class Authorizer {
       return { state };
     }
     const versionId = queryValue(req.query, 'versionId');
-    const tags = await this.existingTags(req, state, { bucket: req.bucket, key: req.key, versionId });
-    const target = { state, resource: resourceOf(req), query: req.query, tags };
-    for (const action of objectActions(route, req.headers, versionId !== undefined))
-      this.decide(req, target, action);
+    const object = { bucket: req.bucket, key: req.key, ...(versionId === undefined ? {} : { versionId }) };
+    const actions = objectActions(route, req.headers, versionId !== undefined);
+    const objectAcl = await this.objectAclFor(req, state, object, actions);
+    if (objectAcl === 'missing') {
+      this.refuseUnlisted(req, state, req.key);
+      return { state };
+    }
+    const tags = await this.existingTags(req, state, object);
+    const target = { state, resource: resourceOf(req), query: req.query, tags, objectAcl };
+    for (const action of actions) this.decide(req, target, action);
     if (route.header === 'x-amz-copy-source') await this.authorizeSource(req, state);
     return { state };
   }
@@ -127,14 +142,44 @@ export class Authorizer {
     const source: CopySource = parseCopySource(req.headers);
     const srcState =
       source.bucket === req.bucket ? state : await this.cache.get(req.backend, req.ctx, source.bucket);
+    const action = copySourceAction(source.versionId);
+    const objectAcl = await this.objectAclFor(req, srcState, source, [action]);
+    if (objectAcl === 'missing') return this.refuseUnlisted(req, srcState, source.key, source.bucket);
     const tags = await this.existingTags(req, srcState, source);
     const target = {
       state: srcState,
       resource: `${ARN}${source.bucket}/${source.key}`,
       query: versionQuery(source.versionId),
       tags,
+      objectAcl,
     };
-    this.decide(req, target, copySourceAction(source.versionId));
+    this.decide(req, target, action);
+  }
+
+  /**
+   * The object's own ACL when one of `actions` is decided by it and the caller is not the
+   * bucket owner (who may read its bucket's objects and their ACLs anyway).
+   */
+  private async objectAclFor(
+    req: AccessRequest,
+    state: BucketState,
+    object: { bucket: string; key: string; versionId?: string | undefined },
+    actions: readonly string[],
+  ): Promise<BucketAcl | 'missing' | undefined> {
+    if (!actions.some(decidedByObjectAcl)) return undefined;
+    if (!req.anonymous && state.acl.Owner === req.account.access) return undefined;
+    const { bucket, key, versionId } = object;
+    return lookupObjectAcl(
+      req.backend,
+      req.ctx,
+      versionId === undefined ? { bucket, key } : { bucket, key, versionId },
+    );
+  }
+
+  /** A missing object: the handler answers 404 to a caller who may list the bucket; others get AccessDenied. */
+  private refuseUnlisted(req: AccessRequest, state: BucketState, key: string, bucket = req.bucket): void {
+    const target = { state, resource: `${ARN}${bucket}`, query: new URLSearchParams({ prefix: key }) };
+    this.decide(req, target, 's3:ListBucket');
   }
 
   /** Policy Deny, then owner, policy Allow and ACL grant, for one action on one resource. */
@@ -182,9 +227,31 @@ export class Authorizer {
         })
       : 'none';
     if (decision === 'deny') return false;
-    if (access !== '' && state.acl.Owner === access) return true;
-    if (decision === 'allow') return true;
+    const owner = access !== '' && state.acl.Owner === access;
+    const block = state.publicAccessBlock;
+    // RestrictPublicBuckets: a public policy admits nobody from outside the owner's account.
+    const restricted =
+      block?.RestrictPublicBuckets === true &&
+      !owner &&
+      state.policy !== undefined &&
+      policyIsPublic(state.policy);
+    if (decision === 'allow' && !restricted) return true;
     const aclsApply = !this.disableAcl && state.ownership !== 'BucketOwnerEnforced';
-    return aclsApply && aclGrants(state.acl, access, action);
+    if (owner) {
+      // The owner's own grant decides the bucket ACL's READ and WRITE (an ACL with no grants
+      // revokes them); everything else is the owner's.
+      const byBucketGrant =
+        permissionFor(action) !== undefined && !isAclAccess(action) && !decidedByObjectAcl(action);
+      return !aclsApply || !byBucketGrant || aclGrants(state.acl, access, action);
+    }
+    if (!aclsApply) return false;
+    const opts = { ignorePublic: block?.IgnorePublicAcls === true };
+    const objectAcl = target.objectAcl;
+    if (objectAcl && decidedByObjectAcl(action)) {
+      // The object's owner may always read and write its ACL.
+      if (isAclAccess(action) && access !== '' && objectAcl.Owner === access) return true;
+      return aclGrants(objectAcl, access, action, opts);
+    }
+    return aclGrants(state.acl, access, action, opts);
   }
 }

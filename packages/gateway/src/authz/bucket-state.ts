@@ -1,4 +1,5 @@
-// The access-relevant state of each bucket (ACL, parsed policy, ownership, CORS rules), read
+// The access-relevant state of each bucket (ACL, parsed policy, ownership, public access
+// block, CORS rules), read
 // from the backend once and kept in a bounded LRU. The router invalidates a bucket after every
 // write to it, so this gateway's own Put*/Delete* take effect on the next request; a
 // load that raced with any invalidation is used once but not stored (one global counter, so
@@ -9,6 +10,7 @@ import {
   type BucketAcl,
   isS3Error,
   type ObjectOwnership,
+  type PublicAccessBlock,
   type RequestContext,
 } from '@vgwrdma/s3-backend';
 import { type CorsRule, parseCorsRules } from '../cors/cors-config.js';
@@ -19,6 +21,8 @@ export interface BucketState {
   /** Absent when the bucket has no policy (or one that no longer parses). */
   readonly policy?: BucketPolicy;
   readonly ownership?: ObjectOwnership;
+  /** Absent when the bucket has no public access block. */
+  readonly publicAccessBlock?: PublicAccessBlock;
   /** Absent when the bucket has no CORS configuration. */
   readonly cors?: readonly CorsRule[];
 }
@@ -28,6 +32,7 @@ const ABSENT = new Set([
   'NoSuchBucketPolicy',
   'OwnershipControlsNotFoundError',
   'NoSuchCORSConfiguration',
+  'NoSuchPublicAccessBlockConfiguration',
   'NotImplemented',
 ]);
 
@@ -49,13 +54,18 @@ function parsed<T>(text: string | undefined, parse: (t: string) => T): T | undef
   }
 }
 
-async function loadBucketState(backend: Backend, ctx: RequestContext, bucket: string): Promise<BucketState> {
-  const [acl, policy, ownership, cors] = await Promise.all([
+export async function loadBucketState(
+  backend: Backend,
+  ctx: RequestContext,
+  bucket: string,
+): Promise<BucketState> {
+  const [acl, policy, ownership, cors, block] = await Promise.all([
     // A backend without ACL support (NotImplemented) leaves the bucket to admins and policies.
     optional(() => backend.getBucketAcl(ctx, bucket)),
     optional(() => backend.getBucketPolicy(ctx, bucket)),
     optional(() => backend.getBucketOwnershipControls(ctx, bucket)),
     optional(() => backend.getBucketCors(ctx, bucket)),
+    optional(() => backend.getPublicAccessBlock(ctx, bucket)),
   ]);
   const p = parsed(policy, (t) => parseBucketPolicy(t, bucket));
   const c = parsed(cors, parseCorsRules);
@@ -63,6 +73,7 @@ async function loadBucketState(backend: Backend, ctx: RequestContext, bucket: st
     acl: acl ?? { Owner: '', Grantees: [] },
     ...(p ? { policy: p } : {}),
     ...(ownership ? { ownership } : {}),
+    ...(block ? { publicAccessBlock: block } : {}),
     ...(c ? { cors: c } : {}),
   };
 }

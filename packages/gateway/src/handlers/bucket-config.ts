@@ -1,21 +1,21 @@
 // Bucket configuration stored and returned as the backend gives it: versioning, policy, CORS,
 // website, ownership controls, object-lock configuration and the bucket ACL. Enforcement of
 // policies and ACLs is not done here.
-import { S3Error } from '@vgwrdma/s3-backend';
-import { hasGrantHeaders } from '../authz/acl/grant-headers.js';
-import { parseBucketPolicy, policyIsPublic } from '../authz/policy/index.js';
-import { header } from '../http/headers.js';
+import { cannedAcl } from '../authz/acl/canned-acl.js';
+import { displayNames } from '../authz/acl/display-names.js';
+import { requestedAcl } from '../authz/acl/request-acl.js';
+import { parseBucketPolicy } from '../authz/policy/index.js';
 import type { Handler } from '../routes/types.js';
 import { el, group, xmlDocument } from '../xml/document.js';
 import { parseXmlRoot } from '../xml/parse.js';
-import { renderBucketAcl } from '../xml/render-acl.js';
+import { aclAccountIds, renderAcl } from '../xml/render-acl.js';
 import {
-  parseAccessControlPolicy,
   parseObjectLockConfiguration,
   parseOwnershipControls,
   parseVersioningConfiguration,
 } from '../xml/requests.js';
-import { aclFromHeaders } from './bucket.js';
+import { bucketOwnerOf, refusePublicAcl } from './acl-writes.js';
+import { refusePublicPolicy } from './public-access.js';
 import { emptyResponse, readBodyText, xmlResponse } from './respond.js';
 
 export const getBucketVersioning: Handler = async (_c, req) => {
@@ -39,7 +39,7 @@ export const getBucketPolicy: Handler = async (_c, req) => {
 
 export const putBucketPolicy: Handler = async (_c, req) => {
   const text = await readBodyText(req);
-  parseBucketPolicy(text, req.bucket);
+  await refusePublicPolicy(req, parseBucketPolicy(text, req.bucket));
   await req.backend.putBucketPolicy(req.ctx, req.bucket, text);
   return emptyResponse(204);
 };
@@ -121,27 +121,24 @@ export const putObjectLockConfiguration: Handler = async (_c, req) => {
   return emptyResponse(200);
 };
 
-export const getBucketAcl: Handler = async (_c, req) =>
-  xmlResponse(renderBucketAcl(await req.backend.getBucketAcl(req.ctx, req.bucket)));
-
-export const putBucketAcl: Handler = async (_c, req) => {
-  const byHeaders = header(req.headers, 'x-amz-acl') !== undefined || hasGrantHeaders(req.headers);
-  const text = await readBodyText(req);
-  if (byHeaders && text.trim() !== '') {
-    throw new S3Error('InvalidRequest', 'Specifying both Canned ACLs and Header Grants is not allowed.');
-  }
-  let acl = byHeaders || text.trim() === '' ? undefined : parseAccessControlPolicy(text);
-  if (!acl) {
-    // Canned and header grants keep the bucket's owner.
-    const current = await req.backend.getBucketAcl(req.ctx, req.bucket);
-    acl = aclFromHeaders(current.Owner, req.headers);
-  }
-  await req.backend.putBucketAcl(req.ctx, req.bucket, acl);
-  return emptyResponse(200);
+export const getBucketAcl: Handler = async (_c, req) => {
+  const acl = await req.backend.getBucketAcl(req.ctx, req.bucket);
+  return xmlResponse(renderAcl(acl, await displayNames(aclAccountIds(acl), req.accounts)));
 };
 
-/** GetBucketPolicyStatus: whether the bucket policy makes the bucket public. */
-export const getBucketPolicyStatus: Handler = async (_c, req) => {
-  const policy = parseBucketPolicy(await req.backend.getBucketPolicy(req.ctx, req.bucket), req.bucket);
-  return xmlResponse(xmlDocument('PolicyStatus', el('IsPublic', policyIsPublic(policy))));
+/** The whole ACL is replaced (the owner stays); a request naming none sets `private`. */
+export const putBucketAcl: Handler = async (_c, req) => {
+  const text = await readBodyText(req);
+  const Owner = await bucketOwnerOf(req);
+  const acl =
+    (await requestedAcl({
+      headers: req.headers,
+      body: text,
+      owner: Owner,
+      bucketOwner: Owner,
+      accounts: req.accounts,
+    })) ?? cannedAcl('private', Owner);
+  await refusePublicAcl(req, acl);
+  await req.backend.putBucketAcl(req.ctx, req.bucket, acl);
+  return emptyResponse(200);
 };

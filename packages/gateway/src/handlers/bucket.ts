@@ -1,14 +1,9 @@
 // Bucket lifecycle: ListBuckets, CreateBucket, HeadBucket, DeleteBucket, GetBucketLocation, and
 // the two admin operations (change owner, list buckets with owners).
-import {
-  type BucketAcl,
-  type CannedAcl,
-  escapeXml,
-  type ObjectOwnership,
-  S3Error,
-} from '@vgwrdma/s3-backend';
-import { grantsFromHeaders } from '../authz/acl/grant-headers.js';
-import { header, intParam, queryValue, type RawHeaders } from '../http/headers.js';
+import { escapeXml, type ObjectOwnership, S3Error } from '@vgwrdma/s3-backend';
+import { cannedAcl } from '../authz/acl/canned-acl.js';
+import { requestedAcl } from '../authz/acl/request-acl.js';
+import { header, intParam, queryValue } from '../http/headers.js';
 import type { Handler } from '../routes/types.js';
 import { each, el, group, xmlDocument } from '../xml/document.js';
 import { parseCreateBucketConfiguration } from '../xml/requests.js';
@@ -36,36 +31,6 @@ export const listBuckets: Handler = async (_c, req) => {
   return xmlResponse(doc);
 };
 
-const CANNED: readonly CannedAcl[] = ['private', 'public-read', 'public-read-write', 'authenticated-read'];
-const ALL_USERS = 'http://acs.amazonaws.com/groups/global/AllUsers';
-const AUTHENTICATED_USERS = 'http://acs.amazonaws.com/groups/global/AuthenticatedUsers';
-
-/** The stored ACL a canned x-amz-acl value stands for. */
-export function cannedAcl(owner: string, canned: string | undefined): BucketAcl {
-  const acl = CANNED.find((a) => a === canned);
-  if (canned !== undefined && !acl) {
-    throw new S3Error('InvalidArgument', undefined, {
-      detail: { ArgumentName: 'x-amz-acl', ArgumentValue: canned },
-    });
-  }
-  const grantees: BucketAcl['Grantees'] = [];
-  if (acl === 'public-read' || acl === 'public-read-write')
-    grantees.push({ Permission: 'READ', Access: ALL_USERS, Type: 'Group' });
-  if (acl === 'public-read-write') grantees.push({ Permission: 'WRITE', Access: ALL_USERS, Type: 'Group' });
-  if (acl === 'authenticated-read')
-    grantees.push({ Permission: 'READ', Access: AUTHENTICATED_USERS, Type: 'Group' });
-  return { Owner: owner, Grantees: grantees };
-}
-
-/** The ACL a request's x-amz-acl or x-amz-grant-* headers ask for (private when neither). */
-export function aclFromHeaders(owner: string, headers: RawHeaders): BucketAcl {
-  const canned = header(headers, 'x-amz-acl');
-  const grants = grantsFromHeaders(headers);
-  if (canned !== undefined && grants.length > 0)
-    throw new S3Error('InvalidRequest', 'Specifying both Canned ACLs and Header Grants is not allowed.');
-  return grants.length > 0 ? { Owner: owner, Grantees: grants } : cannedAcl(owner, canned);
-}
-
 const OWNERSHIPS: readonly ObjectOwnership[] = [
   'BucketOwnerEnforced',
   'BucketOwnerPreferred',
@@ -89,11 +54,14 @@ export const createBucket: Handler = async (_c, req) => {
   if (canned !== undefined && ownership === 'BucketOwnerEnforced' && canned !== 'private') {
     throw new S3Error('InvalidBucketAclWithObjectOwnership');
   }
-  const acl = aclFromHeaders(req.account.access, req.headers);
+  const owner = req.account.access;
+  const acl =
+    (await requestedAcl({ headers: req.headers, owner, bucketOwner: owner, accounts: req.accounts })) ??
+    cannedAcl('private', owner);
   try {
     await req.backend.createBucket(req.ctx, {
       bucket: req.bucket,
-      owner: req.account.access,
+      owner,
       acl,
       ...(header(req.headers, 'x-amz-bucket-object-lock-enabled')?.toLowerCase() === 'true'
         ? { objectLockEnabled: true }

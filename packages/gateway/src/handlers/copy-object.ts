@@ -1,4 +1,5 @@
 // CopyObject (PUT with x-amz-copy-source); the source is parsed by http/copy-source.ts.
+
 import { type CopyObjectInput, type MetadataDirective, S3Error } from '@vgwrdma/s3-backend';
 import { parseChecksumAlgorithmHeader } from '../http/checksum-headers.js';
 import { parseCopySource } from '../http/copy-source.js';
@@ -6,6 +7,7 @@ import { header, type RawHeaders } from '../http/headers.js';
 import type { Handler } from '../routes/types.js';
 import { checksumElements } from '../xml/checksum-elements.js';
 import { el, xmlDocument } from '../xml/document.js';
+import { requestObjectAcl } from './acl-writes.js';
 import { parseObjectAttributes } from './object-attributes.js';
 import { type HeaderMap, opt, xmlResponse } from './respond.js';
 import { writtenVersionId } from './written-version.js';
@@ -46,6 +48,7 @@ export const copyObject: Handler = async (_c, req) => {
     ...opt('metadataDirective', metadataDirective),
     ...opt('taggingDirective', taggingDirective),
     ...opt('checksumAlgorithm', checksumAlgorithm),
+    acl: await requestObjectAcl(req),
   };
   const out = await req.backend.copyObject(req.ctx, input);
   const headers: HeaderMap = {

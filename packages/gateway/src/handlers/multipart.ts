@@ -1,5 +1,6 @@
 // Multipart uploads: create, upload part (and part copy), complete, abort, list parts, list
 // uploads.
+
 import { type Checksums, type CompleteMultipartUploadInput, S3Error } from '@vgwrdma/s3-backend';
 import {
   checksumRequest,
@@ -16,6 +17,7 @@ import { each, el, group, xmlDocument } from '../xml/document.js';
 import { ownerElement } from '../xml/owner.js';
 import { parseCompleteMultipartUpload } from '../xml/requests.js';
 import { encoderFor } from '../xml/url-encoding.js';
+import { requestObjectAcl } from './acl-writes.js';
 import { xmlWithKeepAlive } from './keep-alive.js';
 import { parseObjectAttributes } from './object-attributes.js';
 import { checksumHeaders } from './object-headers.js';
@@ -52,6 +54,7 @@ export const createMultipartUpload: Handler = async (_c, req) => {
     ...parseObjectAttributes(req.headers),
     ...opt('checksumAlgorithm', checksumAlgorithm),
     ...opt('checksumType', checksumType),
+    acl: await requestObjectAcl(req),
   });
   return xmlResponse(
     xmlDocument(

@@ -1,12 +1,16 @@
 // Per-object state other than data and tags: retention, legal hold, ACL, restore, and
 // GetObjectAttributes.
-import { type ObjectAttributeName, type ObjectKey, S3Error } from '@vgwrdma/s3-backend';
+import { isS3Error, type ObjectAttributeName, type ObjectKey, S3Error } from '@vgwrdma/s3-backend';
+import { cannedAcl } from '../authz/acl/canned-acl.js';
+import { displayNames } from '../authz/acl/display-names.js';
+import { requestedAcl } from '../authz/acl/request-acl.js';
 import { header, httpDate, intParam, queryValue } from '../http/headers.js';
 import type { Handler, S3Request } from '../routes/types.js';
 import { checksumElements } from '../xml/checksum-elements.js';
 import { each, el, group, xmlDocument } from '../xml/document.js';
-import { bucketAclToObjectAcl, renderObjectAcl } from '../xml/render-acl.js';
-import { parseAccessControlPolicy, parseLegalHold, parseRetention } from '../xml/requests.js';
+import { aclAccountIds, objectAclToStored, renderAcl, storedToObjectAcl } from '../xml/render-acl.js';
+import { parseLegalHold, parseRetention } from '../xml/requests.js';
+import { bucketOwnerOf, refusePublicAcl } from './acl-writes.js';
 import { emptyResponse, opt, readBodyText, xmlResponse } from './respond.js';
 
 function objectKey(req: S3Request): ObjectKey {
@@ -35,25 +39,30 @@ export const putObjectLegalHold: Handler = async (_c, req) => {
   return emptyResponse(200);
 };
 
-export const getObjectAcl: Handler = async (_c, req) =>
-  xmlResponse(renderObjectAcl(await req.backend.getObjectAcl(req.ctx, objectKey(req))));
+export const getObjectAcl: Handler = async (_c, req) => {
+  const out = await req.backend.getObjectAcl(req.ctx, objectKey(req));
+  const acl = objectAclToStored(out);
+  return xmlResponse(renderAcl(acl, await displayNames(aclAccountIds(acl), req.accounts)), 200, {
+    'x-amz-version-id': queryValue(req.query, 'versionId'),
+  });
+};
 
+/** Replaces the object's ACL (its owner stays); a request naming none sets `private`. */
 export const putObjectAcl: Handler = async (_c, req) => {
   const text = await readBodyText(req);
-  const canned = header(req.headers, 'x-amz-acl');
-  if (text.trim() === '') {
-    // Only the owner-only ACL can be expressed without knowing grantees' ids.
-    if (canned !== undefined && canned !== 'private') throw new S3Error('NotImplemented');
-    const current = await req.backend.getObjectAcl(req.ctx, objectKey(req));
-    await req.backend.putObjectAcl(req.ctx, objectKey(req), { owner: current.owner, grants: [] });
-  } else {
-    await req.backend.putObjectAcl(
-      req.ctx,
-      objectKey(req),
-      bucketAclToObjectAcl(parseAccessControlPolicy(text)),
-    );
-  }
-  return emptyResponse(200);
+  const bucketOwner = await bucketOwnerOf(req);
+  // A backend without object ACLs answers NotImplemented to the put as well; its owner is the bucket's.
+  const current = await req.backend.getObjectAcl(req.ctx, objectKey(req)).catch((err: unknown) => {
+    if (isS3Error(err) && err.code === 'NotImplemented') return undefined;
+    throw err;
+  });
+  const owner = current?.owner.id ?? bucketOwner;
+  const acl =
+    (await requestedAcl({ headers: req.headers, body: text, owner, bucketOwner, accounts: req.accounts })) ??
+    cannedAcl('private', owner, bucketOwner);
+  await refusePublicAcl(req, acl);
+  await req.backend.putObjectAcl(req.ctx, objectKey(req), storedToObjectAcl(acl));
+  return emptyResponse(200, { 'x-amz-version-id': queryValue(req.query, 'versionId') });
 };
 
 export const restoreObject: Handler = async (_c, req) => {

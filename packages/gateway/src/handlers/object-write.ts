@@ -1,10 +1,12 @@
 // PutObject, DeleteObject and DeleteObjects.
+
 import { type PutObjectInput, S3Error } from '@vgwrdma/s3-backend';
 import { checksumRequest, parseChecksumHeaders, parseContentMD5 } from '../http/checksum-headers.js';
 import { header, queryValue, type RawHeaders } from '../http/headers.js';
 import type { Handler, S3Request } from '../routes/types.js';
 import { each, el, group, xmlDocument } from '../xml/document.js';
 import { parseDelete } from '../xml/requests.js';
+import { requestObjectAcl } from './acl-writes.js';
 import { parseObjectAttributes } from './object-attributes.js';
 import { checksumHeaders } from './object-headers.js';
 import { emptyResponse, opt, readBodyText, xmlResponse } from './respond.js';
@@ -60,6 +62,7 @@ export const putObject: Handler = async (_c, req) => {
     ...opt('checksum', checksum),
     ...opt('ifMatch', header(req.headers, 'if-match')),
     ...opt('ifNoneMatch', header(req.headers, 'if-none-match')),
+    acl: await requestObjectAcl(req),
   };
   const out = await req.backend.putObject(req.ctx, input);
   return emptyResponse(200, {

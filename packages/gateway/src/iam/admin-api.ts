@@ -38,6 +38,13 @@ function parseUpdate(node: Record<string, XmlNode | XmlNode[]>): IamAccountUpdat
   const secret = childText(node, 'Secret');
   const role = childText(node, 'Role');
   if (secret !== undefined && secret !== '') out.secret = secret;
+  for (const [field, name] of [
+    ['displayName', 'DisplayName'],
+    ['email', 'Email'],
+  ] as const) {
+    const v = childText(node, name);
+    if (v !== undefined && v !== '') out[field] = v;
+  }
   if (role !== undefined && role !== '') {
     if (!isRole(role)) throw invalidRole();
     out.role = role;
@@ -61,7 +68,9 @@ function accountXml(a: IamAccount): string {
       el('Role', a.role) +
       el('UserID', a.userID) +
       el('GroupID', a.groupID) +
-      el('ProjectID', a.projectID),
+      el('ProjectID', a.projectID) +
+      el('DisplayName', a.displayName) +
+      el('Email', a.email),
   );
 }
 
@@ -90,6 +99,8 @@ export function adminUserHandlers(store: IamStore): Readonly<Record<string, Hand
         userID: u.userID ?? 0,
         groupID: u.groupID ?? 0,
         projectID: u.projectID ?? 0,
+        ...(u.displayName === undefined ? {} : { displayName: u.displayName }),
+        ...(u.email === undefined ? {} : { email: u.email }),
       });
       return emptyResponse(201);
     },

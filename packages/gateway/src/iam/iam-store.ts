@@ -29,6 +29,8 @@ export interface IamAccountUpdate {
   userID?: number;
   groupID?: number;
   projectID?: number;
+  displayName?: string;
+  email?: string;
 }
 
 function credentialOf(a: IamAccount): Credential {
@@ -38,6 +40,8 @@ function credentialOf(a: IamAccount): Credential {
     userID: a.userID,
     groupID: a.groupID,
     projectID: a.projectID,
+    ...(a.displayName === undefined ? {} : { displayName: a.displayName }),
+    ...(a.email === undefined ? {} : { email: a.email }),
   });
   return Object.freeze({ secret: a.secret, account });
 }
@@ -80,6 +84,14 @@ export class IamStore implements CredentialStore {
     if (accessKey === this.root.account.access) return this.root;
     await this.refresh();
     return this.credentials.get(accessKey);
+  }
+
+  async findByEmail(email: string): Promise<Account | undefined> {
+    await this.refresh();
+    const wanted = email.toLowerCase();
+    for (const c of this.credentials.values())
+      if (c.account.email?.toLowerCase() === wanted) return c.account;
+    return undefined;
   }
 
   async listUsers(): Promise<IamAccount[]> {

@@ -1,5 +1,6 @@
 // versitygw's internal IAM file: `<dir>/users.json` =
-// {"accessAccounts": {"<access>": {"access","secret","role","userID","groupID","projectID"}}}.
+// {"accessAccounts": {"<access>": {"access","secret","role","userID","groupID","projectID"}}},
+// plus this gateway's optional "displayName" and "email" (versitygw ignores them).
 // Reads tolerate a missing or empty file; writes go to a temp file renamed over the original,
 // so another gateway reading the file sees the old or the new version, never half of one.
 import { randomBytes } from 'node:crypto';
@@ -17,9 +18,15 @@ export interface IamAccount {
   userID: number;
   groupID: number;
   projectID: number;
+  /** DisplayName in ACLs; the access key when absent. */
+  displayName?: string;
+  /** Resolves ACL grants by e-mail address. */
+  email?: string;
 }
 
 const int = (v: unknown): number => (typeof v === 'number' && Number.isInteger(v) ? v : 0);
+const text = <K extends string>(name: K, v: unknown): { [P in K]?: string } =>
+  (typeof v === 'string' && v !== '' ? { [name]: v } : {}) as { [P in K]?: string };
 
 export function isRole(v: unknown): v is AccountRole {
   return typeof v === 'string' && (ROLES as readonly string[]).includes(v);
@@ -37,6 +44,8 @@ function toAccount(access: string, raw: unknown): IamAccount | undefined {
     userID: int(r.userID),
     groupID: int(r.groupID),
     projectID: int(r.projectID),
+    ...text('displayName', r.displayName),
+    ...text('email', r.email),
   };
 }
 
@@ -85,6 +94,8 @@ export async function writeUsers(dir: string, users: UsersByAccess): Promise<voi
       userID: a.userID,
       groupID: a.groupID,
       projectID: a.projectID,
+      ...text('displayName', a.displayName),
+      ...text('email', a.email),
     };
   }
   const target = usersPath(dir);

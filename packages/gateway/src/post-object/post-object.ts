@@ -7,6 +7,7 @@ import { once } from 'node:events';
 import type { IncomingMessage } from 'node:http';
 import type { Readable, Transform } from 'node:stream';
 import { ANONYMOUS, type PutObjectInput, S3Error, type TagSet } from '@vgwrdma/s3-backend';
+import { newObjectAcl } from '../handlers/acl-writes.js';
 import { parseObjectAttributes } from '../handlers/object-attributes.js';
 import { checksumHeaders } from '../handlers/object-headers.js';
 import { MAX_PUT_SIZE } from '../handlers/object-write.js';
@@ -62,6 +63,7 @@ export const postObject: Handler = async (c, req) => {
         'checksum',
         checksumRequest(parseChecksumHeaders(headers), () => undefined),
       ),
+      acl: await newObjectAcl(req, { access: signer?.account.access ?? '', headers }),
     };
     const out = await req.backend.putObject(ctx, input);
     return postResponse(fields, {

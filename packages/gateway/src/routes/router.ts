@@ -166,6 +166,8 @@ export function createRouter(rows: readonly RouteRow[], opts: RouterOptions) {
       auth,
       body,
       backend: outcome.backend ?? opts.backend,
+      accounts: opts.credentials,
+      ...(outcome.state ? { bucketState: outcome.state } : {}),
       region: opts.region,
       logger: opts.logger,
       ...(row.flags?.form

@@ -9,6 +9,7 @@ import * as mp from '../handlers/multipart.js';
 import * as objcfg from '../handlers/object-config.js';
 import { getObject } from '../handlers/object-read.js';
 import * as write from '../handlers/object-write.js';
+import * as pab from '../handlers/public-access.js';
 import * as refuse from '../handlers/refusals.js';
 import * as tagging from '../handlers/tagging.js';
 import { postObject } from '../post-object/post-object.js';
@@ -47,7 +48,10 @@ export const ROUTES: readonly RouteRow[] = [
   { method: 'GET', target: 'bucket', subresource: 'policy', action: 's3:GetBucketPolicy', handler: config.getBucketPolicy },
   { method: 'PUT', target: 'bucket', subresource: 'policy', action: 's3:PutBucketPolicy', handler: config.putBucketPolicy, flags: WX },
   { method: 'DELETE', target: 'bucket', subresource: 'policy', action: 's3:DeleteBucketPolicy', handler: config.deleteBucketPolicy, flags: W },
-  { method: 'GET', target: 'bucket', subresource: 'policyStatus', action: 's3:GetBucketPolicyStatus', handler: config.getBucketPolicyStatus },
+  { method: 'GET', target: 'bucket', subresource: 'policyStatus', action: 's3:GetBucketPolicyStatus', handler: pab.getBucketPolicyStatus },
+  { method: 'GET', target: 'bucket', subresource: 'publicAccessBlock', action: 's3:GetBucketPublicAccessBlock', handler: pab.getPublicAccessBlock },
+  { method: 'PUT', target: 'bucket', subresource: 'publicAccessBlock', action: 's3:PutBucketPublicAccessBlock', handler: pab.putPublicAccessBlock, flags: WX },
+  { method: 'DELETE', target: 'bucket', subresource: 'publicAccessBlock', action: 's3:PutBucketPublicAccessBlock', handler: pab.deletePublicAccessBlock, flags: W },
   { method: 'GET', target: 'bucket', subresource: 'cors', action: 's3:GetBucketCORS', handler: config.getBucketCors },
   { method: 'PUT', target: 'bucket', subresource: 'cors', action: 's3:PutBucketCORS', handler: config.putBucketCors, flags: WX },
   { method: 'DELETE', target: 'bucket', subresource: 'cors', action: 's3:PutBucketCORS', handler: config.deleteBucketCors, flags: W },

@@ -3,6 +3,7 @@
 import type { Account, Backend, RequestContext } from '@vgwrdma/s3-backend';
 import type { Context } from 'hono';
 import type { AuthResult, CredentialStore } from '../auth/index.js';
+import type { BucketState } from '../authz/bucket-state.js';
 import type { DecodedBody } from '../body/index.js';
 import type { GatewayEnv } from '../env.js';
 import type { RawHeaders } from '../http/headers.js';
@@ -37,6 +38,8 @@ export const SUBRESOURCES = [
   'restore',
   'change-bucket-owner',
   'list-buckets-and-owners',
+  'publicAccessBlock',
+  'policyStatus',
   // Known S3 sub-resources this gateway does not implement.
   'lifecycle',
   'replication',
@@ -49,8 +52,6 @@ export const SUBRESOURCES = [
   'intelligent-tiering',
   'accelerate',
   'requestPayment',
-  'publicAccessBlock',
-  'policyStatus',
   'torrent',
   'select',
   'renameObject',
@@ -107,6 +108,10 @@ export interface S3Request {
   /** Present for routes with a body flag. */
   readonly body: DecodedBody | undefined;
   readonly backend: Backend;
+  /** The bucket's access state as the ACL/policy step read it (absent where it read none). */
+  readonly bucketState?: BucketState;
+  /** The accounts (ACL grantee ids, e-mail addresses and display names resolve against them). */
+  readonly accounts: CredentialStore;
   readonly region: string;
   readonly logger: Logger;
   /** Present for form routes (POST object). */

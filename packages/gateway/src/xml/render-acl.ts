@@ -1,66 +1,77 @@
-// AccessControlPolicy documents for bucket and object ACLs.
-import type { BucketAcl, ObjectAclOutput } from '@vgwrdma/s3-backend';
+// AccessControlPolicy documents for bucket and object ACLs: the owner, then every grant the ACL
+// makes (the owner's implicit FULL_CONTROL included for ACLs without the Exact flag). Accounts
+// show their display name; groups show their URI and nothing else, as S3 does.
+import type { BucketAcl, ObjectAclOutput, Permission } from '@vgwrdma/s3-backend';
+import { effectiveGrantees } from '../authz/acl/acl-permissions.js';
 import { each, el, group, xmlDocument } from './document.js';
 
 const XSI = 'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"';
+const ALL_USERS = 'http://acs.amazonaws.com/groups/global/AllUsers';
 
-interface Grant {
-  type: 'CanonicalUser' | 'Group';
-  id?: string | undefined;
-  uri?: string | undefined;
-  permission: string;
-}
+/** Display name by account id; ids without an entry show the id. */
+export type DisplayNames = ReadonlyMap<string, string>;
 
-function grantXml(g: Grant): string {
-  const who = g.type === 'Group' ? el('URI', g.uri) : el('ID', g.id) + el('DisplayName', g.id);
+type Grantee = BucketAcl['Grantees'][number];
+
+function grantXml(g: Grantee, names: DisplayNames): string {
+  // versitygw's newer trees spell the AllUsers group 'all-users'.
+  const who =
+    g.Type === 'Group'
+      ? el('URI', g.Access === 'all-users' ? ALL_USERS : g.Access)
+      : el('ID', g.Access) + el('DisplayName', names.get(g.Access) ?? g.Access);
   return group(
     'Grant',
-    `<Grantee ${XSI} xsi:type="${g.type}">${who}</Grantee>${el('Permission', g.permission)}`,
+    `<Grantee ${XSI} xsi:type="${g.Type}">${who}</Grantee>${el('Permission', g.Permission)}`,
   );
 }
 
-function policy(ownerId: string, grants: readonly Grant[]): string {
+/** The grants of `acl` once each (a stored ACL may repeat the owner's implicit grant). */
+export function shownGrantees(acl: BucketAcl): Grantee[] {
+  const seen = new Set<string>();
+  return effectiveGrantees(acl).filter((g) => {
+    const k = `${g.Type}\0${g.Access}\0${g.Permission}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+/** Every account id the rendered document names (for the display-name lookup). */
+export function aclAccountIds(acl: BucketAcl): string[] {
+  const ids = new Set([acl.Owner]);
+  for (const g of acl.Grantees) if (g.Type === 'CanonicalUser') ids.add(g.Access);
+  return [...ids];
+}
+
+export function renderAcl(acl: BucketAcl, names: DisplayNames = new Map()): string {
   return xmlDocument(
     'AccessControlPolicy',
-    group('Owner', el('ID', ownerId) + el('DisplayName', ownerId)) +
-      group('AccessControlList', each(grants, grantXml)),
+    group('Owner', el('ID', acl.Owner) + el('DisplayName', names.get(acl.Owner) ?? acl.Owner)) +
+      group(
+        'AccessControlList',
+        each(shownGrantees(acl), (g) => grantXml(g, names)),
+      ),
   );
 }
 
-/** The owner always holds FULL_CONTROL; stored grants follow. */
-export function renderBucketAcl(acl: BucketAcl): string {
-  const grants: Grant[] = [
-    { type: 'CanonicalUser', id: acl.Owner, permission: 'FULL_CONTROL' },
-    // A stored FULL_CONTROL grant to the owner (an AccessControlPolicy body usually has one) is
-    // the grant above: listing it twice would show clients a different ACL than they set.
-    ...acl.Grantees.filter(
-      (g) => !(g.Type === 'CanonicalUser' && g.Access === acl.Owner && g.Permission === 'FULL_CONTROL'),
-    ).map((g) =>
-      g.Type === 'Group'
-        ? { type: g.Type, uri: g.Access, permission: g.Permission }
-        : { type: g.Type, id: g.Access, permission: g.Permission },
-    ),
-  ];
-  return policy(acl.Owner, grants);
-}
-
-export function renderObjectAcl(acl: ObjectAclOutput): string {
-  return policy(
-    acl.owner.id,
-    acl.grants.map((g) => ({
-      type: g.grantee.type,
-      id: g.grantee.id,
-      uri: g.grantee.uri,
-      permission: g.permission,
+/** The contract's object ACL as the stored shape (exact: it lists the owner's grant itself). */
+export function objectAclToStored(acl: ObjectAclOutput): BucketAcl {
+  return {
+    Owner: acl.owner.id,
+    Grantees: acl.grants.map((g) => ({
+      Permission: g.permission as Permission,
+      Access: (g.grantee.type === 'Group' ? g.grantee.uri : g.grantee.id) ?? '',
+      Type: g.grantee.type,
     })),
-  );
+    Exact: true,
+  };
 }
 
-/** The stored bucket-ACL shape as an object ACL (PutObjectAcl takes the same document). */
-export function bucketAclToObjectAcl(acl: BucketAcl): ObjectAclOutput {
+/** The stored shape as the contract's object ACL. */
+export function storedToObjectAcl(acl: BucketAcl): ObjectAclOutput {
   return {
     owner: { id: acl.Owner },
-    grants: acl.Grantees.map((g) => ({
+    grants: effectiveGrantees(acl).map((g) => ({
       grantee:
         g.Type === 'Group'
           ? { type: 'Group' as const, uri: g.Access }

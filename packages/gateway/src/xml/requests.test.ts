@@ -94,10 +94,27 @@ describe('request XML readers', () => {
       '<AccessControlPolicy><Owner><ID>me</ID></Owner><AccessControlList><Grant><Grantee><URI>http://acs.amazonaws.com/groups/global/AllUsers</URI></Grantee><Permission>READ</Permission></Grant></AccessControlList></AccessControlPolicy>',
     );
     expect(acl).toEqual({
-      Owner: 'me',
-      Grantees: [
-        { Permission: 'READ', Access: 'http://acs.amazonaws.com/groups/global/AllUsers', Type: 'Group' },
-      ],
+      owner: 'me',
+      grants: [{ kind: 'uri', value: 'http://acs.amazonaws.com/groups/global/AllUsers', permission: 'READ' }],
     });
+    const byEmail = parseAccessControlPolicy(
+      '<AccessControlPolicy><Owner><ID>me</ID></Owner><AccessControlList><Grant><Grantee><EmailAddress>a@b.c</EmailAddress></Grantee><Permission>WRITE</Permission></Grant></AccessControlList></AccessControlPolicy>',
+    );
+    expect(byEmail.grants).toEqual([{ kind: 'email', value: 'a@b.c', permission: 'WRITE' }]);
+    // A grantee with neither ID, URI nor e-mail address, and an unknown group.
+    expect(
+      code(() =>
+        parseAccessControlPolicy(
+          '<AccessControlPolicy><Owner><ID>me</ID></Owner><AccessControlList><Grant><Grantee></Grantee><Permission>READ</Permission></Grant></AccessControlList></AccessControlPolicy>',
+        ),
+      ),
+    ).toBe('MalformedACLError');
+    expect(
+      code(() =>
+        parseAccessControlPolicy(
+          '<AccessControlPolicy><Owner><ID>me</ID></Owner><AccessControlList><Grant><Grantee><URI>http://x/y</URI></Grantee><Permission>READ</Permission></Grant></AccessControlList></AccessControlPolicy>',
+        ),
+      ),
+    ).toBe('InvalidArgument');
   });
 });

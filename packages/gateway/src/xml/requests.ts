@@ -1,7 +1,7 @@
 // Typed readers for every XML request body the gateway accepts. Each answers a value in the
 // backend's types or throws MalformedXML / the S3 validation error the field calls for.
+
 import {
-  type BucketAcl,
   type BucketLockConfig,
   CHECKSUM_ALGORITHMS,
   type ChecksumAlgorithm,
@@ -15,6 +15,7 @@ import {
   type TagSet,
   type VersioningStatus,
 } from '@vgwrdma/s3-backend';
+import { GROUPS, invalidArgument, type RequestedGrant } from '../authz/acl/grant-headers.js';
 import { MAX_KEY_BYTES } from '../http/request-target.js';
 import {
   child,
@@ -183,20 +184,31 @@ export function parseLegalHold(xml: string): boolean {
 
 const PERMISSIONS: readonly Permission[] = ['FULL_CONTROL', 'READ', 'WRITE', 'READ_ACP', 'WRITE_ACP'];
 
-/** AccessControlPolicy → the stored ACL shape (grantee type inferred from ID vs URI). */
-export function parseAccessControlPolicy(xml: string): BucketAcl {
+/** A parsed AccessControlPolicy body: the owner it names and the grants it asks for. */
+export interface AccessControlPolicyBody {
+  readonly owner: string;
+  readonly grants: RequestedGrant[];
+}
+
+/** AccessControlPolicy → its grants (grantee by ID, URI or EmailAddress, as its xsi:type says). */
+export function parseAccessControlPolicy(xml: string): AccessControlPolicyBody {
   const root = parseXmlRoot(xml, 'AccessControlPolicy');
   const owner = childText(child(root, 'Owner'), 'ID');
   if (owner === undefined) throw new S3Error('MalformedACLError');
-  const grants = children(child(root, 'AccessControlList'), 'Grant').map((g) => {
+  const grants = children(child(root, 'AccessControlList'), 'Grant').map((g): RequestedGrant => {
     const grantee = child(g, 'Grantee');
     const permission = PERMISSIONS.find((p) => p === childText(g, 'Permission'));
     const id = childText(grantee, 'ID');
     const uri = childText(grantee, 'URI');
-    if (!permission || (id === undefined && uri === undefined)) throw new S3Error('MalformedACLError');
-    return id !== undefined
-      ? { Permission: permission, Access: id, Type: 'CanonicalUser' as const }
-      : { Permission: permission, Access: uri as string, Type: 'Group' as const };
+    const email = childText(grantee, 'EmailAddress');
+    if (!permission) throw new S3Error('MalformedACLError');
+    if (id !== undefined && id !== '') return { kind: 'id', value: id, permission };
+    if (uri !== undefined && uri !== '') {
+      if (!GROUPS.has(uri)) throw invalidArgument('Grantee/URI', uri);
+      return { kind: 'uri', value: uri, permission };
+    }
+    if (email !== undefined && email !== '') return { kind: 'email', value: email, permission };
+    throw new S3Error('MalformedACLError');
   });
-  return { Owner: owner, Grantees: grants };
+  return { owner, grants };
 }

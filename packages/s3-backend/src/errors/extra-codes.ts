@@ -1,7 +1,18 @@
 // S3 error codes that real S3 returns but the catalogue (data/s3-errors.json) does not list. They are kept
 // apart so the generated catalogue stays an exact copy of data/s3-errors.json.
 export const EXTRA_CODES = {
-  InvalidArgument: { status: 400, messages: ['Invalid Argument'] },
+  /** 'Invalid id': an ACL grant to a canonical id that is no account. */
+  InvalidArgument: { status: 400, messages: ['Invalid Argument', 'Invalid id'] },
+  /** An ACL grant by e-mail address that no account has. */
+  UnresolvableGrantByEmailAddress: {
+    status: 400,
+    messages: ['The e-mail address you provided does not match any account on record.'],
+  },
+  /** Get/DeletePublicAccessBlock on a bucket that has none. */
+  NoSuchPublicAccessBlockConfiguration: {
+    status: 404,
+    messages: ['The public access block configuration was not found'],
+  },
   AuthorizationHeaderMalformed: {
     status: 400,
     messages: ['The authorization header is malformed; the Credential is mal-formed.'],

@@ -10,6 +10,20 @@ export type Permission = 'FULL_CONTROL' | 'READ' | 'WRITE' | 'READ_ACP' | 'WRITE
 export interface BucketAcl {
   Owner: string;
   Grantees: { Permission: Permission; Access: string; Type: 'CanonicalUser' | 'Group' }[];
+  /**
+   * This gateway's own flag: `Grantees` is the whole ACL, so the owner holds only what it lists
+   * (an ACL put with no grants revokes everything). Absent (versitygw's ACLs, and those written
+   * before the flag): the owner also holds FULL_CONTROL.
+   */
+  Exact?: boolean;
+}
+
+/** A bucket's public access block (PutPublicAccessBlock), every setting false unless given. */
+export interface PublicAccessBlock {
+  BlockPublicAcls: boolean;
+  IgnorePublicAcls: boolean;
+  BlockPublicPolicy: boolean;
+  RestrictPublicBuckets: boolean;
 }
 
 /** Bucket object-lock configuration in versitygw's stored JSON shape (attribute `bucket-lock`). */

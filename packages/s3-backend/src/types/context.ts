@@ -11,6 +11,10 @@ export interface Account {
   readonly userID?: number;
   readonly groupID?: number;
   readonly projectID?: number;
+  /** Shown as DisplayName in ACLs and listings; the access key when absent. */
+  readonly displayName?: string;
+  /** What ACL grants by e-mail address (emailAddress="...") resolve against. */
+  readonly email?: string;
 }
 
 export const ANONYMOUS: Account = Object.freeze({ access: '', role: 'user' });

@@ -27,6 +27,8 @@ export interface ObjectAttributesInput extends ContentHeaders {
   tagging?: TagSet;
   retention?: ObjectRetention;
   legalHold?: boolean;
+  /** The new object's ACL (x-amz-acl / x-amz-grant-* of the write); a backend that keeps none ignores it. */
+  acl?: ObjectAclOutput;
 }
 
 export interface PutObjectInput extends ObjectAttributesInput {
@@ -170,7 +172,13 @@ export interface GetObjectAttributesOutput {
   };
 }
 
+/** An object's ACL: its owner and every grant (the owner holds only what `grants` lists). */
 export interface ObjectAclOutput {
   owner: Owner;
   grants: { grantee: { type: 'CanonicalUser' | 'Group'; id?: string; uri?: string }; permission: string }[];
+  /**
+   * The object has no ACL of its own (written by versitygw, or by a backend that keeps none):
+   * access to it follows the bucket ACL, and `grants` is the owner's FULL_CONTROL alone.
+   */
+  inherited?: boolean;
 }

@@ -1,8 +1,9 @@
-// Which ACL permission each action needs, and whether a stored bucket ACL grants it to an
-// account. As in versitygw, the bucket ACL also governs its objects. Actions missing from the
-// table (bucket configuration, s3:BypassGovernanceRetention) are for the owner, or whoever a
-// policy allows.
+// Which ACL permission each action needs, which ACL decides it (the object's own ACL for
+// reading an object and its ACL, the bucket ACL for everything else), and whether an ACL
+// grants it to an account. Actions missing from the table (bucket configuration,
+// s3:BypassGovernanceRetention) are for the owner, or whoever a policy allows.
 import type { BucketAcl, Permission } from '@vgwrdma/s3-backend';
+import { type Grantee, user } from './canned-acl.js';
 import { ALL_USERS, AUTHENTICATED_USERS } from './grant-headers.js';
 
 const READ = [
@@ -44,23 +45,70 @@ const NEEDS: ReadonlyMap<string, Permission> = new Map<string, Permission>([
   ['s3:PutObjectVersionAcl', 'WRITE_ACP'],
 ]);
 
+/** Actions an object's own ACL decides (as on S3: reading the object, reading and writing its ACL). */
+const BY_OBJECT_ACL: ReadonlySet<string> = new Set([
+  's3:GetObject',
+  's3:GetObjectVersion',
+  's3:GetObjectAcl',
+  's3:GetObjectVersionAcl',
+  's3:PutObjectAcl',
+  's3:PutObjectVersionAcl',
+]);
+
+/** Reading and writing an ACL: its owner may always do both, whatever the grants say. */
+const ACL_ACCESS: ReadonlySet<string> = new Set([
+  's3:GetBucketAcl',
+  's3:PutBucketAcl',
+  's3:GetObjectAcl',
+  's3:GetObjectVersionAcl',
+  's3:PutObjectAcl',
+  's3:PutObjectVersionAcl',
+]);
+
 export function permissionFor(action: string): Permission | undefined {
   return NEEDS.get(action);
 }
 
+export function decidedByObjectAcl(action: string): boolean {
+  return BY_OBJECT_ACL.has(action);
+}
+
+export function isAclAccess(action: string): boolean {
+  return ACL_ACCESS.has(action);
+}
+
+/** versitygw's newer spelling of the AllUsers group in stored ACLs. */
+const LEGACY_ALL_USERS = 'all-users';
+
+function isAllUsers(g: Grantee): boolean {
+  return g.Type === 'Group' && (g.Access === ALL_USERS || g.Access === LEGACY_ALL_USERS);
+}
+
+/** Every grant the ACL makes: an ACL without the Exact flag also gives its owner FULL_CONTROL. */
+export function effectiveGrantees(acl: BucketAcl): readonly Grantee[] {
+  if (acl.Exact || acl.Owner === '') return acl.Grantees;
+  return [user(acl.Owner, 'FULL_CONTROL'), ...acl.Grantees];
+}
+
+export interface GrantOptions {
+  /** The bucket's public access block sets IgnorePublicAcls: group grants count for nothing. */
+  readonly ignorePublic?: boolean;
+}
+
 /** Does `acl` give `access` ('' = anonymous) the permission `action` needs? */
-export function aclGrants(acl: BucketAcl, access: string, action: string): boolean {
+export function aclGrants(acl: BucketAcl, access: string, action: string, opts: GrantOptions = {}): boolean {
   const needed = permissionFor(action);
   if (!needed) return false;
-  return acl.Grantees.some((g) => {
+  return effectiveGrantees(acl).some((g) => {
     if (g.Permission !== needed && g.Permission !== 'FULL_CONTROL') return false;
     if (g.Type === 'CanonicalUser') return access !== '' && g.Access === access;
-    if (g.Access === ALL_USERS) return true;
+    if (opts.ignorePublic) return false;
+    if (isAllUsers(g)) return true;
     return g.Access === AUTHENTICATED_USERS && access !== '';
   });
 }
 
-/** An ACL that grants anything to everyone (for GetBucketPolicyStatus-style reports). */
+/** An ACL that grants anything to AllUsers or AuthenticatedUsers (what BlockPublicAcls refuses). */
 export function aclIsPublic(acl: BucketAcl): boolean {
-  return acl.Grantees.some((g) => g.Type === 'Group' && g.Access === ALL_USERS);
+  return acl.Grantees.some((g) => isAllUsers(g) || (g.Type === 'Group' && g.Access === AUTHENTICATED_USERS));
 }
