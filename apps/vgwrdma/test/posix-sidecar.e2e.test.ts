@@ -17,7 +17,6 @@ import {
   PutObjectCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {
   type GatewayProcess,
   killAllChildren,
@@ -25,7 +24,8 @@ import {
   ROOT_CREDENTIALS,
   removeDir,
   startGateway,
-} from './helpers/gateway-process.js';
+} from '@vgwrdma/test-kit';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { s3Client } from './helpers/s3-client.js';
 
 const ORIGIN = 'http://app.example';

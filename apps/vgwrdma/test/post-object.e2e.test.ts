@@ -17,7 +17,6 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { createPresignedPost, type PresignedPostOptions } from '@aws-sdk/s3-presigned-post';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type GatewayProcess,
   killAllChildren,
@@ -25,7 +24,8 @@ import {
   ROOT_CREDENTIALS,
   removeDir,
   startGateway,
-} from './helpers/gateway-process.js';
+} from '@vgwrdma/test-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { s3Client } from './helpers/s3-client.js';
 
 // biome-ignore lint/suspicious/noTemplateCurlyInString: S3's literal placeholder, not a template

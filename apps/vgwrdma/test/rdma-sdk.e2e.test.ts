@@ -17,14 +17,14 @@ import {
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { formatRdmaToken, HostClient, type HostMemory, parseRdmaToken } from '@vgwrdma/rdma-ffi';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type GatewayProcess,
   killAllChildren,
   ROOT_CREDENTIALS,
   removeDir,
   startGateway,
-} from './helpers/gateway-process.js';
+} from '@vgwrdma/test-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { md5Of, RDMA_SDK_OPTIONS, rdmaHeaders, sendError, sendWithToken } from './helpers/rdma.js';
 import { s3Client } from './helpers/s3-client.js';
 

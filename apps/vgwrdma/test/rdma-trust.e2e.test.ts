@@ -19,16 +19,11 @@ import {
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { formatRdmaToken, HostClient, type HostMemory, parseRdmaToken } from '@vgwrdma/rdma-ffi';
+import { type GatewayProcess, killAllChildren, ROOT_CREDENTIALS, removeDir } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminRequest } from './helpers/admin-request.js';
 import { startConnectionRecorder } from './helpers/connection-recorder.js';
 import { md5Hex } from './helpers/files.js';
-import {
-  type GatewayProcess,
-  killAllChildren,
-  ROOT_CREDENTIALS,
-  removeDir,
-} from './helpers/gateway-process.js';
 import { content, fillContent } from './helpers/object-content.js';
 import {
   md5Of,

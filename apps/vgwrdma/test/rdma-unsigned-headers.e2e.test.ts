@@ -15,14 +15,14 @@ import {
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { HostClient, type HostMemory, parseRdmaToken } from '@vgwrdma/rdma-ffi';
-import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   type GatewayProcess,
   killAllChildren,
   ROOT_CREDENTIALS,
   removeDir,
   startGateway,
-} from './helpers/gateway-process.js';
+} from '@vgwrdma/test-kit';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { RDMA_SDK_OPTIONS, rdmaHeaders, sendError, sendSigned } from './helpers/rdma.js';
 import { s3Client } from './helpers/s3-client.js';
 

@@ -5,14 +5,14 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type GatewayProcess,
   killAllChildren,
   ROOT_CREDENTIALS,
   removeDir,
   startGateway,
-} from './helpers/gateway-process.js';
+} from '@vgwrdma/test-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const CUOBJTEST = fileURLToPath(new URL('../../../packages/cuobjtest/dist/main.js', import.meta.url));
 if (!existsSync(CUOBJTEST)) console.warn(`rdma e2e skipped: ${CUOBJTEST} is not built`);

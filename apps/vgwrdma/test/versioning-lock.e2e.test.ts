@@ -16,8 +16,6 @@ import {
   type S3Client,
   type S3ServiceException,
 } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AWS_BIN, type AwsRunner, awsCli } from './helpers/aws-cli.js';
 import {
   type GatewayProcess,
   killAllChildren,
@@ -25,7 +23,9 @@ import {
   ROOT_CREDENTIALS,
   removeDir,
   startGateway,
-} from './helpers/gateway-process.js';
+} from '@vgwrdma/test-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AWS_BIN, type AwsRunner, awsCli } from './helpers/aws-cli.js';
 import { s3Client } from './helpers/s3-client.js';
 
 if (AWS_BIN === undefined) console.warn('versioning/lock CLI tests skipped: no aws binary');

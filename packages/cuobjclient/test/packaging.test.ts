@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { REPO_ROOT as REPO } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO } from './build-dist.js';
 import { CREDENTIALS, GatewayProcess } from './gateway-process.js';
 
 const run = promisify(execFile);

@@ -1,23 +1,8 @@
-// Builds the native shims when their library is missing, and always rebuilds this package's
-// dist/ with tsup: the transfer tests run HostClient in a plain-node child process that imports
-// dist/index.js, which must match the sources under test.
-
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-
-const pkg = fileURLToPath(new URL('..', import.meta.url));
-const shims = fileURLToPath(new URL('../../../native-shims/', import.meta.url));
+// The transfer tests run HostClient in a plain-node child process that imports dist/index.js, and
+// the CUDA tests load the fake CUDA runtime: both must be built (npm test builds them before
+// vitest starts; a dist/ older than src/ fails here too, so children never run stale code).
+import { requireBuilt } from '@vgwrdma/test-kit';
 
 export default function setup(): void {
-  const lib = `${shims}build/${process.platform}-${process.arch}/libvgwrdma_shims.so`;
-  // the fake CUDA runtime (GPU-less tests of CUDA device memory) is built with the shims
-  const fakeCuda = `${shims}build/${process.platform}-${process.arch}/libvgw_fake_cudart.so`;
-  if (!process.env.VGWRDMA_SHIM_DIR && (!existsSync(lib) || !existsSync(fakeCuda))) {
-    execFileSync(process.execPath, ['build.mjs'], { cwd: shims, stdio: 'inherit' });
-  }
-  execFileSync(process.execPath, [`${pkg}node_modules/tsup/dist/cli-default.js`, '--silent'], {
-    cwd: pkg,
-    stdio: 'inherit',
-  });
+  requireBuilt({ shims: true, dist: ['rdma-ffi'] });
 }

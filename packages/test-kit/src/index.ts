@@ -1,2 +1,23 @@
-// @vgwrdma/test-kit: shared test scaffolding (private).
-export {};
+// @vgwrdma/test-kit: the workspace's shared test scaffolding (private, never published). Tests of
+// every package reach the built app, the shims and other packages' builds only through here.
+
+export { collectOutput, type Exit, exitOf, type Output, waitForStdout } from './child-output.js';
+export { killAllChildren, track } from './child-registry.js';
+export {
+  type AppProcess,
+  assertBuilt,
+  type Credentials,
+  type Finished,
+  type GatewayProcess,
+  loopbackArgs,
+  ROOT_CREDENTIALS,
+  runMain,
+  type StartOptions,
+  spawnMain,
+  startApp,
+  startGateway,
+} from './gateway-process.js';
+export { APP_MAIN, distFile, REPO_ROOT, shimDir } from './paths.js';
+export { type BuildNeeds, GATEWAY_PACKAGES, missingBuilds, requireBuilt } from './require-built.js';
+export { Sha256, type SignInput, sha256Hex, signHeaders, splitPathAndQuery } from './sigv4-signer.js';
+export { makeTempDir, removeDir } from './temp-dir.js';

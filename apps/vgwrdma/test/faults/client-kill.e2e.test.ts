@@ -13,14 +13,9 @@ import {
   PutObjectCommand,
 } from '@aws-sdk/client-s3';
 import { HostClient } from '@vgwrdma/rdma-ffi';
+import { type GatewayProcess, killAllChildren, ROOT_CREDENTIALS, removeDir } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminRequest } from '../helpers/admin-request.js';
-import {
-  type GatewayProcess,
-  killAllChildren,
-  ROOT_CREDENTIALS,
-  removeDir,
-} from '../helpers/gateway-process.js';
 import { startKillProxy } from '../helpers/kill-proxy.js';
 import { fillContent } from '../helpers/object-content.js';
 import { fdTargets, openFilesUnder, serverFds, settledFds } from '../helpers/proc-stats.js';

@@ -16,8 +16,8 @@ import {
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { HostClient } from '@vgwrdma/rdma-ffi';
+import { type GatewayProcess, killAllChildren, ROOT_CREDENTIALS } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type GatewayProcess, killAllChildren, ROOT_CREDENTIALS } from '../helpers/gateway-process.js';
 import { content } from '../helpers/object-content.js';
 import { RDMA_SDK_OPTIONS, rdmaHeaders, type S3Client, sendError, sendWithToken } from '../helpers/rdma.js';
 import { startRdmaGateway } from '../helpers/rdma-gateway.js';

@@ -5,15 +5,15 @@
 import { writeFileSync } from 'node:fs';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { HostClient } from '@vgwrdma/rdma-ffi';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CrashRoundResult, clearRound, crashRound } from '../helpers/crash-round.js';
 import {
   type GatewayProcess,
   killAllChildren,
   makeTempDir,
   ROOT_CREDENTIALS,
   removeDir,
-} from '../helpers/gateway-process.js';
+} from '@vgwrdma/test-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CrashRoundResult, clearRound, crashRound } from '../helpers/crash-round.js';
 import { startRdmaGateway } from '../helpers/rdma-gateway.js';
 import { s3Client } from '../helpers/s3-client.js';
 

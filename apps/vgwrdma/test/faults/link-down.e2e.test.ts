@@ -10,14 +10,9 @@ import {
   HeadObjectCommand,
   PutObjectCommand,
 } from '@aws-sdk/client-s3';
+import { type GatewayProcess, killAllChildren, ROOT_CREDENTIALS, removeDir } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { md5Hex } from '../helpers/files.js';
-import {
-  type GatewayProcess,
-  killAllChildren,
-  ROOT_CREDENTIALS,
-  removeDir,
-} from '../helpers/gateway-process.js';
 import { type ClientLink, createClientLink, netnsSkipReason } from '../helpers/netns.js';
 import { content } from '../helpers/object-content.js';
 import { fdTargets, serverFds, settledFds } from '../helpers/proc-stats.js';

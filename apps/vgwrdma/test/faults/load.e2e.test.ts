@@ -7,13 +7,8 @@
 import { writeFileSync } from 'node:fs';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { HostClient } from '@vgwrdma/rdma-ffi';
+import { type GatewayProcess, killAllChildren, ROOT_CREDENTIALS, removeDir } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type GatewayProcess,
-  killAllChildren,
-  ROOT_CREDENTIALS,
-  removeDir,
-} from '../helpers/gateway-process.js';
 import { emptyCounts, LOAD_REGION, primeClient, runLoadClient } from '../helpers/load-client.js';
 import { RDMA_SDK_OPTIONS } from '../helpers/rdma.js';
 import { startRdmaGateway } from '../helpers/rdma-gateway.js';

@@ -13,15 +13,10 @@ import {
   PutObjectCommand,
 } from '@aws-sdk/client-s3';
 import { HostClient, type HostMemory, parseRdmaToken } from '@vgwrdma/rdma-ffi';
+import { type GatewayProcess, killAllChildren, ROOT_CREDENTIALS, removeDir } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminRequest } from '../helpers/admin-request.js';
 import { md5Hex } from '../helpers/files.js';
-import {
-  type GatewayProcess,
-  killAllChildren,
-  ROOT_CREDENTIALS,
-  removeDir,
-} from '../helpers/gateway-process.js';
 import { fillContent } from '../helpers/object-content.js';
 import { RDMA_SDK_OPTIONS, type S3Client, sendError, sendWithToken } from '../helpers/rdma.js';
 import { startRdmaGateway } from '../helpers/rdma-gateway.js';

@@ -17,8 +17,8 @@ import {
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import type { HostClient, HostMemory } from '@vgwrdma/rdma-ffi';
-import type { GatewayProcess } from './gateway-process.js';
-import { ROOT_CREDENTIALS } from './gateway-process.js';
+import type { GatewayProcess } from '@vgwrdma/test-kit';
+import { ROOT_CREDENTIALS } from '@vgwrdma/test-kit';
 import { type Audit, auditBucket, listKeys } from './object-audit.js';
 import { content, fillContent, specKey } from './object-content.js';
 import { RDMA_SDK_OPTIONS, sendWithToken } from './rdma.js';

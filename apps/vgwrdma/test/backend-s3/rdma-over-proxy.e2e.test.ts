@@ -2,20 +2,23 @@
 // softnic transport) in front of a second gateway process (posix). cuobjclient Sessions in this
 // process upload and download by RDMA; the bytes must land in, and come back from, the posix
 // gateway's tree. Needs the built dist/ of the workspace packages and the shims (npm test builds).
+// (Moved here from backend-s3's tests: it starts the app as the upstream.)
 
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomFillSync } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { CreateBucketCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { Session } from '@vgwrdma/cuobjclient';
+import { distFile, REPO_ROOT } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMetaBucket, startUpstreamGateway, type UpstreamGateway } from './upstream-gateway.js';
 
-const FIXTURE = fileURLToPath(new URL('./fixtures/rdma-proxy-gateway.mjs', import.meta.url));
-const CUOBJTEST = fileURLToPath(new URL('../../cuobjtest/dist/main.js', import.meta.url));
+// The proxy gateway child still lives beside backend-s3's tests until it becomes test-kit's
+// in-process gateway child.
+const FIXTURE = join(REPO_ROOT, 'packages/backend-s3/test/fixtures/rdma-proxy-gateway.mjs');
+const CUOBJTEST = distFile('cuobjtest', 'main.js');
 const GW = { access: 'rdma-proxy-access', secret: 'rdma-proxy-secret' };
 const MiB = 1 << 20;
 const bucket = 'rdma-via-proxy';

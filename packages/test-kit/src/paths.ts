@@ -1,0 +1,23 @@
+// Where the workspace's build outputs live, resolved from this package (src/ and dist/ sit at the
+// same depth, so the paths hold for both). Tests reach other packages' builds only through these.
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root, with a trailing separator. */
+export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** The built gateway application that end-to-end tests start. */
+export const APP_MAIN = join(REPO_ROOT, 'apps', 'vgwrdma', 'dist', 'main.js');
+
+/** The native shims' build folder for this platform (VGWRDMA_SHIM_DIR overrides it). */
+export function shimDir(): string {
+  return (
+    process.env.VGWRDMA_SHIM_DIR ??
+    join(REPO_ROOT, 'native-shims', 'build', `${process.platform}-${process.arch}`)
+  );
+}
+
+/** `packages/<name>/dist/<file>`, or `<dir>/dist/<file>` for a repo-relative folder such as `apps/vgwrdma`. */
+export function distFile(name: string, file = 'index.js'): string {
+  return join(REPO_ROOT, name.includes('/') ? name : join('packages', name), 'dist', file);
+}

@@ -1,0 +1,73 @@
+// What vitest's globalSetups call: check that the builds child processes load exist, and fail
+// once, naming the command that makes them, when they do not. Nothing is built here: `npm test`
+// (and `npm run build`) build the shims and every dist/ before vitest starts, so collection
+// does not pay for builds and a warm run starts at once.
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { distFile, shimDir } from './paths.js';
+
+/** What a package's tests need built. */
+export interface BuildNeeds {
+  /** The native shims (libvgwrdma_shims.so and the fake CUDA runtime). */
+  readonly shims?: boolean;
+  /** Packages (`cuobjclient`) or repo folders (`apps/vgwrdma`) whose dist/ must exist and be newer than src/. */
+  readonly dist?: readonly string[];
+}
+
+const SHIM_FILES = ['libvgwrdma_shims.so', 'libvgw_fake_cudart.so'];
+
+/** Entry file of a package's dist/: the app and the CLIs build main.js, libraries index.js. */
+const ENTRY: Readonly<Record<string, string>> = {
+  'apps/vgwrdma': 'main.js',
+  cuobjtest: 'main.js',
+};
+
+/** Newest mtime under a src/ folder; unit tests beside the code are not built, so they do not count. */
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(p));
+    else if (!entry.name.endsWith('.test.ts')) newest = Math.max(newest, statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+/** Why a dist/ entry cannot be used: missing, or older than a file of its package's src/. */
+function distProblem(name: string): string | undefined {
+  const entry = distFile(name, ENTRY[name] ?? 'index.js');
+  if (!existsSync(entry)) return `${entry} (missing)`;
+  const src = join(dirname(dirname(entry)), 'src');
+  if (existsSync(src) && statSync(entry).mtimeMs < newestMtime(src)) return `${entry} (older than ${src})`;
+  return undefined;
+}
+
+/** What `needs` names that is missing or stale, one line each. */
+export function missingBuilds(needs: BuildNeeds): string[] {
+  const shims = needs.shims ? SHIM_FILES.map((f) => join(shimDir(), f)) : [];
+  return [
+    ...shims.filter((file) => !existsSync(file)).map((file) => `${file} (missing)`),
+    ...(needs.dist ?? []).map(distProblem).filter((line) => line !== undefined),
+  ];
+}
+
+/** Throws one error listing what is missing and the command that builds it. */
+export function requireBuilt(needs: BuildNeeds): void {
+  const missing = missingBuilds(needs);
+  if (missing.length === 0) return;
+  throw new Error(
+    `these tests need build outputs that are missing or stale:\n  ${missing.join('\n  ')}\n` +
+      'build first: npm run build (or npx pnpm@10.34.9 exec turbo run build)',
+  );
+}
+
+/** The packages the in-process gateway child imports (its dist/ is what plain node loads). */
+export const GATEWAY_PACKAGES: readonly string[] = [
+  's3-backend',
+  'rdma-ffi',
+  'bufferpool',
+  'backend-posix',
+  'cu-middleware',
+  'cu-backend',
+  'gateway',
+];
