@@ -21,8 +21,10 @@ case "${1:-}" in
     exec node scripts/start.mjs "$@"
     ;;
   test)
+    # Build once, here, before vitest starts: the globalSetups only check that the builds exist.
     build
-    exec node scripts/test.mjs
+    shift
+    exec node scripts/test.mjs "$@"
     ;;
   lint)
     install
@@ -33,7 +35,7 @@ case "${1:-}" in
     "${PNPM[@]}" exec turbo run typecheck --output-logs=errors-only
     ;;
   *)
-    echo "usage: scripts/run.sh build|start|test|lint|typecheck" >&2
+    echo "usage: scripts/run.sh build|start|test [--unit|--e2e]|lint|typecheck" >&2
     exit 2
     ;;
 esac
