@@ -32,11 +32,11 @@ import {
   makeTempDir,
   ROOT_CREDENTIALS,
   removeDir,
+  s3Client,
   startGateway,
 } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type IamUser, writeUsers } from './helpers/iam-users.js';
-import { s3Client } from './helpers/s3-client.js';
 
 const ALICE: IamUser = { access: 'alice-key', secret: 'alice-secret', role: 'userplus' };
 const BOB: IamUser = { access: 'bob-key', secret: 'bob-secret' };

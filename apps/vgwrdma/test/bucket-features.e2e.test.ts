@@ -33,11 +33,11 @@ import {
   makeTempDir,
   ROOT_CREDENTIALS,
   removeDir,
+  s3Client,
   startGateway,
 } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AWS_BIN, type AwsRunner, awsCli } from './helpers/aws-cli.js';
-import { s3Client } from './helpers/s3-client.js';
 
 const BOB = { access: 'bob-key', secret: 'bob-secret' };
 const ORIGIN = 'http://app.example';

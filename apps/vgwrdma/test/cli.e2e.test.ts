@@ -20,10 +20,10 @@ import {
   ROOT_CREDENTIALS,
   removeDir,
   runMain,
+  s3Client,
   startGateway,
 } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { s3Client } from './helpers/s3-client.js';
 
 const creds = { ROOT_ACCESS_KEY_ID: 'ak', ROOT_SECRET_ACCESS_KEY: 'sk' };
 let work: string;

@@ -22,11 +22,11 @@ import {
   killAllChildren,
   ROOT_CREDENTIALS,
   removeDir,
+  s3Client,
   startGateway,
 } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { adminRequest } from './helpers/admin-request.js';
-import { s3Client } from './helpers/s3-client.js';
 
 const SECRET = 'next to the root: never served';
 const bucket = 'hostile';

@@ -17,11 +17,11 @@ import {
   makeTempDir,
   ROOT_CREDENTIALS,
   removeDir,
+  s3Client,
   startGateway,
 } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type IamUser, writeUsers } from './helpers/iam-users.js';
-import { s3Client } from './helpers/s3-client.js';
 
 // Alice may create buckets (userplus); Bob is a plain user.
 const ALICE: IamUser = { access: 'alice-key', secret: 'alice-secret', role: 'userplus' };

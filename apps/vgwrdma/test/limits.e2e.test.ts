@@ -21,11 +21,11 @@ import {
   killAllChildren,
   ROOT_CREDENTIALS,
   removeDir,
+  s3Client,
   startGateway,
 } from '@vgwrdma/test-kit';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { type HeldRequest, openHeldRequest, statusOf } from './helpers/held-request.js';
-import { s3Client } from './helpers/s3-client.js';
 
 const bucket = 'limits';
 const running: GatewayProcess[] = [];

@@ -23,10 +23,10 @@ import {
   killAllChildren,
   ROOT_CREDENTIALS,
   removeDir,
+  s3Client,
   startGateway,
 } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { s3Client } from './helpers/s3-client.js';
 
 let gw: GatewayProcess;
 let root: S3Client;

@@ -14,11 +14,11 @@ import {
   killAllChildren,
   ROOT_CREDENTIALS,
   removeDir,
+  s3Client,
   startGateway,
 } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { md5Hex } from './helpers/files.js';
-import { s3Client } from './helpers/s3-client.js';
 
 const run = promisify(execFile);
 const GETFATTR = ['/usr/bin/getfattr', '/bin/getfattr'].find((path) => existsSync(path));

@@ -23,10 +23,10 @@ import {
   makeTempDir,
   ROOT_CREDENTIALS,
   removeDir,
+  s3Client,
   startGateway,
 } from '@vgwrdma/test-kit';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { s3Client } from './helpers/s3-client.js';
 
 const ORIGIN = 'http://app.example';
 const CORS = {

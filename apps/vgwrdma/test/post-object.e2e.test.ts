@@ -23,10 +23,10 @@ import {
   makeTempDir,
   ROOT_CREDENTIALS,
   removeDir,
+  s3Client,
   startGateway,
 } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { s3Client } from './helpers/s3-client.js';
 
 // biome-ignore lint/suspicious/noTemplateCurlyInString: S3's literal placeholder, not a template
 const FILENAME = '${filename}';

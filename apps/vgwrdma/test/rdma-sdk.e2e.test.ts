@@ -22,11 +22,11 @@ import {
   killAllChildren,
   ROOT_CREDENTIALS,
   removeDir,
+  s3Client,
   startGateway,
 } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { md5Of, RDMA_SDK_OPTIONS, rdmaHeaders, sendError, sendWithToken } from './helpers/rdma.js';
-import { s3Client } from './helpers/s3-client.js';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;

@@ -19,7 +19,14 @@ import {
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { formatRdmaToken, HostClient, type HostMemory, parseRdmaToken } from '@vgwrdma/rdma-ffi';
-import { type GatewayProcess, killAllChildren, ROOT_CREDENTIALS, removeDir } from '@vgwrdma/test-kit';
+import {
+  type GatewayProcess,
+  killAllChildren,
+  ROOT_CREDENTIALS,
+  removeDir,
+  s3Client,
+  startRdmaGateway,
+} from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminRequest } from './helpers/admin-request.js';
 import { startConnectionRecorder } from './helpers/connection-recorder.js';
@@ -33,8 +40,6 @@ import {
   sendSigned,
   sendWithToken,
 } from './helpers/rdma.js';
-import { startRdmaGateway } from './helpers/rdma-gateway.js';
-import { s3Client } from './helpers/s3-client.js';
 
 const Bucket = 'trust';
 const SIZE = 256 * 1024;

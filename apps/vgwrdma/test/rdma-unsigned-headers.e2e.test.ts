@@ -20,11 +20,11 @@ import {
   killAllChildren,
   ROOT_CREDENTIALS,
   removeDir,
+  s3Client,
   startGateway,
 } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { RDMA_SDK_OPTIONS, rdmaHeaders, sendError, sendSigned } from './helpers/rdma.js';
-import { s3Client } from './helpers/s3-client.js';
 
 const SIZE = 64 * 1024;
 const Bucket = 'rdma-signing';

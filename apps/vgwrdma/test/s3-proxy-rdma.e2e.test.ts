@@ -13,11 +13,11 @@ import {
   killAllChildren,
   ROOT_CREDENTIALS,
   removeDir,
+  s3Client,
   startGateway,
 } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ProxyProcess, startProxyGateway } from './helpers/proxy-process.js';
-import { s3Client } from './helpers/s3-client.js';
 
 const CUOBJTEST = resolve(
   fileURLToPath(new URL('../../../packages/cuobjtest/dist/main.js', import.meta.url)),

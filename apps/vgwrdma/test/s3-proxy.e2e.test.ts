@@ -12,13 +12,13 @@ import {
   makeTempDir,
   ROOT_CREDENTIALS,
   removeDir,
+  s3Client,
   startGateway,
 } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AWS_BIN, type AwsRunner, awsCli } from './helpers/aws-cli.js';
 import { md5Hex, sha256File, writeRandomFile } from './helpers/files.js';
 import { type ProxyProcess, startProxyGateway } from './helpers/proxy-process.js';
-import { s3Client } from './helpers/s3-client.js';
 
 const PROXY_KEYS = { access: 'proxy-access', secret: 'proxy-secret-key' } as const;
 const META = 'vgw-meta';

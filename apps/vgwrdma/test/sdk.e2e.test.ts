@@ -21,11 +21,11 @@ import {
   killAllChildren,
   ROOT_CREDENTIALS,
   removeDir,
+  s3Client,
   startGateway,
 } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { md5Hex } from './helpers/files.js';
-import { s3Client } from './helpers/s3-client.js';
 
 let gw: GatewayProcess;
 let client: S3Client;

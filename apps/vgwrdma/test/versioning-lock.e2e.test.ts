@@ -22,11 +22,11 @@ import {
   makeTempDir,
   ROOT_CREDENTIALS,
   removeDir,
+  s3Client,
   startGateway,
 } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AWS_BIN, type AwsRunner, awsCli } from './helpers/aws-cli.js';
-import { s3Client } from './helpers/s3-client.js';
 
 if (AWS_BIN === undefined) console.warn('versioning/lock CLI tests skipped: no aws binary');
 

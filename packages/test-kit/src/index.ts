@@ -3,6 +3,7 @@
 
 export { collectOutput, type Exit, exitOf, type Output, waitForStdout } from './child-output.js';
 export { killAllChildren, track } from './child-registry.js';
+export { type FaultScene, type FaultSceneOptions, startFaultScene } from './fault-scene.js';
 export {
   type AppProcess,
   assertBuilt,
@@ -18,6 +19,8 @@ export {
   startGateway,
 } from './gateway-process.js';
 export { APP_MAIN, distFile, REPO_ROOT, shimDir } from './paths.js';
+export { type RdmaGatewayOptions, rdmaEnv, startRdmaGateway } from './rdma-gateway.js';
 export { type BuildNeeds, GATEWAY_PACKAGES, missingBuilds, requireBuilt } from './require-built.js';
+export { s3Client } from './s3-client.js';
 export { Sha256, type SignInput, sha256Hex, signHeaders, splitPathAndQuery } from './sigv4-signer.js';
 export { makeTempDir, removeDir } from './temp-dir.js';

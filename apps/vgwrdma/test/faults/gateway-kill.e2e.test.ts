@@ -11,11 +11,11 @@ import {
   makeTempDir,
   ROOT_CREDENTIALS,
   removeDir,
+  s3Client,
+  startRdmaGateway,
 } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CrashRoundResult, clearRound, crashRound } from '../helpers/crash-round.js';
-import { startRdmaGateway } from '../helpers/rdma-gateway.js';
-import { s3Client } from '../helpers/s3-client.js';
 
 const ROUNDS = Number(process.env.FAULT_ROUNDS ?? 3);
 const RESULTS = process.env.FAULT_RESULTS_FILE;

@@ -1,7 +1,7 @@
 // A gateway with RDMA on (softnic) for the fault and load tests, and the environment such a
 // gateway and its helper processes need: VGWRDMA_SHIM_DIR is passed through when set, so a run
 // can point every process at one build of the native shims.
-import { type GatewayProcess, type StartOptions, startGateway } from '@vgwrdma/test-kit';
+import { type GatewayProcess, type StartOptions, startGateway } from './gateway-process.js';
 
 /** The environment variables a child process should inherit for RDMA. */
 export function rdmaEnv(): Record<string, string> {
