@@ -33,6 +33,8 @@ case "${1:-}" in
   typecheck)
     install
     "${PNPM[@]}" exec turbo run typecheck --output-logs=errors-only
+    # bench/ is not a workspace package: its tests are type-checked from here.
+    "${PNPM[@]}" exec tsc -p bench/tsconfig.json
     ;;
   *)
     echo "usage: scripts/run.sh build|start|test [--unit|--e2e]|lint|typecheck" >&2
