@@ -8,20 +8,14 @@
 import { createHash, randomFillSync } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { GpuClient } from '@vgwrdma/rdma-ffi';
+import { FAKE_CUDART } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CuObjError, Session } from '../src/index.js';
 import { GatewayProcess } from './gateway-process.js';
 
 const MiB = 2 ** 20;
-const FAKE_CUDART = fileURLToPath(
-  new URL(
-    `../../../native-shims/build/${process.platform}-${process.arch}/libvgw_fake_cudart.so`,
-    import.meta.url,
-  ),
-);
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
 /** Why a real GPU cannot be used here, or undefined when one can. */

@@ -9,17 +9,12 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { FAKE_CUDART } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CREDENTIALS, GatewayProcess } from '../../cuobjclient/test/gateway-process.js';
 import type { RunResult } from '../src/index.js';
 
 const BIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
-const FAKE_CUDART = fileURLToPath(
-  new URL(
-    `../../../native-shims/build/${process.platform}-${process.arch}/libvgw_fake_cudart.so`,
-    import.meta.url,
-  ),
-);
 const MiB = 2 ** 20;
 
 describe('cuobjtest --memory cuda', () => {

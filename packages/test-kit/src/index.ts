@@ -18,7 +18,7 @@ export {
   startApp,
   startGateway,
 } from './gateway-process.js';
-export { APP_MAIN, distFile, REPO_ROOT, shimDir } from './paths.js';
+export { APP_MAIN, distFile, FAKE_CUDART, REPO_ROOT, SHIM_BUILD_DIR, shimDir } from './paths.js';
 export { type RdmaGatewayOptions, rdmaEnv, startRdmaGateway } from './rdma-gateway.js';
 export { type BuildNeeds, GATEWAY_PACKAGES, missingBuilds, requireBuilt } from './require-built.js';
 export { s3Client } from './s3-client.js';

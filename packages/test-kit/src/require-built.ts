@@ -4,17 +4,15 @@
 // does not pay for builds and a warm run starts at once.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { distFile, shimDir } from './paths.js';
+import { distFile, FAKE_CUDART, shimDir } from './paths.js';
 
 /** What a package's tests need built. */
 export interface BuildNeeds {
-  /** The native shims (libvgwrdma_shims.so and the fake CUDA runtime). */
+  /** The native shims: the library (in VGWRDMA_SHIM_DIR when set) and the fake CUDA runtime. */
   readonly shims?: boolean;
   /** Packages (`cuobjclient`) or repo folders (`apps/vgwrdma`) whose dist/ must exist and be newer than src/. */
   readonly dist?: readonly string[];
 }
-
-const SHIM_FILES = ['libvgwrdma_shims.so', 'libvgw_fake_cudart.so'];
 
 /** Entry file of a package's dist/: the app and the CLIs build main.js, libraries index.js. */
 const ENTRY: Readonly<Record<string, string>> = {
@@ -44,7 +42,7 @@ function distProblem(name: string): string | undefined {
 
 /** What `needs` names that is missing or stale, one line each. */
 export function missingBuilds(needs: BuildNeeds): string[] {
-  const shims = needs.shims ? SHIM_FILES.map((f) => join(shimDir(), f)) : [];
+  const shims = needs.shims ? [join(shimDir(), 'libvgwrdma_shims.so'), FAKE_CUDART] : [];
   return [
     ...shims.filter((file) => !existsSync(file)).map((file) => `${file} (missing)`),
     ...(needs.dist ?? []).map(distProblem).filter((line) => line !== undefined),

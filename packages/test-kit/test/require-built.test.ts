@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { missingBuilds, requireBuilt } from '../src/index.js';
+import { FAKE_CUDART, missingBuilds, requireBuilt } from '../src/index.js';
 
 describe('requireBuilt', () => {
   const saved = process.env.VGWRDMA_SHIM_DIR;
@@ -18,17 +18,20 @@ describe('requireBuilt', () => {
     );
   });
 
-  it('lists each shim library missing from VGWRDMA_SHIM_DIR', async () => {
+  it('looks for the shim library in VGWRDMA_SHIM_DIR when it is set', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'test-kit-shims-'));
     try {
       process.env.VGWRDMA_SHIM_DIR = dir;
-      expect(missingBuilds({ shims: true })).toEqual([
-        `${join(dir, 'libvgwrdma_shims.so')} (missing)`,
-        `${join(dir, 'libvgw_fake_cudart.so')} (missing)`,
-      ]);
+      expect(missingBuilds({ shims: true })).toEqual([`${join(dir, 'libvgwrdma_shims.so')} (missing)`]);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it('finds the repository build of the shims (npm run build made it)', () => {
+    delete process.env.VGWRDMA_SHIM_DIR;
+    expect(missingBuilds({ shims: true })).toEqual([]);
+    expect(FAKE_CUDART).toMatch(/native-shims\/build\/[^/]+\/libvgw_fake_cudart\.so$/);
   });
 
   it('asks for nothing when nothing is needed', () => {
