@@ -1,6 +1,6 @@
 // The transfer tests run HostClient in a plain-node child process that imports dist/index.js, and
 // the CUDA tests load the fake CUDA runtime: both must be built (npm test builds them before
-// vitest starts; a dist/ older than src/ fails here too, so children never run stale code).
+// vitest starts, so the children run the current code).
 import { requireBuilt } from '@vgwrdma/test-kit';
 
 export default function setup(): void {

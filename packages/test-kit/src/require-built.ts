@@ -2,15 +2,15 @@
 // once, naming the command that makes them, when they do not. Nothing is built here: `npm test`
 // (and `npm run build`) build the shims and every dist/ before vitest starts, so collection
 // does not pay for builds and a warm run starts at once.
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { distFile, FAKE_CUDART, shimDir } from './paths.js';
 
 /** What a package's tests need built. */
 export interface BuildNeeds {
   /** The native shims: the library (in VGWRDMA_SHIM_DIR when set) and the fake CUDA runtime. */
   readonly shims?: boolean;
-  /** Packages (`cuobjclient`) or repo folders (`apps/vgwrdma`) whose dist/ must exist and be newer than src/. */
+  /** Packages (`cuobjclient`) or repo folders (`apps/vgwrdma`) whose dist/ must exist. */
   readonly dist?: readonly string[];
 }
 
@@ -20,27 +20,13 @@ const ENTRY: Readonly<Record<string, string>> = {
   cuobjtest: 'main.js',
 };
 
-/** Newest mtime under a src/ folder; unit tests beside the code are not built, so they do not count. */
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(p));
-    else if (!entry.name.endsWith('.test.ts')) newest = Math.max(newest, statSync(p).mtimeMs);
-  }
-  return newest;
-}
-
-/** Why a dist/ entry cannot be used: missing, or older than a file of its package's src/. */
+/** A dist/ entry that is missing, as its report line. */
 function distProblem(name: string): string | undefined {
   const entry = distFile(name, ENTRY[name] ?? 'index.js');
-  if (!existsSync(entry)) return `${entry} (missing)`;
-  const src = join(dirname(dirname(entry)), 'src');
-  if (existsSync(src) && statSync(entry).mtimeMs < newestMtime(src)) return `${entry} (older than ${src})`;
-  return undefined;
+  return existsSync(entry) ? undefined : `${entry} (missing)`;
 }
 
-/** What `needs` names that is missing or stale, one line each. */
+/** What `needs` names that is missing, one line each. */
 export function missingBuilds(needs: BuildNeeds): string[] {
   const shims = needs.shims ? [join(shimDir(), 'libvgwrdma_shims.so'), FAKE_CUDART] : [];
   return [
@@ -54,7 +40,7 @@ export function requireBuilt(needs: BuildNeeds): void {
   const missing = missingBuilds(needs);
   if (missing.length === 0) return;
   throw new Error(
-    `these tests need build outputs that are missing or stale:\n  ${missing.join('\n  ')}\n` +
+    `these tests need build outputs that are missing:\n  ${missing.join('\n  ')}\n` +
       'build first: npm run build (or npx pnpm@10.34.9 exec turbo run build)',
   );
 }
