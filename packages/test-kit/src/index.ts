@@ -18,6 +18,7 @@ export {
   startApp,
   startGateway,
 } from './gateway-process.js';
+export { type ChildError, IpcChild, type IpcChildOptions } from './ipc-child.js';
 export { APP_MAIN, distFile, FAKE_CUDART, REPO_ROOT, SHIM_BUILD_DIR, shimDir } from './paths.js';
 export { type RdmaGatewayOptions, rdmaEnv, startRdmaGateway } from './rdma-gateway.js';
 export { type BuildNeeds, GATEWAY_PACKAGES, missingBuilds, requireBuilt } from './require-built.js';
