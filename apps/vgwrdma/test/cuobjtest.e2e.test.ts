@@ -1,15 +1,12 @@
-// cuobjtest (the built CLI) against the real gateway application started with --rdma-ip 127.0.0.1
-// (CuServer + cu-middleware over softnic): --compare in one run, JSON checked.
+// cuobjtest (the built CLI) against the app started with --rdma-ip 127.0.0.1 on a posix root whose
+// metadata lives in a --sidecar tree (CuServer + cu-middleware over softnic): --compare, JSON checked.
 
-import { execFile } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import type { RunResult } from '@vgwrdma/cuobjtest';
-import { distFile, type GatewayProcess, makeTempDir, removeDir, startGateway } from '@vgwrdma/test-kit';
+import { type GatewayProcess, makeTempDir, removeDir, startGateway } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compareSummary, cuobjtestCompare } from './helpers/cuobjtest.js';
 
-const BIN = distFile('cuobjtest', 'main.js');
 const ACCESS = 'cuobjtest-app';
 const SECRET = 'cuobjtest-app-secret';
 
@@ -36,35 +33,8 @@ describe('cuobjtest against apps/vgwrdma --rdma-ip 127.0.0.1', () => {
   });
 
   it('--compare: both modes verified in both directions, with ratios', async () => {
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      [
-        BIN,
-        '-endpoint',
-        endpoint,
-        '-access',
-        ACCESS,
-        '-secret',
-        SECRET,
-        '-size',
-        '2MiB',
-        '-n',
-        '2',
-        '--compare',
-        '--json',
-      ],
-      { env: { ...process.env, CI: '1' }, maxBuffer: 1 << 24 },
-    );
-    const results = JSON.parse(stdout) as RunResult[];
-    expect(
-      results.map((r) => [
-        r.mode,
-        r.sizeBytes,
-        r.verified,
-        r.put?.iterations.length,
-        r.get?.iterations.length,
-      ]),
-    ).toEqual([
+    const results = await cuobjtestCompare(endpoint, { access: ACCESS, secret: SECRET });
+    expect(compareSummary(results)).toEqual([
       ['rdma', 2 ** 21, true, 2, 2],
       ['std-s3', 2 ** 21, true, 2, 2],
     ]);
