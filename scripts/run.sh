@@ -21,8 +21,10 @@ case "${1:-}" in
     exec node scripts/start.mjs "$@"
     ;;
   test)
+    # Build once, here, before vitest starts: the globalSetups only check that the builds exist.
     build
-    exec node scripts/test.mjs
+    shift
+    exec node scripts/test.mjs "$@"
     ;;
   lint)
     install
@@ -31,9 +33,11 @@ case "${1:-}" in
   typecheck)
     install
     "${PNPM[@]}" exec turbo run typecheck --output-logs=errors-only
+    # bench/ is not a workspace package: its tests are type-checked from here.
+    "${PNPM[@]}" exec tsc -p bench/tsconfig.json
     ;;
   *)
-    echo "usage: scripts/run.sh build|start|test|lint|typecheck" >&2
+    echo "usage: scripts/run.sh build|start|test [--unit|--e2e]|lint|typecheck" >&2
     exit 2
     ;;
 esac

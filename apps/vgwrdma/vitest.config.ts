@@ -1,5 +1,6 @@
 // Unit tests beside the code (src/**/*.test.ts) and end-to-end tests (test/*.e2e.test.ts) that
 // start the built gateway as a child process; those talk to real processes, hence the timeouts.
+// globalSetup only checks that the builds they start exist (npm test builds before vitest).
 import type { UserWorkspaceConfig } from 'vitest/config';
 import { project } from '../../vitest.shared.js';
 
@@ -17,4 +18,5 @@ export default {
   ...base,
   resolve: { ...base.resolve, conditions },
   ssr: { ...base.ssr, resolve: { ...base.ssr?.resolve, conditions } },
+  test: { ...base.test, globalSetup: ['./test/global-setup.ts'] },
 } satisfies UserWorkspaceConfig;

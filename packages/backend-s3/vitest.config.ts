@@ -1,4 +1,5 @@
-// The conformance kit runs against a second gateway process (posix) over HTTP: generous timeouts.
+// Unit tests only: the suites that need an upstream gateway process live with the app's
+// end-to-end tests (apps/vgwrdma/test/backend-s3/).
 import { project } from '../../vitest.shared.js';
 
-export default project('backend-s3', { testTimeout: 60_000 });
+export default project('backend-s3');

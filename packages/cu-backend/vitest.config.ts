@@ -8,7 +8,7 @@ const base: UserWorkspaceConfig = project('cu-backend', { testTimeout: 120_000 }
 // workspace packages (as packages/gateway does).
 const conditions = ['source', 'node', 'import', 'default'];
 
-// globalSetup builds the native shims when missing (the HostClient child and the server load them).
+// globalSetup checks that the native shims are built (the HostClient child and the server load them).
 export default {
   ...base,
   resolve: { ...base.resolve, conditions },

@@ -1,7 +1,7 @@
 import { project } from '../../vitest.shared.js';
 
-// globalSetup builds what plain `node` child processes load: the native shims (when missing),
-// the workspace packages the gateway fixture imports (when their dist/ is stale) and this
+// globalSetup checks that what plain `node` child processes load is built (npm test builds it
+// first): the native shims, the workspace packages the gateway fixture imports and this
 // package's dist/ (for the packaging test). The explicit server conditions keep the test
 // processes' Node from resolving the AWS SDK's internal `module` builds (extensionless ESM).
 const config = project('cuobjclient', { testTimeout: 120_000 });

@@ -1,8 +1,8 @@
 import { project } from '../../vitest.shared.js';
 
-// globalSetup builds the dist/ the cuobjtest child process runs (and what it imports). The
-// explicit server conditions keep Node in the test processes from resolving the AWS SDK's
-// internal `module` builds (extensionless ESM it cannot load).
+// globalSetup checks that the dist/ the cuobjtest child process runs (and what it imports) is
+// built. The explicit server conditions keep Node in the test processes from resolving the AWS
+// SDK's internal `module` builds (extensionless ESM it cannot load).
 const config = project('cuobjtest', { testTimeout: 120_000 });
 export default {
   ...config,

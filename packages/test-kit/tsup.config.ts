@@ -1,3 +1,3 @@
 import { packageBuild } from '../../tsup.base.js';
 
-export default packageBuild();
+export default packageBuild({ entry: ['src/index.ts', 'src/memory/index.ts'] });

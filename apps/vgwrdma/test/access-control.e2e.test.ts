@@ -23,16 +23,16 @@ import {
   PutPublicAccessBlockCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type GatewayProcess,
   killAllChildren,
   makeTempDir,
   removeDir,
+  s3Client,
   startGateway,
-} from './helpers/gateway-process.js';
+} from '@vgwrdma/test-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type IamUser, writeUsers } from './helpers/iam-users.js';
-import { s3Client } from './helpers/s3-client.js';
 
 const run = promisify(execFile);
 const ALICE: IamUser = {

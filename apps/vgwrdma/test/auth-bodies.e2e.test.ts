@@ -17,16 +17,16 @@ import {
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { SignatureV4 } from '@smithy/signature-v4';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type GatewayProcess,
   killAllChildren,
   ROOT_CREDENTIALS,
   removeDir,
+  Sha256,
+  s3Client,
   startGateway,
-} from './helpers/gateway-process.js';
-import { s3Client } from './helpers/s3-client.js';
-import { Sha256 } from './helpers/sha256.js';
+} from '@vgwrdma/test-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const SCRIPT = fileURLToPath(new URL('./fixtures/boto3-auth-cases.py', import.meta.url));
 

@@ -26,17 +26,17 @@ import {
   UploadPartCopyCommand,
 } from '@aws-sdk/client-s3';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type GatewayProcess,
   killAllChildren,
   makeTempDir,
   ROOT_CREDENTIALS,
   removeDir,
+  s3Client,
   startGateway,
-} from './helpers/gateway-process.js';
+} from '@vgwrdma/test-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type IamUser, writeUsers } from './helpers/iam-users.js';
-import { s3Client } from './helpers/s3-client.js';
 
 const ALICE: IamUser = { access: 'alice-key', secret: 'alice-secret', role: 'userplus' };
 const BOB: IamUser = { access: 'bob-key', secret: 'bob-secret' };

@@ -2,9 +2,6 @@
 // `aws s3api` round trips, and a 200 MiB multipart upload and download compared by SHA-256.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AWS_BIN, type AwsRunner, awsCli } from './helpers/aws-cli.js';
-import { md5Hex, sha256File, writeRandomFile } from './helpers/files.js';
 import {
   type GatewayProcess,
   killAllChildren,
@@ -12,7 +9,10 @@ import {
   ROOT_CREDENTIALS,
   removeDir,
   startGateway,
-} from './helpers/gateway-process.js';
+} from '@vgwrdma/test-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AWS_BIN, type AwsRunner, awsCli } from './helpers/aws-cli.js';
+import { md5Hex, sha256File, writeRandomFile } from './helpers/files.js';
 
 if (AWS_BIN === undefined) {
   console.warn('aws-cli e2e tests skipped: no aws binary (install awscli: apt-get install awscli)');

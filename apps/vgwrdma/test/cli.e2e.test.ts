@@ -12,18 +12,18 @@ import {
   PutObjectCommand,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
+  APP_MAIN,
   assertBuilt,
   killAllChildren,
-  MAIN,
   makeTempDir,
   ROOT_CREDENTIALS,
   removeDir,
   runMain,
+  s3Client,
   startGateway,
-} from './helpers/gateway-process.js';
-import { s3Client } from './helpers/s3-client.js';
+} from '@vgwrdma/test-kit';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 const creds = { ROOT_ACCESS_KEY_ID: 'ak', ROOT_SECRET_ACCESS_KEY: 'sk' };
 let work: string;
@@ -39,7 +39,7 @@ afterAll(async () => {
 
 describe('vgwrdma bin', () => {
   it('starts with a node shebang', () => {
-    expect(readFileSync(MAIN, 'utf8').split('\n')[0]).toBe('#!/usr/bin/env node');
+    expect(readFileSync(APP_MAIN, 'utf8').split('\n')[0]).toBe('#!/usr/bin/env node');
   });
 
   it('prints usage for --help, -h and posix --help, exit 0', async () => {

@@ -20,17 +20,17 @@ import {
   type S3ServiceException,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type GatewayProcess,
   killAllChildren,
   makeTempDir,
   ROOT_CREDENTIALS,
   removeDir,
+  s3Client,
   startGateway,
-} from './helpers/gateway-process.js';
+} from '@vgwrdma/test-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openHeldRequest, statusOf } from './helpers/held-request.js';
-import { s3Client } from './helpers/s3-client.js';
 
 const BOB = { access: 'compat-bob', secret: 'compat-bob-secret' };
 const ALL_USERS = 'http://acs.amazonaws.com/groups/global/AllUsers';

@@ -2,8 +2,8 @@
 // a published one (the `npm start` default, AWS's documentation example) or shorter than 16
 // characters; on loopback, or with a strong secret, it says nothing.
 import { networkInterfaces } from 'node:os';
+import { killAllChildren, removeDir, startGateway } from '@vgwrdma/test-kit';
 import { afterAll, describe, expect, it } from 'vitest';
-import { killAllChildren, removeDir, startGateway } from './helpers/gateway-process.js';
 
 const STRONG = 'k3J9-qTz8vW2-xR5mN7pL4sD6';
 /** IPv6 cases need an IPv6 loopback (some containers have IPv6 off). */

@@ -17,16 +17,16 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { adminRequest } from './helpers/admin-request.js';
 import {
   type GatewayProcess,
   killAllChildren,
   ROOT_CREDENTIALS,
   removeDir,
+  s3Client,
   startGateway,
-} from './helpers/gateway-process.js';
-import { s3Client } from './helpers/s3-client.js';
+} from '@vgwrdma/test-kit';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { adminRequest } from './helpers/admin-request.js';
 
 const SECRET = 'next to the root: never served';
 const bucket = 'hostile';

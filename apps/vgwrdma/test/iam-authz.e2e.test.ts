@@ -12,17 +12,17 @@ import {
   PutObjectAclCommand,
   PutObjectCommand,
 } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type GatewayProcess,
   killAllChildren,
   makeTempDir,
   ROOT_CREDENTIALS,
   removeDir,
+  s3Client,
   startGateway,
-} from './helpers/gateway-process.js';
+} from '@vgwrdma/test-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type IamUser, writeUsers } from './helpers/iam-users.js';
-import { s3Client } from './helpers/s3-client.js';
 
 // Alice may create buckets (userplus); Bob is a plain user.
 const ALICE: IamUser = { access: 'alice-key', secret: 'alice-secret', role: 'userplus' };

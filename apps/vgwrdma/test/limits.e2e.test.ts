@@ -16,16 +16,16 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {
   type GatewayProcess,
   killAllChildren,
   ROOT_CREDENTIALS,
   removeDir,
+  s3Client,
   startGateway,
-} from './helpers/gateway-process.js';
+} from '@vgwrdma/test-kit';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { type HeldRequest, openHeldRequest, statusOf } from './helpers/held-request.js';
-import { s3Client } from './helpers/s3-client.js';
 
 const bucket = 'limits';
 const running: GatewayProcess[] = [];

@@ -1,7 +1,6 @@
 // The built gateway and its native library: at start it logs one line saying which
 // libvgwrdma_shims it loaded, from where, and which kernels are active; with a VGWRDMA_SHIM_DIR
 // that lacks the library it does not start, and says which directory it looked in.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   assertBuilt,
   killAllChildren,
@@ -10,7 +9,8 @@ import {
   removeDir,
   runMain,
   startGateway,
-} from './helpers/gateway-process.js';
+} from '@vgwrdma/test-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let work: string;
 

@@ -18,15 +18,15 @@ import {
   PutObjectTaggingCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type GatewayProcess,
   killAllChildren,
   ROOT_CREDENTIALS,
   removeDir,
+  s3Client,
   startGateway,
-} from './helpers/gateway-process.js';
-import { s3Client } from './helpers/s3-client.js';
+} from '@vgwrdma/test-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let gw: GatewayProcess;
 let root: S3Client;

@@ -9,16 +9,16 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { CreateBucketCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { md5Hex } from './helpers/files.js';
 import {
   type GatewayProcess,
   killAllChildren,
   ROOT_CREDENTIALS,
   removeDir,
+  s3Client,
   startGateway,
-} from './helpers/gateway-process.js';
-import { s3Client } from './helpers/s3-client.js';
+} from '@vgwrdma/test-kit';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { md5Hex } from './helpers/files.js';
 
 const run = promisify(execFile);
 const GETFATTR = ['/usr/bin/getfattr', '/bin/getfattr'].find((path) => existsSync(path));

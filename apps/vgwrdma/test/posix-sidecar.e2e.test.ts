@@ -17,16 +17,16 @@ import {
   PutObjectCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {
   type GatewayProcess,
   killAllChildren,
   makeTempDir,
   ROOT_CREDENTIALS,
   removeDir,
+  s3Client,
   startGateway,
-} from './helpers/gateway-process.js';
-import { s3Client } from './helpers/s3-client.js';
+} from '@vgwrdma/test-kit';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 
 const ORIGIN = 'http://app.example';
 const CORS = {

@@ -17,16 +17,16 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { createPresignedPost, type PresignedPostOptions } from '@aws-sdk/s3-presigned-post';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type GatewayProcess,
   killAllChildren,
   makeTempDir,
   ROOT_CREDENTIALS,
   removeDir,
+  s3Client,
   startGateway,
-} from './helpers/gateway-process.js';
-import { s3Client } from './helpers/s3-client.js';
+} from '@vgwrdma/test-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // biome-ignore lint/suspicious/noTemplateCurlyInString: S3's literal placeholder, not a template
 const FILENAME = '${filename}';

@@ -18,16 +18,16 @@ import {
 } from '@aws-sdk/client-s3';
 import { HostClient, type HostMemory } from '@vgwrdma/rdma-ffi';
 import { formatRdmaToken, parseRdmaToken } from '@vgwrdma/rdma-protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type GatewayProcess,
   killAllChildren,
   ROOT_CREDENTIALS,
   removeDir,
+  s3Client,
   startGateway,
-} from './helpers/gateway-process.js';
+} from '@vgwrdma/test-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { md5Of, RDMA_SDK_OPTIONS, rdmaHeaders, sendError, sendWithToken } from './helpers/rdma.js';
-import { s3Client } from './helpers/s3-client.js';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;

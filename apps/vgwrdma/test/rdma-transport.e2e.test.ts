@@ -4,8 +4,8 @@
 // docs/hardware-checklist.md.)
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { assertBuilt, killAllChildren, makeTempDir, removeDir, runMain } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, killAllChildren, makeTempDir, removeDir, runMain } from './helpers/gateway-process.js';
 
 let work: string;
 beforeAll(async () => {

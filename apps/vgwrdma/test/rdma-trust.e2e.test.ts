@@ -20,16 +20,18 @@ import {
 } from '@aws-sdk/client-s3';
 import { HostClient, type HostMemory } from '@vgwrdma/rdma-ffi';
 import { formatRdmaToken, parseRdmaToken } from '@vgwrdma/rdma-protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminRequest } from './helpers/admin-request.js';
-import { startConnectionRecorder } from './helpers/connection-recorder.js';
-import { md5Hex } from './helpers/files.js';
 import {
   type GatewayProcess,
   killAllChildren,
   ROOT_CREDENTIALS,
   removeDir,
-} from './helpers/gateway-process.js';
+  s3Client,
+  startRdmaGateway,
+} from '@vgwrdma/test-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminRequest } from './helpers/admin-request.js';
+import { startConnectionRecorder } from './helpers/connection-recorder.js';
+import { md5Hex } from './helpers/files.js';
 import { content, fillContent } from './helpers/object-content.js';
 import {
   md5Of,
@@ -39,8 +41,6 @@ import {
   sendSigned,
   sendWithToken,
 } from './helpers/rdma.js';
-import { startRdmaGateway } from './helpers/rdma-gateway.js';
-import { s3Client } from './helpers/s3-client.js';
 
 const Bucket = 'trust';
 const SIZE = 256 * 1024;

@@ -18,16 +18,16 @@ import {
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { HostClient, type HostMemory } from '@vgwrdma/rdma-ffi';
 import { parseRdmaToken } from '@vgwrdma/rdma-protocol';
-import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   type GatewayProcess,
   killAllChildren,
   ROOT_CREDENTIALS,
   removeDir,
+  s3Client,
   startGateway,
-} from './helpers/gateway-process.js';
+} from '@vgwrdma/test-kit';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { RDMA_SDK_OPTIONS, rdmaHeaders, sendError, sendSigned } from './helpers/rdma.js';
-import { s3Client } from './helpers/s3-client.js';
 
 const SIZE = 64 * 1024;
 const Bucket = 'rdma-signing';

@@ -1,31 +1,17 @@
 // The app with --rdma-ip over softnic: the posix backend wrapped in CuServer behind cu-middleware.
 // Driven by the built cuobjtest CLI (cuobjclient sessions), which verifies every PUT and GET by
 // RDMA byte for byte and compares them with plain HTTP bodies against the same gateway.
-import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type GatewayProcess,
   killAllChildren,
   ROOT_CREDENTIALS,
   removeDir,
   startGateway,
-} from './helpers/gateway-process.js';
+} from '@vgwrdma/test-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compareSummary, cuobjtestCompare } from './helpers/cuobjtest.js';
 
-const CUOBJTEST = fileURLToPath(new URL('../../../packages/cuobjtest/dist/main.js', import.meta.url));
-if (!existsSync(CUOBJTEST)) console.warn(`rdma e2e skipped: ${CUOBJTEST} is not built`);
-
-interface RunResult {
-  mode: string;
-  sizeBytes: number;
-  verified: boolean;
-  put?: { iterations: unknown[] };
-  get?: { iterations: unknown[] };
-}
-
-describe.skipIf(!existsSync(CUOBJTEST))('vgwrdma --rdma-ip 127.0.0.1 (softnic)', () => {
+describe('vgwrdma --rdma-ip 127.0.0.1 (softnic)', () => {
   let gw: GatewayProcess;
 
   beforeAll(async () => {
@@ -42,35 +28,8 @@ describe.skipIf(!existsSync(CUOBJTEST))('vgwrdma --rdma-ip 127.0.0.1 (softnic)',
   });
 
   it('moves verified PUTs and GETs by RDMA, and plain bodies still work', async () => {
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      [
-        CUOBJTEST,
-        '-endpoint',
-        gw.url,
-        '-access',
-        ROOT_CREDENTIALS.access,
-        '-secret',
-        ROOT_CREDENTIALS.secret,
-        '-size',
-        '2MiB',
-        '-n',
-        '2',
-        '--compare',
-        '--json',
-      ],
-      { env: { ...process.env, CI: '1' }, maxBuffer: 1 << 24 },
-    );
-    const results = JSON.parse(stdout) as RunResult[];
-    expect(
-      results.map((r) => [
-        r.mode,
-        r.sizeBytes,
-        r.verified,
-        r.put?.iterations.length,
-        r.get?.iterations.length,
-      ]),
-    ).toEqual([
+    const results = await cuobjtestCompare(gw.url, ROOT_CREDENTIALS);
+    expect(compareSummary(results)).toEqual([
       ['rdma', 2 ** 21, true, 2, 2],
       ['std-s3', 2 ** 21, true, 2, 2],
     ]);

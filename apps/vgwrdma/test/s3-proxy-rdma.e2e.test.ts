@@ -3,25 +3,22 @@
 // doing a verified RDMA PUT+GET round trip against the proxy. RDMA to the proxy, HTTP upstream:
 // the object must land in the posix gateway's tree.
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  distFile,
   type GatewayProcess,
   killAllChildren,
   ROOT_CREDENTIALS,
   removeDir,
+  s3Client,
   startGateway,
-} from './helpers/gateway-process.js';
+} from '@vgwrdma/test-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ProxyProcess, startProxyGateway } from './helpers/proxy-process.js';
-import { s3Client } from './helpers/s3-client.js';
 
-const CUOBJTEST = resolve(
-  fileURLToPath(new URL('../../../packages/cuobjtest/dist/main.js', import.meta.url)),
-);
+const CUOBJTEST = distFile('cuobjtest', 'main.js');
 const PROXY_KEYS = { access: 'rdma-proxy-access', secret: 'rdma-proxy-secret' } as const;
 const META = 'vgw-meta';
 const MiB = 1024 * 1024;
@@ -45,7 +42,6 @@ function cuobjtest(args: readonly string[]): Promise<{ code: number; stdout: str
 
 describe('RDMA through `vgwrdma --rdma-ip ... s3` (cuobjtest round trip)', { timeout: 120_000 }, () => {
   beforeAll(async () => {
-    if (!existsSync(CUOBJTEST)) throw new Error(`${CUOBJTEST} is missing: build first (npm run build)`);
     upstream = await startGateway();
     const admin = s3Client(upstream.url, ROOT_CREDENTIALS);
     await admin.send(new CreateBucketCommand({ Bucket: META }));

@@ -6,19 +6,19 @@ import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AWS_BIN, type AwsRunner, awsCli } from './helpers/aws-cli.js';
-import { md5Hex, sha256File, writeRandomFile } from './helpers/files.js';
 import {
   type GatewayProcess,
   killAllChildren,
   makeTempDir,
   ROOT_CREDENTIALS,
   removeDir,
+  s3Client,
   startGateway,
-} from './helpers/gateway-process.js';
+} from '@vgwrdma/test-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AWS_BIN, type AwsRunner, awsCli } from './helpers/aws-cli.js';
+import { md5Hex, sha256File, writeRandomFile } from './helpers/files.js';
 import { type ProxyProcess, startProxyGateway } from './helpers/proxy-process.js';
-import { s3Client } from './helpers/s3-client.js';
 
 const PROXY_KEYS = { access: 'proxy-access', secret: 'proxy-secret-key' } as const;
 const META = 'vgw-meta';

@@ -9,9 +9,8 @@ import { availableParallelism, networkInterfaces } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CreateBucketCommand, ListBucketsCommand } from '@aws-sdk/client-s3';
+import { assertBuilt, makeTempDir, removeDir, s3Client } from '@vgwrdma/test-kit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, makeTempDir, removeDir } from './helpers/gateway-process.js';
-import { s3Client } from './helpers/s3-client.js';
 
 const START = resolve(fileURLToPath(new URL('../../../scripts/start.mjs', import.meta.url)));
 let cwd: string;

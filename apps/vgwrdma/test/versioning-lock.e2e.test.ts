@@ -16,17 +16,17 @@ import {
   type S3Client,
   type S3ServiceException,
 } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AWS_BIN, type AwsRunner, awsCli } from './helpers/aws-cli.js';
 import {
   type GatewayProcess,
   killAllChildren,
   makeTempDir,
   ROOT_CREDENTIALS,
   removeDir,
+  s3Client,
   startGateway,
-} from './helpers/gateway-process.js';
-import { s3Client } from './helpers/s3-client.js';
+} from '@vgwrdma/test-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AWS_BIN, type AwsRunner, awsCli } from './helpers/aws-cli.js';
 
 if (AWS_BIN === undefined) console.warn('versioning/lock CLI tests skipped: no aws binary');
 

@@ -1,50 +1,32 @@
 // Test helper: drives a HostClient child process (fixtures/client-child.ts) over IPC.
 
-import { type ChildProcess, fork } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { IpcChild } from '@vgwrdma/test-kit';
 
 const CHILD = fileURLToPath(new URL('./fixtures/client-child.ts', import.meta.url));
 const TSX = createRequire(import.meta.url).resolve('tsx');
 
-type Reply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: { message: string } };
-
 export class ClientProcess {
-  private nextId = 1;
-  private readonly waiting = new Map<number, (r: Reply) => void>();
+  private constructor(private readonly child: IpcChild<{ port: number }>) {}
 
-  private constructor(
-    readonly proc: ChildProcess,
-    readonly agentPort: number,
-  ) {
-    proc.on('message', (m: Reply) => {
-      this.waiting.get(m.id)?.(m);
-      this.waiting.delete(m.id);
-    });
+  get proc() {
+    return this.child.proc;
+  }
+  get agentPort(): number {
+    return this.child.ready.port;
   }
 
-  static start(options: { allowDirect?: boolean } = {}): Promise<ClientProcess> {
-    const proc = fork(CHILD, [JSON.stringify(options)], {
+  static async start(options: { allowDirect?: boolean } = {}): Promise<ClientProcess> {
+    const child = await IpcChild.start<{ port: number }>(CHILD, {
+      args: [JSON.stringify(options)],
       execArgv: ['--conditions=source', '--import', TSX],
-      serialization: 'advanced',
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
-    return new Promise((resolve, reject) => {
-      proc.once('error', reject);
-      proc.once('exit', (code) => reject(new Error(`client child exited early (${code})`)));
-      proc.once('message', (m: { port: number }) => {
-        proc.removeAllListeners('exit');
-        resolve(new ClientProcess(proc, m.port));
-      });
-    });
+    return new ClientProcess(child);
   }
 
   call<T>(cmd: string, args: Record<string, unknown> = {}): Promise<T> {
-    const id = this.nextId++;
-    return new Promise<T>((resolve, reject) => {
-      this.waiting.set(id, (r) => (r.ok ? resolve(r.value as T) : reject(new Error(r.error.message))));
-      this.proc.send({ id, cmd, args });
-    });
+    return this.child.call<T>(cmd, args);
   }
 
   alloc(size: number) {
@@ -63,17 +45,11 @@ export class ClientProcess {
     return this.call<string>('token', { region, offset, size, op });
   }
 
-  async stop(): Promise<void> {
-    if (this.proc.exitCode !== null || this.proc.signalCode !== null) return;
-    const exited = new Promise((r) => this.proc.once('exit', r));
-    await this.call('exit').catch(() => undefined);
-    await exited;
+  stop(): Promise<void> {
+    return this.child.stop();
   }
 
   kill(): Promise<void> {
-    if (this.proc.exitCode !== null || this.proc.signalCode !== null) return Promise.resolve();
-    const exited = new Promise<void>((r) => this.proc.once('exit', () => r()));
-    this.proc.kill('SIGKILL');
-    return exited;
+    return this.child.kill();
   }
 }

@@ -8,20 +8,13 @@
 import { createHash, randomFillSync } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { GpuClient } from '@vgwrdma/rdma-ffi';
+import { EmbeddedGateway, FAKE_CUDART } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CuObjError, Session } from '../src/index.js';
-import { GatewayProcess } from './gateway-process.js';
 
 const MiB = 2 ** 20;
-const FAKE_CUDART = fileURLToPath(
-  new URL(
-    `../../../native-shims/build/${process.platform}-${process.arch}/libvgw_fake_cudart.so`,
-    import.meta.url,
-  ),
-);
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
 /** Why a real GPU cannot be used here, or undefined when one can. */
@@ -36,12 +29,12 @@ function noRealGpu(): string | undefined {
 }
 
 describe("memory: 'cuda' sessions against a gateway process", () => {
-  let gw: GatewayProcess;
-  let plain: GatewayProcess;
+  let gw: EmbeddedGateway;
+  let plain: EmbeddedGateway;
   const bucket = 'cuda-e2e';
 
   beforeAll(async () => {
-    [gw, plain] = await Promise.all([GatewayProcess.start(), GatewayProcess.start({ rdma: false })]);
+    [gw, plain] = await Promise.all([EmbeddedGateway.start(), EmbeddedGateway.start({ rdma: false })]);
     for (const g of [gw, plain]) await g.client().send(new CreateBucketCommand({ Bucket: bucket }));
   });
   afterAll(async () => {

@@ -12,9 +12,9 @@ import {
   PutObjectCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
+import { EmbeddedGateway } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CuObjError, type CuObjErrorCode, Session } from '../src/index.js';
-import { GatewayProcess } from './gateway-process.js';
 
 const MiB = 2 ** 20;
 const LIMIT = MiB; // the declining gateway moves at most 1 MiB by RDMA
@@ -40,16 +40,16 @@ async function errorOf(p: Promise<unknown>): Promise<CuObjError> {
 }
 
 describe('Session against gateway processes', () => {
-  let rdma: GatewayProcess;
-  let limited: GatewayProcess;
-  let plain: GatewayProcess;
+  let rdma: EmbeddedGateway;
+  let limited: EmbeddedGateway;
+  let plain: EmbeddedGateway;
   const bucket = 'cuobj-e2e';
 
   beforeAll(async () => {
     [rdma, limited, plain] = await Promise.all([
-      GatewayProcess.start(),
-      GatewayProcess.start({ maxTransferSize: LIMIT }),
-      GatewayProcess.start({ rdma: false }),
+      EmbeddedGateway.start(),
+      EmbeddedGateway.start({ maxTransferSize: LIMIT }),
+      EmbeddedGateway.start({ rdma: false }),
     ]);
     for (const g of [rdma, limited, plain])
       await g.client().send(new CreateBucketCommand({ Bucket: bucket }));

@@ -1,8 +1,7 @@
-// Builds what child processes load: the shims, the gateway fixture's packages and this package.
-import { ensureDist, ensureShims, GATEWAY_PACKAGES } from './build-dist.js';
+// What plain `node` child processes load must be built (npm test builds it before vitest starts):
+// the shims, the gateway fixture's packages and this package (the packaging test).
+import { GATEWAY_PACKAGES, requireBuilt } from '@vgwrdma/test-kit';
 
 export default function setup(): void {
-  ensureShims();
-  for (const name of GATEWAY_PACKAGES) ensureDist(name);
-  ensureDist('cuobjclient', true);
+  requireBuilt({ shims: true, dist: [...GATEWAY_PACKAGES, 'cuobjclient'] });
 }

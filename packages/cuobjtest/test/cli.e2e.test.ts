@@ -8,19 +8,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { EMBEDDED_CREDENTIALS, EmbeddedGateway } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CREDENTIALS, GatewayProcess } from '../../cuobjclient/test/gateway-process.js';
 import type { RunResult } from '../src/index.js';
 
 const BIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 const MiB = 2 ** 20;
 
 describe('cuobjtest against a gateway process', () => {
-  let gw: GatewayProcess;
+  let gw: EmbeddedGateway;
   let scratch: string;
 
   beforeAll(async () => {
-    gw = await GatewayProcess.start();
+    gw = await EmbeddedGateway.start();
     scratch = await mkdtemp(join(tmpdir(), 'cuobjtest-e2e-'));
   });
   afterAll(async () => {
@@ -29,11 +29,11 @@ describe('cuobjtest against a gateway process', () => {
   });
 
   async function cuobjtest(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-    const env = { ...process.env, AWS_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey, CI: '1' };
+    const env = { ...process.env, AWS_SECRET_ACCESS_KEY: EMBEDDED_CREDENTIALS.secretAccessKey, CI: '1' };
     try {
       const { stdout, stderr } = await promisify(execFile)(
         process.execPath,
-        [BIN, '-endpoint', gw.endpoint, '-access', CREDENTIALS.accessKeyId, ...args],
+        [BIN, '-endpoint', gw.endpoint, '-access', EMBEDDED_CREDENTIALS.accessKeyId, ...args],
         { env, maxBuffer: 16 * MiB },
       );
       return { code: 0, stdout, stderr };

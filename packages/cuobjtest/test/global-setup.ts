@@ -1,10 +1,8 @@
-// Builds what the cuobjtest child process and the gateway processes load: the shims, the gateway's
-// packages and app (when missing), cuobjclient and this package (dist/main.js is the bin under test).
-import { ensureDist, ensureShims, GATEWAY_PACKAGES } from '../../cuobjclient/test/build-dist.js';
+// What the cuobjtest child process and the gateway processes load must be built (npm test builds
+// it before vitest starts): the shims, the gateway's packages, cuobjclient and this package
+// (dist/main.js is the bin under test).
+import { GATEWAY_PACKAGES, requireBuilt } from '@vgwrdma/test-kit';
 
 export default function setup(): void {
-  ensureShims();
-  for (const name of [...GATEWAY_PACKAGES, 'apps/vgwrdma']) ensureDist(name);
-  ensureDist('cuobjclient', true);
-  ensureDist('cuobjtest', true);
+  requireBuilt({ shims: true, dist: [...GATEWAY_PACKAGES, 'cuobjclient', 'cuobjtest'] });
 }

@@ -9,23 +9,17 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { EMBEDDED_CREDENTIALS, EmbeddedGateway, FAKE_CUDART } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CREDENTIALS, GatewayProcess } from '../../cuobjclient/test/gateway-process.js';
 import type { RunResult } from '../src/index.js';
 
 const BIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
-const FAKE_CUDART = fileURLToPath(
-  new URL(
-    `../../../native-shims/build/${process.platform}-${process.arch}/libvgw_fake_cudart.so`,
-    import.meta.url,
-  ),
-);
 const MiB = 2 ** 20;
 
 describe('cuobjtest --memory cuda', () => {
-  let gw: GatewayProcess;
+  let gw: EmbeddedGateway;
   beforeAll(async () => {
-    gw = await GatewayProcess.start();
+    gw = await EmbeddedGateway.start();
   });
   afterAll(async () => {
     await gw?.stop();
@@ -34,14 +28,14 @@ describe('cuobjtest --memory cuda', () => {
   async function cuobjtest(cudaLib: string, ...args: string[]) {
     const env = {
       ...process.env,
-      AWS_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey,
+      AWS_SECRET_ACCESS_KEY: EMBEDDED_CREDENTIALS.secretAccessKey,
       CI: '1',
       VGWRDMA_CUDA_LIB: cudaLib,
     };
     try {
       const { stdout, stderr } = await promisify(execFile)(
         process.execPath,
-        [BIN, '-endpoint', gw.endpoint, '-access', CREDENTIALS.accessKeyId, ...args],
+        [BIN, '-endpoint', gw.endpoint, '-access', EMBEDDED_CREDENTIALS.accessKeyId, ...args],
         { env, maxBuffer: 16 * MiB },
       );
       return { code: 0, stdout, stderr };

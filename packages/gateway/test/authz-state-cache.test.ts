@@ -8,12 +8,12 @@ import {
   PutObjectCommand,
 } from '@aws-sdk/client-s3';
 import { ANONYMOUS, type RequestContext } from '@vgwrdma/s3-backend';
+import { MemoryBackend } from '@vgwrdma/test-kit/memory';
 import { describe, expect, it } from 'vitest';
 import { Authorizer } from '../src/authz/index.js';
 import { createGateway } from '../src/create-gateway.js';
 import { IamStore } from '../src/iam/index.js';
 import { s3Client } from './support/harness.js';
-import { MemoryBackend } from './support/memory-backend.js';
 import { ALICE, BOB, errorName, ROOT } from './support/multi-user.js';
 
 const ctx: RequestContext = { account: ANONYMOUS, requestId: 't', signal: new AbortController().signal };

@@ -11,10 +11,10 @@ import {
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import type { CompleteMultipartUploadInput, RequestContext } from '@vgwrdma/s3-backend';
+import { MemoryBackend } from '@vgwrdma/test-kit/memory';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { COMPLETE_KEEPALIVE } from '../src/handlers/keep-alive.js';
 import { ACCESS, SECRET, startGateway, type TestGateway } from './support/harness.js';
-import { MemoryBackend } from './support/memory-backend.js';
 import { signedRaw } from './support/signed-raw.js';
 
 /** Completion waits on a gate the test opens. */

@@ -2,9 +2,9 @@
 // validation, and what happens when a request is refused while its body is still coming.
 import { connect } from 'node:net';
 import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { MemoryBackend } from '@vgwrdma/test-kit/memory';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCESS, SECRET, startGateway, type TestGateway } from './support/harness.js';
-import { MemoryBackend } from './support/memory-backend.js';
 import { raw, xmlField } from './support/raw-http.js';
 import { signedRaw } from './support/signed-raw.js';
 

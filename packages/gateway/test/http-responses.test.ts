@@ -1,9 +1,9 @@
 // Success answers over raw HTTP: HEAD lengths, ranges, 304s, listing XML with encoding-type=url,
 // max-keys clamping, request ids on every response.
 import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { MemoryBackend } from '@vgwrdma/test-kit/memory';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type TestGateway } from './support/harness.js';
-import { MemoryBackend } from './support/memory-backend.js';
 import { posixBackend } from './support/posix.js';
 import { raw, xmlField } from './support/raw-http.js';
 

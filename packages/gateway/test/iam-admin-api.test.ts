@@ -10,10 +10,10 @@ import {
   ListObjectsV2Command,
   PutBucketAclCommand,
 } from '@aws-sdk/client-s3';
+import { MemoryBackend } from '@vgwrdma/test-kit/memory';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IamStore } from '../src/iam/index.js';
 import { ADMIN_ACCESS, ADMIN_SECRET, s3Client, startGateway } from './support/harness.js';
-import { MemoryBackend } from './support/memory-backend.js';
 import { ALICE, BOB, errorName, type MultiUserGateway, ROOT, startMultiUser } from './support/multi-user.js';
 import { xmlField } from './support/raw-http.js';
 import { signedRaw } from './support/signed-raw.js';

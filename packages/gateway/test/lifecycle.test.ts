@@ -10,11 +10,11 @@ import {
   type RequestContext,
   S3Error,
 } from '@vgwrdma/s3-backend';
+import { MemoryBackend } from '@vgwrdma/test-kit/memory';
 import type { MiddlewareHandler } from 'hono';
 import { afterEach, expect, it } from 'vitest';
 import type { GatewayEnv } from '../src/env.js';
 import { ACCESS, startGateway, type TestGateway } from './support/harness.js';
-import { MemoryBackend } from './support/memory-backend.js';
 import { raw } from './support/raw-http.js';
 
 /** A backend whose HEAD waits until released, and reports the context it saw. */

@@ -4,6 +4,7 @@
 
 import { formatRdmaToken, parseRdmaToken } from '@vgwrdma/rdma-protocol';
 import { type GetObjectInput, type RequestContext, S3Error } from '@vgwrdma/s3-backend';
+import { MemoryBackend } from '@vgwrdma/test-kit/memory';
 import type { MiddlewareHandler } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
 import { staticCredentials } from '../src/auth/index.js';
@@ -12,7 +13,6 @@ import type { GatewayEnv, GatewayOptions } from '../src/env.js';
 import type { GatewayPlugin } from '../src/plugins/index.js';
 import type { RunningGateway } from '../src/server/listen.js';
 import { ADMIN_ACCESS, ADMIN_SECRET } from './support/harness.js';
-import { MemoryBackend } from './support/memory-backend.js';
 import { raw } from './support/raw-http.js';
 import { signedRaw } from './support/signed-raw.js';
 

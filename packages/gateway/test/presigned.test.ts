@@ -10,9 +10,9 @@ import {
   PutObjectCommand,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { MemoryBackend } from '@vgwrdma/test-kit/memory';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { errorOf, startGateway, type TestGateway } from './support/harness.js';
-import { MemoryBackend } from './support/memory-backend.js';
 
 let gw: TestGateway;
 let backend: MemoryBackend;

@@ -1,5 +1,5 @@
+import { MemoryBackend } from '@vgwrdma/test-kit/memory';
 import { bucketConfigSuite } from './sdk-bucket-config.js';
-import { MemoryBackend } from './support/memory-backend.js';
 import { posixBackend } from './support/posix.js';
 
 bucketConfigSuite('memory', async () => ({ backend: new MemoryBackend(), cleanup: async () => {} }));

@@ -1,4 +1,4 @@
+import { MemoryBackend } from '@vgwrdma/test-kit/memory';
 import { objectSuite } from './sdk-objects.js';
-import { MemoryBackend } from './support/memory-backend.js';
 
 objectSuite('memory', async () => ({ backend: new MemoryBackend(), cleanup: async () => {} }));

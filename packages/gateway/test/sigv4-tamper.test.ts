@@ -3,13 +3,14 @@
 // payload hash, the body, a chunk signature, the Signature itself, ...) and sends it raw. Every
 // row must be refused with S3's status and code, and a refused write must leave no file behind.
 // Control rows (nothing altered) prove the same request is accepted untampered.
-import { createHash, createHmac } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { PosixBackend } from '@vgwrdma/backend-posix';
+import { Sha256 } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signingKey } from '../src/auth/signing.js';
 import { encodeAwsChunked } from '../src/body/test-support/aws-chunked-encoder.js';
@@ -59,19 +60,6 @@ interface Wire {
   query: Record<string, string>;
   headers: Record<string, string>;
   body: string | Buffer;
-}
-
-class Sha256 {
-  private readonly h;
-  constructor(secret?: unknown) {
-    this.h = secret === undefined ? createHash('sha256') : createHmac('sha256', secret as Uint8Array);
-  }
-  update(data: Uint8Array | string): void {
-    this.h.update(data);
-  }
-  digest(): Promise<Uint8Array> {
-    return Promise.resolve(new Uint8Array(this.h.digest()));
-  }
 }
 
 function signer(secret = SECRET): SignatureV4 {

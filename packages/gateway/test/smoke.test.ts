@@ -1,7 +1,7 @@
 import { CreateBucketCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { MemoryBackend } from '@vgwrdma/test-kit/memory';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startGateway, type TestGateway } from './support/harness.js';
-import { MemoryBackend } from './support/memory-backend.js';
 
 let gw: TestGateway;
 beforeAll(async () => {

@@ -4,11 +4,11 @@ import { get } from 'node:http';
 import { Readable } from 'node:stream';
 import { CreateBucketCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { getChecksum } from '@vgwrdma/s3-backend';
+import { MemoryBackend } from '@vgwrdma/test-kit/memory';
 import type { MiddlewareHandler } from 'hono';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { GatewayEnv } from '../src/env.js';
 import { startGateway, type TestGateway } from './support/harness.js';
-import { MemoryBackend } from './support/memory-backend.js';
 
 const MiB = 1024 * 1024;
 let backend: MemoryBackend;

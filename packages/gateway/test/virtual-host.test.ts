@@ -1,8 +1,8 @@
 // Virtual-host–style addressing when a domain is configured: Host `<bucket>.<domain>`.
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
+import { MemoryBackend } from '@vgwrdma/test-kit/memory';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ACCESS, SECRET, startGateway, type TestGateway } from './support/harness.js';
-import { MemoryBackend } from './support/memory-backend.js';
 import { raw, xmlField } from './support/raw-http.js';
 import { signedRaw } from './support/signed-raw.js';
 

@@ -2,15 +2,10 @@
 // (native-shims/test/fake_cudart/: device pointers are not CPU-addressable, async copies land
 // only when waited for, faults on demand through FAKE_CUDART_* variables).
 
-import { fileURLToPath } from 'node:url';
+import { FAKE_CUDART } from '@vgwrdma/test-kit';
 import koffi from 'koffi';
 
-export const FAKE_CUDART = fileURLToPath(
-  new URL(
-    `../../../native-shims/build/${process.platform}-${process.arch}/libvgw_fake_cudart.so`,
-    import.meta.url,
-  ),
-);
+export { FAKE_CUDART };
 
 /** Makes the fake's next cudaMemcpyAsync fail with cudaError `code` (the shims must have loaded it). */
 export function failNextAsyncCopy(code: number): void {

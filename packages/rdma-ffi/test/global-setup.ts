@@ -1,29 +1,8 @@
-// Builds the native shims when their library is missing, and always rebuilds this package's
-// dist/ (and those of @vgwrdma/native and @vgwrdma/rdma-protocol, which it imports) with tsup:
-// the transfer tests run HostClient in a plain-node child process that imports dist/index.js,
-// which must match the sources under test.
-
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-
-const pkg = fileURLToPath(new URL('..', import.meta.url));
-const shims = fileURLToPath(new URL('../../../native-shims/', import.meta.url));
-const native = fileURLToPath(new URL('../../native/', import.meta.url));
-const protocol = fileURLToPath(new URL('../../rdma-protocol/', import.meta.url));
+// The transfer tests run HostClient in a plain-node child process that imports dist/index.js, and
+// the CUDA tests load the fake CUDA runtime: both must be built (npm test builds them before
+// vitest starts, so the children run the current code).
+import { requireBuilt } from '@vgwrdma/test-kit';
 
 export default function setup(): void {
-  const lib = `${shims}build/${process.platform}-${process.arch}/libvgwrdma_shims.so`;
-  // the fake CUDA runtime (GPU-less tests of CUDA device memory) is built with the shims
-  const fakeCuda = `${shims}build/${process.platform}-${process.arch}/libvgw_fake_cudart.so`;
-  if (!process.env.VGWRDMA_SHIM_DIR && (!existsSync(lib) || !existsSync(fakeCuda))) {
-    execFileSync(process.execPath, ['build.mjs'], { cwd: shims, stdio: 'inherit' });
-  }
-  // dist/ imports @vgwrdma/native's and @vgwrdma/rdma-protocol's dist/, so those are rebuilt first
-  for (const dir of [protocol, native, pkg]) {
-    execFileSync(process.execPath, [`${dir}node_modules/tsup/dist/cli-default.js`, '--silent'], {
-      cwd: dir,
-      stdio: 'inherit',
-    });
-  }
+  requireBuilt({ shims: true, dist: ['rdma-protocol', 'native', 'rdma-ffi'] });
 }

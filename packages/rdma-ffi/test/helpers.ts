@@ -1,61 +1,33 @@
 // Test helpers: a HostClient child process driven over IPC, and the same pattern it fills
 // memory with, so the server side can check transfers byte for byte.
 
-import { type ChildProcess, fork } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { parseRdmaToken, type RdmaOp, type RdmaToken } from '@vgwrdma/rdma-protocol';
+import { IpcChild } from '@vgwrdma/test-kit';
 import type { HostClientOptions } from '../src/index.js';
 
 const CHILD = fileURLToPath(new URL('./fixtures/client-child.mjs', import.meta.url));
 
-type Reply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: ChildError };
-export interface ChildError {
-  name: string;
-  code?: string;
-  errno?: number;
-  message: string;
-}
-
 /** A HostClient living in another process. */
 export class ClientProcess {
-  private nextId = 1;
-  private readonly waiting = new Map<number, (r: Reply) => void>();
-  private constructor(
-    readonly proc: ChildProcess,
-    readonly agentPort: number,
-  ) {
-    proc.on('message', (m: Reply) => {
-      this.waiting.get(m.id)?.(m);
-      this.waiting.delete(m.id);
-    });
+  private constructor(private readonly child: IpcChild<{ ready: boolean; port: number }>) {}
+
+  get proc() {
+    return this.child.proc;
+  }
+  get agentPort(): number {
+    return this.child.ready.port;
   }
 
-  static start(options: Omit<HostClientOptions, 'shimDir'> = {}): Promise<ClientProcess> {
+  static async start(options: Omit<HostClientOptions, 'shimDir'> = {}): Promise<ClientProcess> {
     const json = JSON.stringify(options, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
-    const proc = fork(CHILD, [json], {
-      // plain node on the built dist/: not the test worker's flags (its `source` condition would
-      // send @vgwrdma/native's import to TypeScript sources node cannot run)
-      execArgv: [],
-      serialization: 'advanced',
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    return new Promise((resolve, reject) => {
-      proc.once('error', reject);
-      proc.once('exit', (code) => reject(new Error(`client child exited early (${code})`)));
-      proc.once('message', (m: { ready: boolean; port: number }) => resolve(new ClientProcess(proc, m.port)));
-    });
+    return new ClientProcess(await IpcChild.start(CHILD, { args: [json] }));
   }
 
   /** Runs a command; rejects with the child's error fields. */
   call<T>(cmd: string, args: Record<string, unknown> = {}): Promise<T> {
-    const id = this.nextId++;
-    return new Promise<T>((resolve, reject) => {
-      this.waiting.set(id, (r) =>
-        r.ok ? resolve(r.value as T) : reject(Object.assign(new Error(r.error.message), r.error)),
-      );
-      this.proc.send({ id, cmd, args });
-    });
+    return this.child.call<T>(cmd, args);
   }
 
   alloc(size: number) {
@@ -72,19 +44,12 @@ export class ClientProcess {
     return parseRdmaToken(await this.call<string>('token', { region, offset, size, op }));
   }
 
-  async stop(): Promise<void> {
-    if (this.proc.exitCode !== null || this.proc.signalCode !== null) return;
-    this.proc.removeAllListeners('exit');
-    const exited = new Promise((r) => this.proc.once('exit', r));
-    await this.call('exit').catch(() => undefined);
-    await exited;
+  stop(): Promise<void> {
+    return this.child.stop();
   }
 
   kill(): Promise<void> {
-    this.proc.removeAllListeners('exit');
-    const exited = new Promise<void>((r) => this.proc.once('exit', () => r()));
-    this.proc.kill('SIGKILL');
-    return exited;
+    return this.child.kill();
   }
 }
 

@@ -1,7 +1,34 @@
-// @vgwrdma/test-kit: shared test scaffolding (private).
+// @vgwrdma/test-kit: the workspace's shared test scaffolding (private, never published). Tests of
+// every package reach the built app, the shims and other packages' builds only through here.
+
+export { collectOutput, type Exit, exitOf, type Output, waitForStdout } from './child-output.js';
+export { killAllChildren, track } from './child-registry.js';
+export { EMBEDDED_CREDENTIALS, EmbeddedGateway, type EmbeddedGatewayOptions } from './embedded-gateway.js';
+export { type FaultScene, type FaultSceneOptions, startFaultScene } from './fault-scene.js';
 export {
   GATEWAY_CHILD_SCRIPT,
   type GatewayChild,
   type GatewayChildOptions,
   startGatewayChild,
 } from './gateway-child-process.js';
+export {
+  type AppProcess,
+  assertBuilt,
+  type Credentials,
+  type Finished,
+  type GatewayProcess,
+  loopbackArgs,
+  ROOT_CREDENTIALS,
+  runMain,
+  type StartOptions,
+  spawnMain,
+  startApp,
+  startGateway,
+} from './gateway-process.js';
+export { type ChildError, IpcChild, type IpcChildOptions } from './ipc-child.js';
+export { APP_MAIN, distFile, FAKE_CUDART, REPO_ROOT, SHIM_BUILD_DIR, shimDir } from './paths.js';
+export { type RdmaGatewayOptions, rdmaEnv, startRdmaGateway } from './rdma-gateway.js';
+export { type BuildNeeds, GATEWAY_PACKAGES, missingBuilds, requireBuilt } from './require-built.js';
+export { s3Client } from './s3-client.js';
+export { Sha256, type SignInput, sha256Hex, signHeaders, splitPathAndQuery } from './sigv4-signer.js';
+export { makeTempDir, removeDir } from './temp-dir.js';

@@ -6,28 +6,16 @@
 // so a leak would add up.
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  CreateBucketCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  PutObjectCommand,
-} from '@aws-sdk/client-s3';
+import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { HostClient } from '@vgwrdma/rdma-ffi';
+import { type FaultScene, type GatewayProcess, ROOT_CREDENTIALS, startFaultScene } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminRequest } from '../helpers/admin-request.js';
-import {
-  type GatewayProcess,
-  killAllChildren,
-  ROOT_CREDENTIALS,
-  removeDir,
-} from '../helpers/gateway-process.js';
 import { startKillProxy } from '../helpers/kill-proxy.js';
 import { fillContent } from '../helpers/object-content.js';
 import { fdTargets, openFilesUnder, serverFds, settledFds } from '../helpers/proc-stats.js';
 import { RDMA_SDK_OPTIONS, rdmaHeaders, type S3Client, sendError, sendWithToken } from '../helpers/rdma.js';
-import { startRdmaGateway } from '../helpers/rdma-gateway.js';
 import { startRegionChild } from '../helpers/region-child.js';
-import { s3Client } from '../helpers/s3-client.js';
 
 const MiB = 1024 * 1024;
 const SIZE = 48 * MiB;
@@ -35,13 +23,17 @@ const REPEAT = Number(process.env.FAULT_REPEAT ?? 3);
 const Bucket = 'client-kill';
 
 describe('client process killed mid RDMA transfer (one buffer, one channel, no wait)', () => {
+  let scene: FaultScene;
   let gw: GatewayProcess;
   let client: HostClient;
   let sdk: S3Client;
   let baseline: number;
 
   beforeAll(async () => {
-    gw = await startRdmaGateway({
+    scene = await startFaultScene({
+      bucket: Bucket,
+      objects: { big: Buffer.alloc(SIZE, 7) },
+      sdk: RDMA_SDK_OPTIONS,
       args: [
         '--pool-buf-size',
         '8MiB',
@@ -53,19 +45,14 @@ describe('client process killed mid RDMA transfer (one buffer, one channel, no w
         '0',
       ],
     });
+    ({ gw, sdk } = scene);
     client = new HostClient();
-    sdk = s3Client(gw.url, ROOT_CREDENTIALS, RDMA_SDK_OPTIONS);
-    await sdk.send(new CreateBucketCommand({ Bucket }));
-    await sdk.send(new PutObjectCommand({ Bucket, Key: 'big', Body: Buffer.alloc(SIZE, 7) }));
     await roundTrip('warm-up'); // the in-process agent's connection is part of the baseline
     baseline = serverFds(gw.child.pid as number, gw.port);
   });
   afterAll(async () => {
-    sdk?.destroy();
     client?.close();
-    await gw?.stop();
-    if (gw) await removeDir(gw.root);
-    killAllChildren();
+    await scene?.close();
   });
 
   /** PUT then GET 1 MiB by RDMA at once: fails (501 decline) unless the buffer and channel are free. */

@@ -16,12 +16,16 @@ import {
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { HostClient } from '@vgwrdma/rdma-ffi';
+import {
+  type GatewayProcess,
+  killAllChildren,
+  ROOT_CREDENTIALS,
+  s3Client,
+  startRdmaGateway,
+} from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type GatewayProcess, killAllChildren, ROOT_CREDENTIALS } from '../helpers/gateway-process.js';
 import { content } from '../helpers/object-content.js';
 import { RDMA_SDK_OPTIONS, rdmaHeaders, type S3Client, sendError, sendWithToken } from '../helpers/rdma.js';
-import { startRdmaGateway } from '../helpers/rdma-gateway.js';
-import { s3Client } from '../helpers/s3-client.js';
 import { mountTmpfs, type Tmpfs, tmpfsSkipReason } from '../helpers/tmpfs.js';
 
 const MiB = 1024 * 1024;

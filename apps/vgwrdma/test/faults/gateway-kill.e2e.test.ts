@@ -5,17 +5,17 @@
 import { writeFileSync } from 'node:fs';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { HostClient } from '@vgwrdma/rdma-ffi';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CrashRoundResult, clearRound, crashRound } from '../helpers/crash-round.js';
 import {
   type GatewayProcess,
   killAllChildren,
   makeTempDir,
   ROOT_CREDENTIALS,
   removeDir,
-} from '../helpers/gateway-process.js';
-import { startRdmaGateway } from '../helpers/rdma-gateway.js';
-import { s3Client } from '../helpers/s3-client.js';
+  s3Client,
+  startRdmaGateway,
+} from '@vgwrdma/test-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CrashRoundResult, clearRound, crashRound } from '../helpers/crash-round.js';
 
 const ROUNDS = Number(process.env.FAULT_ROUNDS ?? 3);
 const RESULTS = process.env.FAULT_RESULTS_FILE;

@@ -4,20 +4,10 @@
 // in the middle of an RDMA PUT fails it with 500 once softnic's I/O timeout (10 s) passes, stores
 // nothing, and once the link is back transfers work again and the gateway holds no more fds than
 // before. Needs root and iproute2; skipped, saying why, elsewhere.
-import {
-  CreateBucketCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  PutObjectCommand,
-} from '@aws-sdk/client-s3';
+import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { type FaultScene, type GatewayProcess, startFaultScene } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { md5Hex } from '../helpers/files.js';
-import {
-  type GatewayProcess,
-  killAllChildren,
-  ROOT_CREDENTIALS,
-  removeDir,
-} from '../helpers/gateway-process.js';
 import { type ClientLink, createClientLink, netnsSkipReason } from '../helpers/netns.js';
 import { content } from '../helpers/object-content.js';
 import { fdTargets, serverFds, settledFds } from '../helpers/proc-stats.js';
@@ -29,9 +19,7 @@ import {
   sendError,
   sendWithToken,
 } from '../helpers/rdma.js';
-import { startRdmaGateway } from '../helpers/rdma-gateway.js';
 import { type RegionChild, startRegionChild } from '../helpers/region-child.js';
-import { s3Client } from '../helpers/s3-client.js';
 
 const MiB = 1024 * 1024;
 const SIZE = 32 * MiB;
@@ -41,6 +29,7 @@ if (skip) console.log(`link-down tests skipped: ${skip}`);
 
 describe.skipIf(skip !== undefined)('softnic agent in another network namespace, link faults', () => {
   let link: ClientLink;
+  let scene: FaultScene;
   let gw: GatewayProcess;
   let sdk: S3Client;
   let putter: RegionChild;
@@ -49,7 +38,10 @@ describe.skipIf(skip !== undefined)('softnic agent in another network namespace,
 
   beforeAll(async () => {
     link = createClientLink();
-    gw = await startRdmaGateway({
+    scene = await startFaultScene({
+      bucket: Bucket,
+      objects: { obj: content('obj', SIZE) },
+      sdk: RDMA_SDK_OPTIONS,
       rdmaIp: link.hostIp,
       args: [
         // The agents live in the client namespace; the HTTP requests come over loopback.
@@ -65,9 +57,7 @@ describe.skipIf(skip !== undefined)('softnic agent in another network namespace,
         '0',
       ],
     });
-    sdk = s3Client(gw.url, ROOT_CREDENTIALS, RDMA_SDK_OPTIONS);
-    await sdk.send(new CreateBucketCommand({ Bucket }));
-    await sdk.send(new PutObjectCommand({ Bucket, Key: 'obj', Body: content('obj', SIZE) }));
+    ({ gw, sdk } = scene);
     const inNs = { size: SIZE, agentAddress: link.clientIp, netns: link.ns } as const;
     [putter, getter] = await Promise.all([
       startRegionChild({ ...inNs, mode: 'put' }),
@@ -79,10 +69,7 @@ describe.skipIf(skip !== undefined)('softnic agent in another network namespace,
   afterAll(async () => {
     putter?.kill();
     getter?.kill();
-    sdk?.destroy();
-    await gw?.stop();
-    if (gw) await removeDir(gw.root);
-    killAllChildren();
+    await scene?.close();
     link?.destroy();
   });
 

@@ -7,18 +7,18 @@
 import { writeFileSync } from 'node:fs';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { HostClient } from '@vgwrdma/rdma-ffi';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type GatewayProcess,
   killAllChildren,
   ROOT_CREDENTIALS,
   removeDir,
-} from '../helpers/gateway-process.js';
+  s3Client,
+  startRdmaGateway,
+} from '@vgwrdma/test-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emptyCounts, LOAD_REGION, primeClient, runLoadClient } from '../helpers/load-client.js';
 import { RDMA_SDK_OPTIONS } from '../helpers/rdma.js';
-import { startRdmaGateway } from '../helpers/rdma-gateway.js';
 import { sampleRss } from '../helpers/rss-curve.js';
-import { s3Client } from '../helpers/s3-client.js';
 
 const CLIENTS = Number(process.env.LOAD_CLIENTS ?? 8);
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 4);

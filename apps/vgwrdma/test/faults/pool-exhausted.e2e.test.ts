@@ -3,25 +3,21 @@
 // declined — PUT 501 + reply 501 with nothing stored, GET served over HTTP with reply 501 — while
 // plain requests keep working; nothing hangs. Once the buffers are back, a burst larger than the
 // pool queues within the wait and every transfer succeeds, verified.
-import {
-  CreateBucketCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  PutObjectCommand,
-} from '@aws-sdk/client-s3';
+import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { HostClient } from '@vgwrdma/rdma-ffi';
+import {
+  type FaultScene,
+  type GatewayProcess,
+  type RdmaGatewayOptions,
+  ROOT_CREDENTIALS,
+  s3Client,
+  startFaultScene,
+  startRdmaGateway,
+} from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { md5Hex } from '../helpers/files.js';
-import {
-  type GatewayProcess,
-  killAllChildren,
-  ROOT_CREDENTIALS,
-  removeDir,
-} from '../helpers/gateway-process.js';
 import { content, fillContent } from '../helpers/object-content.js';
 import { md5Of, RDMA_SDK_OPTIONS, type S3Client, sendError, sendWithToken } from '../helpers/rdma.js';
-import { startRdmaGateway } from '../helpers/rdma-gateway.js';
-import { s3Client } from '../helpers/s3-client.js';
 import { startStuckAgent } from '../helpers/stuck-agent.js';
 
 const MiB = 1024 * 1024;
@@ -29,9 +25,9 @@ const SIZE = 4 * MiB;
 const BURST = 12;
 const Bucket = 'pool';
 
-async function startGw(waitMs: number, root?: string): Promise<GatewayProcess> {
-  return startRdmaGateway({
-    ...(root ? { root } : {}),
+/** Two 4 MiB buffers, waiting `waitMs` for one. */
+function poolOptions(waitMs: number): RdmaGatewayOptions {
+  return {
     // One agent must be able to hold both buffers here (the stuck one, then the burst's client):
     // the per-agent cap (default: half the pool) is lifted to the pool size.
     args: [
@@ -44,27 +40,31 @@ async function startGw(waitMs: number, root?: string): Promise<GatewayProcess> {
       '--rdma-max-per-agent',
       '2',
     ],
-  });
+  };
 }
 
 describe('pool exhausted under load', () => {
+  let scene: FaultScene;
   let gw: GatewayProcess;
   let sdk: S3Client;
   let client: HostClient;
 
   beforeAll(async () => {
-    gw = await startGw(200);
-    sdk = s3Client(gw.url, ROOT_CREDENTIALS, RDMA_SDK_OPTIONS);
+    scene = await startFaultScene({
+      ...poolOptions(200),
+      bucket: Bucket,
+      objects: { obj: content('obj', SIZE) },
+      sdk: RDMA_SDK_OPTIONS,
+    });
+    ({ gw, sdk } = scene);
     client = new HostClient();
-    await sdk.send(new CreateBucketCommand({ Bucket }));
-    await sdk.send(new PutObjectCommand({ Bucket, Key: 'obj', Body: content('obj', SIZE) }));
   });
   afterAll(async () => {
-    sdk?.destroy();
     client?.close();
+    // The last case restarts the gateway on the scene's root: stop that one before the scene.
+    sdk?.destroy();
     await gw?.stop();
-    if (gw) await removeDir(gw.root);
-    killAllChildren();
+    await scene?.close();
   });
 
   it(`both buffers held: ${BURST} PUTs and ${BURST} GETs declined after the bounded wait, plain requests served`, async () => {
@@ -122,7 +122,7 @@ describe('pool exhausted under load', () => {
 
   it(`buffers free: a burst of ${BURST} RDMA PUTs on 2 buffers queues within the wait and all succeed`, async () => {
     await gw.stop();
-    gw = await startGw(20_000, gw.root);
+    gw = await startRdmaGateway({ ...poolOptions(20_000), root: gw.root });
     sdk.destroy();
     sdk = s3Client(gw.url, ROOT_CREDENTIALS, RDMA_SDK_OPTIONS);
     const regions = Array.from({ length: BURST }, () => client.allocate(SIZE));

@@ -6,27 +6,15 @@
 // per-agent cap (--rdma-max-per-agent, default half the pool) declines the slow agent's second
 // request while other clients are served.
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  CreateBucketCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  PutObjectCommand,
-} from '@aws-sdk/client-s3';
+import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { HostClient, type HostMemory } from '@vgwrdma/rdma-ffi';
 import { parseRdmaToken } from '@vgwrdma/rdma-protocol';
+import { type FaultScene, type GatewayProcess, ROOT_CREDENTIALS, startFaultScene } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminRequest } from '../helpers/admin-request.js';
 import { md5Hex } from '../helpers/files.js';
-import {
-  type GatewayProcess,
-  killAllChildren,
-  ROOT_CREDENTIALS,
-  removeDir,
-} from '../helpers/gateway-process.js';
 import { fillContent } from '../helpers/object-content.js';
 import { RDMA_SDK_OPTIONS, type S3Client, sendError, sendWithToken } from '../helpers/rdma.js';
-import { startRdmaGateway } from '../helpers/rdma-gateway.js';
-import { s3Client } from '../helpers/s3-client.js';
 import { type SlowProxy, startSlowProxy } from '../helpers/slow-proxy.js';
 
 const KiB = 1024;
@@ -54,6 +42,7 @@ async function until(gw: GatewayProcess, done: (r: Report) => boolean): Promise<
 }
 
 describe('slow agent vs --rdma-transfer-timeout and --rdma-max-per-agent', () => {
+  let scene: FaultScene;
   let gw: GatewayProcess;
   let sdk: S3Client;
   let slow: HostClient;
@@ -63,7 +52,9 @@ describe('slow agent vs --rdma-transfer-timeout and --rdma-max-per-agent', () =>
   let proxy: SlowProxy;
 
   beforeAll(async () => {
-    gw = await startRdmaGateway({
+    scene = await startFaultScene({
+      bucket: Bucket,
+      sdk: RDMA_SDK_OPTIONS,
       args: [
         '--pool-buf-size',
         '1MiB',
@@ -75,8 +66,7 @@ describe('slow agent vs --rdma-transfer-timeout and --rdma-max-per-agent', () =>
         '200',
       ],
     });
-    sdk = s3Client(gw.url, ROOT_CREDENTIALS, RDMA_SDK_OPTIONS);
-    await sdk.send(new CreateBucketCommand({ Bucket }));
+    ({ gw, sdk } = scene);
     slow = new HostClient({ allowDirect: false }); // over TCP, where the proxy can slow it down
     honest = new HostClient();
     other = new HostClient();
@@ -85,15 +75,12 @@ describe('slow agent vs --rdma-transfer-timeout and --rdma-max-per-agent', () =>
     proxy = await startSlowProxy(parseRdmaToken(slowRegion.token(0, 1, 'put')).dctn, 4 * KiB, 200);
   });
   afterAll(async () => {
-    sdk?.destroy();
     await proxy?.close();
     slowRegion?.close();
     slow?.close();
     honest?.close();
     other?.close();
-    await gw?.stop();
-    if (gw) await removeDir(gw.root);
-    killAllChildren();
+    await scene?.close();
   });
 
   async function honestPut(Key: string, client = honest): Promise<void> {

@@ -1,38 +1,14 @@
 // A SigV4-signed admin request (PATCH /<operation>, versitygw's admin API style) to a gateway
-// process, signed with the SDK's own signer; answers status and body text.
-import { createHash } from 'node:crypto';
-import { SignatureV4 } from '@smithy/signature-v4';
-import { Sha256 } from './sha256.js';
-
-export interface Credentials {
-  readonly access: string;
-  readonly secret: string;
-}
+// process, signed with test-kit's signer (the SDK's own); answers status and body text.
+import { type Credentials, signHeaders } from '@vgwrdma/test-kit';
 
 export async function adminRequest(
   baseUrl: string,
   credentials: Credentials,
   operation: string,
 ): Promise<{ status: number; text: string }> {
-  const url = new URL(baseUrl);
-  const signer = new SignatureV4({
-    credentials: { accessKeyId: credentials.access, secretAccessKey: credentials.secret },
-    region: 'us-east-1',
-    service: 's3',
-    sha256: Sha256,
-  });
-  const signed = await signer.sign({
-    method: 'PATCH',
-    protocol: 'http:',
-    hostname: url.hostname,
-    port: Number(url.port),
-    path: `/${operation}`,
-    query: {},
-    headers: { host: url.host, 'x-amz-content-sha256': createHash('sha256').update('').digest('hex') },
-  });
-  const res = await fetch(new URL(`/${operation}`, baseUrl), {
-    method: 'PATCH',
-    headers: signed.headers as Record<string, string>,
-  });
+  const path = `/${operation}`;
+  const headers = await signHeaders({ baseUrl, credentials, method: 'PATCH', path });
+  const res = await fetch(new URL(path, baseUrl), { method: 'PATCH', headers });
   return { status: res.status, text: await res.text() };
 }

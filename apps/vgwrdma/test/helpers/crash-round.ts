@@ -17,12 +17,11 @@ import {
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import type { HostClient, HostMemory } from '@vgwrdma/rdma-ffi';
-import type { GatewayProcess } from './gateway-process.js';
-import { ROOT_CREDENTIALS } from './gateway-process.js';
+import type { GatewayProcess } from '@vgwrdma/test-kit';
+import { ROOT_CREDENTIALS, s3Client } from '@vgwrdma/test-kit';
 import { type Audit, auditBucket, listKeys } from './object-audit.js';
 import { content, fillContent, specKey } from './object-content.js';
 import { RDMA_SDK_OPTIONS, sendWithToken } from './rdma.js';
-import { s3Client } from './s3-client.js';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;

@@ -3,8 +3,7 @@
 // connection open. The request asks for `Connection: close`, so `closed` resolves with everything
 // the gateway sent once the gateway has closed the connection (the client never ends its side).
 import { connect, type Socket } from 'node:net';
-import { SignatureV4 } from '@smithy/signature-v4';
-import { Sha256 } from './sha256.js';
+import { signHeaders } from '@vgwrdma/test-kit';
 
 export interface HeldRequest {
   /** Writes part of the body. */
@@ -32,25 +31,15 @@ async function signedHeaders(
   target: URL,
   opts: HeldRequestOptions,
 ): Promise<Record<string, string>> {
-  const unsigned = { host: url.host };
-  if (opts.credentials === undefined) return unsigned;
-  const signer = new SignatureV4({
-    credentials: { accessKeyId: opts.credentials.access, secretAccessKey: opts.credentials.secret },
-    region: 'us-east-1',
-    service: 's3',
-    sha256: Sha256,
-    uriEscapePath: false,
-  });
-  const signed = await signer.sign({
+  if (opts.credentials === undefined) return { host: url.host };
+  return signHeaders({
+    baseUrl: url.href,
+    credentials: opts.credentials,
     method: opts.method,
-    protocol: 'http:',
-    hostname: url.hostname,
-    port: Number(url.port),
     path: target.pathname,
     query: Object.fromEntries(target.searchParams),
-    headers: { ...unsigned, 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' },
+    payloadHash: 'UNSIGNED-PAYLOAD',
   });
-  return signed.headers as Record<string, string>;
 }
 
 export async function openHeldRequest(baseUrl: string, opts: HeldRequestOptions): Promise<HeldRequest> {

@@ -2,7 +2,7 @@
 // can be killed mid-transfer), optionally inside a network namespace (`ip netns exec`).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { rdmaEnv } from './rdma-gateway.js';
+import { rdmaEnv } from '@vgwrdma/test-kit';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/host-region-child.mjs', import.meta.url));
 

@@ -1,7 +1,7 @@
 // A small tmpfs for the disk-full tests. Mounting needs root (CAP_SYS_ADMIN): `tmpfsSkipReason`
 // says why a test cannot run here, so it can skip with that reason printed.
 import { execFileSync } from 'node:child_process';
-import { makeTempDir, removeDir } from './gateway-process.js';
+import { makeTempDir, removeDir } from '@vgwrdma/test-kit';
 
 export function tmpfsSkipReason(): string | undefined {
   if (process.getuid?.() !== 0) return 'mounting a tmpfs needs root';

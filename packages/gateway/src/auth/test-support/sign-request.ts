@@ -1,22 +1,8 @@
 // Test support: signs a request with the real @smithy/signature-v4 (the signer inside the AWS
 // SDK, S3 settings: no path double-encoding) and returns it as the AuthInput the gateway sees.
-import { createHash, createHmac } from 'node:crypto';
 import { SignatureV4 } from '@smithy/signature-v4';
+import { Sha256 } from '@vgwrdma/test-kit';
 import type { AuthInput } from '../types.js';
-
-/** The hash constructor SignatureV4 wants, backed by node:crypto. */
-class NodeSha256 {
-  private readonly h;
-  constructor(secret?: unknown) {
-    this.h = secret === undefined ? createHash('sha256') : createHmac('sha256', secret as Uint8Array);
-  }
-  update(data: Uint8Array | string): void {
-    this.h.update(data);
-  }
-  digest(): Promise<Uint8Array> {
-    return Promise.resolve(new Uint8Array(this.h.digest()));
-  }
-}
 
 export const TEST_ACCESS = 'AKIDSIGNER';
 export const TEST_SECRET = 'signer-secret/with+odd=chars';
@@ -55,7 +41,7 @@ export async function signRequest(o: SignOptions): Promise<AuthInput> {
     credentials: { accessKeyId: o.access ?? TEST_ACCESS, secretAccessKey: o.secret ?? TEST_SECRET },
     region: o.region ?? 'us-east-1',
     service: o.service ?? 's3',
-    sha256: NodeSha256,
+    sha256: Sha256,
     uriEscapePath: false,
     applyChecksum: false,
   });

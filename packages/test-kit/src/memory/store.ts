@@ -1,16 +1,25 @@
-// The state of the in-memory reference backend and the lookups every operation shares.
+// The state of the in-memory backend and the lookups every operation shares.
+import type { Readable } from 'node:stream';
 import {
+  type BucketAcl,
+  type BucketLockConfig,
   type Checksums,
   type ChecksumType,
   type ContentHeaders,
   type ObjectAttributesInput,
+  type ObjectOwnership,
   S3Error,
   type TagSet,
   type UserMetadata,
-} from '../src/index.js';
+  type VersioningStatus,
+} from '@vgwrdma/s3-backend';
 
 export interface MemObject {
+  /** The bytes (empty for a synthetic object). */
   data: Buffer;
+  size: number;
+  /** A synthetic object's bytes, made on read and never held (MemoryBackend.putSynthetic). */
+  open?: (start: number, end: number) => Readable;
   etag: string;
   lastModified: Date;
   metadata: UserMetadata;
@@ -45,6 +54,13 @@ export interface MemBucket {
   uploads: Map<string, MemUpload>;
   /** Completed upload ids → (parts signature, result), so a repeated Complete succeeds. */
   completed: Map<string, { signature: string; etag: string; key: string }>;
+  acl: BucketAcl;
+  versioning?: VersioningStatus;
+  policy?: string;
+  cors?: string;
+  ownership?: ObjectOwnership;
+  tags?: TagSet;
+  lock?: BucketLockConfig;
 }
 
 const HEADER_KEYS = [

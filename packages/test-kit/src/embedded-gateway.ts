@@ -1,23 +1,23 @@
 // Starts test-kit's gateway child (a real gateway: posix + the RDMA plugin) in a child process
 // over a temp root, and gives an S3Client for it. Shared by cuobjclient's and cuobjtest's
-// end-to-end tests.
+// end-to-end tests (as EmbeddedGateway, beside the app's GatewayProcess).
 
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
-import { type GatewayChild, startGatewayChild } from '@vgwrdma/test-kit';
+import { type GatewayChild, startGatewayChild } from './gateway-child-process.js';
 
-export const CREDENTIALS = { accessKeyId: 'cuobj-access', secretAccessKey: 'cuobj-secret' };
+export const EMBEDDED_CREDENTIALS = { accessKeyId: 'cuobj-access', secretAccessKey: 'cuobj-secret' };
 
-export interface GatewayProcessOptions {
+export interface EmbeddedGatewayOptions {
   /** false: a plain gateway without the RDMA plugin. */
   readonly rdma?: boolean;
   readonly maxTransferSize?: number;
   readonly pool?: { count: number; size: number };
 }
 
-export class GatewayProcess {
+export class EmbeddedGateway {
   private constructor(
     private readonly child: GatewayChild,
     readonly root: string,
@@ -35,7 +35,7 @@ export class GatewayProcess {
     return this.child.stderr();
   }
 
-  static async start(options: GatewayProcessOptions = {}): Promise<GatewayProcess> {
+  static async start(options: EmbeddedGatewayOptions = {}): Promise<EmbeddedGateway> {
     const root = await mkdtemp(join(tmpdir(), 'cuobj-gw-'));
     const rdma = {
       ...(options.pool === undefined ? {} : { pool: options.pool }),
@@ -43,12 +43,12 @@ export class GatewayProcess {
     };
     try {
       const child = await startGatewayChild({
-        access: CREDENTIALS.accessKeyId,
-        secret: CREDENTIALS.secretAccessKey,
+        access: EMBEDDED_CREDENTIALS.accessKeyId,
+        secret: EMBEDDED_CREDENTIALS.secretAccessKey,
         backend: { kind: 'posix', root },
         rdma: options.rdma === false ? false : rdma,
       });
-      return new GatewayProcess(child, root);
+      return new EmbeddedGateway(child, root);
     } catch (error) {
       await rm(root, { recursive: true, force: true });
       throw error;
@@ -61,7 +61,7 @@ export class GatewayProcess {
       endpoint: this.endpoint,
       region: 'us-east-1',
       forcePathStyle: true,
-      credentials: CREDENTIALS,
+      credentials: EMBEDDED_CREDENTIALS,
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
       ...extra,

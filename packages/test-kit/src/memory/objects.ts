@@ -1,5 +1,7 @@
-// A tiny in-memory Backend used only to prove the conformance kit's cases are coherent (test
-// only, not exported). It favours obviousness over speed: whole objects live in Buffers.
+// The object half of the in-memory backend: buckets, objects, listing and tagging over MemStore,
+// with S3's checks (key and metadata limits, conditions, ranges, part numbers). It favours
+// obviousness over speed: whole objects live in Buffers. MemoryBackend (backend.ts) adds bucket
+// configuration, multipart and what the gateway's tests look into.
 
 import { Readable } from 'node:stream';
 import {
@@ -34,17 +36,15 @@ import {
   S3Error,
   type TagSet,
   UnsupportedBackend,
-} from '../src/index.js';
-import { compareKeys, listPage } from './memory-listing.js';
-import { MultipartOps } from './memory-multipart.js';
-import { checkKey, checkMetadata, type MemObject, MemStore, pickHeaders } from './memory-store.js';
+} from '@vgwrdma/s3-backend';
+import { compareKeys, listPage } from './listing.js';
+import { checkKey, checkMetadata, type MemObject, MemStore, pickHeaders } from './store.js';
 
 type Ctx = RequestContext;
 
-export class MemoryBackend extends UnsupportedBackend {
+export class MemoryObjects extends UnsupportedBackend {
   override readonly name = 'memory';
-  private readonly store = new MemStore();
-  private readonly multipart = new MultipartOps(this.store);
+  protected readonly store = new MemStore();
 
   // ---- buckets ----
 
@@ -68,6 +68,9 @@ export class MemoryBackend extends UnsupportedBackend {
       objects: new Map(),
       uploads: new Map(),
       completed: new Map(),
+      acl: input.acl,
+      ...(input.ownership ? { ownership: input.ownership } : {}),
+      ...(input.objectLockEnabled ? { lock: { Enabled: true } } : {}),
     });
   }
 
@@ -104,6 +107,7 @@ export class MemoryBackend extends UnsupportedBackend {
       checkConditions({ ifNoneMatch: input.ifNoneMatch }, existing, false);
     const obj: MemObject = {
       data: body.data,
+      size: body.size,
       etag: body.etag,
       lastModified: new Date(),
       metadata: { ...input.metadata },
@@ -113,7 +117,7 @@ export class MemoryBackend extends UnsupportedBackend {
     };
     if (body.checksumType) obj.checksumType = body.checksumType;
     bucket.objects.set(input.key, obj);
-    const out: PutObjectOutput = { etag: obj.etag, size: obj.data.length, checksums: obj.checksums };
+    const out: PutObjectOutput = { etag: obj.etag, size: obj.size, checksums: obj.checksums };
     if (obj.checksumType) out.checksumType = obj.checksumType;
     return out;
   }
@@ -125,7 +129,7 @@ export class MemoryBackend extends UnsupportedBackend {
       ...obj.headers,
       key: input.key,
       etag: obj.etag,
-      size: obj.data.length,
+      size: obj.size,
       lastModified: obj.lastModified,
       metadata: { ...obj.metadata },
       storageClass: 'STANDARD',
@@ -144,6 +148,7 @@ export class MemoryBackend extends UnsupportedBackend {
   override async getObject(ctx: Ctx, input: GetObjectInput): Promise<GetObjectOutput> {
     const head = await this.headObject(ctx, input);
     const obj = this.store.object(input.bucket, input.key);
+    if (obj.open) return { ...head, body: obj.open(head.range?.start ?? 0, head.range?.end ?? obj.size - 1) };
     const bytes = head.range ? obj.data.subarray(head.range.start, head.range.end + 1) : obj.data;
     return { ...head, body: Readable.from([bytes]) };
   }
@@ -177,8 +182,10 @@ export class MemoryBackend extends UnsupportedBackend {
       );
     }
     if (replace) checkMetadata(input.metadata);
+    if (src.open) throw S3Error.custom('NotImplemented', 'a synthetic object cannot be copied');
     const obj: MemObject = {
       data: src.data,
+      size: src.size,
       // A copy is a new single-part object: a multipart source's ETag does not carry over.
       etag: src.partSizes ? md5ETag(src.data) : src.etag,
       lastModified: new Date(),
@@ -227,8 +234,9 @@ export class MemoryBackend extends UnsupportedBackend {
           isLatest: true,
           lastModified: o.lastModified,
           etag: o.etag,
-          size: o.data.length,
+          size: o.size,
           storageClass: 'STANDARD',
+          owner: { id: bucket.owner },
         };
       }),
       deleteMarkers: [],
@@ -261,8 +269,9 @@ export class MemoryBackend extends UnsupportedBackend {
           key,
           lastModified: o.lastModified,
           etag: o.etag,
-          size: o.data.length,
+          size: o.size,
           storageClass: 'STANDARD',
+          owner: { id: bucket.owner },
         };
       }),
       commonPrefixes: page.commonPrefixes,
@@ -285,24 +294,11 @@ export class MemoryBackend extends UnsupportedBackend {
   override async deleteObjectTagging(_ctx: Ctx, input: ObjectKey): Promise<void> {
     this.store.object(input.bucket, input.key).tags = {};
   }
-
-  // ---- multipart (state machine in memory-multipart.ts) ----
-
-  override createMultipartUpload: MultipartOps['create'] = (ctx, input) => this.multipart.create(ctx, input);
-  override uploadPart: MultipartOps['uploadPart'] = (ctx, input) => this.multipart.uploadPart(ctx, input);
-  override uploadPartCopy: MultipartOps['uploadPartCopy'] = (ctx, input) =>
-    this.multipart.uploadPartCopy(ctx, input);
-  override completeMultipartUpload: MultipartOps['complete'] = (ctx, input) =>
-    this.multipart.complete(ctx, input);
-  override abortMultipartUpload: MultipartOps['abort'] = (ctx, input) => this.multipart.abort(ctx, input);
-  override listParts: MultipartOps['listParts'] = (ctx, input) => this.multipart.listParts(ctx, input);
-  override listMultipartUploads: MultipartOps['listUploads'] = (ctx, input) =>
-    this.multipart.listUploads(ctx, input);
 }
 
 /** The bytes a Range header or a partNumber selects; undefined for the whole object. */
 function selectRange(obj: MemObject, input: HeadObjectInput): ResolvedRange | undefined {
-  const size = obj.data.length;
+  const size = obj.size;
   if (input.range && input.partNumber !== undefined) {
     throw new S3Error('InvalidRequest', 'Cannot specify both Range header and partNumber query parameter');
   }
@@ -317,7 +313,3 @@ function selectRange(obj: MemObject, input: HeadObjectInput): ResolvedRange | un
 // Continuation tokens are opaque to clients; base64 of the last key keeps them so.
 const encodeToken = (last: string) => Buffer.from(last).toString('base64url');
 const decodeToken = (token: string) => Buffer.from(token, 'base64url').toString();
-
-export function createMemoryBackend(): MemoryBackend {
-  return new MemoryBackend();
-}

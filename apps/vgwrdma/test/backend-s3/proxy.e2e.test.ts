@@ -5,9 +5,9 @@
 import { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { HeadObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { MetaBucketMissingError, metaKey, S3Backend, type S3BackendOptions } from '@vgwrdma/backend-s3';
 import type { RequestContext } from '@vgwrdma/s3-backend';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MetaBucketMissingError, metaKey, S3Backend, type S3BackendOptions } from '../src/index.js';
 import { createMetaBucket, startUpstreamGateway, type UpstreamGateway } from './upstream-gateway.js';
 
 let META = '';

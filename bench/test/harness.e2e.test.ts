@@ -50,7 +50,10 @@ interface BenchDoc {
   compare: CompareRow[];
   fractions: Record<string, number>[];
   peers: { s3rver: PeerRow[]; cephRgw: { status: string } };
-  ops: Row & Record<string, number> & { cpu: Record<'gatewayStdS3' | 'gatewayRdma' | 's3rver', Cpu> };
+  ops: Row &
+    Record<'putsPerRound' | 'rounds' | `${'gatewayStdS3' | 'gatewayRdma' | 's3rver'}OpsPerSec`, number> & {
+      cpu: Record<'gatewayStdS3' | 'gatewayRdma' | 's3rver', Cpu>;
+    };
   rss: Row & { peakRssBytes: number; poolBytes: number };
   targets: { target: string }[];
 }
@@ -124,7 +127,7 @@ describe('npm run bench -- --tiny', () => {
     expect(peer.gatewayStdS3.getGBps).toBeGreaterThan(0);
     expect(doc.peers.cephRgw.status).toMatch(/^(skipped|measured)$/);
     expect(doc.ops.sizeBytes).toBe(4096);
-    for (const k of ['gatewayStdS3OpsPerSec', 'gatewayRdmaOpsPerSec', 's3rverOpsPerSec'])
+    for (const k of ['gatewayStdS3OpsPerSec', 'gatewayRdmaOpsPerSec', 's3rverOpsPerSec'] as const)
       expect(doc.ops[k]).toBeGreaterThan(0);
     expect(doc.rss.peakRssBytes).toBeGreaterThan(0);
     expect(doc.rss.poolBytes).toBe(doc.pool.count * doc.pool.size);

@@ -1,4 +1,4 @@
-// Multipart uploads for the in-memory reference backend: parts kept per upload, Complete checks
+// Multipart uploads for the in-memory backend: parts kept per upload, Complete checks
 // order, ETags and sizes, joins the parts, and combines the part CRC64NVMEs into the object's
 // FULL_OBJECT checksum (the combination the checksum registry provides).
 import { randomUUID } from 'node:crypto';
@@ -25,8 +25,8 @@ import {
   type UploadPartInput,
   type UploadPartOutput,
   type UploadRef,
-} from '../src/index.js';
-import { compareKeys } from './memory-listing.js';
+} from '@vgwrdma/s3-backend';
+import { compareKeys } from './listing.js';
 import {
   checkKey,
   checkMetadata,
@@ -34,7 +34,7 @@ import {
   type MemPart,
   type MemStore,
   pickHeaders,
-} from './memory-store.js';
+} from './store.js';
 
 type Ctx = RequestContext;
 const MIN_PART_SIZE = 5 * 1024 * 1024;
@@ -89,11 +89,12 @@ export class MultipartOps {
     checkPartNumber(input.partNumber);
     const src = this.store.object(input.source.bucket, input.source.key);
     checkConditions(input.source.conditions, src, false);
+    if (src.open) throw S3Error.custom('NotImplemented', 'a synthetic object cannot be copied');
     let data = src.data;
     if (input.sourceRange) {
       const { start, end } = input.sourceRange;
-      const r = resolveRange({ kind: 'range', first: start, last: end }, src.data.length);
-      if (end >= src.data.length) throw new S3Error('InvalidRange');
+      const r = resolveRange({ kind: 'range', first: start, last: end }, src.size);
+      if (end >= src.size) throw new S3Error('InvalidRange');
       data = src.data.subarray(r.start, r.end + 1);
     }
     const part: MemPart = {
@@ -134,8 +135,10 @@ export class MultipartOps {
     let crc = chosen[0]?.checksums.CRC64NVME as string;
     for (const part of chosen.slice(1))
       crc = spec.combine?.(crc, part.checksums.CRC64NVME as string, part.data.length) ?? crc;
+    const data = Buffer.concat(chosen.map((p) => p.data));
     const obj: MemObject = {
-      data: Buffer.concat(chosen.map((p) => p.data)),
+      data,
+      size: data.length,
       etag: multipartETag(chosen.map((p) => p.etag)),
       lastModified: new Date(),
       metadata: { ...upload.attrs.metadata },

@@ -2,19 +2,19 @@
 // the RDMA plugin over S3Backend, softnic transport) in front of a second gateway process (posix). cuobjclient Sessions in this
 // process upload and download by RDMA; the bytes must land in, and come back from, the posix
 // gateway's tree. Needs the built dist/ of the workspace packages and the shims (npm test builds).
+// (Moved here from backend-s3's tests: it starts the app as the upstream.)
 
 import { execFile } from 'node:child_process';
 import { randomFillSync } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { CreateBucketCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { Session } from '@vgwrdma/cuobjclient';
-import { type GatewayChild, startGatewayChild } from '@vgwrdma/test-kit';
+import { distFile, type GatewayChild, startGatewayChild } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMetaBucket, startUpstreamGateway, type UpstreamGateway } from './upstream-gateway.js';
 
-const CUOBJTEST = fileURLToPath(new URL('../../cuobjtest/dist/main.js', import.meta.url));
+const CUOBJTEST = distFile('cuobjtest', 'main.js');
 const GW = { access: 'rdma-proxy-access', secret: 'rdma-proxy-secret' };
 const MiB = 1 << 20;
 const bucket = 'rdma-via-proxy';

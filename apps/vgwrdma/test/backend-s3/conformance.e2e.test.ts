@@ -1,8 +1,9 @@
 // The shared backend conformance kit, run against S3Backend with the upstream being a second
 // gateway process (the built app on the posix backend), reached over HTTP on loopback. A meta
 // bucket holds bucket ACLs, so ownership answers (BucketAlreadyExists for another owner) work.
+
+import { S3Backend } from '@vgwrdma/backend-s3';
 import { runBackendConformance } from '@vgwrdma/s3-backend/conformance';
-import { S3Backend } from '../src/index.js';
 import { createMetaBucket, startUpstreamGateway } from './upstream-gateway.js';
 
 const target = process.env.BACKEND_S3_TEST_ENDPOINT ?? 'posix gateway process';

@@ -10,9 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { EMBEDDED_CREDENTIALS, EmbeddedGateway, REPO_ROOT as REPO } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO } from './build-dist.js';
-import { CREDENTIALS, GatewayProcess } from './gateway-process.js';
 
 const run = promisify(execFile);
 const APP = fileURLToPath(new URL('./fixtures/scratch-app/app.mjs', import.meta.url));
@@ -22,12 +21,12 @@ const PACKED = ['rdma-protocol', 's3-backend', 'native', 'rdma-ffi', 'cuobjclien
 
 describe('packaging: pnpm pack + npm install in a scratch app', () => {
   let dir: string;
-  let gw: GatewayProcess;
+  let gw: EmbeddedGateway;
   const tarballs: Record<string, string> = {};
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'cuobj-pack-'));
-    gw = await GatewayProcess.start();
+    gw = await EmbeddedGateway.start();
     for (const name of PACKED) {
       const before = new Set(await readdir(dir));
       await run('npx', ['--yes', 'pnpm@10.34.9', 'pack', '--pack-destination', dir], {
@@ -79,8 +78,8 @@ describe('packaging: pnpm pack + npm install in a scratch app', () => {
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       GW_ENDPOINT: gw.endpoint,
-      GW_ACCESS: CREDENTIALS.accessKeyId,
-      GW_SECRET: CREDENTIALS.secretAccessKey,
+      GW_ACCESS: EMBEDDED_CREDENTIALS.accessKeyId,
+      GW_SECRET: EMBEDDED_CREDENTIALS.secretAccessKey,
     };
     delete env.VGWRDMA_SHIM_DIR;
     // Installed outside the repo, the shim is not found on its own: one clear error at Session.open.
