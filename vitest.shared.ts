@@ -13,7 +13,7 @@ export function project(name: string, extra: { testTimeout?: number; include?: s
     ssr: { resolve: { conditions, externalConditions: ['node'] } },
     test: {
       name,
-      include: extra.include ?? ['src/**/*.test.ts', 'test/**/*.test.ts'],
+      include: extra.include ?? ['test/**/*.test.ts'],
       testTimeout: extra.testTimeout ?? 20_000,
       hookTimeout: 60_000,
       pool: 'forks',

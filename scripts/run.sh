@@ -29,6 +29,13 @@ case "${1:-}" in
   lint)
     install
     "${PNPM[@]}" exec biome check .
+    # One test layout: every test lives in its package's test/ folder, none beside the code.
+    misplaced=$(git ls-files '*/src/*.test.ts' '*/src/**/*.test.ts')
+    if [ -n "$misplaced" ]; then
+      echo "tests belong in the package's test/ folder, not src/:" >&2
+      echo "$misplaced" >&2
+      exit 1
+    fi
     ;;
   typecheck)
     install

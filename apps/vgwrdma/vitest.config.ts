@@ -1,11 +1,10 @@
-// Unit tests beside the code (src/**/*.test.ts) and end-to-end tests (test/*.e2e.test.ts) that
-// start the built gateway as a child process; those talk to real processes, hence the timeouts.
+// Unit tests (test/*.test.ts) and end-to-end tests (test/**/*.e2e.test.ts) that start the built
+// gateway as a child process; those talk to real processes, hence the timeouts.
 // globalSetup only checks that the builds they start exist (npm test builds before vitest).
 import type { UserWorkspaceConfig } from 'vitest/config';
 import { project } from '../../vitest.shared.js';
 
 const base: UserWorkspaceConfig = project('vgwrdma', {
-  include: ['src/**/*.test.ts', 'test/**/*.e2e.test.ts'],
   testTimeout: 60_000,
 });
 

@@ -1,0 +1,131 @@
+// The `s3` subcommand's command line: versitygw's s3 flag names and VGW_S3_* variables, the
+// upstream keys kept apart from the gateway's root keys, errors that name the problem, the help
+// text and the banner rows.
+import { describe, expect, it } from 'vitest';
+import { formatBanner } from '../src/banner.js';
+import { parseCommandLine } from '../src/config.js';
+import { UsageError } from '../src/resolve-flags.js';
+import type { S3BackendConfig } from '../src/s3-command.js';
+
+const root = { ROOT_ACCESS_KEY_ID: 'gw-ak', ROOT_SECRET_ACCESS_KEY: 'gw-sk' };
+
+function s3Config(argv: string[], env: Record<string, string> = root) {
+  const command = parseCommandLine(argv, env, '/cwd');
+  if (command.kind !== 'serve') throw new Error(`expected serve, got ${command.kind}`);
+  expect(command.config.backend.kind).toBe('s3');
+  return { config: command.config, backend: command.config.backend as S3BackendConfig };
+}
+
+function usageError(argv: string[], env: Record<string, string> = root): string {
+  try {
+    parseCommandLine(argv, env, '/cwd');
+  } catch (error) {
+    expect(error).toBeInstanceOf(UsageError);
+    return (error as UsageError).message;
+  }
+  throw new Error('expected a UsageError');
+}
+
+describe('vgwrdma s3', () => {
+  it('reads every s3 flag; --access/--secret after `s3` are the upstream keys', () => {
+    const { config, backend } = s3Config([
+      '-a',
+      'root-a',
+      '-s',
+      'root-s',
+      's3',
+      '--endpoint',
+      'https://rgw.example:7480',
+      '--region',
+      'eu-west-3',
+      '-a',
+      'up-a',
+      '-s',
+      'up-s',
+      '--meta-bucket',
+      'vgw-meta',
+      '--use-path-style',
+      '--ssl-skip-verify',
+      '--disable-checksum',
+    ]);
+    expect(config.access).toBe('root-a');
+    expect(config.secret).toBe('root-s');
+    expect(config.region).toBe('us-east-1'); // the gateway's own region is a global flag
+    expect(backend.options).toEqual({
+      endpoint: 'https://rgw.example:7480',
+      region: 'eu-west-3',
+      access: 'up-a',
+      secret: 'up-s',
+      metaBucket: 'vgw-meta',
+      usePathStyle: true,
+      sslSkipVerify: true,
+      disableChecksum: true,
+      anonymous: false,
+    });
+  });
+
+  it("falls back on versitygw's VGW_S3_* variables, and on the default chain without keys", () => {
+    const { backend } = s3Config(['s3'], {
+      ...root,
+      VGW_S3_ENDPOINT: 'http://minio:9000',
+      VGW_S3_META_BUCKET: 'meta',
+      VGW_S3_USE_PATH_STYLE: 'true',
+      VGW_S3_ANONYMOUS_CREDENTIALS: '1',
+    });
+    expect(backend.options).toEqual({
+      endpoint: 'http://minio:9000',
+      region: 'us-east-1',
+      metaBucket: 'meta',
+      usePathStyle: true,
+      anonymous: true,
+      sslSkipVerify: false,
+      disableChecksum: false,
+    });
+    expect(s3Config(['s3']).backend.options.access).toBeUndefined();
+    expect(s3Config(['s3', '--anonymous']).backend.options.anonymous).toBe(true);
+  });
+
+  it('refuses half a key pair, a bad endpoint, positionals and unknown flags', () => {
+    expect(usageError(['s3', '--access', 'only'])).toMatch(/both --access and --secret/);
+    expect(usageError(['s3', '--endpoint', 'ftp://x'])).toMatch(/--endpoint/);
+    expect(usageError(['s3', 'extra'])).toMatch(/unexpected argument/);
+    expect(usageError(['s3', '--sidecar', '/x'])).toMatch(/unknown flag --sidecar/);
+    expect(usageError(['s3'], {})).toMatch(/root user access and secret key must be provided/);
+  });
+
+  it('prints its help from the flag table', () => {
+    const command = parseCommandLine(['s3', '--help'], {}, '/cwd');
+    expect(command.kind).toBe('help');
+    const text = command.kind === 'help' ? command.text : '';
+    for (const flag of [
+      '--endpoint',
+      '--meta-bucket',
+      '--anonymous-credentials',
+      '--use-path-style',
+      '--ssl-skip-verify',
+      '--disable-checksum',
+    ]) {
+      expect(text).toContain(flag);
+    }
+    const global = parseCommandLine(['--help'], {}, '/cwd');
+    expect(global.kind === 'help' ? global.text : '').toMatch(/^\s+s3\s+proxy to an existing S3 store/m);
+  });
+
+  it('shows the upstream in the banner, never its secret', () => {
+    const { config } = s3Config([
+      's3',
+      '--endpoint',
+      'http://up:1',
+      '-a',
+      'up-a',
+      '-s',
+      'up-secret',
+      '--use-path-style',
+    ]);
+    const banner = formatBanner({ config, host: '127.0.0.1', port: 7070 });
+    expect(banner).toMatch(/^\s*backend:\s+s3 \(key up-a, path-style\)$/m);
+    expect(banner).toMatch(/^\s*upstream:\s+http:\/\/up:1 \(us-east-1\)$/m);
+    expect(banner).toMatch(/^\s*meta bucket:\s*none/m);
+    expect(banner).not.toContain('up-secret');
+  });
+});

@@ -1,0 +1,145 @@
+import { BYTE_SIZE_FORMS } from '@vgwrdma/rdma-protocol';
+import { describe, expect, it } from 'vitest';
+import { FLAGS, parseFlags, UsageError, usage } from '../src/flags.js';
+
+describe('flags', () => {
+  it("vgwrdma's defaults", () => {
+    expect(parseFlags([])).toMatchObject({
+      endpoint: 'http://localhost:7070',
+      bucket: 'cuobjtest',
+      size: 64 * 2 ** 20,
+      region: 'us-east-1',
+      n: 3,
+      warmup: 0,
+      putOnly: false,
+      getOnly: false,
+      stdS3: false,
+      concurrency: 1,
+      sizes: undefined,
+      compare: false,
+      json: false,
+      report: undefined,
+      serverPid: undefined,
+    });
+  });
+
+  it('Go single-dash and GNU double-dash forms, with = or a separate value, booleans bare or =false', () => {
+    const c = parseFlags([
+      '-endpoint',
+      'http://h:1',
+      '--size=1MiB',
+      '-n=7',
+      '--bucket',
+      'b1',
+      '-put-only',
+      '--json',
+      '-std-s3=false',
+    ]);
+    expect(c).toMatchObject({
+      endpoint: 'http://h:1',
+      size: 2 ** 20,
+      n: 7,
+      bucket: 'b1',
+      putOnly: true,
+      json: true,
+      stdS3: false,
+    });
+    expect(parseFlags(['--sizes', '1MiB,16MiB,256MiB', '--concurrency', '4']).sizes).toEqual([
+      2 ** 20,
+      2 ** 24,
+      2 ** 28,
+    ]);
+  });
+
+  it('-warmup: 0 by default, any whole number', () => {
+    expect(parseFlags([]).warmup).toBe(0);
+    expect(parseFlags(['-warmup', '0']).warmup).toBe(0);
+    expect(parseFlags(['--warmup=5']).warmup).toBe(5);
+  });
+
+  it('access/secret/region fall back to the AWS environment; a flag wins', () => {
+    const env = { AWS_ACCESS_KEY_ID: 'ak', AWS_SECRET_ACCESS_KEY: 'sk', AWS_REGION: 'eu-west-1' };
+    expect(parseFlags([], env)).toMatchObject({ access: 'ak', secret: 'sk', region: 'eu-west-1' });
+    expect(parseFlags(['-secret', 'flag'], env).secret).toBe('flag');
+  });
+
+  it.each([
+    [['-size', '12XB'], /invalid size/],
+    [['-n', '0'], /positive integer/],
+    [['-warmup', '-1'], /0 or a positive integer/],
+    [['-bogus'], /unknown flag/],
+    [['stray'], /unexpected argument/],
+    [['-key'], /needs a value/],
+    [['-put-only', '-get-only'], /exclude each other/],
+    [['-json=maybe'], /true or false/],
+    [['-memory', 'gpu'], /must be host or cuda/],
+    [['-memory', 'cuda', '-std-s3'], /for RDMA transfers/],
+  ])('%j is a usage error', (argv, message) => {
+    expect(() => parseFlags(argv)).toThrow(UsageError);
+    expect(() => parseFlags(argv)).toThrow(
+      expect.objectContaining({ code: 'VGW_ERR_USAGE', name: 'UsageError' }),
+    );
+    expect(() => parseFlags(argv)).toThrow(message);
+  });
+
+  it('-memory: host by default, cuda by flag or CUOBJTEST_MEMORY', () => {
+    expect(parseFlags([]).memory).toBe('host');
+    expect(parseFlags(['--memory', 'cuda']).memory).toBe('cuda');
+    expect(parseFlags(['-memory=cuda', '-compare']).memory).toBe('cuda'); // compares GPU RDMA with host HTTP
+    expect(parseFlags([], { CUOBJTEST_MEMORY: 'cuda' }).memory).toBe('cuda');
+  });
+
+  it('-server-pid takes a pid', () => {
+    expect(parseFlags(['-server-pid', '4242']).serverPid).toBe(4242);
+    expect(() => parseFlags(['-server-pid', 'x'])).toThrow(/positive integer/);
+  });
+
+  it('--help lists every flag of the table', () => {
+    const text = usage();
+    for (const f of FLAGS) expect(text).toContain(`-${f.name}`);
+    expect(text).toContain('(default 64MiB)');
+  });
+});
+
+describe('sizes', () => {
+  it.each([
+    ['4096', 4096],
+    ['10B', 10],
+    ['1K', 1024],
+    ['1KB', 1000],
+    ['2KiB', 2048],
+    ['64M', 64 * 2 ** 20],
+    ['64MB', 64_000_000],
+    ['64MiB', 64 * 2 ** 20],
+    ['1g', 2 ** 30],
+    ['2GB', 2e9],
+    ['1GiB', 2 ** 30],
+    ['1.5MiB', 1.5 * 2 ** 20],
+  ])('-size %s = %d bytes, by the rule vgwrdma --pool-buf-size uses too', (text, bytes) => {
+    expect(parseFlags(['-size', text]).size).toBe(bytes);
+    expect(parseFlags([`--size=${text}`]).size).toBe(bytes);
+  });
+
+  it('--sizes takes a comma-separated list of the same forms', () => {
+    expect(parseFlags(['--sizes', '1MiB,16MB,4096']).sizes).toEqual([2 ** 20, 16e6, 4096]);
+  });
+
+  it('refuses junk, zero and fractions of a byte, naming the flag and the accepted forms', () => {
+    for (const bad of ['MiB', '-1M', '0', '1.5B', '64XB']) {
+      expect(() => parseFlags(['-size', bad])).toThrow(UsageError);
+      expect(() => parseFlags(['-size', bad])).toThrow(
+        new RegExp(`^-size: invalid size '${bad.replace('.', '\\.')}': `),
+      );
+    }
+    expect(() => parseFlags(['-size', '64XB'])).toThrow(
+      `-size: invalid size '64XB': expected ${BYTE_SIZE_FORMS}`,
+    );
+    expect(() => parseFlags(['--sizes', '1MiB,lots'])).toThrow(
+      `-sizes: invalid size 'lots': expected ${BYTE_SIZE_FORMS}`,
+    );
+  });
+
+  it('--help states the accepted forms', () => {
+    expect(usage()).toContain(BYTE_SIZE_FORMS);
+  });
+});
