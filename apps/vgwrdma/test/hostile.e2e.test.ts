@@ -18,6 +18,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import {
+  adminRequest,
   type GatewayProcess,
   killAllChildren,
   ROOT_CREDENTIALS,
@@ -26,7 +27,6 @@ import {
   startGateway,
 } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { adminRequest } from './helpers/admin-request.js';
 
 const SECRET = 'next to the root: never served';
 const bucket = 'hostile';

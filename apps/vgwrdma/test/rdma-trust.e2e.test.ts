@@ -21,6 +21,7 @@ import {
 import { HostClient, type HostMemory } from '@vgwrdma/rdma-ffi';
 import { formatRdmaToken, parseRdmaToken } from '@vgwrdma/rdma-protocol';
 import {
+  adminRequest,
   type GatewayProcess,
   killAllChildren,
   ROOT_CREDENTIALS,
@@ -29,7 +30,6 @@ import {
   startRdmaGateway,
 } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminRequest } from './helpers/admin-request.js';
 import { startConnectionRecorder } from './helpers/connection-recorder.js';
 import { md5Hex } from './helpers/files.js';
 import { content, fillContent } from './helpers/object-content.js';

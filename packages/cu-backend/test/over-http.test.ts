@@ -18,11 +18,11 @@ import {
 } from '@aws-sdk/client-s3';
 import { PosixBackend } from '@vgwrdma/backend-posix';
 import { createGateway, type Gateway, type RunningGateway, staticCredentials } from '@vgwrdma/gateway';
+import { adminRequest } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CuServer, type RdmaPlugin, type RdmaStatsReport, rdmaPlugin } from '../src/index.js';
 import { ClientProcess } from './client-process.js';
 import { s3, sendError, sendWithToken } from './s3-over-rdma.js';
-import { signedPatch } from './signed-patch.js';
 
 const MiB = 1 << 20;
 const ACCESS = 'cu-http';
@@ -238,10 +238,10 @@ describe('rdmaPlugin in the gateway, over HTTP with the SDK', () => {
       new PutObjectCommand({ Bucket, Key: 'counted', Body: new Uint8Array(0) }),
       await client.token(r, 0, MiB, 'put'),
     );
-    const res = await signedPatch(gw.url, ACCESS, SECRET, '/rdma-stats');
+    const res = await adminRequest(gw.url, { access: ACCESS, secret: SECRET }, 'rdma-stats');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/json');
-    const report = (await res.json()) as RdmaStatsReport;
+    const report = JSON.parse(res.text) as RdmaStatsReport;
     expect(report.server.rdmaPuts).toBe(before.server.rdmaPuts + 1);
     expect(report.server.bytesRead).toBe(before.server.bytesRead + MiB);
     expect(report.server).toMatchObject({ channelsInUse: 0, buffersInUse: 0 });

@@ -1,6 +1,7 @@
 // @vgwrdma/test-kit: the workspace's shared test scaffolding (private, never published). Tests of
 // every package reach the built app, the shims and other packages' builds only through here.
 
+export { adminRequest } from './admin-request.js';
 export { collectOutput, type Exit, exitOf, type Output, waitForStdout } from './child-output.js';
 export { killAllChildren, track } from './child-registry.js';
 export { EMBEDDED_CREDENTIALS, EmbeddedGateway, type EmbeddedGatewayOptions } from './embedded-gateway.js';

@@ -8,9 +8,14 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { HostClient } from '@vgwrdma/rdma-ffi';
-import { type FaultScene, type GatewayProcess, ROOT_CREDENTIALS, startFaultScene } from '@vgwrdma/test-kit';
+import {
+  adminRequest,
+  type FaultScene,
+  type GatewayProcess,
+  ROOT_CREDENTIALS,
+  startFaultScene,
+} from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminRequest } from '../helpers/admin-request.js';
 import { startKillProxy } from '../helpers/kill-proxy.js';
 import { fillContent } from '../helpers/object-content.js';
 import { fdTargets, openFilesUnder, serverFds, settledFds } from '../helpers/proc-stats.js';

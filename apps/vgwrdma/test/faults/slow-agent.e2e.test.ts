@@ -9,9 +9,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { HostClient, type HostMemory } from '@vgwrdma/rdma-ffi';
 import { parseRdmaToken } from '@vgwrdma/rdma-protocol';
-import { type FaultScene, type GatewayProcess, ROOT_CREDENTIALS, startFaultScene } from '@vgwrdma/test-kit';
+import {
+  adminRequest,
+  type FaultScene,
+  type GatewayProcess,
+  ROOT_CREDENTIALS,
+  startFaultScene,
+} from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminRequest } from '../helpers/admin-request.js';
 import { md5Hex } from '../helpers/files.js';
 import { fillContent } from '../helpers/object-content.js';
 import { RDMA_SDK_OPTIONS, type S3Client, sendError, sendWithToken } from '../helpers/rdma.js';
