@@ -147,7 +147,10 @@ describe('errors', () => {
     ];
     for (const [change, code, text] of cases) {
       const e = await rdmaError(server.handlePut({ buffer: buf, size: MiB, token: { ...token, ...change } }));
-      expect({ code: e.code, detail: e.detail }).toEqual({ code, detail: expect.stringMatching(text) });
+      expect({ errnoName: e.errnoName, detail: e.detail }).toEqual({
+        errnoName: code,
+        detail: expect.stringMatching(text),
+      });
     }
   });
 

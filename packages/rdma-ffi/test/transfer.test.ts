@@ -96,7 +96,7 @@ describe.each(PATHS)('softnic $name path', ({ allowDirect }) => {
     const e = await server.handlePut({ buffer: buf, size: 8193, token: window }).catch((x: unknown) => x);
     expect(e).toMatchObject({
       name: 'RdmaError',
-      code: 'EINVAL',
+      errnoName: 'EINVAL',
       detail: expect.stringMatching(/outside the token/),
     });
   });
