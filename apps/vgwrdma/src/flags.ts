@@ -52,6 +52,16 @@ const dirPerms = z
   .regex(/^(0o?)?[0-7]{1,4}$/i, 'must be octal permissions such as 0755')
   .transform((value) => Number.parseInt(value.replace(/^0o/i, ''), 8));
 
+/** -h / --help, the same in every command's table. */
+export const HELP_FLAG = {
+  name: 'help',
+  short: 'h',
+  type: 'boolean',
+  env: [],
+  schema: boolFlag,
+  default: false,
+  help: 'show this help',
+} as const satisfies FlagSpec;
 export const GLOBAL_FLAGS = [
   {
     name: 'port',
@@ -171,15 +181,7 @@ export const GLOBAL_FLAGS = [
     default: false,
     help: 'print the vgwrdma version and exit',
   },
-  {
-    name: 'help',
-    short: 'h',
-    type: 'boolean',
-    env: [],
-    schema: boolFlag,
-    default: false,
-    help: 'show this help',
-  },
+  HELP_FLAG,
 ] as const satisfies readonly FlagSpec[];
 
 export const POSIX_FLAGS = [
@@ -216,15 +218,7 @@ export const POSIX_FLAGS = [
     arg: 'MODE',
     help: 'default directory permissions for new directories (octal)',
   },
-  {
-    name: 'help',
-    short: 'h',
-    type: 'boolean',
-    env: [],
-    schema: boolFlag,
-    default: false,
-    help: 'show this help',
-  },
+  HELP_FLAG,
 ] as const satisfies readonly FlagSpec[];
 
 /** The parseArgs `options` object for a flag table. */

@@ -5,7 +5,7 @@
 import { MetaBucketMissingError, S3Backend, type S3BackendOptions } from '@vgwrdma/backend-s3';
 import type { Backend } from '@vgwrdma/s3-backend';
 import { z } from 'zod';
-import type { FlagSpec } from './flags.js';
+import { type FlagSpec, HELP_FLAG } from './flags.js';
 import { type Env, resolveFlags, UsageError } from './resolve-flags.js';
 import { flagLines } from './usage.js';
 
@@ -93,15 +93,7 @@ export const S3_FLAGS = [
     default: false,
     help: 'use path-style addressing upstream (endpoint/bucket/key)',
   },
-  {
-    name: 'help',
-    short: 'h',
-    type: 'boolean',
-    env: [],
-    schema: boolFlag,
-    default: false,
-    help: 'show this help',
-  },
+  HELP_FLAG,
 ] as const satisfies readonly FlagSpec[];
 
 export interface S3BackendConfig {

@@ -4,25 +4,19 @@
 // CUDA device, device memory).
 
 import { installNativeKernels } from '@vgwrdma/native/kernels';
-import { GpuClient, HostClient, type HostClientOptions, type StagingOptions } from '@vgwrdma/rdma-ffi';
+import { GpuClient, HostClient, type HostClientOptions } from '@vgwrdma/rdma-ffi';
 import { CuObjError } from './errors.js';
 import { hostOptionsFromEnv } from './host-env.js';
+import type { SessionOptions } from './session.js';
 import { CudaSessionBuffer, HostSessionBuffer, type SessionBuffer } from './session-buffer.js';
 
 export type SessionMemory = 'host' | 'cuda';
 
 /** The Session.open options this module reads. */
-interface BufferOptions {
-  readonly size: number;
-  readonly memory?: SessionMemory;
-  readonly device?: number;
-  readonly devicePtr?: bigint;
-  readonly cudaLibrary?: string;
-  readonly staging?: StagingOptions;
-  readonly host?: Omit<HostClientOptions, 'shimDir'>;
-  readonly shimDir?: string;
-  readonly env?: Readonly<Record<string, string | undefined>>;
-}
+type BufferOptions = Pick<
+  SessionOptions,
+  'size' | 'memory' | 'device' | 'devicePtr' | 'cudaLibrary' | 'staging' | 'host' | 'shimDir' | 'env'
+>;
 
 interface OpenedBuffer {
   readonly client: HostClient | GpuClient;

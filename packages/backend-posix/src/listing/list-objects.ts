@@ -20,7 +20,7 @@ import type { StoredChecksums } from '../meta/object-attrs.js';
 import { getJson, getText } from '../meta/store.js';
 import { readBucketOwner } from '../ops/bucket-acl.js';
 import { listVersionsPage } from '../versioning/list-versions.js';
-import { compareKeys, walk } from './walk.js';
+import { commonPrefixOf, compareKeys, walk } from './walk.js';
 
 interface Page {
   objects: ListedObject[];
@@ -97,12 +97,7 @@ async function listPage(env: PosixEnv, req: PageRequest): Promise<Page> {
     after,
     hideMarkers: true,
   })) {
-    let cp: string | undefined;
-    if (e.kind === 'prefix') cp = e.key;
-    else if (delimiter !== '') {
-      const idx = e.key.indexOf(delimiter, prefix.length);
-      if (idx >= 0) cp = e.key.slice(0, idx + delimiter.length);
-    }
+    const cp = commonPrefixOf(e, prefix, delimiter);
     if (cp !== undefined) {
       if (cp === lastPrefix || (after !== undefined && compareKeys(cp, after) <= 0)) continue;
       if (!emit(cp)) break;

@@ -128,3 +128,18 @@ async function* visit(
     yield* visit(env, bucket, key, opts);
   }
 }
+
+/**
+ * The CommonPrefix an entry of the walk rolls up into, or undefined when it is listed itself: a
+ * collapsed directory is one already; a key is one when the delimiter occurs after the prefix.
+ */
+export function commonPrefixOf(
+  e: { readonly kind: string; readonly key: string },
+  prefix: string,
+  delimiter: string,
+): string | undefined {
+  if (e.kind === 'prefix') return e.key;
+  if (delimiter === '') return undefined;
+  const idx = e.key.indexOf(delimiter, prefix.length);
+  return idx >= 0 ? e.key.slice(0, idx + delimiter.length) : undefined;
+}

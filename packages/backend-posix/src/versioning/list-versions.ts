@@ -9,7 +9,7 @@ import type { ListObjectVersionsInput, ListObjectVersionsOutput, Owner } from '@
 import type { PosixEnv } from '../env.js';
 import { isErrno, requireBucket } from '../fs/errors.js';
 import { abs, assertBucketName, objectRel } from '../fs/layout.js';
-import { compareKeys, walk } from '../listing/walk.js';
+import { commonPrefixOf, compareKeys, walk } from '../listing/walk.js';
 import { ATTR } from '../meta/attr-names.js';
 import { getText, type MetaStore } from '../meta/store.js';
 import { listArchived } from './archive.js';
@@ -128,12 +128,7 @@ export async function listVersionsPage(
     if (!(await emitKey(resumeKey, resumeKey.endsWith('/'), input.versionIdMarker))) return finish(out);
   }
   for await (const e of walk(env, input.bucket, { prefix, collapse: delimiter === '/', after: keyMarker })) {
-    let cp: string | undefined;
-    if (e.kind === 'prefix') cp = e.key;
-    else if (delimiter !== '') {
-      const idx = e.key.indexOf(delimiter, prefix.length);
-      if (idx >= 0) cp = e.key.slice(0, idx + delimiter.length);
-    }
+    const cp = commonPrefixOf(e, prefix, delimiter);
     if (cp !== undefined) {
       if (cp === lastPrefix || (keyMarker !== undefined && compareKeys(cp, keyMarker) <= 0)) continue;
       if (full()) break;

@@ -9,19 +9,9 @@ import {
   type HeadObjectOutput,
 } from '@vgwrdma/s3-backend';
 import { isSendableHeaderValue, unsendableHeaderValue } from '../http/header-value.js';
-import { httpDate } from '../http/headers.js';
+import { CONTENT_HTTP_HEADERS, httpDate } from '../http/headers.js';
 import { mailSafeHeaderValue } from '../http/mail-safe.js';
 import type { HeaderMap } from './respond.js';
-
-const CONTENT_RESPONSE_HEADERS = {
-  contentType: 'content-type',
-  contentEncoding: 'content-encoding',
-  contentLanguage: 'content-language',
-  contentDisposition: 'content-disposition',
-  cacheControl: 'cache-control',
-  expires: 'expires',
-  websiteRedirectLocation: 'x-amz-website-redirect-location',
-} as const;
 
 /** response-* query parameters → the header each one overrides. */
 const RESPONSE_OVERRIDES = {
@@ -68,8 +58,8 @@ export function objectResponseHead(
     'accept-ranges': 'bytes',
     'content-type': info.contentType ?? 'binary/octet-stream',
   };
-  for (const [field, name] of Object.entries(CONTENT_RESPONSE_HEADERS) as [
-    keyof typeof CONTENT_RESPONSE_HEADERS,
+  for (const [field, name] of Object.entries(CONTENT_HTTP_HEADERS) as [
+    keyof typeof CONTENT_HTTP_HEADERS,
     string,
   ][]) {
     const v = info[field];

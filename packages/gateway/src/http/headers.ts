@@ -36,15 +36,18 @@ export function parseUserMetadata(headers: RawHeaders): UserMetadata {
   return out;
 }
 
-/** Request header carrying each content field (the redirect location is an x-amz- header). */
-const CONTENT_REQUEST_HEADERS: Record<keyof ContentHeaders, string> = {
+/**
+ * The HTTP header carrying each content field, in requests and responses alike (the redirect
+ * location is an x-amz- header on the wire).
+ */
+export const CONTENT_HTTP_HEADERS: Readonly<Record<keyof ContentHeaders, string>> = {
   ...CONTENT_HEADER_NAMES,
   websiteRedirectLocation: 'x-amz-website-redirect-location',
 };
 
 export function parseContentHeaders(headers: RawHeaders): ContentHeaders {
   const out: ContentHeaders = {};
-  for (const [field, name] of Object.entries(CONTENT_REQUEST_HEADERS) as [keyof ContentHeaders, string][]) {
+  for (const [field, name] of Object.entries(CONTENT_HTTP_HEADERS) as [keyof ContentHeaders, string][]) {
     const v = header(headers, name);
     if (v !== undefined) out[field] = v;
   }
