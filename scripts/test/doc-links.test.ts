@@ -38,10 +38,9 @@ function problem(file: string, target: string): string | undefined {
 
 describe('documentation links', () => {
   it('the checker sees the kinds of bad link it is meant to refuse', () => {
-    expect(linkTargets('see [a](https://example.org) and ![b](../x.svg "t")\n```\n[c](http://no)\n```\n')).toEqual([
-      'https://example.org',
-      '../x.svg',
-    ]);
+    expect(
+      linkTargets('see [a](https://example.org) and ![b](../x.svg "t")\n```\n[c](http://no)\n```\n'),
+    ).toEqual(['https://example.org', '../x.svg']);
     expect(problem('README.md', 'https://example.org')).toMatch(/URL/);
     expect(problem('README.md', '../elsewhere/PROTOCOL.md')).toMatch(/climbs/);
     expect(problem('README.md', '/work/x.md')).toMatch(/absolute/);
@@ -51,7 +50,9 @@ describe('documentation links', () => {
 
   it('every README and doc links only to files in this repository', () => {
     const files = markdownFiles();
-    expect(files).toEqual(expect.arrayContaining(['README.md', 'apps/vgwrdma/README.md', 'docs/architecture.md']));
+    expect(files).toEqual(
+      expect.arrayContaining(['README.md', 'apps/vgwrdma/README.md', 'docs/architecture.md']),
+    );
     const bad: string[] = [];
     for (const file of files) {
       for (const target of linkTargets(readFileSync(join(ROOT, file), 'utf8'))) {

@@ -71,10 +71,14 @@ describe('release:pack', () => {
 
   beforeAll(async () => {
     out = await mkdtemp(join(tmpdir(), 'release-pack-'));
-    const r = await run(process.execPath, [join(ROOT, 'scripts', 'release-pack.mjs'), '--out', out, '--json'], {
-      cwd: ROOT,
-      maxBuffer: 16 << 20,
-    });
+    const r = await run(
+      process.execPath,
+      [join(ROOT, 'scripts', 'release-pack.mjs'), '--out', out, '--json'],
+      {
+        cwd: ROOT,
+        maxBuffer: 16 << 20,
+      },
+    );
     packed = JSON.parse(r.stdout) as Packed[];
     stderr = r.stderr;
   }, 240_000);
@@ -92,7 +96,9 @@ describe('release:pack', () => {
       .map((m) => m.name)
       .sort();
     expect(packed.map((p) => p.name).sort()).toEqual(expected);
-    expect(expected).toEqual(expect.arrayContaining(['vgwrdma', '@vgwrdma/cuobjclient', '@vgwrdma/cuobjtest']));
+    expect(expected).toEqual(
+      expect.arrayContaining(['vgwrdma', '@vgwrdma/cuobjclient', '@vgwrdma/cuobjtest']),
+    );
     expect(packed.map((p) => p.name)).not.toContain('@vgwrdma/test-kit');
     for (const p of packed) {
       expect(existsSync(p.file), p.file).toBe(true);
@@ -108,7 +114,10 @@ describe('release:pack', () => {
       expect(files, p.name).toContain('package/package.json');
       expect(await tarRead(p.file, 'package/LICENSE'), `${p.name} LICENSE`).toBe(LICENSE);
       const junk = files.filter(
-        (f) => /\.test\.[cm]?[jt]s$/.test(f) || /\/(test|tests|__tests__|src)\//.test(f) || f.endsWith('.tsbuildinfo'),
+        (f) =>
+          /\.test\.[cm]?[jt]s$/.test(f) ||
+          /\/(test|tests|__tests__|src)\//.test(f) ||
+          f.endsWith('.tsbuildinfo'),
       );
       expect(junk, p.name).toEqual([]);
     }
@@ -171,7 +180,9 @@ describe('release:pack', () => {
     });
     const specifiers: string[] = [];
     for (const p of packed) {
-      const m = JSON.parse(await readFile(join(app, 'node_modules', p.name, 'package.json'), 'utf8')) as Manifest;
+      const m = JSON.parse(
+        await readFile(join(app, 'node_modules', p.name, 'package.json'), 'utf8'),
+      ) as Manifest;
       for (const entry of Object.keys(m.exports ?? {})) specifiers.push(p.name + entry.slice(1));
     }
     // One CommonJS process requires each entry and reports its export names.
@@ -181,7 +192,7 @@ describe('release:pack', () => {
       'process.stdout.write(JSON.stringify(out));',
     ].join('\n');
     await writeFile(join(app, 'require-all.cjs'), script);
-    const env = { ...process.env, NODE_OPTIONS: '' };
+    const env: NodeJS.ProcessEnv = { ...process.env, NODE_OPTIONS: '' };
     delete env.VGWRDMA_SHIM_DIR;
     const r = await run(process.execPath, ['require-all.cjs'], { cwd: app, env });
     const loaded = JSON.parse(r.stdout) as Record<string, string[]>;

@@ -33,7 +33,8 @@ function workspaceDirs(): string[] {
   const dirs = ['native-shims'];
   for (const parent of ['packages', 'apps']) {
     for (const e of readdirSync(join(ROOT, parent), { withFileTypes: true })) {
-      if (e.isDirectory() && existsSync(join(ROOT, parent, e.name, 'package.json'))) dirs.push(`${parent}/${e.name}`);
+      if (e.isDirectory() && existsSync(join(ROOT, parent, e.name, 'package.json')))
+        dirs.push(`${parent}/${e.name}`);
     }
   }
   return dirs;
