@@ -3,6 +3,6 @@ import { defineConfig } from 'vitest/config';
 // One vitest run over every workspace project; each package has its own vitest.config.ts.
 export default defineConfig({
   test: {
-    projects: ['packages/*', 'apps/*', 'native-shims', 'bench'],
+    projects: ['packages/*', 'apps/*', 'native-shims', 'bench', 'scripts'],
   },
 });

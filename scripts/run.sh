@@ -40,8 +40,9 @@ case "${1:-}" in
   typecheck)
     install
     "${PNPM[@]}" exec turbo run typecheck --output-logs=errors-only
-    # bench/ is not a workspace package: its tests are type-checked from here.
+    # bench/ and scripts/ are not workspace packages: their tests are type-checked from here.
     "${PNPM[@]}" exec tsc -p bench/tsconfig.json
+    "${PNPM[@]}" exec tsc -p scripts/tsconfig.json
     ;;
   *)
     echo "usage: scripts/run.sh build|start|test [--unit|--e2e]|lint|typecheck" >&2
