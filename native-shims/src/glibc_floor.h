@@ -8,7 +8,10 @@
 #ifndef VGW_GLIBC_FLOOR_H
 #define VGW_GLIBC_FLOOR_H
 
-#if defined(__GLIBC__) || defined(__linux__)
+/* features.h defines __GLIBC__ on glibc only: a build against musl (`npx @vgwrdma/native build`
+ * on Alpine) pins nothing. */
+#include <features.h>
+#if defined(__GLIBC__)
 #if defined(__x86_64__)
 #define VGW_GLIBC_BASE "GLIBC_2.2.5"
 #elif defined(__aarch64__)

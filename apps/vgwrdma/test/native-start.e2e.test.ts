@@ -39,8 +39,9 @@ describe('native library at start', () => {
       expect(loaded).toHaveLength(1);
       expect(loaded[0]).toMatchObject({
         level: 30,
-        path: expect.stringMatching(/native-shims\/build\/linux-x64\/libvgwrdma_shims\.so$/),
-        source: 'repo',
+        // in the workspace, the per-platform package's lib/ (a link to native-shims/build/linux-x64)
+        path: expect.stringMatching(/native-shims-linux-x64\/lib\/libvgwrdma_shims\.so$/),
+        source: 'package',
         abi: expect.stringMatching(/^1\.\d+$/),
         crc: expect.stringMatching(/^(pclmul\+sse4\.2|portable)$/),
         digest: 'openssl (process)',

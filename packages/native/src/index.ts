@@ -1,5 +1,6 @@
 // @vgwrdma/native: the one loader of native code. It finds libvgwrdma_shims (VGWRDMA_SHIM_DIR →
-// @vgwrdma/native-shims-<platform>-<arch> → the repository's native-shims/build), checks its ABI,
+// @vgwrdma/native-shims-<platform>-<arch> → its own build dir (`npx @vgwrdma/native build`) → the
+// repository's native-shims/build), checks its ABI,
 // logs one start line, and opens libc for the system calls Node lacks. Transfers
 // (@vgwrdma/rdma-ffi) bind their functions on the library this returns; native hashing for
 // s3-backend is the `@vgwrdma/native/kernels` subpath.
@@ -14,10 +15,20 @@ export {
   SHIM_DIR_ENV,
   type ShimLocation,
   type ShimSource,
-  SUPPORTED_PLATFORMS,
+  SUPPORTED_OS,
 } from './library-resolver.js';
 export { describeLibrary, type NativeKernelSupport, type NativeLibraryStatus } from './library-status.js';
 export { NATIVE_WARNING_CODE, type NativeLogger, nativeLogger, setNativeLogger } from './logger.js';
+export {
+  BUILD_COMMAND,
+  currentPlatform,
+  detectLibc,
+  type Libc,
+  type Platform,
+  PREBUILT_PACKAGES,
+  platformTag,
+  SUPPORTED_PLATFORMS,
+} from './platform.js';
 export {
   type LoadNativeOptions,
   loadNativeLibrary,

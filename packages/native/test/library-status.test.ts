@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { defaultRepoBuildRoot } from '../src/library-resolver.js';
+import { resolveShimLibraries } from '../src/library-resolver.js';
 import { setNativeLogger } from '../src/logger.js';
 import { loadNativeLibrary } from '../src/shim-library.js';
 
@@ -18,18 +18,16 @@ describe('start line', () => {
     const lines: [string, Record<string, unknown>][] = [];
     setNativeLogger({ info: (f, m) => void lines.push([m, f]), warn: (f, m) => void lines.push([m, f]) });
     try {
+      const where = resolveShimLibraries({ libraries: ['vgwrdma_shims'], env: {} });
       const lib = loadNativeLibrary({ env: {} });
       loadNativeLibrary({ env: {} });
       expect(lines).toEqual([
         [
           'native library loaded',
           {
-            path: join(
-              defaultRepoBuildRoot() ?? '',
-              `${process.platform}-${process.arch}`,
-              'libvgwrdma_shims.so',
-            ),
-            source: 'repo',
+            path: join(where.dir, 'libvgwrdma_shims.so'),
+            // in the workspace: the per-platform package, linked to native-shims/build
+            source: 'package',
             abi: lib.abi,
             crc: accelerated ? 'pclmul+sse4.2' : 'portable',
             digest: 'openssl (process)',

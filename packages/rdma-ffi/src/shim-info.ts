@@ -1,14 +1,15 @@
 // What the loaded shim library is and can do: for startup logs, health endpoints and error
 // messages ("provider cuobj not built here"), and the ceiling probes the softnic benchmark uses.
 
+import type { ShimSource } from '@vgwrdma/native';
 import { loadShimLibrary } from './native/shim-library.js';
 import { PROVIDER_ID, type RdmaProvider } from './provider.js';
 
 export interface ShimInfo {
   /** Absolute path of the loaded libvgwrdma_shims. */
   readonly path: string;
-  /** Where it was found: explicit option, VGWRDMA_SHIM_DIR, platform package or repo build. */
-  readonly source: 'option' | 'env' | 'package' | 'repo';
+  /** Where it was found: option, VGWRDMA_SHIM_DIR, platform package, `npx @vgwrdma/native build`, repo build. */
+  readonly source: ShimSource;
   /** ABI version as 'major.minor'. */
   readonly abi: string;
   /** Providers compiled into this library. */

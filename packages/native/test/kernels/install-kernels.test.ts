@@ -24,11 +24,13 @@ function capture(): NativeLogger & { lines: [level: string, message: string, fie
   };
 }
 
-/** The real resolver's "nothing here" error: an empty repository build, no env, no package. */
+/** The real resolver's "nothing here" error: no env, no package, empty build directories. */
 function absent(): never {
   resolveShimLibraries({
     libraries: ['vgwrdma_shims'],
     env: {},
+    findPackage: () => undefined,
+    sourceBuildRoot: mkdtempSync(join(tmpdir(), 'none-')),
     repoBuildRoot: mkdtempSync(join(tmpdir(), 'none-')),
   });
   throw new Error('resolved');
