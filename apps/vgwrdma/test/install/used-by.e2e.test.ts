@@ -4,7 +4,8 @@
 //   1. an app (`npm install @vgwrdma/cuobjclient @aws-sdk/client-s3`, ESM and CommonJS) moving
 //      8 MiB by RDMA against the npm-installed `vgwrdma` (posix, softnic on loopback);
 //   2. a custom gateway of ~40 lines from cu-backend's README, the same round trip against it;
-//   3. `vgwrdma --help`, `cuobjtest -help` from the global install;
+//   3. `vgwrdma --help`, `cuobjtest -help` from the global install, and that cuobjtest verifying
+//      an RDMA round trip against that vgwrdma;
 // and every runnable README example (```js example) executed against those installs.
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -57,7 +58,19 @@ async function startInstalledVgwrdma(): Promise<Served> {
   const root = await user.folder(`root-${started.length}`);
   const served = await serve(
     user.bin('vgwrdma'),
-    ['--rdma-ip', '127.0.0.1', '--port', '127.0.0.1:0', '--quiet', 'posix', root],
+    [
+      '--rdma-ip',
+      '127.0.0.1',
+      '--pool-buf-size',
+      '16MiB',
+      '--pool-buf-count',
+      '2',
+      '--port',
+      '127.0.0.1:0',
+      '--quiet',
+      'posix',
+      root,
+    ],
     {
       cwd: user.home,
       env: {
@@ -177,6 +190,30 @@ describe('used by: an app with npm install @vgwrdma/cuobjclient @aws-sdk/client-
       10 * MINUTES,
     );
   }
+});
+
+describe('used by: the global cuobjtest', () => {
+  it(
+    'verifies 8 MiB PUT and GET by RDMA against the installed vgwrdma',
+    async () => {
+      const served = await startInstalledVgwrdma();
+      const args = [
+        '-endpoint',
+        served.endpoint,
+        '-bucket',
+        'cuobjtest',
+        '-size',
+        '8MiB',
+        '-n',
+        '1',
+        '--json',
+      ];
+      const { stdout } = await user.command(user.bin('cuobjtest'), args, user.home, KEYS);
+      const report = JSON.parse(stdout) as { mode: string; sizeBytes: number; verified: boolean };
+      expect(report, served.stderr()).toMatchObject({ mode: 'rdma', sizeBytes: 8 << 20, verified: true });
+    },
+    10 * MINUTES,
+  );
 });
 
 describe('used by: a custom gateway embedding cu-backend', () => {
