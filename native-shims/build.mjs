@@ -3,7 +3,8 @@
 //   node build.mjs               this machine's platform and architecture
 //   node build.mjs --arch arm64  cross-compile for linux-arm64 (Debian: gcc-aarch64-linux-gnu)
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
@@ -23,6 +24,17 @@ if (cross && (process.platform !== 'linux' || !(arch in TOOLCHAINS))) {
   process.exit(2);
 }
 const dir = `build/${process.platform}-${arch}`;
+// A build folder restored from turbo's cache, or copied with a checkout moved elsewhere, carries a
+// CMakeCache.txt naming another source directory, which cmake refuses: configure that one afresh.
+const cache = `${here}${dir}/CMakeCache.txt`;
+if (existsSync(cache)) {
+  const home = /^CMAKE_HOME_DIRECTORY:INTERNAL=(.*)$/m.exec(readFileSync(cache, 'utf8'))?.[1];
+  if (home !== undefined && resolve(home) !== resolve(here)) {
+    console.log(`native-shims: ${dir} was configured for ${home}; configuring it again here`);
+    rmSync(cache);
+    rmSync(`${here}${dir}/CMakeFiles`, { recursive: true, force: true });
+  }
+}
 const run = (args) => execFileSync('cmake', args, { cwd: here, stdio: 'inherit' });
 run([
   '-S',
