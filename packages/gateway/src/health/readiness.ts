@@ -24,13 +24,16 @@ export const READINESS_TIMEOUT_MS = 2_000;
 
 const PROBE_ACCOUNT = { access: '', role: 'admin' } as const;
 
-/** The error's message, led by its code when the message does not already start with it. */
+/**
+ * The error's message, led by its code when the message does not already start with it, and
+ * followed by its cause's (a backend's InternalError wraps the ECONNREFUSED that says why).
+ */
 function message(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const code = (error as { code?: unknown }).code;
-  return typeof code !== 'string' || error.message.startsWith(code)
-    ? error.message
-    : `${code}: ${error.message}`;
+  const own =
+    typeof code !== 'string' || error.message.startsWith(code) ? error.message : `${code}: ${error.message}`;
+  return error.cause === undefined ? own : `${own} (${message(error.cause)})`;
 }
 
 async function bounded(
