@@ -49,7 +49,7 @@ describe('--cert / --key / --ready', () => {
 
   it('refuses a ready path that is not a path', () => {
     expect(() => parseCommandLine(['--ready', 'ready', 'posix', 'data'], creds)).toThrow(
-      /--ready.*must be a path/,
+      /invalid --ready "ready":\n.*must be a path/,
     );
   });
 
