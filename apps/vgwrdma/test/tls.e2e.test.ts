@@ -6,7 +6,7 @@
 import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import { Agent, request } from 'node:https';
 import { join } from 'node:path';
-import { connect, type PeerCertificate, type TLSSocket } from 'node:tls';
+import { type ConnectionOptions, connect, type PeerCertificate, type TLSSocket } from 'node:tls';
 import {
   CreateBucketCommand,
   GetObjectCommand,
@@ -60,9 +60,7 @@ afterAll(async () => {
 });
 
 /** Opens a TLS connection with `options` and resolves with the server's certificate. */
-function handshake(
-  options: Parameters<typeof connect>[0] = {},
-): Promise<{ cert: PeerCertificate; protocol: string }> {
+function handshake(options: ConnectionOptions = {}): Promise<{ cert: PeerCertificate; protocol: string }> {
   return new Promise((resolve, reject) => {
     const socket = connect({ host: '127.0.0.1', port: gw.port, ca: [caPem], ...options }, () => {
       const result = { cert: socket.getPeerCertificate(), protocol: socket.getProtocol() ?? '' };
