@@ -27,7 +27,7 @@ function metadataMode(backend: PosixBackendConfig): string {
 
 export function formatBanner({ config, host, port }: BannerInput): string {
   const rows: [string, string][] = [
-    ['endpoint', endpointUrl(host, port)],
+    ['endpoint', endpointUrl(host, port, config.tls ? 'https' : 'http')],
     ['listening', config.listen.wildcard ? `all interfaces, port ${port}` : `${host}:${port}`],
     ['region', config.region],
     ['access key', config.access],
@@ -44,7 +44,9 @@ export function formatBanner({ config, host, port }: BannerInput): string {
     rows.push(['rdma', `${transport} on ${ip}, ${poolBufCount} x ${poolBufSize} byte buffers`]);
   }
   if (config.readonly) rows.push(['mode', 'read-only']);
+  if (config.tls !== undefined) rows.push(['tls', `${config.tls.certFile} (TLS 1.2+, reloaded on SIGHUP)`]);
   if (config.healthPath !== undefined) rows.push(['health', config.healthPath]);
+  if (config.readyPath !== undefined) rows.push(['ready', config.readyPath]);
   if (config.virtualDomain !== undefined) rows.push(['vhost', `<bucket>.${config.virtualDomain}`]);
   if (config.disableAcl) rows.push(['acl', 'disabled']);
   if (config.iamDir !== undefined) rows.push(['iam dir', config.iamDir]);

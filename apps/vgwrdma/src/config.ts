@@ -9,6 +9,7 @@ import { GLOBAL_FLAGS, POSIX_FLAGS, parseArgsOptions } from './flags.js';
 import type { ListenAddress } from './listen-address.js';
 import { type Env, resolveFlags, UsageError } from './resolve-flags.js';
 import { S3_FLAGS, type S3BackendConfig, s3BackendConfig, s3Usage } from './s3-command.js';
+import type { TlsFiles } from './tls-files.js';
 import { globalUsage, posixUsage } from './usage.js';
 import { VERSION } from './version.js';
 
@@ -49,6 +50,10 @@ export interface GatewayConfig {
   readonly secret: string;
   readonly region: string;
   readonly healthPath?: string;
+  /** --ready: the readiness path (backend probe, RDMA pool and server). */
+  readonly readyPath?: string;
+  /** --cert / --key (absolute paths): serve HTTPS. */
+  readonly tls?: TlsFiles;
   readonly readonly: boolean;
   readonly accessLog?: string;
   readonly virtualDomain?: string;
@@ -105,6 +110,12 @@ export function parseCommandLine(argv: readonly string[], env: Env, cwd = proces
         '--secret/-s, or set ROOT_ACCESS_KEY_ID and ROOT_SECRET_ACCESS_KEY',
     );
   }
+  if ((g.cert === undefined) !== (g.key === undefined)) {
+    const [given, missing] = g.cert === undefined ? ['--key', '--cert'] : ['--cert', '--key'];
+    throw new UsageError(
+      `${given} needs ${missing} too: HTTPS takes a certificate and its key (VGW_CERT, VGW_KEY)`,
+    );
+  }
   if (p.nometa && p.sidecar !== undefined) {
     throw new UsageError('cannot use both --nometa and --sidecar metadata');
   }
@@ -135,6 +146,10 @@ export function parseCommandLine(argv: readonly string[], env: Env, cwd = proces
       debug: g.debug,
       backend,
       ...(g.health === undefined ? {} : { healthPath: g.health }),
+      ...(g.ready === undefined ? {} : { readyPath: g.ready }),
+      ...(g.cert === undefined || g.key === undefined
+        ? {}
+        : { tls: { certFile: resolve(cwd, g.cert), keyFile: resolve(cwd, g.key) } }),
       ...(g['rdma-ip'] === undefined
         ? {}
         : {

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { LIMIT_FLAGS } from './limit-flags.js';
 import { parseListenAddress } from './listen-address.js';
 import { RDMA_FLAGS } from './rdma-flags.js';
+import { TLS_FLAGS } from './tls-flags.js';
 
 export interface FlagSpec {
   /** Long name, without the leading dashes. */
@@ -107,7 +108,15 @@ export const GLOBAL_FLAGS = [
     env: ['VGW_HEALTH'],
     schema: healthPath,
     arg: 'PATH',
-    help: "health check endpoint path, answered on GET (must start with '/', e.g. /health)",
+    help: "liveness endpoint path, answered 200 on GET while the process serves (must start with '/', e.g. /health)",
+  },
+  {
+    name: 'ready',
+    type: 'string',
+    env: ['VGW_READY'],
+    schema: healthPath,
+    arg: 'PATH',
+    help: 'readiness endpoint path: 200 when the backend answers a probe (and, with RDMA, the pool and RDMA server are up), 503 otherwise (e.g. /ready)',
   },
   {
     name: 'readonly',
@@ -168,6 +177,8 @@ export const GLOBAL_FLAGS = [
     default: false,
     help: 'enable debug output',
   },
+  // --cert, --key: HTTPS on the S3 port (tls-flags.ts).
+  ...TLS_FLAGS,
   // --max-connections, --max-requests, --body-idle-timeout (limit-flags.ts).
   ...LIMIT_FLAGS,
   // --rdma-ip turns RDMA on; the other --rdma-* / --pool-* flags tune it (rdma-flags.ts).

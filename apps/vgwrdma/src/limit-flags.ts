@@ -36,7 +36,7 @@ export const LIMIT_FLAGS = [
     schema: count,
     default: '100000',
     arg: 'N',
-    help: 'maximum number of in-flight S3 requests; beyond it requests get 503 SlowDown (the --health path is exempt; 0 = no limit)',
+    help: 'maximum number of in-flight S3 requests; beyond it requests get 503 SlowDown (the --health and --ready paths are exempt; 0 = no limit)',
   },
   {
     name: 'body-idle-timeout',

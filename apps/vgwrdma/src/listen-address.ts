@@ -22,7 +22,7 @@ export function parseListenAddress(value: string): ListenAddress | string {
 }
 
 /** The URL a client on this host can use to reach a server bound to `host:port`. */
-export function endpointUrl(host: string, port: number): string {
-  if (host === '0.0.0.0' || host === '::' || host === '') return `http://127.0.0.1:${port}`;
-  return host.includes(':') ? `http://[${host}]:${port}` : `http://${host}:${port}`;
+export function endpointUrl(host: string, port: number, scheme: 'http' | 'https' = 'http'): string {
+  if (host === '0.0.0.0' || host === '::' || host === '') return `${scheme}://127.0.0.1:${port}`;
+  return host.includes(':') ? `${scheme}://[${host}]:${port}` : `${scheme}://${host}:${port}`;
 }

@@ -1,6 +1,7 @@
 // The whole life of the gateway process: parse the command line, open the backend (and with
-// --rdma-ip the RDMA plugin), serve until SIGINT/SIGTERM, then shut the gateway down in order:
-// HTTP server, RDMA plugin, backend. Returns the exit status instead of
+// --rdma-ip the RDMA plugin; with --cert/--key the TLS pair), serve until SIGINT/SIGTERM —
+// re-reading the TLS pair on SIGHUP — then shut the gateway down in order: HTTP server, RDMA
+// plugin, backend. Returns the exit status instead of
 // exiting, so tests can drive it; main.ts is the only place that calls process.exit.
 import type { RdmaPlugin } from '@vgwrdma/cu-backend';
 import { createGateway, type Gateway, IamStore } from '@vgwrdma/gateway';
@@ -12,8 +13,11 @@ import { exposureWarning } from './exposure.js';
 import { createLoggers } from './logger.js';
 import { openBackend, StartupError } from './open-backend.js';
 import { openRdma } from './open-rdma.js';
+import { watchReloadSignal } from './reload-signal.js';
 import { type Env, UsageError } from './resolve-flags.js';
 import { watchShutdownSignals } from './signals.js';
+import { loadTlsFiles } from './tls-files.js';
+import { reloadTls } from './tls-reload.js';
 
 export interface RunIO {
   readonly stdout: { write(text: string): unknown };
@@ -46,6 +50,8 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
   const loggers = createLoggers(config);
   const { logger } = loggers;
   const signals = watchShutdownSignals(io.exitNow ?? ((code) => process.exit(code)));
+  let reload: (() => void) | undefined;
+  const reloadSignal = watchReloadSignal(() => reload?.());
   let backend: Backend | undefined;
   let rdma: RdmaPlugin | undefined;
   let gateway: Gateway | undefined;
@@ -54,6 +60,8 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
     // Native hashing first, so its start line (which library, which kernels) goes to our log; a
     // VGWRDMA_SHIM_DIR without the library stops the start here, naming the directory.
     installNativeKernels({ logger });
+    // A missing or unusable certificate or key stops the start before anything is opened.
+    const tls = config.tls === undefined ? undefined : await loadTlsFiles(config.tls);
     backend = await openBackend(config);
     // With --rdma-ip: the RDMA plugin wraps the backend in CuServer, puts cu-middleware (the RDMA
     // headers → the request's descriptor) before the router and serves PATCH /rdma-stats.
@@ -73,9 +81,15 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
       logger: loggers.gatewayLogger,
       accessLog: loggers.accessLog,
       ...(config.healthPath === undefined ? {} : { healthPath: config.healthPath }),
+      ...(config.readyPath === undefined ? {} : { readyPath: config.readyPath }),
       ...(config.virtualDomain === undefined ? {} : { virtualHostDomain: config.virtualDomain }),
     });
-    const running = await gateway.listen({ port: config.listen.port, host: config.listen.host });
+    const running = await gateway.listen({
+      port: config.listen.port,
+      host: config.listen.host,
+      ...(tls === undefined ? {} : { tls }),
+    });
+    reload = () => void reloadTls(config.tls, running, logger);
     io.stdout.write(formatBanner({ config, host: running.host, port: running.port }));
     // Reachable from other hosts with a published or short root secret: say so, on stderr.
     const warning = exposureWarning(running.host, config.secret);
@@ -102,6 +116,7 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
     return error instanceof StartupError ? error.exitCode : 1;
   } finally {
     signals.dispose();
+    reloadSignal.dispose();
     loggers.flush();
   }
 }

@@ -37,6 +37,11 @@ export interface RdmaPlugin {
   /** The counters of the wrapped CuServer, the pool and the transport. Throws before wrap(). */
   stats(): RdmaStatsReport;
   /**
+   * For the gateway's ready path: ok while the buffer pool is allocated and the RDMA server's
+   * session is up (and wrap() has been called); `detail` names what is missing otherwise.
+   */
+  readiness(): { ok: boolean; detail?: string };
+  /**
    * Declines new transfers, waits for the buffers to come back, closes the pool and the RDMA
    * server. The wrapped backend stays open (the gateway shuts it down next). Idempotent.
    */
@@ -85,6 +90,19 @@ export async function rdmaPlugin(options: RdmaPluginOptions): Promise<RdmaPlugin
       return cu;
     },
     stats,
+    readiness() {
+      const missing = [
+        cu === undefined ? 'no backend wrapped' : '',
+        stopped !== undefined || transport.pool.closed ? 'buffer pool closed' : '',
+        transport.server.connected ? '' : 'RDMA server not connected',
+      ].filter(Boolean);
+      if (missing.length > 0) return { ok: false, detail: missing.join('; ') };
+      const { count, bufferSize } = transport.pool.stats();
+      return {
+        ok: true,
+        detail: `${count} x ${bufferSize}-byte buffers, ${transport.server.channelCount} channels`,
+      };
+    },
     shutdown() {
       stopped ??= (async () => {
         await cu?.closeRdma();

@@ -1,20 +1,23 @@
-// createGateway(): assembles the hono app — request id → access log → health → request limit →
+// createGateway(): assembles the hono app — request id → access log → health → ready → request limit →
 // plugin middlewares → extra middlewares → router over the route table — with one error handler,
 // a listen() that serves it on Node's HTTP server, and an ordered shutdown() (servers, plugins in
 // reverse order, backend).
 import { Hono } from 'hono';
 import { Authorizer } from './authz/index.js';
 import type { GatewayEnv, GatewayOptions } from './env.js';
+import { checkReadiness } from './health/readiness.js';
 import { adminBucketHandlers, adminUserHandlers, IamStore, singleUserHandlers } from './iam/index.js';
 import { defaultLogger } from './logger.js';
 import { accessLogMiddleware } from './middleware/access-log.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { healthMiddleware } from './middleware/health.js';
+import { readyMiddleware } from './middleware/ready.js';
 import { requestIdMiddleware } from './middleware/request-id.js';
 import { requestLimitMiddleware } from './middleware/request-limit.js';
 import { checkPluginNames, pluginAdminHandlers, pluginStats, runShutdown } from './plugins/index.js';
 import { createRouter } from './routes/router.js';
 import { ROUTES } from './routes/table.js';
+import { LimitCounters, type LimitStats } from './server/limit-stats.js';
 import { type ListenOptions, listen, type RunningGateway } from './server/listen.js';
 
 export interface Gateway {
@@ -24,6 +27,8 @@ export interface Gateway {
   listen(opts: ListenOptions): Promise<RunningGateway>;
   /** Each plugin's `stats()`, by plugin name (plugins without stats are left out). */
   stats(): Record<string, unknown>;
+  /** The listener limits' counters now: open connections, in-flight requests, refusals, idle cuts. */
+  limitStats(): LimitStats;
   /**
    * Closes every server listen() started (in-flight requests get the grace period), then calls
    * the plugins' shutdown() in reverse order, then `backend.shutdown()`. Every step runs even
@@ -43,11 +48,15 @@ export function createGateway(options: GatewayOptions): Gateway {
   const plugins = options.plugins ?? [];
   checkPluginNames(plugins);
   const app = new Hono<GatewayEnv>();
+  const counters = new LimitCounters();
 
   app.use(requestIdMiddleware());
   if (options.accessLog) app.use(accessLogMiddleware(logger));
   if (options.healthPath) app.use(healthMiddleware(options.healthPath));
-  if (options.maxRequests) app.use(requestLimitMiddleware(options.maxRequests));
+  if (options.readyPath)
+    app.use(readyMiddleware(options.readyPath, () => checkReadiness(options.backend, plugins)));
+  // Always counts in-flight requests (limitStats); refuses with SlowDown only with maxRequests.
+  app.use(requestLimitMiddleware(options.maxRequests ?? 0, counters));
   for (const p of plugins) if (p.middleware) app.use(p.middleware);
   for (const m of options.middlewares ?? []) app.use(m);
 
@@ -75,6 +84,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     anonymousAccess: options.anonymousAccess ?? false,
     logger,
     bodyIdleTimeoutMs: options.bodyIdleTimeoutMs ?? DEFAULT_BODY_IDLE_TIMEOUT_MS,
+    onBodyIdleTimeout: () => counters.bodyIdleTimeouts++,
     ...(options.maxClockSkewMs === undefined ? {} : { maxClockSkewMs: options.maxClockSkewMs }),
     ...(options.virtualHostDomain === undefined ? {} : { virtualHostDomain: options.virtualHostDomain }),
   });
@@ -102,11 +112,13 @@ export function createGateway(options: GatewayOptions): Gateway {
         requestTimeoutMs: options.requestTimeoutMs ?? 0,
         closeGraceMs: CLOSE_GRACE_MS,
         maxConnections: options.maxConnections ?? 0,
+        counters,
       });
       servers.add(running);
       return running;
     },
     stats: () => pluginStats(plugins),
+    limitStats: () => counters.snapshot(),
     shutdown: () => {
       stopped ??= shutdown();
       return stopped;

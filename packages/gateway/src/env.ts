@@ -43,8 +43,13 @@ export interface GatewayOptions {
   plugins?: readonly GatewayPlugin[];
   /** Run after the plugins' middleware, before the router. */
   middlewares?: MiddlewareHandler<GatewayEnv>[];
-  /** A path answered 200 without authentication (load-balancer checks). */
+  /** A path answered 200 without authentication (liveness: load-balancer checks). */
   healthPath?: string;
+  /**
+   * A path answered without authentication with 200 when the backend answers a cheap probe and
+   * every plugin reports ready, 503 otherwise (readiness), with the checks as JSON.
+   */
+  readyPath?: string;
   /**
    * Extra admin operations, served like versitygw's user API: `PATCH /<name>`, SigV4-signed by an
    * admin account (others get AccessDenied). Given here, a name replaces a built-in or plugin one.

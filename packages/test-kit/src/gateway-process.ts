@@ -77,7 +77,7 @@ export async function runMain(
   return { ...exit, stdout: out.stdout(), stderr: out.stderr() };
 }
 
-const BANNER_ENDPOINT = /^\s*endpoint:\s+(http:\/\/\S+)$/m;
+const BANNER_ENDPOINT = /^\s*endpoint:\s+(https?:\/\/\S+)$/m;
 
 /**
  * Starts the app with `args` (any backend command) and waits for its banner: the gateway it

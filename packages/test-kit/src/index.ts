@@ -33,3 +33,4 @@ export { type BuildNeeds, GATEWAY_PACKAGES, missingBuilds, requireBuilt } from '
 export { s3Client } from './s3-client.js';
 export { Sha256, type SignInput, sha256Hex, signHeaders, splitPathAndQuery } from './sigv4-signer.js';
 export { makeTempDir, removeDir } from './temp-dir.js';
+export { makeTestCa, type ServerCert, type TestCa } from './tls-certs.js';

@@ -8,18 +8,22 @@ import { type Credentials, distFile } from '@vgwrdma/test-kit';
 
 const CUOBJTEST = distFile('cuobjtest', 'main.js');
 
-/** Runs `cuobjtest --compare --json` for `n` objects of `size`; resolves with its results. */
+/**
+ * Runs `cuobjtest --compare --json` for `n` objects of `size`; resolves with its results. `env`
+ * adds to the child's environment (NODE_EXTRA_CA_CERTS for an HTTPS gateway).
+ */
 export async function cuobjtestCompare(
   endpoint: string,
   credentials: Credentials,
   size = '2MiB',
   n = 2,
+  env: Readonly<Record<string, string>> = {},
 ): Promise<RunResult[]> {
   const args = ['-endpoint', endpoint, '-access', credentials.access, '-secret', credentials.secret];
   const { stdout } = await promisify(execFile)(
     process.execPath,
     [CUOBJTEST, ...args, '-size', size, '-n', String(n), '--compare', '--json'],
-    { env: { ...process.env, CI: '1' }, maxBuffer: 1 << 24 },
+    { env: { ...process.env, CI: '1', ...env }, maxBuffer: 1 << 24 },
   );
   return JSON.parse(stdout) as RunResult[];
 }

@@ -48,7 +48,17 @@ export interface DecodeOptions {
    * body fails with RequestTimeout (and the error answer closes the connection). 0: no limit.
    */
   readonly idleTimeoutMs?: number;
+  /** Called when the idle timeout cuts the body (the gateway counts these). */
+  readonly onIdleTimeout?: () => void;
 }
+
+/** The idle timeout of one body: how long, and who to tell when it fires. */
+interface IdleLimit {
+  readonly ms: number;
+  readonly onTimeout?: (() => void) | undefined;
+}
+
+const NO_IDLE_LIMIT: IdleLimit = { ms: 0 };
 
 export function decodeBody(
   incoming: Readable,
@@ -56,7 +66,7 @@ export function decodeBody(
   payload: PayloadMode,
   options: DecodeOptions = {},
 ): DecodedBody {
-  const idleMs = options.idleTimeoutMs ?? 0;
+  const idle: IdleLimit = { ms: options.idleTimeoutMs ?? 0, onTimeout: options.onIdleTimeout };
   if (isAwsChunked(headers, payload)) {
     const decodedLength = parseLength(headerValue(headers, 'x-amz-decoded-content-length'));
     const decoder = new AwsChunkedDecoder({
@@ -70,8 +80,8 @@ export function decodeBody(
     // A signed hash covers the bytes on the wire, framing included: check it before decoding,
     // or an unsigned Content-Encoding header would let a different body through.
     const source =
-      payload.kind === 'signed' ? verifiedWire(incoming, headers, payload.sha256, idleMs) : incoming;
-    attach(source, decoder, bodyErrors.truncated, source === incoming ? idleMs : 0);
+      payload.kind === 'signed' ? verifiedWire(incoming, headers, payload.sha256, idle) : incoming;
+    attach(source, decoder, bodyErrors.truncated, source === incoming ? idle : NO_IDLE_LIMIT);
     return {
       stream: keepErrorsHandled(decoder),
       decodedLength,
@@ -79,12 +89,7 @@ export function decodeBody(
       trailer: (name) => decoder.trailerSection.get(name),
     };
   }
-  const body = verifiedWire(
-    incoming,
-    headers,
-    payload.kind === 'signed' ? payload.sha256 : undefined,
-    idleMs,
-  );
+  const body = verifiedWire(incoming, headers, payload.kind === 'signed' ? payload.sha256 : undefined, idle);
   return {
     stream: keepErrorsHandled(body),
     decodedLength: parseLength(headerValue(headers, 'content-length')),
@@ -109,10 +114,10 @@ function verifiedWire(
   incoming: Readable,
   headers: RequestHeaders,
   sha256: string | undefined,
-  idleMs: number,
+  idle: IdleLimit,
 ): PlainBody {
   const body = new PlainBody({ expectedLength: parseLength(headerValue(headers, 'content-length')), sha256 });
-  attach(incoming, body, bodyErrors.shortBody, idleMs);
+  attach(incoming, body, bodyErrors.shortBody, idle);
   return body;
 }
 
@@ -121,10 +126,10 @@ function verifiedWire(
  * fails or is dropped, the source is unpiped and left flowing, so the rest of the body is read
  * and discarded and the connection stays usable for the error response (and, with keep-alive,
  * the next request). A source that closes or fails before 'end' (client went away) fails the
- * decoded stream with IncompleteBody; one that sends nothing for `idleMs` while the decoder
+ * decoded stream with IncompleteBody; one that sends nothing for `idle.ms` while the decoder
  * takes more fails it with RequestTimeout.
  */
-function attach(source: Readable, decoder: Transform, early: () => Error, idleMs: number): void {
+function attach(source: Readable, decoder: Transform, early: () => Error, idle: IdleLimit): void {
   let ended = false;
   source.once('end', () => {
     ended = true;
@@ -140,5 +145,13 @@ function attach(source: Readable, decoder: Transform, early: () => Error, idleMs
     if (!ended && !source.destroyed) source.resume();
   });
   source.pipe(decoder);
-  watchIdle({ source, reader: decoder, ms: idleMs, onIdle: () => decoder.destroy(bodyErrors.idle()) });
+  watchIdle({
+    source,
+    reader: decoder,
+    ms: idle.ms,
+    onIdle: () => {
+      idle.onTimeout?.();
+      decoder.destroy(bodyErrors.idle());
+    },
+  });
 }

@@ -1,22 +1,26 @@
 // versitygw's --max-requests: at most `max` S3 requests in flight at once; the next one is answered
 // 503 SlowDown (which SDKs retry with backoff) before it is authenticated or its body is read. A
 // request stays counted until its response is finished or its connection is gone, so a streamed
-// GET or a slow upload holds its slot for as long as it runs. The health path answers before this
-// middleware: a saturated gateway is busy, not dead, and must not be restarted for it.
+// GET or a slow upload holds its slot for as long as it runs. The health and ready paths answer
+// before this middleware: a saturated gateway is busy, not dead, and must not be restarted for it.
+// It always counts (for Gateway.limitStats()); `max` 0 only turns the refusal off.
 import { S3Error } from '@vgwrdma/s3-backend';
 import type { MiddlewareHandler } from 'hono';
 import type { GatewayEnv } from '../env.js';
+import type { LimitCounters } from '../server/limit-stats.js';
 
-export function requestLimitMiddleware(max: number): MiddlewareHandler<GatewayEnv> {
-  let inFlight = 0;
+export function requestLimitMiddleware(max: number, counters: LimitCounters): MiddlewareHandler<GatewayEnv> {
   return async (c, next) => {
-    if (inFlight >= max) throw new S3Error('SlowDown');
-    inFlight++;
+    if (max > 0 && counters.inFlight >= max) {
+      counters.rejectedSlowDown++;
+      throw new S3Error('SlowDown');
+    }
+    counters.inFlight++;
     let released = false;
     const release = (): void => {
       if (released) return;
       released = true;
-      inFlight--;
+      counters.inFlight--;
     };
     // 'close' follows 'finish', and also comes when the client goes away mid-response.
     const outgoing = c.env?.outgoing;

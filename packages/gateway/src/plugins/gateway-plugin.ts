@@ -20,6 +20,11 @@ export interface GatewayPlugin {
   /** The plugin's counters as JSON-able data, collected by `Gateway.stats()`. */
   stats?(): unknown;
   /**
+   * Whether the plugin can serve now (the RDMA plugin: pool allocated, RDMA server up), asked by
+   * the gateway's ready path next to its backend probe; `ok: false` makes the path answer 503.
+   */
+  readiness?(): { ok: boolean; detail?: string } | Promise<{ ok: boolean; detail?: string }>;
+  /**
    * Releases what the plugin owns. Called once by `Gateway.shutdown()`, in reverse plugin order,
    * after every HTTP server of the gateway closed and before the backend shuts down.
    */

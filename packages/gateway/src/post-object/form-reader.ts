@@ -45,7 +45,11 @@ export function isFormUpload(contentType: string | undefined): boolean {
  * that sends nothing for `idleTimeoutMs` (0: no limit) fails with RequestTimeout: the promise
  * while the fields arrive, the file stream once the file part has started.
  */
-export function readForm(incoming: IncomingMessage, idleTimeoutMs = 0): Promise<Form> {
+export function readForm(
+  incoming: IncomingMessage,
+  idleTimeoutMs = 0,
+  onIdleTimeout: () => void = () => {},
+): Promise<Form> {
   return new Promise<Form>((resolve, reject) => {
     let bb: busboy.Busboy;
     try {
@@ -106,7 +110,11 @@ export function readForm(incoming: IncomingMessage, idleTimeoutMs = 0): Promise<
       source: incoming,
       reader: bb,
       ms: idleTimeoutMs,
-      onIdle: () => (fileStream ? fileStream.destroy(bodyErrors.idle()) : fail(bodyErrors.idle())),
+      onIdle: () => {
+        onIdleTimeout();
+        if (fileStream) fileStream.destroy(bodyErrors.idle());
+        else fail(bodyErrors.idle());
+      },
     });
   });
 }

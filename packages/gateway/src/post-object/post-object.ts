@@ -38,7 +38,7 @@ export const postObject: Handler = async (c, req) => {
   if (!form) throw new S3Error('InternalError');
   if (!isFormUpload(header(req.headers, 'content-type'))) throw notAForm();
   const incoming = c.env.incoming;
-  const { fields, file } = await readForm(incoming, form.idleTimeoutMs);
+  const { fields, file } = await readForm(incoming, form.idleTimeoutMs, form.onIdleTimeout);
   try {
     const key = resolveKey(fields, file.filename);
     fields.set('key', key);

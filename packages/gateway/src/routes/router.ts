@@ -29,6 +29,8 @@ interface RouterOptions {
   logger: Logger;
   /** A body that sends nothing for this long fails with RequestTimeout; 0: no limit. */
   bodyIdleTimeoutMs: number;
+  /** Called each time a body is cut by the idle timeout (the limit counters). */
+  onBodyIdleTimeout?: () => void;
   /** The ACL/policy step (and the bucket-state cache behind it and CORS). */
   authorizer: Authorizer;
   /** PATCH /<name> admin operations (create-user, ...), admin accounts only. */
@@ -153,7 +155,10 @@ export function createRouter(rows: readonly RouteRow[], opts: RouterOptions) {
     if (header(incoming.headers, 'expect')?.toLowerCase() === '100-continue' && !c.env.outgoing.headersSent)
       c.env.outgoing.writeContinue();
     const body = row.flags?.body
-      ? decodeBody(incoming, incoming.headers, auth.payload, { idleTimeoutMs: opts.bodyIdleTimeoutMs })
+      ? decodeBody(incoming, incoming.headers, auth.payload, {
+          idleTimeoutMs: opts.bodyIdleTimeoutMs,
+          ...(opts.onBodyIdleTimeout ? { onIdleTimeout: opts.onBodyIdleTimeout } : {}),
+        })
       : undefined;
     const req: S3Request = {
       method: method as RouteMethod,
@@ -177,6 +182,7 @@ export function createRouter(rows: readonly RouteRow[], opts: RouterOptions) {
               authorize: async (who: FormPrincipal) => void (await access(who)),
               virtualHost: hostBucket !== undefined,
               idleTimeoutMs: opts.bodyIdleTimeoutMs,
+              ...(opts.onBodyIdleTimeout ? { onIdleTimeout: opts.onBodyIdleTimeout } : {}),
             },
           }
         : {}),

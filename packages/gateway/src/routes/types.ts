@@ -91,6 +91,8 @@ interface FormContext {
   readonly virtualHost: boolean;
   /** The body idle timeout (ms; 0: none): a form that sends nothing this long fails with RequestTimeout. */
   readonly idleTimeoutMs: number;
+  /** Called when the idle timeout cuts the form (the gateway counts these). */
+  readonly onIdleTimeout?: () => void;
 }
 
 /** The request as a handler sees it. */
