@@ -49,7 +49,11 @@ ${flagLines(verb.flags)}
 `;
 }
 
-function parseLevel(args: readonly string[], flags: Parameters<typeof parseArgsOptions>[0], positionals: boolean) {
+function parseLevel(
+  args: readonly string[],
+  flags: Parameters<typeof parseArgsOptions>[0],
+  positionals: boolean,
+) {
   try {
     return parseArgs({
       args: longFormAliases(args, flags),
@@ -96,7 +100,9 @@ export function parseAdminCommandLine(argv: readonly string[], env: Env): Parsed
   const name = first.value;
   const verb = Object.hasOwn(ADMIN_VERBS, name) ? ADMIN_VERBS[name] : undefined;
   if (verb === undefined) {
-    throw new UsageError(`unknown admin command "${name}" (available: ${Object.keys(ADMIN_VERBS).join(', ')})`);
+    throw new UsageError(
+      `unknown admin command "${name}" (available: ${Object.keys(ADMIN_VERBS).join(', ')})`,
+    );
   }
   const v0 = parseLevel(argv.slice(first.index + 1), verb.flags, true);
   if (v0.values.help === true) return { kind: 'help', text: verbUsage(name, verb) };
@@ -154,7 +160,9 @@ export async function runAdmin(argv: readonly string[], env: Env, io: AdminIO): 
     if (answer.status >= 300) {
       const err = parseError(answer.text);
       const what = err ? `${err.code}${err.message === '' ? '' : `: ${err.message}`}` : answer.text.trim();
-      io.stderr.write(`vgwrdma admin: ${name} refused by ${conn.endpoint.origin} (HTTP ${answer.status}) ${what}\n`);
+      io.stderr.write(
+        `vgwrdma admin: ${name} refused by ${conn.endpoint.origin} (HTTP ${answer.status}) ${what}\n`,
+      );
       return 1;
     }
     const out = verb.show(values, answer.text);
@@ -162,7 +170,9 @@ export async function runAdmin(argv: readonly string[], env: Env, io: AdminIO): 
     return 0;
   } catch (error) {
     if (!(error instanceof UnreachableError)) throw error;
-    io.stderr.write(`vgwrdma admin: ${error.message}; is the gateway running there? (check --endpoint-url)\n`);
+    io.stderr.write(
+      `vgwrdma admin: ${error.message}; is the gateway running there? (check --endpoint-url)\n`,
+    );
     return 1;
   }
 }

@@ -73,7 +73,7 @@ export const ADMIN_FLAGS = [
     schema: nonEmpty,
     default: 'us-east-1',
     arg: 'REGION',
-    help: 'region the requests are signed for (the gateway\'s --region)',
+    help: "region the requests are signed for (the gateway's --region)",
   },
   {
     name: 'allow-insecure',
@@ -100,22 +100,87 @@ const target = (what: string) =>
 
 /** The account fields create-user and update-user set (versitygw's names, plus issue 19's two). */
 const ACCOUNT_FIELDS = [
-  { name: 'secret', short: 's', type: 'string', env: [], schema: nonEmpty, arg: 'SECRET', help: 'secret key' },
-  { name: 'role', short: 'r', type: 'string', env: [], schema: role, arg: 'ROLE', help: 'user, userplus or admin' },
+  {
+    name: 'secret',
+    short: 's',
+    type: 'string',
+    env: [],
+    schema: nonEmpty,
+    arg: 'SECRET',
+    help: 'secret key',
+  },
+  {
+    name: 'role',
+    short: 'r',
+    type: 'string',
+    env: [],
+    schema: role,
+    arg: 'ROLE',
+    help: 'user, userplus or admin',
+  },
   { name: 'user-id', aliases: ['ui'], type: 'string', env: [], schema: id, arg: 'N', help: 'posix user id' },
-  { name: 'group-id', aliases: ['gi'], type: 'string', env: [], schema: id, arg: 'N', help: 'posix group id' },
+  {
+    name: 'group-id',
+    aliases: ['gi'],
+    type: 'string',
+    env: [],
+    schema: id,
+    arg: 'N',
+    help: 'posix group id',
+  },
   { name: 'project-id', aliases: ['pi'], type: 'string', env: [], schema: id, arg: 'N', help: 'project id' },
-  { name: 'display-name', aliases: ['dn'], type: 'string', env: [], schema: nonEmpty, arg: 'NAME', help: 'display name shown in ACLs' },
-  { name: 'email', type: 'string', env: [], schema: nonEmpty, arg: 'ADDRESS', help: 'e-mail address ACL grants may name' },
+  {
+    name: 'display-name',
+    aliases: ['dn'],
+    type: 'string',
+    env: [],
+    schema: nonEmpty,
+    arg: 'NAME',
+    help: 'display name shown in ACLs',
+  },
+  {
+    name: 'email',
+    type: 'string',
+    env: [],
+    schema: nonEmpty,
+    arg: 'ADDRESS',
+    help: 'e-mail address ACL grants may name',
+  },
 ] as const satisfies readonly FlagSpec[];
 
-export const CREATE_USER_FLAGS = [target('access key of the new user'), ...ACCOUNT_FIELDS, json, help] as const;
-export const UPDATE_USER_FLAGS = [target('access key of the user to change'), ...ACCOUNT_FIELDS, json, help] as const;
+export const CREATE_USER_FLAGS = [
+  target('access key of the new user'),
+  ...ACCOUNT_FIELDS,
+  json,
+  help,
+] as const;
+export const UPDATE_USER_FLAGS = [
+  target('access key of the user to change'),
+  ...ACCOUNT_FIELDS,
+  json,
+  help,
+] as const;
 export const DELETE_USER_FLAGS = [target('access key of the user to delete'), json, help] as const;
 export const LIST_FLAGS = [json, help] as const;
 export const CHANGE_OWNER_FLAGS = [
-  { name: 'bucket', short: 'b', type: 'string', env: [], schema: nonEmpty, arg: 'BUCKET', help: 'the bucket' },
-  { name: 'owner', short: 'o', type: 'string', env: [], schema: nonEmpty, arg: 'KEY', help: 'access key of the new owner' },
+  {
+    name: 'bucket',
+    short: 'b',
+    type: 'string',
+    env: [],
+    schema: nonEmpty,
+    arg: 'BUCKET',
+    help: 'the bucket',
+  },
+  {
+    name: 'owner',
+    short: 'o',
+    type: 'string',
+    env: [],
+    schema: nonEmpty,
+    arg: 'KEY',
+    help: 'access key of the new owner',
+  },
   json,
   help,
 ] as const satisfies readonly FlagSpec[];
