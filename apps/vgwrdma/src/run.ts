@@ -77,6 +77,7 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
       logger: loggers.gatewayLogger,
       accessLog: loggers.accessLog,
       ...(config.healthPath === undefined ? {} : { healthPath: config.healthPath }),
+      ...(config.events === undefined ? {} : { eventNotifications: config.events }),
       ...(config.virtualDomain === undefined ? {} : { virtualHostDomain: config.virtualDomain }),
     });
     const running = await gateway.listen({ port: config.listen.port, host: config.listen.host });
