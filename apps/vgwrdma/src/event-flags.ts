@@ -3,11 +3,11 @@
 // bounds of the in-memory delivery queue. Spread into GLOBAL_FLAGS (flags.ts) like the limits.
 import { z } from 'zod';
 import type { FlagSpec } from './flags.js';
+import { isHttpUrl } from './http-url.js';
 
 const webhookUrl = z
   .string()
-  .url('must be a URL such as http://127.0.0.1:9000/events')
-  .refine((v) => /^https?:$/.test(new URL(v).protocol), 'must start with http:// or https://');
+  .refine(isHttpUrl, 'must be an http:// or https:// URL such as http://127.0.0.1:9000/events');
 
 const positive = (what: string) =>
   z

@@ -4,6 +4,7 @@
 // rewrites those to the `--alias` form node:util parseArgs reads.
 import { z } from 'zod';
 import type { FlagSpec } from '../flags.js';
+import { isHttpUrl } from '../http-url.js';
 
 const nonEmpty = z.string().min(1, 'must not be empty');
 const boolFlag = z.boolean();
@@ -13,8 +14,7 @@ const id = z
   .transform((v) => Number(v));
 const endpoint = z
   .string()
-  .url('must be a URL such as http://127.0.0.1:7070')
-  .refine((v) => /^https?:$/.test(new URL(v).protocol), 'must start with http:// or https://');
+  .refine(isHttpUrl, 'must be an http:// or https:// URL such as http://127.0.0.1:7070');
 const role = z.enum(['user', 'admin', 'userplus'], "must be one of 'user', 'admin', 'userplus'");
 
 const help = {

@@ -122,6 +122,7 @@ export class DeliveryQueue {
         }
         this.counts.retried++;
         await sleep(wait, this.stopping.signal);
+        if (this.closed) return;
         wait = Math.min(wait * 2, this.opts.maxBackoffMs);
       }
     }
