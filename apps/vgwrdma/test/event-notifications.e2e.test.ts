@@ -14,6 +14,7 @@ import {
   GetBucketNotificationConfigurationCommand,
   type NotificationConfiguration,
   PutBucketNotificationConfigurationCommand,
+  PutBucketVersioningCommand,
   PutObjectCommand,
   type S3Client,
   UploadPartCommand,
@@ -22,6 +23,7 @@ import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import {
   type GatewayProcess,
   killAllChildren,
+  makeTempDir,
   ROOT_CREDENTIALS,
   removeDir,
   s3Client,
@@ -49,13 +51,18 @@ const ALL: NotificationConfiguration = {
 let receiver: EventReceiver;
 let gw: GatewayProcess;
 let client: S3Client;
+let versions: string;
 
 const of = (name: string, key: string) => (r: EventRecordJson) =>
   r.eventName === name && r.s3.object.key === key;
 
 beforeAll(async () => {
   receiver = await startEventReceiver();
-  gw = await startGateway({ globalArgs: ['--event-webhook-url', receiver.url] });
+  versions = await makeTempDir('vgwrdma-events-versions-');
+  gw = await startGateway({
+    globalArgs: ['--event-webhook-url', receiver.url],
+    posixArgs: ['--versioning-dir', versions],
+  });
   client = s3Client(gw.url, ROOT_CREDENTIALS);
   await client.send(new CreateBucketCommand({ Bucket: BUCKET }));
   await client.send(
@@ -68,6 +75,7 @@ afterAll(async () => {
   killAllChildren();
   await receiver?.close();
   if (gw) await removeDir(gw.root);
+  if (versions) await removeDir(versions);
 });
 
 describe('bucket event notifications', () => {
@@ -160,6 +168,36 @@ describe('bucket event notifications', () => {
     );
     await receiver.waitFor(of('ObjectRemoved:Delete', 'copied'), 'Delete copied');
     await receiver.waitFor(of('ObjectRemoved:Delete', 'posted'), 'Delete posted');
+  });
+
+  it('versioned buckets: version ids, and a delete marker is ObjectRemoved:DeleteMarkerCreated', async () => {
+    await client.send(new CreateBucketCommand({ Bucket: 'versioned' }));
+    await client.send(
+      new PutBucketVersioningCommand({ Bucket: 'versioned', VersioningConfiguration: { Status: 'Enabled' } }),
+    );
+    await client.send(
+      new PutBucketNotificationConfigurationCommand({ Bucket: 'versioned', NotificationConfiguration: ALL }),
+    );
+    const put = await client.send(new PutObjectCommand({ Bucket: 'versioned', Key: 'v', Body: 'one' }));
+    const created = await receiver.waitFor(
+      (r) => r.s3.bucket.name === 'versioned' && r.eventName === 'ObjectCreated:Put',
+      'versioned Put',
+    );
+    expect(created.s3.object.versionId).toBe(put.VersionId);
+    const del = await client.send(new DeleteObjectCommand({ Bucket: 'versioned', Key: 'v' }));
+    expect(del.DeleteMarker).toBe(true);
+    const marker = await receiver.waitFor(
+      (r) => r.s3.bucket.name === 'versioned' && r.eventName === 'ObjectRemoved:DeleteMarkerCreated',
+      'DeleteMarkerCreated',
+    );
+    expect(marker.s3.object.versionId).toBe(del.VersionId);
+    // Deleting a version itself removes it: ObjectRemoved:Delete with that version.
+    await client.send(new DeleteObjectCommand({ Bucket: 'versioned', Key: 'v', VersionId: put.VersionId }));
+    const gone = await receiver.waitFor(
+      (r) => r.s3.bucket.name === 'versioned' && r.eventName === 'ObjectRemoved:Delete',
+      'versioned Delete',
+    );
+    expect(gone.s3.object.versionId).toBe(put.VersionId);
   });
 
   it('filters by key prefix and suffix, per configuration', async () => {
