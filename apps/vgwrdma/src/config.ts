@@ -64,6 +64,14 @@ export interface GatewayConfig {
   readonly debug: boolean;
   readonly backend: PosixBackendConfig | S3BackendConfig;
   readonly rdma?: RdmaConfig;
+  /** --event-webhook-url: bucket event notifications and their delivery queue. */
+  readonly events?: EventsConfig;
+}
+
+export interface EventsConfig {
+  readonly webhookUrl: string;
+  readonly capacity: number;
+  readonly maxAttempts: number;
 }
 
 export type Command =
@@ -175,6 +183,15 @@ export function parseCommandLine(argv: readonly string[], env: Env, cwd = proces
       ...(g['virtual-domain'] === undefined ? {} : { virtualDomain: g['virtual-domain'] }),
       ...(g['access-log'] === undefined ? {} : { accessLog: resolve(cwd, g['access-log']) }),
       ...(g['iam-dir'] === undefined ? {} : { iamDir: resolve(cwd, g['iam-dir']) }),
+      ...(g['event-webhook-url'] === undefined
+        ? {}
+        : {
+            events: {
+              webhookUrl: g['event-webhook-url'],
+              capacity: g['event-queue-size'],
+              maxAttempts: g['event-max-attempts'],
+            },
+          }),
     },
   };
 }

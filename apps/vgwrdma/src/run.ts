@@ -1,12 +1,13 @@
-// The whole life of the gateway process: parse the command line, open the backend (and with
-// --rdma-ip the RDMA plugin; with --cert/--key the TLS pair), serve until SIGINT/SIGTERM —
-// re-reading the TLS pair on SIGHUP — then shut the gateway down in order: HTTP server, RDMA
-// plugin, backend. Returns the exit status instead of
+// The whole life of the gateway process (`vgwrdma admin ...` is handed to admin/admin-command.ts):
+// parse the command line, open the backend (and with --rdma-ip the RDMA plugin; with --cert/--key
+// the TLS pair), serve until SIGINT/SIGTERM — re-reading the TLS pair on SIGHUP — then shut the
+// gateway down in order: HTTP server, RDMA plugin, backend. Returns the exit status instead of
 // exiting, so tests can drive it; main.ts is the only place that calls process.exit.
 import type { RdmaPlugin } from '@vgwrdma/cu-backend';
 import { createGateway, type Gateway, IamStore } from '@vgwrdma/gateway';
 import { installNativeKernels } from '@vgwrdma/native/kernels';
 import type { Backend } from '@vgwrdma/s3-backend';
+import { runAdmin } from './admin/admin-command.js';
 import { formatBanner } from './banner.js';
 import { type GatewayConfig, parseCommandLine } from './config.js';
 import { exposureWarning } from './exposure.js';
@@ -29,6 +30,8 @@ export interface RunIO {
 const processIO: RunIO = { stdout: process.stdout, stderr: process.stderr };
 
 export async function run(argv: readonly string[], env: Env, io: RunIO = processIO): Promise<number> {
+  // `vgwrdma admin ...` is a client of a running gateway, with its own flags.
+  if (argv[0] === 'admin') return runAdmin(argv.slice(1), env, io);
   let command: ReturnType<typeof parseCommandLine>;
   try {
     command = parseCommandLine(argv, env);
@@ -82,6 +85,7 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
       accessLog: loggers.accessLog,
       ...(config.healthPath === undefined ? {} : { healthPath: config.healthPath }),
       ...(config.readyPath === undefined ? {} : { readyPath: config.readyPath }),
+      ...(config.events === undefined ? {} : { eventNotifications: config.events }),
       ...(config.virtualDomain === undefined ? {} : { virtualHostDomain: config.virtualDomain }),
     });
     const running = await gateway.listen({

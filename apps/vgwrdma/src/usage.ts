@@ -21,12 +21,17 @@ export function globalUsage(): string {
 Usage:
   vgwrdma [global flags] posix [posix flags] <root>
   vgwrdma [global flags] s3 [s3 flags]
+  vgwrdma admin [admin flags] <command> [command flags]
   vgwrdma posix --help
   vgwrdma s3 --help
+  vgwrdma admin --help
 
 Backends:
   posix    objects are files under <root>, metadata in extended attributes
   s3       proxy to an existing S3 store (AWS S3, Ceph RGW, MinIO, another gateway)
+
+Admin:
+  admin    manage the accounts and bucket owners of a running gateway (create-user, list-users, ...)
 
 Global flags:
 ${flagLines(GLOBAL_FLAGS)}

@@ -25,7 +25,9 @@ const DEPLOY = join(REPO_ROOT, 'deploy');
 const SYSTEMD_ANALYZE = ['/usr/bin/systemd-analyze', '/bin/systemd-analyze'].find((p) => existsSync(p));
 if (SYSTEMD_ANALYZE === undefined) {
   // .ci/run does not install it: Debian's systemd package is far heavier than this one check.
-  console.warn('service-install: systemd-analyze verify skipped: no systemd-analyze (apt-get install systemd)');
+  console.warn(
+    'service-install: systemd-analyze verify skipped: no systemd-analyze (apt-get install systemd)',
+  );
 }
 
 interface Ran {

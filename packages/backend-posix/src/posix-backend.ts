@@ -194,6 +194,15 @@ export class PosixBackend extends UnsupportedBackend {
   override deleteBucketWebsite(_: Ctx, bucket: string): Promise<void> {
     return cfg.deleteTextConfig(this.env, bucket, 'website');
   }
+  override getBucketNotification(_: Ctx, bucket: string): Promise<string | undefined> {
+    return cfg.getNotification(this.env, bucket);
+  }
+  override putBucketNotification(_: Ctx, bucket: string, xml: string): Promise<void> {
+    return cfg.putNotification(this.env, bucket, xml);
+  }
+  override deleteBucketNotification(_: Ctx, bucket: string): Promise<void> {
+    return cfg.deleteNotification(this.env, bucket);
+  }
   override getBucketTagging(_: Ctx, bucket: string): Promise<TagSet> {
     return cfg.getBucketTagging(this.env, bucket);
   }

@@ -5,6 +5,7 @@
 import { Hono } from 'hono';
 import { Authorizer } from './authz/index.js';
 import type { GatewayEnv, GatewayOptions } from './env.js';
+import { EventNotifier } from './events/index.js';
 import { checkReadiness } from './health/readiness.js';
 import { adminBucketHandlers, adminUserHandlers, IamStore, singleUserHandlers } from './iam/index.js';
 import { defaultLogger } from './logger.js';
@@ -25,6 +26,8 @@ export interface Gateway {
   /** The account store, when createGateway() was given one. */
   iam?: IamStore;
   listen(opts: ListenOptions): Promise<RunningGateway>;
+  /** Bucket event notifications (with `eventNotifications`): delivery counters, drain. */
+  events?: EventNotifier;
   /** Each plugin's `stats()`, by plugin name (plugins without stats are left out). */
   stats(): Record<string, unknown>;
   /** The listener limits' counters now: open connections, in-flight requests, refusals, idle cuts. */
@@ -70,8 +73,12 @@ export function createGateway(options: GatewayOptions): Gateway {
     ...(iam ? adminUserHandlers(iam) : singleUserHandlers()),
     ...adminBucketHandlers(iam, authorizer.cache),
   };
+  const events = options.eventNotifications
+    ? new EventNotifier(options.backend, logger, options.eventNotifications)
+    : undefined;
   const router = createRouter(ROUTES, {
     backend: options.backend,
+    ...(events ? { events } : {}),
     credentials: options.credentials ?? iam ?? missingCredentials(),
     authorizer,
     adminHandlers: {
@@ -96,6 +103,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   const shutdown = () =>
     runShutdown([
       { name: 'HTTP server', run: () => Promise.all([...servers].map((s) => s.close())).then(() => {}) },
+      // Undelivered notifications are dropped at shutdown (the queue is in memory only).
+      ...(events ? [{ name: 'event notifications', run: async () => events.close() }] : []),
       ...plugins.toReversed().flatMap((p) => {
         const stop = p.shutdown?.bind(p);
         return stop ? [{ name: `plugin '${p.name}'`, run: stop }] : [];
@@ -106,6 +115,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   return {
     app,
     ...(iam ? { iam } : {}),
+    ...(events ? { events } : {}),
     listen: async (opts) => {
       if (stopped) throw new Error('createGateway: listen() after shutdown()');
       const running = await listen(app.fetch, opts, {

@@ -5,6 +5,7 @@ import type { Account, Backend, RdmaDescriptor } from '@vgwrdma/s3-backend';
 import type { MiddlewareHandler } from 'hono';
 import type { AuthResult, CredentialStore } from './auth/index.js';
 import type { BucketStateCacheOptions } from './authz/index.js';
+import type { EventNotificationOptions } from './events/index.js';
 import type { IamStore } from './iam/index.js';
 import type { Logger } from './logger.js';
 import type { GatewayPlugin } from './plugins/index.js';
@@ -82,4 +83,10 @@ export interface GatewayOptions {
   virtualHostDomain?: string;
   /** Serve unsigned requests as the anonymous account. Default false (AccessDenied). */
   anonymousAccess?: boolean;
+  /**
+   * Bucket event notifications: PutBucketNotificationConfiguration is accepted, and events of
+   * configured buckets are POSTed to `webhookUrl` (queued, retried, never blocking a request).
+   * Absent: configurations are refused (no destination can be validated).
+   */
+  eventNotifications?: EventNotificationOptions;
 }

@@ -73,6 +73,18 @@ const REQUESTS: Record<BackendMethod, RawRequest> = {
     body: '<WebsiteConfiguration><IndexDocument><Suffix>i</Suffix></IndexDocument></WebsiteConfiguration>',
   },
   deleteBucketWebsite: { method: 'DELETE', path: '/bkt?website' },
+  getBucketNotification: { path: '/bkt?notification' },
+  // Without a webhook target only the empty document reaches the backend (as a delete).
+  putBucketNotification: {
+    method: 'PUT',
+    path: '/bkt?notification',
+    body: '<NotificationConfiguration><QueueConfiguration><Queue>arn:aws:sqs:us-east-1:1:q</Queue><Event>s3:ObjectCreated:*</Event></QueueConfiguration></NotificationConfiguration>',
+  },
+  deleteBucketNotification: {
+    method: 'PUT',
+    path: '/bkt?notification',
+    body: '<NotificationConfiguration/>',
+  },
   getBucketTagging: { path: '/bkt?tagging' },
   putBucketTagging: { method: 'PUT', path: '/bkt?tagging', body: TAGS },
   deleteBucketTagging: { method: 'DELETE', path: '/bkt?tagging' },
@@ -138,7 +150,8 @@ describe('route table coverage', () => {
   const backend = new RecordingBackend();
   let gw: TestGateway;
   beforeAll(async () => {
-    gw = await startGateway(backend);
+    // A webhook target, so a non-empty notification configuration reaches the backend.
+    gw = await startGateway(backend, { eventNotifications: { webhookUrl: 'http://127.0.0.1:9/unused' } });
   });
   afterAll(async () => gw.close());
 

@@ -86,6 +86,10 @@ export interface BucketOperations {
   getBucketWebsite(ctx: Ctx, bucket: string): Promise<string>;
   putBucketWebsite(ctx: Ctx, bucket: string, website: string): Promise<void>;
   deleteBucketWebsite(ctx: Ctx, bucket: string): Promise<void>;
+  /** The notification configuration XML as sent (validated by the gateway); undefined when none. */
+  getBucketNotification(ctx: Ctx, bucket: string): Promise<string | undefined>;
+  putBucketNotification(ctx: Ctx, bucket: string, config: string): Promise<void>;
+  deleteBucketNotification(ctx: Ctx, bucket: string): Promise<void>;
   getBucketTagging(ctx: Ctx, bucket: string): Promise<TagSet>;
   putBucketTagging(ctx: Ctx, bucket: string, tags: TagSet): Promise<void>;
   deleteBucketTagging(ctx: Ctx, bucket: string): Promise<void>;

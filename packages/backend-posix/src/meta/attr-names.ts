@@ -17,6 +17,8 @@ export const ATTR = {
   policy: 'policy',
   cors: 'cors',
   website: 'website',
+  /** This gateway's own: the bucket notification configuration XML (versitygw keeps none). */
+  notification: 'vgwrdma-notification',
   versioning: 'versioning',
   versionId: 'version-id',
   deleteMarker: 'delete-marker',

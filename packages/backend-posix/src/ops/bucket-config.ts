@@ -58,6 +58,21 @@ export async function deleteTextConfig(env: PosixEnv, bucket: string, which: Tex
   await env.meta.remove(rel, TEXT_CONFIGS[which].attr);
 }
 
+/** The notification configuration, or undefined when none is stored (S3 answers an empty one). */
+export async function getNotification(env: PosixEnv, bucket: string): Promise<string | undefined> {
+  const rel = await bucketOf(env, bucket);
+  const v = await env.meta.get(rel, ATTR.notification);
+  return v === undefined || v.length === 0 ? undefined : v.toString('utf8');
+}
+
+export async function putNotification(env: PosixEnv, bucket: string, xml: string): Promise<void> {
+  await env.meta.set(await bucketOf(env, bucket), ATTR.notification, xml);
+}
+
+export async function deleteNotification(env: PosixEnv, bucket: string): Promise<void> {
+  await env.meta.remove(await bucketOf(env, bucket), ATTR.notification);
+}
+
 export async function getOwnership(env: PosixEnv, bucket: string): Promise<ObjectOwnership> {
   return (await getTextConfig(env, bucket, 'ownership')) as ObjectOwnership;
 }

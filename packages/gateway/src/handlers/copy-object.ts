@@ -51,6 +51,13 @@ export const copyObject: Handler = async (_c, req) => {
     acl: await requestObjectAcl(req),
   };
   const out = await req.backend.copyObject(req.ctx, input);
+  const versionId = writtenVersionId(out.versionId);
+  req.events?.emit({
+    name: 'ObjectCreated:Copy',
+    key: req.key,
+    etag: out.etag,
+    ...(versionId === undefined ? {} : { versionId }),
+  });
   const headers: HeaderMap = {
     'x-amz-version-id': writtenVersionId(out.versionId),
     'x-amz-copy-source-version-id': out.copySourceVersionId,

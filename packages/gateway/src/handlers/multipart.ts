@@ -145,18 +145,27 @@ export const completeMultipartUpload: Handler = async (c, req) => {
     ...opt('ifNoneMatch', header(req.headers, 'if-none-match')),
   };
   const location = `/${req.bucket}/${req.key.split('/').map(encodeURIComponent).join('/')}`;
-  const work = req.backend.completeMultipartUpload(req.ctx, input).then((out) => ({
-    body: xmlDocument(
-      'CompleteMultipartUploadResult',
-      el('Location', location) +
-        el('Bucket', out.bucket) +
-        el('Key', out.key) +
-        el('ETag', out.etag) +
-        checksumElements(out.checksums) +
-        el('ChecksumType', out.checksums ? out.checksumType : undefined),
-    ),
-    headers: { 'x-amz-version-id': writtenVersionId(out.versionId) },
-  }));
+  const work = req.backend.completeMultipartUpload(req.ctx, input).then((out) => {
+    const versionId = writtenVersionId(out.versionId);
+    req.events?.emit({
+      name: 'ObjectCreated:CompleteMultipartUpload',
+      key: req.key,
+      etag: out.etag,
+      ...(versionId === undefined ? {} : { versionId }),
+    });
+    return {
+      body: xmlDocument(
+        'CompleteMultipartUploadResult',
+        el('Location', location) +
+          el('Bucket', out.bucket) +
+          el('Key', out.key) +
+          el('ETag', out.etag) +
+          checksumElements(out.checksums) +
+          el('ChecksumType', out.checksums ? out.checksumType : undefined),
+      ),
+      headers: { 'x-amz-version-id': versionId },
+    };
+  });
   // Assembling a large object can take long: keep the connection alive with whitespace.
   return xmlWithKeepAlive(c, req, work);
 };

@@ -65,6 +65,12 @@ export const putObject: Handler = async (_c, req) => {
     acl: await requestObjectAcl(req),
   };
   const out = await req.backend.putObject(req.ctx, input);
+  req.events?.emit({
+    name: 'ObjectCreated:Put',
+    key: req.key,
+    etag: out.etag,
+    ...opt('versionId', writtenVersionId(out.versionId)),
+  });
   return emptyResponse(200, {
     etag: out.etag,
     'x-amz-version-id': writtenVersionId(out.versionId),
@@ -81,6 +87,11 @@ export const deleteObject: Handler = async (_c, req) => {
     ...opt('versionId', queryValue(req.query, 'versionId')),
     ...opt('ifMatch', header(req.headers, 'if-match')),
     ...(bypassGovernance(req.headers) ? { bypassGovernanceRetention: true } : {}),
+  });
+  req.events?.emit({
+    name: out.deleteMarker ? 'ObjectRemoved:DeleteMarkerCreated' : 'ObjectRemoved:Delete',
+    key: req.key,
+    ...opt('versionId', out.versionId),
   });
   return emptyResponse(204, {
     'x-amz-delete-marker': out.deleteMarker ? 'true' : undefined,
@@ -105,6 +116,12 @@ export const deleteObjects: Handler = async (_c, req) => {
     quiet: parsed.quiet,
     ...(bypassGovernance(req.headers) ? { bypassGovernanceRetention: true } : {}),
   });
+  for (const d of out.deleted)
+    req.events?.emit({
+      name: d.deleteMarker ? 'ObjectRemoved:DeleteMarkerCreated' : 'ObjectRemoved:Delete',
+      key: d.key,
+      ...opt('versionId', d.deleteMarker ? d.deleteMarkerVersionId : d.versionId),
+    });
   const deleted = parsed.quiet
     ? ''
     : each(out.deleted, (d) =>

@@ -66,6 +66,12 @@ export const postObject: Handler = async (c, req) => {
       acl: await newObjectAcl(req, { access: signer?.account.access ?? '', headers }),
     };
     const out = await req.backend.putObject(ctx, input);
+    req.events?.emit({
+      name: 'ObjectCreated:Post',
+      key,
+      etag: out.etag,
+      ...(out.versionId === undefined ? {} : { versionId: out.versionId }),
+    });
     return postResponse(fields, {
       bucket: req.bucket,
       key,

@@ -10,6 +10,7 @@ import type { Authorizer, AuthzOutcome } from '../authz/index.js';
 import { decodeBody } from '../body/index.js';
 import { actualCorsHeaders, type CorsRule, preflightResponse } from '../cors/index.js';
 import type { GatewayEnv } from '../env.js';
+import type { EventNotifier } from '../events/index.js';
 import { assertValidBucketName } from '../http/bucket-name.js';
 import { header } from '../http/headers.js';
 import { parseRequestTarget, virtualHostBucket } from '../http/request-target.js';
@@ -35,6 +36,8 @@ interface RouterOptions {
   authorizer: Authorizer;
   /** PATCH /<name> admin operations (create-user, ...), admin accounts only. */
   adminHandlers?: Readonly<Record<string, Handler>>;
+  /** Bucket event notifications; absent: handlers' events go nowhere. */
+  events?: EventNotifier;
 }
 
 /** An AbortSignal that fires when the client goes away before the response is complete. */
@@ -175,6 +178,21 @@ export function createRouter(rows: readonly RouteRow[], opts: RouterOptions) {
       ...(outcome.state ? { bucketState: outcome.state } : {}),
       region: opts.region,
       logger: opts.logger,
+      ...(opts.events && target.bucket !== undefined
+        ? {
+            events: opts.events.sink(
+              {
+                bucket: target.bucket,
+                bucketOwner: outcome.state?.acl.Owner ?? '',
+                principal: auth.anonymous ? 'anonymous' : auth.account.access,
+                sourceIp: incoming.socket.remoteAddress ?? '',
+                requestId: c.get('requestId') ?? '',
+                region: opts.region,
+              },
+              auth.account,
+            ),
+          }
+        : {}),
       ...(row.flags?.form
         ? {
             form: {

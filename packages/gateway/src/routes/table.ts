@@ -6,6 +6,7 @@ import * as config from '../handlers/bucket-config.js';
 import { copyObject } from '../handlers/copy-object.js';
 import * as listing from '../handlers/listing.js';
 import * as mp from '../handlers/multipart.js';
+import * as notification from '../handlers/notification.js';
 import * as objcfg from '../handlers/object-config.js';
 import { getObject } from '../handlers/object-read.js';
 import * as write from '../handlers/object-write.js';
@@ -61,6 +62,8 @@ export const ROUTES: readonly RouteRow[] = [
   { method: 'GET', target: 'bucket', subresource: 'ownershipControls', action: 's3:GetBucketOwnershipControls', handler: config.getBucketOwnershipControls },
   { method: 'PUT', target: 'bucket', subresource: 'ownershipControls', action: 's3:PutBucketOwnershipControls', handler: config.putBucketOwnershipControls, flags: WX },
   { method: 'DELETE', target: 'bucket', subresource: 'ownershipControls', action: 's3:PutBucketOwnershipControls', handler: config.deleteBucketOwnershipControls, flags: W },
+  { method: 'GET', target: 'bucket', subresource: 'notification', action: 's3:GetBucketNotification', handler: notification.getBucketNotification },
+  { method: 'PUT', target: 'bucket', subresource: 'notification', action: 's3:PutBucketNotification', handler: notification.putBucketNotification, flags: WX },
   { method: 'GET', target: 'bucket', subresource: 'object-lock', action: 's3:GetBucketObjectLockConfiguration', handler: config.getObjectLockConfiguration },
   { method: 'PUT', target: 'bucket', subresource: 'object-lock', action: 's3:PutBucketObjectLockConfiguration', handler: config.putObjectLockConfiguration, flags: WX },
 

@@ -6,6 +6,7 @@ import type { AuthResult, CredentialStore } from '../auth/index.js';
 import type { BucketState } from '../authz/bucket-state.js';
 import type { DecodedBody } from '../body/index.js';
 import type { GatewayEnv } from '../env.js';
+import type { EventSink } from '../events/index.js';
 import type { RawHeaders } from '../http/headers.js';
 import type { Logger } from '../logger.js';
 
@@ -36,6 +37,7 @@ export const SUBRESOURCES = [
   'list-type',
   'attributes',
   'restore',
+  'notification',
   'change-bucket-owner',
   'list-buckets-and-owners',
   'publicAccessBlock',
@@ -44,7 +46,6 @@ export const SUBRESOURCES = [
   'lifecycle',
   'replication',
   'logging',
-  'notification',
   'encryption',
   'analytics',
   'metrics',
@@ -118,6 +119,8 @@ export interface S3Request {
   readonly logger: Logger;
   /** Present for form routes (POST object). */
   readonly form?: FormContext;
+  /** Where handlers report object events (bucket notifications); absent when they are off. */
+  readonly events?: EventSink;
 }
 
 export type Handler = (c: Context<GatewayEnv>, req: S3Request) => Promise<Response>;

@@ -1,0 +1,12 @@
+// Bucket event notifications (PutBucketNotificationConfiguration, delivered to a webhook).
+export { type DeliveryOptions, DeliveryQueue, type DeliveryStats, type Send } from './delivery-queue.js';
+export { EVENT_NAMES, type EventName, isEventSelector, selects } from './event-names.js';
+export {
+  type EventNotificationOptions,
+  EventNotifier,
+  type EventSink,
+  NO_EVENTS,
+} from './event-notifier.js';
+export { type EventOrigin, eventRecord, type ObjectEvent, type S3EventRecord } from './event-record.js';
+export { matchingRules, type NotificationRule, parseNotificationConfig } from './notification-config.js';
+export { webhookSender } from './webhook-target.js';
