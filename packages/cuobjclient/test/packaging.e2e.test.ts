@@ -81,13 +81,18 @@ describe('packaging: pnpm pack + npm install in a scratch app', () => {
       GW_ACCESS: EMBEDDED_CREDENTIALS.accessKeyId,
       GW_SECRET: EMBEDDED_CREDENTIALS.secretAccessKey,
     };
-    delete env.VGWRDMA_SHIM_DIR;
-    // Installed outside the repo, the shim is not found on its own: one clear error at Session.open.
+    // An explicit VGWRDMA_SHIM_DIR without the library is one clear error at Session.open, never a
+    // silent fallback (a plain install finds the per-platform package instead: the install tests
+    // in apps/vgwrdma/test/install/ cover that story through a registry).
+    const empty = join(dir, 'no-shims-here');
+    await run('mkdir', ['-p', empty]);
     const missing = JSON.parse(
-      (await run(process.execPath, ['app.mjs'], { cwd: app, env })).stdout,
+      (await run(process.execPath, ['app.mjs'], { cwd: app, env: { ...env, VGWRDMA_SHIM_DIR: empty } }))
+        .stdout,
     ) as Record<string, string>;
-    expect(missing.error).toBe('VGW_ERR_CUOBJ_UNAVAILABLE');
+    expect(missing.error, JSON.stringify(missing)).toBe('VGW_ERR_CUOBJ_UNAVAILABLE');
     expect(missing.message).toMatch(/libvgwrdma_shims\.so not found/);
+    expect(missing.message).toContain(empty);
 
     const ok = await run(process.execPath, ['app.mjs'], {
       cwd: app,

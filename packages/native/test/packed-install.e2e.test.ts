@@ -56,7 +56,12 @@ describe.skipIf(missing.length > 0)(
         list(tgz.shims as string)
           .filter(Boolean)
           .sort(),
-      ).toEqual(['package/README.md', 'package/lib/libvgwrdma_shims.so', 'package/package.json']);
+      ).toEqual([
+        'package/LICENSE',
+        'package/README.md',
+        'package/lib/libvgwrdma_shims.so',
+        'package/package.json',
+      ]);
     });
 
     it('finds lib/ of the installed per-platform package with no environment variable', () => {
