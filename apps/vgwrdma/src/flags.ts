@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { LIMIT_FLAGS } from './limit-flags.js';
 import { parseListenAddress } from './listen-address.js';
+import { OBSERVABILITY_FLAGS } from './observability-flags.js';
 import { RDMA_FLAGS } from './rdma-flags.js';
 
 export interface FlagSpec {
@@ -158,6 +159,8 @@ export const GLOBAL_FLAGS = [
     default: false,
     help: 'enable debug output',
   },
+  // --metrics-port, --access-log-format (observability-flags.ts).
+  ...OBSERVABILITY_FLAGS,
   // --max-connections, --max-requests, --body-idle-timeout (limit-flags.ts).
   ...LIMIT_FLAGS,
   // --rdma-ip turns RDMA on; the other --rdma-* / --pool-* flags tune it (rdma-flags.ts).

@@ -1,4 +1,4 @@
-// createGateway(): assembles the hono app — request id → access log → health → request limit →
+// createGateway(): assembles the hono app — request id → observe (metrics hook, access log) → health → request limit →
 // plugin middlewares → extra middlewares → router over the route table — with one error handler,
 // a listen() that serves it on Node's HTTP server, and an ordered shutdown() (servers, plugins in
 // reverse order, backend).
@@ -7,11 +7,11 @@ import { Authorizer } from './authz/index.js';
 import type { GatewayEnv, GatewayOptions } from './env.js';
 import { adminBucketHandlers, adminUserHandlers, IamStore, singleUserHandlers } from './iam/index.js';
 import { defaultLogger } from './logger.js';
-import { accessLogMiddleware } from './middleware/access-log.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { healthMiddleware } from './middleware/health.js';
 import { requestIdMiddleware } from './middleware/request-id.js';
 import { requestLimitMiddleware } from './middleware/request-limit.js';
+import { accessLogObserver, LimitCounters, type LimitStats, observeMiddleware } from './observe/index.js';
 import { checkPluginNames, pluginAdminHandlers, pluginStats, runShutdown } from './plugins/index.js';
 import { createRouter } from './routes/router.js';
 import { ROUTES } from './routes/table.js';
@@ -24,6 +24,8 @@ export interface Gateway {
   listen(opts: ListenOptions): Promise<RunningGateway>;
   /** Each plugin's `stats()`, by plugin name (plugins without stats are left out). */
   stats(): Record<string, unknown>;
+  /** The limits' counters: open connections, requests in flight, SlowDown refusals, body idle timeouts. */
+  limitStats(): LimitStats;
   /**
    * Closes every server listen() started (in-flight requests get the grace period), then calls
    * the plugins' shutdown() in reverse order, then `backend.shutdown()`. Every step runs even
@@ -44,8 +46,10 @@ export function createGateway(options: GatewayOptions): Gateway {
   checkPluginNames(plugins);
   const app = new Hono<GatewayEnv>();
 
+  const limits = new LimitCounters();
+  const observers = [...(options.accessLog ? [accessLogObserver(logger)] : []), ...(options.observers ?? [])];
   app.use(requestIdMiddleware());
-  if (options.accessLog) app.use(accessLogMiddleware(logger));
+  app.use(observeMiddleware(observers, limits));
   if (options.healthPath) app.use(healthMiddleware(options.healthPath));
   if (options.maxRequests) app.use(requestLimitMiddleware(options.maxRequests));
   for (const p of plugins) if (p.middleware) app.use(p.middleware);
@@ -102,11 +106,13 @@ export function createGateway(options: GatewayOptions): Gateway {
         requestTimeoutMs: options.requestTimeoutMs ?? 0,
         closeGraceMs: CLOSE_GRACE_MS,
         maxConnections: options.maxConnections ?? 0,
+        limits,
       });
       servers.add(running);
       return running;
     },
     stats: () => pluginStats(plugins),
+    limitStats: () => limits.snapshot(),
     shutdown: () => {
       stopped ??= shutdown();
       return stopped;

@@ -6,6 +6,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
+import type { LimitCounters } from '../observe/index.js';
 
 export interface ListenOptions {
   port: number;
@@ -27,6 +28,8 @@ interface ServerSettings {
   closeGraceMs: number;
   /** Connections beyond this many open ones are closed as soon as accepted; 0: no cap. */
   maxConnections: number;
+  /** Counts open connections (limitStats().connections). */
+  limits?: LimitCounters;
 }
 
 type FetchHandler = Parameters<typeof serve>[0]['fetch'];
@@ -80,6 +83,14 @@ export function listen(
     // Node closes each connection accepted beyond the cap at once (the client sees a reset or
     // EOF before any answer); keep-alive connections count until they close.
     if (settings.maxConnections > 0) server.maxConnections = settings.maxConnections;
+    const limits = settings.limits;
+    if (limits)
+      server.on('connection', (socket) => {
+        limits.connections++;
+        socket.once('close', () => {
+          limits.connections--;
+        });
+      });
     server.once('error', reject);
   });
 }
