@@ -253,6 +253,7 @@ export class CuServer extends DelegatingBackend {
     if (payload === 0) {
       release();
       out.body.destroy();
+      this.report(ctx, 'get', started, { outcome: 'done', bytes: 0, lanes: 0 });
       return { ...withHeaders(out, doneHeaders(status, 0)), body: Readable.from([]) };
     }
 
