@@ -3,7 +3,7 @@
 import { S3Client } from '@aws-sdk/client-s3';
 import type { Backend } from '@vgwrdma/s3-backend';
 import { staticCredentials } from '../../src/auth/index.js';
-import { createGateway } from '../../src/create-gateway.js';
+import { createGateway, type Gateway } from '../../src/create-gateway.js';
 import type { GatewayOptions } from '../../src/env.js';
 import type { RunningGateway } from '../../src/server/listen.js';
 
@@ -13,6 +13,7 @@ export const ADMIN_ACCESS = 'AKIDADMIN';
 export const ADMIN_SECRET = 'admin-secret';
 
 export interface TestGateway {
+  gateway: Gateway;
   running: RunningGateway;
   url: string;
   client: S3Client;
@@ -38,6 +39,7 @@ export async function startGateway(
   const client = s3Client(running.url, ACCESS, SECRET);
   const adminClient = s3Client(running.url, ADMIN_ACCESS, ADMIN_SECRET);
   return {
+    gateway,
     running,
     url: running.url,
     client,
