@@ -4,6 +4,7 @@
 // completed, and limitStats() follows connections and requests in flight.
 import { connect } from 'node:net';
 import { CreateBucketCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import type { GetObjectInput, HeadObjectOutput, RequestContext } from '@vgwrdma/s3-backend';
 import { MemoryBackend } from '@vgwrdma/test-kit/memory';
 import { afterEach, expect, it } from 'vitest';
 import type { RequestObservation } from '../../src/observe/index.js';
@@ -30,7 +31,7 @@ it('observes each request once with its S3 operation, status, error code, bytes 
   const got = await s3.send(new GetObjectCommand({ Bucket: 'obs', Key: 'k/1', Range: 'bytes=0-99' }));
   await got.Body?.transformToByteArray();
   await s3.send(new GetObjectCommand({ Bucket: 'obs', Key: 'nope' })).catch(() => {});
-  const res = await raw(gw.url, { method: 'BREW', path: '/obs' });
+  const res = await raw(gw.url, { method: 'TRACE', path: '/obs' });
   expect(res.status).toBe(405);
   const [create, put, get, miss, brew] = await observed(seen, 5);
   expect(create).toMatchObject({ operation: 'CreateBucket', bucket: 'obs', key: '', status: 200 });
@@ -63,12 +64,21 @@ it('observes each request once with its S3 operation, status, error code, bytes 
   expect(new Set(seen.map((o) => o.requestId)).size).toBe(5);
 });
 
+/** A backend whose HEAD waits until released: a request that stays in flight. */
+class StuckHead extends MemoryBackend {
+  release!: () => void;
+  override async headObject(ctx: RequestContext, input: GetObjectInput): Promise<HeadObjectOutput> {
+    await new Promise<void>((r) => {
+      this.release = r;
+    });
+    return super.headObject(ctx, input);
+  }
+}
+
 it('observes a request whose client went away as not completed; limitStats() counts connections and in-flight', async () => {
   const seen: RequestObservation[] = [];
-  const gw = await startGateway(new MemoryBackend(), {
-    anonymousAccess: true,
-    observers: [(o) => seen.push(o)],
-  });
+  const backend = new StuckHead();
+  const gw = await startGateway(backend, { anonymousAccess: true, observers: [(o) => seen.push(o)] });
   started.push(gw);
   expect(gw.gateway.limitStats()).toEqual({
     connections: 0,
@@ -79,12 +89,17 @@ it('observes a request whose client went away as not completed; limitStats() cou
   const { port } = new URL(gw.url);
   const socket = connect(Number(port), '127.0.0.1');
   await new Promise((r) => socket.once('connect', r));
-  // A PUT that promises 1000 bytes and sends 10: the request stays in flight until the socket goes.
-  socket.write('PUT /b/k HTTP/1.1\r\nHost: x\r\ncontent-length: 1000\r\n\r\n0123456789');
-  await expect.poll(() => gw.gateway.limitStats().inFlight).toBe(1);
-  expect(gw.gateway.limitStats().connections).toBe(1);
+  socket.write('HEAD /stuck/k HTTP/1.1\r\nHost: x\r\n\r\n');
+  await expect.poll(() => gw.gateway.limitStats()).toMatchObject({ connections: 1, inFlight: 1 });
+  expect(seen).toHaveLength(0);
   socket.destroy();
   const [cut] = await observed(seen, 1);
-  expect(cut).toMatchObject({ method: 'PUT', completed: false, bytesReceived: 0 });
+  expect(cut).toMatchObject({
+    operation: 'HeadObject',
+    completed: false,
+    bytesSent: 0,
+    firstByteMs: undefined,
+  });
   await expect.poll(() => gw.gateway.limitStats()).toMatchObject({ connections: 0, inFlight: 0 });
+  backend.release();
 });
