@@ -164,7 +164,8 @@ function drawPanel(panel, x0, y0) {
   const pw = W - left - 16;
   const ph = H - top - 74;
   const tMax = frames.at(-1).t;
-  const vMax = Math.max(1e-9, ...series.flatMap(([, pts]) => pts.map((p) => p[1]))) * 1.1;
+  const top0 = Math.max(0, ...series.flatMap(([, pts]) => pts.map((p) => p[1])));
+  const vMax = top0 > 0 ? top0 * 1.1 : 1; // an all-zero panel gets a 0..1 axis
   const px = (t) => x0 + left + (t / tMax) * pw;
   const py = (v) => y0 + top + ph - (v / vMax) * ph;
   const parts = [
