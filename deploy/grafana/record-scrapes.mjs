@@ -24,8 +24,26 @@ const seconds = Number(secondsArg ?? 90);
 const root = mkdtempSync(join(tmpdir(), 'vgwrdma-scrapes-'));
 const app = spawn(
   process.execPath,
-  [APP, '--port', '127.0.0.1:0', '-a', CREDS[0], '-s', CREDS[1], '--quiet', '--rdma-ip', '127.0.0.1',
-    '--pool-buf-size', '16MiB', '--pool-buf-count', '4', '--metrics-port', '127.0.0.1:0', 'posix', root],
+  [
+    APP,
+    '--port',
+    '127.0.0.1:0',
+    '-a',
+    CREDS[0],
+    '-s',
+    CREDS[1],
+    '--quiet',
+    '--rdma-ip',
+    '127.0.0.1',
+    '--pool-buf-size',
+    '16MiB',
+    '--pool-buf-count',
+    '4',
+    '--metrics-port',
+    '127.0.0.1:0',
+    'posix',
+    root,
+  ],
   { stdio: ['ignore', 'pipe', 'inherit'] },
 );
 let banner = '';
@@ -42,9 +60,13 @@ const { endpoint, metrics } = await new Promise((done, fail) => {
 /** One cuobjtest run; resolves when it exits (failures are part of the picture, not fatal). */
 function cuobjtest(args) {
   return new Promise((done) => {
-    const c = spawn(process.execPath, [CUOBJTEST, '-endpoint', endpoint, '-access', CREDS[0], '-secret', CREDS[1], '-json', ...args], {
-      stdio: 'ignore',
-    });
+    const c = spawn(
+      process.execPath,
+      [CUOBJTEST, '-endpoint', endpoint, '-access', CREDS[0], '-secret', CREDS[1], '-json', ...args],
+      {
+        stdio: 'ignore',
+      },
+    );
     c.once('exit', () => done());
   });
 }

@@ -67,7 +67,10 @@ function inner(src) {
 function sum(src) {
   const m = /^sum(?:\s+by\s+\(([^)]*)\))?\s*\((.*)\)$/.exec(src.trim());
   if (!m) return inner(src);
-  const by = (m[1] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const by = (m[1] ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const vec = inner(m[2]);
   return (i) => {
     const groups = new Map();
@@ -82,7 +85,9 @@ function sum(src) {
   };
 }
 function quantile(q, buckets) {
-  const sorted = buckets.map((b) => ({ le: b.labels.le === '+Inf' ? Infinity : Number(b.labels.le), n: b.value })).sort((a, b) => a.le - b.le);
+  const sorted = buckets
+    .map((b) => ({ le: b.labels.le === '+Inf' ? Infinity : Number(b.labels.le), n: b.value }))
+    .sort((a, b) => a.le - b.le);
   const total = sorted.at(-1)?.n ?? 0;
   if (!(total > 0)) return undefined;
   const rank = q * total;
@@ -137,10 +142,22 @@ function panelSeries(panel) {
 }
 
 // ---- SVG -----------------------------------------------------------------------------------
-const COLORS = ['#73bf69', '#f2cc0c', '#5794f2', '#ff780a', '#f2495c', '#b877d9', '#8ab8ff', '#fade2a', '#96d98d', '#ffa6b0'];
+const COLORS = [
+  '#73bf69',
+  '#f2cc0c',
+  '#5794f2',
+  '#ff780a',
+  '#f2495c',
+  '#b877d9',
+  '#8ab8ff',
+  '#fade2a',
+  '#96d98d',
+  '#ffa6b0',
+];
 const W = 600;
 const H = 300;
-const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+const esc = (s) =>
+  String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
 function fmt(v, unit) {
   const a = Math.abs(v);
   const si = (x, base, names) => {
@@ -153,7 +170,8 @@ function fmt(v, unit) {
   };
   if (unit === 'Bps') return `${si(v, 1024, ['B', 'KiB', 'MiB', 'GiB'])}/s`;
   if (unit === 'bytes') return si(v, 1024, ['B', 'KiB', 'MiB', 'GiB']);
-  if (unit === 's') return a === 0 ? '0' : a < 1 ? `${Number((v * 1000).toPrecision(3))}ms` : `${Number(v.toPrecision(3))}s`;
+  if (unit === 's')
+    return a === 0 ? '0' : a < 1 ? `${Number((v * 1000).toPrecision(3))}ms` : `${Number(v.toPrecision(3))}s`;
   return Number(v.toPrecision(3)).toString();
 }
 function drawPanel(panel, x0, y0) {
@@ -174,24 +192,36 @@ function drawPanel(panel, x0, y0) {
   ];
   for (let k = 0; k <= 4; k++) {
     const v = (vMax / 4) * k;
-    parts.push(`<line x1="${x0 + left}" x2="${x0 + left + pw}" y1="${py(v)}" y2="${py(v)}" stroke="#2c3235"/>`);
-    parts.push(`<text x="${x0 + left - 6}" y="${py(v) + 4}" fill="#9fa7b3" font-size="11" text-anchor="end">${esc(fmt(v, unit))}</text>`);
+    parts.push(
+      `<line x1="${x0 + left}" x2="${x0 + left + pw}" y1="${py(v)}" y2="${py(v)}" stroke="#2c3235"/>`,
+    );
+    parts.push(
+      `<text x="${x0 + left - 6}" y="${py(v) + 4}" fill="#9fa7b3" font-size="11" text-anchor="end">${esc(fmt(v, unit))}</text>`,
+    );
   }
   for (let k = 0; k <= 4; k++) {
     const t = (tMax / 4) * k;
-    parts.push(`<text x="${px(t)}" y="${y0 + top + ph + 16}" fill="#9fa7b3" font-size="11" text-anchor="middle">${Math.round(t)}s</text>`);
+    parts.push(
+      `<text x="${px(t)}" y="${y0 + top + ph + 16}" fill="#9fa7b3" font-size="11" text-anchor="middle">${Math.round(t)}s</text>`,
+    );
   }
   if (series.length === 0)
-    parts.push(`<text x="${x0 + W / 2}" y="${y0 + top + ph / 2}" fill="#6e7681" font-size="13" text-anchor="middle">no data</text>`);
+    parts.push(
+      `<text x="${x0 + W / 2}" y="${y0 + top + ph / 2}" fill="#6e7681" font-size="13" text-anchor="middle">no data</text>`,
+    );
   series.forEach(([name, pts], i) => {
     const color = COLORS[i % COLORS.length];
-    const d = pts.map(([t, v], k) => `${k === 0 ? 'M' : 'L'}${px(t).toFixed(1)},${py(v).toFixed(1)}`).join(' ');
+    const d = pts
+      .map(([t, v], k) => `${k === 0 ? 'M' : 'L'}${px(t).toFixed(1)},${py(v).toFixed(1)}`)
+      .join(' ');
     parts.push(`<path d="${d}" fill="none" stroke="${color}" stroke-width="1.8"/>`);
     const lx = x0 + 14 + (i % 3) * 190;
     const ly = y0 + top + ph + 34 + Math.floor(i / 3) * 15;
     if (ly < y0 + H - 6) {
       parts.push(`<rect x="${lx}" y="${ly - 8}" width="12" height="3" fill="${color}"/>`);
-      parts.push(`<text x="${lx + 16}" y="${ly - 3}" fill="#c7d0d9" font-size="11">${esc(name.slice(0, 28))}</text>`);
+      parts.push(
+        `<text x="${lx + 16}" y="${ly - 3}" fill="#c7d0d9" font-size="11">${esc(name.slice(0, 28))}</text>`,
+      );
     }
   });
   return parts.join('\n');
