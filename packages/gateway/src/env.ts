@@ -45,7 +45,7 @@ export interface GatewayOptions {
   region?: string;
   /**
    * Add-ons (the RDMA data path: cu-backend's rdmaPlugin): their middleware runs after request id /
-   * access log / health / request limit, in this order, their admin operations are served, and
+   * observe / health / request limit, in this order, their admin operations are served, and
    * `Gateway.shutdown()` shuts them down in reverse order between the HTTP server and the backend.
    */
   plugins?: readonly GatewayPlugin[];
