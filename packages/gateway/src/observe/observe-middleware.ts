@@ -1,7 +1,7 @@
 // The per-request metrics hook: counts the request in flight, notes when the status line is
 // written (first byte), and when the Node response closes — finished or cut — builds one
 // RequestObservation from what the router and the error handler left in the context and hands it
-// to every observer. Without observers only the in-flight count is kept (one 'close' listener).
+// to every observer. Without observers only the limit counters are kept (one 'close' listener).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { BYTES_TRANSFERRED_HEADER, REPLY_HEADER } from '@vgwrdma/rdma-protocol';
 import type { Context, MiddlewareHandler } from 'hono';
@@ -18,27 +18,28 @@ export function observeMiddleware(
     const outgoing = c.env?.outgoing;
     if (!outgoing) return next();
     limits.inFlight++;
-    if (observers.length === 0) {
-      outgoing.once('close', () => {
-        limits.inFlight--;
-      });
-      return next();
-    }
     const started = performance.now();
-    const startedAt = Date.now();
-    const sentBefore = outgoing.socket?.bytesWritten ?? 0;
     let firstByte: number | undefined;
-    // Every status line goes through writeHead (Node's implicit headers call it too).
-    const writeHead = outgoing.writeHead;
-    outgoing.writeHead = function (this: ServerResponse, ...args: Parameters<ServerResponse['writeHead']>) {
-      firstByte ??= performance.now();
-      return writeHead.apply(this, args);
-    } as ServerResponse['writeHead'];
+    let sentBefore = 0;
+    if (observers.length > 0) {
+      sentBefore = outgoing.socket?.bytesWritten ?? 0;
+      // Every status line goes through writeHead (Node's implicit headers call it too).
+      const writeHead = outgoing.writeHead;
+      outgoing.writeHead = function (this: ServerResponse, ...args: Parameters<ServerResponse['writeHead']>) {
+        firstByte ??= performance.now();
+        return writeHead.apply(this, args);
+      } as ServerResponse['writeHead'];
+    }
+    const startedAt = Date.now();
     outgoing.once('close', () => {
       limits.inFlight--;
+      const code = c.get('errorCode');
+      // Only the request limit answers SlowDown before a route matched; RequestTimeout on a body
+      // that never arrived whole is the body idle timeout.
+      if (code === 'SlowDown' && c.get('operation') === undefined) limits.rejectedSlowDown++;
+      if (code === 'RequestTimeout' && !c.env.incoming.complete) limits.bodyIdleTimeouts++;
+      if (observers.length === 0) return;
       const o = observe(c, started, startedAt, firstByte, sentBefore);
-      if (o.errorCode === 'SlowDown' && o.operation === 'Unknown') limits.rejectedSlowDown++;
-      if (o.errorCode === 'RequestTimeout' && !c.env.incoming.complete) limits.bodyIdleTimeouts++;
       for (const fn of observers) fn(o);
     });
     await next();

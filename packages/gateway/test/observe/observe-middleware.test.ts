@@ -103,3 +103,20 @@ it('observes a request whose client went away as not completed; limitStats() cou
   await expect.poll(() => gw.gateway.limitStats()).toMatchObject({ connections: 0, inFlight: 0 });
   backend.release();
 });
+
+it('limitStats() counts SlowDown refusals of --max-requests, with or without observers', async () => {
+  const backend = new StuckHead();
+  const gw = await startGateway(backend, { anonymousAccess: true, maxRequests: 1 });
+  started.push(gw);
+  const stuck = connect(Number(new URL(gw.url).port), '127.0.0.1');
+  await new Promise((r) => stuck.once('connect', r));
+  stuck.write('HEAD /stuck/k HTTP/1.1\r\nHost: x\r\n\r\n');
+  await expect.poll(() => gw.gateway.limitStats().inFlight).toBe(1);
+  const refused = await raw(gw.url, { path: '/stuck/other' });
+  expect(refused.status).toBe(503);
+  expect(refused.body).toContain('<Code>SlowDown</Code>');
+  await expect.poll(() => gw.gateway.limitStats().rejectedSlowDown).toBe(1);
+  backend.release();
+  stuck.destroy();
+  await expect.poll(() => gw.gateway.limitStats()).toMatchObject({ inFlight: 0, rejectedSlowDown: 1 });
+});
