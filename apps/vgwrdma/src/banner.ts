@@ -11,6 +11,8 @@ interface BannerInput {
   /** The address actually bound (the real port when 0 was asked for). */
   readonly host: string;
   readonly port: number;
+  /** The Prometheus listener actually bound, with --metrics-port. */
+  readonly metrics?: { readonly host: string; readonly port: number };
 }
 
 /** Only the public default secret is ever printed; any other stays hidden. */
@@ -25,7 +27,7 @@ function metadataMode(backend: PosixBackendConfig): string {
   return backend.sidecar === undefined ? 'xattr metadata' : `sidecar metadata in ${backend.sidecar}`;
 }
 
-export function formatBanner({ config, host, port }: BannerInput): string {
+export function formatBanner({ config, host, port, metrics }: BannerInput): string {
   const rows: [string, string][] = [
     ['endpoint', endpointUrl(host, port, config.tls ? 'https' : 'http')],
     ['listening', config.listen.wildcard ? `all interfaces, port ${port}` : `${host}:${port}`],
@@ -51,6 +53,7 @@ export function formatBanner({ config, host, port }: BannerInput): string {
   if (config.disableAcl) rows.push(['acl', 'disabled']);
   if (config.iamDir !== undefined) rows.push(['iam dir', config.iamDir]);
   if (config.accessLog !== undefined) rows.push(['access log', config.accessLog]);
+  if (metrics !== undefined) rows.push(['metrics', `${endpointUrl(metrics.host, metrics.port)}/metrics`]);
   const body = rows.map(([key, value]) => `  ${`${key}:`.padEnd(12)}${value}`).join('\n');
   return `vgwrdma ${VERSION} S3 gateway ready\n${body}\n`;
 }

@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import type { CuServerConfig } from '@vgwrdma/cu-backend';
 import { GLOBAL_FLAGS, POSIX_FLAGS, parseArgsOptions } from './flags.js';
 import type { ListenAddress } from './listen-address.js';
+import type { AccessLogFormat } from './observability-flags.js';
 import { type Env, resolveFlags, UsageError } from './resolve-flags.js';
 import { S3_FLAGS, type S3BackendConfig, s3BackendConfig, s3Usage } from './s3-command.js';
 import type { TlsFiles } from './tls-files.js';
@@ -56,6 +57,9 @@ export interface GatewayConfig {
   readonly tls?: TlsFiles;
   readonly readonly: boolean;
   readonly accessLog?: string;
+  readonly accessLogFormat: AccessLogFormat;
+  /** --metrics-port: the Prometheus listener; absent = no metrics endpoint. */
+  readonly metrics?: ListenAddress;
   readonly virtualDomain?: string;
   readonly disableAcl: boolean;
   /** versitygw --iam-dir: users.json lives here; absent = single root account. */
@@ -152,6 +156,8 @@ export function parseCommandLine(argv: readonly string[], env: Env, cwd = proces
       disableAcl: g['disable-acl'],
       quiet: g.quiet,
       debug: g.debug,
+      accessLogFormat: g['access-log-format'],
+      ...(g['metrics-port'] === undefined ? {} : { metrics: g['metrics-port'] }),
       backend,
       ...(g.health === undefined ? {} : { healthPath: g.health }),
       ...(g.ready === undefined ? {} : { readyPath: g.ready }),

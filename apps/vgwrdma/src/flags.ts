@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { EVENT_FLAGS } from './event-flags.js';
 import { LIMIT_FLAGS } from './limit-flags.js';
 import { parseListenAddress } from './listen-address.js';
+import { OBSERVABILITY_FLAGS } from './observability-flags.js';
 import { RDMA_FLAGS } from './rdma-flags.js';
 import { TLS_FLAGS } from './tls-flags.js';
 
@@ -180,6 +181,8 @@ export const GLOBAL_FLAGS = [
   },
   // --cert, --key: HTTPS on the S3 port (tls-flags.ts).
   ...TLS_FLAGS,
+  // --metrics-port, --access-log-format (observability-flags.ts).
+  ...OBSERVABILITY_FLAGS,
   // --max-connections, --max-requests, --body-idle-timeout (limit-flags.ts).
   ...LIMIT_FLAGS,
   // --event-webhook-url and its delivery queue (event-flags.ts).

@@ -1,17 +1,20 @@
-// The process loggers: pino writing JSON lines to stderr, so stdout carries only the banner and
-// whatever a script wants to parse from it. With --access-log FILE, the gateway's per-request
-// lines (its access-log middleware logs them at info with the message 'request') go to FILE
-// instead, whatever --quiet says; the rest stays on stderr.
+// The process loggers: pino on stderr — JSON lines, or pino-pretty's coloured lines when stderr
+// is a terminal — so stdout carries only the banner and whatever a script wants to parse from it.
+// Access-log lines (one per request, written by access-log.ts) go to --access-log FILE when given,
+// whatever --quiet says, else to stderr unless --quiet; JSON lines carry the message 'request'.
 import type { Logger as GatewayLogger } from '@vgwrdma/gateway';
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
+import pretty from 'pino-pretty';
 
 interface LogSettings {
   readonly debug: boolean;
   readonly quiet: boolean;
   readonly accessLog?: string;
+  /** Human-readable lines (pino-pretty). Default: whether stderr is a terminal. */
+  readonly pretty?: boolean;
 }
 
-/** The message the gateway's access-log middleware uses for its one line per request. */
+/** The message of the one JSON access-log line per request. */
 export const ACCESS_LOG_MESSAGE = 'request';
 
 /** `--debug` shows per-request detail; `--quiet` keeps only warnings and errors. */
@@ -20,28 +23,45 @@ export function logLevel(settings: LogSettings): 'debug' | 'info' | 'warn' {
   return settings.quiet ? 'warn' : 'info';
 }
 
+/** Where access-log lines go: JSON objects through pino, or preformatted text lines (s3 format). */
+export interface AccessSink {
+  json(fields: object): void;
+  line(text: string): void;
+}
+
 interface Loggers {
   /** The application's own logger (stderr). */
   readonly logger: Logger;
-  /** What the gateway gets: routes access-log lines to the file when there is one. */
+  /** What the gateway gets: its warnings and errors, and any 'request' line routed like ours. */
   readonly gatewayLogger: GatewayLogger;
-  /** Whether the gateway should write access-log lines at all. */
+  /** Whether access-log lines are written at all. */
   readonly accessLog: boolean;
+  readonly access: AccessSink;
   flush(): void;
 }
 
+function stderrStream(prettyLines: boolean): DestinationStream {
+  if (!prettyLines) return pino.destination({ dest: 2, sync: true });
+  return pretty({ destination: 2, sync: true, colorize: true, translateTime: 'SYS:HH:MM:ss.l' });
+}
+
 export function createLoggers(settings: LogSettings): Loggers {
-  const logger = pino(
-    { name: 'vgwrdma', level: logLevel(settings) },
-    pino.destination({ dest: 2, sync: true }),
-  );
+  const prettyLines = settings.pretty ?? process.stderr.isTTY === true;
+  const logger = pino({ name: 'vgwrdma', level: logLevel(settings) }, stderrStream(prettyLines));
   if (settings.accessLog === undefined) {
-    return { logger, gatewayLogger: logger, accessLog: !settings.quiet, flush: () => logger.flush() };
+    return {
+      logger,
+      gatewayLogger: logger,
+      accessLog: !settings.quiet,
+      access: {
+        json: (fields) => logger.info(fields, ACCESS_LOG_MESSAGE),
+        line: (text) => process.stderr.write(`${text}\n`),
+      },
+      flush: () => logger.flush(),
+    };
   }
-  const file = pino(
-    { name: 'vgwrdma-access', level: 'info' },
-    pino.destination({ dest: settings.accessLog, sync: true, mkdir: true }),
-  );
+  const dest = pino.destination({ dest: settings.accessLog, sync: true, mkdir: true });
+  const file = pino({ name: 'vgwrdma-access', level: 'info' }, dest);
   const gatewayLogger: GatewayLogger = {
     info: (obj, msg) => (msg === ACCESS_LOG_MESSAGE ? file.info(obj, msg) : logger.info(obj, msg)),
     warn: (obj, msg) => logger.warn(obj, msg),
@@ -52,6 +72,10 @@ export function createLoggers(settings: LogSettings): Loggers {
     logger,
     gatewayLogger,
     accessLog: true,
+    access: {
+      json: (fields) => file.info(fields, ACCESS_LOG_MESSAGE),
+      line: (text) => dest.write(`${text}\n`),
+    },
     flush: () => {
       logger.flush();
       file.flush();

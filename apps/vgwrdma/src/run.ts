@@ -7,11 +7,13 @@ import type { RdmaPlugin } from '@vgwrdma/cu-backend';
 import { createGateway, type Gateway, IamStore } from '@vgwrdma/gateway';
 import { installNativeKernels } from '@vgwrdma/native/kernels';
 import type { Backend } from '@vgwrdma/s3-backend';
+import { createAccessLog } from './access-log/index.js';
 import { runAdmin } from './admin/admin-command.js';
 import { formatBanner } from './banner.js';
 import { type GatewayConfig, parseCommandLine } from './config.js';
 import { exposureWarning } from './exposure.js';
 import { createLoggers } from './logger.js';
+import { createAppMetrics, type MetricsServer, startMetricsServer } from './metrics/index.js';
 import { openBackend, StartupError } from './open-backend.js';
 import { openRdma } from './open-rdma.js';
 import { watchReloadSignal } from './reload-signal.js';
@@ -58,6 +60,7 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
   let backend: Backend | undefined;
   let rdma: RdmaPlugin | undefined;
   let gateway: Gateway | undefined;
+  let metricsServer: MetricsServer | undefined;
   let stopping = false;
   try {
     // Native hashing first, so its start line (which library, which kernels) goes to our log; a
@@ -69,8 +72,12 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
     // With --rdma-ip: the RDMA plugin wraps the backend in CuServer, puts cu-middleware (the RDMA
     // headers → the request's descriptor) before the router and serves PATCH /rdma-stats.
     if (config.rdma !== undefined) rdma = await openRdma(config.rdma);
+    // Per-request observers: the access log (JSON or AWS's format) and the Prometheus metrics.
+    const accessLog = loggers.accessLog ? createAccessLog(config.accessLogFormat, loggers.access) : undefined;
+    const metrics = config.metrics === undefined ? undefined : createAppMetrics();
+    const wrapped = rdma ? rdma.wrap(backend) : backend;
     gateway = createGateway({
-      backend: rdma ? rdma.wrap(backend) : backend,
+      backend: wrapped,
       plugins: rdma ? [rdma] : [],
       // The root account, plus users.json accounts and the admin user API with --iam-dir.
       iam: await IamStore.open({
@@ -82,19 +89,32 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
       ...config.limits,
       disableAcl: config.disableAcl,
       logger: loggers.gatewayLogger,
-      accessLog: loggers.accessLog,
+      observers: [...(accessLog ? [accessLog.observer] : []), ...(metrics ? [metrics.observer] : [])],
       ...(config.healthPath === undefined ? {} : { healthPath: config.healthPath }),
       ...(config.readyPath === undefined ? {} : { readyPath: config.readyPath }),
       ...(config.events === undefined ? {} : { eventNotifications: config.events }),
       ...(config.virtualDomain === undefined ? {} : { virtualHostDomain: config.virtualDomain }),
     });
+    if (rdma) accessLog?.attach(rdma);
+    if (metrics && config.metrics) {
+      const gw = gateway;
+      metrics.attach(() => gw.limitStats(), rdma);
+      metricsServer = await startMetricsServer(metrics.registry, config.metrics);
+    }
     const running = await gateway.listen({
       port: config.listen.port,
       host: config.listen.host,
       ...(tls === undefined ? {} : { tls }),
     });
     reload = () => void reloadTls(config.tls, running, logger);
-    io.stdout.write(formatBanner({ config, host: running.host, port: running.port }));
+    io.stdout.write(
+      formatBanner({
+        config,
+        host: running.host,
+        port: running.port,
+        ...(metricsServer ? { metrics: { host: metricsServer.host, port: metricsServer.port } } : {}),
+      }),
+    );
     // Reachable from other hosts with a published or short root secret: say so, on stderr.
     const warning = exposureWarning(running.host, config.secret);
     if (warning !== undefined) io.stderr.write(warning);
@@ -109,6 +129,7 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
     stopping = true;
     // HTTP server (in-flight requests get a grace period), then the RDMA plugin, then the backend.
     await gateway.shutdown();
+    await metricsServer?.close();
     logger.info({}, 'stopped');
     return 0;
   } catch (error) {
@@ -117,6 +138,7 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
       : describeStartupError(error, config);
     io.stderr.write(`vgwrdma: ${message}\n`);
     if (!stopping) await shutDownAfterFailedStart(gateway, rdma, backend);
+    await metricsServer?.close();
     return error instanceof StartupError ? error.exitCode : 1;
   } finally {
     signals.dispose();

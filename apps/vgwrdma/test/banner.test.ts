@@ -16,6 +16,7 @@ const base: GatewayConfig = {
   disableAcl: false,
   quiet: false,
   debug: false,
+  accessLogFormat: 'json',
   backend: { kind: 'posix', root: '/srv/data', nometa: false, dirPerms: 0o755 },
 };
 

@@ -43,6 +43,7 @@ import { rdmaDownloadAt } from './rdma-download-at.js';
 import { capacityTooSmall, declinedUpload, transferFailed } from './rdma-errors.js';
 import { RdmaSession } from './rdma-session.js';
 import { RdmaUpload } from './rdma-upload.js';
+import type { RdmaTransferEvent, TransferDirection, TransferListener } from './transfer-events.js';
 import { transferDeadlineMs, transferTimedOut, uploadTooLarge } from './transfer-limits.js';
 import { isUnreachable } from './transport.js';
 
@@ -113,6 +114,7 @@ export class CuServer extends DelegatingBackend {
   private readonly admission: Admission;
   private channelsInUse = 0;
   private shuttingDown = false;
+  private listeners: TransferListener[] = [];
   private counters = {
     rdmaPuts: 0,
     rdmaGets: 0,
@@ -155,6 +157,31 @@ export class CuServer extends DelegatingBackend {
     return this.pool;
   }
 
+  /** Calls `listener` with every transfer's outcome; returns the function that stops it. */
+  onTransfer(listener: TransferListener): () => void {
+    this.listeners = [...this.listeners, listener];
+    return () => {
+      this.listeners = this.listeners.filter((l) => l !== listener);
+    };
+  }
+
+  /** Tells the listeners (if any) how a transfer ended. */
+  private report(
+    ctx: RequestContext,
+    direction: TransferDirection,
+    started: number,
+    outcome: Omit<RdmaTransferEvent, 'requestId' | 'direction' | 'ms'>,
+  ): void {
+    if (this.listeners.length === 0) return;
+    const event: RdmaTransferEvent = {
+      requestId: ctx.requestId,
+      direction,
+      ms: performance.now() - started,
+      ...outcome,
+    };
+    for (const l of this.listeners) l(event);
+  }
+
   stats(): CuServerStats {
     return {
       ...this.counters,
@@ -181,13 +208,15 @@ export class CuServer extends DelegatingBackend {
   override async getObject(ctx: RequestContext, input: GetObjectInput): Promise<GetObjectOutput> {
     const d = ctx.rdma;
     if (!d) return this.inner.getObject(ctx, input);
+    const started = performance.now();
     // A refused agent: 403 before the object is opened.
     const admitted = await this.admission.admit(ctx, { timeoutMs: this.slotWaitMs });
     if (admitted.kind === 'declined') {
       this.counters.declines[admitted.reason]++;
+      this.report(ctx, 'get', started, { outcome: 'declined', reason: admitted.reason, bytes: 0, lanes: 0 });
       return withHeaders(await this.inner.getObject(ctx, input), DECLINED_HEADERS);
     }
-    return this.getByRdma(ctx, d, input, admitted.release);
+    return this.getByRdma(ctx, d, input, admitted.release, started);
   }
 
   /** GetObject once admitted; `release` gives the agent's slot back (every path calls it). */
@@ -196,6 +225,7 @@ export class CuServer extends DelegatingBackend {
     d: RdmaDescriptor,
     input: GetObjectInput,
     release: () => void,
+    started: number,
   ): Promise<GetObjectOutput> {
     let out: GetObjectOutput;
     try {
@@ -213,6 +243,7 @@ export class CuServer extends DelegatingBackend {
     }
     const declined = (reason: DeclineReason): GetObjectOutput => {
       this.counters.declines[reason]++;
+      this.report(ctx, 'get', started, { outcome: 'declined', reason, bytes: 0, lanes: 0 });
       return withHeaders(out, DECLINED_HEADERS);
     };
     if (this.options.maxTransferSize !== undefined && payload > this.options.maxTransferSize) {
@@ -222,6 +253,7 @@ export class CuServer extends DelegatingBackend {
     if (payload === 0) {
       release();
       out.body.destroy();
+      this.report(ctx, 'get', started, { outcome: 'done', bytes: 0, lanes: 0 });
       return { ...withHeaders(out, doneHeaders(status, 0)), body: Readable.from([]) };
     }
 
@@ -244,6 +276,7 @@ export class CuServer extends DelegatingBackend {
       out.body.destroy(); // read at positions, never to its end: this closes its file
       this.counters.rdmaGets++;
       this.counters.bytesWritten += moved;
+      this.report(ctx, 'get', started, { outcome: 'done', bytes: moved, lanes: session.lanes });
       return {
         ...withHeaders(out, { ...doneHeaders(status, moved), 'content-length': '0' }),
         body: Readable.from([]),
@@ -253,12 +286,15 @@ export class CuServer extends DelegatingBackend {
       if (session.abandoned !== undefined) {
         this.counters.failures++;
         this.counters.timeouts++;
+        this.report(ctx, 'get', started, { outcome: 'failed', bytes: 0, lanes: session.lanes });
         throw session.abandoned;
       }
       if (session.moved === 0 && isUnreachable(err, session.moved)) {
         // Nothing reached the client: serve the same object over HTTP instead.
         await this.closeSession(session);
         this.counters.declines['transport-unreachable']++;
+        const reason = 'transport-unreachable';
+        this.report(ctx, 'get', started, { outcome: 'declined', reason, bytes: 0, lanes: 0 });
         const again = await this.inner.getObject(ctx, {
           ...input,
           conditions: { ...input.conditions, ifMatch: out.etag },
@@ -266,6 +302,7 @@ export class CuServer extends DelegatingBackend {
         return withHeaders(again, DECLINED_HEADERS);
       }
       this.counters.failures++;
+      this.report(ctx, 'get', started, { outcome: 'failed', bytes: 0, lanes: session.lanes });
       if (ctx.signal.aborted) throw ctx.signal.reason ?? err;
       throw isS3Error(err) ? err : transferFailed(err);
     } finally {
@@ -282,8 +319,10 @@ export class CuServer extends DelegatingBackend {
     call: (body: Readable, contentLength: number) => Promise<T>,
   ): Promise<T> {
     input.body.resume(); // the HTTP body is empty (cu-middleware refused any other); let it end
+    const started = performance.now();
     const decline = (reason: DeclineReason) => {
       this.counters.declines[reason]++;
+      this.report(ctx, 'put', started, { outcome: 'declined', reason, bytes: 0, lanes: 0 });
       return declinedUpload(reason);
     };
     if (!ctx.origin || ctx.origin.anonymous) throw decline('anonymous'); // before any other answer
@@ -307,10 +346,7 @@ export class CuServer extends DelegatingBackend {
       try {
         await reader.prime();
       } catch (err) {
-        if (isUnreachable(err, session.moved)) {
-          this.counters.declines['transport-unreachable']++;
-          throw declinedUpload('transport-unreachable');
-        }
+        if (isUnreachable(err, session.moved)) throw decline('transport-unreachable');
         throw err;
       }
       const body = reader.body();
@@ -329,10 +365,12 @@ export class CuServer extends DelegatingBackend {
         throw transferFailed(new Error(`moved ${session.moved} of ${d.token.length} bytes`));
       this.counters.rdmaPuts++;
       this.counters.bytesRead += d.token.length;
+      this.report(ctx, 'put', started, { outcome: 'done', bytes: d.token.length, lanes: 1 });
       return withHeaders(out, doneHeaders(200, d.token.length));
     } catch (err) {
       if (isS3Error(err) && err.headers[REPLY_HEADER] === DECLINED_REPLY) throw err; // a decline
       this.counters.failures++;
+      this.report(ctx, 'put', started, { outcome: 'failed', bytes: 0, lanes: 1 });
       if (session.abandoned !== undefined) {
         this.counters.timeouts++;
         throw session.abandoned;

@@ -13,4 +13,10 @@ export {
 export { type RdmaPlugin, rdmaPlugin } from './rdma-plugin.js';
 export { parseRdmaPluginOptions, type RdmaPluginOptions } from './rdma-plugin-options.js';
 export { type RdmaStatsReport, rdmaStatsReport } from './rdma-stats.js';
+export type {
+  RdmaTransferEvent,
+  TransferDirection,
+  TransferListener,
+  TransferOutcome,
+} from './transfer-events.js';
 export { DEFAULT_TRANSFER_TIMEOUT_MS, MIN_TRANSFER_RATE, transferDeadlineMs } from './transfer-limits.js';

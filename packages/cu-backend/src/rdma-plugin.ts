@@ -18,6 +18,7 @@ import { CuServer } from './cu-server.js';
 import { cuServerOptions, openRdmaTransport } from './open-cu-server.js';
 import { parseRdmaPluginOptions, type RdmaPluginOptions } from './rdma-plugin-options.js';
 import { type RdmaStatsReport, rdmaStatsReport, rdmaStatsResponse } from './rdma-stats.js';
+import type { TransferListener } from './transfer-events.js';
 
 export interface RdmaPlugin {
   readonly name: 'rdma';
@@ -36,6 +37,8 @@ export interface RdmaPlugin {
   wrap(backend: Backend): CuServer;
   /** The counters of the wrapped CuServer, the pool and the transport. Throws before wrap(). */
   stats(): RdmaStatsReport;
+  /** The wrapped CuServer's per-transfer outcomes (metrics, access log). Throws before wrap(). */
+  onTransfer(listener: TransferListener): () => void;
   /**
    * For the gateway's ready path: ok while the buffer pool is allocated and the RDMA server's
    * session is up (and wrap() has been called); `detail` names what is missing otherwise.
@@ -103,6 +106,7 @@ export async function rdmaPlugin(options: RdmaPluginOptions): Promise<RdmaPlugin
         detail: `${count} x ${bufferSize}-byte buffers, ${transport.server.channelCount} channels`,
       };
     },
+    onTransfer: (listener) => wrapped().onTransfer(listener),
     shutdown() {
       stopped ??= (async () => {
         await cu?.closeRdma();

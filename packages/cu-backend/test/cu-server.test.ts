@@ -19,7 +19,7 @@ import {
   S3Error,
 } from '@vgwrdma/s3-backend';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CuServer } from '../src/index.js';
+import { CuServer, type RdmaTransferEvent } from '../src/index.js';
 import { ClientProcess } from './client-process.js';
 
 const MiB = 1 << 20;
@@ -397,6 +397,53 @@ describe('CuServer(posix) with a HostClient in a child process', () => {
     );
     expect(err.headers['x-amz-rdma-reply']).toBe('501');
     expect(await exists('too-big')).toBe(false);
+  });
+
+  it('reports every transfer to onTransfer listeners: done with its bytes and lanes, declined with its reason', async () => {
+    const events: RdmaTransferEvent[] = [];
+    const stop = cu.onTransfer((e) => events.push(e));
+    const size = 3 * MiB;
+    const region = await clientRegion(size, 9);
+    await cu.putObject(ctx(descriptor(await client.token(region, 0, size, 'put'))), {
+      bucket,
+      key: 'events',
+      body: empty(),
+      contentLength: 0,
+    });
+    const out = await cu.getObject(ctx(descriptor(await client.token(region, 0, size, 'get'))), {
+      bucket,
+      key: 'events',
+    });
+    await readAll(out.body);
+    const limited = new CuServer({ server, pool, maxTransferSize: MiB }, posix);
+    const stopLimited = limited.onTransfer((e) => events.push(e));
+    const declined = await limited.getObject(ctx(descriptor(await client.token(region, 0, size, 'get'))), {
+      bucket,
+      key: 'events',
+    });
+    expect((await readAll(declined.body)).length).toBe(size); // served in the body instead
+    expect(events.map(({ ms: _ms, ...e }) => e)).toEqual([
+      { requestId: 'cu-test', direction: 'put', outcome: 'done', bytes: size, lanes: 1 },
+      { requestId: 'cu-test', direction: 'get', outcome: 'done', bytes: size, lanes: expect.any(Number) },
+      {
+        requestId: 'cu-test',
+        direction: 'get',
+        outcome: 'declined',
+        reason: 'size-over-limit',
+        bytes: 0,
+        lanes: 0,
+      },
+    ]);
+    expect(events.every((e) => e.ms >= 0)).toBe(true);
+    stop();
+    stopLimited();
+    await cu.putObject(ctx(descriptor(await client.token(region, 0, size, 'put'))), {
+      bucket,
+      key: 'events-2',
+      body: empty(),
+      contentLength: 0,
+    });
+    expect(events).toHaveLength(3);
   });
 
   it('a READ failing after acceptance → 500 InternalError, nothing stored', async () => {

@@ -1,4 +1,4 @@
-// createGateway(): assembles the hono app — request id → access log → health → ready → request limit →
+// createGateway(): assembles the hono app — request id → observe (metrics hook, access log) → health → ready → request limit →
 // plugin middlewares → extra middlewares → router over the route table — with one error handler,
 // a listen() that serves it on Node's HTTP server, and an ordered shutdown() (servers, plugins in
 // reverse order, backend).
@@ -9,12 +9,12 @@ import { EventNotifier } from './events/index.js';
 import { checkReadiness } from './health/readiness.js';
 import { adminBucketHandlers, adminUserHandlers, IamStore, singleUserHandlers } from './iam/index.js';
 import { defaultLogger } from './logger.js';
-import { accessLogMiddleware } from './middleware/access-log.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { healthMiddleware } from './middleware/health.js';
 import { readyMiddleware } from './middleware/ready.js';
 import { requestIdMiddleware } from './middleware/request-id.js';
 import { requestLimitMiddleware } from './middleware/request-limit.js';
+import { accessLogObserver, observeMiddleware } from './observe/index.js';
 import { checkPluginNames, pluginAdminHandlers, pluginStats, runShutdown } from './plugins/index.js';
 import { createRouter } from './routes/router.js';
 import { ROUTES } from './routes/table.js';
@@ -53,8 +53,9 @@ export function createGateway(options: GatewayOptions): Gateway {
   const app = new Hono<GatewayEnv>();
   const counters = new LimitCounters();
 
+  const observers = [...(options.accessLog ? [accessLogObserver(logger)] : []), ...(options.observers ?? [])];
   app.use(requestIdMiddleware());
-  if (options.accessLog) app.use(accessLogMiddleware(logger));
+  app.use(observeMiddleware(observers));
   if (options.healthPath) app.use(healthMiddleware(options.healthPath));
   if (options.readyPath)
     app.use(readyMiddleware(options.readyPath, () => checkReadiness(options.backend, plugins)));

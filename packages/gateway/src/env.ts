@@ -8,6 +8,7 @@ import type { BucketStateCacheOptions } from './authz/index.js';
 import type { EventNotificationOptions } from './events/index.js';
 import type { IamStore } from './iam/index.js';
 import type { Logger } from './logger.js';
+import type { RequestObserver } from './observe/index.js';
 import type { GatewayPlugin } from './plugins/index.js';
 import type { Handler } from './routes/types.js';
 
@@ -20,6 +21,13 @@ export interface GatewayVariables {
   rdma?: RdmaDescriptor;
   /** The authentication outcome, including how the body is framed. */
   auth: AuthResult;
+  /** The matched route's S3 operation name (set by the router; metrics and access log). */
+  operation?: string;
+  /** The request's bucket and key as the router parsed them ('' when absent). */
+  bucket?: string;
+  key?: string;
+  /** The S3 error code of an error answer (set by the error handler). */
+  errorCode?: string;
 }
 
 export type GatewayEnv = { Bindings: HttpBindings; Variables: GatewayVariables };
@@ -38,7 +46,7 @@ export interface GatewayOptions {
   region?: string;
   /**
    * Add-ons (the RDMA data path: cu-backend's rdmaPlugin): their middleware runs after request id /
-   * access log / health / request limit, in this order, their admin operations are served, and
+   * observe / health / request limit, in this order, their admin operations are served, and
    * `Gateway.shutdown()` shuts them down in reverse order between the HTTP server and the backend.
    */
   plugins?: readonly GatewayPlugin[];
@@ -60,8 +68,13 @@ export interface GatewayOptions {
   readonly?: boolean;
   /** pino-compatible; default writes warnings and errors to stderr as JSON. */
   logger?: Logger;
-  /** Log one line per request at info level. Default false. */
+  /** Log one line per request at info level (the RequestObservation as JSON). Default false. */
   accessLog?: boolean;
+  /**
+   * Called once per request when its response has ended or its connection closed, with the S3
+   * operation, status, error code, bytes, timings and RDMA reply (metrics, custom access logs).
+   */
+  observers?: readonly RequestObserver[];
   /** Largest accepted difference between the request's date and ours. Auth's default when unset. */
   maxClockSkewMs?: number;
   /** Node's requestTimeout for the whole request; 0 (default) = none, so large PUTs are not cut off. */

@@ -19,6 +19,8 @@ export type { ReadinessCheck, ReadinessReport } from './health/readiness.js';
 export type { IamAccount, IamAccountUpdate, IamStoreOptions } from './iam/index.js';
 export { IamStore, USERS_FILE } from './iam/index.js';
 export type { Logger } from './logger.js';
+export type { RdmaObservation, RequestObservation, RequestObserver } from './observe/index.js';
+export { ACCESS_LOG_MESSAGE } from './observe/index.js';
 export type { GatewayPlugin } from './plugins/index.js';
 export { ROUTES } from './routes/table.js';
 export type { Handler, RouteFlags, RouteRow, RouteTarget, S3Request, Subresource } from './routes/types.js';

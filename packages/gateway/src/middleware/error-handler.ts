@@ -28,6 +28,7 @@ export function errorHandler(logger: Logger): ErrorHandler<GatewayEnv> {
   return (err, c) => {
     const { error, internal } = toS3Error(err);
     const requestId = c.get('requestId') ?? '';
+    c.set('errorCode', error.code);
     if (internal)
       logger.error({ err, requestId, method: c.req.method, url: c.env?.incoming?.url }, 'internal error');
     else if (error.status >= 500)

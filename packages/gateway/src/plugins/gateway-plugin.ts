@@ -10,7 +10,7 @@ export interface GatewayPlugin {
   /** Names the plugin in errors and in `Gateway.stats()`; unique among a gateway's plugins. */
   readonly name: string;
   /**
-   * Runs after request id → access log → health → request limit and before `middlewares` and the
+   * Runs after request id → observe → health → request limit and before `middlewares` and the
    * router, in plugin order. It may `c.set(...)` variables (the RDMA descriptor) or throw an
    * S3Error, which the gateway's error handler renders.
    */

@@ -60,6 +60,8 @@ export function createRouter(rows: readonly RouteRow[], opts: RouterOptions) {
     const method = (incoming.method ?? 'GET').toUpperCase();
     const hostBucket = virtualHostBucket(incoming.headers.host, opts.virtualHostDomain);
     const target = parseRequestTarget(incoming.url ?? '/', hostBucket);
+    if (target.bucket !== undefined) c.set('bucket', target.bucket);
+    if (target.key !== undefined) c.set('key', target.key);
     if (target.bucket !== undefined) assertValidBucketName(target.bucket);
     const kind: RouteTarget =
       target.bucket === undefined ? 'service' : target.key === undefined ? 'bucket' : 'object';
@@ -81,11 +83,13 @@ export function createRouter(rows: readonly RouteRow[], opts: RouterOptions) {
       ? {
           method: 'PATCH',
           target: 'service',
+          operation: 'admin',
           action: 'admin:Api',
           handler: adminHandler,
           flags: target.bucket?.startsWith('list-') ? ADMIN_READ : ADMIN_WRITE,
         }
       : matcher.match(method, kind, target.query, incoming.headers);
+    c.set('operation', adminHandler ? `admin:${target.bucket}` : row.operation);
 
     const authOpts =
       opts.maxClockSkewMs === undefined

@@ -130,6 +130,8 @@ export interface RouteRow {
   readonly target: RouteTarget;
   readonly subresource?: Subresource;
   readonly header?: SelectorHeader;
+  /** The S3 operation's name as AWS spells it (GetObject, ListObjectsV2): metrics and access logs. */
+  readonly operation: string;
   /** The IAM-style action, for policy evaluation and logs. */
   readonly action: `s3:${string}` | `admin:${string}`;
   readonly handler: Handler;

@@ -1,0 +1,58 @@
+// The JSON access-log record: every field of the request's observation an operator filters on,
+// with stable names, and the RDMA leg (via, bytes moved, decline reason) for RDMA requests.
+import type { RdmaTransferEvent } from '@vgwrdma/cu-backend';
+import type { RequestObservation } from '@vgwrdma/gateway';
+
+export interface AccessRecord {
+  readonly requestId: string;
+  readonly time: string;
+  readonly remoteAddress: string | undefined;
+  readonly method: string;
+  readonly url: string;
+  readonly operation: string;
+  readonly bucket: string;
+  readonly key: string;
+  readonly status: number;
+  readonly errorCode: string | undefined;
+  readonly bytesSent: number;
+  readonly bytesReceived: number;
+  readonly objectSize: number | undefined;
+  readonly userAgent: string | undefined;
+  readonly accessKey: string | undefined;
+  readonly totalMs: number;
+  readonly firstByteMs: number | undefined;
+  readonly completed: boolean;
+  /** 'rdma' when the payload moved by RDMA, 'http' otherwise. */
+  readonly via: 'http' | 'rdma';
+  readonly rdmaBytes?: number;
+  readonly declineReason?: string;
+}
+
+const ms = (v: number): number => Math.round(v * 1000) / 1000;
+
+export function accessRecord(o: RequestObservation, transfer: RdmaTransferEvent | undefined): AccessRecord {
+  const rdmaDone = transfer?.outcome === 'done';
+  return {
+    requestId: o.requestId,
+    time: new Date(o.startedAt).toISOString(),
+    remoteAddress: o.remoteAddress,
+    method: o.method,
+    url: o.url,
+    operation: o.operation,
+    bucket: o.bucket,
+    key: o.key,
+    status: o.status,
+    errorCode: o.errorCode,
+    bytesSent: o.bytesSent,
+    bytesReceived: o.bytesReceived,
+    objectSize: o.objectSize,
+    userAgent: o.userAgent,
+    accessKey: o.accessKey,
+    totalMs: ms(o.totalMs),
+    firstByteMs: o.firstByteMs === undefined ? undefined : ms(o.firstByteMs),
+    completed: o.completed,
+    via: rdmaDone ? 'rdma' : 'http',
+    ...(o.rdma ? { rdmaBytes: rdmaDone ? transfer.bytes : 0 } : {}),
+    ...(transfer?.reason === undefined ? {} : { declineReason: transfer.reason }),
+  };
+}

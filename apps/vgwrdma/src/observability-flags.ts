@@ -1,0 +1,42 @@
+// The observability flags: --metrics-port (the Prometheus listener, its own address, loopback
+// unless the operator names another interface) and --access-log-format (json or AWS's server
+// access log format). Spread into GLOBAL_FLAGS (flags.ts) like the --rdma-* rows.
+import { z } from 'zod';
+import type { FlagSpec } from './flags.js';
+import { type ListenAddress, parseListenAddress } from './listen-address.js';
+
+/**
+ * `PORT` alone binds 127.0.0.1 (metrics stay off the network unless asked); `HOST:PORT`,
+ * `[IPv6]:PORT` and `:PORT` (every interface) are the --port forms.
+ */
+const metricsAddress = z.string().transform((value, ctx): ListenAddress => {
+  const parsed = parseListenAddress(/^\d{1,5}$/.test(value.trim()) ? `127.0.0.1:${value.trim()}` : value);
+  if (typeof parsed === 'string') {
+    ctx.addIssue({ code: 'custom', message: `${parsed} (or a bare port for 127.0.0.1)` });
+    return z.NEVER;
+  }
+  return parsed;
+});
+
+export const ACCESS_LOG_FORMATS = ['json', 's3'] as const;
+export type AccessLogFormat = (typeof ACCESS_LOG_FORMATS)[number];
+
+export const OBSERVABILITY_FLAGS = [
+  {
+    name: 'metrics-port',
+    type: 'string',
+    env: ['VGW_METRICS_PORT'],
+    schema: metricsAddress,
+    arg: 'ADDR',
+    help: 'serve Prometheus metrics at http://ADDR/metrics on a listener of their own (a bare port binds 127.0.0.1; never the S3 port)',
+  },
+  {
+    name: 'access-log-format',
+    type: 'string',
+    env: ['VGW_ACCESS_LOG_FORMAT'],
+    schema: z.enum(ACCESS_LOG_FORMATS, { message: "must be 'json' or 's3'" }),
+    default: 'json',
+    arg: 'FORMAT',
+    help: "access log lines: 'json' (one object per request) or 's3' (AWS's server access log format)",
+  },
+] as const satisfies readonly FlagSpec[];

@@ -1,0 +1,89 @@
+// The per-request metrics hook: notes when the status line is written (first byte), and when the
+// Node response closes — finished or cut — builds one RequestObservation from what the router and
+// the error handler left in the context and hands it to every observer. Without observers it does
+// nothing (the limit counters are kept by the request-limit middleware and the listener).
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { BYTES_TRANSFERRED_HEADER, REPLY_HEADER } from '@vgwrdma/rdma-protocol';
+import type { Context, MiddlewareHandler } from 'hono';
+import type { GatewayEnv } from '../env.js';
+import { numberHeader, objectSizeOf } from './object-size.js';
+import type { RequestObservation, RequestObserver } from './request-observation.js';
+
+export function observeMiddleware(observers: readonly RequestObserver[]): MiddlewareHandler<GatewayEnv> {
+  return async (c, next) => {
+    const outgoing = c.env?.outgoing;
+    if (!outgoing || observers.length === 0) return next();
+    const started = performance.now();
+    let firstByte: number | undefined;
+    const sentBefore = outgoing.socket?.bytesWritten ?? 0;
+    // Every status line goes through writeHead (Node's implicit headers call it too).
+    const writeHead = outgoing.writeHead;
+    outgoing.writeHead = function (this: ServerResponse, ...args: Parameters<ServerResponse['writeHead']>) {
+      firstByte ??= performance.now();
+      return writeHead.apply(this, args);
+    } as ServerResponse['writeHead'];
+    const startedAt = Date.now();
+    outgoing.once('close', () => {
+      const o = observe(c, started, startedAt, firstByte, sentBefore);
+      for (const fn of observers) fn(o);
+    });
+    await next();
+  };
+}
+
+function observe(
+  c: Context<GatewayEnv>,
+  started: number,
+  startedAt: number,
+  firstByte: number | undefined,
+  sentBefore: number,
+): RequestObservation {
+  const incoming: IncomingMessage = c.env.incoming;
+  const outgoing: ServerResponse = c.env.outgoing;
+  const method = incoming.method ?? 'GET';
+  const operation = c.get('operation') ?? 'Unknown';
+  const completed = outgoing.writableFinished;
+  const status = outgoing.statusCode;
+  const contentLength = numberHeader(outgoing.getHeader('content-length'));
+  const bytesSent = completed
+    ? method === 'HEAD' || status === 304
+      ? 0
+      : (contentLength ?? 0)
+    : Math.max(0, (outgoing.socket?.bytesWritten ?? sentBefore) - sentBefore);
+  const declared = numberHeader(incoming.headers['content-length']);
+  const rdma = c.get('rdma')
+    ? {
+        reply: stringHeader(outgoing.getHeader(REPLY_HEADER)),
+        bytes: numberHeader(outgoing.getHeader(BYTES_TRANSFERRED_HEADER)) ?? 0,
+      }
+    : undefined;
+  const account = c.get('account');
+  const end = performance.now();
+  return {
+    requestId: c.get('requestId'),
+    startedAt,
+    remoteAddress: incoming.socket.remoteAddress,
+    method,
+    url: incoming.url ?? '/',
+    operation,
+    bucket: c.get('bucket') ?? '',
+    key: c.get('key') ?? '',
+    status,
+    errorCode: c.get('errorCode'),
+    bytesSent,
+    bytesReceived: incoming.complete ? (declared ?? 0) : 0,
+    objectSize: objectSizeOf(operation, incoming.headers, outgoing, rdma?.bytes),
+    userAgent: incoming.headers['user-agent'],
+    referer: incoming.headers.referer,
+    host: incoming.headers.host,
+    accessKey: account && account.access !== '' ? account.access : undefined,
+    totalMs: end - started,
+    firstByteMs: firstByte === undefined ? undefined : firstByte - started,
+    completed,
+    ...(rdma ? { rdma } : {}),
+  };
+}
+
+function stringHeader(v: number | string | readonly string[] | undefined): string | undefined {
+  return v === undefined ? undefined : String(v);
+}

@@ -1,0 +1,51 @@
+// RequestObservation: what the gateway knows about one request once its response is finished or
+// its connection is gone — the metrics hook and the access log read this, and nothing else. The
+// operation is the route table's S3 operation name ('Unknown' when the request failed before a
+// route matched: bad method, bad bucket name, unsupported sub-resource).
+export interface RequestObservation {
+  readonly requestId: string;
+  /** Epoch ms when the request reached the gateway. */
+  readonly startedAt: number;
+  readonly remoteAddress: string | undefined;
+  readonly method: string;
+  /** The raw request target (path and query) as the client sent it. */
+  readonly url: string;
+  readonly operation: string;
+  /** '' for service requests. */
+  readonly bucket: string;
+  /** '' for service and bucket requests. */
+  readonly key: string;
+  readonly status: number;
+  /** The S3 error code of an error answer (NoSuchKey, SlowDown, …). */
+  readonly errorCode: string | undefined;
+  /** Response body bytes (the Content-Length of a finished response; what the socket took of a cut one). */
+  readonly bytesSent: number;
+  /** Request body bytes: the declared Content-Length of a request whose body arrived whole, else 0. */
+  readonly bytesReceived: number;
+  /** Size of the object a GET/HEAD served or a PUT/UploadPart/POST stored, when known. */
+  readonly objectSize: number | undefined;
+  readonly userAgent: string | undefined;
+  readonly referer: string | undefined;
+  /** The Host header as sent. */
+  readonly host: string | undefined;
+  /** The signing access key (undefined before authentication or for anonymous requests). */
+  readonly accessKey: string | undefined;
+  /** Arrival to the response's end (or the connection's close), ms. */
+  readonly totalMs: number;
+  /** Arrival to the status line being written, ms; undefined when nothing was written. */
+  readonly firstByteMs: number | undefined;
+  /** False when the connection closed before the response was complete. */
+  readonly completed: boolean;
+  /** Present when the request carried an RDMA descriptor (cu-middleware set one). */
+  readonly rdma?: RdmaObservation;
+}
+
+export interface RdmaObservation {
+  /** The x-amz-rdma-reply the gateway answered ('200'/'206': moved by RDMA, '501': declined). */
+  readonly reply: string | undefined;
+  /** x-amz-rdma-bytes-transferred of the answer (0 when absent). */
+  readonly bytes: number;
+}
+
+/** Called once per request, after the response ended; must not throw (it is not awaited). */
+export type RequestObserver = (observation: RequestObservation) => void;
