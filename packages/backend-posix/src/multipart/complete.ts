@@ -111,6 +111,14 @@ export async function completeMultipartUpload(
   // Marks the claim as this process's (again: a concurrent complete may have marked `rel` last),
   // so a restart releases it only once this process is gone.
   await env.meta.set(claimed, ATTR.claimOwner, ownerId()).catch(() => undefined);
+  // A complete killed after it published the object, while it was removing the claim's parts,
+  // leaves a claim with some parts gone; a restart gives it back. The object it published is the
+  // answer: retrying must not turn into InvalidPart.
+  const published = await completedBefore(env, input, etag);
+  if (published) {
+    await dropClaim(env, input, claimed);
+    return published;
+  }
   let out: CompleteMultipartUploadOutput;
   try {
     out = await finish(env, ctx, input, claimed, etag);
@@ -120,10 +128,15 @@ export async function completeMultipartUpload(
     await env.meta.remove(rel, ATTR.claimOwner).catch(() => undefined);
     throw err;
   }
+  await dropClaim(env, input, claimed);
+  return out;
+}
+
+/** Removes a claim whose object is published: its parts, their attributes, an empty uploads dir. */
+async function dropClaim(env: PosixEnv, input: CompleteMultipartUploadInput, claimed: string): Promise<void> {
   await rm(abs(env, claimed), { recursive: true, force: true });
   await env.meta.droppedTree(claimed);
   await pruneUploadsDir(env, input.bucket, input.key);
-  return out;
 }
 
 async function exists(env: PosixEnv, rel: string): Promise<boolean> {
