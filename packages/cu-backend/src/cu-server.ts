@@ -43,7 +43,8 @@ import { rdmaDownloadAt } from './rdma-download-at.js';
 import { capacityTooSmall, declinedUpload, transferFailed } from './rdma-errors.js';
 import { RdmaSession } from './rdma-session.js';
 import { RdmaUpload } from './rdma-upload.js';
-import type { RdmaTransferEvent, TransferDirection, TransferListener } from './transfer-events.js';
+import type { TransferListener } from './transfer-events.js';
+import { type TransferCounts, TransferLedger } from './transfer-ledger.js';
 import { transferDeadlineMs, transferTimedOut, uploadTooLarge } from './transfer-limits.js';
 import { isUnreachable } from './transport.js';
 
@@ -78,15 +79,7 @@ export interface CuServerOptions {
 }
 
 /** Counters of a CuServer (monotonic, except the *InUse gauges). */
-export interface CuServerStats {
-  readonly rdmaPuts: number;
-  readonly rdmaGets: number;
-  readonly bytesRead: number;
-  readonly bytesWritten: number;
-  readonly declines: Readonly<Record<DeclineReason, number>>;
-  readonly failures: number;
-  /** Transfers abandoned at their deadline. */
-  readonly timeouts: number;
+export interface CuServerStats extends TransferCounts {
   readonly channelsInUse: number;
   readonly buffersInUse: number;
 }
@@ -114,24 +107,7 @@ export class CuServer extends DelegatingBackend {
   private readonly admission: Admission;
   private channelsInUse = 0;
   private shuttingDown = false;
-  private listeners: TransferListener[] = [];
-  private counters = {
-    rdmaPuts: 0,
-    rdmaGets: 0,
-    bytesRead: 0,
-    bytesWritten: 0,
-    failures: 0,
-    timeouts: 0,
-    declines: {
-      'pool-busy': 0,
-      'no-channel': 0,
-      'transport-unreachable': 0,
-      'size-over-limit': 0,
-      'shutting-down': 0,
-      anonymous: 0,
-      'agent-busy': 0,
-    },
-  };
+  private readonly ledger = new TransferLedger();
 
   constructor(options: CuServerOptions, backend: Backend) {
     super(backend, `cuserver(${backend.name})`);
@@ -159,33 +135,12 @@ export class CuServer extends DelegatingBackend {
 
   /** Calls `listener` with every transfer's outcome; returns the function that stops it. */
   onTransfer(listener: TransferListener): () => void {
-    this.listeners = [...this.listeners, listener];
-    return () => {
-      this.listeners = this.listeners.filter((l) => l !== listener);
-    };
-  }
-
-  /** Tells the listeners (if any) how a transfer ended. */
-  private report(
-    ctx: RequestContext,
-    direction: TransferDirection,
-    started: number,
-    outcome: Omit<RdmaTransferEvent, 'requestId' | 'direction' | 'ms'>,
-  ): void {
-    if (this.listeners.length === 0) return;
-    const event: RdmaTransferEvent = {
-      requestId: ctx.requestId,
-      direction,
-      ms: performance.now() - started,
-      ...outcome,
-    };
-    for (const l of this.listeners) l(event);
+    return this.ledger.onTransfer(listener);
   }
 
   stats(): CuServerStats {
     return {
-      ...this.counters,
-      declines: { ...this.counters.declines },
+      ...this.ledger.snapshot(),
       channelsInUse: this.channelsInUse,
       buffersInUse: this.pool.stats().inUse,
     };
@@ -212,8 +167,12 @@ export class CuServer extends DelegatingBackend {
     // A refused agent: 403 before the object is opened.
     const admitted = await this.admission.admit(ctx, { timeoutMs: this.slotWaitMs });
     if (admitted.kind === 'declined') {
-      this.counters.declines[admitted.reason]++;
-      this.report(ctx, 'get', started, { outcome: 'declined', reason: admitted.reason, bytes: 0, lanes: 0 });
+      this.ledger.record(ctx, 'get', started, {
+        outcome: 'declined',
+        reason: admitted.reason,
+        bytes: 0,
+        lanes: 0,
+      });
       return withHeaders(await this.inner.getObject(ctx, input), DECLINED_HEADERS);
     }
     return this.getByRdma(ctx, d, input, admitted.release, started);
@@ -242,8 +201,7 @@ export class CuServer extends DelegatingBackend {
       throw capacityTooSmall(payload, d.token.length);
     }
     const declined = (reason: DeclineReason): GetObjectOutput => {
-      this.counters.declines[reason]++;
-      this.report(ctx, 'get', started, { outcome: 'declined', reason, bytes: 0, lanes: 0 });
+      this.ledger.record(ctx, 'get', started, { outcome: 'declined', reason, bytes: 0, lanes: 0 });
       return withHeaders(out, DECLINED_HEADERS);
     };
     if (this.options.maxTransferSize !== undefined && payload > this.options.maxTransferSize) {
@@ -253,7 +211,7 @@ export class CuServer extends DelegatingBackend {
     if (payload === 0) {
       release();
       out.body.destroy();
-      this.report(ctx, 'get', started, { outcome: 'done', bytes: 0, lanes: 0 });
+      this.ledger.record(ctx, 'get', started, { outcome: 'done', bytes: 0, lanes: 0 });
       return { ...withHeaders(out, doneHeaders(status, 0)), body: Readable.from([]) };
     }
 
@@ -274,9 +232,7 @@ export class CuServer extends DelegatingBackend {
         ? await rdmaDownloadAt(session, out.body, payload, ctx.signal)
         : await rdmaDownload(session, out.body, payload, ctx.signal);
       out.body.destroy(); // read at positions, never to its end: this closes its file
-      this.counters.rdmaGets++;
-      this.counters.bytesWritten += moved;
-      this.report(ctx, 'get', started, { outcome: 'done', bytes: moved, lanes: session.lanes });
+      this.ledger.record(ctx, 'get', started, { outcome: 'done', bytes: moved, lanes: session.lanes });
       return {
         ...withHeaders(out, { ...doneHeaders(status, moved), 'content-length': '0' }),
         body: Readable.from([]),
@@ -284,25 +240,21 @@ export class CuServer extends DelegatingBackend {
     } catch (err) {
       out.body.destroy();
       if (session.abandoned !== undefined) {
-        this.counters.failures++;
-        this.counters.timeouts++;
-        this.report(ctx, 'get', started, { outcome: 'failed', bytes: 0, lanes: session.lanes });
+        this.ledger.record(ctx, 'get', started, { outcome: 'failed', bytes: 0, lanes: session.lanes }, true);
         throw session.abandoned;
       }
       if (session.moved === 0 && isUnreachable(err, session.moved)) {
         // Nothing reached the client: serve the same object over HTTP instead.
         await this.closeSession(session);
-        this.counters.declines['transport-unreachable']++;
         const reason = 'transport-unreachable';
-        this.report(ctx, 'get', started, { outcome: 'declined', reason, bytes: 0, lanes: 0 });
+        this.ledger.record(ctx, 'get', started, { outcome: 'declined', reason, bytes: 0, lanes: 0 });
         const again = await this.inner.getObject(ctx, {
           ...input,
           conditions: { ...input.conditions, ifMatch: out.etag },
         });
         return withHeaders(again, DECLINED_HEADERS);
       }
-      this.counters.failures++;
-      this.report(ctx, 'get', started, { outcome: 'failed', bytes: 0, lanes: session.lanes });
+      this.ledger.record(ctx, 'get', started, { outcome: 'failed', bytes: 0, lanes: session.lanes });
       if (ctx.signal.aborted) throw ctx.signal.reason ?? err;
       throw isS3Error(err) ? err : transferFailed(err);
     } finally {
@@ -321,8 +273,7 @@ export class CuServer extends DelegatingBackend {
     input.body.resume(); // the HTTP body is empty (cu-middleware refused any other); let it end
     const started = performance.now();
     const decline = (reason: DeclineReason) => {
-      this.counters.declines[reason]++;
-      this.report(ctx, 'put', started, { outcome: 'declined', reason, bytes: 0, lanes: 0 });
+      this.ledger.record(ctx, 'put', started, { outcome: 'declined', reason, bytes: 0, lanes: 0 });
       return declinedUpload(reason);
     };
     if (!ctx.origin || ctx.origin.anonymous) throw decline('anonymous'); // before any other answer
@@ -363,18 +314,13 @@ export class CuServer extends DelegatingBackend {
       // The backend checked the count against contentLength; a short transfer is never success.
       if (session.moved !== d.token.length)
         throw transferFailed(new Error(`moved ${session.moved} of ${d.token.length} bytes`));
-      this.counters.rdmaPuts++;
-      this.counters.bytesRead += d.token.length;
-      this.report(ctx, 'put', started, { outcome: 'done', bytes: d.token.length, lanes: 1 });
+      this.ledger.record(ctx, 'put', started, { outcome: 'done', bytes: d.token.length, lanes: 1 });
       return withHeaders(out, doneHeaders(200, d.token.length));
     } catch (err) {
       if (isS3Error(err) && err.headers[REPLY_HEADER] === DECLINED_REPLY) throw err; // a decline
-      this.counters.failures++;
-      this.report(ctx, 'put', started, { outcome: 'failed', bytes: 0, lanes: 1 });
-      if (session.abandoned !== undefined) {
-        this.counters.timeouts++;
-        throw session.abandoned;
-      }
+      const timedOut = session.abandoned !== undefined;
+      this.ledger.record(ctx, 'put', started, { outcome: 'failed', bytes: 0, lanes: 1 }, timedOut);
+      if (timedOut) throw session.abandoned;
       if (reader.mismatch) throw reader.mismatch; // the signed payload hash: nothing was stored
       // A READ failure surfaces in the backend as a body error (e.g. IncompleteBody): it is ours.
       if (reader.error !== undefined) throw transferFailed(reader.error);
