@@ -124,7 +124,8 @@ describe('vgwrdma S3 compatibility: bucket policy features', { timeout: 120_000 
       {
         Effect: 'Allow',
         Principal: '*',
-        Action: 's3:PutObject',
+        // Tags on a write need s3:PutObjectTagging too, as in AWS's own examples.
+        Action: ['s3:PutObject', 's3:PutObjectTagging'],
         Resource: objects(Bucket),
         Condition: { StringEquals: { 's3:RequestObjectTag/security': 'public' } },
       },
@@ -145,7 +146,8 @@ describe('vgwrdma S3 compatibility: bucket policy features', { timeout: 120_000 
       {
         Effect: 'Allow',
         Principal: { AWS: BOB.access },
-        Action: 's3:PutObject',
+        // Tags on a write need s3:PutObjectTagging too, as in AWS's own examples.
+        Action: ['s3:PutObject', 's3:PutObjectTagging'],
         Resource: objects(Bucket),
         Condition: {
           'ForAllValues:StringEquals': { 's3:RequestObjectTagKeys': ['project', 'team'] },

@@ -327,7 +327,8 @@ describe('ACLs and bucket policies with two users', () => {
           {
             Effect: 'Allow',
             Principal: { AWS: BOB.access },
-            Action: 's3:PutObject',
+            // Tags on a write need s3:PutObjectTagging as well (as AWS's own examples grant).
+            Action: ['s3:PutObject', 's3:PutObjectTagging'],
             Resource: `arn:aws:s3:::${Bucket}/*`,
             Condition: { StringEquals: { 's3:RequestObjectTag/team': 'blue' } },
           },

@@ -6,8 +6,8 @@
 // disabled by `disableAcl` or BucketOwnerEnforced; group grants not under IgnorePublicAcls) →
 // AccessDenied. Reading an object and its ACL, and writing its ACL, are decided by the object's
 // own ACL where it has one, the bucket ACL otherwise. An object request is checked for every
-// action it needs (request-actions.ts: version variants, bypass and object-lock headers), and a
-// copy also for reading its source, with the source object's tags and version in the condition
+// action it needs (request-actions.ts: version variants, bypass and object-lock headers), a
+// write for the ACL and tags it sets (write-options.ts), and a copy also for reading its source, with the source object's tags and version in the condition
 // context. A request for a missing object answers 404 only to callers who may list the bucket
 // (s3:ListBucket with the key as s3:prefix), AccessDenied to others.
 import {
@@ -30,6 +30,7 @@ import { lookupObjectAcl } from './object-acl-lookup.js';
 import { evaluatePolicy, policyIsPublic } from './policy/index.js';
 import { copySourceAction, objectActions } from './request-actions.js';
 import { checkRole } from './roles.js';
+import { writeOptionActions } from './write-options.js';
 
 export interface AuthorizerOptions {
   /** versitygw's --disable-acl: ACLs neither settable nor consulted. */
@@ -129,6 +130,9 @@ export class Authorizer {
     const tags = await this.existingTags(req, state, object);
     const target = { state, resource: resourceOf(req), query: req.query, tags, objectAcl };
     for (const action of actions) this.decide(req, target, action);
+    for (const action of writeOptionActions(route, req.headers)) {
+      if (!this.allowsWriteOption(req, target, action)) throw new S3Error('AccessDenied');
+    }
     if (route.header === 'x-amz-copy-source') await this.authorizeSource(req, state);
     return { state };
   }
@@ -207,35 +211,60 @@ export class Authorizer {
     return new Map(Object.entries(tags).map(([k, v]) => [`${EXISTING_TAG}${k.toLowerCase()}`, [v]]));
   }
 
+  /**
+   * The bucket policy's word on one action: 'deny', 'allow' (not for callers outside the owner's
+   * account under RestrictPublicBuckets with a public policy: 'none' then) or 'none'.
+   */
+  private policyDecision(req: AccessRequest, target: Target, action: string): 'allow' | 'deny' | 'none' {
+    const { state } = target;
+    if (!state.policy) return 'none';
+    const access = req.anonymous ? '' : req.account.access;
+    const decision = evaluatePolicy(state.policy, {
+      principal: access,
+      action,
+      resource: target.resource,
+      context: conditionContext({
+        access,
+        sourceIp: req.sourceIp,
+        secure: req.secure,
+        presigned: req.presigned,
+        headers: req.headers,
+        query: target.query,
+        ...(target.tags ? { extra: target.tags } : {}),
+      }),
+    });
+    if (decision !== 'allow') return decision;
+    // RestrictPublicBuckets: a public policy admits nobody from outside the owner's account.
+    const owner = access !== '' && state.acl.Owner === access;
+    const restricted =
+      state.publicAccessBlock?.RestrictPublicBuckets === true && !owner && policyIsPublic(state.policy);
+    return restricted ? 'none' : 'allow';
+  }
+
+  /**
+   * A write's option (its ACL, its tags; write-options.ts): an explicit Deny refuses it; the
+   * bucket owner and a policy Allow admit it; a caller the bucket ACL lets write will own the
+   * object it writes, and so may set its ACL and tags. Nobody else.
+   */
+  private allowsWriteOption(req: AccessRequest, target: Target, action: string): boolean {
+    const decision = this.policyDecision(req, target, action);
+    if (decision !== 'none') return decision === 'allow';
+    const { state } = target;
+    const access = req.anonymous ? '' : req.account.access;
+    if (access !== '' && state.acl.Owner === access) return true;
+    const aclsApply = !this.disableAcl && state.ownership !== 'BucketOwnerEnforced';
+    const opts = { ignorePublic: state.publicAccessBlock?.IgnorePublicAcls === true };
+    return aclsApply && aclGrants(state.acl, access, 's3:PutObject', opts);
+  }
+
   private allows(req: AccessRequest, target: Target, action: string): boolean {
     const { state } = target;
     const access = req.anonymous ? '' : req.account.access;
-    const decision = state.policy
-      ? evaluatePolicy(state.policy, {
-          principal: access,
-          action,
-          resource: target.resource,
-          context: conditionContext({
-            access,
-            sourceIp: req.sourceIp,
-            secure: req.secure,
-            presigned: req.presigned,
-            headers: req.headers,
-            query: target.query,
-            ...(target.tags ? { extra: target.tags } : {}),
-          }),
-        })
-      : 'none';
+    const decision = this.policyDecision(req, target, action);
     if (decision === 'deny') return false;
+    if (decision === 'allow') return true;
     const owner = access !== '' && state.acl.Owner === access;
     const block = state.publicAccessBlock;
-    // RestrictPublicBuckets: a public policy admits nobody from outside the owner's account.
-    const restricted =
-      block?.RestrictPublicBuckets === true &&
-      !owner &&
-      state.policy !== undefined &&
-      policyIsPublic(state.policy);
-    if (decision === 'allow' && !restricted) return true;
     const aclsApply = !this.disableAcl && state.ownership !== 'BucketOwnerEnforced';
     if (owner) {
       // The owner's own grant decides the bucket ACL's READ and WRITE (an ACL with no grants

@@ -4,6 +4,7 @@
 // by a write). A copy reads its source with s3:GetObject, or s3:GetObjectVersion for a version.
 import { header, type RawHeaders } from '../http/headers.js';
 import type { RouteShape } from './anonymous-refusals.js';
+import { createsObject } from './write-options.js';
 
 /** The action checked instead of the route's when the request names a version. */
 // biome-ignore format: a table reads best one row per line
@@ -27,9 +28,6 @@ interface HeaderRule {
   readonly action: string;
 }
 
-/** PutObject, CopyObject, CreateMultipartUpload and POST object: writes that create an object. */
-const createsObject = (r: RouteShape) =>
-  r.action === 's3:PutObject' && (r.subresource === undefined || r.subresource === 'uploads');
 /** DeleteObject, DeleteObjects (per key) and PutObjectRetention. */
 const removesProtection = (r: RouteShape) =>
   r.action === 's3:DeleteObject' || r.action === 's3:PutObjectRetention';

@@ -49,7 +49,8 @@ export const postObject: Handler = async (c, req) => {
       account: signer?.account ?? ANONYMOUS,
       anonymous: signer === undefined,
       key,
-      headers,
+      // The form's `tagging` field asks for s3:PutObjectTagging as the header would.
+      headers: fields.has('tagging') ? { ...headers, 'x-amz-tagging': 'form' } : headers,
     });
     const ctx = signer ? { ...req.ctx, account: signer.account } : req.ctx;
     const input: PutObjectInput = {
