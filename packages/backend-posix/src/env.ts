@@ -1,5 +1,6 @@
 // What every operation module needs: the tree, the metadata store and the options it was opened
 // with. PosixBackend builds one and passes it down; modules hold no state of their own.
+import type { EtagMode } from '@vgwrdma/s3-backend';
 import type { Layout } from './fs/layout.js';
 import type { MetaStore } from './meta/store.js';
 import type { VersionStore } from './versioning/version-store.js';
@@ -10,6 +11,8 @@ export interface PosixEnv extends Layout {
   /** Mode of directories created for keys and buckets. */
   readonly dirPerms: number;
   readonly region: string;
+  /** How a single PUT's ETag is computed (--etag-mode). */
+  readonly etagMode: EtagMode;
   /** Present when opened with a versioning directory (--versioning-dir). */
   readonly versions?: VersionStore;
 }

@@ -2,6 +2,7 @@
 // otherwise, with a hint). Clearing what a crash left in `<bucket>/.sgwtmp` is fs/stale-temps.ts.
 import { mkdir } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
+import type { EtagMode } from '@vgwrdma/s3-backend';
 import { XATTR_PREFIX } from './meta/attr-names.js';
 import { xattrGet, xattrRemove, xattrSet } from './meta/libc-xattr.js';
 import { NoMetaStore } from './meta/none-store.js';
@@ -33,6 +34,12 @@ export interface PosixBackendOptions {
    * go at once. Gateways sharing a tree must not write one file for longer without a pause.
    */
   staleTempAgeMs?: number;
+  /**
+   * How a single PUT's ETag is computed (--etag-mode; default the whole body's MD5). `parts`
+   * hashes fixed-size parts at once and gives bodies of more than one part S3's multipart form
+   * (docs/architecture.md, "ETag modes").
+   */
+  etagMode?: EtagMode;
 }
 
 /** The root's filesystem does not keep user.* extended attributes. */

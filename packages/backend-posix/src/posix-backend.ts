@@ -36,6 +36,7 @@ import {
   type ListObjectVersionsOutput,
   type ListPartsInput,
   type ListPartsOutput,
+  MD5_ETAG,
   type ObjectAclOutput,
   type ObjectKey,
   type ObjectOwnership,
@@ -54,6 +55,7 @@ import {
   type VersioningStatus,
 } from '@vgwrdma/s3-backend';
 import type { PosixEnv } from './env.js';
+import { checkEtagMode } from './etag-mode.js';
 import { cleanStaleTemps } from './fs/stale-temps.js';
 import { listObjectsV1, listObjectsV2, listObjectVersions } from './listing/list-objects.js';
 import type { MetaStoreKind } from './meta/store.js';
@@ -96,6 +98,7 @@ export class PosixBackend extends UnsupportedBackend {
       meta,
       dirPerms: opts.dirPerms ?? 0o755,
       region: opts.region ?? 'us-east-1',
+      etagMode: checkEtagMode(opts.etagMode ?? MD5_ETAG),
       ...(versions ? { versions } : {}),
     });
   }

@@ -1,5 +1,5 @@
-// Streams a request body into an open file while computing its MD5 (the ETag) and the checksums
-// asked for, in one pass; the file writes run on the libuv pool, and so does the MD5 of a large
+// Streams a request body into an open file while computing its ETag (the MD5, or in the parts
+// mode the parts' MD5s at once: s3-backend's etag-digest.ts) and the checksums asked for, in one pass; the file writes run on the libuv pool, and so does the MD5 of a large
 // body (streamDigest: off the main thread from 1 MiB, with the native kernels installed) while the main thread
 // reads the next chunk. A body lent from registered memory (BORROW_CHUNKS) is written and hashed
 // with no copy. Enforces the declared length and a size limit, and stops on abort.
@@ -11,11 +11,14 @@ import {
   BORROW_CHUNKS,
   type ChecksumAlgorithm,
   type Checksums,
+  type EtagMode,
+  type EtagResult,
+  etagDigest,
   getChecksum,
   type Hasher,
   isLendingBody,
+  MD5_ETAG,
   S3Error,
-  streamDigest,
 } from '@vgwrdma/s3-backend';
 import { PositionalWriter } from './positional-writer.js';
 
@@ -27,12 +30,14 @@ interface IngestOptions {
   /** Largest accepted size; EntityTooLarge above it. */
   maxSize?: number | undefined;
   algorithms: readonly ChecksumAlgorithm[];
+  /** How the ETag is computed (default: the MD5 of the whole body). */
+  etag?: EtagMode | undefined;
 }
 
 interface IngestResult {
   size: number;
-  /** Binary MD5 of the data. */
-  md5: Buffer;
+  /** The ETag, and the MD5 it is when it is one. */
+  etag: EtagResult;
   checksums: Checksums;
 }
 
@@ -51,7 +56,7 @@ export async function ingest(fh: FileHandle, opts: IngestOptions): Promise<Inges
     throw new S3Error('EntityTooLarge');
   }
   const lending = isLendingBody(body);
-  const md5 = streamDigest('md5', contentLength, lending);
+  const etag = etagDigest(opts.etag ?? MD5_ETAG, contentLength, lending);
   const hashers = opts.algorithms.map(
     (alg) => [alg, getChecksum(alg).create()] as [ChecksumAlgorithm, Hasher],
   );
@@ -62,7 +67,7 @@ export async function ingest(fh: FileHandle, opts: IngestOptions): Promise<Inges
   let size = 0;
   /** Hashes a chunk (while its write, already started, runs). */
   const take = (chunk: Buffer) => {
-    md5.update(chunk);
+    etag.update(chunk);
     for (const [, h] of hashers) h.update(chunk);
   };
   const count = (n: number) => {
@@ -74,7 +79,7 @@ export async function ingest(fh: FileHandle, opts: IngestOptions): Promise<Inges
   const offThread = new Set<Promise<void>>();
   try {
     if (lending) {
-      // Chunks lent from registered memory: written straight from it while MD5 and the CRCs
+      // Chunks lent from registered memory: written straight from it while the ETag's MD5s and the CRCs
       // that can run off the main thread do so; handed back once all of them finished. No copy.
       const [inline, off] = partitionHashers(hashers);
       for await (const lent of body[BORROW_CHUNKS]()) {
@@ -88,8 +93,8 @@ export async function ingest(fh: FileHandle, opts: IngestOptions): Promise<Inges
           lent.release();
           throw err;
         }
-        const md5Done = new Promise<void>((resolve) => md5.update(lent.bytes, resolve));
-        const hashed = Promise.all([md5Done, ...off.map((h) => h.updateOffThread(lent.bytes))]).then(
+        const etagDone = new Promise<void>((resolve) => etag.update(lent.bytes, resolve));
+        const hashed = Promise.all([etagDone, ...off.map((h) => h.updateOffThread(lent.bytes))]).then(
           () => undefined,
         );
         offThread.add(hashed);
@@ -109,14 +114,14 @@ export async function ingest(fh: FileHandle, opts: IngestOptions): Promise<Inges
         take(chunk);
         writer.push(chunk);
         await writer.drain();
-        const queued = md5.backpressure();
+        const queued = etag.backpressure();
         if (queued) await queued;
       }
     }
     if (signal.aborted) throw abortError(signal);
     await writer.finish();
   } catch (err) {
-    md5.dispose();
+    etag.dispose();
     if (signal.aborted) throw abortError(signal);
     if (err instanceof S3Error) throw err;
     if (isBodyFailure(err)) {
@@ -130,12 +135,12 @@ export async function ingest(fh: FileHandle, opts: IngestOptions): Promise<Inges
     while (offThread.size > 0) await Promise.allSettled([...offThread]);
   }
   if (contentLength !== undefined && size !== contentLength) {
-    md5.dispose();
+    etag.dispose();
     throw new S3Error('IncompleteBody');
   }
   const checksums: Checksums = {};
   for (const [alg, h] of hashers) checksums[alg] = h.digest();
-  return { size, md5: await md5.digest(), checksums };
+  return { size, etag: await etag.result(), checksums };
 }
 
 type OffThreadHasher = Hasher & Required<Pick<Hasher, 'updateOffThread'>>;

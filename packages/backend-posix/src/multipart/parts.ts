@@ -81,9 +81,10 @@ async function writePart(
       maxSize: MAX_PUT_SIZE,
       algorithms: [...algorithms],
     });
-    if (expectedMd5 && !expectedMd5.equals(got.md5)) throw new S3Error('BadDigest');
+    // A part's ETag is always its MD5 (ingest's default mode).
+    if (expectedMd5 && !got.etag.md5?.equals(expectedMd5)) throw new S3Error('BadDigest');
     verifyChecksum(w.checksum, got.checksums);
-    const etag = `"${got.md5.toString('hex')}"`;
+    const etag = got.etag.etag;
     await tmp.setAttr(ATTR.etag, etag);
     let checksums: Checksums = {};
     if (algorithm) {

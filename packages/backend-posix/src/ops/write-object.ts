@@ -11,6 +11,7 @@ import {
   type Checksums,
   type ChecksumType,
   getChecksum,
+  MD5_ETAG,
   normalizeETag,
   S3Error,
 } from '@vgwrdma/s3-backend';
@@ -21,7 +22,12 @@ import { drainEmpty, ingest } from '../fs/ingest.js';
 import { abs, assertBucketName, assertKey, isFolderKey, objectRel } from '../fs/layout.js';
 import { TempFile } from '../fs/temp-file.js';
 import { ATTR } from '../meta/attr-names.js';
-import { type AttrEntries, checksumsAttr, type StoredChecksums } from '../meta/object-attrs.js';
+import {
+  type AttrEntries,
+  checksumsAttr,
+  encodeMpMetadata,
+  type StoredChecksums,
+} from '../meta/object-attrs.js';
 import { planWrite, publishVersion } from '../versioning/write-hook.js';
 import { readExisting } from './read-object.js';
 
@@ -80,14 +86,18 @@ export async function writeObject(env: PosixEnv, spec: WriteSpec): Promise<Write
       contentLength: spec.contentLength,
       maxSize: MAX_PUT_SIZE,
       algorithms,
+      // A Content-MD5 is checked against the real MD5, whatever the ETag mode.
+      etag: expectedMd5 ? MD5_ETAG : env.etagMode,
     });
-    if (expectedMd5 && !expectedMd5.equals(got.md5)) throw new S3Error('BadDigest');
+    if (expectedMd5 && !got.etag.md5?.equals(expectedMd5)) throw new S3Error('BadDigest');
     verifyChecksum(spec.checksum, got.checksums);
-    const etag = `"${got.md5.toString('hex')}"`;
+    const { etag, partEnds } = got.etag;
     const stored: StoredChecksums = { Algorithm: primary, Type: 'FULL_OBJECT', ...got.checksums };
-    for (const [attr, value] of [...spec.attrs, [ATTR.etag, etag], checksumsAttr(stored)] as AttrEntries) {
-      await tmp.setAttr(attr, value);
-    }
+    const attrs: AttrEntries = [...spec.attrs, [ATTR.etag, etag], checksumsAttr(stored)];
+    // An ETag of parts records them as a completed upload's do (empty upload id): partNumber
+    // GETs and GetObjectAttributes answer by them, in any mode.
+    if (partEnds) attrs.push([ATTR.mpMetadata, encodeMpMetadata({ uploadId: '', parts: [...partEnds] })]);
+    for (const [attr, value] of attrs) await tmp.setAttr(attr, value);
     // Read before publishing, from our own file: a concurrent writer of the same key cannot
     // lend us its time, and no path lookup is needed.
     const lastModified = tmp.mtime();

@@ -2,6 +2,8 @@
 
 export type { BodyDigestOptions, BodyDigestResult } from './body-digest.js';
 export { BodyDigest, digestStream } from './body-digest.js';
+export type { EtagDigest, EtagMode, EtagResult } from './etag-digest.js';
+export { etagDigest, MD5_ETAG, MIN_ETAG_PART_SIZE } from './etag-digest.js';
 export type {
   ChecksumKernelStatus,
   ChecksumKernels,
