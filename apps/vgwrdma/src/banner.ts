@@ -27,6 +27,13 @@ function metadataMode(backend: PosixBackendConfig): string {
   return backend.sidecar === undefined ? 'xattr metadata' : `sidecar metadata in ${backend.sidecar}`;
 }
 
+function etagRows(backend: PosixBackendConfig): [string, string][] {
+  const mode = backend.etagMode;
+  return mode.kind === 'parts'
+    ? [['etag', `parts of ${mode.partSize} bytes (multipart form above one part)`]]
+    : [];
+}
+
 export function formatBanner({ config, host, port, metrics }: BannerInput): string {
   const rows: [string, string][] = [
     ['endpoint', endpointUrl(host, port, config.tls ? 'https' : 'http')],
@@ -39,6 +46,7 @@ export function formatBanner({ config, host, port, metrics }: BannerInput): stri
       : ([
           ['backend', `posix (${metadataMode(config.backend)})`],
           ['root', config.backend.root],
+          ...etagRows(config.backend),
         ] as [string, string][])),
   ];
   if (config.rdma !== undefined) {

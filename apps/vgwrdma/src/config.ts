@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CuServerConfig } from '@vgwrdma/cu-backend';
+import { type EtagMode, MD5_ETAG } from '@vgwrdma/s3-backend';
 import { GLOBAL_FLAGS, POSIX_FLAGS, parseArgsOptions } from './flags.js';
 import type { ListenAddress } from './listen-address.js';
 import type { AccessLogFormat } from './observability-flags.js';
@@ -23,6 +24,8 @@ export interface PosixBackendConfig {
   readonly versioningDir?: string;
   readonly nometa: boolean;
   readonly dirPerms: number;
+  /** --etag-mode / --etag-part-size. */
+  readonly etagMode: EtagMode;
 }
 
 /**
@@ -137,6 +140,7 @@ export function parseCommandLine(argv: readonly string[], env: Env, cwd = proces
     root: resolve(cwd, root ?? ''),
     nometa: p.nometa,
     dirPerms: p['dir-perms'],
+    etagMode: p['etag-mode'] === 'parts' ? { kind: 'parts', partSize: p['etag-part-size'] } : MD5_ETAG,
     ...(p.sidecar === undefined ? {} : { sidecar: resolve(cwd, p.sidecar) }),
     ...(p['versioning-dir'] === undefined ? {} : { versioningDir: resolve(cwd, p['versioning-dir']) }),
   };

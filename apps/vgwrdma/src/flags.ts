@@ -3,6 +3,7 @@
 // Names, aliases and environment variables follow versitygw (cmd/versitygw/main.go, posix.go),
 // so an operator's scripts and unit files carry over unchanged.
 import { z } from 'zod';
+import { ETAG_FLAGS } from './etag-flags.js';
 import { EVENT_FLAGS } from './event-flags.js';
 import { LIMIT_FLAGS } from './limit-flags.js';
 import { parseListenAddress } from './listen-address.js';
@@ -235,6 +236,7 @@ export const POSIX_FLAGS = [
     arg: 'MODE',
     help: 'default directory permissions for new directories (octal)',
   },
+  ...ETAG_FLAGS,
   HELP_FLAG,
 ] as const satisfies readonly FlagSpec[];
 

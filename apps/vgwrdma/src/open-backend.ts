@@ -29,7 +29,7 @@ export async function openBackend(config: GatewayConfig): Promise<Backend> {
   if (config.backend.kind === 's3') {
     return openS3Backend(config.backend, (message, cause) => new StartupError(message, { cause }));
   }
-  const { root, sidecar, nometa, dirPerms, versioningDir } = config.backend;
+  const { root, sidecar, nometa, dirPerms, versioningDir, etagMode } = config.backend;
   await checkDirectory(root, 'root directory');
   // versitygw requires the versioning directory to exist, outside the root.
   if (versioningDir !== undefined) await checkDirectory(versioningDir, 'versioning directory');
@@ -38,6 +38,7 @@ export async function openBackend(config: GatewayConfig): Promise<Backend> {
       root,
       nometa,
       dirPerms,
+      etagMode,
       region: config.region,
       ...(sidecar === undefined ? {} : { sidecar }),
       ...(versioningDir === undefined ? {} : { versioningDir }),

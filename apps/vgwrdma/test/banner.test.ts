@@ -17,7 +17,7 @@ const base: GatewayConfig = {
   quiet: false,
   debug: false,
   accessLogFormat: 'json',
-  backend: { kind: 'posix', root: '/srv/data', nometa: false, dirPerms: 0o755 },
+  backend: { kind: 'posix', root: '/srv/data', nometa: false, dirPerms: 0o755, etagMode: { kind: 'md5' } },
 };
 
 describe('formatBanner', () => {

@@ -29,7 +29,13 @@ describe('parseCommandLine', () => {
     expect(config.listen).toEqual({ host: '0.0.0.0', port: 7070, wildcard: true });
     expect(config.region).toBe('us-east-1');
     expect(config.readonly).toBe(false);
-    expect(config.backend).toEqual({ kind: 'posix', root: '/cwd/data', nometa: false, dirPerms: 0o755 });
+    expect(config.backend).toEqual({
+      kind: 'posix',
+      root: '/cwd/data',
+      nometa: false,
+      dirPerms: 0o755,
+      etagMode: { kind: 'md5' },
+    });
     expect(config.access).toBe('ak');
     expect(config.secret).toBe('sk');
   });
@@ -76,7 +82,20 @@ describe('parseCommandLine', () => {
       sidecar: '/meta',
       nometa: false,
       dirPerms: 0o700,
+      etagMode: { kind: 'md5' },
     });
+  });
+
+  it('reads the ETag mode and part size from flags and VGW_ETAG_MODE / VGW_ETAG_PART_SIZE', () => {
+    const parts = serve(['posix', '--etag-mode', 'parts', 'r']);
+    expect(parts.backend).toMatchObject({ etagMode: { kind: 'parts', partSize: 8 * 1024 * 1024 } });
+    const sized = serve(['posix', '--etag-mode', 'parts', '--etag-part-size', '16MiB', 'r']);
+    expect(sized.backend).toMatchObject({ etagMode: { kind: 'parts', partSize: 16 * 1024 * 1024 } });
+    const fromEnv = serve(['posix', 'r'], { ...creds, VGW_ETAG_MODE: 'parts', VGW_ETAG_PART_SIZE: '6MiB' });
+    expect(fromEnv.backend).toMatchObject({ etagMode: { kind: 'parts', partSize: 6 * 1024 * 1024 } });
+    expect(usageError(['posix', '--etag-mode', 'sha1', 'r'])).toMatch(/--etag-mode.*'md5' or 'parts'/s);
+    expect(usageError(['posix', '--etag-part-size', '1MiB', 'r'])).toMatch(/--etag-part-size.*at least/s);
+    expect(usageError(['posix', '--etag-part-size', '6GiB', 'r'])).toMatch(/--etag-part-size.*at most/s);
   });
 
   it('falls back to versitygw environment variables, flags winning over them', () => {

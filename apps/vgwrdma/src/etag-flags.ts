@@ -1,0 +1,40 @@
+// The posix backend's ETag mode (docs/architecture.md, "ETag modes"): `md5` (the default, S3's
+// ETag for a single PUT) or `parts`, which hashes a large body as fixed-size parts at once so a
+// write is not bound by one core's MD5, and gives it S3's multipart-form ETag.
+import { ByteSizeError, parseByteSize } from '@vgwrdma/rdma-protocol';
+import { MIN_ETAG_PART_SIZE } from '@vgwrdma/s3-backend';
+import { z } from 'zod';
+import type { FlagSpec } from './flags.js';
+
+const MAX_PART = 5 * 1024 ** 3;
+
+const partSize = z.string().transform((value, ctx) => {
+  try {
+    return parseByteSize(value, { min: MIN_ETAG_PART_SIZE, max: MAX_PART });
+  } catch (error) {
+    if (!(error instanceof ByteSizeError)) throw error;
+    ctx.addIssue({ code: 'custom', message: error.message });
+    return z.NEVER;
+  }
+});
+
+export const ETAG_FLAGS = [
+  {
+    name: 'etag-mode',
+    type: 'string',
+    env: ['VGW_ETAG_MODE'],
+    schema: z.enum(['md5', 'parts'], { message: "must be 'md5' or 'parts'" }),
+    default: 'md5',
+    arg: 'MODE',
+    help: "ETag of a single PUT: 'md5' (the whole body's MD5) or 'parts' (parts hashed at once; a body larger than --etag-part-size gets the multipart form '<md5>-<N>'; Content-MD5 still forces the MD5)",
+  },
+  {
+    name: 'etag-part-size',
+    type: 'string',
+    env: ['VGW_ETAG_PART_SIZE'],
+    schema: partSize,
+    default: '8MiB',
+    arg: 'SIZE',
+    help: "part size of the 'parts' ETag mode, 5MiB to 5GiB",
+  },
+] as const satisfies readonly FlagSpec[];
