@@ -6,6 +6,7 @@
 //   node bench/device/bundle.mjs [--out .carry/benchdev] [--no-node]
 // There: gunzip node.gz && chmod +x node &&
 //        VGWRDMA_SHIM_DIR=$PWD ./node run.mjs --bundled --quick --out results --label '…'
+//        (ETag modes: VGWRDMA_SHIM_DIR=$PWD ./node etag-modes.mjs --bundled --out results)
 // GPU memory (issue 10), from the repository root there: sh .carry/benchdev/run-gpu.sh
 
 import { execFileSync } from 'node:child_process';
@@ -28,6 +29,7 @@ const esbuild = createRequire(tsup)('esbuild');
 
 const ENTRIES = {
   'run.mjs': 'bench/run.mjs',
+  'etag-modes.mjs': 'bench/etag-modes.mjs',
   'gateway-child.mjs': 'packages/test-kit/src/gateway-child.mjs',
   's3rver-child.mjs': 'bench/lib/s3rver-child.mjs',
   'cuobjtest.mjs': 'packages/cuobjtest/dist/main.js',

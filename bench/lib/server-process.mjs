@@ -19,13 +19,13 @@ const GATEWAY_CHILD = existsSync(here('./gateway-child.mjs'))
 
 /** kind → the child script and its JSON argument, given the temp root and startServer's options. */
 const SERVERS = {
-  // options: { access, secret, channels, pool: { count, size } }
+  // options: { access, secret, channels, pool: { count, size }, etagPartSize? }
   gateway: {
     script: GATEWAY_CHILD,
-    args: (root, { access, secret, channels, pool }) => ({
+    args: (root, { access, secret, channels, pool, etagPartSize }) => ({
       access,
       secret,
-      backend: { kind: 'posix', root },
+      backend: { kind: 'posix', root, ...(etagPartSize === undefined ? {} : { etagPartSize }) },
       rdma: { channels, pool, ioTimeoutMs: 30_000, poolWaitMs: 60_000 },
     }),
   },

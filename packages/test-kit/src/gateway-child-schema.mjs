@@ -7,7 +7,12 @@ const MiB = 1024 * 1024;
 const positive = z.int().positive();
 
 const backend = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('posix'), root: z.string().min(1) }),
+  z.strictObject({
+    kind: z.literal('posix'),
+    root: z.string().min(1),
+    /** The parts ETag mode's part size (absent: md5 mode). */
+    etagPartSize: positive.optional(),
+  }),
   z.strictObject({
     kind: z.literal('s3'),
     endpoint: z.url(),

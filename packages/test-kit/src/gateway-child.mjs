@@ -27,7 +27,11 @@ try {
 }
 
 async function openBackend(backend) {
-  if (backend.kind === 'posix') return PosixBackend.open({ root: backend.root });
+  if (backend.kind === 'posix') {
+    const { root, etagPartSize } = backend;
+    const etagMode = etagPartSize === undefined ? undefined : { kind: 'parts', partSize: etagPartSize };
+    return PosixBackend.open({ root, ...(etagMode ? { etagMode } : {}) });
+  }
   // Only the proxy needs the AWS SDK: load it on demand.
   const { S3Backend } = await import('../../backend-s3/dist/index.js');
   return S3Backend.open({
