@@ -93,7 +93,11 @@ export async function ingest(fh: FileHandle, opts: IngestOptions): Promise<Inges
           lent.release();
           throw err;
         }
-        const etagDone = new Promise<void>((resolve) => etag.update(lent.bytes, resolve));
+        // The parts mode hashes a copy, so the slice goes back once written (its parts' MD5s
+        // run on, many at once); the md5 mode hashes the lent bytes in place.
+        let etagDone: Promise<void> = Promise.resolve();
+        if (etag.prefersCopies) etag.updateCopy(lent.bytes);
+        else etagDone = new Promise<void>((resolve) => etag.update(lent.bytes, resolve));
         const hashed = Promise.all([etagDone, ...off.map((h) => h.updateOffThread(lent.bytes))]).then(
           () => undefined,
         );
@@ -106,6 +110,8 @@ export async function ingest(fh: FileHandle, opts: IngestOptions): Promise<Inges
         });
         for (const h of inline) h.update(lent.bytes);
         await writer.drain();
+        const queued = etag.backpressure();
+        if (queued) await queued;
       }
     } else {
       for await (const raw of body) {

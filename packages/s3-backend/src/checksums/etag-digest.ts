@@ -28,6 +28,14 @@ export interface EtagResult {
 export interface EtagDigest {
   /** As StreamDigest.update: `done` runs once every byte of `chunk` was hashed. */
   update(chunk: Uint8Array, done?: () => void): void;
+  /**
+   * Whether hashing a copy (updateCopy) lets the caller go faster: the parts mode hashes many
+   * parts at once, so memory lent for a short time (an RDMA slice) is better copied and given
+   * back at once than held until a part's hash reaches it.
+   */
+  readonly prefersCopies: boolean;
+  /** Hashes a copy of `chunk`; the caller may reuse `chunk` as soon as this returns. */
+  updateCopy(chunk: Uint8Array): void;
   backpressure(): Promise<void> | undefined;
   /** Once, after the last update. */
   result(): Promise<EtagResult>;
@@ -45,9 +53,13 @@ export function etagDigest(mode: EtagMode, expectedBytes: number | undefined, la
 }
 
 class WholeMd5 implements EtagDigest {
+  readonly prefersCopies = false;
   constructor(private readonly md5: StreamDigest) {}
   update(chunk: Uint8Array, done?: () => void): void {
     this.md5.update(chunk, done);
+  }
+  updateCopy(chunk: Uint8Array): void {
+    this.md5.update(Buffer.from(chunk));
   }
   backpressure(): Promise<void> | undefined {
     return this.md5.backpressure();
@@ -68,7 +80,23 @@ interface Part {
   settled: boolean;
 }
 
+/** Copy buffers kept for reuse across bodies (each COPY_BYTES), at most. */
+const COPIES_KEPT = 16;
+const COPY_BYTES = 4 << 20;
+const copies: Buffer[] = [];
+
+/** A buffer for a copy of `n` bytes (a fresh one costs page faults on first touch: reuse). */
+function takeCopy(n: number): Buffer {
+  if (n > COPY_BYTES) return Buffer.allocUnsafeSlow(n);
+  return copies.pop() ?? Buffer.allocUnsafeSlow(COPY_BYTES);
+}
+
+function giveCopy(b: Buffer): void {
+  if (b.length === COPY_BYTES && copies.length < COPIES_KEPT) copies.push(b);
+}
+
 class PartsMd5 implements EtagDigest {
+  readonly prefersCopies = true;
   private readonly parts: Part[] = [];
   private readonly ends: number[] = [];
   private filled = 0;
@@ -105,6 +133,12 @@ class PartsMd5 implements EtagDigest {
       at += n;
     }
     pieceDone?.();
+  }
+
+  updateCopy(chunk: Uint8Array): void {
+    const buf = takeCopy(chunk.length);
+    buf.set(chunk);
+    this.update(buf.subarray(0, chunk.length), () => giveCopy(buf));
   }
 
   backpressure(): Promise<void> | undefined {
