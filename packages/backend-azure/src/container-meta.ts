@@ -38,16 +38,27 @@ export async function putSetting(c: ContainerClient, setting: BucketSetting, val
   const name = BUCKET_META[setting];
   if (value === undefined) delete meta[name];
   else meta[name] = encodeJson(value);
+  // Checked here as well as by the service: Azurite does not enforce the limit Azure does.
+  if (metadataBytes(meta) > MAX_CONTAINER_METADATA) throw tooLarge(setting);
   try {
     await c.setMetadata(meta);
   } catch (err) {
-    const size = Object.entries(meta).reduce((n, [k, v]) => n + k.length + v.length, 0);
-    if (azureCode(err) === 'InvalidMetadata' || azureCode(err) === 'MetadataTooLarge' || size > 8192) {
-      throw S3Error.custom(
-        'EntityTooLarge',
-        `the bucket's settings do not fit Azure's 8 KiB of container metadata (${setting})`,
-      );
-    }
+    if (azureCode(err) === 'InvalidMetadata' || azureCode(err) === 'MetadataTooLarge')
+      throw tooLarge(setting);
     throw toS3Error(err);
   }
+}
+
+/** Azure's limit on a container's metadata: names and values together. */
+export const MAX_CONTAINER_METADATA = 8 * 1024;
+
+function metadataBytes(meta: Record<string, string>): number {
+  return Object.entries(meta).reduce((n, [k, v]) => n + Buffer.byteLength(k) + Buffer.byteLength(v), 0);
+}
+
+function tooLarge(setting: BucketSetting): S3Error {
+  return S3Error.custom(
+    'EntityTooLarge',
+    `the bucket's settings do not fit Azure's 8 KiB of container metadata (${setting})`,
+  );
 }
