@@ -28,6 +28,9 @@ export interface StagedBody {
   single?: Buffer;
 }
 
+/** Put Block requests in flight per upload (each holds its 8 MiB buffer until answered). */
+const STAGE_AHEAD = 4;
+
 /** Reads `body` into staged blocks; throws the digest's S3 error when a check fails. */
 export async function stageBody(
   target: BlockTarget,
@@ -39,32 +42,44 @@ export async function stageBody(
   const digest = new BodyDigest(options);
   const nonce = newNonce();
   const blockIds: string[] = [];
+  const inflight: Promise<unknown>[] = [];
   let block = Buffer.allocUnsafe(BLOCK_SIZE);
   let used = 0;
+  // Blocks travel while the body keeps arriving, at most STAGE_AHEAD at once.
   const stage = async (bytes: Buffer) => {
     const id = blockId(target.uploadId, target.part, nonce, blockIds.length);
-    await az(() => target.blob.stageBlock(id, bytes, bytes.length));
     blockIds.push(id);
+    const put = az(() => target.blob.stageBlock(id, bytes, bytes.length));
+    put.catch(() => {}); // awaited below: this only keeps an early failure from going unobserved
+    inflight.push(put);
+    if (inflight.length >= STAGE_AHEAD) await inflight.shift();
   };
-  for await (const chunk of body) {
-    // Copied into our own block: a lent chunk (RDMA registered memory) is never kept past here.
-    let src = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-    digest.update(src);
-    while (src.length > 0) {
-      const n = Math.min(src.length, BLOCK_SIZE - used);
-      block.set(src.subarray(0, n), used);
-      used += n;
-      src = src.subarray(n);
-      if (used === BLOCK_SIZE) {
-        await stage(block);
-        block = Buffer.allocUnsafe(BLOCK_SIZE);
-        used = 0;
+  try {
+    for await (const chunk of body) {
+      // Copied into our own block: a lent chunk (RDMA registered memory) is never kept past here.
+      let src = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      digest.update(src);
+      while (src.length > 0) {
+        const n = Math.min(src.length, BLOCK_SIZE - used);
+        block.set(src.subarray(0, n), used);
+        used += n;
+        src = src.subarray(n);
+        if (used === BLOCK_SIZE) {
+          await stage(block);
+          block = Buffer.allocUnsafe(BLOCK_SIZE);
+          used = 0;
+        }
       }
     }
+    const result = digest.finish();
+    if (blockIds.length === 0 && !alwaysStage) {
+      return { digest: result, nonce, blockIds, single: block.subarray(0, used) };
+    }
+    if (used > 0) await stage(block.subarray(0, used));
+    await Promise.all(inflight);
+    return { digest: result, nonce, blockIds };
+  } catch (err) {
+    await Promise.allSettled(inflight);
+    throw err;
   }
-  const result = digest.finish();
-  if (blockIds.length === 0 && !alwaysStage)
-    return { digest: result, nonce, blockIds, single: block.subarray(0, used) };
-  if (used > 0) await stage(block.subarray(0, used));
-  return { digest: result, nonce, blockIds };
 }
