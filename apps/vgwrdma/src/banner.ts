@@ -1,5 +1,7 @@
 // The startup banner printed on stdout once the gateway listens. Tests and scripts read the
 // `endpoint:` line to learn the port (`--port 127.0.0.1:0` picks a free one).
+
+import { azureBannerRows } from './azure-command.js';
 import type { GatewayConfig, PosixBackendConfig } from './config.js';
 import { DEFAULT_CREDENTIALS } from './defaults.js';
 import { endpointUrl } from './listen-address.js';
@@ -43,11 +45,12 @@ export function formatBanner({ config, host, port, metrics }: BannerInput): stri
     ['secret key', secretLine(config.secret)],
     ...(config.backend.kind === 's3'
       ? s3BannerRows(config.backend)
-      : ([
-          ['backend', `posix (${metadataMode(config.backend)})`],
-          ['root', config.backend.root],
-          ...etagRows(config.backend),
-        ] as [string, string][])),
+      : config.backend.kind === 'azure'
+        ? azureBannerRows(config.backend)
+        : ([
+            ['backend', `posix (${metadataMode(config.backend)})`],
+            ['root', config.backend.root],
+          ] as [string, string][])),
   ];
   if (config.rdma !== undefined) {
     const { transport, ip, poolBufCount, poolBufSize } = config.rdma;

@@ -1,11 +1,12 @@
 // Command-line parsing: `vgwrdma [global flags] posix [posix flags] <root>` or
-// `vgwrdma [global flags] s3 [s3 flags]`. The result is a
+// `vgwrdma [global flags] s3 [s3 flags]` or `vgwrdma [global flags] azure [azure flags]`. The result is a
 // typed Command (help, version, or serve with a complete GatewayConfig); every problem is a
 // UsageError naming the flag, which the caller prints and exits with status 2.
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CuServerConfig } from '@vgwrdma/cu-backend';
 import { type EtagMode, MD5_ETAG } from '@vgwrdma/s3-backend';
+import { AZURE_FLAGS, type AzureBackendConfig, azureBackendConfig, azureUsage } from './azure-command.js';
 import { GLOBAL_FLAGS, POSIX_FLAGS, parseArgsOptions } from './flags.js';
 import type { ListenAddress } from './listen-address.js';
 import type { AccessLogFormat } from './observability-flags.js';
@@ -69,7 +70,7 @@ export interface GatewayConfig {
   readonly iamDir?: string;
   readonly quiet: boolean;
   readonly debug: boolean;
-  readonly backend: PosixBackendConfig | S3BackendConfig;
+  readonly backend: PosixBackendConfig | S3BackendConfig | AzureBackendConfig;
   readonly rdma?: RdmaConfig;
   /** --event-webhook-url: bucket event notifications and their delivery queue. */
   readonly events?: EventsConfig;
@@ -86,7 +87,7 @@ export type Command =
   | { readonly kind: 'version'; readonly text: string }
   | { readonly kind: 'serve'; readonly config: GatewayConfig };
 
-const BACKENDS = ['posix', 's3'] as const;
+const BACKENDS = ['posix', 's3', 'azure'] as const;
 
 export function parseCommandLine(argv: readonly string[], env: Env, cwd = process.cwd()): Command {
   const split = splitAtBackend(argv);
@@ -94,7 +95,9 @@ export function parseCommandLine(argv: readonly string[], env: Env, cwd = proces
   if (global.values.help === true) return { kind: 'help', text: globalUsage() };
   if (global.values.version === true) return { kind: 'version', text: `vgwrdma ${VERSION}` };
   if (split.backend === undefined) {
-    throw new UsageError('no backend given: expected `posix <root>` or `s3 [flags]` after the global flags');
+    throw new UsageError(
+      'no backend given: expected `posix <root>`, `s3 [flags]` or `azure [flags]` after the global flags',
+    );
   }
   if (!(BACKENDS as readonly string[]).includes(split.backend)) {
     throw new UsageError(`unknown backend "${split.backend}" (available: ${BACKENDS.join(', ')})`);
@@ -104,15 +107,24 @@ export function parseCommandLine(argv: readonly string[], env: Env, cwd = proces
   const s3 =
     split.backend === 's3' ? parseLevel(split.backendArgs, parseArgsOptions(S3_FLAGS), true) : undefined;
   if (s3?.values.help === true) return { kind: 'help', text: s3Usage() };
-  const posix = parseLevel(s3 ? [] : split.backendArgs, parseArgsOptions(POSIX_FLAGS), true);
+  const azure =
+    split.backend === 'azure'
+      ? parseLevel(split.backendArgs, parseArgsOptions(AZURE_FLAGS), true)
+      : undefined;
+  if (azure?.values.help === true) return { kind: 'help', text: azureUsage() };
+  const posix = parseLevel(s3 || azure ? [] : split.backendArgs, parseArgsOptions(POSIX_FLAGS), true);
   if (posix.values.help === true) return { kind: 'help', text: posixUsage() };
 
   const g = resolveFlags(GLOBAL_FLAGS, global.values, env);
   const p = resolveFlags(POSIX_FLAGS, posix.values, env);
-  const s3Backend = s3 ? s3BackendConfig(s3.values, s3.positionals, env) : undefined;
+  const remoteBackend = s3
+    ? s3BackendConfig(s3.values, s3.positionals, env)
+    : azure
+      ? azureBackendConfig(azure.values, azure.positionals, env)
+      : undefined;
 
   const [root, ...extra] = posix.positionals;
-  if (!s3Backend && (root === undefined || root === '')) {
+  if (!remoteBackend && (root === undefined || root === '')) {
     throw new UsageError('no directory provided for operation: usage `vgwrdma posix [flags] <root>`');
   }
   if (extra.length > 0) throw new UsageError(`unexpected argument(s) after the root: ${extra.join(' ')}`);
@@ -135,7 +147,7 @@ export function parseCommandLine(argv: readonly string[], env: Env, cwd = proces
     throw new UsageError('cannot use both --nometa and --sidecar metadata');
   }
 
-  const backend: PosixBackendConfig | S3BackendConfig = s3Backend ?? {
+  const backend: PosixBackendConfig | S3BackendConfig | AzureBackendConfig = remoteBackend ?? {
     kind: 'posix',
     root: resolve(cwd, root ?? ''),
     nometa: p.nometa,

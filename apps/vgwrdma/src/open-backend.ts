@@ -5,6 +5,7 @@ import { stat } from 'node:fs/promises';
 import { PosixBackend, XattrUnsupportedError } from '@vgwrdma/backend-posix';
 import { VgwrdmaError } from '@vgwrdma/rdma-protocol';
 import type { Backend } from '@vgwrdma/s3-backend';
+import { openAzureBackend } from './azure-command.js';
 import type { GatewayConfig } from './config.js';
 import { openS3Backend } from './s3-command.js';
 
@@ -28,6 +29,9 @@ async function checkDirectory(path: string, what: string): Promise<void> {
 export async function openBackend(config: GatewayConfig): Promise<Backend> {
   if (config.backend.kind === 's3') {
     return openS3Backend(config.backend, (message, cause) => new StartupError(message, { cause }));
+  }
+  if (config.backend.kind === 'azure') {
+    return openAzureBackend(config.backend, (message, cause) => new StartupError(message, { cause }));
   }
   const { root, sidecar, nometa, dirPerms, versioningDir, etagMode } = config.backend;
   await checkDirectory(root, 'root directory');

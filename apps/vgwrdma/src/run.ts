@@ -3,6 +3,7 @@
 // the TLS pair), serve until SIGINT/SIGTERM — re-reading the TLS pair on SIGHUP — then shut the
 // gateway down in order: HTTP server, RDMA plugin, backend. Returns the exit status instead of
 // exiting, so tests can drive it; main.ts is the only place that calls process.exit.
+import { serviceUrl } from '@vgwrdma/backend-azure';
 import type { RdmaPlugin } from '@vgwrdma/cu-backend';
 import { createGateway, type Gateway, IamStore } from '@vgwrdma/gateway';
 import { installNativeKernels } from '@vgwrdma/native/kernels';
@@ -121,7 +122,9 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
     const where =
       config.backend.kind === 's3'
         ? { upstream: config.backend.options.endpoint ?? 'AWS S3' }
-        : { root: config.backend.root };
+        : config.backend.kind === 'azure'
+          ? { upstream: serviceUrl(config.backend.options) }
+          : { root: config.backend.root };
     logger.info({ url: running.url, ...where }, 'gateway listening');
 
     const signal = await signals.stopRequested;

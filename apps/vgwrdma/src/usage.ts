@@ -21,14 +21,17 @@ export function globalUsage(): string {
 Usage:
   vgwrdma [global flags] posix [posix flags] <root>
   vgwrdma [global flags] s3 [s3 flags]
+  vgwrdma [global flags] azure [azure flags]
   vgwrdma admin [admin flags] <command> [command flags]
   vgwrdma posix --help
   vgwrdma s3 --help
+  vgwrdma azure --help
   vgwrdma admin --help
 
 Backends:
   posix    objects are files under <root>, metadata in extended attributes
   s3       proxy to an existing S3 store (AWS S3, Ceph RGW, MinIO, another gateway)
+  azure    Azure Blob Storage: buckets are containers, objects block blobs
 
 Admin:
   admin    manage the accounts and bucket owners of a running gateway (create-user, list-users, ...)

@@ -221,7 +221,7 @@ describe('parseCommandLine', () => {
     expect(usageError(['posix', '--sidecar'])).toMatch(/--sidecar/);
     expect(usageError(['posix'])).toMatch(/no directory provided/);
     expect(usageError([])).toMatch(/no backend/);
-    expect(usageError(['azure', 'x'])).toMatch(/unknown backend "azure"/);
+    expect(usageError(['gcs', 'x'])).toMatch(/unknown backend "gcs" \(available: posix, s3, azure\)/);
     expect(usageError(['posix', 'a', 'b'])).toMatch(/unexpected argument/);
   });
 

@@ -6,6 +6,6 @@ import { GATEWAY_PACKAGES, requireBuilt } from '@vgwrdma/test-kit';
 export default function setup(): void {
   requireBuilt({
     shims: true,
-    dist: [...GATEWAY_PACKAGES, 'backend-s3', 'cuobjclient', 'cuobjtest', 'apps/vgwrdma'],
+    dist: [...GATEWAY_PACKAGES, 'backend-s3', 'backend-azure', 'cuobjclient', 'cuobjtest', 'apps/vgwrdma'],
   });
 }

@@ -1,0 +1,139 @@
+// The `azure` subcommand: `vgwrdma [global flags] azure [azure flags]` runs the gateway in front
+// of Azure Blob Storage (or Azurite) through @vgwrdma/backend-azure. Its flag table, parsing into
+// a typed config, --help text, banner rows and opening live here. Flag names, aliases and
+// environment variables follow versitygw's azure command.
+import {
+  AzureBackend,
+  type AzureBackendOptions,
+  AzureUnreachableError,
+  serviceUrl,
+} from '@vgwrdma/backend-azure';
+import type { Backend } from '@vgwrdma/s3-backend';
+import { z } from 'zod';
+import { type FlagSpec, HELP_FLAG } from './flags.js';
+import { type Env, resolveFlags, UsageError } from './resolve-flags.js';
+import { flagLines } from './usage.js';
+
+const nonEmpty = z.string().min(1, 'must not be empty');
+
+export const AZURE_FLAGS = [
+  {
+    name: 'account',
+    short: 'a',
+    type: 'string',
+    env: ['AZ_ACCOUNT_NAME'],
+    schema: z
+      .string()
+      .regex(/^[a-z0-9]{3,24}$/, 'must be a storage account name (3-24 lower-case letters and digits)'),
+    arg: 'NAME',
+    help: 'azure storage account name',
+  },
+  {
+    name: 'access-key',
+    short: 'k',
+    type: 'string',
+    env: ['AZ_ACCESS_KEY'],
+    schema: z.base64('must be the base64 account key'),
+    arg: 'KEY',
+    help: 'azure storage account key',
+  },
+  {
+    name: 'sas-token',
+    aliases: ['st'],
+    type: 'string',
+    env: ['AZ_SAS_TOKEN'],
+    schema: nonEmpty,
+    arg: 'TOKEN',
+    help: 'azure blob storage SAS token (instead of the account key)',
+  },
+  {
+    name: 'url',
+    short: 'u',
+    type: 'string',
+    env: ['AZ_ENDPOINT'],
+    schema: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }),
+    arg: 'URL',
+    help: 'azure blob service URL (default https://<account>.blob.core.windows.net/)',
+  },
+  HELP_FLAG,
+] as const satisfies readonly FlagSpec[];
+
+export interface AzureBackendConfig {
+  readonly kind: 'azure';
+  readonly options: AzureBackendOptions;
+}
+
+/** The azure backend's config from its parsed flags (help already handled by the caller). */
+export function azureBackendConfig(
+  values: Readonly<Record<string, string | boolean | undefined>>,
+  positionals: readonly string[],
+  env: Env,
+): AzureBackendConfig {
+  if (positionals.length > 0) {
+    throw new UsageError(`unexpected argument(s) for the azure backend: ${positionals.join(' ')}`);
+  }
+  const f = resolveFlags(AZURE_FLAGS, values, env);
+  if (f.url === undefined && f.account === undefined) {
+    throw new UsageError('the azure backend needs --account (AZ_ACCOUNT_NAME) or --url (AZ_ENDPOINT)');
+  }
+  if (f['access-key'] !== undefined && f.account === undefined) {
+    throw new UsageError('--access-key needs --account: a shared key signs for one storage account');
+  }
+  if (f['access-key'] !== undefined && f['sas-token'] !== undefined) {
+    throw new UsageError('give --access-key or --sas-token, not both');
+  }
+  const options: AzureBackendOptions = {
+    ...(f.account === undefined ? {} : { account: f.account }),
+    ...(f['access-key'] === undefined ? {} : { key: f['access-key'] }),
+    ...(f['sas-token'] === undefined ? {} : { sasToken: f['sas-token'] }),
+    ...(f.url === undefined ? {} : { url: f.url }),
+  };
+  return { kind: 'azure', options };
+}
+
+/** Banner rows describing the service (never its key or token). */
+export function azureBannerRows(config: AzureBackendConfig): [string, string][] {
+  const o = config.options;
+  const credentials = o.sasToken ? 'SAS token' : o.key ? `shared key of ${o.account}` : 'anonymous';
+  return [
+    ['backend', `azure (${credentials})`],
+    ['service', serviceUrl(o)],
+  ];
+}
+
+/** Opens the azure backend; a service that cannot be reached is an operator error, not a crash. */
+export async function openAzureBackend(
+  config: AzureBackendConfig,
+  startupError: (message: string, cause: unknown) => Error,
+): Promise<Backend> {
+  try {
+    return await AzureBackend.open(config.options);
+  } catch (error) {
+    if (error instanceof AzureUnreachableError) {
+      const why = error.cause instanceof Error ? `: ${error.cause.message.split('\n')[0]}` : '';
+      throw startupError(
+        `cannot reach Azure Blob Storage at ${error.url} with the given credentials${why} ` +
+          '(check --url/AZ_ENDPOINT, --account and --access-key or --sas-token)',
+        error,
+      );
+    }
+    throw error;
+  }
+}
+
+export function azureUsage(): string {
+  return `vgwrdma azure - Azure Blob Storage backend
+
+Usage:
+  vgwrdma [global flags] azure [azure flags]
+
+Buckets are containers of the storage account and objects are block blobs; multipart uploads
+are staged blocks committed by CompleteMultipartUpload. User metadata, the S3 ETag and checksums
+are kept in blob metadata, object tags as blob index tags, bucket ACLs and policies in container
+metadata. Authenticate with the account key (--access-key) or a SAS token (--sas-token); with
+neither, requests are anonymous. For Azurite: --url http://127.0.0.1:10000/devstoreaccount1.
+
+Azure flags:
+${flagLines(AZURE_FLAGS)}
+`;
+}

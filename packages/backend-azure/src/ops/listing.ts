@@ -1,0 +1,151 @@
+// ListObjects (v1, v2) and ListObjectVersions over a flat blob listing: Blob Storage lists names
+// from a prefix in order, and this module applies S3's paging to that stream — skip up to the
+// marker, roll keys up at the delimiter, stop after maxKeys entries. Blob Storage cannot start a
+// listing at an arbitrary name, so a page deep into a large prefix scans the names before it.
+import type { BlobItem } from '@azure/storage-blob';
+import type {
+  RequestContext as Ctx,
+  ListedObject,
+  ListObjectsOutput,
+  ListObjectsV1Input,
+  ListObjectsV2Input,
+  ListObjectVersionsInput,
+  ListObjectVersionsOutput,
+} from '@vgwrdma/s3-backend';
+import { toS3Error } from '../azure-error.js';
+import { readStored } from '../blob-meta.js';
+import { container, UPLOADS_PREFIX, type Upstream } from '../upstream.js';
+
+interface PageInput {
+  prefix?: string | undefined;
+  delimiter?: string | undefined;
+  /** List strictly after this key (or, when it is a rolled-up prefix, after everything under it). */
+  after?: string | undefined;
+  maxKeys: number;
+}
+
+interface Page {
+  items: BlobItem[];
+  commonPrefixes: string[];
+  isTruncated: boolean;
+  last?: string;
+}
+
+/** UTF-8 byte order, as S3 sorts keys. */
+export function compareKeys(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a), Buffer.from(b));
+}
+
+export async function listPage(up: Upstream, bucket: string, input: PageInput): Promise<Page> {
+  const { prefix = '', delimiter, after, maxKeys } = input;
+  const page: Page = { items: [], commonPrefixes: [], isTruncated: false };
+  const c = container(up, bucket);
+  try {
+    // Even MaxKeys 0 asks once, so a missing bucket is still NoSuchBucket.
+    const blobs = c.listBlobsFlat({ includeMetadata: true, ...(prefix ? { prefix } : {}) });
+    for await (const blob of blobs) {
+      const key = blob.name;
+      if (key.startsWith(UPLOADS_PREFIX)) continue;
+      if (after !== undefined && compareKeys(key, after) <= 0) continue;
+      if (after !== undefined && delimiter && after.endsWith(delimiter) && key.startsWith(after)) continue;
+      let entry = key;
+      let isPrefix = false;
+      if (delimiter) {
+        const cut = key.indexOf(delimiter, prefix.length);
+        if (cut >= 0) {
+          entry = key.slice(0, cut + delimiter.length);
+          isPrefix = true;
+        }
+      }
+      if (isPrefix && page.commonPrefixes.at(-1) === entry) continue;
+      if (page.items.length + page.commonPrefixes.length >= maxKeys) {
+        page.isTruncated = maxKeys > 0;
+        break;
+      }
+      if (isPrefix) page.commonPrefixes.push(entry);
+      else page.items.push(blob);
+      page.last = entry;
+    }
+  } catch (err) {
+    throw toS3Error(err);
+  }
+  return page;
+}
+
+function listed(blob: BlobItem): ListedObject {
+  return {
+    key: blob.name,
+    lastModified: blob.properties.lastModified,
+    etag: readStored({ metadata: blob.metadata ?? {}, etag: blob.properties.etag ?? '' }).etag,
+    size: blob.properties.contentLength ?? 0,
+    storageClass: 'STANDARD',
+  };
+}
+
+async function list(
+  up: Upstream,
+  input: ListObjectsV1Input | ListObjectsV2Input,
+  after: string | undefined,
+): Promise<ListObjectsOutput> {
+  const page = await listPage(up, input.bucket, {
+    prefix: input.prefix,
+    delimiter: input.delimiter,
+    after,
+    maxKeys: input.maxKeys,
+  });
+  const out: ListObjectsOutput = {
+    contents: page.items.map(listed),
+    commonPrefixes: page.commonPrefixes,
+    isTruncated: page.isTruncated,
+  };
+  if (page.isTruncated && page.last !== undefined) out.nextContinuationToken = page.last;
+  return out;
+}
+
+export async function listObjects(
+  up: Upstream,
+  _ctx: Ctx,
+  input: ListObjectsV1Input,
+): Promise<ListObjectsOutput> {
+  const out = await list(up, input, input.marker);
+  if (out.isTruncated && out.nextContinuationToken !== undefined) out.nextMarker = out.nextContinuationToken;
+  delete out.nextContinuationToken;
+  return out;
+}
+
+export async function listObjectsV2(
+  up: Upstream,
+  _ctx: Ctx,
+  input: ListObjectsV2Input,
+): Promise<ListObjectsOutput> {
+  const after =
+    input.continuationToken !== undefined ? decodeToken(input.continuationToken) : input.startAfter;
+  const out = await list(up, input, after);
+  if (out.nextContinuationToken !== undefined)
+    out.nextContinuationToken = encodeToken(out.nextContinuationToken);
+  return out;
+}
+
+/** Blob Storage keeps no S3 versions here: every object is its one "null" version. */
+export async function listObjectVersions(
+  up: Upstream,
+  _ctx: Ctx,
+  input: ListObjectVersionsInput,
+): Promise<ListObjectVersionsOutput> {
+  const page = await listPage(up, input.bucket, { ...input, after: input.keyMarker });
+  const out: ListObjectVersionsOutput = {
+    versions: page.items.map((blob) => ({ ...listed(blob), versionId: 'null', isLatest: true })),
+    deleteMarkers: [],
+    commonPrefixes: page.commonPrefixes,
+    isTruncated: page.isTruncated,
+  };
+  if (page.isTruncated && page.last !== undefined) {
+    out.nextKeyMarker = page.last;
+    out.nextVersionIdMarker = 'null';
+  }
+  return out;
+}
+
+// Continuation tokens are opaque to clients; base64url of the last key keeps them so.
+const encodeToken = (last: string) => Buffer.from(last).toString('base64url');
+const decodeToken = (token: string) => Buffer.from(token, 'base64url').toString();
