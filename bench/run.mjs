@@ -26,6 +26,8 @@ const { values: args } = parseArgs({
     // set by bench/device/bundle.mjs's bundle: cuobjtest and the servers sit beside this file
     bundled: { type: 'boolean', default: false },
     peer: { type: 'string' },
+    // with --peer: only these load-generator clients (light, sdk; default both)
+    clients: { type: 'string' },
     out: { type: 'string', default: fileURLToPath(new URL('./results', import.meta.url)) },
     label: {
       type: 'string',
@@ -49,6 +51,13 @@ if (unknownPeer !== undefined || peers?.length === 0) {
   console.error(`[bench] --peer: expected a list of ${PEER_NAMES.join(', ')}, got '${args.peer}'`);
   process.exit(2);
 }
+const CLIENT_KINDS = ['light', 'sdk'];
+const clients = args.clients?.split(',').filter(Boolean);
+if (clients && (clients.length === 0 || clients.some((c) => !CLIENT_KINDS.includes(c)))) {
+  console.error(`[bench] --clients: expected a list of ${CLIENT_KINDS.join(', ')}, got '${args.clients}'`);
+  process.exit(2);
+}
+if (clients) plan.plain.clients = clients;
 const missing = args.bundled ? [] : missingBuildOutputs();
 if (missing.length > 0) {
   console.error(
@@ -86,7 +95,7 @@ if (peers) {
     const doc = {
       timestamp: startedAt.toISOString(),
       mode,
-      command: `npm run bench -- --peer ${peers.join(',')}${mode === 'full' ? '' : ` --${mode}`}`,
+      command: `npm run bench -- --peer ${peers.join(',')}${mode === 'full' ? '' : ` --${mode}`}${clients ? ` --clients ${clients.join(',')}` : ''}`,
       machine: machine(),
       durationSec: Number(((performance.now() - t0) / 1000).toFixed(1)),
       ...result,
