@@ -8,10 +8,14 @@
 //                  reuses that memory only after it. A consumer that borrows must release every
 //                  chunk it took, and must not touch a view after releasing it — nor after the
 //                  backend call returned, so writes from a view are awaited before returning.
+//   WHOLE_BYTES    a GetObject body already read whole into memory (a small object): the consumer
+//                  may send those bytes in one write instead of piping the stream. Taking them
+//                  consumes the body: the consumer must not read the stream as well.
 // Symbols are registered (Symbol.for) so that two copies of this module agree.
 
 export const READ_AT: unique symbol = Symbol.for('@vgwrdma/body.readAt');
 export const BORROW_CHUNKS: unique symbol = Symbol.for('@vgwrdma/body.borrowChunks');
+export const WHOLE_BYTES: unique symbol = Symbol.for('@vgwrdma/body.wholeBytes');
 
 export interface PositionalBody {
   /**
@@ -38,4 +42,13 @@ export function isPositionalBody(body: unknown): body is PositionalBody {
 
 export function isLendingBody(body: unknown): body is LendingBody {
   return typeof (body as Partial<LendingBody> | null)?.[BORROW_CHUNKS] === 'function';
+}
+
+export interface WholeBody {
+  /** Every payload byte, in one buffer. */
+  readonly [WHOLE_BYTES]: Buffer;
+}
+
+export function isWholeBody(body: unknown): body is WholeBody {
+  return Buffer.isBuffer((body as Partial<WholeBody> | null)?.[WHOLE_BYTES]);
 }

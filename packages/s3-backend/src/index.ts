@@ -2,8 +2,15 @@
 // backend shares (ranges, conditional requests).
 export type * from './backend.js';
 export { BACKEND_METHODS } from './backend-methods.js';
-export type { LendingBody, LentChunk, PositionalBody } from './body-capabilities.js';
-export { BORROW_CHUNKS, isLendingBody, isPositionalBody, READ_AT } from './body-capabilities.js';
+export type { LendingBody, LentChunk, PositionalBody, WholeBody } from './body-capabilities.js';
+export {
+  BORROW_CHUNKS,
+  isLendingBody,
+  isPositionalBody,
+  isWholeBody,
+  READ_AT,
+  WHOLE_BYTES,
+} from './body-capabilities.js';
 export type {
   BodyDigestOptions,
   BodyDigestResult,

@@ -1,6 +1,7 @@
 // Opening what is stored at an object path: the regular file (attributes read through its fd,
 // so data and attributes belong to the same inode while a PUT replaces the key) or the folder
 // object's directory. Versioning and conditions live above this, in versioning/ and ops/.
+import { fstatSync } from 'node:fs';
 import { type FileHandle, open, stat } from 'node:fs/promises';
 import type { S3Error } from '@vgwrdma/s3-backend';
 import type { PosixEnv } from '../env.js';
@@ -31,7 +32,8 @@ export async function openFile(
 ): Promise<OpenedObject> {
   const fh = await open(path, 'r');
   try {
-    const st = await fh.stat();
+    // fstat of an open fd: no path lookup, no I/O — inline, not a thread-pool round trip
+    const st = fstatSync(fh.fd);
     if (!st.isFile()) throw await notFound();
     const attrs = await readObjectAttrs(meta, rel, meta.kind === 'xattr' ? fh.fd : undefined);
     return { rel, meta, fh, size: st.size, mtime: st.mtime, attrs };

@@ -4,7 +4,7 @@
 // (xattr-overflow.ts), and for anything else refused with MetadataTooLarge (400), never a 5xx.
 import { join } from 'node:path';
 import { XATTR_PREFIX } from './attr-names.js';
-import { xattrGet, xattrGetFd, xattrList, xattrRemove, xattrSet, xattrSetFdAsync } from './libc-xattr.js';
+import { xattrGet, xattrGetFd, xattrList, xattrRemove, xattrSet, xattrSetFd } from './libc-xattr.js';
 import type { MetaStore } from './store.js';
 import { attrDoesNotFit, attrsTooLarge } from './xattr-fit.js';
 import {
@@ -34,7 +34,7 @@ export class XattrStore implements MetaStore {
     const path = join(this.root, rel);
     try {
       if (fd === undefined) xattrSet(path, name, buf);
-      else await xattrSetFdAsync(fd, name, buf); // off the event loop: a journaled update
+      else xattrSetFd(fd, name, buf); // inline: see libc-xattr.ts for why not the pool
     } catch (err) {
       throw attrDoesNotFit(err, path) ? attrsTooLarge(err) : err;
     }

@@ -14,7 +14,7 @@ import {
 } from '@vgwrdma/s3-backend';
 import type { PosixEnv } from '../env.js';
 import { isErrno } from '../fs/errors.js';
-import { fileBody } from '../fs/file-body.js';
+import { fileBody, WHOLE_MAX, wholeFileBody } from '../fs/file-body.js';
 import { type OpenedObject, openLatest } from '../fs/open-object.js';
 import { primaryChecksums } from '../meta/object-attrs.js';
 import { markerAsMissing, openVersion, withVersionId } from '../versioning/open-version.js';
@@ -138,6 +138,8 @@ export async function getObject(env: PosixEnv, input: GetObjectInput): Promise<G
     return { ...out, body: Readable.from([]) };
   }
   // The body owns the handle from here: it closes it at the end or when destroyed.
-  const body = fileBody(o.fh, r ? r.start : 0, r ? r.end : o.size - 1);
+  const start = r ? r.start : 0;
+  const end = r ? r.end : o.size - 1;
+  const body = end - start < WHOLE_MAX ? await wholeFileBody(o.fh, start, end) : fileBody(o.fh, start, end);
   return { ...out, body };
 }
