@@ -8,7 +8,7 @@ import { GetObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
 import { distFile, killAllChildren, s3Client } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMetaBucket, type UpstreamGateway } from './backend-s3/upstream-gateway.js';
-import { suiteTitle, UPSTREAMS, type Upstream } from './backend-s3/upstreams.js';
+import { suiteTitle, UPSTREAM_START_TIMEOUT_MS, UPSTREAMS, type Upstream } from './backend-s3/upstreams.js';
 import { type ProxyProcess, startProxyGateway } from './helpers/proxy-process.js';
 
 const CUOBJTEST = distFile('cuobjtest', 'main.js');
@@ -52,7 +52,7 @@ function rdmaProxySuite(up: Upstream): void {
       ],
       ['--rdma-ip', '127.0.0.1'],
     );
-  });
+  }, UPSTREAM_START_TIMEOUT_MS);
 
   afterAll(async () => {
     await proxy?.stop();

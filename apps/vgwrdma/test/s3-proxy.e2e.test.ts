@@ -17,7 +17,7 @@ import {
 import { killAllChildren, makeTempDir, removeDir } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMetaBucket, type UpstreamGateway } from './backend-s3/upstream-gateway.js';
-import { suiteTitle, UPSTREAMS, type Upstream } from './backend-s3/upstreams.js';
+import { suiteTitle, UPSTREAM_START_TIMEOUT_MS, UPSTREAMS, type Upstream } from './backend-s3/upstreams.js';
 import { AWS_BIN, type AwsRunner, awsCli } from './helpers/aws-cli.js';
 import { md5Hex, sha256File, writeRandomFile } from './helpers/files.js';
 import { type ProxyProcess, startProxyGateway } from './helpers/proxy-process.js';
@@ -72,7 +72,7 @@ function proxySuite(up: Upstream): void {
       META,
     ]);
     aws = await awsCli({ endpoint: proxy.url, ...PROXY_KEYS, workDir: work });
-  });
+  }, UPSTREAM_START_TIMEOUT_MS);
 
   afterAll(async () => {
     await proxy?.stop();

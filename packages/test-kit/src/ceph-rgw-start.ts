@@ -109,11 +109,11 @@ export async function startCephRgw(dir: string, owner: number): Promise<StartedC
   const id = await ceph(conf, ['osd', 'new', osdUuid]);
   await runStep(dir, 'ceph-osd', ['-c', conf, '-i', id, '--mkfs', '--osd-uuid', osdUuid]);
   await runStep(dir, 'ceph-osd', ['-c', conf, '-i', id]);
-  await until('the OSD up', 60_000, async () => /\b1 up\b/.test(await ceph(conf, ['osd', 'stat'])));
+  await until('the OSD up', 180_000, async () => /\b1 up\b/.test(await ceph(conf, ['osd', 'stat'])));
   writeFileSync(join(dir, 'osd-up'), '');
 
   const endpoint = `http://127.0.0.1:${rgwPort}`;
-  await until(`radosgw answering on ${endpoint}`, 90_000, async () => {
+  await until(`radosgw answering on ${endpoint}`, 180_000, async () => {
     if (!isAlive(supervisor)) throw new Error('supervisor gone');
     await fetch(endpoint, { signal: AbortSignal.timeout(2000) });
     return true;

@@ -30,7 +30,7 @@ export interface CephRgw {
 
 /** What the fixture runs; Debian packs them in radosgw, ceph-mon, ceph-osd (and ceph-common). */
 const PROGRAMS = ['radosgw', 'radosgw-admin', 'ceph-mon', 'ceph-osd', 'monmaptool', 'ceph'] as const;
-const READY_TIMEOUT_MS = 180_000;
+const READY_TIMEOUT_MS = 420_000;
 
 function onPath(program: string): boolean {
   for (const dir of (process.env.PATH ?? '').split(delimiter)) {

@@ -37,7 +37,7 @@ async function until(what: string, timeoutMs: number, probe: () => boolean): Pro
 describe.skipIf(unavailable !== undefined)(
   `Ceph RGW fixture${unavailable ? ` (skipped: ${unavailable})` : ''}`,
   () => {
-    it('the shared RGW stores and serves objects per user', { timeout: 240_000 }, async () => {
+    it('the shared RGW stores and serves objects per user', { timeout: 480_000 }, async () => {
       const rgw = await sharedCephRgw();
       expect(rgw.endpoint).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect(rgw.region).toBe('us-east-1');
@@ -66,7 +66,7 @@ describe.skipIf(unavailable !== undefined)(
       for (const pid of pids) expect(isAlive(pid)).toBe(true);
     });
 
-    it('a cluster is torn down whole once its owner ends', { timeout: 240_000 }, async () => {
+    it('a cluster is torn down whole once its owner ends', { timeout: 480_000 }, async () => {
       const dir = await makeTempDir('vgw-rgw-private-');
       const owner = track(spawn('sleep', ['600'], { stdio: 'ignore' }));
       try {

@@ -6,7 +6,7 @@ import { S3Backend } from '@vgwrdma/backend-s3';
 import { type ConformanceOptions, runBackendConformance } from '@vgwrdma/s3-backend/conformance';
 import { describe } from 'vitest';
 import { createMetaBucket } from './upstream-gateway.js';
-import { suiteTitle, UPSTREAMS, type UpstreamName } from './upstreams.js';
+import { suiteTitle, UPSTREAM_START_TIMEOUT_MS, UPSTREAMS, type UpstreamName } from './upstreams.js';
 
 // No case is skipped against the posix gateway. Against an external store (BACKEND_S3_TEST_*),
 // name the cases it cannot support in BACKEND_S3_TEST_SKIP (comma-separated ids).
@@ -37,8 +37,8 @@ const RGW_EXPECTED_FAILURES: Record<string, string> = {
 };
 
 const OPTIONS: Record<UpstreamName, ConformanceOptions> = {
-  gateway: { skip: externalSkip },
-  rgw: { expectFail: RGW_EXPECTED_FAILURES },
+  gateway: { skip: externalSkip, setupTimeout: UPSTREAM_START_TIMEOUT_MS },
+  rgw: { expectFail: RGW_EXPECTED_FAILURES, setupTimeout: UPSTREAM_START_TIMEOUT_MS },
 };
 
 for (const up of UPSTREAMS) {

@@ -9,7 +9,7 @@ import { MetaBucketMissingError, metaKey, S3Backend, type S3BackendOptions } fro
 import type { RequestContext } from '@vgwrdma/s3-backend';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMetaBucket, type UpstreamGateway } from './upstream-gateway.js';
-import { suiteTitle, UPSTREAMS, type Upstream } from './upstreams.js';
+import { suiteTitle, UPSTREAM_START_TIMEOUT_MS, UPSTREAMS, type Upstream } from './upstreams.js';
 
 const ctxOf = (access: string, role: 'admin' | 'user' = 'user'): RequestContext => ({
   account: { access, role },
@@ -56,7 +56,7 @@ function proxySuite(up: Upstream): void {
     META = await createMetaBucket(upstream, 'proxy-meta');
     withMeta = await S3Backend.open(options({ metaBucket: META }));
     noMeta = await S3Backend.open(options());
-  });
+  }, UPSTREAM_START_TIMEOUT_MS);
 
   afterAll(async () => {
     await withMeta?.shutdown();

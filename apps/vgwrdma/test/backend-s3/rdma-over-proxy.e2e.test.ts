@@ -12,7 +12,7 @@ import { Session } from '@vgwrdma/cuobjclient';
 import { distFile, type GatewayChild, startGatewayChild } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMetaBucket, type UpstreamGateway } from './upstream-gateway.js';
-import { suiteTitle, UPSTREAMS, type Upstream } from './upstreams.js';
+import { suiteTitle, UPSTREAM_START_TIMEOUT_MS, UPSTREAMS, type Upstream } from './upstreams.js';
 
 const CUOBJTEST = distFile('cuobjtest', 'main.js');
 const GW = { access: 'rdma-proxy-access', secret: 'rdma-proxy-secret' };
@@ -82,7 +82,7 @@ function rdmaSuite(up: Upstream): void {
       responseChecksumValidation: 'WHEN_REQUIRED',
     });
     await s3.send(new CreateBucketCommand({ Bucket: bucket }));
-  });
+  }, UPSTREAM_START_TIMEOUT_MS);
 
   afterAll(async () => {
     s3?.destroy();

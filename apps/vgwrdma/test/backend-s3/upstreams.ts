@@ -6,6 +6,9 @@ import { startUpstreamGateway, type UpstreamGateway } from './upstream-gateway.j
 
 export type UpstreamName = 'gateway' | 'rgw';
 
+/** For the beforeAll that starts an upstream: the run's RGW takes ~20 s to start, minutes on a loaded machine. */
+export const UPSTREAM_START_TIMEOUT_MS = 420_000;
+
 export interface Upstream {
   name: UpstreamName;
   /** What the suites' titles say. */

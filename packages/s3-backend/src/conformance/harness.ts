@@ -27,6 +27,8 @@ export interface ConformanceOptions {
    * fixed elsewhere): the case runs and must fail; once it passes, the run says so.
    */
   expectFail?: Record<string, string>;
+  /** Timeout of the hook that runs the factory (ms; vitest's hookTimeout when absent). */
+  setupTimeout?: number;
 }
 
 /** The account every case acts as; its access key is the bucket owner. */
@@ -46,7 +48,7 @@ export class Harness {
   install(): void {
     beforeAll(async () => {
       this.subject = await this.factory();
-    });
+    }, this.options.setupTimeout);
     afterAll(async () => {
       await this.subject?.cleanup();
     });
