@@ -1,30 +1,19 @@
 // RDMA through the s3 proxy, end to end with the real binaries: `vgwrdma --rdma-ip 127.0.0.1 s3`
 // (CuServer over the s3 backend, softnic) in front of `vgwrdma posix`, and the built cuobjtest CLI
-// doing a verified RDMA PUT+GET round trip against the proxy. RDMA to the proxy, HTTP upstream:
-// the object must land in the posix gateway's tree.
+// doing a verified RDMA PUT+GET round trip against the proxy, once per upstream (a second gateway
+// on posix, Ceph RGW). RDMA to the proxy, HTTP upstream: the object must land upstream, read back
+// by a plain SDK client on it with the proxy's ETag and size.
 import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { CreateBucketCommand } from '@aws-sdk/client-s3';
-import {
-  distFile,
-  type GatewayProcess,
-  killAllChildren,
-  ROOT_CREDENTIALS,
-  removeDir,
-  s3Client,
-  startGateway,
-} from '@vgwrdma/test-kit';
+import { GetObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
+import { distFile, killAllChildren, s3Client } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMetaBucket, type UpstreamGateway } from './backend-s3/upstream-gateway.js';
+import { suiteTitle, UPSTREAM_START_TIMEOUT_MS, UPSTREAMS, type Upstream } from './backend-s3/upstreams.js';
 import { type ProxyProcess, startProxyGateway } from './helpers/proxy-process.js';
 
 const CUOBJTEST = distFile('cuobjtest', 'main.js');
 const PROXY_KEYS = { access: 'rdma-proxy-access', secret: 'rdma-proxy-secret' } as const;
-const META = 'vgw-meta';
 const MiB = 1024 * 1024;
-
-let upstream: GatewayProcess;
-let proxy: ProxyProcess;
 
 function cuobjtest(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((done) => {
@@ -40,34 +29,35 @@ function cuobjtest(args: readonly string[]): Promise<{ code: number; stdout: str
   });
 }
 
-describe('RDMA through `vgwrdma --rdma-ip ... s3` (cuobjtest round trip)', { timeout: 120_000 }, () => {
+function rdmaProxySuite(up: Upstream): void {
+  const bucket = `rdma-through-proxy-${Math.random().toString(36).slice(2, 8)}`;
+  let upstream: UpstreamGateway;
+  let proxy: ProxyProcess;
+
   beforeAll(async () => {
-    upstream = await startGateway();
-    const admin = s3Client(upstream.url, ROOT_CREDENTIALS);
-    await admin.send(new CreateBucketCommand({ Bucket: META }));
-    admin.destroy();
+    upstream = await up.start();
+    const meta = await createMetaBucket(upstream, 'vgw-meta');
     proxy = await startProxyGateway(
       PROXY_KEYS,
       [
         '--endpoint',
-        upstream.url,
+        upstream.endpoint,
         '--access',
-        ROOT_CREDENTIALS.access,
+        upstream.access,
         '--secret',
-        ROOT_CREDENTIALS.secret,
+        upstream.secret,
         '--use-path-style',
         '--meta-bucket',
-        META,
+        meta,
       ],
       ['--rdma-ip', '127.0.0.1'],
     );
-  });
+  }, UPSTREAM_START_TIMEOUT_MS);
 
   afterAll(async () => {
     await proxy?.stop();
     await upstream?.stop();
     killAllChildren();
-    if (upstream) await removeDir(upstream.root);
   });
 
   it('announces RDMA and the s3 backend in the banner', () => {
@@ -84,7 +74,7 @@ describe('RDMA through `vgwrdma --rdma-ip ... s3` (cuobjtest round trip)', { tim
       '-secret',
       PROXY_KEYS.secret,
       '-bucket',
-      'rdma-through-proxy',
+      bucket,
       '-key',
       'roundtrip',
       '-size',
@@ -100,7 +90,21 @@ describe('RDMA through `vgwrdma --rdma-ip ... s3` (cuobjtest round trip)', { tim
       iterations: 2,
       verified: true,
     });
-    const stored = await readFile(join(upstream.root, 'rdma-through-proxy', 'roundtrip'));
-    expect(stored.length).toBe(4 * MiB);
+    // In the upstream, as the upstream itself serves it, with the ETag and size the proxy answers.
+    const direct = await upstream.client.send(new GetObjectCommand({ Bucket: bucket, Key: 'roundtrip' }));
+    expect((await direct.Body!.transformToByteArray()).length).toBe(4 * MiB);
+    const client = s3Client(proxy.url, PROXY_KEYS);
+    const viaProxy = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: 'roundtrip' }));
+    client.destroy();
+    expect(direct.ETag).toBe(viaProxy.ETag);
+    expect(direct.ContentLength).toBe(viaProxy.ContentLength);
   });
-});
+}
+
+for (const up of UPSTREAMS) {
+  describe.skipIf(up.unavailable !== undefined)(
+    `RDMA through \`vgwrdma --rdma-ip ... s3\` (cuobjtest round trip) → ${suiteTitle(up)}`,
+    { timeout: 120_000 },
+    () => rdmaProxySuite(up),
+  );
+}

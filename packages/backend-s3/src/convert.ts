@@ -16,6 +16,7 @@ import type {
 } from '@vgwrdma/s3-backend';
 import { CHECKSUM_ALGORITHMS } from '@vgwrdma/s3-backend';
 import { compact } from './compact.js';
+import { partsCountOf } from './upstream-quirks.js';
 
 /** The SDK field carrying each algorithm's value, on inputs and outputs alike. */
 const CHECKSUM_FIELD = {
@@ -150,7 +151,7 @@ export function objectInfoFrom(key: string, out: SdkHeadObjectOutput): HeadObjec
     retention,
     legalHold:
       out.ObjectLockLegalHoldStatus === undefined ? undefined : out.ObjectLockLegalHoldStatus === 'ON',
-    partsCount: out.PartsCount,
+    partsCount: partsCountOf(out.PartsCount, out.ETag),
     deleteMarker: out.DeleteMarker,
     range,
   });

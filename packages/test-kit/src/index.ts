@@ -9,6 +9,16 @@ export {
   azuriteUnavailable,
   sharedAzurite,
 } from './azurite.js';
+export {
+  type CephRgw,
+  cephRgwUnavailable,
+  type RgwUser,
+  rgwClient,
+  sharedCephRgw,
+  sharedCephRgwDir,
+  startPrivateCephRgw,
+  stopSharedCephRgw,
+} from './ceph-rgw.js';
 export { collectOutput, type Exit, exitOf, type Output, waitForStdout } from './child-output.js';
 export { killAllChildren, track } from './child-registry.js';
 export { EMBEDDED_CREDENTIALS, EmbeddedGateway, type EmbeddedGatewayOptions } from './embedded-gateway.js';

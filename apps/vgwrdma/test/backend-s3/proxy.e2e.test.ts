@@ -1,4 +1,4 @@
-// S3Backend behaviour beyond the conformance kit, against a real upstream gateway process: the
+// S3Backend behaviour beyond the conformance kit, once per upstream (a gateway process, Ceph RGW): the
 // meta bucket (hidden, closed to clients, holding ACLs/policies/CORS/website per bucket, cleaned
 // with the bucket), ownership per account, forwarded bucket configuration, streamed GETs, and
 // the behaviour without a meta bucket.
@@ -8,12 +8,8 @@ import { HeadObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { MetaBucketMissingError, metaKey, S3Backend, type S3BackendOptions } from '@vgwrdma/backend-s3';
 import type { RequestContext } from '@vgwrdma/s3-backend';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMetaBucket, startUpstreamGateway, type UpstreamGateway } from './upstream-gateway.js';
-
-let META = '';
-let upstream: UpstreamGateway;
-let withMeta: S3Backend;
-let noMeta: S3Backend;
+import { createMetaBucket, type UpstreamGateway } from './upstream-gateway.js';
+import { suiteTitle, UPSTREAM_START_TIMEOUT_MS, UPSTREAMS, type Upstream } from './upstreams.js';
 
 const ctxOf = (access: string, role: 'admin' | 'user' = 'user'): RequestContext => ({
   account: { access, role },
@@ -34,188 +30,209 @@ async function code(p: Promise<unknown>): Promise<string | undefined> {
   }
 }
 
-function options(extra: Partial<S3BackendOptions> = {}): S3BackendOptions {
-  return {
-    endpoint: upstream.endpoint,
-    region: upstream.region,
-    access: upstream.access,
-    secret: upstream.secret,
-    usePathStyle: true,
-    ...extra,
-  };
+function proxySuite(up: Upstream): void {
+  let META = '';
+  let upstream: UpstreamGateway;
+  let withMeta: S3Backend;
+  let noMeta: S3Backend;
+
+  // Bucket names carry the suite's tag: an RGW is shared by the run's test files.
+  const tag = Math.random().toString(36).slice(2, 8);
+  const n = (name: string): string => `${name}-${tag}`;
+
+  function options(extra: Partial<S3BackendOptions> = {}): S3BackendOptions {
+    return {
+      endpoint: upstream.endpoint,
+      region: upstream.region,
+      access: upstream.access,
+      secret: upstream.secret,
+      usePathStyle: true,
+      ...extra,
+    };
+  }
+
+  beforeAll(async () => {
+    upstream = await up.start();
+    META = await createMetaBucket(upstream, 'proxy-meta');
+    withMeta = await S3Backend.open(options({ metaBucket: META }));
+    noMeta = await S3Backend.open(options());
+  }, UPSTREAM_START_TIMEOUT_MS);
+
+  afterAll(async () => {
+    await withMeta?.shutdown();
+    await noMeta?.shutdown();
+    await upstream?.stop();
+  });
+
+  describe(`S3Backend with a meta bucket`, () => {
+    it('refuses to open when the meta bucket does not exist upstream', async () => {
+      await expect(S3Backend.open(options({ metaBucket: 'no-such-meta-bucket' }))).rejects.toBeInstanceOf(
+        MetaBucketMissingError,
+      );
+    });
+
+    it('hides the meta bucket from listings and closes it to clients', async () => {
+      await withMeta.createBucket(alice, { bucket: n('alice-hidden'), owner: 'alice', acl: acl('alice') });
+      const all = await withMeta.listBucketsAndOwners(admin);
+      expect(all.map((b) => b.name)).not.toContain(META);
+      expect(all.find((b) => b.name === n('alice-hidden'))?.owner).toBe('alice');
+      expect((await withMeta.listBuckets(admin, {})).buckets.map((b) => b.name)).not.toContain(META);
+      expect(await code(withMeta.listObjectsV2(admin, { bucket: META, maxKeys: 10 }))).toBe('AccessDenied');
+      expect(
+        await code(withMeta.getObject(admin, { bucket: META, key: metaKey('acl', n('alice-hidden')) })),
+      ).toBe('AccessDenied');
+      expect(await code(withMeta.deleteBucket(admin, META))).toBe('AccessDenied');
+      expect(
+        await code(withMeta.createBucket(admin, { bucket: META, owner: 'root', acl: acl('root') })),
+      ).toBe('AccessDenied');
+    });
+
+    it('stores the ACL as versitygw does (vgw-meta-acl-<bucket>) and lists buckets per owner', async () => {
+      await withMeta.createBucket(bob, { bucket: n('bob-own'), owner: 'bob', acl: acl('bob') });
+      const stored = await upstream.client.send(
+        new HeadObjectCommand({ Bucket: META, Key: `vgw-meta-acl-${n('bob-own')}` }),
+      );
+      expect(stored.ContentLength).toBeGreaterThan(0);
+      expect((await withMeta.getBucketAcl(bob, n('bob-own'))).Owner).toBe('bob');
+      const bobs = (await withMeta.listBuckets(bob, { owner: 'bob' })).buckets.map((b) => b.name);
+      expect(bobs).toContain(n('bob-own'));
+      expect(bobs).not.toContain(n('alice-hidden'));
+      expect(
+        await code(withMeta.createBucket(alice, { bucket: n('bob-own'), owner: 'alice', acl: acl('alice') })),
+      ).toBe('BucketAlreadyExists');
+      await withMeta.changeBucketOwner(admin, n('bob-own'), 'alice');
+      expect((await withMeta.getBucketAcl(admin, n('bob-own'))).Owner).toBe('alice');
+      expect((await withMeta.listBuckets(alice, { owner: 'alice' })).buckets.map((b) => b.name)).toContain(
+        n('bob-own'),
+      );
+    });
+
+    it('keeps policy, CORS and website in the meta bucket; missing ones answer their own codes', async () => {
+      const b = n('cfg-bucket');
+      await withMeta.createBucket(alice, { bucket: b, owner: 'alice', acl: acl('alice') });
+      expect(await code(withMeta.getBucketPolicy(alice, b))).toBe('NoSuchBucketPolicy');
+      expect(await code(withMeta.getBucketCors(alice, b))).toBe('NoSuchCORSConfiguration');
+      expect(await code(withMeta.getBucketWebsite(alice, b))).toBe('NoSuchWebsiteConfiguration');
+      const policy = JSON.stringify({ Version: '2012-10-17', Statement: [] });
+      const cors =
+        '<CORSConfiguration><CORSRule><AllowedMethod>GET</AllowedMethod></CORSRule></CORSConfiguration>';
+      await withMeta.putBucketPolicy(alice, b, policy);
+      await withMeta.putBucketCors(alice, b, cors);
+      expect(await withMeta.getBucketPolicy(alice, b)).toBe(policy);
+      expect(await withMeta.getBucketCors(alice, b)).toBe(cors);
+      await withMeta.deleteBucketCors(alice, b);
+      expect(await code(withMeta.getBucketCors(alice, b))).toBe('NoSuchCORSConfiguration');
+      expect(await code(withMeta.getBucketPolicy(alice, n('no-such-bucket-here')))).toBe('NoSuchBucket');
+      expect(await code(withMeta.putBucketPolicy(alice, n('no-such-bucket-here'), policy))).toBe(
+        'NoSuchBucket',
+      );
+
+      // Deleting the bucket removes its configuration: a new bucket of that name starts clean.
+      await withMeta.deleteBucket(alice, b);
+      const left = await upstream.client.send(
+        new ListObjectsV2Command({ Bucket: META, Prefix: 'vgw-meta-' }),
+      );
+      expect((left.Contents ?? []).map((o) => o.Key).filter((k) => k?.endsWith(`-${b}`))).toEqual([]);
+      await withMeta.createBucket(bob, { bucket: b, owner: 'bob', acl: acl('bob') });
+      expect(await code(withMeta.getBucketPolicy(bob, b))).toBe('NoSuchBucketPolicy');
+    });
+
+    it('forwards bucket tags to the upstream', async () => {
+      const b = n('fwd-config');
+      await withMeta.createBucket(alice, { bucket: b, owner: 'alice', acl: acl('alice') });
+      await withMeta.putBucketTagging(alice, b, { team: 'storage', tier: 'hot' });
+      expect(await withMeta.getBucketTagging(alice, b)).toEqual({ team: 'storage', tier: 'hot' });
+      await withMeta.deleteBucketTagging(alice, b);
+      expect(await code(withMeta.getBucketTagging(alice, b))).toBe('NoSuchTagSet');
+    });
+
+    it('hands GET bodies on as the upstream response stream (nothing buffered)', async () => {
+      const b = n('stream-get');
+      await withMeta.createBucket(alice, { bucket: b, owner: 'alice', acl: acl('alice') });
+      const data = Buffer.alloc(3 * 1024 * 1024, 7);
+      await withMeta.putObject(alice, {
+        bucket: b,
+        key: 'k',
+        body: Readable.from([data]),
+        contentLength: data.length,
+      });
+      const got = await withMeta.getObject(alice, { bucket: b, key: 'k' });
+      expect(got.body).toBeInstanceOf(IncomingMessage);
+      let bytes = 0;
+      for await (const chunk of got.body) bytes += (chunk as Buffer).length;
+      expect(bytes).toBe(data.length);
+    });
+
+    it('answers NoSuchBucket for a HEAD of a key in a missing bucket (a bare 404 disambiguated)', async () => {
+      expect(await code(withMeta.headObject(alice, { bucket: n('no-such-bucket-here'), key: 'k' }))).toBe(
+        'NoSuchBucket',
+      );
+    });
+
+    it('checks an empty upload before sending it: a wrong checksum stores nothing', async () => {
+      const empty = () => Readable.from([]);
+      const wrong = { algorithm: 'CRC32' as const, expected: () => 'AQIDBA==' }; // CRC32 of nothing is AAAAAA==
+      expect(
+        await code(
+          withMeta.putObject(alice, {
+            bucket: n('stream-get'),
+            key: 'empty',
+            body: empty(),
+            contentLength: 0,
+            checksum: wrong,
+          }),
+        ),
+      ).toBe('BadDigest');
+      expect(await code(withMeta.headObject(alice, { bucket: n('stream-get'), key: 'empty' }))).toBe(
+        'NoSuchKey',
+      );
+      const ok = await withMeta.putObject(alice, {
+        bucket: n('stream-get'),
+        key: 'empty',
+        body: empty(),
+        contentLength: 0,
+      });
+      expect(ok.etag).toBe('"d41d8cd98f00b204e9800998ecf8427e"');
+    });
+
+    it('refuses an upload whose length is unknown (MissingContentLength)', async () => {
+      expect(
+        await code(
+          withMeta.putObject(alice, {
+            bucket: n('stream-get'),
+            key: 'nolen',
+            body: Readable.from([Buffer.from('x')]),
+          }),
+        ),
+      ).toBe('MissingContentLength');
+    });
+  });
+
+  describe('S3Backend without a meta bucket', () => {
+    it('forwards bucket creation; ownership is not tracked (no ACLs, every bucket listed)', async () => {
+      await noMeta.createBucket(alice, { bucket: n('plain-one'), owner: 'alice', acl: acl('alice') });
+      // The upstream sees one account re-creating its own bucket: in us-east-1 that is a 200, as S3
+      // answers, and the proxy forwards it.
+      expect(
+        await code(noMeta.createBucket(bob, { bucket: n('plain-one'), owner: 'bob', acl: acl('bob') })),
+      ).toBe(undefined);
+      expect(await code(noMeta.getBucketAcl(bob, n('plain-one')))).toBe('NotImplemented');
+      expect((await noMeta.listBuckets(bob, { owner: 'bob' })).buckets.map((b) => b.name)).toContain(
+        n('plain-one'),
+      );
+    });
+
+    it('refuses gateway-side configuration it has nowhere to keep', async () => {
+      expect(await code(noMeta.putBucketPolicy(alice, n('plain-one'), '{}'))).toBe('NotImplemented');
+      expect(await code(noMeta.putBucketCors(alice, n('plain-one'), '<CORSConfiguration/>'))).toBe(
+        'NotImplemented',
+      );
+      expect(await code(noMeta.putBucketAcl(alice, n('plain-one'), acl('alice')))).toBe('NotImplemented');
+      expect(await code(noMeta.getBucketPolicy(alice, n('plain-one')))).toBe('NoSuchBucketPolicy');
+    });
+  });
 }
 
-beforeAll(async () => {
-  upstream = await startUpstreamGateway();
-  META = await createMetaBucket(upstream, 'proxy-meta');
-  withMeta = await S3Backend.open(options({ metaBucket: META }));
-  noMeta = await S3Backend.open(options());
-});
-
-afterAll(async () => {
-  await withMeta?.shutdown();
-  await noMeta?.shutdown();
-  await upstream?.stop();
-});
-
-describe('S3Backend with a meta bucket', () => {
-  it('refuses to open when the meta bucket does not exist upstream', async () => {
-    await expect(S3Backend.open(options({ metaBucket: 'no-such-meta-bucket' }))).rejects.toBeInstanceOf(
-      MetaBucketMissingError,
-    );
-  });
-
-  it('hides the meta bucket from listings and closes it to clients', async () => {
-    await withMeta.createBucket(alice, { bucket: 'alice-hidden', owner: 'alice', acl: acl('alice') });
-    const all = await withMeta.listBucketsAndOwners(admin);
-    expect(all.map((b) => b.name)).not.toContain(META);
-    expect(all.find((b) => b.name === 'alice-hidden')?.owner).toBe('alice');
-    expect((await withMeta.listBuckets(admin, {})).buckets.map((b) => b.name)).not.toContain(META);
-    expect(await code(withMeta.listObjectsV2(admin, { bucket: META, maxKeys: 10 }))).toBe('AccessDenied');
-    expect(await code(withMeta.getObject(admin, { bucket: META, key: metaKey('acl', 'alice-hidden') }))).toBe(
-      'AccessDenied',
-    );
-    expect(await code(withMeta.deleteBucket(admin, META))).toBe('AccessDenied');
-    expect(await code(withMeta.createBucket(admin, { bucket: META, owner: 'root', acl: acl('root') }))).toBe(
-      'AccessDenied',
-    );
-  });
-
-  it('stores the ACL as versitygw does (vgw-meta-acl-<bucket>) and lists buckets per owner', async () => {
-    await withMeta.createBucket(bob, { bucket: 'bob-own', owner: 'bob', acl: acl('bob') });
-    const stored = await upstream.client.send(
-      new HeadObjectCommand({ Bucket: META, Key: 'vgw-meta-acl-bob-own' }),
-    );
-    expect(stored.ContentLength).toBeGreaterThan(0);
-    expect((await withMeta.getBucketAcl(bob, 'bob-own')).Owner).toBe('bob');
-    const bobs = (await withMeta.listBuckets(bob, { owner: 'bob' })).buckets.map((b) => b.name);
-    expect(bobs).toContain('bob-own');
-    expect(bobs).not.toContain('alice-hidden');
-    expect(
-      await code(withMeta.createBucket(alice, { bucket: 'bob-own', owner: 'alice', acl: acl('alice') })),
-    ).toBe('BucketAlreadyExists');
-    await withMeta.changeBucketOwner(admin, 'bob-own', 'alice');
-    expect((await withMeta.getBucketAcl(admin, 'bob-own')).Owner).toBe('alice');
-    expect((await withMeta.listBuckets(alice, { owner: 'alice' })).buckets.map((b) => b.name)).toContain(
-      'bob-own',
-    );
-  });
-
-  it('keeps policy, CORS and website in the meta bucket; missing ones answer their own codes', async () => {
-    const b = 'cfg-bucket';
-    await withMeta.createBucket(alice, { bucket: b, owner: 'alice', acl: acl('alice') });
-    expect(await code(withMeta.getBucketPolicy(alice, b))).toBe('NoSuchBucketPolicy');
-    expect(await code(withMeta.getBucketCors(alice, b))).toBe('NoSuchCORSConfiguration');
-    expect(await code(withMeta.getBucketWebsite(alice, b))).toBe('NoSuchWebsiteConfiguration');
-    const policy = JSON.stringify({ Version: '2012-10-17', Statement: [] });
-    const cors =
-      '<CORSConfiguration><CORSRule><AllowedMethod>GET</AllowedMethod></CORSRule></CORSConfiguration>';
-    await withMeta.putBucketPolicy(alice, b, policy);
-    await withMeta.putBucketCors(alice, b, cors);
-    expect(await withMeta.getBucketPolicy(alice, b)).toBe(policy);
-    expect(await withMeta.getBucketCors(alice, b)).toBe(cors);
-    await withMeta.deleteBucketCors(alice, b);
-    expect(await code(withMeta.getBucketCors(alice, b))).toBe('NoSuchCORSConfiguration');
-    expect(await code(withMeta.getBucketPolicy(alice, 'no-such-bucket-here'))).toBe('NoSuchBucket');
-    expect(await code(withMeta.putBucketPolicy(alice, 'no-such-bucket-here', policy))).toBe('NoSuchBucket');
-
-    // Deleting the bucket removes its configuration: a new bucket of that name starts clean.
-    await withMeta.deleteBucket(alice, b);
-    const left = await upstream.client.send(new ListObjectsV2Command({ Bucket: META, Prefix: 'vgw-meta-' }));
-    expect((left.Contents ?? []).map((o) => o.Key).filter((k) => k?.endsWith(`-${b}`))).toEqual([]);
-    await withMeta.createBucket(bob, { bucket: b, owner: 'bob', acl: acl('bob') });
-    expect(await code(withMeta.getBucketPolicy(bob, b))).toBe('NoSuchBucketPolicy');
-  });
-
-  it('forwards bucket tags to the upstream', async () => {
-    const b = 'fwd-config';
-    await withMeta.createBucket(alice, { bucket: b, owner: 'alice', acl: acl('alice') });
-    await withMeta.putBucketTagging(alice, b, { team: 'storage', tier: 'hot' });
-    expect(await withMeta.getBucketTagging(alice, b)).toEqual({ team: 'storage', tier: 'hot' });
-    await withMeta.deleteBucketTagging(alice, b);
-    expect(await code(withMeta.getBucketTagging(alice, b))).toBe('NoSuchTagSet');
-  });
-
-  it('hands GET bodies on as the upstream response stream (nothing buffered)', async () => {
-    const b = 'stream-get';
-    await withMeta.createBucket(alice, { bucket: b, owner: 'alice', acl: acl('alice') });
-    const data = Buffer.alloc(3 * 1024 * 1024, 7);
-    await withMeta.putObject(alice, {
-      bucket: b,
-      key: 'k',
-      body: Readable.from([data]),
-      contentLength: data.length,
-    });
-    const got = await withMeta.getObject(alice, { bucket: b, key: 'k' });
-    expect(got.body).toBeInstanceOf(IncomingMessage);
-    let n = 0;
-    for await (const chunk of got.body) n += (chunk as Buffer).length;
-    expect(n).toBe(data.length);
-  });
-
-  it('answers NoSuchBucket for a HEAD of a key in a missing bucket (a bare 404 disambiguated)', async () => {
-    expect(await code(withMeta.headObject(alice, { bucket: 'no-such-bucket-here', key: 'k' }))).toBe(
-      'NoSuchBucket',
-    );
-  });
-
-  it('checks an empty upload before sending it: a wrong checksum stores nothing', async () => {
-    const empty = () => Readable.from([]);
-    const wrong = { algorithm: 'CRC32' as const, expected: () => 'AQIDBA==' }; // CRC32 of nothing is AAAAAA==
-    expect(
-      await code(
-        withMeta.putObject(alice, {
-          bucket: 'stream-get',
-          key: 'empty',
-          body: empty(),
-          contentLength: 0,
-          checksum: wrong,
-        }),
-      ),
-    ).toBe('BadDigest');
-    expect(await code(withMeta.headObject(alice, { bucket: 'stream-get', key: 'empty' }))).toBe('NoSuchKey');
-    const ok = await withMeta.putObject(alice, {
-      bucket: 'stream-get',
-      key: 'empty',
-      body: empty(),
-      contentLength: 0,
-    });
-    expect(ok.etag).toBe('"d41d8cd98f00b204e9800998ecf8427e"');
-  });
-
-  it('refuses an upload whose length is unknown (MissingContentLength)', async () => {
-    expect(
-      await code(
-        withMeta.putObject(alice, {
-          bucket: 'stream-get',
-          key: 'nolen',
-          body: Readable.from([Buffer.from('x')]),
-        }),
-      ),
-    ).toBe('MissingContentLength');
-  });
-});
-
-describe('S3Backend without a meta bucket', () => {
-  it('forwards bucket creation; ownership is not tracked (no ACLs, every bucket listed)', async () => {
-    await noMeta.createBucket(alice, { bucket: 'plain-one', owner: 'alice', acl: acl('alice') });
-    // The upstream sees one account re-creating its own bucket: in us-east-1 that is a 200, as S3
-    // answers, and the proxy forwards it.
-    expect(await code(noMeta.createBucket(bob, { bucket: 'plain-one', owner: 'bob', acl: acl('bob') }))).toBe(
-      undefined,
-    );
-    expect(await code(noMeta.getBucketAcl(bob, 'plain-one'))).toBe('NotImplemented');
-    expect((await noMeta.listBuckets(bob, { owner: 'bob' })).buckets.map((b) => b.name)).toContain(
-      'plain-one',
-    );
-  });
-
-  it('refuses gateway-side configuration it has nowhere to keep', async () => {
-    expect(await code(noMeta.putBucketPolicy(alice, 'plain-one', '{}'))).toBe('NotImplemented');
-    expect(await code(noMeta.putBucketCors(alice, 'plain-one', '<CORSConfiguration/>'))).toBe(
-      'NotImplemented',
-    );
-    expect(await code(noMeta.putBucketAcl(alice, 'plain-one', acl('alice')))).toBe('NotImplemented');
-    expect(await code(noMeta.getBucketPolicy(alice, 'plain-one'))).toBe('NoSuchBucketPolicy');
-  });
-});
+for (const up of UPSTREAMS) {
+  describe.skipIf(up.unavailable !== undefined)(suiteTitle(up), () => proxySuite(up));
+}

@@ -1,28 +1,22 @@
 // RDMA to the gateway, HTTP to the upstream: a proxy gateway PROCESS (test-kit's gateway child:
-// the RDMA plugin over S3Backend, softnic transport) in front of a second gateway process (posix). cuobjclient Sessions in this
-// process upload and download by RDMA; the bytes must land in, and come back from, the posix
-// gateway's tree. Needs the built dist/ of the workspace packages and the shims (npm test builds).
+// the RDMA plugin over S3Backend, softnic transport) in front of each upstream (upstreams.ts: a
+// second gateway process on posix, and Ceph RGW). cuobjclient Sessions in this process upload and
+// download by RDMA; the bytes must land in the upstream (read back by a plain SDK client on it)
+// and come back from it. Needs the built dist/ of the workspace packages and the shims (npm test builds).
 // (Moved here from backend-s3's tests: it starts the app as the upstream.)
 
 import { execFile } from 'node:child_process';
 import { randomFillSync } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { CreateBucketCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { Session } from '@vgwrdma/cuobjclient';
 import { distFile, type GatewayChild, startGatewayChild } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMetaBucket, startUpstreamGateway, type UpstreamGateway } from './upstream-gateway.js';
+import { createMetaBucket, type UpstreamGateway } from './upstream-gateway.js';
+import { suiteTitle, UPSTREAM_START_TIMEOUT_MS, UPSTREAMS, type Upstream } from './upstreams.js';
 
 const CUOBJTEST = distFile('cuobjtest', 'main.js');
 const GW = { access: 'rdma-proxy-access', secret: 'rdma-proxy-secret' };
 const MiB = 1 << 20;
-const bucket = 'rdma-via-proxy';
-
-let upstream: UpstreamGateway;
-let proxy: GatewayChild;
-let s3: S3Client;
-let endpoint = '';
 
 /** Runs the built cuobjtest CLI to its exit; stdout parsed as its --json document. */
 function cuobjtest(args: readonly string[]): Promise<{ code: number; json: unknown; stderr: string }> {
@@ -46,7 +40,7 @@ function cuobjtest(args: readonly string[]): Promise<{ code: number; json: unkno
 }
 
 /** The proxy: the RDMA plugin over S3Backend (upstream: the posix gateway), 2 x 8 MiB buffers. */
-function startProxy(metaBucket: string): Promise<GatewayChild> {
+function startProxy(upstream: UpstreamGateway, metaBucket: string): Promise<GatewayChild> {
   return startGatewayChild({
     access: GW.access,
     secret: GW.secret,
@@ -61,73 +55,99 @@ function startProxy(metaBucket: string): Promise<GatewayChild> {
   });
 }
 
-// Against an external store there is no tree to look into: this test needs the posix upstream.
-describe.skipIf(process.env.BACKEND_S3_TEST_ENDPOINT !== undefined)(
-  'RDMA through the s3 proxy (CuServer over S3Backend)',
-  () => {
-    beforeAll(async () => {
-      upstream = await startUpstreamGateway();
-      proxy = await startProxy(await createMetaBucket(upstream, 'rdma-meta'));
-      endpoint = proxy.endpoint;
-      s3 = new S3Client({
-        endpoint,
-        region: 'us-east-1',
-        forcePathStyle: true,
-        credentials: { accessKeyId: GW.access, secretAccessKey: GW.secret },
-        requestChecksumCalculation: 'WHEN_REQUIRED',
-        responseChecksumValidation: 'WHEN_REQUIRED',
-      });
-      await s3.send(new CreateBucketCommand({ Bucket: bucket }));
-    });
+function rdmaSuite(up: Upstream): void {
+  const tag = Math.random().toString(36).slice(2, 8);
+  const bucket = `rdma-via-proxy-${tag}`;
+  let upstream: UpstreamGateway;
+  let proxy: GatewayChild;
+  let s3: S3Client;
+  let endpoint = '';
 
-    afterAll(async () => {
-      s3?.destroy();
-      await proxy?.stop();
-      await upstream?.stop();
-    });
+  /** The object's bytes as the upstream itself serves them (no proxy in between). */
+  async function stored(b: string, key: string): Promise<Buffer> {
+    const got = await upstream.client.send(new GetObjectCommand({ Bucket: b, Key: key }));
+    return Buffer.from(await got.Body!.transformToByteArray());
+  }
 
-    it('uploads by RDMA into the upstream and downloads by RDMA from it, byte for byte', async () => {
-      await using s = await Session.open({ size: 3 * MiB + 17, checksum: 'crc32c' });
-      for (const round of [1, 2]) {
-        const data = randomFillSync(new Uint8Array(s.size));
-        const key = `obj-${round}`;
-        expect((await s.upload(s3, bucket, key, data)).via).toBe('rdma');
-        // The proxy kept nothing: the object is a file in the upstream gateway's tree.
-        expect(Buffer.compare(await readFile(join(upstream.root, bucket, key)), data)).toBe(0);
-        const head = await s3.send(
-          new HeadObjectCommand({ Bucket: bucket, Key: key, ChecksumMode: 'ENABLED' }),
-        );
-        expect(head.ContentLength).toBe(s.size);
-        const dst = new Uint8Array(s.size);
-        const res = await s.download(s3, bucket, key, dst);
-        expect(res).toMatchObject({ via: 'rdma', rdmaReply: '200', bytes: s.size });
-        expect(Buffer.compare(dst, data)).toBe(0);
-      }
+  beforeAll(async () => {
+    upstream = await up.start();
+    proxy = await startProxy(upstream, await createMetaBucket(upstream, 'rdma-meta'));
+    endpoint = proxy.endpoint;
+    s3 = new S3Client({
+      endpoint,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: GW.access, secretAccessKey: GW.secret },
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
     });
+    await s3.send(new CreateBucketCommand({ Bucket: bucket }));
+  }, UPSTREAM_START_TIMEOUT_MS);
 
-    it('passes a cuobjtest round trip (RDMA PUT and GET, verified) through the proxy', async () => {
-      const run = await cuobjtest([
-        '-endpoint',
-        endpoint,
-        '-access',
-        GW.access,
-        '-secret',
-        GW.secret,
-        '-bucket',
-        'cuobjtest-proxy',
-        '-key',
-        'roundtrip',
-        '-size',
-        '2MiB',
-        '-n',
-        '2',
-        '--json',
-      ]);
-      expect(run.code, run.stderr).toBe(0);
-      expect(run.json).toMatchObject({ mode: 'rdma', sizeBytes: 2 * MiB, iterations: 2, verified: true });
-      // The object cuobjtest wrote went through the proxy into the upstream's tree.
-      const stored = await readFile(join(upstream.root, 'cuobjtest-proxy', 'roundtrip'));
-      expect(stored.length).toBe(2 * MiB);
-    });
-  },
-);
+  afterAll(async () => {
+    s3?.destroy();
+    await proxy?.stop();
+    await upstream?.stop();
+  });
+
+  // With a checksum the proxy sends the body aws-chunked with a trailer, which RGW 16.2 refuses
+  // (MissingContentLength): issue 21's unknown-length bodies, fixed in backend-s3 by lane i21-proxy.
+  const checksumFails =
+    up.name === 'rgw' ? 'i21-proxy: checksummed bodies reach RGW 16.2 aws-chunked, answered 411' : undefined;
+  for (const checksum of ['crc32c', undefined] as const) {
+    const title = `uploads by RDMA into the upstream and downloads by RDMA from it, byte for byte (checksum: ${checksum ?? 'none'})`;
+    const test = checksum !== undefined && checksumFails ? it.fails : it;
+    test(
+      checksum !== undefined && checksumFails ? `${title} (expected to fail: ${checksumFails})` : title,
+      async () => {
+        await using s = await Session.open({ size: 3 * MiB + 17, ...(checksum ? { checksum } : {}) });
+        for (const round of [1, 2]) {
+          const data = randomFillSync(new Uint8Array(s.size));
+          const key = `obj-${round}`;
+          expect((await s.upload(s3, bucket, key, data)).via).toBe('rdma');
+          // The proxy kept nothing: the object is in the upstream, byte for byte.
+          expect(Buffer.compare(await stored(bucket, key), data)).toBe(0);
+          const head = await s3.send(
+            new HeadObjectCommand({ Bucket: bucket, Key: key, ChecksumMode: 'ENABLED' }),
+          );
+          expect(head.ContentLength).toBe(s.size);
+          const dst = new Uint8Array(s.size);
+          const res = await s.download(s3, bucket, key, dst);
+          expect(res).toMatchObject({ via: 'rdma', rdmaReply: '200', bytes: s.size });
+          expect(Buffer.compare(dst, data)).toBe(0);
+        }
+      },
+    );
+  }
+
+  it('passes a cuobjtest round trip (RDMA PUT and GET, verified) through the proxy', async () => {
+    const run = await cuobjtest([
+      '-endpoint',
+      endpoint,
+      '-access',
+      GW.access,
+      '-secret',
+      GW.secret,
+      '-bucket',
+      `cuobjtest-proxy-${tag}`,
+      '-key',
+      'roundtrip',
+      '-size',
+      '2MiB',
+      '-n',
+      '2',
+      '--json',
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.json).toMatchObject({ mode: 'rdma', sizeBytes: 2 * MiB, iterations: 2, verified: true });
+    // The object cuobjtest wrote went through the proxy into the upstream.
+    expect((await stored(`cuobjtest-proxy-${tag}`, 'roundtrip')).length).toBe(2 * MiB);
+  });
+}
+
+for (const up of UPSTREAMS) {
+  describe.skipIf(up.unavailable !== undefined)(
+    `RDMA through the s3 proxy (CuServer over S3Backend) → ${suiteTitle(up)}`,
+    () => rdmaSuite(up),
+  );
+}

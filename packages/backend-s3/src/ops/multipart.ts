@@ -36,6 +36,8 @@ import {
   ownerFrom,
 } from '../convert.js';
 import { call, checkBucket, type Upstream } from '../upstream.js';
+import { checkPartOrder, checkWriteLimits, quotedETag, writeConditionETag } from '../upstream-quirks.js';
+import { asUploadError, completedETag, uploadGone } from './multipart-quirks.js';
 import { streamedUpload } from './streamed-upload.js';
 
 export async function createMultipartUpload(
@@ -44,6 +46,7 @@ export async function createMultipartUpload(
   input: CreateMultipartUploadInput,
 ): Promise<CreateMultipartUploadOutput> {
   checkBucket(up, input.bucket);
+  checkWriteLimits(input.key, input.metadata);
   const out = await call(ctx, 'bucket', (o) =>
     up.client.send(
       new CreateMultipartUploadCommand({
@@ -117,7 +120,7 @@ export async function uploadPartCopy(
   );
   const r = out.CopyPartResult;
   return compact({
-    etag: r?.ETag ?? '',
+    etag: quotedETag(r?.ETag),
     lastModified: r?.LastModified ?? new Date(),
     copySourceVersionId: out.CopySourceVersionId,
     checksums: r ? checksumsFrom(r) : undefined,
@@ -130,33 +133,36 @@ export async function completeMultipartUpload(
   input: CompleteMultipartUploadInput,
 ): Promise<CompleteMultipartUploadOutput> {
   checkBucket(up, input.bucket);
-  const out = await call(ctx, 'upload', (o) =>
-    up.client.send(
-      new CompleteMultipartUploadCommand({
-        Bucket: input.bucket,
-        Key: input.key,
-        UploadId: input.uploadId,
-        MultipartUpload: {
-          Parts: input.parts.map((p) => ({
-            PartNumber: p.partNumber,
-            ETag: p.etag,
-            ...checksumFields(p.checksums),
-          })),
-        },
-        ...checksumFields(input.checksums),
-        ChecksumType: input.checksumType,
-        MpuObjectSize: input.objectSize,
-        IfMatch: input.ifMatch,
-        IfNoneMatch: input.ifNoneMatch,
-      }),
-      o,
+  checkPartOrder(input.parts);
+  const out = await uploadGone(up, ctx, input, () =>
+    call(ctx, 'upload', (o) =>
+      up.client.send(
+        new CompleteMultipartUploadCommand({
+          Bucket: input.bucket,
+          Key: input.key,
+          UploadId: input.uploadId,
+          MultipartUpload: {
+            Parts: input.parts.map((p) => ({
+              PartNumber: p.partNumber,
+              ETag: p.etag,
+              ...checksumFields(p.checksums),
+            })),
+          },
+          ...checksumFields(input.checksums),
+          ChecksumType: input.checksumType,
+          MpuObjectSize: input.objectSize,
+          IfMatch: writeConditionETag(input.ifMatch),
+          IfNoneMatch: writeConditionETag(input.ifNoneMatch),
+        }),
+        o,
+      ),
     ),
   );
   const checksums = checksumsFrom(out);
   return compact({
     bucket: out.Bucket ?? input.bucket,
     key: out.Key ?? input.key,
-    etag: out.ETag ?? '',
+    etag: await completedETag(up, ctx, input, out),
     versionId: out.VersionId,
     checksums: Object.keys(checksums).length > 0 ? checksums : undefined,
     checksumType: checksumTypeOf(out.ChecksumType),
@@ -183,16 +189,18 @@ export async function listParts(
   input: ListPartsInput,
 ): Promise<ListPartsOutput> {
   checkBucket(up, input.bucket);
-  const out = await call(ctx, 'upload', (o) =>
-    up.client.send(
-      new ListPartsCommand({
-        Bucket: input.bucket,
-        Key: input.key,
-        UploadId: input.uploadId,
-        PartNumberMarker: input.partNumberMarker === undefined ? undefined : String(input.partNumberMarker),
-        MaxParts: input.maxParts,
-      }),
-      o,
+  const out = await asUploadError(() =>
+    call(ctx, 'upload', (o) =>
+      up.client.send(
+        new ListPartsCommand({
+          Bucket: input.bucket,
+          Key: input.key,
+          UploadId: input.uploadId,
+          PartNumberMarker: input.partNumberMarker === undefined ? undefined : String(input.partNumberMarker),
+          MaxParts: input.maxParts,
+        }),
+        o,
+      ),
     ),
   );
   const next = out.NextPartNumberMarker === undefined ? undefined : Number(out.NextPartNumberMarker);

@@ -35,6 +35,8 @@ import {
   rangeHeader,
 } from '../convert.js';
 import { call, checkBucket, type Upstream } from '../upstream.js';
+import { checkWriteLimits, quotedETag, writeConditionETag } from '../upstream-quirks.js';
+import { upstreamReadInput } from './read-conditions.js';
 import { streamedUpload } from './streamed-upload.js';
 
 export async function putObject(
@@ -43,6 +45,7 @@ export async function putObject(
   input: PutObjectInput,
 ): Promise<PutObjectOutput> {
   checkBucket(up, input.bucket);
+  checkWriteLimits(input.key, input.metadata);
   const { result, size, computed } = await streamedUpload(up, ctx, input, 'object', (body, spec, options) =>
     up.streamClient.send(
       new PutObjectCommand({
@@ -52,8 +55,8 @@ export async function putObject(
         ContentLength: spec.contentLength,
         ...objectAttributeFields(input),
         ...spec.checksumFields,
-        IfMatch: input.ifMatch,
-        IfNoneMatch: input.ifNoneMatch,
+        IfMatch: writeConditionETag(input.ifMatch),
+        IfNoneMatch: writeConditionETag(input.ifNoneMatch),
       }),
       options,
     ),
@@ -91,7 +94,8 @@ export async function getObject(
   input: GetObjectInput,
 ): Promise<GetObjectOutput> {
   checkBucket(up, input.bucket);
-  const out = await call(ctx, 'object', (o) => up.client.send(new GetObjectCommand(readFields(input)), o));
+  const sent = await upstreamReadInput(up, ctx, input);
+  const out = await call(ctx, 'object', (o) => up.client.send(new GetObjectCommand(readFields(sent)), o));
   const body = out.Body;
   if (body === undefined || !('pipe' in body)) throw new S3Error('InternalError');
   // The SDK's body is the upstream's response stream: handed on unread, so bytes flow through.
@@ -105,7 +109,8 @@ export async function headObject(
 ): Promise<HeadObjectOutput> {
   checkBucket(up, input.bucket);
   try {
-    const out = await call(ctx, 'object', (o) => up.client.send(new HeadObjectCommand(readFields(input)), o));
+    const sent = await upstreamReadInput(up, ctx, input);
+    const out = await call(ctx, 'object', (o) => up.client.send(new HeadObjectCommand(readFields(sent)), o));
     return objectInfoFrom(input.key, out);
   } catch (err) {
     // A HEAD 404 has no body to say what is missing: ask whether the bucket is there.
@@ -187,6 +192,7 @@ export async function copyObject(
   checkBucket(up, input.source.bucket);
   const c = input.source.conditions;
   const replace = input.metadataDirective === 'REPLACE';
+  checkWriteLimits(input.key, replace ? input.metadata : undefined);
   const attrs = objectAttributeFields(input);
   const out = await call(ctx, 'object', (o) =>
     up.client.send(
@@ -213,7 +219,7 @@ export async function copyObject(
   );
   const r = out.CopyObjectResult;
   return compact({
-    etag: r?.ETag ?? '',
+    etag: quotedETag(r?.ETag),
     lastModified: r?.LastModified ?? new Date(),
     versionId: out.VersionId,
     copySourceVersionId: out.CopySourceVersionId,

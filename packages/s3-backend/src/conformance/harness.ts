@@ -22,6 +22,13 @@ export interface ConformanceOptions {
    * `multipart.`) to skip, for behaviours the backend deliberately leaves to another layer.
    */
   skip?: string[];
+  /**
+   * Case ids expected to fail on this backend, each with the reason (a known divergence being
+   * fixed elsewhere): the case runs and must fail; once it passes, the run says so.
+   */
+  expectFail?: Record<string, string>;
+  /** Timeout of the hook that runs the factory (ms; vitest's hookTimeout when absent). */
+  setupTimeout?: number;
 }
 
 /** The account every case acts as; its access key is the bucket owner. */
@@ -41,7 +48,7 @@ export class Harness {
   install(): void {
     beforeAll(async () => {
       this.subject = await this.factory();
-    });
+    }, this.options.setupTimeout);
     afterAll(async () => {
       await this.subject?.cleanup();
     });
@@ -69,7 +76,9 @@ export class Harness {
   /** Registers a case. `id` is stable and skippable; `title` says which S3 behaviour it pins. */
   case(id: string, title: string, fn: () => Promise<void>, timeout?: number): void {
     const name = `${title} [${id}]`;
+    const failing = this.options.expectFail?.[id];
     if (this.isSkipped(id)) it.skip(name, fn);
+    else if (failing !== undefined) it.fails(`${name} (expected to fail: ${failing})`, fn, timeout);
     else it(name, fn, timeout);
   }
 
