@@ -31,7 +31,9 @@ function flagOrEnvGiven(name: string, env: readonly string[], given: Given, vars
 function refuseUnsupported(given: Given, vars: Env): void {
   for (const flag of UNSUPPORTED_IAM_FLAGS) {
     if (!flagOrEnvGiven(flag.name, flag.env, given, vars)) continue;
-    const service = flag.name.startsWith('ipa') ? 'the FreeIPA IAM service (--ipa-*)' : 'the Vault IAM service (--iam-vault-*)';
+    const service = flag.name.startsWith('ipa')
+      ? 'the FreeIPA IAM service (--ipa-*)'
+      : 'the Vault IAM service (--iam-vault-*)';
     throw new UsageError(
       `--${flag.name} (${flag.env.join(', ')}): ${service} is not supported by vgwrdma; ` +
         'keep accounts in --iam-dir, LDAP (--iam-ldap-url) or an S3 bucket (--s3-iam-endpoint) — see docs/compatibility.md',
@@ -43,7 +45,11 @@ function missing(values: Record<string, unknown>, names: readonly string[]): str
   return names.filter((n) => values[n] === undefined);
 }
 
-export function iamServiceConfig(given: Given, vars: Env, iamDir: string | undefined): IamServiceConfig | undefined {
+export function iamServiceConfig(
+  given: Given,
+  vars: Env,
+  iamDir: string | undefined,
+): IamServiceConfig | undefined {
   refuseUnsupported(given, vars);
   const v = resolveFlags(IAM_FLAGS, given, vars);
   const envOf = (name: string) => IAM_FLAGS.find((f) => f.name === name)?.env ?? [];
@@ -60,9 +66,13 @@ export function iamServiceConfig(given: Given, vars: Env, iamDir: string | undef
   if (chosen.length > 1)
     throw new UsageError(`choose one IAM store: ${chosen.join(' and ')} were both given`);
   if (ldapGiven.length > 0 && v['iam-ldap-url'] === undefined)
-    throw new UsageError(`--${ldapGiven[0]} needs --iam-ldap-url (VGW_IAM_LDAP_URL): the LDAP server to keep accounts in`);
+    throw new UsageError(
+      `--${ldapGiven[0]} needs --iam-ldap-url (VGW_IAM_LDAP_URL): the LDAP server to keep accounts in`,
+    );
   if (s3Given.length > 0 && v['s3-iam-endpoint'] === undefined)
-    throw new UsageError(`--${s3Given[0]} needs --s3-iam-endpoint (VGW_S3_IAM_ENDPOINT): the S3 endpoint of the IAM bucket`);
+    throw new UsageError(
+      `--${s3Given[0]} needs --s3-iam-endpoint (VGW_S3_IAM_ENDPOINT): the S3 endpoint of the IAM bucket`,
+    );
 
   // Read only after the `missing` check of the same names below.
   const r = v as { [K in keyof typeof v]-?: NonNullable<(typeof v)[K]> };
@@ -84,7 +94,9 @@ export function iamServiceConfig(given: Given, vars: Env, iamDir: string | undef
       'iam-ldap-group-id-atr',
     ]);
     if (need.length > 0)
-      throw new UsageError(`the LDAP IAM service needs ${need.map((n) => `--${n} (${envOf(n).join(', ')})`).join(', ')}`);
+      throw new UsageError(
+        `the LDAP IAM service needs ${need.map((n) => `--${n} (${envOf(n).join(', ')})`).join(', ')}`,
+      );
     return {
       kind: 'ldap',
       ldap: {
@@ -109,7 +121,9 @@ export function iamServiceConfig(given: Given, vars: Env, iamDir: string | undef
   if (v['s3-iam-endpoint'] !== undefined) {
     const need = missing(v, ['s3-iam-access', 's3-iam-secret', 's3-iam-bucket']);
     if (need.length > 0)
-      throw new UsageError(`the S3 IAM service needs ${need.map((n) => `--${n} (${envOf(n).join(', ')})`).join(', ')}`);
+      throw new UsageError(
+        `the S3 IAM service needs ${need.map((n) => `--${n} (${envOf(n).join(', ')})`).join(', ')}`,
+      );
     return {
       kind: 's3',
       s3: {

@@ -22,10 +22,22 @@ const seconds = z
   .regex(/^\d{1,7}$/, 'must be a whole number of seconds')
   .transform(Number);
 
-const str = <const N extends string, S extends z.ZodType>(name: N, env: string, help: string, schema: S, arg: string) =>
-  ({ name, type: 'string', env: [env], schema, arg, help }) as const satisfies FlagSpec;
+const str = <const N extends string, S extends z.ZodType>(
+  name: N,
+  env: string,
+  help: string,
+  schema: S,
+  arg: string,
+) => ({ name, type: 'string', env: [env], schema, arg, help }) as const satisfies FlagSpec;
 const bool = <const N extends string>(name: N, env: string, help: string) =>
-  ({ name, type: 'boolean', env: [env], schema: z.boolean(), default: false, help }) as const satisfies FlagSpec;
+  ({
+    name,
+    type: 'boolean',
+    env: [env],
+    schema: z.boolean(),
+    default: false,
+    help,
+  }) as const satisfies FlagSpec;
 
 export const LDAP_FLAG_NAMES = [
   'iam-ldap-url',
@@ -52,34 +64,132 @@ export const S3_IAM_FLAG_NAMES = [
 ] as const;
 
 export const IAM_FLAGS = [
-  str('iam-ldap-url', 'VGW_IAM_LDAP_URL', 'keep accounts in this LDAP server (ldap:// or ldaps://)', ldapUrl, 'URL'),
-  str('iam-ldap-bind-dn', 'VGW_IAM_LDAP_BIND_DN', "LDAP bind DN, e.g. 'cn=admin,dc=example,dc=com'", nonEmpty, 'DN'),
-  str('iam-ldap-bind-pass', 'VGW_IAM_LDAP_BIND_PASS', 'LDAP bind password (prefer the environment variable)', nonEmpty, 'PASS'),
-  str('iam-ldap-query-base', 'VGW_IAM_LDAP_QUERY_BASE', "LDAP base DN of the accounts, e.g. 'ou=iam,dc=example,dc=com'", nonEmpty, 'DN'),
-  str('iam-ldap-object-classes', 'VGW_IAM_LDAP_OBJECT_CLASSES', "object classes of account entries, comma separated, e.g. 'top,account'", classes, 'LIST'),
-  str('iam-ldap-access-atr', 'VGW_IAM_LDAP_ACCESS_ATR', 'attribute holding the access key id (also the entry RDN)', ldapName, 'ATTR'),
-  str('iam-ldap-secret-atr', 'VGW_IAM_LDAP_SECRET_ATR', 'attribute holding the secret access key', ldapName, 'ATTR'),
-  str('iam-ldap-role-atr', 'VGW_IAM_LDAP_ROLE_ATR', 'attribute holding the role (user, userplus, admin)', ldapName, 'ATTR'),
+  str(
+    'iam-ldap-url',
+    'VGW_IAM_LDAP_URL',
+    'keep accounts in this LDAP server (ldap:// or ldaps://)',
+    ldapUrl,
+    'URL',
+  ),
+  str(
+    'iam-ldap-bind-dn',
+    'VGW_IAM_LDAP_BIND_DN',
+    "LDAP bind DN, e.g. 'cn=admin,dc=example,dc=com'",
+    nonEmpty,
+    'DN',
+  ),
+  str(
+    'iam-ldap-bind-pass',
+    'VGW_IAM_LDAP_BIND_PASS',
+    'LDAP bind password (prefer the environment variable)',
+    nonEmpty,
+    'PASS',
+  ),
+  str(
+    'iam-ldap-query-base',
+    'VGW_IAM_LDAP_QUERY_BASE',
+    "LDAP base DN of the accounts, e.g. 'ou=iam,dc=example,dc=com'",
+    nonEmpty,
+    'DN',
+  ),
+  str(
+    'iam-ldap-object-classes',
+    'VGW_IAM_LDAP_OBJECT_CLASSES',
+    "object classes of account entries, comma separated, e.g. 'top,account'",
+    classes,
+    'LIST',
+  ),
+  str(
+    'iam-ldap-access-atr',
+    'VGW_IAM_LDAP_ACCESS_ATR',
+    'attribute holding the access key id (also the entry RDN)',
+    ldapName,
+    'ATTR',
+  ),
+  str(
+    'iam-ldap-secret-atr',
+    'VGW_IAM_LDAP_SECRET_ATR',
+    'attribute holding the secret access key',
+    ldapName,
+    'ATTR',
+  ),
+  str(
+    'iam-ldap-role-atr',
+    'VGW_IAM_LDAP_ROLE_ATR',
+    'attribute holding the role (user, userplus, admin)',
+    ldapName,
+    'ATTR',
+  ),
   str('iam-ldap-user-id-atr', 'VGW_IAM_LDAP_USER_ID_ATR', 'attribute holding the user id', ldapName, 'ATTR'),
-  str('iam-ldap-group-id-atr', 'VGW_IAM_LDAP_GROUP_ID_ATR', 'attribute holding the group id', ldapName, 'ATTR'),
-  str('iam-ldap-project-id-atr', 'VGW_IAM_LDAP_PROJECT_ID_ATR', 'attribute holding the project id (optional)', ldapName, 'ATTR'),
-  bool('iam-ldap-tls-skip-verify', 'VGW_IAM_LDAP_TLS_SKIP_VERIFY', 'ldaps: do not verify the server certificate (insecure)'),
-  str('s3-iam-access', 'VGW_S3_IAM_ACCESS_KEY', 'access key for the bucket holding users.json', nonEmpty, 'KEY'),
-  str('s3-iam-secret', 'VGW_S3_IAM_SECRET_KEY', 'secret key for that bucket (prefer the environment variable)', nonEmpty, 'SECRET'),
+  str(
+    'iam-ldap-group-id-atr',
+    'VGW_IAM_LDAP_GROUP_ID_ATR',
+    'attribute holding the group id',
+    ldapName,
+    'ATTR',
+  ),
+  str(
+    'iam-ldap-project-id-atr',
+    'VGW_IAM_LDAP_PROJECT_ID_ATR',
+    'attribute holding the project id (optional)',
+    ldapName,
+    'ATTR',
+  ),
+  bool(
+    'iam-ldap-tls-skip-verify',
+    'VGW_IAM_LDAP_TLS_SKIP_VERIFY',
+    'ldaps: do not verify the server certificate (insecure)',
+  ),
+  str(
+    's3-iam-access',
+    'VGW_S3_IAM_ACCESS_KEY',
+    'access key for the bucket holding users.json',
+    nonEmpty,
+    'KEY',
+  ),
+  str(
+    's3-iam-secret',
+    'VGW_S3_IAM_SECRET_KEY',
+    'secret key for that bucket (prefer the environment variable)',
+    nonEmpty,
+    'SECRET',
+  ),
   {
     ...str('s3-iam-region', 'VGW_S3_IAM_REGION', 'region of the IAM bucket', nonEmpty, 'REGION'),
     default: 'us-east-1',
   },
   str('s3-iam-bucket', 'VGW_S3_IAM_BUCKET', 'keep accounts as users.json in this bucket', nonEmpty, 'BUCKET'),
-  str('s3-iam-endpoint', 'VGW_S3_IAM_ENDPOINT', 'S3 endpoint of the IAM bucket (path-style requests)', httpUrl, 'URL'),
-  bool('s3-iam-noverify', 'VGW_S3_IAM_NO_VERIFY', 'https: do not verify the IAM endpoint certificate (insecure)'),
+  str(
+    's3-iam-endpoint',
+    'VGW_S3_IAM_ENDPOINT',
+    'S3 endpoint of the IAM bucket (path-style requests)',
+    httpUrl,
+    'URL',
+  ),
+  bool(
+    's3-iam-noverify',
+    'VGW_S3_IAM_NO_VERIFY',
+    'https: do not verify the IAM endpoint certificate (insecure)',
+  ),
   bool('iam-cache-disable', 'VGW_IAM_CACHE_DISABLE', 'LDAP/S3 IAM: look every request up in the store'),
   {
-    ...str('iam-cache-ttl', 'VGW_IAM_CACHE_TTL', 'LDAP/S3 IAM: seconds an account is served from memory', seconds, 'SECONDS'),
+    ...str(
+      'iam-cache-ttl',
+      'VGW_IAM_CACHE_TTL',
+      'LDAP/S3 IAM: seconds an account is served from memory',
+      seconds,
+      'SECONDS',
+    ),
     default: '120',
   },
   {
-    ...str('iam-cache-prune', 'VGW_IAM_CACHE_PRUNE', 'LDAP/S3 IAM: seconds between sweeps of expired cache entries', seconds, 'SECONDS'),
+    ...str(
+      'iam-cache-prune',
+      'VGW_IAM_CACHE_PRUNE',
+      'LDAP/S3 IAM: seconds between sweeps of expired cache entries',
+      seconds,
+      'SECONDS',
+    ),
     default: '3600',
   },
 ] as const satisfies readonly FlagSpec[];

@@ -89,7 +89,11 @@ describe('IAM store flags', () => {
     const service = serve([], env).iamService;
     expect(service).toMatchObject({
       kind: 'ldap',
-      ldap: { url: 'ldap://127.0.0.1:389', attributes: { projectId: 'departmentNumber' }, tlsSkipVerify: true },
+      ldap: {
+        url: 'ldap://127.0.0.1:389',
+        attributes: { projectId: 'departmentNumber' },
+        tlsSkipVerify: true,
+      },
       cache: { ttlMs: 5000, pruneMs: 30_000 },
     });
   });
@@ -102,20 +106,35 @@ describe('IAM store flags', () => {
   });
 
   it('refuses attribute names and URLs that are not one', () => {
-    expect(usageError([...LDAP, '--iam-ldap-access-atr', 'uid)(cn=*'], { VGW_IAM_LDAP_BIND_PASS: 'p' })).toMatch(
-      /--iam-ldap-access-atr.*must be an LDAP attribute name/s,
-    );
+    expect(
+      usageError([...LDAP, '--iam-ldap-access-atr', 'uid)(cn=*'], { VGW_IAM_LDAP_BIND_PASS: 'p' }),
+    ).toMatch(/--iam-ldap-access-atr.*must be an LDAP attribute name/s);
     expect(usageError(['--iam-ldap-url', 'http://h'])).toMatch(/--iam-ldap-url.*ldap:\/\/host:port/s);
   });
 
   it('configures the S3 bucket store, secret from VGW_S3_IAM_SECRET_KEY, cache off on request', () => {
     const config = serve(
-      ['--s3-iam-endpoint', 'http://127.0.0.1:9000', '--s3-iam-access', 'k', '--s3-iam-bucket', 'iam', '--iam-cache-disable'],
+      [
+        '--s3-iam-endpoint',
+        'http://127.0.0.1:9000',
+        '--s3-iam-access',
+        'k',
+        '--s3-iam-bucket',
+        'iam',
+        '--iam-cache-disable',
+      ],
       { VGW_S3_IAM_SECRET_KEY: 's' },
     );
     expect(config.iamService).toEqual({
       kind: 's3',
-      s3: { endpoint: 'http://127.0.0.1:9000', region: 'us-east-1', bucket: 'iam', access: 'k', secret: 's', noVerify: false },
+      s3: {
+        endpoint: 'http://127.0.0.1:9000',
+        region: 'us-east-1',
+        bucket: 'iam',
+        access: 'k',
+        secret: 's',
+        noVerify: false,
+      },
     });
   });
 

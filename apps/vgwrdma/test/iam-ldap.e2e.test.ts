@@ -1,7 +1,14 @@
 // The built gateway with the LDAP IAM store (--iam-ldap-*) over the run's shared slapd: the shared
 // IAM scenario (admin CLI, SDK, AWS CLI, errors, cache TTL), the accounts as real LDAP entries,
 // and LDAPS — trusted through NODE_EXTRA_CA_CERTS, refused without it, or --iam-ldap-tls-skip-verify.
-import { killAllChildren, runMain, sharedSlapd, type Slapd, slapdUnavailable, startGateway } from '@vgwrdma/test-kit';
+import {
+  killAllChildren,
+  runMain,
+  type Slapd,
+  sharedSlapd,
+  slapdUnavailable,
+  startGateway,
+} from '@vgwrdma/test-kit';
 import { Client } from 'ldapts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { iamStoreScenario } from './helpers/iam-store-scenario.js';
@@ -10,7 +17,9 @@ const skip = slapdUnavailable();
 if (skip !== undefined) console.warn(`LDAP IAM e2e tests skipped: ${skip}`);
 
 /** An ou of its own under the shared slapd's test base, and the flags for it. */
-async function ldapStore(url?: string): Promise<{ slapd: Slapd; base: string; args: string[]; env: Record<string, string> }> {
+async function ldapStore(
+  url?: string,
+): Promise<{ slapd: Slapd; base: string; args: string[]; env: Record<string, string> }> {
   const slapd = await sharedSlapd();
   const client = new Client({ url: slapd.url });
   await client.bind(slapd.rootDn, slapd.rootPassword);
@@ -59,7 +68,26 @@ describe.skipIf(skip !== undefined)('vgwrdma with --iam-ldap-url', () => {
     it('keeps an account made through the admin API as an LDAP entry', async () => {
       const gw = await startGateway({ globalArgs: store.args, env: store.env });
       try {
-        const made = await runMain(['admin', '-a', 'e2e-access', '-s', 'e2e-secret-key', '-er', gw.url, 'create-user', '--access', 'dana', '--secret', 'dana-secret', '--role', 'userplus', '-ui', '42', '-gi', '7']);
+        const made = await runMain([
+          'admin',
+          '-a',
+          'e2e-access',
+          '-s',
+          'e2e-secret-key',
+          '-er',
+          gw.url,
+          'create-user',
+          '--access',
+          'dana',
+          '--secret',
+          'dana-secret',
+          '--role',
+          'userplus',
+          '-ui',
+          '42',
+          '-gi',
+          '7',
+        ]);
         expect(made.code, made.stderr).toBe(0);
       } finally {
         await gw.stop();
@@ -79,9 +107,12 @@ describe.skipIf(skip !== undefined)('vgwrdma with --iam-ldap-url', () => {
     });
 
     it('stops with the bind error, and without the password, when the password is wrong', async () => {
-      const r = await runMain(['--port', '127.0.0.1:0', '-a', 'e2e-access', '-s', 'e2e-secret-key', ...store.args, 'posix', '/tmp'], {
-        VGW_IAM_LDAP_BIND_PASS: 'not-the-bind-password',
-      });
+      const r = await runMain(
+        ['--port', '127.0.0.1:0', '-a', 'e2e-access', '-s', 'e2e-secret-key', ...store.args, 'posix', '/tmp'],
+        {
+          VGW_IAM_LDAP_BIND_PASS: 'not-the-bind-password',
+        },
+      );
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(/cannot bind to ldap:\/\/127\.0\.0\.1:\d+ as cn=admin/);
       expect(`${r.stdout}${r.stderr}`).not.toContain('not-the-bind-password');
@@ -89,7 +120,10 @@ describe.skipIf(skip !== undefined)('vgwrdma with --iam-ldap-url', () => {
 
     it('LDAPS: trusts the CA from NODE_EXTRA_CA_CERTS, refuses an unknown one, or skips verification', async () => {
       const tls = await ldapStore(store.slapd.ldapsUrl);
-      const refused = await runMain(['--port', '127.0.0.1:0', '-a', 'e2e-access', '-s', 'e2e-secret-key', ...tls.args, 'posix', '/tmp'], tls.env);
+      const refused = await runMain(
+        ['--port', '127.0.0.1:0', '-a', 'e2e-access', '-s', 'e2e-secret-key', ...tls.args, 'posix', '/tmp'],
+        tls.env,
+      );
       expect(refused.code).toBe(1);
       expect(refused.stderr).toMatch(/cannot bind to ldaps:.*(certificate|self.signed|issuer)/i);
       for (const [extra, env] of [
@@ -98,7 +132,16 @@ describe.skipIf(skip !== undefined)('vgwrdma with --iam-ldap-url', () => {
       ] as const) {
         const gw = await startGateway({ globalArgs: [...tls.args, ...extra], env });
         try {
-          const listed = await runMain(['admin', '-a', 'e2e-access', '-s', 'e2e-secret-key', '-er', gw.url, 'list-users']);
+          const listed = await runMain([
+            'admin',
+            '-a',
+            'e2e-access',
+            '-s',
+            'e2e-secret-key',
+            '-er',
+            gw.url,
+            'list-users',
+          ]);
           expect(listed.code, listed.stderr).toBe(0);
         } finally {
           await gw.stop();

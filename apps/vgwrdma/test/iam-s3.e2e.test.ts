@@ -36,7 +36,14 @@ describe('vgwrdma with --s3-iam-endpoint (upstream: the gateway in posix mode)',
     client.destroy();
     return {
       bucket,
-      args: ['--s3-iam-endpoint', upstream.url, '--s3-iam-access', UPSTREAM.access, '--s3-iam-bucket', bucket],
+      args: [
+        '--s3-iam-endpoint',
+        upstream.url,
+        '--s3-iam-access',
+        UPSTREAM.access,
+        '--s3-iam-bucket',
+        bucket,
+      ],
       env: { VGW_S3_IAM_SECRET_KEY: UPSTREAM.secret },
     };
   }
@@ -47,14 +54,29 @@ describe('vgwrdma with --s3-iam-endpoint (upstream: the gateway in posix mode)',
     const store = await bucketStore();
     const gw = await startGateway({ globalArgs: store.args, env: store.env });
     try {
-      const made = await runMain(['admin', '-a', 'e2e-access', '-s', 'e2e-secret-key', '-er', gw.url, 'create-user', '--access', 'erin', '--secret', 'erin-secret']);
+      const made = await runMain([
+        'admin',
+        '-a',
+        'e2e-access',
+        '-s',
+        'e2e-secret-key',
+        '-er',
+        gw.url,
+        'create-user',
+        '--access',
+        'erin',
+        '--secret',
+        'erin-secret',
+      ]);
       expect(made.code, made.stderr).toBe(0);
     } finally {
       await gw.stop();
     }
     const client = upstreamClient();
     const out = await client.send(new GetObjectCommand({ Bucket: store.bucket, Key: 'users.json' }));
-    const doc = JSON.parse((await out.Body?.transformToString()) ?? '') as { accessAccounts: Record<string, unknown> };
+    const doc = JSON.parse((await out.Body?.transformToString()) ?? '') as {
+      accessAccounts: Record<string, unknown>;
+    };
     client.destroy();
     expect(doc.accessAccounts.erin).toEqual({
       access: 'erin',
@@ -68,7 +90,22 @@ describe('vgwrdma with --s3-iam-endpoint (upstream: the gateway in posix mode)',
 
   it('stops naming the bucket when it does not exist', async () => {
     const r = await runMain(
-      ['--port', '127.0.0.1:0', '-a', 'k', '-s', 'secret-of-root', '--s3-iam-endpoint', upstream.url, '--s3-iam-access', UPSTREAM.access, '--s3-iam-bucket', 'no-such-bucket', 'posix', '/tmp'],
+      [
+        '--port',
+        '127.0.0.1:0',
+        '-a',
+        'k',
+        '-s',
+        'secret-of-root',
+        '--s3-iam-endpoint',
+        upstream.url,
+        '--s3-iam-access',
+        UPSTREAM.access,
+        '--s3-iam-bucket',
+        'no-such-bucket',
+        'posix',
+        '/tmp',
+      ],
       { VGW_S3_IAM_SECRET_KEY: UPSTREAM.secret },
     );
     expect(r.code).toBe(1);

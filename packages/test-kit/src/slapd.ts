@@ -135,7 +135,11 @@ export async function startSlapd(): Promise<OwnedSlapd> {
   const url = `ldap://127.0.0.1:${port}`;
   const ldapsUrl = `ldaps://127.0.0.1:${tlsPort}`;
   // -d 0: stay in the foreground (so the child is slapd itself) without debug output.
-  const child = track(spawn(SLAPD, ['-f', conf, '-h', `${url}/ ${ldapsUrl}/`, '-d', '0'], { stdio: ['ignore', 'pipe', 'pipe'] }));
+  const child = track(
+    spawn(SLAPD, ['-f', conf, '-h', `${url}/ ${ldapsUrl}/`, '-d', '0'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
   let log = '';
   child.stdout?.on('data', (b: Buffer) => (log += b.toString()));
   child.stderr?.on('data', (b: Buffer) => (log += b.toString()));

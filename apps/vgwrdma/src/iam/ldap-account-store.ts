@@ -5,20 +5,27 @@
 // reaches the directory is escaped by ldapts — filter values by its Filter objects (RFC 4515),
 // DN values by its DN class (RFC 4514) — so an access key such as `*)(uid=*` is only ever a
 // literal. Attribute and class names come from the operator and are checked at startup.
+
+import {
+  type AccountStore,
+  applyUpdate,
+  type IamAccount,
+  type IamAccountUpdate,
+  isRole,
+} from '@vgwrdma/gateway';
+import { S3Error } from '@vgwrdma/s3-backend';
 import {
   AlreadyExistsError,
   AndFilter,
   Change,
-  Attribute as LdapAttribute,
   Client,
   DN,
-  EqualityFilter,
   type Entry,
+  EqualityFilter,
   type Filter,
+  Attribute as LdapAttribute,
   NoSuchObjectError,
 } from 'ldapts';
-import { type AccountStore, applyUpdate, type IamAccount, type IamAccountUpdate, isRole } from '@vgwrdma/gateway';
-import { S3Error } from '@vgwrdma/s3-backend';
 
 export interface LdapAttributeNames {
   readonly access: string;

@@ -1,7 +1,7 @@
 // Opens the account store the configuration names and the IamStore over it: users.json with
 // --iam-dir, LDAP or the S3 bucket (behind versitygw's TTL cache unless --iam-cache-disable), or
 // the root account alone.
-import { CachedAccountStore, IamStore, type AccountStore } from '@vgwrdma/gateway';
+import { type AccountStore, CachedAccountStore, IamStore } from '@vgwrdma/gateway';
 import type { IamServiceConfig } from '../iam-config.js';
 import { LdapAccountStore } from './ldap-account-store.js';
 import { S3AccountStore } from './s3-account-store.js';
@@ -14,12 +14,16 @@ export interface IamOpenConfig {
 }
 
 async function openRemote(service: IamServiceConfig): Promise<AccountStore> {
-  const store = service.kind === 'ldap' ? await LdapAccountStore.open(service.ldap) : await S3AccountStore.open(service.s3);
+  const store =
+    service.kind === 'ldap'
+      ? await LdapAccountStore.open(service.ldap)
+      : await S3AccountStore.open(service.s3);
   return service.cache === undefined ? store : new CachedAccountStore(store, service.cache);
 }
 
 export async function openIam(config: IamOpenConfig): Promise<IamStore> {
   const root = { access: config.access, secret: config.secret };
-  if (config.iamService !== undefined) return IamStore.open({ root, store: await openRemote(config.iamService) });
+  if (config.iamService !== undefined)
+    return IamStore.open({ root, store: await openRemote(config.iamService) });
   return IamStore.open({ root, ...(config.iamDir === undefined ? {} : { dir: config.iamDir }) });
 }

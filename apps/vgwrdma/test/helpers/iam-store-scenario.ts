@@ -6,7 +6,12 @@
 // SignatureDoesNotMatch, an unknown key InvalidAccessKeyId; a changed or deleted account stops
 // working at once where it was changed and on C, within B's TTL on B, and is still served by A's
 // cache (which shows the cache is really there).
-import { CreateBucketCommand, GetObjectCommand, ListBucketsCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import {
+  CreateBucketCommand,
+  GetObjectCommand,
+  ListBucketsCommand,
+  PutObjectCommand,
+} from '@aws-sdk/client-s3';
 import {
   type AppProcess,
   makeTempDir,
@@ -48,7 +53,16 @@ export function iamStoreScenario(name: string, store: () => Promise<StoreUnderTe
       return made;
     };
     const admin = (gw: AppProcess, ...args: string[]) =>
-      runMain(['admin', '-a', ROOT_CREDENTIALS.access, '-s', ROOT_CREDENTIALS.secret, '-er', gw.url, ...args]);
+      runMain([
+        'admin',
+        '-a',
+        ROOT_CREDENTIALS.access,
+        '-s',
+        ROOT_CREDENTIALS.secret,
+        '-er',
+        gw.url,
+        ...args,
+      ]);
     const canList = (gw: AppProcess, access: string, secret: string) =>
       errorName(client(gw, access, secret).send(new ListBucketsCommand({})));
 
@@ -71,12 +85,23 @@ export function iamStoreScenario(name: string, store: () => Promise<StoreUnderTe
     it('names the store in the banner and never prints its secret', () => {
       for (const gw of gateways) {
         expect(gw.stdout()).toMatch(/^\s*iam:\s+(ldap|s3) /m);
-        expect(`${gw.stdout()}${gw.stderr()}`).not.toMatch(/bind-pass|secret-key-of-the-store|s3-iam-secret-value/);
+        expect(`${gw.stdout()}${gw.stderr()}`).not.toMatch(
+          /bind-pass|secret-key-of-the-store|s3-iam-secret-value/,
+        );
       }
     });
 
     it('create-user makes an account that signs with the SDK on every gateway', async () => {
-      const made = await admin(a, 'create-user', '--access', 'alice', '--secret', 'alice-secret', '--role', 'userplus');
+      const made = await admin(
+        a,
+        'create-user',
+        '--access',
+        'alice',
+        '--secret',
+        'alice-secret',
+        '--role',
+        'userplus',
+      );
       expect(made.code, made.stderr).toBe(0);
       const listed = await admin(b, '--json', 'list-users');
       expect(listed.code, listed.stderr).toBe(0);
@@ -85,7 +110,9 @@ export function iamStoreScenario(name: string, store: () => Promise<StoreUnderTe
       );
       const alice = client(a, 'alice', 'alice-secret');
       await alice.send(new CreateBucketCommand({ Bucket: 'alice-bucket' }));
-      await alice.send(new PutObjectCommand({ Bucket: 'alice-bucket', Key: 'hello.txt', Body: 'hi from alice' }));
+      await alice.send(
+        new PutObjectCommand({ Bucket: 'alice-bucket', Key: 'hello.txt', Body: 'hi from alice' }),
+      );
       for (const gw of [b, c]) expect(await canList(gw, 'alice', 'alice-secret')).toBe('');
       const got = await alice.send(new GetObjectCommand({ Bucket: 'alice-bucket', Key: 'hello.txt' }));
       expect(await got.Body?.transformToString()).toBe('hi from alice');
@@ -98,20 +125,28 @@ export function iamStoreScenario(name: string, store: () => Promise<StoreUnderTe
       }
     });
 
-    it.skipIf(AWS_BIN === undefined)('the AWS CLI signs as the account, and gets the same two errors', async () => {
-      const aliceCli = await awsCli({ endpoint: a.url, access: 'alice', secret: 'alice-secret', workDir: work });
-      const ls = await aliceCli(['s3', 'ls', 's3://alice-bucket']);
-      expect(ls.code, `${ls.stdout}\n${ls.stderr}`).toBe(0);
-      expect(ls.stdout).toContain('hello.txt');
-      const wrong = await awsCli({ endpoint: c.url, access: 'alice', secret: 'wrong', workDir: work });
-      const denied = await wrong(['s3api', 'list-buckets']);
-      expect(denied.code).not.toBe(0);
-      expect(denied.stderr).toContain('SignatureDoesNotMatch');
-      const unknown = await awsCli({ endpoint: c.url, access: 'mallory', secret: 'x', workDir: work });
-      const refused = await unknown(['s3api', 'list-buckets']);
-      expect(refused.code).not.toBe(0);
-      expect(refused.stderr).toContain('InvalidAccessKeyId');
-    });
+    it.skipIf(AWS_BIN === undefined)(
+      'the AWS CLI signs as the account, and gets the same two errors',
+      async () => {
+        const aliceCli = await awsCli({
+          endpoint: a.url,
+          access: 'alice',
+          secret: 'alice-secret',
+          workDir: work,
+        });
+        const ls = await aliceCli(['s3', 'ls', 's3://alice-bucket']);
+        expect(ls.code, `${ls.stdout}\n${ls.stderr}`).toBe(0);
+        expect(ls.stdout).toContain('hello.txt');
+        const wrong = await awsCli({ endpoint: c.url, access: 'alice', secret: 'wrong', workDir: work });
+        const denied = await wrong(['s3api', 'list-buckets']);
+        expect(denied.code).not.toBe(0);
+        expect(denied.stderr).toContain('SignatureDoesNotMatch');
+        const unknown = await awsCli({ endpoint: c.url, access: 'mallory', secret: 'x', workDir: work });
+        const refused = await unknown(['s3api', 'list-buckets']);
+        expect(refused.code).not.toBe(0);
+        expect(refused.stderr).toContain('InvalidAccessKeyId');
+      },
+    );
 
     it('a changed secret or a deleted account stops working within each gateway’s TTL', async () => {
       expect((await admin(c, 'create-user', '--access', 'bob', '--secret', 'bob-old')).code).toBe(0);

@@ -1,7 +1,7 @@
 // LdapAccountStore against a real OpenLDAP slapd (the run's shared one): accounts are entries
 // with the configured classes and attributes, every verb maps LDAP's answers onto the admin API's
 // errors, and access keys full of filter and DN syntax stay literal values (no injection).
-import { sharedSlapd, type Slapd, slapdUnavailable } from '@vgwrdma/test-kit';
+import { type Slapd, sharedSlapd, slapdUnavailable } from '@vgwrdma/test-kit';
 import { Client } from 'ldapts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LdapAccountStore, type LdapStoreOptions } from '../../src/iam/ldap-account-store.js';

@@ -62,13 +62,23 @@ describe('S3AccountStore (gateway posix upstream)', () => {
   });
 
   it('keeps the accounts as users.json in the bucket, in the --iam-dir format', async () => {
-    const { bucket, stores: [store] } = await storesOn(1);
+    const {
+      bucket,
+      stores: [store],
+    } = await storesOn(1);
     if (!store) throw new Error('no store');
     expect(await store.list()).toEqual([]);
     await store.create({ ...user('alice'), role: 'userplus', userID: 7 });
     const doc = JSON.parse(await objectText(bucket)) as { accessAccounts: Record<string, unknown> };
     expect(doc.accessAccounts).toEqual({
-      alice: { access: 'alice', secret: 'alice-secret', role: 'userplus', userID: 7, groupID: 0, projectID: 0 },
+      alice: {
+        access: 'alice',
+        secret: 'alice-secret',
+        role: 'userplus',
+        userID: 7,
+        groupID: 0,
+        projectID: 0,
+      },
     });
     await store.update('alice', { secret: 'changed' });
     expect((await store.get('alice'))?.secret).toBe('changed');
@@ -80,7 +90,10 @@ describe('S3AccountStore (gateway posix upstream)', () => {
   });
 
   it('sees a document another writer put in the bucket', async () => {
-    const { bucket, stores: [store] } = await storesOn(1);
+    const {
+      bucket,
+      stores: [store],
+    } = await storesOn(1);
     if (!store) throw new Error('no store');
     expect(await store.get('bob')).toBeUndefined();
     const body = JSON.stringify({ accessAccounts: { bob: { access: 'bob', secret: 'b', role: 'admin' } } });
@@ -89,7 +102,10 @@ describe('S3AccountStore (gateway posix upstream)', () => {
   });
 
   it('loses no account when two stores create accounts at the same time', async () => {
-    const { bucket, stores: [a, b] } = await storesOn(2);
+    const {
+      bucket,
+      stores: [a, b],
+    } = await storesOn(2);
     if (!a || !b) throw new Error('no stores');
     const keys = Array.from({ length: 24 }, (_, i) => `user-${String(i).padStart(2, '0')}`);
     await Promise.all(keys.map((k, i) => (i % 2 === 0 ? a : b).create(user(k))));
@@ -118,7 +134,9 @@ describe('S3AccountStore (gateway posix upstream)', () => {
       () => undefined,
       (e: Error) => e,
     );
-    expect(err?.message).toMatch(/cannot read s3:\/\/no-such-iam-bucket\/users\.json at http:\/\/127\.0\.0\.1:\d+: NoSuchBucket/);
+    expect(err?.message).toMatch(
+      /cannot read s3:\/\/no-such-iam-bucket\/users\.json at http:\/\/127\.0\.0\.1:\d+: NoSuchBucket/,
+    );
     expect(err?.message).not.toContain(ROOT_CREDENTIALS.secret);
   });
 });

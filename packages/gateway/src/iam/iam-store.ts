@@ -92,8 +92,7 @@ export class IamStore implements CredentialStore {
   }
 
   createUser(account: IamAccount): Promise<void> {
-    if (account.access === this.root.account.access)
-      return Promise.reject(new S3Error('XAdminUserExists'));
+    if (account.access === this.root.account.access) return Promise.reject(new S3Error('XAdminUserExists'));
     return this.withStore((s) => s.create(account));
   }
 
