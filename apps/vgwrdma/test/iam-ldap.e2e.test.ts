@@ -52,6 +52,7 @@ async function ldapStore(
     ],
     // The bind password travels in the environment, as an operator should pass it.
     env: { VGW_IAM_LDAP_BIND_PASS: slapd.rootPassword },
+    secrets: [slapd.rootPassword],
   };
 }
 

@@ -45,6 +45,7 @@ describe('vgwrdma with --s3-iam-endpoint (upstream: the gateway in posix mode)',
         bucket,
       ],
       env: { VGW_S3_IAM_SECRET_KEY: UPSTREAM.secret },
+      secrets: [UPSTREAM.secret],
     };
   }
 

@@ -28,6 +28,8 @@ export interface StoreUnderTest {
   /** Global flags selecting the store (secrets go in `env`). */
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, string>>;
+  /** The store's own secrets (bind password, bucket secret key): never in the gateway's output. */
+  readonly secrets: readonly string[];
 }
 
 const errorName = (p: Promise<unknown>) =>
@@ -46,6 +48,7 @@ export function iamStoreScenario(name: string, store: () => Promise<StoreUnderTe
     let b: AppProcess;
     let c: AppProcess;
     let work: string;
+    let secrets: readonly string[] = [];
 
     const client = (gw: AppProcess, access: string, secret: string) => {
       const made = s3Client(gw.url, { access, secret });
@@ -69,10 +72,13 @@ export function iamStoreScenario(name: string, store: () => Promise<StoreUnderTe
     beforeAll(async () => {
       work = await makeTempDir('vgwrdma-iam-e2e-');
       const s = await store();
+      secrets = s.secrets;
       for (const cache of [['--iam-cache-ttl', '600'], ['--iam-cache-ttl', '2'], ['--iam-cache-disable']]) {
         gateways.push(await startGateway({ globalArgs: [...s.args, ...cache], env: s.env }));
       }
-      [a, b, c] = gateways as [AppProcess, AppProcess, AppProcess];
+      const [ga, gb, gc] = gateways;
+      if (!ga || !gb || !gc) throw new Error('three gateways expected');
+      [a, b, c] = [ga, gb, gc];
     });
     afterAll(async () => {
       for (const cl of clients) cl.destroy();
@@ -83,11 +89,10 @@ export function iamStoreScenario(name: string, store: () => Promise<StoreUnderTe
     });
 
     it('names the store in the banner and never prints its secret', () => {
+      expect(secrets.length).toBeGreaterThan(0);
       for (const gw of gateways) {
         expect(gw.stdout()).toMatch(/^\s*iam:\s+(ldap|s3) /m);
-        expect(`${gw.stdout()}${gw.stderr()}`).not.toMatch(
-          /bind-pass|secret-key-of-the-store|s3-iam-secret-value/,
-        );
+        for (const secret of secrets) expect(`${gw.stdout()}${gw.stderr()}`).not.toContain(secret);
       }
     });
 
