@@ -19,7 +19,7 @@ if (skip !== undefined) console.warn(`LDAP IAM e2e tests skipped: ${skip}`);
 /** An ou of its own under the shared slapd's test base, and the flags for it. */
 async function ldapStore(
   url?: string,
-): Promise<{ slapd: Slapd; base: string; args: string[]; env: Record<string, string> }> {
+): Promise<{ slapd: Slapd; base: string; args: string[]; env: Record<string, string>; secrets: string[] }> {
   const slapd = await sharedSlapd();
   const client = new Client({ url: slapd.url });
   await client.bind(slapd.rootDn, slapd.rootPassword);
