@@ -63,8 +63,18 @@ export function formatBanner({ config, host, port, metrics }: BannerInput): stri
   if (config.virtualDomain !== undefined) rows.push(['vhost', `<bucket>.${config.virtualDomain}`]);
   if (config.disableAcl) rows.push(['acl', 'disabled']);
   if (config.iamDir !== undefined) rows.push(['iam dir', config.iamDir]);
+  if (config.iamService !== undefined) rows.push(['iam', iamRow(config.iamService)]);
   if (config.accessLog !== undefined) rows.push(['access log', config.accessLog]);
   if (metrics !== undefined) rows.push(['metrics', `${endpointUrl(metrics.host, metrics.port)}/metrics`]);
   const body = rows.map(([key, value]) => `  ${`${key}:`.padEnd(12)}${value}`).join('\n');
   return `vgwrdma ${VERSION} S3 gateway ready\n${body}\n`;
+}
+
+/** Where the accounts are and how long they are cached; never the bind password or secret key. */
+function iamRow(service: NonNullable<GatewayConfig['iamService']>): string {
+  const where =
+    service.kind === 'ldap'
+      ? `ldap ${service.ldap.url} (${service.ldap.queryBase})`
+      : `s3 ${service.s3.endpoint}/${service.s3.bucket}/users.json`;
+  return `${where}, ${service.cache === undefined ? 'no cache' : `cache ttl ${service.cache.ttlMs / 1000} s`}`;
 }

@@ -8,6 +8,8 @@ import type { CuServerConfig } from '@vgwrdma/cu-backend';
 import { type EtagMode, MD5_ETAG } from '@vgwrdma/s3-backend';
 import { AZURE_FLAGS, type AzureBackendConfig, azureBackendConfig, azureUsage } from './azure-command.js';
 import { GLOBAL_FLAGS, POSIX_FLAGS, parseArgsOptions } from './flags.js';
+import { type IamServiceConfig, iamServiceConfig } from './iam-config.js';
+import { UNSUPPORTED_IAM_FLAGS } from './iam-flags.js';
 import type { ListenAddress } from './listen-address.js';
 import type { AccessLogFormat } from './observability-flags.js';
 import { type Env, resolveFlags, UsageError } from './resolve-flags.js';
@@ -68,6 +70,8 @@ export interface GatewayConfig {
   readonly disableAcl: boolean;
   /** versitygw --iam-dir: users.json lives here; absent = single root account. */
   readonly iamDir?: string;
+  /** --iam-ldap-url / --s3-iam-endpoint: accounts in LDAP or an S3 bucket (iam-config.ts). */
+  readonly iamService?: IamServiceConfig;
   readonly quiet: boolean;
   readonly debug: boolean;
   readonly backend: PosixBackendConfig | S3BackendConfig | AzureBackendConfig;
@@ -89,9 +93,12 @@ export type Command =
 
 const BACKENDS = ['posix', 's3', 'azure'] as const;
 
+/** The global level's parser options: the table plus the refused Vault/IPA flags (iam-flags.ts). */
+const globalOptions = () => parseArgsOptions([...GLOBAL_FLAGS, ...UNSUPPORTED_IAM_FLAGS]);
+
 export function parseCommandLine(argv: readonly string[], env: Env, cwd = process.cwd()): Command {
   const split = splitAtBackend(argv);
-  const global = parseLevel(split.globalArgs, parseArgsOptions(GLOBAL_FLAGS), false);
+  const global = parseLevel(split.globalArgs, globalOptions(), false);
   if (global.values.help === true) return { kind: 'help', text: globalUsage() };
   if (global.values.version === true) return { kind: 'version', text: `vgwrdma ${VERSION}` };
   if (split.backend === undefined) {
@@ -116,6 +123,8 @@ export function parseCommandLine(argv: readonly string[], env: Env, cwd = proces
   if (posix.values.help === true) return { kind: 'help', text: posixUsage() };
 
   const g = resolveFlags(GLOBAL_FLAGS, global.values, env);
+  const iamDir = g['iam-dir'] === undefined ? undefined : resolve(cwd, g['iam-dir']);
+  const iamService = iamServiceConfig(global.values, env, iamDir);
   const p = resolveFlags(POSIX_FLAGS, posix.values, env);
   const remoteBackend = s3
     ? s3BackendConfig(s3.values, s3.positionals, env)
@@ -204,7 +213,8 @@ export function parseCommandLine(argv: readonly string[], env: Env, cwd = proces
           }),
       ...(g['virtual-domain'] === undefined ? {} : { virtualDomain: g['virtual-domain'] }),
       ...(g['access-log'] === undefined ? {} : { accessLog: resolve(cwd, g['access-log']) }),
-      ...(g['iam-dir'] === undefined ? {} : { iamDir: resolve(cwd, g['iam-dir']) }),
+      ...(iamDir === undefined ? {} : { iamDir }),
+      ...(iamService === undefined ? {} : { iamService }),
       ...(g['event-webhook-url'] === undefined
         ? {}
         : {
@@ -228,7 +238,7 @@ interface SplitArgs {
 function splitAtBackend(argv: readonly string[]): SplitArgs {
   const { tokens } = parseArgs({
     args: [...argv],
-    options: parseArgsOptions(GLOBAL_FLAGS),
+    options: globalOptions(),
     strict: false,
     allowPositionals: true,
     tokens: true,

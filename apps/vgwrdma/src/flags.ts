@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { ETAG_FLAGS } from './etag-flags.js';
 import { EVENT_FLAGS } from './event-flags.js';
+import { IAM_FLAGS } from './iam-flags.js';
 import { LIMIT_FLAGS } from './limit-flags.js';
 import { parseListenAddress } from './listen-address.js';
 import { OBSERVABILITY_FLAGS } from './observability-flags.js';
@@ -155,6 +156,8 @@ export const GLOBAL_FLAGS = [
     arg: 'DIR',
     help: 'if defined, run the internal IAM service: user accounts in DIR/users.json (versitygw format)',
   },
+  // --iam-ldap-*, --s3-iam-*, --iam-cache-*: accounts in LDAP or an S3 bucket (iam-flags.ts).
+  ...IAM_FLAGS,
   {
     name: 'access-log',
     type: 'string',

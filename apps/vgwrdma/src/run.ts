@@ -5,7 +5,7 @@
 // exiting, so tests can drive it; main.ts is the only place that calls process.exit.
 import { serviceUrl } from '@vgwrdma/backend-azure';
 import type { RdmaPlugin } from '@vgwrdma/cu-backend';
-import { createGateway, type Gateway, IamStore } from '@vgwrdma/gateway';
+import { createGateway, type Gateway, type IamStore } from '@vgwrdma/gateway';
 import { installNativeKernels } from '@vgwrdma/native/kernels';
 import type { Backend } from '@vgwrdma/s3-backend';
 import { createAccessLog } from './access-log/index.js';
@@ -13,6 +13,7 @@ import { runAdmin } from './admin/admin-command.js';
 import { formatBanner } from './banner.js';
 import { type GatewayConfig, parseCommandLine } from './config.js';
 import { exposureWarning } from './exposure.js';
+import { openIam } from './iam/open-iam.js';
 import { createLoggers } from './logger.js';
 import { createAppMetrics, type MetricsServer, startMetricsServer } from './metrics/index.js';
 import { openBackend, StartupError } from './open-backend.js';
@@ -62,6 +63,7 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
   let rdma: RdmaPlugin | undefined;
   let gateway: Gateway | undefined;
   let metricsServer: MetricsServer | undefined;
+  let iam: IamStore | undefined;
   let stopping = false;
   try {
     // Native hashing first, so its start line (which library, which kernels) goes to our log; a
@@ -70,6 +72,9 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
     // A missing or unusable certificate or key stops the start before anything is opened.
     const tls = config.tls === undefined ? undefined : await loadTlsFiles(config.tls);
     backend = await openBackend(config);
+    // The root account, plus the account store (users.json, LDAP or an S3 bucket) and the admin
+    // user API when one is configured; an unreachable LDAP server or IAM bucket stops the start.
+    iam = await openIam(config);
     // With --rdma-ip: the RDMA plugin wraps the backend in CuServer, puts cu-middleware (the RDMA
     // headers → the request's descriptor) before the router and serves PATCH /rdma-stats.
     if (config.rdma !== undefined) rdma = await openRdma(config.rdma);
@@ -80,11 +85,7 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
     gateway = createGateway({
       backend: wrapped,
       plugins: rdma ? [rdma] : [],
-      // The root account, plus users.json accounts and the admin user API with --iam-dir.
-      iam: await IamStore.open({
-        root: { access: config.access, secret: config.secret },
-        ...(config.iamDir === undefined ? {} : { dir: config.iamDir }),
-      }),
+      iam,
       region: config.region,
       readonly: config.readonly,
       ...config.limits,
@@ -133,6 +134,7 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
     // HTTP server (in-flight requests get a grace period), then the RDMA plugin, then the backend.
     await gateway.shutdown();
     await metricsServer?.close();
+    await iam.close();
     logger.info({}, 'stopped');
     return 0;
   } catch (error) {
@@ -142,6 +144,7 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
     io.stderr.write(`vgwrdma: ${message}\n`);
     if (!stopping) await shutDownAfterFailedStart(gateway, rdma, backend);
     await metricsServer?.close();
+    await iam?.close().catch(() => {});
     return error instanceof StartupError ? error.exitCode : 1;
   } finally {
     signals.dispose();

@@ -154,6 +154,22 @@ describe('put / get / head', () => {
       'two',
     );
   });
+
+  it('conditional writes racing on one key: exactly one of them wins', async () => {
+    // Regression: the condition was checked only before the body streamed, so concurrent
+    // read-modify-write clients (the S3 IAM store) all passed it and all but one lost their update.
+    const etag = await put(f, bucket, 'race', 'base');
+    const writers = Array.from({ length: 8 }, (_, i) =>
+      codeOf(f.backend.putObject(ctx(), { bucket, key: 'race', body: body(`w${i}`), ifMatch: etag })),
+    );
+    const codes = await Promise.all(writers);
+    expect(codes.filter((c) => c === undefined)).toHaveLength(1);
+    expect(codes.filter((c) => c === 'PreconditionFailed')).toHaveLength(7);
+    const creators = Array.from({ length: 8 }, (_, i) =>
+      codeOf(f.backend.putObject(ctx(), { bucket, key: 'fresh', body: body(`c${i}`), ifNoneMatch: '*' })),
+    );
+    expect((await Promise.all(creators)).filter((c) => c === undefined)).toHaveLength(1);
+  });
 });
 
 describe('folder objects', () => {

@@ -16,8 +16,23 @@ export type { Gateway } from './create-gateway.js';
 export { createGateway, DEFAULT_REGION } from './create-gateway.js';
 export type { GatewayEnv, GatewayOptions, GatewayVariables } from './env.js';
 export type { ReadinessCheck, ReadinessReport } from './health/readiness.js';
-export type { IamAccount, IamAccountUpdate, IamStoreOptions } from './iam/index.js';
-export { IamStore, USERS_FILE } from './iam/index.js';
+export type {
+  AccountCacheOptions,
+  AccountStore,
+  IamAccount,
+  IamAccountUpdate,
+  IamStoreOptions,
+} from './iam/index.js';
+export {
+  applyUpdate,
+  CachedAccountStore,
+  IamStore,
+  isRole,
+  parseUsersDocument,
+  serializeUsers,
+  USERS_FILE,
+  UsersFileStore,
+} from './iam/index.js';
 export type { Logger } from './logger.js';
 export type { RdmaObservation, RequestObservation, RequestObserver } from './observe/index.js';
 export { ACCESS_LOG_MESSAGE } from './observe/index.js';

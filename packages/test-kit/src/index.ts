@@ -49,5 +49,14 @@ export { type RdmaGatewayOptions, rdmaEnv, startRdmaGateway } from './rdma-gatew
 export { type BuildNeeds, GATEWAY_PACKAGES, missingBuilds, requireBuilt } from './require-built.js';
 export { s3Client } from './s3-client.js';
 export { Sha256, type SignInput, sha256Hex, signHeaders, splitPathAndQuery } from './sigv4-signer.js';
+export {
+  type OwnedSlapd,
+  SLAPD_ENV,
+  type Slapd,
+  setupSharedSlapd,
+  sharedSlapd,
+  slapdUnavailable,
+  startSlapd,
+} from './slapd.js';
 export { makeTempDir, removeDir } from './temp-dir.js';
 export { makeTestCa, type ServerCert, type TestCa } from './tls-certs.js';

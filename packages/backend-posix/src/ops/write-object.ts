@@ -28,6 +28,7 @@ import {
   encodeMpMetadata,
   type StoredChecksums,
 } from '../meta/object-attrs.js';
+import { withKeyLock } from '../versioning/key-lock.js';
 import { planWrite, publishVersion } from '../versioning/write-hook.js';
 import { readExisting } from './read-object.js';
 
@@ -102,9 +103,17 @@ export async function writeObject(env: PosixEnv, spec: WriteSpec): Promise<Write
     // lend us its time, and no path lookup is needed.
     const lastModified = tmp.mtime();
     const holdReplaced = got.size >= HOLD_REPLACED_MIN;
-    const versionId = await publishVersion(env, plan, tmp, () =>
-      tmp.publish(rel, env.dirPerms, true, { holdReplaced }),
-    );
+    const publish = () =>
+      publishVersion(env, plan, tmp, () => tmp.publish(rel, env.dirPerms, true, { holdReplaced }));
+    // The check above fails fast, before the body is read; but two conditional writers of one key
+    // can both pass it while their bodies stream. Checking again under a per-key lock, right
+    // before the rename, lets exactly one of them replace the version both matched.
+    const versionId = conditional(spec)
+      ? await withKeyLock(CONDITIONAL_LOCK, `${spec.bucket}/${spec.key}`, async () => {
+          await checkWriteConditions(env, spec);
+          return publish();
+        })
+      : await publish();
     const value = got.checksums[primary];
     return {
       etag,
@@ -195,6 +204,13 @@ export function verifyChecksum(request: ChecksumRequest | undefined, computed: C
       `The ${request.algorithm} you specified did not match the calculated checksum.`,
     );
   }
+}
+
+/** Lock namespace of conditional publishes (apart from publishVersion's own per-key lock). */
+const CONDITIONAL_LOCK = '\0conditional-write';
+
+function conditional(spec: WriteSpec): boolean {
+  return spec.ifMatch !== undefined || spec.ifNoneMatch !== undefined;
 }
 
 /** If-None-Match: "*" (create only) and If-Match (replace only that version) on writes. */

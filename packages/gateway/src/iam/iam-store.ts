@@ -1,36 +1,23 @@
 // IamStore: the gateway's CredentialStore for multi-user mode. The root account comes from
-// --access/--secret and is never stored; other accounts live in versitygw's users.json. Lookups
-// are served from memory; a stat of the file per lookup notices when another gateway (or an
-// operator) replaced it, and the file is then read again. Writes are serialised in-process and
-// across gateways (users-lock.ts), and each re-reads the file first, so no update is lost.
-import { mkdir } from 'node:fs/promises';
+// --access/--secret and is never stored; the other accounts live in an AccountStore — versitygw's
+// users.json (UsersFileStore) or one the embedder brings (the app's LDAP and S3-bucket stores,
+// usually behind CachedAccountStore). Without a store the gateway is single-user (root only) and
+// the admin user API answers XAdminMethodNotSupported, as versitygw's single-account mode does.
 import { type Account, S3Error } from '@vgwrdma/s3-backend';
 import type { Credential, CredentialStore } from '../auth/index.js';
-import {
-  type IamAccount,
-  readUsers,
-  type UsersByAccess,
-  usersFingerprint,
-  writeUsers,
-} from './users-file.js';
-import { withUsersLock } from './users-lock.js';
+import type { AccountStore, IamAccountUpdate } from './account-store.js';
+import type { IamAccount } from './users-file.js';
+import { UsersFileStore } from './users-file-store.js';
+
+export type { IamAccountUpdate } from './account-store.js';
 
 export interface IamStoreOptions {
   /** The root account (role admin), from --access / --secret. */
   root: { access: string; secret: string };
-  /** Directory of users.json; without it the gateway is single-user (root only). */
+  /** Directory of users.json (versitygw --iam-dir). */
   dir?: string;
-}
-
-/** Fields an update may change (versitygw's MutableProps). */
-export interface IamAccountUpdate {
-  secret?: string;
-  role?: IamAccount['role'];
-  userID?: number;
-  groupID?: number;
-  projectID?: number;
-  displayName?: string;
-  email?: string;
+  /** Any other account store (takes precedence over `dir`). */
+  store?: AccountStore;
 }
 
 function credentialOf(a: IamAccount): Credential {
@@ -48,106 +35,82 @@ function credentialOf(a: IamAccount): Credential {
 
 export class IamStore implements CredentialStore {
   private readonly root: Credential;
-  private readonly dir: string | undefined;
-  private users: UsersByAccess = new Map();
-  private credentials = new Map<string, Credential>();
-  private fingerprint = '';
-  private writing: Promise<unknown> = Promise.resolve();
+  private readonly store: AccountStore | undefined;
+  /** Stores hand back the same object until the account changes: convert each once. */
+  private readonly converted = new WeakMap<IamAccount, Credential>();
 
-  private constructor(opts: IamStoreOptions) {
+  private constructor(opts: IamStoreOptions, store: AccountStore | undefined) {
     if (opts.root.access === '') throw new TypeError('IamStore: the root access key cannot be empty');
     this.root = Object.freeze({
       secret: opts.root.secret,
       account: Object.freeze({ access: opts.root.access, role: 'admin' as const }),
     });
-    this.dir = opts.dir;
+    this.store = store;
   }
 
-  /** Opens the store, creating the IAM directory when it does not exist yet. */
+  /** Opens the store (users.json: creating the IAM directory when it does not exist yet). */
   static async open(opts: IamStoreOptions): Promise<IamStore> {
-    const store = new IamStore(opts);
-    if (opts.dir !== undefined) await mkdir(opts.dir, { recursive: true, mode: 0o700 });
-    await store.refresh();
-    return store;
+    const store = opts.store ?? (opts.dir === undefined ? undefined : await UsersFileStore.open(opts.dir));
+    return new IamStore(opts, store);
   }
 
-  /** True when accounts beyond root can be managed (an IAM directory was given). */
+  /** True when accounts beyond root can be managed (an account store is configured). */
   get multiUser(): boolean {
-    return this.dir !== undefined;
+    return this.store !== undefined;
   }
 
   get rootAccess(): string {
     return this.root.account.access;
   }
 
+  /** Where the accounts live (no secrets), or undefined in single-user mode. */
+  get description(): string | undefined {
+    return this.store?.description;
+  }
+
   async lookup(accessKey: string): Promise<Credential | undefined> {
     if (accessKey === this.root.account.access) return this.root;
-    await this.refresh();
-    return this.credentials.get(accessKey);
+    const found = await this.store?.get(accessKey);
+    if (found === undefined) return undefined;
+    let credential = this.converted.get(found);
+    if (!credential) {
+      credential = credentialOf(found);
+      this.converted.set(found, credential);
+    }
+    return credential;
   }
 
   async findByEmail(email: string): Promise<Account | undefined> {
-    await this.refresh();
     const wanted = email.toLowerCase();
-    for (const c of this.credentials.values())
-      if (c.account.email?.toLowerCase() === wanted) return c.account;
+    for (const a of await this.listUsers())
+      if (a.email?.toLowerCase() === wanted) return (await this.lookup(a.access))?.account;
     return undefined;
   }
 
   async listUsers(): Promise<IamAccount[]> {
-    await this.refresh();
-    return [...this.users.values()];
+    return this.store ? this.store.list() : [];
   }
 
   createUser(account: IamAccount): Promise<void> {
-    return this.mutate((users) => {
-      if (account.access === this.root.account.access || users.has(account.access))
-        throw new S3Error('XAdminUserExists');
-      users.set(account.access, account);
-    });
+    if (account.access === this.root.account.access) return Promise.reject(new S3Error('XAdminUserExists'));
+    return this.withStore((s) => s.create(account));
   }
 
   updateUser(access: string, update: IamAccountUpdate): Promise<void> {
-    return this.mutate((users) => {
-      const current = users.get(access);
-      if (!current) throw new S3Error('XAdminUserNotFound');
-      users.set(access, { ...current, ...update, access });
-    });
+    return this.withStore((s) => s.update(access, update));
   }
 
   deleteUser(access: string): Promise<void> {
-    return this.mutate((users) => {
-      if (!users.delete(access)) throw new S3Error('XAdminUserNotFound');
-    });
+    return this.withStore((s) => s.delete(access));
   }
 
-  /** Reloads users.json when its fingerprint changed since the last read. */
-  private async refresh(): Promise<void> {
-    if (this.dir === undefined) return;
-    const fp = await usersFingerprint(this.dir);
-    if (fp === this.fingerprint) return;
-    const users = await readUsers(this.dir);
-    this.install(users, fp);
+  /** Closes the account store's connections. */
+  async close(): Promise<void> {
+    await this.store?.close?.();
   }
 
-  private install(users: UsersByAccess, fingerprint: string): void {
-    this.users = users;
-    this.credentials = new Map([...users].map(([k, a]) => [k, credentialOf(a)]));
-    this.fingerprint = fingerprint;
-  }
-
-  private mutate(change: (users: UsersByAccess) => void): Promise<void> {
-    const dir = this.dir;
-    if (dir === undefined) return Promise.reject(new S3Error('XAdminMethodNotSupported'));
-    const run = () =>
-      withUsersLock(dir, async () => {
-        const users = await readUsers(dir);
-        change(users);
-        await writeUsers(dir, users);
-        this.install(users, await usersFingerprint(dir));
-      });
-    const next = this.writing.then(run, run);
-    this.writing = next.catch(() => undefined);
-    return next;
+  private withStore(fn: (store: AccountStore) => Promise<void>): Promise<void> {
+    if (this.store === undefined) return Promise.reject(new S3Error('XAdminMethodNotSupported'));
+    return fn(this.store);
   }
 }

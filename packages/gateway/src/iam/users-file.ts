@@ -66,17 +66,11 @@ export async function usersFingerprint(dir: string): Promise<string> {
   }
 }
 
-export async function readUsers(dir: string): Promise<UsersByAccess> {
-  let text: string;
-  try {
-    text = await readFile(usersPath(dir), 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
-    throw err;
-  }
-  if (text.trim() === '') return new Map();
-  const doc = JSON.parse(text) as { accessAccounts?: Record<string, unknown> | null };
+/** Parses a users.json document (versitygw's iAMConfig); an empty text is no accounts. */
+export function parseUsersDocument(text: string): UsersByAccess {
   const out: UsersByAccess = new Map();
+  if (text.trim() === '') return out;
+  const doc = JSON.parse(text) as { accessAccounts?: Record<string, unknown> | null };
   for (const [access, raw] of Object.entries(doc.accessAccounts ?? {})) {
     const account = toAccount(access, raw);
     if (account) out.set(access, account);
@@ -84,7 +78,8 @@ export async function readUsers(dir: string): Promise<UsersByAccess> {
   return out;
 }
 
-export async function writeUsers(dir: string, users: UsersByAccess): Promise<void> {
+/** The users.json text for `users`, sorted by access key. */
+export function serializeUsers(users: UsersByAccess): string {
   const accessAccounts: Record<string, IamAccount> = {};
   for (const [access, a] of [...users].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) {
     accessAccounts[access] = {
@@ -98,8 +93,23 @@ export async function writeUsers(dir: string, users: UsersByAccess): Promise<voi
       ...text('email', a.email),
     };
   }
+  return `${JSON.stringify({ accessAccounts }, null, 2)}\n`;
+}
+
+export async function readUsers(dir: string): Promise<UsersByAccess> {
+  let content: string;
+  try {
+    content = await readFile(usersPath(dir), 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
+    throw err;
+  }
+  return parseUsersDocument(content);
+}
+
+export async function writeUsers(dir: string, users: UsersByAccess): Promise<void> {
   const target = usersPath(dir);
   const temp = `${target}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  await writeFile(temp, `${JSON.stringify({ accessAccounts }, null, 2)}\n`, { mode: 0o600 });
+  await writeFile(temp, serializeUsers(users), { mode: 0o600 });
   await rename(temp, target);
 }

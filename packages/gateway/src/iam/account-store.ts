@@ -1,0 +1,38 @@
+// AccountStore: where the accounts other than root live (versitygw's IAMService). The users.json
+// directory (users-file-store.ts) is one; the app adds LDAP and an object in an S3 bucket. IamStore
+// (iam-store.ts) puts the root account and, for remote stores, the cache (account-cache.ts) in
+// front. Implementations answer S3Error('XAdminUserExists') / S3Error('XAdminUserNotFound') so the
+// admin API maps them the same way whatever the store.
+import type { IamAccount } from './users-file.js';
+
+/** Fields an update may change (versitygw's MutableProps). */
+export interface IamAccountUpdate {
+  secret?: string;
+  role?: IamAccount['role'];
+  userID?: number;
+  groupID?: number;
+  projectID?: number;
+  displayName?: string;
+  email?: string;
+}
+
+export interface AccountStore {
+  /** Names the store in logs and the banner (`users.json in /etc/vgw`, `ldap://host:389`); no secrets. */
+  readonly description: string;
+  /** The account with this access key, or undefined. */
+  get(access: string): Promise<IamAccount | undefined>;
+  list(): Promise<IamAccount[]>;
+  create(account: IamAccount): Promise<void>;
+  update(access: string, update: IamAccountUpdate): Promise<void>;
+  delete(access: string): Promise<void>;
+  /** Releases connections; the store is not used afterwards. */
+  close?(): Promise<void>;
+}
+
+/** `current` with `update` applied; the access key never changes. */
+export function applyUpdate(current: IamAccount, update: IamAccountUpdate): IamAccount {
+  const next: IamAccount = { ...current, access: current.access };
+  for (const [k, v] of Object.entries(update) as [keyof IamAccountUpdate, unknown][])
+    if (v !== undefined) (next as unknown as Record<string, unknown>)[k] = v;
+  return next;
+}
