@@ -2,7 +2,7 @@
 // messages an operator can act on (missing root, no xattr support).
 
 import { stat } from 'node:fs/promises';
-import { PosixBackend, XattrUnsupportedError } from '@vgwrdma/backend-posix';
+import { limitConcurrency, PosixBackend, XattrUnsupportedError } from '@vgwrdma/backend-posix';
 import { VgwrdmaError } from '@vgwrdma/rdma-protocol';
 import type { Backend } from '@vgwrdma/s3-backend';
 import type { GatewayConfig } from './config.js';
@@ -29,19 +29,22 @@ export async function openBackend(config: GatewayConfig): Promise<Backend> {
   if (config.backend.kind === 's3') {
     return openS3Backend(config.backend, (message, cause) => new StartupError(message, { cause }));
   }
-  const { root, sidecar, nometa, dirPerms, versioningDir } = config.backend;
+  const { root, sidecar, nometa, dirPerms, filePerms, concurrency, versioningDir } = config.backend;
   await checkDirectory(root, 'root directory');
   // versitygw requires the versioning directory to exist, outside the root.
   if (versioningDir !== undefined) await checkDirectory(versioningDir, 'versioning directory');
   try {
-    return await PosixBackend.open({
+    const posix = await PosixBackend.open({
       root,
       nometa,
       dirPerms,
+      filePerms,
       region: config.region,
       ...(sidecar === undefined ? {} : { sidecar }),
       ...(versioningDir === undefined ? {} : { versioningDir }),
     });
+    // --concurrency: at most this many backend operations at once (versitygw's posix option).
+    return limitConcurrency(posix, concurrency);
   } catch (error) {
     if (error instanceof XattrUnsupportedError) {
       throw new StartupError(

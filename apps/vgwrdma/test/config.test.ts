@@ -29,7 +29,16 @@ describe('parseCommandLine', () => {
     expect(config.listen).toEqual({ host: '0.0.0.0', port: 7070, wildcard: true });
     expect(config.region).toBe('us-east-1');
     expect(config.readonly).toBe(false);
-    expect(config.backend).toEqual({ kind: 'posix', root: '/cwd/data', nometa: false, dirPerms: 0o755 });
+    expect(config.backend).toEqual({
+      kind: 'posix',
+      root: '/cwd/data',
+      nometa: false,
+      dirPerms: 0o755,
+      filePerms: 0o644,
+      concurrency: 5000,
+    });
+    expect(config.requests).toEqual({ maxParts: 10_000, copyObjectThreshold: 5 * 1024 ** 3 });
+    expect(config.admin).toBeUndefined();
     expect(config.access).toBe('ak');
     expect(config.secret).toBe('sk');
   });
@@ -76,6 +85,8 @@ describe('parseCommandLine', () => {
       sidecar: '/meta',
       nometa: false,
       dirPerms: 0o700,
+      filePerms: 0o644,
+      concurrency: 5000,
     });
   });
 

@@ -9,6 +9,8 @@ export interface PosixEnv extends Layout {
   readonly meta: MetaStore;
   /** Mode of directories created for keys and buckets. */
   readonly dirPerms: number;
+  /** Mode of new object files (--file-perms), applied exactly (not reduced by the umask). */
+  readonly filePerms: number;
   readonly region: string;
   /** Present when opened with a versioning directory (--versioning-dir). */
   readonly versions?: VersionStore;

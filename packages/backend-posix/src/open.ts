@@ -20,6 +20,8 @@ export interface PosixBackendOptions {
   nometa?: boolean;
   /** Mode of directories created for buckets and key parents (default 0o755). */
   dirPerms?: number;
+  /** Mode of new object files (default 0o644), set exactly, whatever the process umask. */
+  filePerms?: number;
   /** Answered by HeadBucket (default us-east-1). */
   region?: string;
   /**

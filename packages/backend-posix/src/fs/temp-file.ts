@@ -31,6 +31,9 @@ interface PublishOptions {
   holdReplaced?: boolean;
 }
 
+/** Mode of new object files unless --file-perms says otherwise. */
+export const DEFAULT_FILE_PERMS = 0o644;
+
 export class TempFile {
   private closed = false;
   private done = false;
@@ -44,15 +47,33 @@ export class TempFile {
     readonly fh: FileHandle,
   ) {}
 
-  /** Opens a new temp file for `bucket`, creating `.sgwtmp` when needed. */
-  static async create(layout: Layout, meta: MetaStore, bucket: string, dirPerms: number): Promise<TempFile> {
+  /**
+   * Opens a new temp file for `bucket`, creating `.sgwtmp` when needed. Its mode is `filePerms`
+   * exactly: a mode other than the default is set with fchmod, past the process umask.
+   */
+  static async create(
+    layout: Layout,
+    meta: MetaStore,
+    bucket: string,
+    dirPerms: number,
+    filePerms = DEFAULT_FILE_PERMS,
+  ): Promise<TempFile> {
     const dir = tmpRel(bucket);
     const name = `${ownerId()}.${randomBytes(12).toString('hex')}`;
     const rel = `${dir}/${name}`;
     for (let attempt = 0; ; attempt++) {
       const path = join(abs(layout, dir), name);
       try {
-        const fh = await open(path, 'wx', 0o644);
+        const fh = await open(path, 'wx', filePerms);
+        if (filePerms !== DEFAULT_FILE_PERMS) {
+          try {
+            await fh.chmod(filePerms);
+          } catch (err) {
+            await fh.close();
+            await unlink(path).catch(() => {});
+            throw err;
+          }
+        }
         return new TempFile(layout, meta, rel, path, fh);
       } catch (err) {
         if (!isErrno(err, 'ENOENT') || attempt > 2) throw s3ErrorFromErrno(err) ?? err;

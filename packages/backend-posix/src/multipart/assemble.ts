@@ -32,7 +32,7 @@ interface Assembled {
 }
 
 export async function assemble(env: PosixEnv, ctx: RequestContext, spec: AssembleSpec): Promise<Assembled> {
-  const tmp = await TempFile.create(env, env.meta, spec.bucket, env.dirPerms);
+  const tmp = await TempFile.create(env, env.meta, spec.bucket, env.dirPerms, env.filePerms);
   try {
     const hashers = spec.algorithms.map((a) => [a, getChecksum(a).create()] as [ChecksumAlgorithm, Hasher]);
     let size = 0;

@@ -72,7 +72,7 @@ async function writePart(
   if (w.checksum) algorithms.add(w.checksum.algorithm);
   const expectedMd5 = w.contentMD5 === undefined ? undefined : Buffer.from(w.contentMD5, 'base64');
   if (expectedMd5 && expectedMd5.length !== 16) throw new S3Error('InvalidDigest');
-  const tmp = await TempFile.create(env, env.meta, ref.bucket, env.dirPerms);
+  const tmp = await TempFile.create(env, env.meta, ref.bucket, env.dirPerms, env.filePerms);
   try {
     const got = await ingest(tmp.fh, {
       body: w.body,

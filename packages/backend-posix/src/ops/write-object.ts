@@ -72,7 +72,7 @@ export async function writeObject(env: PosixEnv, spec: WriteSpec): Promise<Write
   const algorithms = primary === DEFAULT_ALGORITHM ? [primary] : [primary, DEFAULT_ALGORITHM];
   const rel = objectRel(spec.bucket, spec.key);
   const plan = await planWrite(env, spec.bucket, spec.key);
-  const tmp = await TempFile.create(env, env.meta, spec.bucket, env.dirPerms);
+  const tmp = await TempFile.create(env, env.meta, spec.bucket, env.dirPerms, env.filePerms);
   try {
     const got = await ingest(tmp.fh, {
       body: spec.body,
