@@ -85,9 +85,11 @@ export function createRouter(rows: readonly RouteRow[], opts: RouterOptions) {
     }
     const serves = c.env.listener ?? 'all';
     const adminHandler =
-      serves !== 's3' && method === 'PATCH' && kind === 'bucket' && !target.query.has('change-bucket-owner')
+      method === 'PATCH' && kind === 'bucket' && !target.query.has('change-bucket-owner')
         ? adminHandlers.get(target.bucket ?? '')
         : undefined;
+    // An admin operation sent to the S3 listener of a gateway with --admin-port.
+    if (adminHandler) refuseOnListener(serves, true);
     const row: RouteRow = adminHandler
       ? {
           method: 'PATCH',
