@@ -27,6 +27,9 @@ export interface PosixBackendConfig {
   readonly filePerms: number;
   /** --concurrency: backend operations in flight at most. */
   readonly concurrency: number;
+  /** --chuid / --chgid: new files and directories belong to the requesting account. */
+  readonly chownUid: boolean;
+  readonly chownGid: boolean;
 }
 
 /** --admin-port: the admin API's own listener (the S3 listener then refuses admin operations). */
@@ -163,6 +166,8 @@ export function parseCommandLine(argv: readonly string[], env: Env, cwd = proces
     dirPerms: p['dir-perms'],
     filePerms: p['file-perms'],
     concurrency: p.concurrency,
+    chownUid: p.chuid,
+    chownGid: p.chgid,
     ...(p.sidecar === undefined ? {} : { sidecar: resolve(cwd, p.sidecar) }),
     ...(p['versioning-dir'] === undefined ? {} : { versioningDir: resolve(cwd, p['versioning-dir']) }),
   };

@@ -1,6 +1,7 @@
 // The posix backend's flags beyond the metadata and versioning ones: versitygw's --file-perms
-// (mode of new object files) and --concurrency (backend operations in flight). Same names,
-// environment variables and defaults. Spread into POSIX_FLAGS (flags.ts).
+// (mode of new object files), --concurrency (backend operations in flight) and --chuid / --chgid
+// (new files and directories owned by the requesting account). Same names, environment
+// variables and defaults. Spread into POSIX_FLAGS (flags.ts).
 import { z } from 'zod';
 import type { FlagSpec } from './flags.js';
 import { octalMode } from './octal-mode.js';
@@ -12,6 +13,22 @@ const positive = z
   .refine((n) => n >= 1, 'must be at least 1');
 
 export const POSIX_EXTRA_FLAGS = [
+  {
+    name: 'chuid',
+    type: 'boolean',
+    env: ['VGW_CHOWN_UID'],
+    schema: z.boolean(),
+    default: false,
+    help: "chown newly created files and directories to the client account's userID (users.json; needs root or CAP_CHOWN)",
+  },
+  {
+    name: 'chgid',
+    type: 'boolean',
+    env: ['VGW_CHOWN_GID'],
+    schema: z.boolean(),
+    default: false,
+    help: "chown newly created files and directories to the client account's groupID (users.json; needs root or CAP_CHOWN)",
+  },
   {
     name: 'file-perms',
     type: 'string',

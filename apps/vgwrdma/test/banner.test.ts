@@ -24,6 +24,8 @@ const base: GatewayConfig = {
     nometa: false,
     dirPerms: 0o755,
     filePerms: 0o644,
+    chownUid: false,
+    chownGid: false,
     concurrency: 5000,
   },
 };

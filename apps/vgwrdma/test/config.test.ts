@@ -36,6 +36,8 @@ describe('parseCommandLine', () => {
       dirPerms: 0o755,
       filePerms: 0o644,
       concurrency: 5000,
+      chownUid: false,
+      chownGid: false,
     });
     expect(config.requests).toEqual({ maxParts: 10_000, copyObjectThreshold: 5 * 1024 ** 3 });
     expect(config.admin).toBeUndefined();
@@ -87,6 +89,8 @@ describe('parseCommandLine', () => {
       dirPerms: 0o700,
       filePerms: 0o644,
       concurrency: 5000,
+      chownUid: false,
+      chownGid: false,
     });
   });
 

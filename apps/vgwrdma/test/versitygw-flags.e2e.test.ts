@@ -4,7 +4,7 @@
 // the only slot), --admin-port with and without its own TLS pair (the admin API answers there and
 // nowhere else), and a unix socket listener with --socket-perm (a signed request over the socket).
 
-import { lstat, readFile, stat } from 'node:fs/promises';
+import { lstat, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
@@ -176,6 +176,49 @@ describe('posix --file-perms and --concurrency', () => {
       await s3.send(new PutObjectCommand({ Bucket: 'perms', Key: 'dir/obj', Body: 'data' }));
       const st = await stat(join(gw.root, 'perms', 'dir', 'obj'));
       expect(st.mode & 0o777).toBe(mode);
+    }
+  });
+
+  it('--chuid --chgid: new files and the directories made for them belong to the account (users.json ids)', async (ctx) => {
+    if (process.getuid?.() !== 0)
+      return ctx.skip('chown to another user needs root (or CAP_CHOWN); this runs as a normal user');
+    const iam = join(work, 'chown-iam');
+    await mkdir(iam, { recursive: true });
+    const user = { access: 'chown-user', secret: 'chown-user-secret-0123' };
+    await writeFile(
+      join(iam, 'users.json'),
+      JSON.stringify({
+        accessAccounts: {
+          [user.access]: { ...user, role: 'userplus', userID: 4242, groupID: 4343, projectID: 0 },
+        },
+      }),
+    );
+    const both = await gateway(['--iam-dir', iam], ['--chuid', '--chgid']);
+    const uidOnly = await gateway(['--iam-dir', iam], ['--chuid']);
+    const plain = await gateway(['--iam-dir', iam]);
+    for (const [gw, uid, gid] of [
+      [both, 4242, 4343],
+      [uidOnly, 4242, 0],
+      [plain, 0, 0],
+    ] as const) {
+      const s3 = s3Client(gw.url, user);
+      await s3.send(new CreateBucketCommand({ Bucket: 'owned' }));
+      await s3.send(new PutObjectCommand({ Bucket: 'owned', Key: 'new/dir/obj', Body: 'data' }));
+      const { UploadId } = await s3.send(
+        new CreateMultipartUploadCommand({ Bucket: 'owned', Key: 'mp/obj' }),
+      );
+      await s3.send(
+        new UploadPartCommand({ Bucket: 'owned', Key: 'mp/obj', UploadId, PartNumber: 1, Body: 'p' }),
+      );
+      for (const rel of ['new', 'new/dir', 'new/dir/obj']) {
+        const st = await stat(join(gw.root, 'owned', rel));
+        expect([rel, st.uid, st.gid]).toEqual([rel, uid, gid]);
+      }
+      // the root account has no userID: its files keep the gateway's owner
+      await s3Client(gw.url, ROOT_CREDENTIALS).send(
+        new PutObjectCommand({ Bucket: 'owned', Key: 'byroot', Body: 'r' }),
+      );
+      expect((await stat(join(gw.root, 'owned', 'byroot'))).uid).toBe(0);
     }
   });
 

@@ -116,6 +116,18 @@ describe('posix --file-perms, --concurrency', () => {
   });
 });
 
+describe('posix --chuid, --chgid', () => {
+  it('off by default; the flags and VGW_CHOWN_UID / VGW_CHOWN_GID turn them on', () => {
+    expect(serve(['posix', 'r']).backend).toMatchObject({ chownUid: false, chownGid: false });
+    expect(serve(['posix', '--chuid', 'r']).backend).toMatchObject({ chownUid: true, chownGid: false });
+    expect(serve(['posix', 'r'], { VGW_CHOWN_UID: 'true', VGW_CHOWN_GID: '1' }).backend).toMatchObject({
+      chownUid: true,
+      chownGid: true,
+    });
+    expect(usageError(['posix', 'r'], { VGW_CHOWN_GID: 'maybe' })).toMatch(/--chgid from VGW_CHOWN_GID/);
+  });
+});
+
 describe('--help', () => {
   it('lists every new flag with its environment variable', () => {
     const g = globalUsage();
@@ -132,7 +144,8 @@ describe('--help', () => {
       expect(g).toContain(env);
     }
     const p = posixUsage();
-    for (const env of ['VGW_FILE_PERMS', 'VGW_POSIX_CONCURRENCY']) expect(p).toContain(env);
+    for (const env of ['VGW_FILE_PERMS', 'VGW_POSIX_CONCURRENCY', 'VGW_CHOWN_UID', 'VGW_CHOWN_GID'])
+      expect(p).toContain(env);
     expect(p).toMatch(/--file-perms MODE .*default 0644/);
     expect(p).toMatch(/--concurrency N .*default 5000/);
   });

@@ -22,6 +22,12 @@ export interface PosixBackendOptions {
   dirPerms?: number;
   /** Mode of new object files (default 0o644), set exactly, whatever the process umask. */
   filePerms?: number;
+  /**
+   * versitygw's --chuid / --chgid: new object files and the directories made for them belong to
+   * the requesting account's userID / groupID (users.json). Needs the privilege to chown.
+   */
+  chownUid?: boolean;
+  chownGid?: boolean;
   /** Answered by HeadBucket (default us-east-1). */
   region?: string;
   /**

@@ -98,6 +98,9 @@ export class PosixBackend extends UnsupportedBackend {
       meta,
       dirPerms: opts.dirPerms ?? 0o755,
       filePerms: opts.filePerms ?? DEFAULT_FILE_PERMS,
+      ...(opts.chownUid || opts.chownGid
+        ? { chown: { uid: opts.chownUid === true, gid: opts.chownGid === true } }
+        : {}),
       region: opts.region ?? 'us-east-1',
       ...(versions ? { versions } : {}),
     });
