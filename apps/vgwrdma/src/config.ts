@@ -30,6 +30,8 @@ export interface PosixBackendConfig {
   /** --chuid / --chgid: new files and directories belong to the requesting account. */
   readonly chownUid: boolean;
   readonly chownGid: boolean;
+  /** --bucketlinks: top-level symlinks to directories are buckets. */
+  readonly bucketLinks: boolean;
 }
 
 /** --admin-port: the admin API's own listener (the S3 listener then refuses admin operations). */
@@ -168,6 +170,7 @@ export function parseCommandLine(argv: readonly string[], env: Env, cwd = proces
     concurrency: p.concurrency,
     chownUid: p.chuid,
     chownGid: p.chgid,
+    bucketLinks: p.bucketlinks,
     ...(p.sidecar === undefined ? {} : { sidecar: resolve(cwd, p.sidecar) }),
     ...(p['versioning-dir'] === undefined ? {} : { versioningDir: resolve(cwd, p['versioning-dir']) }),
   };

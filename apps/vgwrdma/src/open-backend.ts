@@ -29,8 +29,18 @@ export async function openBackend(config: GatewayConfig): Promise<Backend> {
   if (config.backend.kind === 's3') {
     return openS3Backend(config.backend, (message, cause) => new StartupError(message, { cause }));
   }
-  const { root, sidecar, nometa, dirPerms, filePerms, concurrency, chownUid, chownGid, versioningDir } =
-    config.backend;
+  const {
+    root,
+    sidecar,
+    nometa,
+    dirPerms,
+    filePerms,
+    concurrency,
+    chownUid,
+    chownGid,
+    bucketLinks,
+    versioningDir,
+  } = config.backend;
   await checkDirectory(root, 'root directory');
   // versitygw requires the versioning directory to exist, outside the root.
   if (versioningDir !== undefined) await checkDirectory(versioningDir, 'versioning directory');
@@ -42,6 +52,7 @@ export async function openBackend(config: GatewayConfig): Promise<Backend> {
       filePerms,
       chownUid,
       chownGid,
+      bucketLinks,
       region: config.region,
       ...(sidecar === undefined ? {} : { sidecar }),
       ...(versioningDir === undefined ? {} : { versioningDir }),

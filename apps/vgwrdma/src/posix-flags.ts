@@ -14,6 +14,14 @@ const positive = z
 
 export const POSIX_EXTRA_FLAGS = [
   {
+    name: 'bucketlinks',
+    type: 'boolean',
+    env: ['VGW_BUCKET_LINKS'],
+    schema: z.boolean(),
+    default: false,
+    help: 'allow symlinked directories at bucket level to be treated as buckets (keys still never leave the link target)',
+  },
+  {
     name: 'chuid',
     type: 'boolean',
     env: ['VGW_CHOWN_UID'],

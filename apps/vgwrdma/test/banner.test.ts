@@ -26,6 +26,7 @@ const base: GatewayConfig = {
     filePerms: 0o644,
     chownUid: false,
     chownGid: false,
+    bucketLinks: false,
     concurrency: 5000,
   },
 };

@@ -38,6 +38,7 @@ describe('parseCommandLine', () => {
       concurrency: 5000,
       chownUid: false,
       chownGid: false,
+      bucketLinks: false,
     });
     expect(config.requests).toEqual({ maxParts: 10_000, copyObjectThreshold: 5 * 1024 ** 3 });
     expect(config.admin).toBeUndefined();
@@ -91,6 +92,7 @@ describe('parseCommandLine', () => {
       concurrency: 5000,
       chownUid: false,
       chownGid: false,
+      bucketLinks: false,
     });
   });
 

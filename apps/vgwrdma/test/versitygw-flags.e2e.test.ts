@@ -4,7 +4,7 @@
 // the only slot), --admin-port with and without its own TLS pair (the admin API answers there and
 // nowhere else), and a unix socket listener with --socket-perm (a signed request over the socket).
 
-import { lstat, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
@@ -12,6 +12,8 @@ import {
   CopyObjectCommand,
   CreateBucketCommand,
   CreateMultipartUploadCommand,
+  GetObjectCommand,
+  ListBucketsCommand,
   PutBucketCorsCommand,
   PutObjectCommand,
   UploadPartCommand,
@@ -220,6 +222,44 @@ describe('posix --file-perms and --concurrency', () => {
       );
       expect((await stat(join(gw.root, 'owned', 'byroot'))).uid).toBe(0);
     }
+  });
+
+  it('--bucketlinks: a symlinked bucket directory serves its target; no key leaves the target, links below it included', async () => {
+    const target = join(work, 'link-target');
+    const secret = join(work, 'link-secret');
+    await mkdir(target, { recursive: true });
+    await mkdir(secret, { recursive: true });
+    await writeFile(join(secret, 'file'), 'outside the bucket');
+    await writeFile(join(target, 'inside'), 'in the target');
+    await symlink(secret, join(target, 'escape')); // a link below the bucket that leads out of it
+    const linked = await gateway([], ['--bucketlinks']);
+    const unlinked = await gateway([]);
+    for (const gw of [linked, unlinked]) await symlink(target, join(gw.root, 'linked'));
+    await mkdir(join(linked.root, 'plain'));
+    await symlink(join(linked.root, 'plain'), join(target, 'sideways')); // to another bucket of the root
+
+    const s3 = s3Client(linked.url, ROOT_CREDENTIALS);
+    const names = (await s3.send(new ListBucketsCommand({}))).Buckets?.map((b) => b.Name);
+    expect(names).toEqual(['linked', 'plain']);
+    const got = await s3.send(new GetObjectCommand({ Bucket: 'linked', Key: 'inside' }));
+    expect(await got.Body?.transformToString()).toBe('in the target');
+    await s3.send(new PutObjectCommand({ Bucket: 'linked', Key: 'new/obj', Body: 'written' }));
+    expect(await readFile(join(target, 'new', 'obj'), 'utf8')).toBe('written');
+    for (const key of ['escape/file', 'sideways/x']) {
+      const read = await s3Failure(s3.send(new GetObjectCommand({ Bucket: 'linked', Key: key })));
+      expect([key, read.code]).toEqual([key, 'AccessDenied']);
+    }
+    const write = await s3Failure(
+      s3.send(new PutObjectCommand({ Bucket: 'linked', Key: 'escape/planted', Body: 'x' })),
+    );
+    expect(write.code).toBe('AccessDenied');
+    expect(await readdir(secret)).toEqual(['file']);
+
+    // without the flag a symlinked bucket is no bucket, and nothing under it is reachable
+    const plain = s3Client(unlinked.url, ROOT_CREDENTIALS);
+    expect((await plain.send(new ListBucketsCommand({}))).Buckets ?? []).toEqual([]);
+    const refused = await s3Failure(plain.send(new GetObjectCommand({ Bucket: 'linked', Key: 'inside' })));
+    expect(['AccessDenied', 'NoSuchBucket']).toContain(refused.code);
   });
 
   /** Starts a PUT of 8 bytes that sends 4 and stalls until `finish()` is called. */

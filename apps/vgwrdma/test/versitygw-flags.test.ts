@@ -125,6 +125,9 @@ describe('posix --chuid, --chgid', () => {
       chownGid: true,
     });
     expect(usageError(['posix', 'r'], { VGW_CHOWN_GID: 'maybe' })).toMatch(/--chgid from VGW_CHOWN_GID/);
+    expect(serve(['posix', 'r']).backend).toMatchObject({ bucketLinks: false });
+    expect(serve(['posix', '--bucketlinks', 'r']).backend).toMatchObject({ bucketLinks: true });
+    expect(serve(['posix', 'r'], { VGW_BUCKET_LINKS: 'yes' }).backend).toMatchObject({ bucketLinks: true });
   });
 });
 
@@ -144,7 +147,13 @@ describe('--help', () => {
       expect(g).toContain(env);
     }
     const p = posixUsage();
-    for (const env of ['VGW_FILE_PERMS', 'VGW_POSIX_CONCURRENCY', 'VGW_CHOWN_UID', 'VGW_CHOWN_GID'])
+    for (const env of [
+      'VGW_FILE_PERMS',
+      'VGW_POSIX_CONCURRENCY',
+      'VGW_CHOWN_UID',
+      'VGW_CHOWN_GID',
+      'VGW_BUCKET_LINKS',
+    ])
       expect(p).toContain(env);
     expect(p).toMatch(/--file-perms MODE .*default 0644/);
     expect(p).toMatch(/--concurrency N .*default 5000/);

@@ -28,6 +28,11 @@ export interface PosixBackendOptions {
    */
   chownUid?: boolean;
   chownGid?: boolean;
+  /**
+   * versitygw's --bucketlinks: a symlink at the top of the root that leads to a directory is a
+   * bucket. Every path inside it must resolve inside the link's target (AccessDenied otherwise).
+   */
+  bucketLinks?: boolean;
   /** Answered by HeadBucket (default us-east-1). */
   region?: string;
   /**

@@ -98,6 +98,7 @@ export class PosixBackend extends UnsupportedBackend {
       meta,
       dirPerms: opts.dirPerms ?? 0o755,
       filePerms: opts.filePerms ?? DEFAULT_FILE_PERMS,
+      ...(opts.bucketLinks ? { bucketLinks: true } : {}),
       ...(opts.chownUid || opts.chownGid
         ? { chown: { uid: opts.chownUid === true, gid: opts.chownGid === true } }
         : {}),
