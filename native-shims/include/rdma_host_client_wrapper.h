@@ -43,7 +43,16 @@ typedef struct rdma_host_mr rdma_host_mr_t;         /* opaque registration handl
 
 /* Fill with rdma_host_client_config_default() then change fields. Strings are copied by create.
  * sizeof == 56; offsets: struct_size 0, provider 4, dev_name 8, agent_addr 16, dc_key 24,
- * port_num 32, gid_index 36, agent_port 40, allow_direct 44, io_timeout_ms 48, reserved 52. */
+ * port_num 32, gid_index 36, agent_port 40, allow_direct 44, io_timeout_ms 48, explicit_fields 52.
+ *
+ * The verbs provider also reads VGWRDMA_RDMA_DEV / _RDMA_PORT / _GID_INDEX / _DC_KEY (vgwrdma's
+ * names). A variable fills only a field the caller left alone: one whose RDMA_HOST_CLIENT_SET_*
+ * bit is clear in explicit_fields and whose value is still the default. A field set in code wins
+ * (ABI 1.8; before, the environment won). */
+#define RDMA_HOST_CLIENT_SET_DEV_NAME 0x1u  /* dev_name given (also when NULL = first device) */
+#define RDMA_HOST_CLIENT_SET_PORT_NUM 0x2u  /* port_num given (also when 1) */
+#define RDMA_HOST_CLIENT_SET_GID_INDEX 0x4u /* gid_index given (also when -1 = auto) */
+#define RDMA_HOST_CLIENT_SET_DC_KEY 0x8u    /* dc_key given (also when 0xffeeddcc) */
 typedef struct rdma_host_client_config {
   uint32_t struct_size;   /* = sizeof(rdma_host_client_config_t) */
   uint32_t provider;      /* vgw_provider_t: SOFTNIC (default) or VERBS */
@@ -59,7 +68,8 @@ typedef struct rdma_host_client_config {
   uint32_t allow_direct;  /* softnic: 1 = publish a cookie so a same-host gateway may use
                              process_vm_readv/writev after proving access; 0 = TCP only */
   uint32_t io_timeout_ms; /* softnic: agent socket send/recv wait, default 10000 */
-  uint32_t reserved;      /* 0 */
+  uint32_t explicit_fields; /* RDMA_HOST_CLIENT_SET_* bits (was `reserved`, 0: the rule above still
+                               treats a non-default value as set) */
 } rdma_host_client_config_t;
 
 VGW_API uint32_t rdma_host_client_abi_version(void); /* == VGW_SHIM_ABI_VERSION */

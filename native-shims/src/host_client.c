@@ -55,7 +55,7 @@ rdma_host_client_t *rdma_host_client_create(const rdma_host_client_config_t *in)
   rdma_host_client_config_t cfg;
   rdma_host_client_config_default(&cfg);
   if (in != NULL) {
-    if (in->struct_size < offsetof(rdma_host_client_config_t, reserved) || in->struct_size > sizeof cfg)
+    if (in->struct_size < offsetof(rdma_host_client_config_t, explicit_fields) || in->struct_size > sizeof cfg)
       return vgw_fail_null(-EINVAL, "config.struct_size %u is not a known size (expected %zu)", in->struct_size,
                            sizeof cfg);
     memcpy(&cfg, in, in->struct_size);

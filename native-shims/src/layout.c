@@ -85,7 +85,7 @@ static const field_row_t k_layout[] = {
     FIELD_ROW(rdma_host_client_config_t, agent_port),
     FIELD_ROW(rdma_host_client_config_t, allow_direct),
     FIELD_ROW(rdma_host_client_config_t, io_timeout_ms),
-    FIELD_ROW(rdma_host_client_config_t, reserved),
+    FIELD_ROW(rdma_host_client_config_t, explicit_fields),
 };
 #define N_LAYOUT (sizeof k_layout / sizeof k_layout[0])
 

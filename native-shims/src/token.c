@@ -43,9 +43,10 @@ static int is_hex_run(const char *s, size_t n) {
   return 1;
 }
 
-/* RC / hipObject style: "rc:" prefix, or a first field that is a hex run longer than 16. */
+/* RC / hipObject style: an "rc:" prefix in any case (as the original vgwrdma client detects it),
+ * or a first field that is a hex run longer than 16. */
 static int is_rc_style(const char *s) {
-  if (strncmp(s, "rc:", 3) == 0) return 1;
+  if ((s[0] == 'r' || s[0] == 'R') && (s[1] == 'c' || s[1] == 'C') && s[2] == ':') return 1;
   const char *colon = strchr(s, ':');
   size_t first = colon ? (size_t)(colon - s) : strlen(s);
   return first > 16 && is_hex_run(s, first);

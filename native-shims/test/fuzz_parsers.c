@@ -60,7 +60,7 @@ static void wire_header(void) {
 static int lower_hex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); }
 
 static int oracle(const char *s, size_t len) {
-  if (len >= 3 && memcmp(s, "rc:", 3) == 0) return -EPROTONOSUPPORT;
+  if (len >= 3 && (s[0] | 0x20) == 'r' && (s[1] | 0x20) == 'c' && s[2] == ':') return -EPROTONOSUPPORT;
   size_t first = 0;
   while (first < len && s[first] != ':') first++;
   int first_hex = 1;

@@ -129,6 +129,11 @@ static void rc_tokens_classified(void) {
   CHECK_EQ_INT(cuobj_token_classify(rc2), CUOBJ_TOKEN_RC);
   CHECK_EQ_INT(cuobj_token_parse(rc1, &t), -EPROTONOSUPPORT);
   CHECK_EQ_INT(cuobj_token_parse(rc2, &t), -EPROTONOSUPPORT);
+  /* the prefix in any case, as the original vgwrdma client detects it */
+  CHECK_EQ_INT(cuobj_token_classify("RC:000073967e5ff000"), CUOBJ_TOKEN_RC);
+  CHECK_EQ_INT(cuobj_token_classify("Rc:"), CUOBJ_TOKEN_RC);
+  CHECK_EQ_INT(cuobj_token_parse("rC:0001", &t), -EPROTONOSUPPORT);
+  CHECK_EQ_INT(cuobj_token_classify("R:0001"), CUOBJ_TOKEN_INVALID);
   /* a long first field that is not hex is just malformed */
   CHECK_EQ_INT(cuobj_token_classify("zzzzzzzzzzzzzzzzzzzz:00400000"), CUOBJ_TOKEN_INVALID);
   CHECK_EQ_INT(cuobj_token_parse("zzzzzzzzzzzzzzzzzzzz:00400000", &t), -EINVAL);

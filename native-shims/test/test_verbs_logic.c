@@ -100,7 +100,7 @@ static const char *table_env(const char *name) {
   return NULL;
 }
 
-static void settings_env_wins_over_config(void) {
+static void settings_code_wins_over_env(void) {
   rdma_host_client_config_t cfg;
   rdma_host_client_config_default(&cfg);
   vgw_verbs_settings_t s;
@@ -111,6 +111,16 @@ static void settings_env_wins_over_config(void) {
   CHECK_EQ_INT(s.port, 1);
   CHECK_EQ_INT(s.gid_index, -1); /* auto by default */
   CHECK(s.dc_key == 0xffeeddccull);
+  static const char *const env[] = {"VGWRDMA_RDMA_DEV", "mlx5_0", "VGWRDMA_RDMA_PORT", "2", "VGWRDMA_GID_INDEX", "5",
+                                    "VGWRDMA_DC_KEY", "0x1122334455667788", NULL};
+  g_env = env;
+  /* nothing set in code: the environment fills every field */
+  CHECK_EQ_INT(vgw_verbs_settings_resolve(&cfg, table_env, &s, why, sizeof why), 0);
+  CHECK(strcmp(s.dev, "mlx5_0") == 0);
+  CHECK_EQ_INT(s.port, 2);
+  CHECK_EQ_INT(s.gid_index, 5);
+  CHECK(s.dc_key == 0x1122334455667788ull);
+  /* values other than the defaults count as set in code, even without the bits (older callers) */
   cfg.dev_name = "mlx5_1";
   cfg.gid_index = 3;
   cfg.dc_key = 7;
@@ -118,19 +128,34 @@ static void settings_env_wins_over_config(void) {
   CHECK(strcmp(s.dev, "mlx5_1") == 0);
   CHECK_EQ_INT(s.gid_index, 3);
   CHECK(s.dc_key == 7);
-  static const char *const env[] = {"VGWRDMA_RDMA_DEV", "mlx5_0", "VGWRDMA_RDMA_PORT", "2", "VGWRDMA_GID_INDEX", "-1",
-                                    "VGWRDMA_DC_KEY", "0x1122334455667788", NULL};
-  g_env = env;
+  CHECK_EQ_INT(s.port, 2); /* port left at its default: the environment's */
+  /* the bits mark a default value given on purpose: port 1, auto GID, first device, default key */
+  rdma_host_client_config_default(&cfg);
+  cfg.explicit_fields = RDMA_HOST_CLIENT_SET_DEV_NAME | RDMA_HOST_CLIENT_SET_PORT_NUM |
+                        RDMA_HOST_CLIENT_SET_GID_INDEX | RDMA_HOST_CLIENT_SET_DC_KEY;
   CHECK_EQ_INT(vgw_verbs_settings_resolve(&cfg, table_env, &s, why, sizeof why), 0);
-  CHECK(strcmp(s.dev, "mlx5_0") == 0);
-  CHECK_EQ_INT(s.port, 2);
+  CHECK(strcmp(s.dev, "") == 0);
+  CHECK_EQ_INT(s.port, 1);
   CHECK_EQ_INT(s.gid_index, -1);
-  CHECK(s.dc_key == 0x1122334455667788ull);
+  CHECK(s.dc_key == 0xffeeddccull);
+  /* one bit: only that field is kept from code */
+  cfg.explicit_fields = RDMA_HOST_CLIENT_SET_PORT_NUM;
+  CHECK_EQ_INT(vgw_verbs_settings_resolve(&cfg, table_env, &s, why, sizeof why), 0);
+  CHECK_EQ_INT(s.port, 1);
+  CHECK(strcmp(s.dev, "mlx5_0") == 0);
+  CHECK_EQ_INT(s.gid_index, 5);
   static const char *const dec[] = {"VGWRDMA_DC_KEY", "4293844428", "VGWRDMA_RDMA_DEV", "", NULL};
   g_env = dec; /* decimal key; an empty variable counts as unset */
+  rdma_host_client_config_default(&cfg);
+  cfg.dc_key = 9;
   CHECK_EQ_INT(vgw_verbs_settings_resolve(&cfg, table_env, &s, why, sizeof why), 0);
-  CHECK(s.dc_key == 0xffeeddccull);
-  CHECK(strcmp(s.dev, "mlx5_1") == 0);
+  CHECK(s.dc_key == 9);
+  CHECK(strcmp(s.dev, "") == 0);
+  cfg.dc_key = 0xffeeddccull;
+  static const char *const dec2[] = {"VGWRDMA_DC_KEY", "4293844429", NULL};
+  g_env = dec2;
+  CHECK_EQ_INT(vgw_verbs_settings_resolve(&cfg, table_env, &s, why, sizeof why), 0);
+  CHECK(s.dc_key == 4293844429ull);
 }
 
 static void settings_refuse_bad_values_naming_them(void) {
@@ -148,6 +173,12 @@ static void settings_refuse_bad_values_naming_them(void) {
     CHECK_EQ_INT(vgw_verbs_settings_resolve(&cfg, table_env, &s, why, sizeof why), -EINVAL);
     CHECK(strstr(why, bad[i][0]) != NULL);
   }
+  /* a bad variable is an error even when the field was set in code (a typo is never ignored) */
+  static const char *const bad_port[] = {"VGWRDMA_RDMA_PORT", "x", NULL};
+  g_env = bad_port;
+  cfg.explicit_fields = RDMA_HOST_CLIENT_SET_PORT_NUM;
+  CHECK_EQ_INT(vgw_verbs_settings_resolve(&cfg, table_env, &s, why, sizeof why), -EINVAL);
+  CHECK(strstr(why, "VGWRDMA_RDMA_PORT") != NULL);
   g_env = NULL;
   cfg.port_num = 0;
   CHECK_EQ_INT(vgw_verbs_settings_resolve(&cfg, table_env, &s, why, sizeof why), -EINVAL);
@@ -208,7 +239,7 @@ int main(int argc, char **argv) {
       {"auto_takes_ipv4_mapped_v2_next", auto_takes_ipv4_mapped_v2_next},
       {"auto_falls_back_to_v1_then_link_local_v2", auto_falls_back_to_v1_then_link_local_v2},
       {"explicit_index_and_refusals", explicit_index_and_refusals},
-      {"settings_env_wins_over_config", settings_env_wins_over_config},
+      {"settings_code_wins_over_env", settings_code_wins_over_env},
       {"settings_refuse_bad_values_naming_them", settings_refuse_bad_values_naming_them},
       {"token_from_dc_target", token_from_dc_target},
       {"token_window_and_limits", token_window_and_limits},

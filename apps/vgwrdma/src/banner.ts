@@ -4,7 +4,7 @@
 import { azureBannerRows } from './azure-command.js';
 import type { GatewayConfig, PosixBackendConfig } from './config.js';
 import { DEFAULT_CREDENTIALS } from './defaults.js';
-import { endpointUrl } from './listen-address.js';
+import { endpointUrl, type ListenAddress, listenerEndpoint } from './listen-address.js';
 import { s3BannerRows } from './s3-command.js';
 import { VERSION } from './version.js';
 
@@ -13,6 +13,8 @@ interface BannerInput {
   /** The address actually bound (the real port when 0 was asked for). */
   readonly host: string;
   readonly port: number;
+  /** The admin listener actually bound, with --admin-port. */
+  readonly admin?: { readonly host: string; readonly port: number };
   /** The Prometheus listener actually bound, with --metrics-port. */
   readonly metrics?: { readonly host: string; readonly port: number };
 }
@@ -36,10 +38,15 @@ function etagRows(backend: PosixBackendConfig): [string, string][] {
     : [];
 }
 
-export function formatBanner({ config, host, port, metrics }: BannerInput): string {
+function listening(address: ListenAddress, host: string, port: number): string {
+  if (address.socketPath !== undefined) return `unix socket ${address.socketPath}`;
+  return address.wildcard ? `all interfaces, port ${port}` : `${host}:${port}`;
+}
+
+export function formatBanner({ config, host, port, admin, metrics }: BannerInput): string {
   const rows: [string, string][] = [
-    ['endpoint', endpointUrl(host, port, config.tls ? 'https' : 'http')],
-    ['listening', config.listen.wildcard ? `all interfaces, port ${port}` : `${host}:${port}`],
+    ['endpoint', listenerEndpoint(config.listen, host, port, config.tls !== undefined)],
+    ['listening', listening(config.listen, host, port)],
     ['region', config.region],
     ['access key', config.access],
     ['secret key', secretLine(config.secret)],
@@ -65,6 +72,17 @@ export function formatBanner({ config, host, port, metrics }: BannerInput): stri
   if (config.iamDir !== undefined) rows.push(['iam dir', config.iamDir]);
   if (config.iamService !== undefined) rows.push(['iam', iamRow(config.iamService)]);
   if (config.accessLog !== undefined) rows.push(['access log', config.accessLog]);
+  if (admin !== undefined && config.admin !== undefined) {
+    const where = listenerEndpoint(
+      config.admin.listen,
+      admin.host,
+      admin.port,
+      config.admin.tls !== undefined,
+    );
+    rows.push(['admin', `${where} (admin API only; the S3 port refuses it)`]);
+  }
+  if (config.requests.corsAllowOrigin !== undefined)
+    rows.push(['cors', `default origin ${config.requests.corsAllowOrigin}`]);
   if (metrics !== undefined) rows.push(['metrics', `${endpointUrl(metrics.host, metrics.port)}/metrics`]);
   const body = rows.map(([key, value]) => `  ${`${key}:`.padEnd(12)}${value}`).join('\n');
   return `vgwrdma ${VERSION} S3 gateway ready\n${body}\n`;

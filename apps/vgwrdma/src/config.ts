@@ -29,6 +29,29 @@ export interface PosixBackendConfig {
   readonly dirPerms: number;
   /** --etag-mode / --etag-part-size. */
   readonly etagMode: EtagMode;
+  /** --file-perms: mode of new object files. */
+  readonly filePerms: number;
+  /** --concurrency: backend operations in flight at most. */
+  readonly concurrency: number;
+  /** --chuid / --chgid: new files and directories belong to the requesting account. */
+  readonly chownUid: boolean;
+  readonly chownGid: boolean;
+  /** --bucketlinks: top-level symlinks to directories are buckets. */
+  readonly bucketLinks: boolean;
+}
+
+/** --admin-port: the admin API's own listener (the S3 listener then refuses admin operations). */
+export interface AdminListenerConfig {
+  readonly listen: ListenAddress;
+  /** --admin-cert / --admin-cert-key (absolute paths): the admin listener serves HTTPS. */
+  readonly tls?: TlsFiles;
+}
+
+/** --mp-max-parts, --copy-object-threshold, --cors-allow-origin. */
+export interface RequestSettings {
+  readonly maxParts: number;
+  readonly copyObjectThreshold: number;
+  readonly corsAllowOrigin?: string;
 }
 
 /**
@@ -52,6 +75,11 @@ interface ServerLimits {
 
 export interface GatewayConfig {
   readonly listen: ListenAddress;
+  /** --admin-port, when given. */
+  readonly admin?: AdminListenerConfig;
+  /** --socket-perm: mode of file-backed unix sockets. */
+  readonly socketPerm?: number;
+  readonly requests: RequestSettings;
   readonly limits: ServerLimits;
   readonly access: string;
   readonly secret: string;
@@ -152,6 +180,7 @@ export function parseCommandLine(argv: readonly string[], env: Env, cwd = proces
       `${given} needs ${missing} too: HTTPS takes a certificate and its key (VGW_CERT, VGW_KEY)`,
     );
   }
+  const adminTls = adminTlsFiles(g['admin-cert'], g['admin-cert-key'], g['admin-port'] !== undefined, cwd);
   if (p.nometa && p.sidecar !== undefined) {
     throw new UsageError('cannot use both --nometa and --sidecar metadata');
   }
@@ -162,6 +191,11 @@ export function parseCommandLine(argv: readonly string[], env: Env, cwd = proces
     nometa: p.nometa,
     dirPerms: p['dir-perms'],
     etagMode: p['etag-mode'] === 'parts' ? { kind: 'parts', partSize: p['etag-part-size'] } : MD5_ETAG,
+    filePerms: p['file-perms'],
+    concurrency: p.concurrency,
+    chownUid: p.chuid,
+    chownGid: p.chgid,
+    bucketLinks: p.bucketlinks,
     ...(p.sidecar === undefined ? {} : { sidecar: resolve(cwd, p.sidecar) }),
     ...(p['versioning-dir'] === undefined ? {} : { versioningDir: resolve(cwd, p['versioning-dir']) }),
   };
@@ -169,6 +203,15 @@ export function parseCommandLine(argv: readonly string[], env: Env, cwd = proces
     kind: 'serve',
     config: {
       listen: g.port,
+      ...(g['admin-port'] === undefined
+        ? {}
+        : { admin: { listen: g['admin-port'], ...(adminTls === undefined ? {} : { tls: adminTls }) } }),
+      ...(g['socket-perm'] === undefined ? {} : { socketPerm: g['socket-perm'] }),
+      requests: {
+        maxParts: g['mp-max-parts'],
+        copyObjectThreshold: g['copy-object-threshold'],
+        ...(g['cors-allow-origin'] === undefined ? {} : { corsAllowOrigin: g['cors-allow-origin'] }),
+      },
       limits: {
         maxConnections: g['max-connections'],
         maxRequests: g['max-requests'],
@@ -226,6 +269,26 @@ export function parseCommandLine(argv: readonly string[], env: Env, cwd = proces
           }),
     },
   };
+}
+
+/** --admin-cert and --admin-cert-key go together, and only with --admin-port. */
+function adminTlsFiles(
+  cert: string | undefined,
+  key: string | undefined,
+  adminPort: boolean,
+  cwd: string,
+): TlsFiles | undefined {
+  if (cert === undefined && key === undefined) return undefined;
+  if (cert === undefined || key === undefined) {
+    const [given, missing] =
+      cert === undefined ? ['--admin-cert-key', '--admin-cert'] : ['--admin-cert', '--admin-cert-key'];
+    throw new UsageError(
+      `${given} needs ${missing} too: the admin listener's HTTPS takes a certificate and its key (VGW_ADMIN_CERT, VGW_ADMIN_CERT_KEY)`,
+    );
+  }
+  if (!adminPort)
+    throw new UsageError('--admin-cert and --admin-cert-key need --admin-port (VGW_ADMIN_PORT)');
+  return { certFile: resolve(cwd, cert), keyFile: resolve(cwd, key) };
 }
 
 interface SplitArgs {

@@ -7,9 +7,13 @@ import { ETAG_FLAGS } from './etag-flags.js';
 import { EVENT_FLAGS } from './event-flags.js';
 import { IAM_FLAGS } from './iam-flags.js';
 import { LIMIT_FLAGS } from './limit-flags.js';
-import { parseListenAddress } from './listen-address.js';
+import { listenAddress } from './listen-address.js';
+import { LISTENER_FLAGS } from './listener-flags.js';
 import { OBSERVABILITY_FLAGS } from './observability-flags.js';
+import { octalMode } from './octal-mode.js';
+import { POSIX_EXTRA_FLAGS } from './posix-flags.js';
 import { RDMA_FLAGS } from './rdma-flags.js';
+import { REQUEST_FLAGS } from './request-flags.js';
 import { TLS_FLAGS } from './tls-flags.js';
 
 export interface FlagSpec {
@@ -40,22 +44,7 @@ export const envBoolean = z.stringbool({
 
 const boolFlag = z.boolean();
 
-const listenAddress = z.string().transform((value, ctx) => {
-  const parsed = parseListenAddress(value);
-  if (typeof parsed === 'string') {
-    ctx.addIssue({ code: 'custom', message: parsed });
-    return z.NEVER;
-  }
-  return parsed;
-});
-
 const healthPath = z.string().regex(/^\/\S*$/, "must be a path starting with '/', e.g. /health");
-
-/** Octal directory permissions, as `0755`, `755` or `0o755`. */
-const dirPerms = z
-  .string()
-  .regex(/^(0o?)?[0-7]{1,4}$/i, 'must be octal permissions such as 0755')
-  .transform((value) => Number.parseInt(value.replace(/^0o/i, ''), 8));
 
 /** -h / --help, the same in every command's table. */
 export const HELP_FLAG = {
@@ -76,7 +65,7 @@ export const GLOBAL_FLAGS = [
     schema: listenAddress,
     default: ':7070',
     arg: 'ADDR',
-    help: 'gateway listen address <ip>:<port> or :<port> (port 0 picks a free port)',
+    help: 'gateway listen address <ip>:<port> or :<port> (port 0 picks a free port), or a unix socket /path, unix:/path or @name',
   },
   {
     name: 'access',
@@ -185,6 +174,10 @@ export const GLOBAL_FLAGS = [
   },
   // --cert, --key: HTTPS on the S3 port (tls-flags.ts).
   ...TLS_FLAGS,
+  // --admin-port and its TLS pair, --socket-perm (listener-flags.ts).
+  ...LISTENER_FLAGS,
+  // --mp-max-parts, --copy-object-threshold, --cors-allow-origin (request-flags.ts).
+  ...REQUEST_FLAGS,
   // --metrics-port, --access-log-format (observability-flags.ts).
   ...OBSERVABILITY_FLAGS,
   // --max-connections, --max-requests, --body-idle-timeout (limit-flags.ts).
@@ -234,12 +227,14 @@ export const POSIX_FLAGS = [
     name: 'dir-perms',
     type: 'string',
     env: ['VGW_DIR_PERMS'],
-    schema: dirPerms,
+    schema: octalMode,
     default: '0755',
     arg: 'MODE',
     help: 'default directory permissions for new directories (octal)',
   },
   ...ETAG_FLAGS,
+  // --file-perms, --concurrency (posix-flags.ts).
+  ...POSIX_EXTRA_FLAGS,
   HELP_FLAG,
 ] as const satisfies readonly FlagSpec[];
 

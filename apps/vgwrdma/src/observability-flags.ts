@@ -15,6 +15,10 @@ const metricsAddress = z.string().transform((value, ctx): ListenAddress => {
     ctx.addIssue({ code: 'custom', message: `${parsed} (or a bare port for 127.0.0.1)` });
     return z.NEVER;
   }
+  if (parsed.socketPath !== undefined) {
+    ctx.addIssue({ code: 'custom', message: 'the metrics listener takes a TCP address, not a unix socket' });
+    return z.NEVER;
+  }
   return parsed;
 });
 

@@ -2,7 +2,7 @@
 // messages an operator can act on (missing root, no xattr support).
 
 import { stat } from 'node:fs/promises';
-import { PosixBackend, XattrUnsupportedError } from '@vgwrdma/backend-posix';
+import { limitConcurrency, PosixBackend, XattrUnsupportedError } from '@vgwrdma/backend-posix';
 import { VgwrdmaError } from '@vgwrdma/rdma-protocol';
 import type { Backend } from '@vgwrdma/s3-backend';
 import { openAzureBackend } from './azure-command.js';
@@ -33,20 +33,38 @@ export async function openBackend(config: GatewayConfig): Promise<Backend> {
   if (config.backend.kind === 'azure') {
     return openAzureBackend(config.backend, (message, cause) => new StartupError(message, { cause }));
   }
-  const { root, sidecar, nometa, dirPerms, versioningDir, etagMode } = config.backend;
+  const {
+    root,
+    sidecar,
+    nometa,
+    dirPerms,
+    filePerms,
+    concurrency,
+    chownUid,
+    chownGid,
+    bucketLinks,
+    versioningDir,
+    etagMode,
+  } = config.backend;
   await checkDirectory(root, 'root directory');
   // versitygw requires the versioning directory to exist, outside the root.
   if (versioningDir !== undefined) await checkDirectory(versioningDir, 'versioning directory');
   try {
-    return await PosixBackend.open({
+    const posix = await PosixBackend.open({
       root,
       nometa,
       dirPerms,
       etagMode,
+      filePerms,
+      chownUid,
+      chownGid,
+      bucketLinks,
       region: config.region,
       ...(sidecar === undefined ? {} : { sidecar }),
       ...(versioningDir === undefined ? {} : { versioningDir }),
     });
+    // --concurrency: at most this many backend operations at once (versitygw's posix option).
+    return limitConcurrency(posix, concurrency);
   } catch (error) {
     if (error instanceof XattrUnsupportedError) {
       throw new StartupError(

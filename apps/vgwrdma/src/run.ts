@@ -14,6 +14,7 @@ import { formatBanner } from './banner.js';
 import { type GatewayConfig, parseCommandLine } from './config.js';
 import { exposureWarning } from './exposure.js';
 import { openIam } from './iam/open-iam.js';
+import type { ListenAddress } from './listen-address.js';
 import { createLoggers } from './logger.js';
 import { createAppMetrics, type MetricsServer, startMetricsServer } from './metrics/index.js';
 import { openBackend, StartupError } from './open-backend.js';
@@ -96,6 +97,11 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
       ...(config.readyPath === undefined ? {} : { readyPath: config.readyPath }),
       ...(config.events === undefined ? {} : { eventNotifications: config.events }),
       ...(config.virtualDomain === undefined ? {} : { virtualHostDomain: config.virtualDomain }),
+      multipartMaxParts: config.requests.maxParts,
+      copyObjectThreshold: config.requests.copyObjectThreshold,
+      ...(config.requests.corsAllowOrigin === undefined
+        ? {}
+        : { corsAllowOrigin: config.requests.corsAllowOrigin }),
     });
     if (rdma) accessLog?.attach(rdma);
     if (metrics && config.metrics) {
@@ -103,22 +109,35 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
       metrics.attach(() => gw.limitStats(), rdma);
       metricsServer = await startMetricsServer(metrics.registry, config.metrics);
     }
+    // With --admin-port the S3 listener refuses admin operations and the admin listener the rest.
     const running = await gateway.listen({
-      port: config.listen.port,
-      host: config.listen.host,
+      ...listenTarget(config.listen, config.socketPerm),
       ...(tls === undefined ? {} : { tls }),
+      serves: config.admin === undefined ? 'all' : 's3',
     });
+    const admin = config.admin;
+    const adminTls = admin?.tls === undefined ? undefined : await loadTlsFiles(admin.tls);
+    const adminRunning =
+      admin === undefined
+        ? undefined
+        : await gateway.listen({
+            ...listenTarget(admin.listen, config.socketPerm),
+            ...(adminTls === undefined ? {} : { tls: adminTls }),
+            serves: 'admin',
+          });
     reload = () => void reloadTls(config.tls, running, logger);
     io.stdout.write(
       formatBanner({
         config,
         host: running.host,
         port: running.port,
+        ...(adminRunning ? { admin: { host: adminRunning.host, port: adminRunning.port } } : {}),
         ...(metricsServer ? { metrics: { host: metricsServer.host, port: metricsServer.port } } : {}),
       }),
     );
     // Reachable from other hosts with a published or short root secret: say so, on stderr.
-    const warning = exposureWarning(running.host, config.secret);
+    const warning =
+      config.listen.socketPath === undefined ? exposureWarning(running.host, config.secret) : undefined;
     if (warning !== undefined) io.stderr.write(warning);
     const where =
       config.backend.kind === 's3'
@@ -153,6 +172,17 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
   }
 }
 
+/** The listen() target of a --port / --admin-port address: TCP, or a unix socket with --socket-perm. */
+function listenTarget(address: ListenAddress, socketPerm: number | undefined) {
+  return address.socketPath === undefined
+    ? { port: address.port, host: address.host }
+    : {
+        port: 0,
+        socketPath: address.socketPath,
+        ...(socketPerm === undefined ? {} : { socketMode: socketPerm }),
+      };
+}
+
 /** What a failed start had opened, closed in the gateway's order; later failures are ignored. */
 async function shutDownAfterFailedStart(
   gateway: Gateway | undefined,
@@ -167,7 +197,9 @@ async function shutDownAfterFailedStart(
 function describeStartupError(error: unknown, config: GatewayConfig): string {
   if (error instanceof StartupError) return error.message;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  const { host, port } = config.listen;
+  const { host, port, socketPath } = config.listen;
+  if (socketPath !== undefined && (code === 'EADDRINUSE' || code === 'EACCES' || code === 'ENOENT'))
+    return `cannot listen on unix socket ${socketPath}: ${(error as Error).message}`;
   if (code === 'EADDRINUSE')
     return `cannot listen on ${host}:${port}: the address is already in use (try --port)`;
   if (code === 'EADDRNOTAVAIL')

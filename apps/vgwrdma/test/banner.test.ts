@@ -17,7 +17,18 @@ const base: GatewayConfig = {
   quiet: false,
   debug: false,
   accessLogFormat: 'json',
-  backend: { kind: 'posix', root: '/srv/data', nometa: false, dirPerms: 0o755, etagMode: { kind: 'md5' } },
+  requests: { maxParts: 10_000, copyObjectThreshold: 5 * 1024 ** 3 },
+  backend: {
+    kind: 'posix',
+    root: '/srv/data',
+    nometa: false,
+    dirPerms: 0o755,
+    filePerms: 0o644,
+    chownUid: false,
+    chownGid: false,
+    bucketLinks: false,
+    concurrency: 5000,
+  },
 };
 
 describe('formatBanner', () => {
@@ -42,6 +53,32 @@ describe('listen addresses', () => {
     expect(typeof parseListenAddress('7070')).toBe('string');
     expect(typeof parseListenAddress('host:')).toBe('string');
     expect(typeof parseListenAddress('::1:80')).toBe('string');
+  });
+
+  it('takes a unix socket as /path (versitygw), unix:/path or @name; never a relative path', () => {
+    const unix = { host: '', port: 0, wildcard: false };
+    expect(parseListenAddress('/run/vgw/s3.sock')).toEqual({ ...unix, socketPath: '/run/vgw/s3.sock' });
+    expect(parseListenAddress('unix:/run/vgw/s3.sock')).toEqual({ ...unix, socketPath: '/run/vgw/s3.sock' });
+    expect(parseListenAddress('@vgw-s3')).toEqual({ ...unix, socketPath: '@vgw-s3' });
+    expect(parseListenAddress('unix:run/s3.sock')).toMatch(/must be absolute/);
+    expect(parseListenAddress('@')).toMatch(/names no socket/);
+  });
+
+  it('the banner names a socket listener and the admin listener', () => {
+    const config: GatewayConfig = {
+      ...base,
+      listen: { host: '', port: 0, wildcard: false, socketPath: '/run/s3.sock' },
+      admin: { listen: { host: '127.0.0.1', port: 0, wildcard: false } },
+    };
+    const text = formatBanner({
+      config,
+      host: '/run/s3.sock',
+      port: 0,
+      admin: { host: '127.0.0.1', port: 7080 },
+    });
+    expect(text).toMatch(/^\s+endpoint:\s+unix:\/run\/s3\.sock$/m);
+    expect(text).toMatch(/^\s+listening:\s+unix socket \/run\/s3\.sock$/m);
+    expect(text).toMatch(/^\s+admin:\s+http:\/\/127\.0\.0\.1:7080 \(admin API only/m);
   });
 
   it('formats client URLs', () => {

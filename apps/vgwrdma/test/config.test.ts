@@ -35,7 +35,14 @@ describe('parseCommandLine', () => {
       nometa: false,
       dirPerms: 0o755,
       etagMode: { kind: 'md5' },
+      filePerms: 0o644,
+      concurrency: 5000,
+      chownUid: false,
+      chownGid: false,
+      bucketLinks: false,
     });
+    expect(config.requests).toEqual({ maxParts: 10_000, copyObjectThreshold: 5 * 1024 ** 3 });
+    expect(config.admin).toBeUndefined();
     expect(config.access).toBe('ak');
     expect(config.secret).toBe('sk');
   });
@@ -83,6 +90,11 @@ describe('parseCommandLine', () => {
       nometa: false,
       dirPerms: 0o700,
       etagMode: { kind: 'md5' },
+      filePerms: 0o644,
+      concurrency: 5000,
+      chownUid: false,
+      chownGid: false,
+      bucketLinks: false,
     });
   });
 

@@ -63,7 +63,12 @@ static struct ibv_context *open_named(const vgw_rdma_core_t *rc, vgw_verbs_setti
   struct ibv_device **list = rc->get_device_list(&n);
   if (list == NULL || n == 0) {
     if (list) rc->free_device_list(list);
-    return vgw_fail_null(-ENODEV, "verbs provider: no RDMA device on this host (ibv_get_device_list found none)");
+    /* The settings in the message say which device/port/GID was asked for (and so which of code
+     * and environment won), even on a host without RDMA hardware. */
+    return vgw_fail_null(-ENODEV,
+                         "verbs provider: no RDMA device on this host (ibv_get_device_list found none; wanted %s%s, "
+                         "port %u, GID index %d)",
+                         s->dev[0] ? "device " : "the first device", s->dev, s->port, s->gid_index);
   }
   struct ibv_device *dev = NULL;
   for (int i = 0; i < n && dev == NULL; i++)

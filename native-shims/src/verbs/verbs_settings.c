@@ -1,6 +1,6 @@
 /*
  * verbs_settings.c — config + VGWRDMA_* environment → verbs settings (see verbs_settings.h).
- * A table of the four settings keeps the "env wins, then config" rule in one place.
+ * A table of the four settings keeps the "code, then env, then default" rule in one place.
  */
 #include "verbs_settings.h"
 
@@ -27,20 +27,27 @@ typedef struct setting_row {
   long long min;
   unsigned long long max;
   const char *what;
+  uint32_t set_bit;               /* RDMA_HOST_CLIENT_SET_* */
+  unsigned long long default_value; /* rdma_host_client_config_default()'s */
 } setting_row_t;
 
 enum { S_PORT, S_GID, S_KEY };
 static const setting_row_t k_rows[] = {
-    [S_PORT] = {"VGWRDMA_RDMA_PORT", 1, 255, "an HCA port number 1..255"},
-    [S_GID] = {"VGWRDMA_GID_INDEX", -1, 65535, "a GID index 0..65535, or -1 for automatic choice"},
-    [S_KEY] = {"VGWRDMA_DC_KEY", 0, UINT64_MAX, "a 64-bit DC key, hex (0x...) or decimal"},
+    [S_PORT] = {"VGWRDMA_RDMA_PORT", 1, 255, "an HCA port number 1..255", RDMA_HOST_CLIENT_SET_PORT_NUM, 1},
+    [S_GID] = {"VGWRDMA_GID_INDEX", -1, 65535, "a GID index 0..65535, or -1 for automatic choice",
+               RDMA_HOST_CLIENT_SET_GID_INDEX, (unsigned long long)-1LL},
+    [S_KEY] = {"VGWRDMA_DC_KEY", 0, UINT64_MAX, "a 64-bit DC key, hex (0x...) or decimal", RDMA_HOST_CLIENT_SET_DC_KEY,
+               0xffeeddccull},
 };
 
 int vgw_verbs_settings_resolve(const rdma_host_client_config_t *cfg, vgw_env_fn env, vgw_verbs_settings_t *out,
                                char *why, size_t cap) {
   memset(out, 0, sizeof *out);
-  const char *dev = env ? env("VGWRDMA_RDMA_DEV") : NULL;
-  if (dev == NULL || dev[0] == '\0') dev = cfg->dev_name;
+  const uint32_t set = cfg->explicit_fields;
+  const char *dev = cfg->dev_name;
+  const int dev_given = (set & RDMA_HOST_CLIENT_SET_DEV_NAME) || (dev != NULL && dev[0] != '\0');
+  const char *dev_env = env ? env("VGWRDMA_RDMA_DEV") : NULL;
+  if (!dev_given && dev_env != NULL && dev_env[0] != '\0') dev = dev_env;
   if (dev != NULL && strlen(dev) >= sizeof out->dev) {
     snprintf(why, cap, "RDMA device name '%.32s...' is too long", dev);
     return -EINVAL;
@@ -51,10 +58,14 @@ int vgw_verbs_settings_resolve(const rdma_host_client_config_t *cfg, vgw_env_fn 
   for (int i = 0; i < 3; i++) {
     const setting_row_t *r = &k_rows[i];
     const char *s = env ? env(r->env) : NULL;
-    if (s != NULL && s[0] != '\0' && parse_int(s, r->min, r->max, &vals[i]) != 0) {
+    if (s == NULL || s[0] == '\0') continue;
+    unsigned long long from_env;
+    if (parse_int(s, r->min, r->max, &from_env) != 0) {
       snprintf(why, cap, "%s='%.40s' is not %s", r->env, s, r->what);
       return -EINVAL;
     }
+    const int given = (set & r->set_bit) || vals[i] != r->default_value;
+    if (!given) vals[i] = from_env;
   }
   out->port = (uint32_t)vals[S_PORT];
   out->gid_index = (int)(long long)vals[S_GID];

@@ -1,7 +1,13 @@
 // @vgwrdma/backend-posix: the versitygw-compatible POSIX backend.
 
+export {
+  ConcurrencyLimitedBackend,
+  DEFAULT_POSIX_CONCURRENCY,
+  limitConcurrency,
+} from './concurrency-limit.js';
 export { OWNER_TAG, ownerId } from './fs/owner.js';
 export { cleanStaleTemps, STALE_TEMP_AGE_MS, type StaleTempOptions } from './fs/stale-temps.js';
+export { DEFAULT_FILE_PERMS } from './fs/temp-file.js';
 export { ATTR as POSIX_ATTRS } from './meta/attr-names.js';
 export { NoMetaStore } from './meta/none-store.js';
 export { SidecarStore } from './meta/sidecar-store.js';

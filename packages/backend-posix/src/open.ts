@@ -21,6 +21,19 @@ export interface PosixBackendOptions {
   nometa?: boolean;
   /** Mode of directories created for buckets and key parents (default 0o755). */
   dirPerms?: number;
+  /** Mode of new object files (default 0o644), set exactly, whatever the process umask. */
+  filePerms?: number;
+  /**
+   * versitygw's --chuid / --chgid: new object files and the directories made for them belong to
+   * the requesting account's userID / groupID (users.json). Needs the privilege to chown.
+   */
+  chownUid?: boolean;
+  chownGid?: boolean;
+  /**
+   * versitygw's --bucketlinks: a symlink at the top of the root that leads to a directory is a
+   * bucket. Every path inside it must resolve inside the link's target (AccessDenied otherwise).
+   */
+  bucketLinks?: boolean;
   /** Answered by HeadBucket (default us-east-1). */
   region?: string;
   /**

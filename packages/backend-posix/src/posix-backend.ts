@@ -2,6 +2,7 @@
 // directories, objects are files, metadata is user.* xattrs (or sidecar files, or nothing).
 // This class only wires the Backend contract to the operation modules; each module documents
 // its part of the on-disk contract (docs/posix-layout.md).
+
 import { installNativeKernels } from '@vgwrdma/native/kernels';
 import {
   type BucketAcl,
@@ -57,6 +58,7 @@ import {
 import type { PosixEnv } from './env.js';
 import { checkEtagMode } from './etag-mode.js';
 import { cleanStaleTemps } from './fs/stale-temps.js';
+import { DEFAULT_FILE_PERMS } from './fs/temp-file.js';
 import { listObjectsV1, listObjectsV2, listObjectVersions } from './listing/list-objects.js';
 import type { MetaStoreKind } from './meta/store.js';
 import { completeMultipartUpload } from './multipart/complete.js';
@@ -97,6 +99,11 @@ export class PosixBackend extends UnsupportedBackend {
       root,
       meta,
       dirPerms: opts.dirPerms ?? 0o755,
+      filePerms: opts.filePerms ?? DEFAULT_FILE_PERMS,
+      ...(opts.bucketLinks ? { bucketLinks: true } : {}),
+      ...(opts.chownUid || opts.chownGid
+        ? { chown: { uid: opts.chownUid === true, gid: opts.chownGid === true } }
+        : {}),
       region: opts.region ?? 'us-east-1',
       etagMode: checkEtagMode(opts.etagMode ?? MD5_ETAG),
       ...(versions ? { versions } : {}),

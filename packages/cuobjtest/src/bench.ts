@@ -13,6 +13,8 @@ import type { Mode } from './transports.js';
 /** What the CLI is told while a run goes on (live progress, per-iteration lines). */
 export interface BenchObserver {
   starting?(text: string): void;
+  /** The bucket did not exist and was created (the original prints a line for it). */
+  createdBucket?(bucket: string): void;
   iteration?(
     mode: Mode,
     size: number,
@@ -23,19 +25,21 @@ export interface BenchObserver {
   ): void;
 }
 
-/** HeadBucket, and CreateBucket when it does not exist. */
-export async function ensureBucket(s3: S3Client, bucket: string): Promise<void> {
+/** HeadBucket, and CreateBucket when it does not exist; true when this call created it. */
+export async function ensureBucket(s3: S3Client, bucket: string): Promise<boolean> {
   try {
     await s3.send(new HeadBucketCommand({ Bucket: bucket }));
-    return;
+    return false;
   } catch (err) {
     const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
     if (status !== 404) throw err;
   }
   try {
     await s3.send(new CreateBucketCommand({ Bucket: bucket }));
+    return true;
   } catch (err) {
     if ((err as { name?: string }).name !== 'BucketAlreadyOwnedByYou') throw err;
+    return false;
   }
 }
 
@@ -60,7 +64,7 @@ export async function runBench(
   s3: S3Client,
   observer: BenchObserver = {},
 ): Promise<RunResult[]> {
-  await ensureBucket(s3, config.bucket);
+  if (await ensureBucket(s3, config.bucket)) observer.createdBucket?.(config.bucket);
   const results: RunResult[] = [];
   for (const size of config.sizes ?? [config.size]) {
     const runners: Runner[] = [];

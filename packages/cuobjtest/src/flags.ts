@@ -83,7 +83,7 @@ export const FLAGS: readonly FlagSpec[] = [
     field: 'access',
     kind: 'string',
     env: 'AWS_ACCESS_KEY_ID',
-    default: 'vgwrdma',
+    default: 'admin',
     arg: 'KEY',
     help: 'access key (or AWS_ACCESS_KEY_ID)',
   },
@@ -92,9 +92,8 @@ export const FLAGS: readonly FlagSpec[] = [
     field: 'secret',
     kind: 'string',
     env: 'AWS_SECRET_ACCESS_KEY',
-    default: 'vgwrdma-secret',
     arg: 'SECRET',
-    help: 'secret key (or AWS_SECRET_ACCESS_KEY)',
+    help: 'secret key (or AWS_SECRET_ACCESS_KEY; required): prefer the variable, a flag shows in process listings',
   },
   {
     name: 'region',
@@ -190,10 +189,16 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: 'help', field: 'help', kind: 'boolean', default: false, help: 'show this help' },
 ];
 
-/** A command-line problem (code VGW_ERR_USAGE, as vgwrdma's): exit status 2. */
+/**
+ * A command-line problem (code VGW_ERR_USAGE, as vgwrdma's): exit status 2, except a missing
+ * secret, which exits 1 as the original cuobjtest does.
+ */
 export class UsageError extends VgwrdmaError<'VGW_ERR_USAGE'> {
   override readonly name = 'UsageError';
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly exitCode: 1 | 2 = 2,
+  ) {
     super('VGW_ERR_USAGE', message);
   }
 }
@@ -270,6 +275,8 @@ export function parseFlags(
       (fromEnv !== undefined && fromEnv !== '' ? convert(spec, fromEnv) : spec.default);
   }
   const c = config as unknown as Config;
+  if (!c.help && (c.secret === undefined || c.secret === ''))
+    throw new UsageError('-secret or AWS_SECRET_ACCESS_KEY is required', 1);
   if (c.putOnly && c.getOnly) throw new UsageError('-put-only and -get-only exclude each other');
   if (c.compare && c.stdS3) throw new UsageError('-compare already runs std-s3; drop -std-s3');
   if (c.memory !== 'host' && c.memory !== 'cuda')
@@ -286,7 +293,7 @@ export function usage(): string {
     const def =
       f.default === undefined || f.default === false
         ? ''
-        : ` (default ${f.kind === 'size' ? formatByteSize(Number(f.default)) : f.name === 'secret' ? 'vgwrdma-secret' : String(f.default)})`;
+        : ` (default ${f.kind === 'size' ? formatByteSize(Number(f.default)) : String(f.default)})`;
     return `${left.padEnd(24)} ${f.help}${def}`;
   });
   return `cuobjtest - measure and verify S3 PUT/GET by RDMA (softnic or RDMA NIC) against plain HTTP bodies
@@ -299,6 +306,6 @@ ${rows.join('\n')}
 
 RDMA transport settings come from the environment (VGWRDMA_SOFTNIC_*, VGWRDMA_RDMA_DEV, ...; see
 the @vgwrdma/cuobjclient README). Exit status: 0 when every transfer was verified, 1 when one
-was not or a transfer failed, 2 on a usage error.
+was not, a transfer failed or no secret was given, 2 on another usage error.
 `;
 }

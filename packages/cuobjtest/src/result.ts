@@ -11,6 +11,8 @@ export interface Iteration {
   readonly clientCpuMs?: number;
   /** -server-pid: CPU ms the server process used in the same window (utime + stime, 10 ms ticks). */
   readonly serverCpuMs?: number;
+  /** GET only: "OK", or "MISMATCH put=<crc32> get=<crc32>" (8 hex digits) for the first worker that differed. */
+  readonly checksum?: string;
 }
 
 export interface DirectionResult {

@@ -1,6 +1,7 @@
 // The cuobjtest program as a function of (argv, env, io) → exit status, so tests can drive it.
-// Output: per-iteration lines and summaries on stdout, or one JSON document with --json (an
-// object for a single run, an array for sweeps and --compare); progress on a TTY's stderr only.
+// Output: the original vgwrdma cuobjtest's text on stdout (text-report.ts), or one JSON document
+// with --json (an object for a single run, an array for sweeps and --compare); what failed on
+// stderr; progress on a TTY's stderr only.
 
 import { writeFile } from 'node:fs/promises';
 import { S3Client } from '@aws-sdk/client-s3';
@@ -9,7 +10,7 @@ import { type Config, parseFlags, UsageError, usage } from './flags.js';
 import { renderReport } from './plot-report.js';
 import { type ProgressTarget, progressLine } from './progress.js';
 import type { RunResult } from './result.js';
-import { iterationLine, summaryLines } from './text-report.js';
+import { compareLines, failureLines, runBlock } from './text-report.js';
 
 export interface CliIO {
   readonly stdout: { write(text: string): unknown };
@@ -39,7 +40,7 @@ export async function run(
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
     io.stderr.write(`cuobjtest: ${err.message}\nRun 'cuobjtest -help' for usage.\n`);
-    return 2;
+    return err.exitCode;
   }
   if (config.help) {
     io.stdout.write(usage());
@@ -55,9 +56,9 @@ export async function run(
   try {
     results = await runBench(config, s3, {
       starting: (text) => progress.show(text),
-      iteration: (mode, size, dir, i, n, it) => {
+      createdBucket: (bucket) => {
         progress.clear();
-        if (!config.json) io.stdout.write(`${iterationLine(mode, size, dir, i, n, it)}\n`);
+        if (!config.json) io.stdout.write(`cuobjtest: created bucket ${JSON.stringify(bucket)}\n`);
       },
     });
   } catch (err) {
@@ -71,7 +72,11 @@ export async function run(
   if (config.json) {
     io.stdout.write(`${JSON.stringify(results.length === 1 ? results[0] : results, null, 2)}\n`);
   } else {
-    for (const r of results) io.stdout.write(`${summaryLines(r).join('\n')}\n`);
+    for (const r of results) io.stdout.write(`${[...runBlock(r), ...compareLines(r)].join('\n')}\n`);
+  }
+  for (const r of results) {
+    const lines = failureLines(r);
+    if (lines.length > 0) io.stderr.write(`${lines.join('\n')}\n`);
   }
   if (config.report !== undefined) await writeFile(config.report, renderReport(config.report, results) ?? '');
   return results.every((r) => r.verified) ? 0 : 1;

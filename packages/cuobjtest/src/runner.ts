@@ -105,14 +105,16 @@ export class Runner implements AsyncDisposable {
     const wall = performance.now() - start;
     const cpu = cpuSpent(cpuBefore, sampleCpu(this.options.serverPid));
     this.latencies[direction].push(...each);
+    const checksum =
+      direction === 'get' ? this.verifyBuffers(`GET iteration ${this.iterations.get.length + 1}`) : undefined;
     const it: Iteration = {
       latencyMs: wall,
       gbps: gbps(this.options.size * this.workers.length, wall),
       clientCpuMs: cpu.clientMs,
       ...(cpu.serverMs === undefined ? {} : { serverCpuMs: cpu.serverMs }),
+      ...(checksum === undefined ? {} : { checksum }),
     };
     this.iterations[direction].push(it);
-    if (direction === 'get') this.verifyBuffers(`GET iteration ${this.iterations.get.length}`);
     return it;
   }
 
@@ -125,18 +127,26 @@ export class Runner implements AsyncDisposable {
     }
   }
 
-  private verifyBuffers(what: string): void {
-    for (const [i, w] of this.workers.entries()) this.check(w.crc(), i, `${what}, ${this.options.keys[i]}`);
+  /** Checks every worker's buffer; the iteration's status as the original prints it. */
+  private verifyBuffers(what: string): string {
+    let status = 'OK';
+    for (const [i, w] of this.workers.entries()) {
+      const actual = w.crc();
+      if (!this.check(actual, i, `${what}, ${this.options.keys[i]}`) && status === 'OK')
+        status = `MISMATCH put=${hex8(this.expected[i] ?? 0)} get=${hex8(actual)}`;
+    }
+    return status;
   }
 
-  private check(actual: number, worker: number, what: string): void {
+  /** Records a failure when `actual` is not the CRC32 written; true when it matches. */
+  private check(actual: number, worker: number, what: string): boolean {
     this.verifiedOnce = true;
     const want = this.expected[worker];
-    if (actual !== want) {
-      this.failures.push(
-        `${what}: CRC32 ${hex(actual)} read back, ${want === undefined ? 'nothing' : hex(want)} written`,
-      );
-    }
+    if (actual === want) return true;
+    this.failures.push(
+      `${what}: CRC32 ${hex(actual)} read back, ${want === undefined ? 'nothing' : hex(want)} written`,
+    );
+    return false;
   }
 
   result(): RunResult {
@@ -186,6 +196,10 @@ export class Runner implements AsyncDisposable {
   }
 }
 
+function hex8(n: number): string {
+  return n.toString(16).padStart(8, '0');
+}
+
 function hex(n: number): string {
-  return `0x${n.toString(16).padStart(8, '0')}`;
+  return `0x${hex8(n)}`;
 }

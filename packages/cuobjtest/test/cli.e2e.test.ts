@@ -123,7 +123,71 @@ describe('cuobjtest against a gateway process', () => {
     expect(rdma?.vsStdS3?.get?.median).toBeGreaterThan(0);
   });
 
-  it('--sizes sweep writes an SVG report; text mode prints iteration lines and summaries', async () => {
+  it("default text output is the original cuobjtest's lines: header, rows, OVERALL, avg lines, All checksums OK.", async () => {
+    const { code, stdout } = await cuobjtest('-bucket', 'e2e-text', '-size', '1MiB', '-n', '2');
+    expect(code).toBe(0);
+    const lines = stdout.split('\n');
+    const at = lines.indexOf('cuobjtest: created bucket "e2e-text"');
+    expect(at).toBe(0);
+    expect(lines[1]).toBe('');
+    expect(lines[2]).toBe(`cuobjtest    endpoint=${gw.endpoint.padEnd(28)}  size=1 MiB  iterations=2`);
+    expect(lines[3]).toBe('            mode=host-memory-cuobject-token');
+    expect(lines[4]).toBe('');
+    expect(lines[5]).toBe('#     PUT latency    PUT GB/s     GET latency    GET GB/s     checksum');
+    expect(lines[6]).toBe('-'.repeat(70));
+    const row =
+      /^(\d) {3} {2}(\d+\.\d{2} (?:ms|s)) *(\d+\.\d{3} GB\/s) *(\d+\.\d{2} (?:ms|s)) *(\d+\.\d{3} GB\/s) {3}OK$/;
+    expect(lines[7]).toMatch(row);
+    expect(lines[8]).toMatch(row);
+    expect(lines[7]?.slice(0, 6)).toBe('1     ');
+    // columns line up: the PUT GB/s value starts under its heading (column 21, after "#" and the latency)
+    expect(lines[5]?.slice(21)).toMatch(/^PUT GB\/s/);
+    expect(lines[7]?.slice(20)).toMatch(/^ \d+\.\d{3} GB\/s/);
+    expect(lines[9]).toBe('-'.repeat(70));
+    expect(lines[10]).toMatch(
+      /^OVERALL elapsed=\d+\.\d{2} m?s {2}PUT agg=\d+\.\d{3} GB\/s \(2 ops, \d+\.\d{2} ops\/s\) {2}GET agg=\d+\.\d{3} GB\/s \(2 ops, \d+\.\d{2} ops\/s\) {2}COMBINED=\d+\.\d{3} GB\/s$/,
+    );
+    expect(lines[11]).toMatch(
+      /^PUT {2}avg=[\d.]+ m?s +min=[\d.]+ m?s +max=[\d.]+ m?s +avg \d+\.\d{3} GB\/s$/,
+    );
+    expect(lines[12]).toMatch(
+      /^GET {2}avg=[\d.]+ m?s +min=[\d.]+ m?s +max=[\d.]+ m?s +avg \d+\.\d{3} GB\/s$/,
+    );
+    expect(lines.slice(13)).toEqual(['', 'All checksums OK.', '']);
+  });
+
+  it('-std-s3 -put-only text: its mode and columns, and "PUT-only run complete."', async () => {
+    const { code, stdout } = await cuobjtest(
+      '-bucket',
+      'e2e-text',
+      '-size',
+      '1MiB',
+      '-n',
+      '1',
+      '-std-s3',
+      '-put-only',
+    );
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^ {12}mode=standard-s3$/m);
+    expect(stdout).toMatch(/^# {5}PUT latency {4}PUT GB\/s {2}$/m);
+    expect(stdout).toMatch(/^1 {5}\d+\.\d{2} m?s +\d+\.\d{3} GB\/s *$/m);
+    expect(stdout).not.toMatch(/^PUT {2}avg=/m); // one iteration: no avg lines
+    expect(stdout.endsWith('\nPUT-only run complete.\n')).toBe(true);
+    expect(stdout).not.toContain('created bucket'); // it exists now
+  });
+
+  it('without -secret or AWS_SECRET_ACCESS_KEY: exit 1, as the original', async () => {
+    const { code, stderr } = await promisify(execFile)(process.execPath, [BIN, '-endpoint', gw.endpoint], {
+      env: { PATH: process.env.PATH ?? '' },
+    }).then(
+      () => ({ code: 0, stderr: '' }),
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/^cuobjtest: -secret or AWS_SECRET_ACCESS_KEY is required$/m);
+  });
+
+  it('--sizes sweep writes an SVG report; text mode prints one original block per size', async () => {
     const report = join(scratch, 'sweep.svg');
     const { code, stdout } = await cuobjtest(
       '-bucket',
@@ -136,8 +200,9 @@ describe('cuobjtest against a gateway process', () => {
       report,
     );
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^rdma +1MiB {2}PUT +1\/1 .* GB\/s$/m);
-    expect(stdout).toMatch(/^== rdma \(softnic\) 2MiB x1: verified$/m);
+    expect(stdout).toMatch(/ size=1 MiB {2}iterations=1$/m);
+    expect(stdout).toMatch(/ size=2 MiB {2}iterations=1$/m);
+    expect(stdout.match(/^All checksums OK\.$/gm)).toHaveLength(2);
     const svg = await readFile(report, 'utf8');
     expect(svg).toContain('<svg');
     expect(svg).toContain('rdma GET');

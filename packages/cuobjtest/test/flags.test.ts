@@ -2,10 +2,14 @@ import { BYTE_SIZE_FORMS } from '@vgwrdma/rdma-protocol';
 import { describe, expect, it } from 'vitest';
 import { FLAGS, parseFlags, UsageError, usage } from '../src/flags.js';
 
+/** The secret every run needs (as the original cuobjtest, there is no default). */
+const S = { AWS_SECRET_ACCESS_KEY: 'test-secret' };
+
 describe('flags', () => {
   it("vgwrdma's defaults", () => {
-    expect(parseFlags([])).toMatchObject({
+    expect(parseFlags([], S)).toMatchObject({
       endpoint: 'http://localhost:7070',
+      access: 'admin',
       bucket: 'cuobjtest',
       size: 64 * 2 ** 20,
       region: 'us-east-1',
@@ -24,17 +28,20 @@ describe('flags', () => {
   });
 
   it('Go single-dash and GNU double-dash forms, with = or a separate value, booleans bare or =false', () => {
-    const c = parseFlags([
-      '-endpoint',
-      'http://h:1',
-      '--size=1MiB',
-      '-n=7',
-      '--bucket',
-      'b1',
-      '-put-only',
-      '--json',
-      '-std-s3=false',
-    ]);
+    const c = parseFlags(
+      [
+        '-endpoint',
+        'http://h:1',
+        '--size=1MiB',
+        '-n=7',
+        '--bucket',
+        'b1',
+        '-put-only',
+        '--json',
+        '-std-s3=false',
+      ],
+      S,
+    );
     expect(c).toMatchObject({
       endpoint: 'http://h:1',
       size: 2 ** 20,
@@ -44,7 +51,7 @@ describe('flags', () => {
       json: true,
       stdS3: false,
     });
-    expect(parseFlags(['--sizes', '1MiB,16MiB,256MiB', '--concurrency', '4']).sizes).toEqual([
+    expect(parseFlags(['--sizes', '1MiB,16MiB,256MiB', '--concurrency', '4'], S).sizes).toEqual([
       2 ** 20,
       2 ** 24,
       2 ** 28,
@@ -52,15 +59,30 @@ describe('flags', () => {
   });
 
   it('-warmup: 0 by default, any whole number', () => {
-    expect(parseFlags([]).warmup).toBe(0);
-    expect(parseFlags(['-warmup', '0']).warmup).toBe(0);
-    expect(parseFlags(['--warmup=5']).warmup).toBe(5);
+    expect(parseFlags([], S).warmup).toBe(0);
+    expect(parseFlags(['-warmup', '0'], S).warmup).toBe(0);
+    expect(parseFlags(['--warmup=5'], S).warmup).toBe(5);
   });
 
   it('access/secret/region fall back to the AWS environment; a flag wins', () => {
     const env = { AWS_ACCESS_KEY_ID: 'ak', AWS_SECRET_ACCESS_KEY: 'sk', AWS_REGION: 'eu-west-1' };
     expect(parseFlags([], env)).toMatchObject({ access: 'ak', secret: 'sk', region: 'eu-west-1' });
     expect(parseFlags(['-secret', 'flag'], env).secret).toBe('flag');
+  });
+
+  it('a missing secret is an error that exits 1, as in the original; -secret or the variable gives it', () => {
+    const missing = (() => {
+      try {
+        parseFlags(['-access', 'a']);
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(missing).toBeInstanceOf(UsageError);
+    expect(missing).toMatchObject({ exitCode: 1, message: '-secret or AWS_SECRET_ACCESS_KEY is required' });
+    expect(() => parseFlags(['-secret', ''])).toThrow(/-secret or AWS_SECRET_ACCESS_KEY is required/);
+    expect(parseFlags(['-secret', 'x']).secret).toBe('x');
+    expect(parseFlags(['-help']).help).toBe(true); // -help needs no secret
   });
 
   it.each([
@@ -75,23 +97,23 @@ describe('flags', () => {
     [['-memory', 'gpu'], /must be host or cuda/],
     [['-memory', 'cuda', '-std-s3'], /for RDMA transfers/],
   ])('%j is a usage error', (argv, message) => {
-    expect(() => parseFlags(argv)).toThrow(UsageError);
-    expect(() => parseFlags(argv)).toThrow(
+    expect(() => parseFlags(argv, S)).toThrow(UsageError);
+    expect(() => parseFlags(argv, S)).toThrow(
       expect.objectContaining({ code: 'VGW_ERR_USAGE', name: 'UsageError' }),
     );
-    expect(() => parseFlags(argv)).toThrow(message);
+    expect(() => parseFlags(argv, S)).toThrow(message);
   });
 
   it('-memory: host by default, cuda by flag or CUOBJTEST_MEMORY', () => {
-    expect(parseFlags([]).memory).toBe('host');
-    expect(parseFlags(['--memory', 'cuda']).memory).toBe('cuda');
-    expect(parseFlags(['-memory=cuda', '-compare']).memory).toBe('cuda'); // compares GPU RDMA with host HTTP
-    expect(parseFlags([], { CUOBJTEST_MEMORY: 'cuda' }).memory).toBe('cuda');
+    expect(parseFlags([], S).memory).toBe('host');
+    expect(parseFlags(['--memory', 'cuda'], S).memory).toBe('cuda');
+    expect(parseFlags(['-memory=cuda', '-compare'], S).memory).toBe('cuda'); // compares GPU RDMA with host HTTP
+    expect(parseFlags([], { ...S, CUOBJTEST_MEMORY: 'cuda' }).memory).toBe('cuda');
   });
 
   it('-server-pid takes a pid', () => {
-    expect(parseFlags(['-server-pid', '4242']).serverPid).toBe(4242);
-    expect(() => parseFlags(['-server-pid', 'x'])).toThrow(/positive integer/);
+    expect(parseFlags(['-server-pid', '4242'], S).serverPid).toBe(4242);
+    expect(() => parseFlags(['-server-pid', 'x'], S)).toThrow(/positive integer/);
   });
 
   it('--help lists every flag of the table', () => {
@@ -116,25 +138,25 @@ describe('sizes', () => {
     ['1GiB', 2 ** 30],
     ['1.5MiB', 1.5 * 2 ** 20],
   ])('-size %s = %d bytes, by the rule vgwrdma --pool-buf-size uses too', (text, bytes) => {
-    expect(parseFlags(['-size', text]).size).toBe(bytes);
-    expect(parseFlags([`--size=${text}`]).size).toBe(bytes);
+    expect(parseFlags(['-size', text], S).size).toBe(bytes);
+    expect(parseFlags([`--size=${text}`], S).size).toBe(bytes);
   });
 
   it('--sizes takes a comma-separated list of the same forms', () => {
-    expect(parseFlags(['--sizes', '1MiB,16MB,4096']).sizes).toEqual([2 ** 20, 16e6, 4096]);
+    expect(parseFlags(['--sizes', '1MiB,16MB,4096'], S).sizes).toEqual([2 ** 20, 16e6, 4096]);
   });
 
   it('refuses junk, zero and fractions of a byte, naming the flag and the accepted forms', () => {
     for (const bad of ['MiB', '-1M', '0', '1.5B', '64XB']) {
-      expect(() => parseFlags(['-size', bad])).toThrow(UsageError);
-      expect(() => parseFlags(['-size', bad])).toThrow(
+      expect(() => parseFlags(['-size', bad], S)).toThrow(UsageError);
+      expect(() => parseFlags(['-size', bad], S)).toThrow(
         new RegExp(`^-size: invalid size '${bad.replace('.', '\\.')}': `),
       );
     }
-    expect(() => parseFlags(['-size', '64XB'])).toThrow(
+    expect(() => parseFlags(['-size', '64XB'], S)).toThrow(
       `-size: invalid size '64XB': expected ${BYTE_SIZE_FORMS}`,
     );
-    expect(() => parseFlags(['--sizes', '1MiB,lots'])).toThrow(
+    expect(() => parseFlags(['--sizes', '1MiB,lots'], S)).toThrow(
       `-sizes: invalid size 'lots': expected ${BYTE_SIZE_FORMS}`,
     );
   });

@@ -70,7 +70,7 @@ describe('cuobjtest --memory cuda', () => {
     expect(stored.length).toBe(4 * MiB);
   });
 
-  it('text mode names the GPU in the summary', async () => {
+  it("text mode: the original's GPU mode name; the device and staging times are in --json", async () => {
     const { code, stdout } = await cuobjtest(
       FAKE_CUDART,
       '-bucket',
@@ -83,8 +83,8 @@ describe('cuobjtest --memory cuda', () => {
       'cuda',
     );
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^== rdma \(softnic, GPU memory: Fake CUDA Device .*\) 1MiB x1: verified$/m);
-    expect(stdout).toMatch(/PUT of which device<->host staging ms avg/);
+    expect(stdout).toMatch(/^ {12}mode=real-cuda-cuobject-token$/m);
+    expect(stdout).toMatch(/\nAll checksums OK\.\n$/);
   });
 
   it('without a CUDA runtime: exit 1 and the reason', async () => {

@@ -4,6 +4,7 @@
 // reverse order, backend).
 import { Hono } from 'hono';
 import { Authorizer } from './authz/index.js';
+import { defaultCorsRule } from './cors/default-rule.js';
 import type { GatewayEnv, GatewayOptions } from './env.js';
 import { EventNotifier } from './events/index.js';
 import { checkReadiness } from './health/readiness.js';
@@ -16,6 +17,7 @@ import { requestIdMiddleware } from './middleware/request-id.js';
 import { requestLimitMiddleware } from './middleware/request-limit.js';
 import { accessLogObserver, observeMiddleware } from './observe/index.js';
 import { checkPluginNames, pluginAdminHandlers, pluginStats, runShutdown } from './plugins/index.js';
+import { DEFAULT_REQUEST_LIMITS } from './routes/request-limits.js';
 import { createRouter } from './routes/router.js';
 import { ROUTES } from './routes/table.js';
 import { LimitCounters, type LimitStats } from './server/limit-stats.js';
@@ -95,6 +97,13 @@ export function createGateway(options: GatewayOptions): Gateway {
     onBodyIdleTimeout: () => counters.bodyIdleTimeouts++,
     ...(options.maxClockSkewMs === undefined ? {} : { maxClockSkewMs: options.maxClockSkewMs }),
     ...(options.virtualHostDomain === undefined ? {} : { virtualHostDomain: options.virtualHostDomain }),
+    limits: {
+      maxParts: options.multipartMaxParts ?? DEFAULT_REQUEST_LIMITS.maxParts,
+      copyObjectThreshold: options.copyObjectThreshold ?? DEFAULT_REQUEST_LIMITS.copyObjectThreshold,
+    },
+    ...(options.corsAllowOrigin === undefined
+      ? {}
+      : { defaultCors: defaultCorsRule(options.corsAllowOrigin) }),
   });
   app.all('*', (c) => router(c));
   app.onError(errorHandler(logger));

@@ -11,6 +11,7 @@ import type { Logger } from './logger.js';
 import type { RequestObserver } from './observe/index.js';
 import type { GatewayPlugin } from './plugins/index.js';
 import type { Handler } from './routes/types.js';
+import type { ListenerRole } from './server/listen.js';
 
 export interface GatewayVariables {
   /** Echoed as x-amz-request-id and in error bodies. */
@@ -30,7 +31,10 @@ export interface GatewayVariables {
   errorCode?: string;
 }
 
-export type GatewayEnv = { Bindings: HttpBindings; Variables: GatewayVariables };
+/** The Node request and response, plus which API the listener that took the request serves. */
+export type GatewayBindings = HttpBindings & { listener?: ListenerRole };
+
+export type GatewayEnv = { Bindings: GatewayBindings; Variables: GatewayVariables };
 
 export interface GatewayOptions {
   backend: Backend;
@@ -102,4 +106,17 @@ export interface GatewayOptions {
    * Absent: configurations are refused (no destination can be validated).
    */
   eventNotifications?: EventNotificationOptions;
+  /** versitygw's --mp-max-parts: part numbers run 1..this (default and at most 10000). */
+  multipartMaxParts?: number;
+  /**
+   * versitygw's --copy-object-threshold: a CopyObject whose source is larger than this many
+   * bytes is refused with 400 InvalidRequest (default 5 GiB, S3's own limit).
+   */
+  copyObjectThreshold?: number;
+  /**
+   * versitygw's --cors-allow-origin: buckets without a CORS configuration (and service-level
+   * and admin requests) answer browsers from this origin (`*` for any) as if configured with
+   * one rule allowing it GET, PUT, POST, DELETE and HEAD with any header.
+   */
+  corsAllowOrigin?: string;
 }

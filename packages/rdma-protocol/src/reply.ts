@@ -12,10 +12,13 @@ import type { RdmaOp } from './token-types.js';
 /** The reply value of a declined request. */
 export const DECLINED_REPLY = '501';
 
-/** Reply values that mean "done by RDMA", per operation (a PUT is never partial). */
+/**
+ * Reply values that mean "done by RDMA", per operation (a PUT is never partial). This gateway
+ * sends 200 / 206; the original vgwrdma gateway may send 204, so a client accepts it too.
+ */
 export const SUCCESS_REPLIES: Readonly<Record<RdmaOp, readonly string[]>> = {
-  put: ['200'],
-  get: ['200', '206'],
+  put: ['200', '204'],
+  get: ['200', '204', '206'],
 };
 
 /**

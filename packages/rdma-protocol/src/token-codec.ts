@@ -32,7 +32,7 @@ const unsupported = (reason: string): Failure => ({ ok: false, kind: 'unsupporte
 /** Whether `s` looks like an RC/hipObject token: `rc:` prefix or a first field longer than 16 hex. */
 // (the first field must be a lowercase hex run, as in the C codec: 'ABC…' is malformed, not RC)
 function isRcStyle(s: string): boolean {
-  if (s.startsWith('rc:')) return true; // case-sensitive, as in the C codec
+  if (s.slice(0, 3).toLowerCase() === 'rc:') return true; // any case (RC:, Rc:), as in the C codec
   const first = s.split(':', 1)[0] ?? '';
   return first.length > FIELD_WIDTHS[0] && LOWER_HEX.test(first);
 }

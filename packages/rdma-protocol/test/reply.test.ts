@@ -7,6 +7,8 @@ describe('reply values', () => {
     const table: [Parameters<typeof replyMeaning>[0], string | undefined, string][] = [
       ['put', '200', 'done'],
       ['put', '206', 'invalid'], // a PUT is never partial
+      ['put', '204', 'done'], // the original vgwrdma gateway's answer
+      ['get', '204', 'done'],
       ['get', '200', 'done'],
       ['get', '206', 'done'],
       ['put', '501', 'declined'],

@@ -120,8 +120,9 @@ describe('parseRdmaToken', () => {
     }
   });
 
-  it('treats the rc: prefix case-sensitively (RC: is malformed, as in the C codec)', () => {
-    expect(classifyRdmaToken('RC:0000')).toBe('malformed');
+  it('detects the rc: prefix in any case (RC:, Rc:, as the original vgwrdma client), as the C codec', () => {
+    for (const s of ['RC:0000', 'Rc:0000', 'rC:']) expect(classifyRdmaToken(s), s).toBe('rc');
+    expect(classifyRdmaToken('R:0000')).toBe('malformed');
     expect(classifyRdmaToken(`ABCDEF0123456789A${SAMPLE.slice(16)}`)).toBe('malformed'); // uppercase run
   });
 

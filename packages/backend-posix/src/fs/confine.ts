@@ -10,6 +10,21 @@ import { S3Error } from '@vgwrdma/s3-backend';
 
 const realRoots = new Map<string, string>();
 
+/**
+ * The directory a path under `root` must stay in with bucket links: the real path of its bucket
+ * directory (resolved on each call: a link may be changed), or the root's for the root itself.
+ */
+function bucketBase(root: string, path: string): string | undefined {
+  const rest = path.slice(root.length + 1);
+  if (!path.startsWith(root + sep) || rest === '') return realRoot(root);
+  const bucketDir = `${root}${sep}${rest.split(sep, 1)[0]}`;
+  try {
+    return realpathSync.native(bucketDir);
+  } catch {
+    return realRoot(root); // no such bucket (yet): judged against the root
+  }
+}
+
 function realRoot(root: string): string | undefined {
   let real = realRoots.get(root);
   if (real === undefined) {
@@ -23,9 +38,14 @@ function realRoot(root: string): string | undefined {
   return real;
 }
 
-/** `path` (already joined under `root`), or AccessDenied when it resolves outside the root. */
-export function confine(root: string, path: string): string {
-  const base = realRoot(root);
+/**
+ * `path` (already joined under `root`), or AccessDenied when it resolves outside the root. With
+ * `bucketLinks` (versitygw's --bucketlinks) a bucket directory may be a symlink: a path inside a
+ * bucket must then resolve inside the bucket's real directory (where the link leads), so a key
+ * can still never leave its bucket — neither to the rest of the root nor through a link below it.
+ */
+export function confine(root: string, path: string, bucketLinks = false): string {
+  const base = bucketLinks ? bucketBase(root, path) : realRoot(root);
   if (base === undefined) return path;
   for (let p = path; ; p = dirname(p)) {
     let real: string;

@@ -7,12 +7,23 @@ import { S3Error } from '@vgwrdma/s3-backend';
 import { ATTR } from '../meta/attr-names.js';
 import type { MetaStore } from '../meta/store.js';
 import { isErrno } from './errors.js';
+import { chownCreatedDirs, type FileOwner } from './file-owner.js';
 import { abs, type Layout } from './layout.js';
 
-/** Creates the parent directories of `rel`; a file in the way is ObjectParentIsFile. */
-export async function makeParents(layout: Layout, rel: string, dirPerms: number): Promise<void> {
+/**
+ * Creates the parent directories of `rel`; a file in the way is ObjectParentIsFile. With an
+ * owner (--chuid/--chgid) the directories made here are chowned to it.
+ */
+export async function makeParents(
+  layout: Layout,
+  rel: string,
+  dirPerms: number,
+  owner?: FileOwner,
+): Promise<void> {
   try {
-    await mkdir(dirname(abs(layout, rel)), { recursive: true, mode: dirPerms });
+    const dir = dirname(abs(layout, rel));
+    const first = await mkdir(dir, { recursive: true, mode: dirPerms });
+    if (owner) await chownCreatedDirs(first, dir, owner);
   } catch (err) {
     if (isErrno(err, 'EEXIST', 'ENOTDIR')) throw new S3Error('ObjectParentIsFile');
     throw err;

@@ -11,6 +11,8 @@ const MAX_KEY_BYTES = 1024;
 
 export interface Layout {
   readonly root: string;
+  /** --bucketlinks: bucket directories may be symlinks (confine() then keeps paths in the bucket). */
+  readonly bucketLinks?: boolean;
 }
 
 /** `<bucket>` relative to the root (the MetaStore's path for bucket attributes). */
@@ -42,7 +44,7 @@ export function uploadRel(bucket: string, key: string, uploadId: string): string
 
 /** The absolute path of `rel`; AccessDenied when a symlink would take it outside the root. */
 export function abs(layout: Layout, rel: string): string {
-  return confine(layout.root, join(layout.root, rel));
+  return confine(layout.root, join(layout.root, rel), layout.bucketLinks === true);
 }
 
 export function isFolderKey(key: string): boolean {

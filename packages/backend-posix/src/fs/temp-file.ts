@@ -16,6 +16,7 @@ import type { MetaStore } from '../meta/store.js';
 import { backoff, makeParents } from './dirs.js';
 import { isErrno } from './errors.js';
 import { exchangeOntoFile } from './exchange.js';
+import type { FileOwner } from './file-owner.js';
 import { holdReplaced } from './hold-replaced.js';
 import { abs, type Layout, tmpRel } from './layout.js';
 import { ownerId } from './owner.js';
@@ -31,6 +32,9 @@ interface PublishOptions {
   holdReplaced?: boolean;
 }
 
+/** Mode of new object files unless --file-perms says otherwise. */
+export const DEFAULT_FILE_PERMS = 0o644;
+
 export class TempFile {
   private closed = false;
   private done = false;
@@ -42,18 +46,40 @@ export class TempFile {
     /** Absolute path of the temp file, under a temp directory checked by confine(). */
     readonly path: string,
     readonly fh: FileHandle,
+    /** --chuid/--chgid: the owner of the file and of the parent directories publish() makes. */
+    private readonly owner?: FileOwner,
   ) {}
 
-  /** Opens a new temp file for `bucket`, creating `.sgwtmp` when needed. */
-  static async create(layout: Layout, meta: MetaStore, bucket: string, dirPerms: number): Promise<TempFile> {
+  /**
+   * Opens a new temp file for `bucket`, creating `.sgwtmp` when needed. Its mode is `filePerms`
+   * exactly: a mode other than the default is set with fchmod, past the process umask.
+   */
+  static async create(
+    layout: Layout,
+    meta: MetaStore,
+    bucket: string,
+    dirPerms: number,
+    filePerms = DEFAULT_FILE_PERMS,
+    owner?: FileOwner,
+  ): Promise<TempFile> {
     const dir = tmpRel(bucket);
     const name = `${ownerId()}.${randomBytes(12).toString('hex')}`;
     const rel = `${dir}/${name}`;
     for (let attempt = 0; ; attempt++) {
       const path = join(abs(layout, dir), name);
       try {
-        const fh = await open(path, 'wx', 0o644);
-        return new TempFile(layout, meta, rel, path, fh);
+        const fh = await open(path, 'wx', filePerms);
+        if (filePerms !== DEFAULT_FILE_PERMS || owner) {
+          try {
+            if (filePerms !== DEFAULT_FILE_PERMS) await fh.chmod(filePerms);
+            if (owner) await fh.chown(owner.uid, owner.gid);
+          } catch (err) {
+            await fh.close();
+            await unlink(path).catch(() => {});
+            throw err;
+          }
+        }
+        return new TempFile(layout, meta, rel, path, fh, owner);
       } catch (err) {
         if (!isErrno(err, 'ENOENT') || attempt > 2) throw s3ErrorFromErrno(err) ?? err;
         await mkdir(abs(layout, dir), { recursive: true, mode: dirPerms });
@@ -119,7 +145,7 @@ export class TempFile {
           if (isErrno(err, 'EISDIR', 'ENOTEMPTY', 'EEXIST')) throw new S3Error('ExistingObjectIsDirectory');
           if (isErrno(err, 'ENOTDIR')) throw new S3Error('ObjectParentIsFile');
           if (!isErrno(err, 'ENOENT') || !createParents || attempt >= PUBLISH_ATTEMPTS) throw err;
-          await makeParents(this.layout, targetRel, dirPerms);
+          await makeParents(this.layout, targetRel, dirPerms, this.owner);
           if (attempt > 0) await backoff(attempt);
         }
       }

@@ -2,6 +2,7 @@
 // part CRCs (full-object-crc.ts); `algorithms` names those that could not be, computed here
 // over the bytes as they are copied. The copy goes through JS for now; copy_file_range or a
 // reflink would keep the bytes in the kernel.
+
 import { createReadStream } from 'node:fs';
 import {
   type ChecksumAlgorithm,
@@ -12,6 +13,7 @@ import {
   s3ErrorFromErrno,
 } from '@vgwrdma/s3-backend';
 import type { PosixEnv } from '../env.js';
+import { accountOwner } from '../fs/file-owner.js';
 import { abortError } from '../fs/ingest.js';
 import { abs } from '../fs/layout.js';
 import { TempFile } from '../fs/temp-file.js';
@@ -32,7 +34,14 @@ interface Assembled {
 }
 
 export async function assemble(env: PosixEnv, ctx: RequestContext, spec: AssembleSpec): Promise<Assembled> {
-  const tmp = await TempFile.create(env, env.meta, spec.bucket, env.dirPerms);
+  const tmp = await TempFile.create(
+    env,
+    env.meta,
+    spec.bucket,
+    env.dirPerms,
+    env.filePerms,
+    accountOwner(env.chown, ctx.account),
+  );
   try {
     const hashers = spec.algorithms.map((a) => [a, getChecksum(a).create()] as [ChecksumAlgorithm, Hasher]);
     let size = 0;

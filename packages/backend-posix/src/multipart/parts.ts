@@ -2,6 +2,7 @@
 // number into the upload directory (through a temp file, like objects), with its etag and
 // either the upload's checksum (`checksums`) or, when the upload named none, `part-crc64nvme`.
 // A part it replaces is kept for Complete (replaced-parts.ts). ListParts reads them back.
+
 import { readdir, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import {
@@ -23,6 +24,7 @@ import {
 } from '@vgwrdma/s3-backend';
 import type { PosixEnv } from '../env.js';
 import { isErrno } from '../fs/errors.js';
+import { accountOwner } from '../fs/file-owner.js';
 import { ingest } from '../fs/ingest.js';
 import { abs } from '../fs/layout.js';
 import { TempFile } from '../fs/temp-file.js';
@@ -72,7 +74,14 @@ async function writePart(
   if (w.checksum) algorithms.add(w.checksum.algorithm);
   const expectedMd5 = w.contentMD5 === undefined ? undefined : Buffer.from(w.contentMD5, 'base64');
   if (expectedMd5 && expectedMd5.length !== 16) throw new S3Error('InvalidDigest');
-  const tmp = await TempFile.create(env, env.meta, ref.bucket, env.dirPerms);
+  const tmp = await TempFile.create(
+    env,
+    env.meta,
+    ref.bucket,
+    env.dirPerms,
+    env.filePerms,
+    accountOwner(env.chown, ctx.account),
+  );
   try {
     const got = await ingest(tmp.fh, {
       body: w.body,

@@ -116,13 +116,16 @@ async function hasArchivedVersions(env: PosixEnv, bucket: string): Promise<boole
 async function allBuckets(env: PosixEnv): Promise<BucketSummary[]> {
   const out: BucketSummary[] = [];
   for (const e of await readdir(env.root, { withFileTypes: true })) {
-    if (!e.isDirectory() || e.name.startsWith('.')) continue;
+    // --bucketlinks: a symlink at the top level is a bucket when it leads to a directory.
+    if (!(e.isDirectory() || (env.bucketLinks === true && e.isSymbolicLink())) || e.name.startsWith('.'))
+      continue;
     let st: Awaited<ReturnType<typeof stat>>;
     try {
       st = await stat(abs(env, e.name));
     } catch {
-      continue; // removed while listing
+      continue; // removed while listing, or a link to nothing
     }
+    if (!st.isDirectory()) continue;
     const created = st.birthtimeMs > 0 ? st.birthtime : st.mtime;
     const owner = await readBucketOwner(env, e.name);
     out.push(

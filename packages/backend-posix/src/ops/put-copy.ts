@@ -13,6 +13,7 @@ import {
   S3Error,
 } from '@vgwrdma/s3-backend';
 import type { PosixEnv } from '../env.js';
+import { accountOwner } from '../fs/file-owner.js';
 import { lockForNewObject } from '../lock/object-lock.js';
 import {
   checkContentHeaders,
@@ -38,6 +39,7 @@ export async function putObject(
     key: input.key,
     body: input.body,
     signal: ctx.signal,
+    owner: accountOwner(env.chown, ctx.account),
     contentLength: input.contentLength,
     contentMD5: input.contentMD5,
     checksum: input.checksum,
@@ -95,6 +97,7 @@ export async function copyObject(
       key: input.key,
       body,
       signal: ctx.signal,
+      owner: accountOwner(env.chown, ctx.account),
       contentLength: src.size,
       algorithm,
       attrs: creationAttrs(attrs),

@@ -2,6 +2,7 @@
 // its ETag and checksums computed on the way, is verified (Content-MD5, x-amz-checksum-*,
 // length), gets every attribute, and only then is renamed onto its key. Folder objects ("dir/")
 // are directories carrying an etag, and must arrive empty.
+
 import { createHash } from 'node:crypto';
 import { mkdir, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
@@ -18,6 +19,7 @@ import {
 import type { PosixEnv } from '../env.js';
 import { removeEmptyParents } from '../fs/dirs.js';
 import { isErrno, mapObjectError, noSuchKey, requireBucket } from '../fs/errors.js';
+import type { FileOwner } from '../fs/file-owner.js';
 import { drainEmpty, ingest } from '../fs/ingest.js';
 import { abs, assertBucketName, assertKey, isFolderKey, objectRel } from '../fs/layout.js';
 import { TempFile } from '../fs/temp-file.js';
@@ -55,6 +57,8 @@ interface WriteSpec {
   attrs: AttrEntries;
   ifMatch?: string | undefined;
   ifNoneMatch?: string | undefined;
+  /** --chuid/--chgid: who the new file (and its new parent directories) belong to. */
+  owner?: FileOwner | undefined;
 }
 
 interface WriteResult {
@@ -79,7 +83,7 @@ export async function writeObject(env: PosixEnv, spec: WriteSpec): Promise<Write
   const algorithms = primary === DEFAULT_ALGORITHM ? [primary] : [primary, DEFAULT_ALGORITHM];
   const rel = objectRel(spec.bucket, spec.key);
   const plan = await planWrite(env, spec.bucket, spec.key);
-  const tmp = await TempFile.create(env, env.meta, spec.bucket, env.dirPerms);
+  const tmp = await TempFile.create(env, env.meta, spec.bucket, env.dirPerms, env.filePerms, spec.owner);
   try {
     const got = await ingest(tmp.fh, {
       body: spec.body,

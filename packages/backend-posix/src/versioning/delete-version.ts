@@ -26,7 +26,7 @@ import { type VersionStore, versionRel } from './version-store.js';
 
 /** Publishes an empty file carrying `delete-marker` (and `version-id` unless null) at the key. */
 async function publishMarker(env: PosixEnv, bucket: string, key: string, versionId: string): Promise<void> {
-  const tmp = await TempFile.create(env, env.meta, bucket, env.dirPerms);
+  const tmp = await TempFile.create(env, env.meta, bucket, env.dirPerms, env.filePerms);
   try {
     await tmp.setAttr(ATTR.deleteMarker, '');
     if (versionId !== NULL_VERSION) await tmp.setAttr(ATTR.versionId, versionId);

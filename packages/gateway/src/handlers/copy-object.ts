@@ -4,6 +4,7 @@ import { type CopyObjectInput, type MetadataDirective, S3Error } from '@vgwrdma/
 import { parseChecksumAlgorithmHeader } from '../http/checksum-headers.js';
 import { parseCopySource } from '../http/copy-source.js';
 import { header, type RawHeaders } from '../http/headers.js';
+import { checkCopySourceSize, S3_MAX_COPY_SOURCE } from '../routes/request-limits.js';
 import type { Handler } from '../routes/types.js';
 import { checksumElements } from '../xml/checksum-elements.js';
 import { el, xmlDocument } from '../xml/document.js';
@@ -38,6 +39,15 @@ export const copyObject: Handler = async (_c, req) => {
       'InvalidRequest',
       "This copy request is illegal because it is trying to copy an object to itself without changing the object's metadata, storage class, website redirect location or encryption attributes.",
     );
+  }
+  // --copy-object-threshold below S3's own 5 GiB: the source's size decides before any copying.
+  if (req.limits.copyObjectThreshold < S3_MAX_COPY_SOURCE) {
+    const head = await req.backend.headObject(req.ctx, {
+      bucket: source.bucket,
+      key: source.key,
+      ...opt('versionId', source.versionId),
+    });
+    checkCopySourceSize(head.size, req.limits);
   }
   const attributes = parseObjectAttributes(req.headers);
   const input: CopyObjectInput = {

@@ -11,6 +11,7 @@ import {
 } from '../http/checksum-headers.js';
 import { parseCopySource } from '../http/copy-source.js';
 import { header, intParam, queryValue } from '../http/headers.js';
+import { checkPartNumber } from '../routes/request-limits.js';
 import type { Handler, S3Request } from '../routes/types.js';
 import { checksumElements } from '../xml/checksum-elements.js';
 import { each, el, group, xmlDocument } from '../xml/document.js';
@@ -35,14 +36,7 @@ function uploadId(req: S3Request): string {
 }
 
 function partNumber(req: S3Request): number {
-  const raw = req.query.get('partNumber') ?? '';
-  const n = Number(raw);
-  if (!/^\d+$/.test(raw) || n < 1 || n > 10000) {
-    throw new S3Error('InvalidArgument', undefined, {
-      detail: { ArgumentName: 'partNumber', ArgumentValue: raw },
-    });
-  }
-  return n;
+  return checkPartNumber(req.query.get('partNumber') ?? '', req.limits);
 }
 
 export const createMultipartUpload: Handler = async (_c, req) => {

@@ -2,12 +2,14 @@
 // match the route table, authenticate, enforce read-only/admin, frame the body, build the
 // backend's request context, and call the row's handler. Everything here happens once per
 // request; handlers receive the result as an S3Request.
+
 import type { Account, Backend, RequestContext, RequestOrigin } from '@vgwrdma/s3-backend';
 import { ANONYMOUS, S3Error } from '@vgwrdma/s3-backend';
 import type { Context } from 'hono';
 import { type AuthResult, authenticate, type CredentialStore } from '../auth/index.js';
 import type { Authorizer, AuthzOutcome } from '../authz/index.js';
 import { decodeBody } from '../body/index.js';
+import { effectiveCorsRules } from '../cors/default-rule.js';
 import { actualCorsHeaders, type CorsRule, preflightResponse } from '../cors/index.js';
 import type { GatewayEnv } from '../env.js';
 import type { EventNotifier } from '../events/index.js';
@@ -15,7 +17,9 @@ import { assertValidBucketName } from '../http/bucket-name.js';
 import { header } from '../http/headers.js';
 import { parseRequestTarget, virtualHostBucket } from '../http/request-target.js';
 import type { Logger } from '../logger.js';
+import type { ListenerRole } from '../server/listen.js';
 import { createMatcher } from './match.js';
+import type { RequestLimits } from './request-limits.js';
 import type { FormPrincipal, Handler, RouteMethod, RouteRow, RouteTarget, S3Request } from './types.js';
 
 interface RouterOptions {
@@ -38,6 +42,10 @@ interface RouterOptions {
   adminHandlers?: Readonly<Record<string, Handler>>;
   /** Bucket event notifications; absent: handlers' events go nowhere. */
   events?: EventNotifier;
+  /** --mp-max-parts, --copy-object-threshold. */
+  limits: RequestLimits;
+  /** --cors-allow-origin: the CORS rule of buckets without a configuration of their own. */
+  defaultCors?: CorsRule;
 }
 
 /** An AbortSignal that fires when the client goes away before the response is complete. */
@@ -73,12 +81,15 @@ export function createRouter(rows: readonly RouteRow[], opts: RouterOptions) {
         target.bucket === undefined
           ? undefined
           : (await opts.authorizer.cache.get(opts.backend, requestContext(c, ANONYMOUS), target.bucket)).cors;
-      return preflightResponse(rules, incoming.headers);
+      return preflightResponse(effectiveCorsRules(rules, opts.defaultCors), incoming.headers);
     }
+    const serves = c.env.listener ?? 'all';
     const adminHandler =
       method === 'PATCH' && kind === 'bucket' && !target.query.has('change-bucket-owner')
         ? adminHandlers.get(target.bucket ?? '')
         : undefined;
+    // An admin operation sent to the S3 listener of a gateway with --admin-port.
+    if (adminHandler) refuseOnListener(serves, true);
     const row: RouteRow = adminHandler
       ? {
           method: 'PATCH',
@@ -90,6 +101,7 @@ export function createRouter(rows: readonly RouteRow[], opts: RouterOptions) {
         }
       : matcher.match(method, kind, target.query, incoming.headers);
     c.set('operation', adminHandler ? `admin:${target.bucket}` : row.operation);
+    refuseOnListener(serves, row.flags?.admin === true);
 
     const authOpts =
       opts.maxClockSkewMs === undefined
@@ -133,7 +145,8 @@ export function createRouter(rows: readonly RouteRow[], opts: RouterOptions) {
     // Set on the Node response so they also reach replies written straight to it (GET bodies)
     // and error replies, refusals included: a browser reads an error only when CORS allows it.
     const setCors = (cors: readonly CorsRule[] | undefined): void => {
-      for (const [name, value] of Object.entries(actualCorsHeaders(cors, incoming.headers, method)))
+      const rules = effectiveCorsRules(cors, opts.defaultCors);
+      for (const [name, value] of Object.entries(actualCorsHeaders(rules, incoming.headers, method)))
         c.env.outgoing.setHeader(name, value);
     };
     // A form route learns its key and signer from the body: the handler runs the check, and
@@ -149,10 +162,11 @@ export function createRouter(rows: readonly RouteRow[], opts: RouterOptions) {
             headers: incoming.headers,
           });
     } catch (err) {
-      if (target.bucket !== undefined && header(incoming.headers, 'origin') !== undefined) {
-        const state = await opts.authorizer.cache
-          .get(opts.backend, ctx, target.bucket)
-          .catch(() => undefined);
+      if (header(incoming.headers, 'origin') !== undefined) {
+        const state =
+          target.bucket === undefined
+            ? undefined
+            : await opts.authorizer.cache.get(opts.backend, ctx, target.bucket).catch(() => undefined);
         setCors(state?.cors);
       }
       throw err;
@@ -182,6 +196,7 @@ export function createRouter(rows: readonly RouteRow[], opts: RouterOptions) {
       ...(outcome.state ? { bucketState: outcome.state } : {}),
       region: opts.region,
       logger: opts.logger,
+      limits: opts.limits,
       ...(opts.events && target.bucket !== undefined
         ? {
             events: opts.events.sink(
@@ -218,6 +233,20 @@ export function createRouter(rows: readonly RouteRow[], opts: RouterOptions) {
         opts.authorizer.cache.invalidate(target.bucket);
     }
   };
+}
+
+/**
+ * With --admin-port the admin API has its own listener: the S3 listener refuses admin
+ * operations and the admin listener everything else, so neither port serves the other's API.
+ */
+function refuseOnListener(serves: ListenerRole, admin: boolean): void {
+  if (serves === 's3' && admin)
+    throw S3Error.custom(
+      'NotImplemented',
+      'The admin API is served on the admin listener (--admin-port), not here',
+    );
+  if (serves === 'admin' && !admin)
+    throw S3Error.custom('NotImplemented', 'This listener serves only the admin API (--admin-port)');
 }
 
 const ADMIN_READ = { admin: true, body: 'xml' } as const;

@@ -1,5 +1,6 @@
 // What a route row is made of, and the request every handler receives: parsed once by the
 // router (target, auth, context, body) so handlers only map HTTP to backend calls and back.
+
 import type { Account, Backend, RequestContext } from '@vgwrdma/s3-backend';
 import type { Context } from 'hono';
 import type { AuthResult, CredentialStore } from '../auth/index.js';
@@ -9,6 +10,7 @@ import type { GatewayEnv } from '../env.js';
 import type { EventSink } from '../events/index.js';
 import type { RawHeaders } from '../http/headers.js';
 import type { Logger } from '../logger.js';
+import type { RequestLimits } from './request-limits.js';
 
 export type RouteMethod = 'GET' | 'HEAD' | 'PUT' | 'POST' | 'DELETE' | 'PATCH';
 export type RouteTarget = 'service' | 'bucket' | 'object';
@@ -121,6 +123,8 @@ export interface S3Request {
   readonly form?: FormContext;
   /** Where handlers report object events (bucket notifications); absent when they are off. */
   readonly events?: EventSink;
+  /** --mp-max-parts, --copy-object-threshold (routes/request-limits.ts). */
+  readonly limits: RequestLimits;
 }
 
 export type Handler = (c: Context<GatewayEnv>, req: S3Request) => Promise<Response>;

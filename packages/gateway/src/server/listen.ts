@@ -3,12 +3,15 @@
 // request timeout (0 = none, so long uploads are not cut off at Node's default 300 s; stalled
 // bodies are cut by the body idle timeout instead, and the header phase by headersTimeout), an
 // optional connection cap, a certificate swap that leaves open connections alone, and a close()
-// that drains in-flight requests before dropping connections.
+// that drains in-flight requests before dropping connections. A listener binds a TCP address or
+// a unix socket (file-backed, with its permissions; or Linux's abstract `@name`), and serves
+// the S3 API, the admin API or both (versitygw's --admin-port splits them).
 
+import { chmod, lstat, unlink } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
-import { serve } from '@hono/node-server';
+import { createAdaptorServer } from '@hono/node-server';
 import type { LimitCounters } from './limit-stats.js';
 
 /** PEM certificate chain and private key of an HTTPS listener. */
@@ -17,11 +20,23 @@ export interface TlsCredentials {
   readonly key: string | Buffer;
 }
 
+/** Which API a listener serves: both (the default), only S3, or only the admin API. */
+export type ListenerRole = 'all' | 's3' | 'admin';
+
 export interface ListenOptions {
   port: number;
   host?: string;
+  /**
+   * Listen on this unix socket instead of host:port: a file path, or `@name` for Linux's
+   * abstract namespace. A stale socket file at the path is replaced; any other file is an error.
+   */
+  socketPath?: string;
+  /** File-backed sockets: chmod the socket to this mode once bound (versitygw's --socket-perm). */
+  socketMode?: number;
   /** Serve HTTPS with this certificate and key instead of plain HTTP. */
   tls?: TlsCredentials;
+  /** Default 'all'. */
+  serves?: ListenerRole;
 }
 
 export interface RunningGateway {
@@ -50,18 +65,39 @@ interface ServerSettings {
   counters: LimitCounters;
 }
 
-type FetchHandler = Parameters<typeof serve>[0]['fetch'];
+type FetchHandler = Parameters<typeof createAdaptorServer>[0]['fetch'];
 
 const HEADERS_TIMEOUT_MS = 60_000;
 const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 /** TLS 1.0 and 1.1 are refused in the handshake (the S3 SDKs have required 1.2 for years). */
 const MIN_TLS_VERSION = 'TLSv1.2';
 
-export function listen(
+/** A socket file left by an earlier process is removed; anything else at the path is kept (EADDRINUSE follows). */
+async function clearStaleSocket(path: string): Promise<void> {
+  if (path.startsWith('@')) return;
+  const st = await lstat(path).catch(() => undefined);
+  if (st?.isSocket()) await unlink(path);
+}
+
+export async function listen(
   fetch: FetchHandler,
   opts: ListenOptions,
   settings: ServerSettings,
 ): Promise<RunningGateway> {
+  if (opts.socketPath !== undefined) await clearStaleSocket(opts.socketPath);
+  const running = await bind(fetch, opts, settings);
+  if (opts.socketPath !== undefined && !opts.socketPath.startsWith('@') && opts.socketMode !== undefined) {
+    try {
+      await chmod(opts.socketPath, opts.socketMode);
+    } catch (err) {
+      await running.close();
+      throw err;
+    }
+  }
+  return running;
+}
+
+function bind(fetch: FetchHandler, opts: ListenOptions, settings: ServerSettings): Promise<RunningGateway> {
   const host = opts.host ?? '127.0.0.1';
   const requestTimeout = settings.requestTimeoutMs;
   // Node requires headersTimeout <= requestTimeout when the latter is set.
@@ -69,25 +105,36 @@ export function listen(
     requestTimeout > 0 ? Math.min(HEADERS_TIMEOUT_MS, requestTimeout) : HEADERS_TIMEOUT_MS;
   const http = { keepAlive: true, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS, requestTimeout, headersTimeout };
   const { tls } = opts;
+  const serves = opts.serves ?? 'all';
+  // The role rides along with Node's request and response (GatewayBindings) for the router.
+  const tagged: FetchHandler = (request, env) =>
+    fetch(request, { ...(env as object), listener: serves } as unknown as typeof env);
   return new Promise((resolve, reject) => {
-    const base = { fetch, port: opts.port, hostname: host, overrideGlobalObjects: false };
+    const base = { fetch: tagged, overrideGlobalObjects: false };
     const server = (
       tls
-        ? serve({
+        ? createAdaptorServer({
             ...base,
             createServer: createHttpsServer,
             serverOptions: { ...http, cert: tls.cert, key: tls.key, minVersion: MIN_TLS_VERSION },
           })
-        : serve({ ...base, serverOptions: http })
+        : createAdaptorServer({ ...base, serverOptions: http })
     ) as Server | HttpsServer;
     server.once('listening', () => {
       server.off('error', reject);
-      const info = server.address() as AddressInfo;
+      const address = server.address();
+      const info: AddressInfo =
+        typeof address === 'string' || address === null
+          ? { address: opts.socketPath ?? '', port: 0, family: 'unix' }
+          : address;
       const urlHost = info.family === 'IPv6' ? `[${info.address}]` : info.address;
       resolve({
         host: info.address,
         port: info.port,
-        url: `${tls ? 'https' : 'http'}://${urlHost}:${info.port}`,
+        url:
+          opts.socketPath === undefined
+            ? `${tls ? 'https' : 'http'}://${urlHost}:${info.port}`
+            : `${tls ? 'https' : 'http'}+unix://${encodeURIComponent(opts.socketPath)}`,
         server,
         setTlsCredentials: (next) => {
           if (!tls) throw new Error('setTlsCredentials: this listener serves plain HTTP');
@@ -109,6 +156,10 @@ export function listen(
     if (settings.maxConnections > 0) server.maxConnections = settings.maxConnections;
     countConnections(server, settings.counters);
     server.once('error', reject);
+    // Abstract-namespace names are given to Node with a leading NUL instead of '@'.
+    const path = opts.socketPath?.startsWith('@') ? `\0${opts.socketPath.slice(1)}` : opts.socketPath;
+    if (path !== undefined) server.listen(path);
+    else server.listen(opts.port, host);
   });
 }
 

@@ -35,9 +35,12 @@ export interface HostClientOptions {
   readonly deviceName?: string;
   /** verbs: HCA port; default 1. */
   readonly portNum?: number;
-  /** verbs: GID index; default 3 (RoCEv2 IPv4). */
+  /** verbs: GID index; default -1 = automatic (a routable RoCE v2 GID first). */
   readonly gidIndex?: number;
 }
+
+/** rdma_host_client_wrapper.h's RDMA_HOST_CLIENT_SET_* bits (ABI 1.8). */
+const SET_BITS = { deviceName: 0x1, portNum: 0x2, gidIndex: 0x4, dcKey: 0x8 } as const;
 
 function config(defaults: RdmaHostClientConfigStruct, o: HostClientOptions): RdmaHostClientConfigStruct {
   const c = { ...defaults };
@@ -47,9 +50,23 @@ function config(defaults: RdmaHostClientConfigStruct, o: HostClientOptions): Rdm
   if (o.dcKey !== undefined) c.dc_key = o.dcKey;
   if (o.allowDirect !== undefined) c.allow_direct = o.allowDirect ? 1 : 0;
   if (o.ioTimeoutMs !== undefined) c.io_timeout_ms = o.ioTimeoutMs;
-  if (o.deviceName !== undefined) c.dev_name = o.deviceName;
-  if (o.portNum !== undefined) c.port_num = o.portNum;
-  if (o.gidIndex !== undefined) c.gid_index = o.gidIndex;
+  // The verbs provider reads VGWRDMA_RDMA_DEV/_PORT/_GID_INDEX/_DC_KEY only for the fields not
+  // marked here: an option given in code always wins over the environment.
+  let set = 0;
+  if (o.deviceName !== undefined) {
+    c.dev_name = o.deviceName;
+    set |= SET_BITS.deviceName;
+  }
+  if (o.portNum !== undefined) {
+    c.port_num = o.portNum;
+    set |= SET_BITS.portNum;
+  }
+  if (o.gidIndex !== undefined) {
+    c.gid_index = o.gidIndex;
+    set |= SET_BITS.gidIndex;
+  }
+  if (o.dcKey !== undefined) set |= SET_BITS.dcKey;
+  c.explicit_fields = set;
   return c;
 }
 

@@ -138,7 +138,7 @@ export const RdmaHostClientConfig = koffi.struct('rdma_host_client_config_t', {
   agent_port: 'uint32_t',
   allow_direct: 'uint32_t',
   io_timeout_ms: 'uint32_t',
-  reserved: 'uint32_t',
+  explicit_fields: 'uint32_t',
 });
 
 /** JS shape of rdma_host_client_config_t. */
@@ -153,7 +153,8 @@ export interface RdmaHostClientConfigStruct {
   agent_port: number;
   allow_direct: number;
   io_timeout_ms: number;
-  reserved: number;
+  /** RDMA_HOST_CLIENT_SET_* bits: the fields set in code, which the environment never overrides. */
+  explicit_fields: number;
 }
 
 /** Every struct, by its C name, for the layout tests. */
