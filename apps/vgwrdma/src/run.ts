@@ -85,6 +85,7 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
         ...(config.iamDir === undefined ? {} : { dir: config.iamDir }),
       }),
       region: config.region,
+      bucketStateCache: { ttlMs: config.bucketCacheTtlMs },
       readonly: config.readonly,
       ...config.limits,
       disableAcl: config.disableAcl,
