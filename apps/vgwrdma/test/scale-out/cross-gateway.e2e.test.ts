@@ -108,7 +108,9 @@ describe.skipIf(skip !== undefined)('three gateways, one RGW: cross-gateway read
         region.token(0, partSize, 'put'),
       );
       expect(viaB.headers['x-amz-rdma-reply']).toBe('200');
-      const viaC = await sdk(2).send(new UploadPartCommand({ Bucket, Key, UploadId, PartNumber: 2, Body: p2 }));
+      const viaC = await sdk(2).send(
+        new UploadPartCommand({ Bucket, Key, UploadId, PartNumber: 2, Body: p2 }),
+      );
       await sdk(0).send(
         new CompleteMultipartUploadCommand({
           Bucket,
@@ -130,7 +132,8 @@ describe.skipIf(skip !== undefined)('three gateways, one RGW: cross-gateway read
     // (RGW 16.2 answers CompleteMultipartUpload with an empty ETag element, so the multipart
     // ETag is checked on a HEAD through another gateway.)
     expect((await sdk(2).send(new HeadObjectCommand({ Bucket, Key }))).ETag).toMatch(/-2"$/);
-    for (const i of [1, 2]) expect((await httpBytes(i, Key)).equals(whole), `read through gw${i + 1}`).toBe(true);
+    for (const i of [1, 2])
+      expect((await httpBytes(i, Key)).equals(whole), `read through gw${i + 1}`).toBe(true);
     const open = await scene.upstream.send(new ListMultipartUploadsCommand({ Bucket }));
     expect(open.Uploads ?? []).toEqual([]);
   });
