@@ -56,7 +56,7 @@ export const gatewayClient = (url: string, extra: ConstructorParameters<typeof S
 
 /** PATCH /rdma-stats of one gateway: the server's and the pool's counters. */
 export async function rdmaStats(gw: AppProcess): Promise<{
-  server: { buffersInUse: number; channelsInUse: number; puts: number; gets: number };
+  server: { buffersInUse: number; channelsInUse: number; rdmaPuts: number; rdmaGets: number };
   pool: { count: number; free: number; inUse: number; waiting: number };
 }> {
   const r = await adminRequest(gw.url, ROOT_CREDENTIALS, 'rdma-stats');
