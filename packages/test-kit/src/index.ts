@@ -2,6 +2,16 @@
 // every package reach the built app, the shims and other packages' builds only through here.
 
 export { adminRequest } from './admin-request.js';
+export {
+  type CephRgw,
+  cephRgwUnavailable,
+  type RgwUser,
+  rgwClient,
+  sharedCephRgw,
+  sharedCephRgwDir,
+  startPrivateCephRgw,
+  stopSharedCephRgw,
+} from './ceph-rgw.js';
 export { collectOutput, type Exit, exitOf, type Output, waitForStdout } from './child-output.js';
 export { killAllChildren, track } from './child-registry.js';
 export { EMBEDDED_CREDENTIALS, EmbeddedGateway, type EmbeddedGatewayOptions } from './embedded-gateway.js';
