@@ -4,7 +4,7 @@
 // --rdma-ip 127.0.0.1 s3` gateways in front of the same Ceph RGW, and where the CPU goes:
 // each gateway's, radosgw's, ceph-osd's and ceph-mon's CPU time from /proc/<pid>/stat over each
 // timed phase, as cores kept busy, next to the clients' own (this process).
-// RGW: VGW_TEST_RGW=<state.json> uses a running one; otherwise a private single-node cluster is
+// RGW: --rgw-state <state.json> uses a running one; otherwise a private single-node cluster is
 // started (test-kit's fixture, ~20 s) and stopped at the end. C clients (cuobjclient sessions,
 // each its own softnic agent) are spread evenly over the gateways, addressed directly: the
 // balancer carries no RDMA payload, so it is left out of the figure. Every PUT's object is read
@@ -21,9 +21,9 @@ import { parseArgs } from 'node:util';
 const repo = (p) => fileURLToPath(new URL(`../../${p}`, import.meta.url));
 const kit = await import(repo('packages/test-kit/dist/index.js'));
 const { Session } = await import(repo('packages/cuobjclient/dist/index.js'));
-const { S3Client, CreateBucketCommand } = createRequire(repo('packages/cuobjclient/package.json'))(
-  '@aws-sdk/client-s3',
-);
+const { S3Client, CreateBucketCommand, GetObjectCommand, PutObjectCommand } = createRequire(
+  repo('packages/cuobjclient/package.json'),
+)('@aws-sdk/client-s3');
 
 const { values: args } = parseArgs({
   options: {
@@ -32,6 +32,8 @@ const { values: args } = parseArgs({
     size: { type: 'string', default: String(8 << 20) },
     gateways: { type: 'string', default: '1,2,3' },
     out: { type: 'string', default: repo('bench/results') },
+    // an RGW already running: the fixture's state.json (as VGW_TEST_RGW takes in the tests)
+    'rgw-state': { type: 'string' },
   },
 });
 const SECONDS = Number(args.seconds);
@@ -86,6 +88,18 @@ function gatewayArgs(rgw, meta) {
   ];
 }
 
+/** What the bench uses of a running RGW, from its state.json (the fixture's format). */
+function runningRgw(file) {
+  const state = JSON.parse(readFileSync(file, 'utf8'));
+  const pidOf = (f) => Number.parseInt(readFileSync(f, 'utf8'), 10);
+  return {
+    endpoint: state.endpoint,
+    region: state.region,
+    main: state.users.main,
+    pids: () => state.pidFiles.map(pidOf),
+  };
+}
+
 /** Runs `op` on every session until the deadline; returns ops, bytes, wall and CPU per process. */
 async function phase(name, sessions, pids, op) {
   const before = new Map(pids.map((p) => [p.pid, cpuSeconds(p.pid)]));
@@ -114,6 +128,39 @@ async function phase(name, sessions, pids, op) {
     GBps: Number(((ops * SIZE) / wall / 1e9).toFixed(3)),
     cores,
   };
+}
+
+/** The store's own ceiling: the same clients, plain HTTP PUT/GET straight to RGW, no gateway. */
+async function direct(rgw) {
+  const Bucket = `scale-bench-direct-${Date.now()}`;
+  const up = kit.rgwClient(rgw, rgw.main, {
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+  const pids = rgw.pids().map((pid) => ({ pid, label: comm(pid) }));
+  let bad = 0;
+  try {
+    await up.send(new CreateBucketCommand({ Bucket }));
+    const clients = Array.from({ length: CLIENTS }, (_, i) => i);
+    const content = clients.map(() =>
+      Array.from({ length: KEYS }, () => randomFillSync(new Uint8Array(SIZE))),
+    );
+    const key = (i, k) => `c${i}/k${k}`;
+    for (const i of clients)
+      for (let k = 0; k < KEYS; k++)
+        await up.send(new PutObjectCommand({ Bucket, Key: key(i, k), Body: content[i][k] }));
+    const put = await phase('PUT', clients, pids, async (_, i, j) => {
+      await up.send(new PutObjectCommand({ Bucket, Key: key(i, j % KEYS), Body: content[i][j % KEYS] }));
+    });
+    const get = await phase('GET', clients, pids, async (_, i, j) => {
+      const got = await up.send(new GetObjectCommand({ Bucket, Key: key(i, j % KEYS) }));
+      const bytes = await got.Body.transformToByteArray();
+      if (!Buffer.from(bytes).equals(content[i][j % KEYS])) bad++;
+    });
+    return { gateways: 0, clients: CLIENTS, sizeBytes: SIZE, put, get, unverified: bad };
+  } finally {
+    up.destroy();
+  }
 }
 
 async function measure(rgw, n) {
@@ -173,14 +220,17 @@ async function measure(rgw, n) {
 }
 
 const row = (r, p) =>
-  `| ${r.gateways} | ${p.phase} | ${p.GBps} | ${p.ops} | ${p.cores.gateways} | ${p.cores.radosgw ?? '–'} | ${p.cores['ceph-osd'] ?? '–'} | ${p.cores['ceph-mon'] ?? '–'} | ${p.cores.clients} |`;
+  `| ${r.gateways === 0 ? 'none: HTTP straight to RGW' : r.gateways} | ${p.phase} | ${p.GBps} | ${p.ops} | ${p.cores.gateways ?? '–'} | ${p.cores.radosgw ?? '–'} | ${p.cores['ceph-osd'] ?? '–'} | ${p.cores['ceph-mon'] ?? '–'} | ${p.cores.clients} |`;
 
-const given = process.env.VGW_TEST_RGW;
+const given = args['rgw-state'];
 const own = given ? undefined : await kit.startPrivateCephRgw(await kit.makeTempDir('vgw-rgw-bench-'));
-const rgw = own ? own.rgw : await kit.sharedCephRgw();
+const rgw = own ? own.rgw : runningRgw(given);
 const results = [];
 const loadStart = loadavg().map((x) => Number(x.toFixed(2)));
 try {
+  const d = await direct(rgw);
+  results.push(d);
+  console.error(`[scale-out] RGW direct (HTTP): PUT ${d.put.GBps} GB/s, GET ${d.get.GBps} GB/s`);
   for (const n of COUNTS) {
     const r = await measure(rgw, n);
     results.push(r);
