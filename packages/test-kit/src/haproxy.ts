@@ -109,6 +109,8 @@ export interface Haproxy {
   readonly output: Output;
   /** server name → haproxy's status (UP, DOWN, …), from the stats socket. */
   serverStatus(): Promise<Record<string, string>>;
+  /** server name → every `show stat` column (counters such as hrsp_2xx, stot). */
+  serverStats(): Promise<Record<string, Record<string, string>>>;
   /** Polls until every named server has `status`, or throws after timeoutMs. */
   waitFor(status: string, names: readonly string[], timeoutMs?: number): Promise<void>;
   stop(): Promise<void>;
@@ -141,20 +143,23 @@ function unixRequest(path: string, command: string): Promise<string> {
   });
 }
 
-/** `show stat` CSV → server name → status, for the `gateways` backend. */
-export function parseServerStatus(csv: string): Record<string, string> {
+/** `show stat` CSV → server name → its columns (status, stot, hrsp_2xx, …), for the `gateways` backend. */
+export function parseServerStats(csv: string): Record<string, Record<string, string>> {
   const [header = '', ...rows] = csv.replace(/^# /, '').trim().split('\n');
   const cols = header.split(',');
-  const px = cols.indexOf('pxname');
-  const sv = cols.indexOf('svname');
-  const st = cols.indexOf('status');
-  const out: Record<string, string> = {};
+  const out: Record<string, Record<string, string>> = {};
   for (const row of rows) {
     const f = row.split(',');
-    const name = f[sv] ?? '';
-    if (f[px] === 'gateways' && name !== 'BACKEND' && name !== 'FRONTEND') out[name] = f[st] ?? '';
+    const fields = Object.fromEntries(cols.map((c, i) => [c, f[i] ?? '']));
+    const name = fields.svname ?? '';
+    if (fields.pxname === 'gateways' && name !== 'BACKEND' && name !== 'FRONTEND') out[name] = fields;
   }
   return out;
+}
+
+/** `show stat` CSV → server name → status. */
+export function parseServerStatus(csv: string): Record<string, string> {
+  return Object.fromEntries(Object.entries(parseServerStats(csv)).map(([n, f]) => [n, f.status ?? '']));
 }
 
 /** Starts haproxy in front of `servers` and waits until its port accepts connections. */
@@ -175,6 +180,7 @@ export async function startHaproxy(options: HaproxyOptions): Promise<Haproxy> {
   const output = collectOutput(child);
   const exited = exitOf(child);
   const serverStatus = async () => parseServerStatus(await unixRequest(statsSocket, 'show stat'));
+  const serverStats = async () => parseServerStats(await unixRequest(statsSocket, 'show stat'));
   const until = Date.now() + 10_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`haproxy exited at start: ${output.stderr()}`);
@@ -205,6 +211,7 @@ export async function startHaproxy(options: HaproxyOptions): Promise<Haproxy> {
     child,
     output,
     serverStatus,
+    serverStats,
     waitFor,
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');

@@ -46,6 +46,7 @@ export {
   type HaproxyServer,
   haproxyConfig,
   haproxyUnavailable,
+  parseServerStats,
   parseServerStatus,
   startHaproxy,
 } from './haproxy.js';

@@ -79,6 +79,8 @@ describe.skipIf(skip !== undefined)('startHaproxy', () => {
         seen.push(await res.text());
       }
       expect(new Set(seen)).toEqual(new Set(['a', 'b']));
+      const stats = await lb.serverStats();
+      expect(Number(stats.a?.hrsp_2xx) + Number(stats.b?.hrsp_2xx)).toBe(12);
       await lb.waitFor('DOWN', ['dead']);
       await lb.waitFor('UP', ['a', 'b']);
     } finally {

@@ -104,6 +104,14 @@ describe.skipIf(skip !== undefined)(
       expect(failures).toEqual([]);
       expect(acknowledged.length).toBe(CLIENTS * QUOTA);
       await scene.lb.waitFor('DOWN', ['gw2']);
+      // gw2 was in rotation before the kill, and haproxy re-sent what it could to the others.
+      const lbStats = await scene.lb.serverStats();
+      console.log(
+        `failover: haproxy per gateway (2xx answered / retries / redispatches): ${['gw1', 'gw2', 'gw3']
+          .map((n) => `${n} ${lbStats[n]?.hrsp_2xx}/${lbStats[n]?.wretr}/${lbStats[n]?.wredis}`)
+          .join(', ')}`,
+      );
+      expect(Number(lbStats.gw2?.hrsp_2xx), 'gw2 answered before it was killed').toBeGreaterThan(0);
 
       // RGW: every acknowledged object is there; everything there is whole.
       const stored = await upstreamObjects();
