@@ -177,6 +177,8 @@ async function measure(rgw, n) {
         endpoint: g.url,
         region: 'us-east-1',
         forcePathStyle: true,
+        // a stalled request fails the run instead of hanging it
+        requestHandler: { requestTimeout: 120_000 },
         requestChecksumCalculation: 'WHEN_REQUIRED',
         responseChecksumValidation: 'WHEN_REQUIRED',
         credentials: {
