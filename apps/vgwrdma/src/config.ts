@@ -84,6 +84,8 @@ export interface GatewayConfig {
   readonly access: string;
   readonly secret: string;
   readonly region: string;
+  /** --bucket-cache-ttl in ms: how long cached bucket ACL/policy/CORS is trusted. */
+  readonly bucketCacheTtlMs: number;
   readonly healthPath?: string;
   /** --ready: the readiness path (backend probe, RDMA pool and server). */
   readonly readyPath?: string;
@@ -220,6 +222,7 @@ export function parseCommandLine(argv: readonly string[], env: Env, cwd = proces
       access: g.access,
       secret: g.secret,
       region: g.region,
+      bucketCacheTtlMs: g['bucket-cache-ttl'],
       readonly: g.readonly,
       disableAcl: g['disable-acl'],
       quiet: g.quiet,

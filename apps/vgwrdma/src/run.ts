@@ -88,6 +88,7 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
       plugins: rdma ? [rdma] : [],
       iam,
       region: config.region,
+      bucketStateCache: { ttlMs: config.bucketCacheTtlMs },
       readonly: config.readonly,
       ...config.limits,
       disableAcl: config.disableAcl,

@@ -12,6 +12,7 @@ const base: GatewayConfig = {
   access: 'AK',
   secret: 'a-private-secret',
   region: 'us-east-1',
+  bucketCacheTtlMs: 5000,
   readonly: false,
   disableAcl: false,
   quiet: false,

@@ -43,6 +43,20 @@ export {
   startApp,
   startGateway,
 } from './gateway-process.js';
+export {
+  DOC_HAPROXY_EXAMPLE,
+  freePort,
+  HAPROXY_BIN,
+  type Haproxy,
+  type HaproxyConfigOptions,
+  type HaproxyOptions,
+  type HaproxyServer,
+  haproxyConfig,
+  haproxyUnavailable,
+  parseServerStats,
+  parseServerStatus,
+  startHaproxy,
+} from './haproxy.js';
 export { type ChildError, IpcChild, type IpcChildOptions } from './ipc-child.js';
 export { APP_MAIN, distFile, FAKE_CUDART, REPO_ROOT, SHIM_BUILD_DIR, shimDir } from './paths.js';
 export { type RdmaGatewayOptions, rdmaEnv, startRdmaGateway } from './rdma-gateway.js';
