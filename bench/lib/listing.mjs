@@ -22,7 +22,13 @@ export function keyOf(i) {
   return `p${i % PREFIXES}/obj-${String(i).padStart(7, '0')}`;
 }
 const bodyOf = (i) => Buffer.from([i % 256]);
-const ETAGS = Array.from({ length: 256 }, (_, b) => `"${createHash('md5').update(Buffer.from([b])).digest('hex')}"`);
+const ETAGS = Array.from(
+  { length: 256 },
+  (_, b) =>
+    `"${createHash('md5')
+      .update(Buffer.from([b]))
+      .digest('hex')}"`,
+);
 
 export function clientFor(server) {
   return new sdk.S3Client({

@@ -45,10 +45,11 @@ export async function listedAttrs(env: PosixEnv, path: string, rel: string, st: 
   if (st.ctimeMs < Date.now() - RACY_MS) {
     kept.delete(path);
     kept.set(path, { stamp, attrs });
-    if (kept.size > MAX_FILES) for (const oldest of kept.keys()) {
-      kept.delete(oldest);
-      if (kept.size <= MAX_FILES) break;
-    }
+    if (kept.size > MAX_FILES)
+      for (const oldest of kept.keys()) {
+        kept.delete(oldest);
+        if (kept.size <= MAX_FILES) break;
+      }
   } else kept.delete(path);
   return attrs;
 }

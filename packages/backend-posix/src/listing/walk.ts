@@ -102,7 +102,8 @@ async function* visit(
     // Past firstAfter every item sorts after the marker, but the directory holding it.
     const afterMarker = afterBuf === undefined || Buffer.compare(item.sortKey, afterBuf) > 0;
     if (!item.isDir) {
-      if (afterMarker && key.startsWith(prefix)) yield { kind: 'object', key, rel: relOf(bucket, key), isDir: false };
+      if (afterMarker && key.startsWith(prefix))
+        yield { kind: 'object', key, rel: relOf(bucket, key), isDir: false };
       continue;
     }
     const under = key.startsWith(prefix);
