@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm run bench -- --listing [--keys 20000,100000] [--rounds 3] [--rgw STATE.json] [--out DIR]`:
 // the listing scenario of lib/listing.mjs against the gateway (posix backend on a temp dir, its
-// own process) and Ceph RGW. RGW is the one VGW_TEST_RGW or --rgw names (a state.json with
-// endpoint, region and users.main keys), else /tmp/dev-rgw/state.json when it exists; without
+// own process) and Ceph RGW: the one --rgw names (a state.json with endpoint, region and
+// users.main keys, as test-kit's RGW fixture writes; default /tmp/dev-rgw/state.json). Without
 // one the gateway is measured alone and the peer is reported skipped with the reason.
 // Writes DIR/listing-<timestamp>.json and prints a markdown table. Exit 1 when a listing was wrong.
 
@@ -18,7 +18,7 @@ const { values: args } = parseArgs({
     listing: { type: 'boolean', default: true },
     keys: { type: 'string', default: '20000,100000' },
     rounds: { type: 'string', default: '3' },
-    rgw: { type: 'string', default: process.env.VGW_TEST_RGW ?? '/tmp/dev-rgw/state.json' },
+    rgw: { type: 'string', default: '/tmp/dev-rgw/state.json' },
     out: { type: 'string', default: fileURLToPath(new URL('./results', import.meta.url)) },
     label: { type: 'string', default: `shared development machine (${hostname()})` },
   },
@@ -39,7 +39,7 @@ const { listingMarkdown } = await import('./lib/listing-md.mjs');
 const { startServer } = await import('./lib/server-process.mjs');
 
 function rgwPeer(file) {
-  if (!existsSync(file)) return { skipped: `no RGW state file ${file} (set VGW_TEST_RGW or --rgw)` };
+  if (!existsSync(file)) return { skipped: `no RGW state file ${file} (--rgw names one)` };
   const st = JSON.parse(readFileSync(file, 'utf8'));
   const u = st.users?.main ?? st.main;
   return {
