@@ -19,6 +19,12 @@ import { missingBuildOutputs } from './lib/build-check.mjs';
 import { useCuobjtestBin } from './lib/cuobjtest.mjs';
 import { PLANS } from './lib/plans.mjs';
 
+// The listing scenario is its own harness (listing.mjs, issue 22 item 5).
+if (process.argv.includes('--listing')) {
+  await import('./listing.mjs');
+  process.exit(process.exitCode ?? 0);
+}
+
 const { values: args } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },

@@ -1,7 +1,8 @@
 // ListObjects (v1, v2) and ListObjectVersions over the ordered walk: prefix, delimiter (any
 // string; "/" is walked efficiently), max-keys (0 included), and paging by marker,
 // continuation token (base64url of the last key returned) or start-after.
-import { stat } from 'node:fs/promises';
+import { lstatSync, type Stats } from 'node:fs';
+import { join } from 'node:path';
 import {
   type ListedObject,
   type ListObjectsOutput,
@@ -14,12 +15,10 @@ import {
 } from '@vgwrdma/s3-backend';
 import type { PosixEnv } from '../env.js';
 import { isErrno, requireBucket } from '../fs/errors.js';
-import { abs, assertBucketName } from '../fs/layout.js';
-import { ATTR } from '../meta/attr-names.js';
-import type { StoredChecksums } from '../meta/object-attrs.js';
-import { getJson, getText } from '../meta/store.js';
+import { assertBucketName } from '../fs/layout.js';
 import { readBucketOwner } from '../ops/bucket-acl.js';
 import { listVersionsPage } from '../versioning/list-versions.js';
+import { listedAttrs } from './listed-attrs.js';
 import { commonPrefixOf, compareKeys, walk } from './walk.js';
 
 interface Page {
@@ -39,37 +38,37 @@ interface PageRequest {
   owner?: Owner | undefined;
 }
 
+/**
+ * One listed key. lstat, not stat, and no confinement walk: the walk reached this entry through
+ * real directories from the confined bucket directory (readdir types, links are skipped), and a
+ * link found here now is no object either, so nothing outside the root is read.
+ */
 async function describeObject(
   env: PosixEnv,
   key: string,
   rel: string,
   owner?: Owner,
 ): Promise<ListedObject | undefined> {
-  let st: Awaited<ReturnType<typeof stat>>;
+  const path = join(env.root, rel);
+  // Synchronous: one short syscall (~2 µs), where the libuv round trip of an async stat costs
+  // tens of µs per key under load (issue 22: ~0.1 ms per listed key).
+  let st: Stats | undefined;
   try {
-    st = await stat(abs(env, rel));
+    st = lstatSync(path, { throwIfNoEntry: false });
   } catch (err) {
-    if (isErrno(err, 'ENOENT', 'ENOTDIR')) return undefined; // deleted while listing
-    throw err;
+    if (!isErrno(err, 'ENOTDIR')) throw err;
   }
-  // A latest version that is a delete marker hides the key.
-  // (Markers exist only with a versioning dir: other trees skip the read.)
-  if (
-    env.versions &&
-    !st.isDirectory() &&
-    (await env.meta.get(rel, ATTR.deleteMarker).catch(() => undefined)) !== undefined
-  )
-    return undefined;
-  const etag = (await getText(env.meta, rel, ATTR.etag)) ?? '';
+  if (!st || !(st.isFile() || st.isDirectory())) return undefined; // deleted (or replaced) while listing
+  const attrs = await listedAttrs(env, path, rel, st);
+  if (attrs.deleteMarker) return undefined; // a latest version that is a delete marker hides the key
   const obj: ListedObject = {
     key,
     lastModified: st.mtime,
-    etag,
+    etag: attrs.etag,
     size: st.isDirectory() ? 0 : st.size,
     storageClass: 'STANDARD',
   };
-  const sums = await getJson<StoredChecksums>(env.meta, rel, ATTR.checksums);
-  if (sums?.Algorithm) obj.checksumAlgorithm = [sums.Algorithm];
+  if (attrs.algorithm) obj.checksumAlgorithm = [attrs.algorithm];
   if (owner) obj.owner = owner;
   return obj;
 }

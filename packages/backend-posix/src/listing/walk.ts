@@ -3,12 +3,10 @@
 // a depth-first walk globally ordered. Only subtrees that can hold keys under the prefix and
 // after the marker are read; with delimiter "/" a directory past the prefix is reported as one
 // common prefix without reading further than needed to know it holds an object.
-import type { Dirent } from 'node:fs';
-import { readdir } from 'node:fs/promises';
 import type { PosixEnv } from '../env.js';
-import { isErrno } from '../fs/errors.js';
 import { abs, TMP_DIR } from '../fs/layout.js';
 import { ATTR } from '../meta/attr-names.js';
+import { type Item, sortedEntries } from './dir-cache.js';
 
 type WalkEntry =
   | { kind: 'object'; key: string; rel: string; isDir: boolean }
@@ -32,31 +30,27 @@ export function compareKeys(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 }
 
-interface Item {
-  name: string;
-  isDir: boolean;
-  sortKey: Buffer;
-}
-
-async function readDir(env: PosixEnv, rel: string): Promise<Dirent[]> {
-  try {
-    return await readdir(abs(env, rel), { withFileTypes: true });
-  } catch (err) {
-    if (isErrno(err, 'ENOENT', 'ENOTDIR')) return [];
-    throw err;
-  }
-}
-
 async function sortedItems(env: PosixEnv, bucket: string, dirKey: string): Promise<Item[]> {
   const rel = dirKey === '' ? bucket : `${bucket}/${dirKey.slice(0, -1)}`;
-  const items: Item[] = [];
-  for (const e of await readDir(env, rel)) {
-    if (dirKey === '' && e.name === TMP_DIR) continue;
-    const isDir = e.isDirectory();
-    if (!isDir && !e.isFile()) continue; // sockets, fifos, symlinks are not objects
-    items.push({ name: e.name, isDir, sortKey: Buffer.from(dirKey + e.name + (isDir ? '/' : ''), 'utf8') });
+  return sortedEntries(abs(env, rel), dirKey, dirKey === '' ? TMP_DIR : undefined);
+}
+
+/**
+ * Index of the first item that can hold keys after `after`: the first one sorting after it, or
+ * the directory just before that whose subtree `after` lies in (its key is a prefix of `after`,
+ * and no other item sorts between them: names hold no "/").
+ */
+function firstAfter(items: Item[], after: Buffer): number {
+  let lo = 0;
+  let hi = items.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (Buffer.compare((items[mid] as Item).sortKey, after) <= 0) lo = mid + 1;
+    else hi = mid;
   }
-  return items.sort((x, y) => Buffer.compare(x.sortKey, y.sortKey));
+  const prev = items[lo - 1];
+  if (prev?.isDir && after.subarray(0, prev.sortKey.length).equals(prev.sortKey)) return lo - 1;
+  return lo;
 }
 
 function relOf(bucket: string, key: string): string {
@@ -90,7 +84,7 @@ async function holdsObject(
 }
 
 export async function* walk(env: PosixEnv, bucket: string, opts: WalkOptions): AsyncGenerator<WalkEntry> {
-  yield* visit(env, bucket, '', opts);
+  yield* visit(env, bucket, '', opts, opts.after === undefined ? undefined : Buffer.from(opts.after, 'utf8'));
 }
 
 async function* visit(
@@ -98,34 +92,31 @@ async function* visit(
   bucket: string,
   dirKey: string,
   opts: WalkOptions,
+  afterBuf: Buffer | undefined,
 ): AsyncGenerator<WalkEntry> {
-  const { prefix, after } = opts;
-  for (const item of await sortedItems(env, bucket, dirKey)) {
-    const key = item.sortKey.toString('utf8');
+  const { prefix } = opts;
+  const items = await sortedItems(env, bucket, dirKey);
+  for (let i = afterBuf === undefined ? 0 : firstAfter(items, afterBuf); i < items.length; i++) {
+    const item = items[i] as Item;
+    const key = item.key;
+    // Past firstAfter every item sorts after the marker, but the directory holding it.
+    const afterMarker = afterBuf === undefined || Buffer.compare(item.sortKey, afterBuf) > 0;
     if (!item.isDir) {
-      if (key.startsWith(prefix) && (after === undefined || compareKeys(key, after) > 0)) {
+      if (afterMarker && key.startsWith(prefix))
         yield { kind: 'object', key, rel: relOf(bucket, key), isDir: false };
-      }
       continue;
     }
     const under = key.startsWith(prefix);
     if (!under && !prefix.startsWith(key)) continue;
-    // Every key below `key` starts with it: if `key` sorts before the marker and the marker is
-    // not inside this subtree, the whole subtree does too.
-    if (after !== undefined && compareKeys(key, after) < 0 && !after.startsWith(key)) continue;
     if (opts.collapse && under && key.length > prefix.length) {
       if (await holdsObject(env, bucket, key, opts.hideMarkers === true && env.versions !== undefined))
         yield { kind: 'prefix', key };
       continue;
     }
-    if (
-      under &&
-      (after === undefined || compareKeys(key, after) > 0) &&
-      (await isFolderObject(env, relOf(bucket, key)))
-    ) {
+    if (under && afterMarker && (await isFolderObject(env, relOf(bucket, key)))) {
       yield { kind: 'object', key, rel: relOf(bucket, key), isDir: true };
     }
-    yield* visit(env, bucket, key, opts);
+    yield* visit(env, bucket, key, opts, afterBuf);
   }
 }
 

@@ -45,14 +45,29 @@ function fail(syscall: string, target: string | number): ErrnoError {
 }
 
 /**
- * Reads an attribute in two steps (size, then value). If it grew in between (ERANGE), asks
- * again. Returns undefined for ENODATA (attribute absent).
+ * One call into a scratch buffer answers every attribute that fits it (an ETag, checksums, most
+ * documents): a listing reads two per key. Only this thread's synchronous calls use it.
+ */
+const SCRATCH = Buffer.alloc(1024);
+
+/**
+ * Reads an attribute: into SCRATCH first; a larger one (ERANGE) in two steps (size, then value),
+ * asking again if it grew in between. Returns undefined for ENODATA (attribute absent).
  */
 function readAttr(
   call: (value: Buffer | null, size: number) => number,
   syscall: string,
   target: string | number,
 ): Buffer | undefined {
+  const got = call(SCRATCH, SCRATCH.length);
+  if (got >= 0) {
+    const out = Buffer.alloc(got); // a copy of its own (SCRATCH is reused), not from the shared pool
+    SCRATCH.copy(out, 0, 0, got);
+    return out;
+  }
+  const first = lastErrno();
+  if (first === ENODATA) return undefined;
+  if (first !== ERANGE) throw fail(syscall, target);
   for (;;) {
     const size = call(null, 0);
     if (size < 0) {
