@@ -44,6 +44,7 @@ import * as mp from './ops/multipart.js';
 import * as oc from './ops/object-config.js';
 import * as objects from './ops/objects.js';
 import type { S3BackendOptions } from './options.js';
+import { spoolConfig } from './spool/spool-config.js';
 import type { Upstream } from './upstream.js';
 
 /** Start-up failure: the meta bucket named in the options is not there (or not reachable). */
@@ -69,10 +70,11 @@ export class S3Backend extends UnsupportedBackend {
   /** Builds the backend without touching the network; `open()` also checks the meta bucket. */
   constructor(readonly options: S3BackendOptions = {}) {
     super();
+    const spool = spoolConfig(options); // a bad size throws before any socket is opened
     this.clients = createUpstreamClients(options);
     const { client, streamClient } = this.clients;
     const meta = options.metaBucket ? new MetaBucket(client, options.metaBucket) : undefined;
-    this.up = { client, streamClient, meta, options };
+    this.up = { client, streamClient, meta, options, spool };
   }
 
   /** A backend whose meta bucket (when one is named) is known to exist upstream. */

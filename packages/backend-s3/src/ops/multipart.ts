@@ -36,6 +36,7 @@ import {
   ownerFrom,
 } from '../convert.js';
 import { call, checkBucket, type Upstream } from '../upstream.js';
+import { spooledUploadPart } from './spooled-put.js';
 import { streamedUpload } from './streamed-upload.js';
 
 export async function createMultipartUpload(
@@ -71,6 +72,7 @@ export async function uploadPart(
   input: UploadPartInput,
 ): Promise<UploadPartOutput> {
   checkBucket(up, input.bucket);
+  if (input.contentLength === undefined) return spooledUploadPart(up, ctx, input);
   const { result, size, computed } = await streamedUpload(up, ctx, input, 'upload', (body, spec, options) =>
     up.streamClient.send(
       new UploadPartCommand({

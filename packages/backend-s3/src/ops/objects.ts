@@ -35,6 +35,7 @@ import {
   rangeHeader,
 } from '../convert.js';
 import { call, checkBucket, type Upstream } from '../upstream.js';
+import { spooledPutObject } from './spooled-put.js';
 import { streamedUpload } from './streamed-upload.js';
 
 export async function putObject(
@@ -43,6 +44,7 @@ export async function putObject(
   input: PutObjectInput,
 ): Promise<PutObjectOutput> {
   checkBucket(up, input.bucket);
+  if (input.contentLength === undefined) return spooledPutObject(up, ctx, input);
   const { result, size, computed } = await streamedUpload(up, ctx, input, 'object', (body, spec, options) =>
     up.streamClient.send(
       new PutObjectCommand({
