@@ -1,11 +1,14 @@
 // Multipart uploads passed through: the upstream owns the upload ids and the parts; UploadPart
-// streams like PutObject, Complete and the listings are forwarded.
+// streams like PutObject, Complete and the listings are forwarded. Tags given at Create are
+// remembered (../upload-tagging.ts) and put on the object after Complete, as some upstreams
+// (Ceph RGW 16.2) drop them.
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
   CreateMultipartUploadCommand,
   ListMultipartUploadsCommand,
   ListPartsCommand,
+  PutObjectTaggingCommand,
   UploadPartCommand,
   UploadPartCopyCommand,
 } from '@aws-sdk/client-s3';
@@ -34,8 +37,10 @@ import {
   copySource,
   objectAttributeFields,
   ownerFrom,
+  taggingQuery,
 } from '../convert.js';
 import { call, checkBucket, type Upstream } from '../upstream.js';
+import { checkCopySource } from './copy-source.js';
 import { spooledUploadPart } from './spooled-put.js';
 import { streamedUpload } from './streamed-upload.js';
 
@@ -57,10 +62,23 @@ export async function createMultipartUpload(
       o,
     ),
   );
+  const uploadId = out.UploadId ?? '';
+  if (input.tagging && Object.keys(input.tagging).length > 0) {
+    const key = { bucket: input.bucket, uploadId };
+    try {
+      await up.uploadTagging.remember(key, taggingQuery(input.tagging), ctx.signal);
+    } catch (err) {
+      // Tags that would be lost at Complete: take the new upload back.
+      await abortMultipartUpload(up, ctx, { bucket: input.bucket, key: input.key, uploadId }).catch(
+        () => undefined,
+      );
+      throw err;
+    }
+  }
   return compact({
     bucket: out.Bucket ?? input.bucket,
     key: out.Key ?? input.key,
-    uploadId: out.UploadId ?? '',
+    uploadId,
     checksumAlgorithm: checksumAlgorithmOf(out.ChecksumAlgorithm) ?? input.checksumAlgorithm,
     checksumType: checksumTypeOf(out.ChecksumType) ?? input.checksumType,
   });
@@ -99,6 +117,7 @@ export async function uploadPartCopy(
 ): Promise<UploadPartCopyOutput> {
   checkBucket(up, input.bucket);
   checkBucket(up, input.source.bucket);
+  await checkCopySource(up, ctx, input.source);
   const c = input.source.conditions;
   const out = await call(ctx, 'upload', (o) =>
     up.client.send(
@@ -132,6 +151,8 @@ export async function completeMultipartUpload(
   input: CompleteMultipartUploadInput,
 ): Promise<CompleteMultipartUploadOutput> {
   checkBucket(up, input.bucket);
+  const tagKey = { bucket: input.bucket, uploadId: input.uploadId };
+  const tagging = await up.uploadTagging.recall(tagKey, ctx.signal);
   const out = await call(ctx, 'upload', (o) =>
     up.client.send(
       new CompleteMultipartUploadCommand({
@@ -154,6 +175,21 @@ export async function completeMultipartUpload(
       o,
     ),
   );
+  if (tagging !== undefined) {
+    const TagSet = [...new URLSearchParams(tagging)].map(([Key, Value]) => ({ Key, Value }));
+    await call(ctx, 'object', (o) =>
+      up.client.send(
+        new PutObjectTaggingCommand({
+          Bucket: input.bucket,
+          Key: input.key,
+          VersionId: out.VersionId,
+          Tagging: { TagSet },
+        }),
+        o,
+      ),
+    );
+    await up.uploadTagging.forget(tagKey, ctx.signal);
+  }
   const checksums = checksumsFrom(out);
   return compact({
     bucket: out.Bucket ?? input.bucket,
@@ -177,6 +213,7 @@ export async function abortMultipartUpload(
       o,
     ),
   );
+  await up.uploadTagging.forget({ bucket: input.bucket, uploadId: input.uploadId }, ctx.signal);
 }
 
 export async function listParts(

@@ -35,6 +35,7 @@ import {
   rangeHeader,
 } from '../convert.js';
 import { call, checkBucket, type Upstream } from '../upstream.js';
+import { checkCopySource } from './copy-source.js';
 import { spooledPutObject } from './spooled-put.js';
 import { streamedUpload } from './streamed-upload.js';
 
@@ -187,6 +188,7 @@ export async function copyObject(
 ): Promise<CopyObjectOutput> {
   checkBucket(up, input.bucket);
   checkBucket(up, input.source.bucket);
+  await checkCopySource(up, ctx, input.source);
   const c = input.source.conditions;
   const replace = input.metadataDirective === 'REPLACE';
   const attrs = objectAttributeFields(input);

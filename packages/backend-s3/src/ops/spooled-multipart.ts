@@ -28,7 +28,7 @@ import type { Spool } from '../spool/spool.js';
 import { newSpool } from '../spool/spool-config.js';
 import { call, type Upstream } from '../upstream.js';
 import { fromUpstream } from '../upstream-error.js';
-import { sendSpool, upstreamChecksum } from './spooled-put.js';
+import { sendSpool, upstreamChecksum } from './spool-send.js';
 
 /** How a multipart object's checksum combines its parts' (S3 allows full-object CRCs only). */
 const MULTIPART_CHECKSUM_TYPE = {

@@ -13,22 +13,16 @@ import type {
   UploadPartOutput,
 } from '@vgwrdma/s3-backend';
 import { compact } from '../compact.js';
-import { checksumFields, checksumsFrom, checksumTypeOf, objectAttributeFields } from '../convert.js';
+import { checksumsFrom, checksumTypeOf, objectAttributeFields } from '../convert.js';
 import { BodyReader } from '../spool/body-reader.js';
 import { BodyDigests } from '../spool/digests.js';
-import type { Spool } from '../spool/spool.js';
 import { newSpool } from '../spool/spool-config.js';
-import { call, type Upstream } from '../upstream.js';
+import type { Upstream } from '../upstream.js';
+import { sendSpool, upstreamChecksum } from './spool-send.js';
 import { spooledMultipart } from './spooled-multipart.js';
 
 /** S3's limit of one PutObject and of one part. */
 export const MAX_SINGLE_UPLOAD = 5 * 1024 ** 3;
-
-/** The checksum header field sent upstream for a value computed here (none with disableChecksum). */
-export function upstreamChecksum(up: Upstream, algorithm: string | undefined, value: string | undefined) {
-  if (up.options.disableChecksum === true || algorithm === undefined || value === undefined) return {};
-  return checksumFields({ [algorithm]: value });
-}
 
 export async function spooledPutObject(
   up: Upstream,
@@ -110,14 +104,4 @@ export async function spooledUploadPart(
   } finally {
     await spool.dispose();
   }
-}
-
-/** Sends a spool's content as one request body ('upload' scope: a bare 404 is the upload's). */
-export function sendSpool<T>(
-  ctx: RequestContext,
-  spool: Spool,
-  send: (body: ReturnType<Spool['body']>, o: { abortSignal: AbortSignal }) => Promise<T>,
-  scope: 'object' | 'upload' = 'object',
-): Promise<T> {
-  return call(ctx, scope, (o) => send(spool.body(), o));
 }
