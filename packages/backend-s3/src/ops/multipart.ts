@@ -8,7 +8,6 @@ import {
   CreateMultipartUploadCommand,
   ListMultipartUploadsCommand,
   ListPartsCommand,
-  PutObjectTaggingCommand,
   UploadPartCommand,
   UploadPartCopyCommand,
 } from '@aws-sdk/client-s3';
@@ -40,6 +39,7 @@ import {
   taggingQuery,
 } from '../convert.js';
 import { call, checkBucket, type Upstream } from '../upstream.js';
+import { completedEtag, tagCompleted } from './completed-object.js';
 import { checkCopySource } from './copy-source.js';
 import { spooledUploadPart } from './spooled-put.js';
 import { streamedUpload } from './streamed-upload.js';
@@ -176,25 +176,15 @@ export async function completeMultipartUpload(
     ),
   );
   if (tagging !== undefined) {
-    const TagSet = [...new URLSearchParams(tagging)].map(([Key, Value]) => ({ Key, Value }));
-    await call(ctx, 'object', (o) =>
-      up.client.send(
-        new PutObjectTaggingCommand({
-          Bucket: input.bucket,
-          Key: input.key,
-          VersionId: out.VersionId,
-          Tagging: { TagSet },
-        }),
-        o,
-      ),
-    );
+    await tagCompleted(up, ctx, { ...input, versionId: out.VersionId }, tagging);
     await up.uploadTagging.forget(tagKey, ctx.signal);
   }
   const checksums = checksumsFrom(out);
+  const etag = await completedEtag(up, ctx, { ...input, versionId: out.VersionId }, out.ETag);
   return compact({
     bucket: out.Bucket ?? input.bucket,
     key: out.Key ?? input.key,
-    etag: out.ETag ?? '',
+    etag,
     versionId: out.VersionId,
     checksums: Object.keys(checksums).length > 0 ? checksums : undefined,
     checksumType: checksumTypeOf(out.ChecksumType),

@@ -4,7 +4,7 @@
 // and checksum have been checked. Any failure (the client goes away, a digest mismatch, an
 // upstream refusal) aborts the upload upstream, so a failed PUT leaves no object and no upload.
 // The object gets the PUT's metadata, content headers, tags and object lock settings at
-// CreateMultipartUpload; its ETag is the upstream's multipart ETag (`<md5 of part MD5s>-<parts>`).
+// CreateMultipartUpload (the tags again after Complete: RGW drops them); its ETag is the upstream's multipart ETag (`<md5 of part MD5s>-<parts>`).
 import {
   AbortMultipartUploadCommand,
   type CompletedPart,
@@ -21,13 +21,14 @@ import type {
 } from '@vgwrdma/s3-backend';
 import { S3Error } from '@vgwrdma/s3-backend';
 import { compact } from '../compact.js';
-import { checksumFields, objectAttributeFields } from '../convert.js';
+import { objectAttributeFields, taggingQuery } from '../convert.js';
 import type { BodyReader } from '../spool/body-reader.js';
 import { type BodyDigests, partHasher } from '../spool/digests.js';
 import type { Spool } from '../spool/spool.js';
 import { newSpool } from '../spool/spool-config.js';
 import { call, type Upstream } from '../upstream.js';
 import { fromUpstream } from '../upstream-error.js';
+import { completedEtag, tagCompleted } from './completed-object.js';
 import { sendSpool, upstreamChecksum } from './spool-send.js';
 
 /** How a multipart object's checksum combines its parts' (S3 allows full-object CRCs only). */
@@ -124,9 +125,10 @@ export async function spooledMultipart(
         new CompleteMultipartUploadCommand({
           ...ref,
           MultipartUpload: { Parts: parts },
-          ...(checksumType === 'FULL_OBJECT' && computed !== undefined && algorithm
-            ? { ...checksumFields({ [algorithm]: computed }), ChecksumType: checksumType }
-            : {}),
+          // The parts' checksums, which the upstream verified, make up the object's; the whole
+          // body's was checked here. (Not restated: this project's own gateway, as an upstream,
+          // reads x-amz-checksum-* on a Complete as the XML body's and answers BadDigest.)
+          ChecksumType: checksumType,
           IfMatch: input.ifMatch,
           IfNoneMatch: input.ifNoneMatch,
         }),
@@ -134,8 +136,12 @@ export async function spooledMultipart(
       ),
     );
     const requested = input.checksum?.algorithm;
+    const written = { ...input, versionId: out.VersionId };
+    if (input.tagging && Object.keys(input.tagging).length > 0)
+      await tagCompleted(up, ctx, written, taggingQuery(input.tagging));
+    const etag = await completedEtag(up, ctx, written, out.ETag);
     return compact({
-      etag: out.ETag ?? '',
+      etag,
       size,
       versionId: out.VersionId,
       // The client asked for the whole body's checksum: that is what was checked here.

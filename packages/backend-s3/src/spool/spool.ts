@@ -60,7 +60,12 @@ export class Spool {
       if (file === undefined || inFile === 0) return;
       yield* createReadStream('', { fd: file, start: 0, end: inFile - 1, autoClose: false });
     }
-    return Readable.from(content(), { objectMode: false });
+    const body = Readable.from(content(), { objectMode: false });
+    // An upload aborted mid-body (the client went away) destroys this stream while the SDK no
+    // longer listens: its 'Premature close' must not become an unhandled 'error' event. Readers
+    // still see the error through their own listeners.
+    body.on('error', () => undefined);
+    return body;
   }
 
   /** Frees the memory and closes (so removes) the temp file. Safe to call twice. */
