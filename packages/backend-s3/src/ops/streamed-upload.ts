@@ -88,8 +88,7 @@ function upstreamChecksum(up: Upstream, input: StreamedInput): StreamSpec['check
   const request = input.checksum;
   if (!request || up.options.disableChecksum === true) return {};
   // A header value is known before the body: sent as a header, upstreams need no trailer support.
-  const upfront = request.expected?.();
-  if (upfront !== undefined) return checksumFields({ [request.algorithm]: upfront });
+  if (request.upfront !== undefined) return checksumFields({ [request.algorithm]: request.upfront });
   return { ChecksumAlgorithm: request.algorithm };
 }
 
