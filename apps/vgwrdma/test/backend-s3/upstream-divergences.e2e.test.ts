@@ -44,7 +44,9 @@ let client: S3Client;
 const md5Hex = (b: Uint8Array | string) => createHash('md5').update(b).digest('hex');
 
 /** The error a call answers: its S3 code and HTTP status. */
-async function failure(p: Promise<unknown>): Promise<{ code?: string; status?: number }> {
+async function failure(
+  p: Promise<unknown>,
+): Promise<{ code: string | undefined; status: number | undefined }> {
   try {
     await p;
   } catch (err) {
