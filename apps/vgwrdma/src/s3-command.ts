@@ -2,7 +2,16 @@
 // existing S3 store (AWS S3, Ceph RGW, MinIO, another gateway) through @vgwrdma/backend-s3. Its
 // flag table, parsing into a typed config, --help text, banner rows and opening live here. Flag
 // names and environment variables follow versitygw (cmd/versitygw/s3.go).
-import { MetaBucketMissingError, S3Backend, type S3BackendOptions } from '@vgwrdma/backend-s3';
+import {
+  DEFAULT_SPOOL_MEMORY,
+  DEFAULT_UPLOAD_PART_SIZE,
+  MAX_UPLOAD_PART_SIZE,
+  MetaBucketMissingError,
+  MIN_UPLOAD_PART_SIZE,
+  S3Backend,
+  type S3BackendOptions,
+} from '@vgwrdma/backend-s3';
+import { ByteSizeError, parseByteSize } from '@vgwrdma/rdma-protocol';
 import type { Backend } from '@vgwrdma/s3-backend';
 import { z } from 'zod';
 import { type FlagSpec, HELP_FLAG } from './flags.js';
@@ -11,6 +20,19 @@ import { flagLines } from './usage.js';
 
 const nonEmpty = z.string().min(1, 'must not be empty');
 const boolFlag = z.boolean();
+/** Bytes in parseByteSize's forms (16MiB, 1048576, ...) within [min, max]. */
+const bytesIn = (min: number, max: number) =>
+  z.string().transform((value, ctx) => {
+    try {
+      const n = parseByteSize(value, { min });
+      if (n <= max) return n;
+      ctx.addIssue({ code: 'custom', message: `must be at most ${max} bytes` });
+    } catch (error) {
+      if (!(error instanceof ByteSizeError)) throw error;
+      ctx.addIssue({ code: 'custom', message: error.message });
+    }
+    return z.NEVER;
+  });
 const endpoint = z.url({
   protocol: /^https?$/,
   error: 'must be an http:// or https:// URL',
@@ -93,6 +115,32 @@ export const S3_FLAGS = [
     default: false,
     help: 'use path-style addressing upstream (endpoint/bucket/key)',
   },
+  {
+    name: 'upload-part-size',
+    type: 'string',
+    env: ['VGW_S3_UPLOAD_PART_SIZE'],
+    schema: bytesIn(MIN_UPLOAD_PART_SIZE, MAX_UPLOAD_PART_SIZE),
+    default: `${DEFAULT_UPLOAD_PART_SIZE / 1024 ** 2}MiB`,
+    arg: 'BYTES',
+    help: 'bodies of unknown length (chunked, POST forms): up to this size spooled and sent as one PutObject, above it a multipart upload upstream in parts of this size (5MiB..5GiB)',
+  },
+  {
+    name: 'spool-memory',
+    type: 'string',
+    env: ['VGW_S3_SPOOL_MEMORY'],
+    schema: bytesIn(0, MAX_UPLOAD_PART_SIZE),
+    default: `${DEFAULT_SPOOL_MEMORY / 1024 ** 2}MiB`,
+    arg: 'BYTES',
+    help: 'bytes of one spooled body (or part) kept in memory before the rest goes to a temp file',
+  },
+  {
+    name: 'spool-dir',
+    type: 'string',
+    env: ['VGW_S3_SPOOL_DIR'],
+    schema: nonEmpty,
+    arg: 'DIR',
+    help: 'directory of the spool temp files (unlinked as soon as opened) [default: the OS temp directory]',
+  },
   HELP_FLAG,
 ] as const satisfies readonly FlagSpec[];
 
@@ -122,6 +170,9 @@ export function s3BackendConfig(
     disableChecksum: f['disable-checksum'],
     sslSkipVerify: f['ssl-skip-verify'],
     usePathStyle: f['use-path-style'],
+    uploadPartSize: f['upload-part-size'],
+    spoolMemory: f['spool-memory'],
+    ...(f['spool-dir'] === undefined ? {} : { spoolDir: f['spool-dir'] }),
     ...(f.endpoint === undefined ? {} : { endpoint: f.endpoint }),
     ...(f.access === undefined || f.secret === undefined ? {} : { access: f.access, secret: f.secret }),
     ...(f['meta-bucket'] === undefined ? {} : { metaBucket: f['meta-bucket'] }),

@@ -47,6 +47,12 @@ describe('vgwrdma s3', () => {
       '--use-path-style',
       '--ssl-skip-verify',
       '--disable-checksum',
+      '--upload-part-size',
+      '8MiB',
+      '--spool-memory',
+      '256KiB',
+      '--spool-dir',
+      '/var/spool/vgw',
     ]);
     expect(config.access).toBe('root-a');
     expect(config.secret).toBe('root-s');
@@ -61,6 +67,9 @@ describe('vgwrdma s3', () => {
       sslSkipVerify: true,
       disableChecksum: true,
       anonymous: false,
+      uploadPartSize: 8 * 1024 ** 2,
+      spoolMemory: 256 * 1024,
+      spoolDir: '/var/spool/vgw',
     });
   });
 
@@ -80,6 +89,8 @@ describe('vgwrdma s3', () => {
       anonymous: true,
       sslSkipVerify: false,
       disableChecksum: false,
+      uploadPartSize: 16 * 1024 ** 2,
+      spoolMemory: 1024 ** 2,
     });
     expect(s3Config(['s3']).backend.options.access).toBeUndefined();
     expect(s3Config(['s3', '--anonymous']).backend.options.anonymous).toBe(true);
@@ -89,6 +100,10 @@ describe('vgwrdma s3', () => {
     expect(usageError(['s3', '--access', 'only'])).toMatch(/both --access and --secret/);
     expect(usageError(['s3', '--endpoint', 'ftp://x'])).toMatch(/--endpoint/);
     expect(usageError(['s3', 'extra'])).toMatch(/unexpected argument/);
+    // S3 parts are 5 MiB..5 GiB.
+    expect(usageError(['s3', '--upload-part-size', '1MiB'])).toMatch(/--upload-part-size/);
+    expect(usageError(['s3', '--upload-part-size', '6GiB'])).toMatch(/--upload-part-size[\s\S]*at most/);
+    expect(usageError(['s3', '--spool-memory', 'lots'])).toMatch(/--spool-memory/);
     expect(usageError(['s3', '--sidecar', '/x'])).toMatch(/unknown flag --sidecar/);
     expect(usageError(['s3'], {})).toMatch(/root user access and secret key must be provided/);
   });
@@ -104,6 +119,9 @@ describe('vgwrdma s3', () => {
       '--use-path-style',
       '--ssl-skip-verify',
       '--disable-checksum',
+      '--upload-part-size',
+      '--spool-memory',
+      '--spool-dir',
     ]) {
       expect(text).toContain(flag);
     }

@@ -1,13 +1,24 @@
 // Gateway-side bucket configuration kept in an upstream "meta bucket", one small object per
 // bucket and kind: `vgw-meta-acl-<bucket>`, `vgw-meta-policy-<bucket>`, `vgw-meta-cors-<bucket>`
 // (the names versitygw's s3 backend uses, so both gateways can share one meta bucket), plus
-// `vgw-meta-website-<bucket>`. These are things the gateway enforces or answers itself (owner
+// `vgw-meta-website-<bucket>` and `vgw-meta-ownership-<bucket>` (object ownership controls: the
+// gateway enforces them, and Ceph RGW 16.2 has none). These are things the gateway enforces or answers itself (owner
 // and grants, policy, CORS), which an upstream with one set of credentials cannot hold per user.
 import type { S3Client } from '@aws-sdk/client-s3';
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { fromUpstream, upstreamErrorCode } from './upstream-error.js';
 
-export type MetaKind = 'acl' | 'policy' | 'cors' | 'website';
+/** `uploadtags` is per upload, not per bucket (./upload-tagging.ts). */
+export type MetaKind = 'acl' | 'policy' | 'cors' | 'website' | 'ownership' | 'uploadtags';
+
+const CONTENT_TYPE: Readonly<Record<MetaKind, string>> = {
+  acl: 'application/json',
+  policy: 'application/json',
+  cors: 'application/xml',
+  website: 'application/xml',
+  ownership: 'text/plain',
+  uploadtags: 'application/x-www-form-urlencoded',
+};
 
 export function metaKey(kind: MetaKind, bucket: string): string {
   return `vgw-meta-${kind}-${bucket}`;
@@ -42,7 +53,7 @@ export class MetaBucket {
           Key: metaKey(kind, bucket),
           Body: body,
           ContentLength: body.length,
-          ContentType: kind === 'acl' || kind === 'policy' ? 'application/json' : 'application/xml',
+          ContentType: CONTENT_TYPE[kind],
         }),
         signal ? { abortSignal: signal } : {},
       );

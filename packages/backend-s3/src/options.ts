@@ -31,8 +31,23 @@ export interface S3BackendOptions {
   maxSockets?: number;
   /** Attempts per idempotent request (streamed uploads are never retried). Default 3. */
   maxAttempts?: number;
+  /**
+   * Bodies of unknown length (HTTP chunked, aws-chunked without a decoded length, POST form
+   * files): up to this many bytes are spooled and sent as one PutObject with a Content-Length;
+   * a longer body goes upstream as a multipart upload in parts of this size. 5 MiB..5 GiB,
+   * default 16 MiB.
+   */
+  uploadPartSize?: number;
+  /** Bytes of one spooled stretch kept in memory before it spills to a temp file. Default 1 MiB. */
+  spoolMemory?: number;
+  /** Directory of the spool's temp files (unlinked as soon as opened). Default the OS temp dir. */
+  spoolDir?: string;
 }
 
 export const DEFAULT_REGION = 'us-east-1';
 export const DEFAULT_MAX_SOCKETS = 256;
 export const DEFAULT_MAX_ATTEMPTS = 3;
+export const DEFAULT_UPLOAD_PART_SIZE = 16 * 1024 ** 2;
+export const MIN_UPLOAD_PART_SIZE = 5 * 1024 ** 2;
+export const MAX_UPLOAD_PART_SIZE = 5 * 1024 ** 3;
+export const DEFAULT_SPOOL_MEMORY = 1024 ** 2;

@@ -41,9 +41,12 @@ import * as cfg from './ops/bucket-config.js';
 import * as buckets from './ops/buckets.js';
 import * as listing from './ops/listing.js';
 import * as mp from './ops/multipart.js';
+import { getObjectAttributes } from './ops/object-attributes.js';
 import * as oc from './ops/object-config.js';
 import * as objects from './ops/objects.js';
 import type { S3BackendOptions } from './options.js';
+import { spoolConfig } from './spool/spool-config.js';
+import { UploadTagging } from './upload-tagging.js';
 import type { Upstream } from './upstream.js';
 
 /** Start-up failure: the meta bucket named in the options is not there (or not reachable). */
@@ -69,10 +72,11 @@ export class S3Backend extends UnsupportedBackend {
   /** Builds the backend without touching the network; `open()` also checks the meta bucket. */
   constructor(readonly options: S3BackendOptions = {}) {
     super();
+    const spool = spoolConfig(options); // a bad size throws before any socket is opened
     this.clients = createUpstreamClients(options);
     const { client, streamClient } = this.clients;
     const meta = options.metaBucket ? new MetaBucket(client, options.metaBucket) : undefined;
-    this.up = { client, streamClient, meta, options };
+    this.up = { client, streamClient, meta, options, spool, uploadTagging: new UploadTagging(meta) };
   }
 
   /** A backend whose meta bucket (when one is named) is known to exist upstream. */
@@ -209,7 +213,7 @@ export class S3Backend extends UnsupportedBackend {
     return listing.listObjectVersions(this.up, ctx, i);
   }
   override getObjectAttributes(ctx: Ctx, i: GetObjectAttributesInput) {
-    return oc.getObjectAttributes(this.up, ctx, i);
+    return getObjectAttributes(this.up, ctx, i);
   }
   override getObjectAcl(ctx: Ctx, i: ObjectKey) {
     return oc.getObjectAcl(this.up, ctx, i);

@@ -2,7 +2,15 @@
 // when that is a catalogue variant), a table of SDK-side names that differ, and a table by HTTP
 // status for answers without a body (HEAD, 304) or with a code we do not know. Anything that is
 // not an HTTP answer (refused connection, reset socket) is an InternalError carrying the cause.
-import { ERROR_TABLE, isS3Error, isS3ErrorCode, S3Error, type S3ErrorCode } from '@vgwrdma/s3-backend';
+import {
+  ERROR_TABLE,
+  isS3Error,
+  isS3ErrorCode,
+  S3Error,
+  type S3ErrorCode,
+  type S3ErrorMessage,
+  statusOf,
+} from '@vgwrdma/s3-backend';
 
 /** What the failed call addressed: decides what a bare 404 means. */
 export type ErrorScope = 'bucket' | 'object' | 'upload';
@@ -78,15 +86,22 @@ export function upstreamErrorCode(err: unknown, scope: ErrorScope): S3ErrorCode 
 /**
  * The S3Error to answer for an upstream failure. An S3Error raised here (by a body guard, say)
  * passes unchanged. The upstream's message is kept when it is one of the code's catalogue variants
- * (clients compare messages); otherwise the code's default message is used.
+ * (clients compare messages). Otherwise, where the code's variants answer different statuses
+ * (InvalidBucketState: 400 for versioning, 409 for object lock), the variant of the upstream's
+ * status is answered — RGW words its messages its own way; else the code's default message.
  */
 export function fromUpstream(err: unknown, scope: ErrorScope): S3Error {
   if (isS3Error(err)) return err;
   const code = upstreamErrorCode(err, scope);
   const message = (err as SdkErrorShape | null)?.message;
   const variants: readonly string[] = ERROR_TABLE[code].messages;
-  if (typeof message === 'string' && variants.includes(message)) {
-    return S3Error.custom(code, message, { cause: err });
-  }
-  return new S3Error(code, undefined, { cause: err });
+  const status = upstreamStatus(err);
+  const variant =
+    typeof message === 'string' && variants.includes(message)
+      ? message
+      : statusOf(code) === status
+        ? undefined
+        : variants.find((v) => statusOf(code, v) === status);
+  // A catalogue variant, so the status is that variant's (S3Error looks it up by message).
+  return new S3Error(code, variant as S3ErrorMessage<typeof code> | undefined, { cause: err });
 }

@@ -5,6 +5,8 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import { type RequestContext, S3Error } from '@vgwrdma/s3-backend';
 import type { MetaBucket } from './meta-bucket.js';
 import type { S3BackendOptions } from './options.js';
+import type { SpoolConfig } from './spool/spool-config.js';
+import type { UploadTagging } from './upload-tagging.js';
 import { type ErrorScope, fromUpstream } from './upstream-error.js';
 
 export interface Upstream {
@@ -12,6 +14,10 @@ export interface Upstream {
   readonly streamClient: S3Client;
   readonly meta: MetaBucket | undefined;
   readonly options: S3BackendOptions;
+  /** How bodies of unknown length are spooled and split (./ops/spooled-put.ts). */
+  readonly spool: SpoolConfig;
+  /** Tags of CreateMultipartUpload, put on the object at Complete. */
+  readonly uploadTagging: UploadTagging;
 }
 
 export interface SendOptions {

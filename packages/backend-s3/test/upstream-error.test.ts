@@ -19,6 +19,29 @@ function service(name: string, status: number, message = 'upstream says no'): S3
 }
 
 describe('upstream errors → S3Error', () => {
+  it("picks the catalogue variant of the upstream's status where a code's variants differ", () => {
+    // Ceph RGW words it its own way; S3 answers object lock on an unlocked bucket with a 409.
+    const rgw = service(
+      'InvalidBucketState',
+      409,
+      "object lock configuration can't be set if bucket object lock not enabled",
+    );
+    const lock = fromUpstream(rgw, 'bucket');
+    expect(lock.status).toBe(409);
+    expect(lock.message).toBe(
+      "Versioning must be 'Enabled' on the bucket to apply a Object Lock configuration",
+    );
+    // The same code at 400: the versioning variant.
+    expect(fromUpstream(service('InvalidBucketState', 400, 'other words'), 'bucket').status).toBe(400);
+    // Our own gateway's 409 message passes with its status (a catalogue variant is not re-read as 400).
+    const ours = service(
+      'InvalidBucketState',
+      409,
+      "Versioning must be 'Enabled' on the bucket to apply a Object Lock configuration",
+    );
+    expect(fromUpstream(ours, 'bucket').status).toBe(409);
+  });
+
   it('keeps a code the upstream named, with its status from our catalogue', () => {
     const err = fromUpstream(new NoSuchKey({ $metadata: meta(404), message: 'x' }), 'object');
     expect(err).toBeInstanceOf(S3Error);

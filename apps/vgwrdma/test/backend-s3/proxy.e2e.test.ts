@@ -195,16 +195,17 @@ function proxySuite(up: Upstream): void {
       expect(ok.etag).toBe('"d41d8cd98f00b204e9800998ecf8427e"');
     });
 
-    it('refuses an upload whose length is unknown (MissingContentLength)', async () => {
-      expect(
-        await code(
-          withMeta.putObject(alice, {
-            bucket: n('stream-get'),
-            key: 'nolen',
-            body: Readable.from([Buffer.from('x')]),
-          }),
-        ),
-      ).toBe('MissingContentLength');
+    it('stores an upload whose length is unknown (spooled, sent with its length)', async () => {
+      const out = await withMeta.putObject(alice, {
+        bucket: n('stream-get'),
+        key: 'nolen',
+        body: Readable.from([Buffer.from('x'), Buffer.from('yz')]),
+      });
+      expect(out).toMatchObject({ etag: '"d16fb36f0911f878998c136191af705e"', size: 3 });
+      const head = await upstream.client.send(
+        new HeadObjectCommand({ Bucket: n('stream-get'), Key: 'nolen' }),
+      );
+      expect(head.ContentLength).toBe(3);
     });
   });
 

@@ -4,7 +4,16 @@
 // _ACCESS, _SECRET, optional _REGION), the same suites run against that store instead (a Ceph RGW
 // or MinIO: the optional target in docs/deployment.md).
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
-import { makeTempDir, removeDir, startGateway } from '@vgwrdma/test-kit';
+import {
+  type AppProcess,
+  type Credentials,
+  loopbackArgs,
+  makeTempDir,
+  ROOT_CREDENTIALS,
+  removeDir,
+  startApp,
+  startGateway,
+} from '@vgwrdma/test-kit';
 
 export const UPSTREAM_CREDENTIALS = { access: 'upstream-access', secret: 'upstream-secret-key' } as const;
 
@@ -36,13 +45,17 @@ function externalUpstream(): UpstreamGateway | undefined {
   return { endpoint, access, secret, region, root: '', client, stop: async () => client.destroy() };
 }
 
-export async function startUpstreamGateway(): Promise<UpstreamGateway> {
+/** `versioning`: the posix upstream keeps versions (in a directory beside its root). */
+export async function startUpstreamGateway(options: { versioning?: boolean } = {}): Promise<UpstreamGateway> {
   const external = externalUpstream();
   if (external) return external;
+  const root = await makeTempDir('backend-s3-upstream-');
+  const versions = options.versioning ? await makeTempDir('backend-s3-versions-') : undefined;
   const gateway = await startGateway({
-    root: await makeTempDir('backend-s3-upstream-'),
+    root,
     credentials: UPSTREAM_CREDENTIALS,
     globalArgs: ['--quiet'],
+    ...(versions ? { posixArgs: ['--versioning-dir', versions] } : {}),
   });
   let stopping = false;
   // An upstream that dies mid-suite fails every later case with ECONNREFUSED: say why, once.
@@ -70,6 +83,7 @@ export async function startUpstreamGateway(): Promise<UpstreamGateway> {
       stopping = true;
       await gateway.stop();
       await removeDir(gateway.root);
+      if (versions) await removeDir(versions);
     },
   };
 }
@@ -79,4 +93,27 @@ export async function createMetaBucket(up: UpstreamGateway, prefix: string): Pro
   const name = `${prefix}-${Math.random().toString(36).slice(2, 8)}`;
   await up.client.send(new CreateBucketCommand({ Bucket: name }));
   return name;
+}
+
+/** The built app as `vgwrdma s3` in front of `up` (path-style), with extra s3 flags. */
+export async function startProxyGateway(
+  up: UpstreamGateway,
+  s3Args: readonly string[] = [],
+  credentials: Credentials = ROOT_CREDENTIALS,
+): Promise<AppProcess> {
+  return startApp([
+    ...loopbackArgs(credentials),
+    '--quiet',
+    's3',
+    '--endpoint',
+    up.endpoint,
+    '--region',
+    up.region,
+    '--access',
+    up.access,
+    '--secret',
+    up.secret,
+    '--use-path-style',
+    ...s3Args,
+  ]);
 }

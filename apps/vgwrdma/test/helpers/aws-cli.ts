@@ -31,7 +31,8 @@ export interface CliResult {
   readonly stderr: string;
 }
 
-export type AwsRunner = (args: readonly string[]) => Promise<CliResult>;
+/** Runs `aws <args>`; `stdin`, when given, is written to its standard input (`aws s3 cp - ...`). */
+export type AwsRunner = (args: readonly string[], stdin?: Uint8Array) => Promise<CliResult>;
 
 export interface AwsOptions {
   readonly endpoint: string;
@@ -57,9 +58,9 @@ export async function awsCli(options: AwsOptions): Promise<AwsRunner> {
     AWS_EC2_METADATA_DISABLED: 'true',
     AWS_PAGER: '',
   };
-  return (args) =>
+  return (args, stdin) =>
     new Promise((resolve) => {
-      execFile(
+      const child = execFile(
         bin,
         ['--endpoint-url', options.endpoint, ...args],
         { env, maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' },
@@ -68,5 +69,6 @@ export async function awsCli(options: AwsOptions): Promise<AwsRunner> {
           resolve({ code, stdout, stderr });
         },
       );
+      child.stdin?.end(stdin);
     });
 }

@@ -1,6 +1,7 @@
 // Bucket configuration. Policy, CORS and website are the gateway's to answer and enforce: they
-// live in the meta bucket (refused with NotImplemented without one). Versioning, ownership
-// controls, tags and object-lock configuration shape how the upstream stores objects: forwarded.
+// live in the meta bucket (refused with NotImplemented without one). So do ownership controls when
+// there is a meta bucket (the gateway enforces them; forwarded upstream without one). Versioning,
+// tags and object-lock configuration shape how the upstream stores objects: forwarded.
 import {
   DeleteBucketOwnershipControlsCommand,
   DeleteBucketTaggingCommand,
@@ -109,6 +110,12 @@ export async function getBucketOwnershipControls(
   bucket: string,
 ): Promise<ObjectOwnership> {
   checkBucket(up, bucket);
+  if (up.meta) {
+    const stored = await up.meta.get('ownership', bucket, ctx.signal);
+    if (stored !== undefined && stored !== '') return stored as ObjectOwnership;
+    await bucketMustExist(up, ctx, bucket);
+    throw new S3Error('OwnershipControlsNotFoundError');
+  }
   const out = await call(ctx, 'bucket', (o) =>
     up.client.send(new GetBucketOwnershipControlsCommand({ Bucket: bucket }), o),
   );
@@ -124,6 +131,11 @@ export async function putBucketOwnershipControls(
   ownership: ObjectOwnership,
 ): Promise<void> {
   checkBucket(up, bucket);
+  if (up.meta) {
+    await bucketMustExist(up, ctx, bucket);
+    await up.meta.put('ownership', bucket, ownership, ctx.signal);
+    return;
+  }
   await call(ctx, 'bucket', (o) =>
     up.client.send(
       new PutBucketOwnershipControlsCommand({
@@ -141,6 +153,11 @@ export async function deleteBucketOwnershipControls(
   bucket: string,
 ): Promise<void> {
   checkBucket(up, bucket);
+  if (up.meta) {
+    await bucketMustExist(up, ctx, bucket);
+    await up.meta.delete('ownership', bucket, ctx.signal);
+    return;
+  }
   await call(ctx, 'bucket', (o) =>
     up.client.send(new DeleteBucketOwnershipControlsCommand({ Bucket: bucket }), o),
   );

@@ -28,7 +28,7 @@ import { DEFAULT_REGION } from '../options.js';
 import { call, checkBucket, type Upstream } from '../upstream.js';
 import { bucketMustExist } from './objects.js';
 
-const ALL_META_KINDS: readonly MetaKind[] = ['acl', 'policy', 'cors', 'website'];
+const ALL_META_KINDS: readonly MetaKind[] = ['acl', 'policy', 'cors', 'website', 'ownership'];
 
 /** The stored ACL; undefined when the bucket has none (created outside this gateway). */
 export async function readAcl(
@@ -144,6 +144,7 @@ export async function createBucket(
   if (!up.meta) return;
   try {
     await up.meta.put('acl', input.bucket, JSON.stringify(input.acl), ctx.signal);
+    if (input.ownership) await up.meta.put('ownership', input.bucket, input.ownership, ctx.signal);
   } catch (err) {
     // An ownerless bucket would be anyone's: take the new bucket back.
     await call(ctx, 'bucket', (o) =>

@@ -1,5 +1,7 @@
 // Multipart uploads passed through: the upstream owns the upload ids and the parts; UploadPart
-// streams like PutObject, Complete and the listings are forwarded.
+// streams like PutObject, Complete and the listings are forwarded. Tags given at Create are
+// remembered (../upload-tagging.ts) and put on the object after Complete, as some upstreams
+// (Ceph RGW 16.2) drop them.
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
@@ -34,10 +36,14 @@ import {
   copySource,
   objectAttributeFields,
   ownerFrom,
+  taggingQuery,
 } from '../convert.js';
 import { call, checkBucket, type Upstream } from '../upstream.js';
 import { checkPartOrder, checkWriteLimits, quotedETag, writeConditionETag } from '../upstream-quirks.js';
+import { tagCompleted } from './completed-object.js';
+import { checkCopySource } from './copy-source.js';
 import { asUploadError, completedETag, uploadGone } from './multipart-quirks.js';
+import { spooledUploadPart } from './spooled-put.js';
 import { streamedUpload } from './streamed-upload.js';
 
 export async function createMultipartUpload(
@@ -59,10 +65,23 @@ export async function createMultipartUpload(
       o,
     ),
   );
+  const uploadId = out.UploadId ?? '';
+  if (input.tagging && Object.keys(input.tagging).length > 0) {
+    const key = { bucket: input.bucket, uploadId };
+    try {
+      await up.uploadTagging.remember(key, taggingQuery(input.tagging), ctx.signal);
+    } catch (err) {
+      // Tags that would be lost at Complete: take the new upload back.
+      await abortMultipartUpload(up, ctx, { bucket: input.bucket, key: input.key, uploadId }).catch(
+        () => undefined,
+      );
+      throw err;
+    }
+  }
   return compact({
     bucket: out.Bucket ?? input.bucket,
     key: out.Key ?? input.key,
-    uploadId: out.UploadId ?? '',
+    uploadId,
     checksumAlgorithm: checksumAlgorithmOf(out.ChecksumAlgorithm) ?? input.checksumAlgorithm,
     checksumType: checksumTypeOf(out.ChecksumType) ?? input.checksumType,
   });
@@ -74,6 +93,7 @@ export async function uploadPart(
   input: UploadPartInput,
 ): Promise<UploadPartOutput> {
   checkBucket(up, input.bucket);
+  if (input.contentLength === undefined) return spooledUploadPart(up, ctx, input);
   const { result, size, computed } = await streamedUpload(up, ctx, input, 'upload', (body, spec, options) =>
     up.streamClient.send(
       new UploadPartCommand({
@@ -100,6 +120,7 @@ export async function uploadPartCopy(
 ): Promise<UploadPartCopyOutput> {
   checkBucket(up, input.bucket);
   checkBucket(up, input.source.bucket);
+  await checkCopySource(up, ctx, input.source);
   const c = input.source.conditions;
   const out = await call(ctx, 'upload', (o) =>
     up.client.send(
@@ -134,6 +155,8 @@ export async function completeMultipartUpload(
 ): Promise<CompleteMultipartUploadOutput> {
   checkBucket(up, input.bucket);
   checkPartOrder(input.parts);
+  const tagKey = { bucket: input.bucket, uploadId: input.uploadId };
+  const tagging = await up.uploadTagging.recall(tagKey, ctx.signal);
   const out = await uploadGone(up, ctx, input, () =>
     call(ctx, 'upload', (o) =>
       up.client.send(
@@ -158,6 +181,10 @@ export async function completeMultipartUpload(
       ),
     ),
   );
+  if (tagging !== undefined) {
+    await tagCompleted(up, ctx, { ...input, versionId: out.VersionId }, tagging);
+    await up.uploadTagging.forget(tagKey, ctx.signal);
+  }
   const checksums = checksumsFrom(out);
   return compact({
     bucket: out.Bucket ?? input.bucket,
@@ -181,6 +208,7 @@ export async function abortMultipartUpload(
       o,
     ),
   );
+  await up.uploadTagging.forget({ bucket: input.bucket, uploadId: input.uploadId }, ctx.signal);
 }
 
 export async function listParts(

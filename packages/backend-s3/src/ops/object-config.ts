@@ -1,9 +1,8 @@
-// Object sub-resources forwarded upstream: tags, retention, legal hold, ACL, restore, and
-// GetObjectAttributes.
+// Object sub-resources forwarded upstream: tags, retention, legal hold, ACL, restore
+// (GetObjectAttributes is composed from HEADs: ./object-attributes.ts).
 import {
   DeleteObjectTaggingCommand,
   GetObjectAclCommand,
-  GetObjectAttributesCommand,
   GetObjectLegalHoldCommand,
   GetObjectRetentionCommand,
   GetObjectTaggingCommand,
@@ -15,8 +14,6 @@ import {
   RestoreObjectCommand,
 } from '@aws-sdk/client-s3';
 import type {
-  GetObjectAttributesInput,
-  GetObjectAttributesOutput,
   ObjectAclOutput,
   ObjectKey,
   ObjectRetention,
@@ -25,7 +22,7 @@ import type {
 } from '@vgwrdma/s3-backend';
 import { S3Error } from '@vgwrdma/s3-backend';
 import { compact } from '../compact.js';
-import { checksumsFrom, checksumTypeOf, ownerFrom, tagsFromSdk, tagsToSdk } from '../convert.js';
+import { ownerFrom, tagsFromSdk, tagsToSdk } from '../convert.js';
 import { call, checkBucket, type Upstream } from '../upstream.js';
 
 const keyFields = (input: ObjectKey) => ({
@@ -178,47 +175,4 @@ export async function putObjectAcl(
 export async function restoreObject(up: Upstream, ctx: RequestContext, input: ObjectKey): Promise<void> {
   checkBucket(up, input.bucket);
   await call(ctx, 'object', (o) => up.client.send(new RestoreObjectCommand(keyFields(input)), o));
-}
-
-export async function getObjectAttributes(
-  up: Upstream,
-  ctx: RequestContext,
-  input: GetObjectAttributesInput,
-): Promise<GetObjectAttributesOutput> {
-  checkBucket(up, input.bucket);
-  const out = await call(ctx, 'object', (o) =>
-    up.client.send(
-      new GetObjectAttributesCommand({
-        ...keyFields(input),
-        ObjectAttributes: input.attributes,
-        MaxParts: input.maxParts,
-        PartNumberMarker: input.partNumberMarker === undefined ? undefined : String(input.partNumberMarker),
-      }),
-      o,
-    ),
-  );
-  const p = out.ObjectParts;
-  const checksums = out.Checksum ? checksumsFrom(out.Checksum) : undefined;
-  return compact({
-    etag: out.ETag,
-    size: out.ObjectSize,
-    storageClass: out.StorageClass,
-    lastModified: out.LastModified ?? new Date(0),
-    versionId: out.VersionId,
-    checksums,
-    checksumType: checksumTypeOf(out.Checksum?.ChecksumType),
-    parts: p
-      ? compact({
-          totalPartsCount: p.TotalPartsCount ?? 0,
-          partNumberMarker: Number(p.PartNumberMarker ?? 0),
-          nextPartNumberMarker:
-            p.NextPartNumberMarker === undefined ? undefined : Number(p.NextPartNumberMarker),
-          maxParts: p.MaxParts ?? 0,
-          isTruncated: p.IsTruncated === true,
-          parts: (p.Parts ?? []).map((x) =>
-            compact({ partNumber: x.PartNumber ?? 0, size: x.Size ?? 0, checksums: checksumsFrom(x) }),
-          ),
-        })
-      : undefined,
-  });
 }

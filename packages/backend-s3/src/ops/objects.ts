@@ -36,7 +36,9 @@ import {
 } from '../convert.js';
 import { call, checkBucket, type Upstream } from '../upstream.js';
 import { checkWriteLimits, quotedETag, writeConditionETag } from '../upstream-quirks.js';
+import { checkCopySource } from './copy-source.js';
 import { upstreamReadInput } from './read-conditions.js';
+import { spooledPutObject } from './spooled-put.js';
 import { streamedUpload } from './streamed-upload.js';
 
 export async function putObject(
@@ -46,6 +48,7 @@ export async function putObject(
 ): Promise<PutObjectOutput> {
   checkBucket(up, input.bucket);
   checkWriteLimits(input.key, input.metadata);
+  if (input.contentLength === undefined) return spooledPutObject(up, ctx, input);
   const { result, size, computed } = await streamedUpload(up, ctx, input, 'object', (body, spec, options) =>
     up.streamClient.send(
       new PutObjectCommand({
@@ -190,6 +193,7 @@ export async function copyObject(
 ): Promise<CopyObjectOutput> {
   checkBucket(up, input.bucket);
   checkBucket(up, input.source.bucket);
+  await checkCopySource(up, ctx, input.source);
   const c = input.source.conditions;
   const replace = input.metadataDirective === 'REPLACE';
   checkWriteLimits(input.key, replace ? input.metadata : undefined);

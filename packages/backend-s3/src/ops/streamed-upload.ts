@@ -1,12 +1,15 @@
-// One streamed upload upstream (PutObject, UploadPart): the client's body goes through the upload
-// guard straight into the SDK request, under an abort signal that fires when the guard fails, so
-// a short, corrupt or broken body tears the upstream request down and nothing is stored. The
-// request is sent with the exact Content-Length (the gateway always knows it: the header, or the
-// decoded length of an aws-chunked body), never buffered, and never retried.
+// One streamed upload upstream (PutObject, UploadPart) of a known length (the header, or the
+// decoded length of an aws-chunked body; bodies of unknown length are spooled: ./spooled-put.ts):
+// the client's body goes through the upload guard straight into the SDK request, under an abort
+// signal that fires when the guard fails, so a short, corrupt or broken body tears the upstream
+// request down and nothing is stored. Sent with the exact Content-Length, never buffered, never
+// retried. A checksum value the client sent as a header goes upstream as that header; one that
+// arrives in a trailer goes upstream as an aws-chunked trailer the SDK computes.
 import { once } from 'node:events';
 import { Readable } from 'node:stream';
 import type { ChecksumAlgorithm as SdkChecksumAlgorithm } from '@aws-sdk/client-s3';
 import { type ChecksumRequest, type RequestContext, S3Error } from '@vgwrdma/s3-backend';
+import { checksumFields } from '../convert.js';
 import { guardUpload } from '../upload-body.js';
 import type { SendOptions, Upstream } from '../upstream.js';
 import { type ErrorScope, fromUpstream } from '../upstream-error.js';
@@ -21,10 +24,11 @@ interface StreamedInput {
 interface StreamSpec {
   contentLength: number;
   /**
-   * The algorithm the SDK computes and sends as an aws-chunked trailer, which the upstream
-   * verifies and stores: the one the client asked for (none with disableChecksum).
+   * The client's checksum for the upstream to verify and store (none with disableChecksum): its
+   * value as a header when the client sent one up front, else the algorithm, which the SDK
+   * computes and sends as an aws-chunked trailer.
    */
-  checksumFields: { ChecksumAlgorithm?: SdkChecksumAlgorithm };
+  checksumFields: { ChecksumAlgorithm?: SdkChecksumAlgorithm } & ReturnType<typeof checksumFields>;
 }
 
 interface StreamedResult<T> {
@@ -45,10 +49,7 @@ export async function streamedUpload<T>(
   if (input.contentLength === undefined) throw new S3Error('MissingContentLength');
   const spec: StreamSpec = {
     contentLength: input.contentLength,
-    checksumFields:
-      input.checksum && up.options.disableChecksum !== true
-        ? { ChecksumAlgorithm: input.checksum.algorithm }
-        : {},
+    checksumFields: upstreamChecksum(up, input),
   };
   const local = new AbortController();
   let failure: unknown;
@@ -81,6 +82,14 @@ export async function streamedUpload<T>(
     guard.destroy();
     throw fromUpstream(err, scope);
   }
+}
+
+function upstreamChecksum(up: Upstream, input: StreamedInput): StreamSpec['checksumFields'] {
+  const request = input.checksum;
+  if (!request || up.options.disableChecksum === true) return {};
+  // A header value is known before the body: sent as a header, upstreams need no trailer support.
+  if (request.upfront !== undefined) return checksumFields({ [request.algorithm]: request.upfront });
+  return { ChecksumAlgorithm: request.algorithm };
 }
 
 /**

@@ -91,7 +91,12 @@ export function checksumRequest(
   if (!parsed) return undefined;
   const { value, trailer: name } = parsed;
   const expected = value !== undefined ? () => value : () => (name ? trailer(name) : undefined);
-  return type ? { algorithm: parsed.algorithm, type, expected } : { algorithm: parsed.algorithm, expected };
+  return {
+    algorithm: parsed.algorithm,
+    ...(type ? { type } : {}),
+    expected,
+    ...(value !== undefined ? { upfront: value } : {}),
+  };
 }
 
 /** Content-MD5, checked for shape (base64 of 16 bytes); InvalidDigest otherwise. */

@@ -24,6 +24,11 @@ export interface ChecksumRequest {
   readonly algorithm: ChecksumAlgorithm;
   readonly type?: ChecksumType;
   readonly expected?: () => string | undefined;
+  /**
+   * The expected value when the client sent it as a header, so it is known before the body (a
+   * proxy can pass it on as a header); absent when it comes in a trailer (ask `expected` then).
+   */
+  readonly upfront?: string;
 }
 
 /** The standard representation headers stored with an object. */
