@@ -57,6 +57,7 @@ export function formatBanner({ config, host, port, admin, metrics }: BannerInput
         : ([
             ['backend', `posix (${metadataMode(config.backend)})`],
             ['root', config.backend.root],
+            ...etagRows(config.backend),
           ] as [string, string][])),
   ];
   if (config.rdma !== undefined) {
