@@ -29,6 +29,7 @@ const base: GatewayConfig = {
     chownGid: false,
     bucketLinks: false,
     concurrency: 5000,
+    etagMode: { kind: 'md5' },
   },
 };
 

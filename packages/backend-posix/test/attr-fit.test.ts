@@ -5,6 +5,7 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { MD5_ETAG } from '@vgwrdma/s3-backend';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PosixEnv } from '../src/env.js';
 import { ATTR } from '../src/meta/attr-names.js';
@@ -58,7 +59,14 @@ describe('multipart complete where mp-metadata does not fit', () => {
           ? Promise.reject(attrsTooLarge(errno('ENOSPC')))
           : opened.meta.set(rel, attr, value, fd),
     });
-    const env: PosixEnv = { root: opened.root, meta, dirPerms: 0o755, region: 'us-east-1' };
+    const env: PosixEnv = {
+      root: opened.root,
+      meta,
+      dirPerms: 0o755,
+      filePerms: 0o644,
+      region: 'us-east-1',
+      etagMode: MD5_ETAG,
+    };
     await createBucket(env, { bucket: 'bkt', owner: OWNER, acl: acl() });
     const complete = async (key: string) => {
       const up = await createMultipartUpload(env, { bucket: 'bkt', key });
@@ -106,7 +114,14 @@ describe('a folder object whose attributes do not fit', () => {
           ? Promise.reject(attrsTooLarge(errno('ENOSPC')))
           : opened.meta.set(rel, attr, value, fd),
     });
-    const env: PosixEnv = { root: opened.root, meta, dirPerms: 0o755, region: 'us-east-1' };
+    const env: PosixEnv = {
+      root: opened.root,
+      meta,
+      dirPerms: 0o755,
+      filePerms: 0o644,
+      region: 'us-east-1',
+      etagMode: MD5_ETAG,
+    };
     await createBucket(env, { bucket: 'bkt', owner: OWNER, acl: acl() });
     const folder = (key: string, extra: object) =>
       putObject(env, ctx(), { bucket: 'bkt', key, body: Readable.from([]), contentLength: 0, ...extra });

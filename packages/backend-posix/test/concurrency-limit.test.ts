@@ -1,6 +1,11 @@
 // limitConcurrency (versitygw's posix --concurrency): at most N operations in flight, the rest
 // wait first come first served, a failure frees its slot, the inner backend's answers pass through.
-import { type Ctx, type HeadBucketOutput, S3Error, UnsupportedBackend } from '@vgwrdma/s3-backend';
+import {
+  type RequestContext as Ctx,
+  type HeadBucketOutput,
+  S3Error,
+  UnsupportedBackend,
+} from '@vgwrdma/s3-backend';
 import { describe, expect, it } from 'vitest';
 import { limitConcurrency } from '../src/index.js';
 

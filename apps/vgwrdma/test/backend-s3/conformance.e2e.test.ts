@@ -12,14 +12,12 @@ import { suiteTitle, UPSTREAM_START_TIMEOUT_MS, UPSTREAMS, type UpstreamName } f
 // name the cases it cannot support in BACKEND_S3_TEST_SKIP (comma-separated ids).
 const externalSkip = (process.env.BACKEND_S3_TEST_SKIP ?? '').split(',').filter(Boolean);
 
-// Ceph RGW 16.2: what it cannot do (docs/compatibility.md, "The s3 backend over Ceph RGW"), and
-// what lane i21-proxy's backend-s3 fixes change (checksummed bodies sent aws-chunked with a
-// trailer, which RGW 16.2 refuses as MissingContentLength; copy-source preconditions).
+// Ceph RGW 16.2: what it cannot do (docs/compatibility.md, "The s3 backend over Ceph RGW").
 const NO_FLEXIBLE_CHECKSUMS =
   'RGW 16.2 predates flexible checksums: it stores and returns no x-amz-checksum-*';
 const NO_PART_NUMBER = 'RGW 16.2 ignores partNumber on GET/HEAD and serves the whole object';
 const TRAILER_BODIES =
-  'issue 21 (i21-proxy): checksummed bodies go aws-chunked with a trailer, RGW 16.2 answers MissingContentLength';
+  'RGW 16.2 refuses aws-chunked bodies with a checksum trailer (411 MissingContentLength); a checksum the client sends in a header is forwarded as a header and works';
 const RGW_EXPECTED_FAILURES: Record<string, string> = {
   'checksums.default-crc64nvme': NO_FLEXIBLE_CHECKSUMS,
   'multipart.crc64nvme-full-object': NO_FLEXIBLE_CHECKSUMS,
@@ -32,8 +30,6 @@ const RGW_EXPECTED_FAILURES: Record<string, string> = {
   'checksums.trailer-late': TRAILER_BODIES,
   'multipart.get-part-number': NO_PART_NUMBER,
   'multipart.part-number-out-of-range': NO_PART_NUMBER,
-  'copy.source-conditions':
-    'issue 21 (i21-proxy): x-amz-copy-source-if-match / -if-none-match not yet enforced over RGW',
 };
 
 const OPTIONS: Record<UpstreamName, ConformanceOptions> = {
