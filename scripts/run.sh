@@ -36,6 +36,18 @@ case "${1:-}" in
       echo "$misplaced" >&2
       exit 1
     fi
+    # A package's own tests import its src/ by path: its name resolves to dist/, which a fresh
+    # clone's typecheck (run before any build) does not have.
+    for manifest in packages/*/package.json; do
+      dir=$(dirname "$manifest")
+      name=$(node -p "require('./$manifest').name")
+      self=$(git ls-files "$dir/test/*.ts" "$dir/test/**/*.ts" | xargs -r grep -lE "^import .* from '$name'" || true)
+      if [ -n "$self" ]; then
+        echo "these tests import $name by name; import ../src instead:" >&2
+        echo "$self" >&2
+        exit 1
+      fi
+    done
     ;;
   typecheck)
     install
