@@ -1,7 +1,9 @@
 // The ready path (readyPath) and checkReadiness(): 200 with the checks when the backend answers
 // its probe and every plugin reports ready; 503 naming the failing check otherwise (a backend that
 // throws, one that never answers, a plugin not ready); HEAD without a body; the health path
-// (liveness) unaffected by any of it.
+// (liveness) unaffected by any of it; the exact check HAProxy's `option httpchk` sends (HTTP/1.0,
+// no Host header) answered like any other request.
+import { connect } from 'node:net';
 import type { ListBucketsInput, ListBucketsOutput, RequestContext } from '@vgwrdma/s3-backend';
 import { MemoryBackend } from '@vgwrdma/test-kit/memory';
 import { afterEach, expect, it } from 'vitest';
@@ -20,6 +22,21 @@ class FlakyBackend extends MemoryBackend {
     if (this.mode === 'hang') return new Promise(() => {});
     return super.listBuckets(ctx, input);
   }
+}
+
+/** Writes `request` as is on a fresh connection; the whole answer once the server closes it. */
+function wire(url: string, request: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.end(request));
+    let text = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (d: string) => {
+      text += d;
+    });
+    socket.once('error', reject);
+    socket.once('end', () => resolve(text));
+  });
 }
 
 const started: TestGateway[] = [];
@@ -84,4 +101,21 @@ it('asks each plugin that reports readiness, and is ready only when all are', as
   const res = await raw(gw.url, { path: '/ready' });
   expect(res.status).toBe(503);
   expect(JSON.parse(res.body).checks.rdma).toEqual({ ok: false, detail: 'buffer pool closed' });
+});
+
+it('answers an HTTP/1.0 check without a Host header (what HAProxy sends); HTTP/1.1 without one stays 400', async () => {
+  const backend = new FlakyBackend();
+  const gw = await startGateway(backend, { readyPath: '/ready', healthPath: '/health' });
+  started.push(gw);
+  const ready = await wire(gw.url, 'GET /ready HTTP/1.0\r\n\r\n');
+  expect(ready).toMatch(/^HTTP\/1\.1 200 /);
+  expect(ready.slice(ready.indexOf('\r\n\r\n') + 4)).toBe('{"ready":true,"checks":{"backend":{"ok":true}}}');
+  backend.mode = 'fail';
+  expect(await wire(gw.url, 'GET /ready HTTP/1.0\r\n\r\n')).toMatch(/^HTTP\/1\.1 503 /);
+  expect(await wire(gw.url, 'GET /health HTTP/1.0\r\n\r\n')).toMatch(/^HTTP\/1\.1 200 /);
+  // Past the unauthenticated paths such a request is an anonymous S3 request like any other.
+  const anonymous = await wire(gw.url, 'GET / HTTP/1.0\r\n\r\n');
+  expect(anonymous).toMatch(/^HTTP\/1\.1 403 /);
+  expect(anonymous).toContain('<Code>AccessDenied</Code>');
+  expect(await wire(gw.url, 'GET /ready HTTP/1.1\r\n\r\n')).toMatch(/^HTTP\/1\.1 400 /);
 });

@@ -71,6 +71,15 @@ const HEADERS_TIMEOUT_MS = 60_000;
 const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 /** TLS 1.0 and 1.1 are refused in the handshake (the S3 SDKs have required 1.2 for years). */
 const MIN_TLS_VERSION = 'TLSv1.2';
+/**
+ * The host of the request URL when a request names none. HTTP/1.0 makes `Host` optional, and
+ * load balancers' default health checks (HAProxy's `option httpchk`) send exactly that;
+ * without a fallback @hono/node-server answers them 400 before the app sees them. Only the URL
+ * gets this name: signatures, virtual-host routing and POST object read the request's own
+ * `Host` header, so a request without one is still refused wherever a host is needed. (Node
+ * itself keeps answering 400 to an HTTP/1.1 request without `Host`, as RFC 9112 asks.)
+ */
+const HOST_WHEN_ABSENT = 'localhost';
 
 /** A socket file left by an earlier process is removed; anything else at the path is kept (EADDRINUSE follows). */
 async function clearStaleSocket(path: string): Promise<void> {
@@ -110,7 +119,7 @@ function bind(fetch: FetchHandler, opts: ListenOptions, settings: ServerSettings
   const tagged: FetchHandler = (request, env) =>
     fetch(request, { ...(env as object), listener: serves } as unknown as typeof env);
   return new Promise((resolve, reject) => {
-    const base = { fetch: tagged, overrideGlobalObjects: false };
+    const base = { fetch: tagged, hostname: HOST_WHEN_ABSENT, overrideGlobalObjects: false };
     const server = (
       tls
         ? createAdaptorServer({
