@@ -111,7 +111,10 @@ export interface Haproxy {
   serverStatus(): Promise<Record<string, string>>;
   /** server name → every `show stat` column (counters such as hrsp_2xx, stot). */
   serverStats(): Promise<Record<string, Record<string, string>>>;
-  /** Polls until every named server has `status`, or throws after timeoutMs. */
+  /**
+   * Polls until every named server has `status` (exactly, after at least one check), or throws
+   * after timeoutMs with each server's last check and the end of haproxy's stderr.
+   */
   waitFor(status: string, names: readonly string[], timeoutMs?: number): Promise<void>;
   stop(): Promise<void>;
 }
@@ -162,6 +165,39 @@ export function parseServerStatus(csv: string): Record<string, string> {
   return Object.fromEntries(Object.entries(parseServerStats(csv)).map(([n, f]) => [n, f.status ?? '']));
 }
 
+/** The `show stat` columns that say what the last health check of a server saw. */
+const CHECK_COLUMNS = [
+  'status',
+  'check_status',
+  'check_code',
+  'check_desc',
+  'check_duration',
+  'last_chk',
+  'chkfail',
+  'chkdown',
+  'lastchg',
+] as const;
+
+/** Each server's status and last check, for an error message. */
+export function describeChecks(stats: Record<string, Record<string, string>>): string {
+  const one = ([name, f]: [string, Record<string, string>]) =>
+    `${name} ${CHECK_COLUMNS.map((c) => `${c}=${f[c] || '-'}`).join(' ')}`;
+  return Object.entries(stats).map(one).join(' | ') || '(no servers)';
+}
+
+/**
+ * A server is in `status` once haproxy says exactly that and a check has run: a server starts as
+ * `UP` with check status INI (no check yet), and `UP 1/2` / `DOWN 1/2` are transitions.
+ */
+function settled(fields: Record<string, string> | undefined, status: string): boolean {
+  return fields?.status === status && fields.check_status !== 'INI' && fields.check_status !== '';
+}
+
+/** The last lines of a text, for an error message. */
+function tail(text: string, lines = 12): string {
+  return text.trimEnd().split('\n').slice(-lines).join('\n') || '(empty)';
+}
+
 /** Starts haproxy in front of `servers` and waits until its port accepts connections. */
 export async function startHaproxy(options: HaproxyOptions): Promise<Haproxy> {
   const dir = await makeTempDir('vgwrdma-haproxy-');
@@ -195,11 +231,12 @@ export async function startHaproxy(options: HaproxyOptions): Promise<Haproxy> {
   const waitFor = async (status: string, names: readonly string[], timeoutMs = 15_000) => {
     const end = Date.now() + timeoutMs;
     for (;;) {
-      const now = await serverStatus();
-      if (names.every((n) => now[n]?.startsWith(status))) return;
+      const now = await serverStats();
+      if (names.every((n) => settled(now[n], status))) return;
       if (Date.now() > end)
         throw new Error(
-          `haproxy: ${names.join(', ')} not ${status} in ${timeoutMs} ms: ${JSON.stringify(now)}`,
+          `haproxy: ${names.join(', ')} not ${status} in ${timeoutMs} ms: ${describeChecks(now)}; ` +
+            `haproxy's stderr ends: ${tail(output.stderr())}`,
         );
       await new Promise((r) => setTimeout(r, 100));
     }

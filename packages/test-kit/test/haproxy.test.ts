@@ -83,6 +83,14 @@ describe.skipIf(skip !== undefined)('startHaproxy', () => {
       expect(Number(stats.a?.hrsp_2xx) + Number(stats.b?.hrsp_2xx)).toBe(12);
       await lb.waitFor('DOWN', ['dead']);
       await lb.waitFor('UP', ['a', 'b']);
+      // A wait that fails says what haproxy's checks saw and what haproxy logged.
+      const failed = await lb.waitFor('UP', ['dead'], 300).then(
+        () => 'resolved',
+        (e: Error) => e.message,
+      );
+      expect(failed).toMatch(/dead status=DOWN check_status=L4CON .*chkdown=1/);
+      expect(failed).toMatch(/a status=UP check_status=L7OK check_code=200 /);
+      expect(failed).toMatch(/haproxy's stderr ends: .*Server gateways\/dead is DOWN, reason: /);
     } finally {
       await lb.stop();
     }
