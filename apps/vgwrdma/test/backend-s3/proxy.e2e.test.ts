@@ -107,6 +107,31 @@ function proxySuite(up: Upstream): void {
       );
     });
 
+    it('pages ListBuckets by max-buckets and prefix (RGW 16.2 ignores both and answers every bucket)', async () => {
+      const prefix = `pages-${tag}-`;
+      const names = ['c', 'a', 'b'].map((s) => `${prefix}${s}`);
+      for (const bucket of names)
+        await withMeta.createBucket(alice, { bucket, owner: 'alice', acl: acl('alice') });
+      try {
+        const seen: string[][] = [];
+        let token: string | undefined;
+        do {
+          const page = await withMeta.listBuckets(admin, {
+            prefix,
+            maxBuckets: 1,
+            ...(token === undefined ? {} : { continuationToken: token }),
+          });
+          seen.push(page.buckets.map((b) => b.name));
+          token = page.continuationToken;
+        } while (token !== undefined && seen.length < 5);
+        expect(seen).toEqual([[`${prefix}a`], [`${prefix}b`], [`${prefix}c`]]);
+        // The readiness probe's question: one bucket, whatever the upstream holds.
+        expect((await withMeta.listBuckets(admin, { maxBuckets: 1 })).buckets).toHaveLength(1);
+      } finally {
+        for (const bucket of names) await withMeta.deleteBucket(alice, bucket);
+      }
+    });
+
     it('keeps policy, CORS and website in the meta bucket; missing ones answer their own codes', async () => {
       const b = n('cfg-bucket');
       await withMeta.createBucket(alice, { bucket: b, owner: 'alice', acl: acl('alice') });

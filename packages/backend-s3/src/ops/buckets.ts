@@ -26,6 +26,7 @@ import { compact } from '../compact.js';
 import type { MetaKind } from '../meta-bucket.js';
 import { DEFAULT_REGION } from '../options.js';
 import { call, checkBucket, type Upstream } from '../upstream.js';
+import { pageBuckets, upstreamToken } from './bucket-pages.js';
 import { bucketMustExist } from './objects.js';
 
 const ALL_META_KINDS: readonly MetaKind[] = ['acl', 'policy', 'cors', 'website', 'ownership'];
@@ -72,16 +73,17 @@ async function listUpstreamBuckets(up: Upstream, ctx: RequestContext, input: Lis
     up.client.send(
       new ListBucketsCommand({
         Prefix: input.prefix,
-        ContinuationToken: input.continuationToken,
+        ContinuationToken: upstreamToken(input),
         MaxBuckets: input.maxBuckets,
       }),
       o,
     ),
   );
-  const buckets = (out.Buckets ?? []).filter((b): b is SdkBucket & { Name: string } => {
+  const answered = (out.Buckets ?? []).filter((b): b is SdkBucket & { Name: string } => {
     return b.Name !== undefined && b.Name !== up.meta?.bucket;
   });
-  return { buckets, continuationToken: out.ContinuationToken };
+  // Before any owner is read: an upstream that ignores max-buckets answers every bucket it holds.
+  return pageBuckets(answered, out.ContinuationToken, input);
 }
 
 /** Each bucket with its owner from the meta bucket (undefined without one, or without an ACL). */
