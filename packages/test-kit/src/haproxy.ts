@@ -63,7 +63,7 @@ export function haproxyConfig(o: HaproxyConfigOptions): string {
     '    timeout server 15m',
     '    timeout http-request 60s',
     '    timeout http-keep-alive 60s',
-    '    timeout check 2s',
+    '    timeout check 5s',
     '    retries 3',
     '    option redispatch 1',
     '    retry-on conn-failure empty-response',

@@ -3,6 +3,7 @@
 // bucket, behind HAProxy on loopback. Tests address a gateway directly (gw[i].url) to say which
 // one takes a request, or the balancer (lb.url) to let it choose.
 import { randomBytes } from 'node:crypto';
+import { connect } from 'node:net';
 import {
   CreateBucketCommand,
   DeleteBucketCommand,
@@ -113,16 +114,19 @@ export async function dropBucket(upstream: S3Client, Bucket: string): Promise<vo
   }
 }
 
-/**
- * The scale-out scenes run only with VGW_TEST_SCALE_OUT=1: in the last full runs HAProxy marked
- * every gateway DOWN while each answered its readiness path 200 to a plain GET (not understood
- * yet; each file passed alone earlier the same day), so they are kept out of `npm test` until that
- * is found. The reason is the skip's.
- */
-export function scaleOutOff(): string | undefined {
-  return process.env.VGW_TEST_SCALE_OUT === '1'
-    ? undefined
-    : 'scale-out scenes are opt-in (VGW_TEST_SCALE_OUT=1) until HAProxy marking ready gateways DOWN is understood';
+/** A gateway's whole answer (on one line) to exactly the request haproxy's check sends. */
+function checkAnswer(port: number): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1', () => socket.end('GET /ready HTTP/1.0\r\n\r\n'));
+    let text = '';
+    socket.setEncoding('utf8');
+    socket.setTimeout(5_000, () => socket.destroy(new Error('no answer within 5 s')));
+    socket.on('data', (d: string) => {
+      text += d;
+    });
+    socket.once('error', (e) => resolve(String(e)));
+    socket.once('close', () => resolve(text.split('\r\n\r\n').join(' ').replace(/\r\n/g, '; ')));
+  });
 }
 
 /** How long the balancer may take to see every gateway ready. */
@@ -156,14 +160,10 @@ export async function startScaleOut(o: ScaleOutOptions = {}): Promise<ScaleOut> 
       READY_WAIT_MS,
     );
   } catch (err) {
-    const answers = await Promise.all(
-      gateways.map((g) =>
-        fetch(`http://127.0.0.1:${g.port}/ready`)
-          .then(async (r) => `${r.status} ${await r.text()}`)
-          .catch((e: unknown) => String(e)),
-      ),
+    const answers = await Promise.all(gateways.map((g) => checkAnswer(g.port)));
+    throw new Error(
+      `${(err as Error).message}; GET /ready HTTP/1.0 (haproxy's check) answered: ${answers.join(' | ')}`,
     );
-    throw new Error(`${(err as Error).message}; /ready answered: ${answers.join(' | ')}`);
   }
   const names = new Set<string>([meta]);
   return {

@@ -16,13 +16,13 @@ import {
 import { cephRgwUnavailable, haproxyUnavailable, killAllChildren } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RDMA_SDK_OPTIONS, type S3Client } from '../helpers/rdma.js';
-import { gatewayClient, type ScaleOut, scaleOutOff, startScaleOut } from '../helpers/scale-out.js';
+import { gatewayClient, type ScaleOut, startScaleOut } from '../helpers/scale-out.js';
 
 const TTL_MS = 1000;
 /** Time a gateway may take beyond the TTL: the re-read of the meta bucket and the request itself. */
 const MARGIN_MS = 2000;
 const ORIGIN = 'https://app.example';
-const skip = cephRgwUnavailable() ?? haproxyUnavailable() ?? scaleOutOff();
+const skip = cephRgwUnavailable() ?? haproxyUnavailable();
 if (skip) console.log(`scale-out tests skipped: ${skip}`);
 
 describe.skipIf(skip !== undefined)('three gateways, one meta bucket: bucket configuration', () => {

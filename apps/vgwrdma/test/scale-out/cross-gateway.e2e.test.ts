@@ -18,10 +18,10 @@ import { cephRgwUnavailable, haproxyUnavailable, killAllChildren } from '@vgwrdm
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { content } from '../helpers/object-content.js';
 import { RDMA_SDK_OPTIONS, type S3Client, sendWithToken } from '../helpers/rdma.js';
-import { gatewayClient, rdmaStats, type ScaleOut, scaleOutOff, startScaleOut } from '../helpers/scale-out.js';
+import { gatewayClient, rdmaStats, type ScaleOut, startScaleOut } from '../helpers/scale-out.js';
 
 const MiB = 1024 * 1024;
-const skip = cephRgwUnavailable() ?? haproxyUnavailable() ?? scaleOutOff();
+const skip = cephRgwUnavailable() ?? haproxyUnavailable();
 if (skip) console.log(`scale-out tests skipped: ${skip}`);
 
 describe.skipIf(skip !== undefined)('three gateways, one RGW: cross-gateway reads and multipart', () => {

@@ -16,13 +16,13 @@ import { cephRgwUnavailable, haproxyUnavailable, killAllChildren } from '@vgwrdm
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { content, parseSpecKey } from '../helpers/object-content.js';
 import { RDMA_SDK_OPTIONS, type S3Client } from '../helpers/rdma.js';
-import { gatewayClient, rdmaStats, type ScaleOut, scaleOutOff, startScaleOut } from '../helpers/scale-out.js';
+import { gatewayClient, rdmaStats, type ScaleOut, startScaleOut } from '../helpers/scale-out.js';
 import { emptyTally, REGION_BYTES, runUploadClient, type UploadTally } from '../helpers/upload-client.js';
 
 const CLIENTS = Number(process.env.SCALE_OUT_CLIENTS ?? 6);
 const QUOTA = Number(process.env.SCALE_OUT_UPLOADS ?? 6);
 const VICTIM = 1; // gw2
-const skip = cephRgwUnavailable() ?? haproxyUnavailable() ?? scaleOutOff();
+const skip = cephRgwUnavailable() ?? haproxyUnavailable();
 if (skip) console.log(`scale-out tests skipped: ${skip}`);
 
 describe.skipIf(skip !== undefined)(

@@ -10,7 +10,7 @@ import { cephRgwUnavailable, haproxyUnavailable, killAllChildren } from '@vgwrdm
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emptyCounts, LOAD_REGION, runLoadClient } from '../helpers/load-client.js';
 import { RDMA_SDK_OPTIONS, type S3Client } from '../helpers/rdma.js';
-import { gatewayClient, rdmaStats, type ScaleOut, scaleOutOff, startScaleOut } from '../helpers/scale-out.js';
+import { gatewayClient, rdmaStats, type ScaleOut, startScaleOut } from '../helpers/scale-out.js';
 
 const CLIENTS = Number(process.env.SCALE_OUT_LOAD_CLIENTS ?? 6);
 const SECONDS = Number(process.env.SCALE_OUT_LOAD_SECONDS ?? 6);
@@ -19,7 +19,7 @@ const POOL = 8;
 const MIN_READS = 2 * CLIENTS;
 const MIN_RDMA = 2 * CLIENTS;
 const MAX_ROUNDS = 10;
-const skip = cephRgwUnavailable() ?? haproxyUnavailable() ?? scaleOutOff();
+const skip = cephRgwUnavailable() ?? haproxyUnavailable();
 if (skip) console.log(`scale-out tests skipped: ${skip}`);
 
 describe.skipIf(skip !== undefined)(`mixed load: ${CLIENTS} clients across three gateways`, () => {
