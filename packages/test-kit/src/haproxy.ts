@@ -44,10 +44,11 @@ export interface HaproxyConfigOptions {
 
 /**
  * The configuration: HTTP mode passing requests through unchanged, round robin, an active
- * readiness check every second (down after 2 failures, up after 1 success) plus passive
- * detection (a refused or reset connection marks the server down at once), and retries that
- * go to another gateway (redispatch) when a connection fails or a gateway dies before
- * answering. Client and server timeouts are inactivity timeouts, long enough for large bodies
+ * readiness check every second (haproxy's plain `GET <path> HTTP/1.0` with no headers, allowed
+ * longer than the gateway's own 2 s bound on its checks; down after 2 failures, up after 1
+ * success) plus passive detection (a refused or reset connection marks the server down at
+ * once), and retries that go to another gateway (redispatch) when a connection fails or a
+ * gateway dies before answering. Client and server timeouts are inactivity timeouts, long enough for large bodies
  * and slow completions.
  */
 export function haproxyConfig(o: HaproxyConfigOptions): string {
@@ -179,7 +180,7 @@ const CHECK_COLUMNS = [
 ] as const;
 
 /** Each server's status and last check, for an error message. */
-export function describeChecks(stats: Record<string, Record<string, string>>): string {
+function describeChecks(stats: Record<string, Record<string, string>>): string {
   const one = ([name, f]: [string, Record<string, string>]) =>
     `${name} ${CHECK_COLUMNS.map((c) => `${c}=${f[c] || '-'}`).join(' ')}`;
   return Object.entries(stats).map(one).join(' | ') || '(no servers)';
