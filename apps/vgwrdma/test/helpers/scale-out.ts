@@ -161,6 +161,11 @@ export async function startScaleOut(o: ScaleOutOptions = {}): Promise<ScaleOut> 
     );
   } catch (err) {
     const answers = await Promise.all(gateways.map((g) => checkAnswer(g.port)));
+    // No scene comes back to stop: stop what was started here, and leave no meta bucket behind.
+    await lb.stop();
+    await Promise.all(gateways.map((g) => g.stop()));
+    await dropBucket(upstream, meta);
+    upstream.destroy();
     throw new Error(
       `${(err as Error).message}; GET /ready HTTP/1.0 (haproxy's check) answered: ${answers.join(' | ')}`,
     );
