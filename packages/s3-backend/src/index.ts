@@ -25,14 +25,20 @@ export type {
   OffThreadAlgorithm,
   OffThreadDigest,
   StreamDigest,
+  UploadChecksum,
 } from './checksums/index.js';
 export {
   algorithmOfHeader,
   BodyDigest,
   CHECKSUMS,
+  checkChecksumType,
+  checkCompleteChecksum,
+  checkCompleteChecksumType,
   checksumHeader,
   checksumKernelStatus,
+  checksumTypeAllowed,
   createMd5,
+  defaultChecksumType,
   digestStream,
   etagDigest,
   getChecksum,
@@ -45,6 +51,7 @@ export {
   offThreadDigest,
   offThreadDigestAvailable,
   parseChecksumAlgorithm,
+  parseCompleteChecksumValue,
   streamDigest,
 } from './checksums/index.js';
 export type { ConditionTarget } from './conditions.js';
