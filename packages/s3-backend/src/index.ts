@@ -61,3 +61,4 @@ export * from './errors/index.js';
 export { contentRangeHeader, parseRange, resolveRange } from './range.js';
 export * from './types/index.js';
 export { UnsupportedBackend } from './unsupported-backend.js';
+export { installUpstreamOps, type UpstreamOp, type UpstreamOps } from './upstream-ops.js';
