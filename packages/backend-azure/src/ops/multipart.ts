@@ -12,6 +12,7 @@ import {
   type CreateMultipartUploadInput,
   type CreateMultipartUploadOutput,
   type RequestContext as Ctx,
+  compareKeys,
   type ListMultipartUploadsInput,
   type ListMultipartUploadsOutput,
   type ListPartsInput,
@@ -38,7 +39,6 @@ import {
   writeUpload,
 } from '../upload-records.js';
 import { blockBlob, checkKey, checkMetadata, container, type Upstream } from '../upstream.js';
-import { compareKeys } from './listing.js';
 import { commit, getObject, pickHeaders } from './objects.js';
 
 const MIN_PART_SIZE = 5 * 1024 * 1024;

@@ -9,6 +9,7 @@ import {
   type CreateMultipartUploadInput,
   type CreateMultipartUploadOutput,
   checkConditions,
+  compareKeys,
   digestStream,
   type ListMultipartUploadsInput,
   type ListMultipartUploadsOutput,
@@ -26,7 +27,6 @@ import {
   type UploadPartOutput,
   type UploadRef,
 } from '@vgwrdma/s3-backend';
-import { compareKeys } from './listing.js';
 import {
   checkKey,
   checkMetadata,

@@ -9,6 +9,7 @@ import {
   type CopyObjectOutput,
   type CreateBucketInput,
   checkConditions,
+  compareKeys,
   type DeleteObjectInput,
   type DeleteObjectOutput,
   type DeleteObjectsInput,
@@ -37,7 +38,7 @@ import {
   type TagSet,
   UnsupportedBackend,
 } from '@vgwrdma/s3-backend';
-import { compareKeys, listPage } from './listing.js';
+import { listPage } from './listing.js';
 import { checkKey, checkMetadata, type MemObject, MemStore, pickHeaders } from './store.js';
 
 type Ctx = RequestContext;
