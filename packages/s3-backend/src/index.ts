@@ -58,7 +58,14 @@ export type { ConditionTarget } from './conditions.js';
 export { checkConditions, normalizeETag } from './conditions.js';
 export { DelegatingBackend } from './delegating-backend.js';
 export * from './errors/index.js';
-export { compareKeys, type ListPageInput, type ListPageResult, ListPager } from './list-page.js';
+export {
+  compareKeys,
+  type ListPageInput,
+  type ListPageResult,
+  ListPager,
+  pageUploads,
+  type UploadEntry,
+} from './list-page.js';
 export { contentRangeHeader, parseRange, resolveRange } from './range.js';
 export * from './types/index.js';
 export { UnsupportedBackend } from './unsupported-backend.js';

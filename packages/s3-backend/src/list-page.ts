@@ -2,6 +2,12 @@
 // backend's flat blob listing, the in-memory reference backend): skip up to the marker, roll keys
 // up at the delimiter into common prefixes, stop after maxKeys entries. The caller feeds keys
 // that already start with the prefix, in S3 order (compareKeys), and stops when offer() says so.
+// pageUploads does the same for ListMultipartUploads over a bucket's uploads held in full.
+import type {
+  ListedUpload,
+  ListMultipartUploadsInput,
+  ListMultipartUploadsOutput,
+} from './types/multipart.js';
 
 export interface ListPageInput {
   prefix?: string | undefined;
@@ -59,4 +65,43 @@ export class ListPager<T> {
     page.last = entry;
     return true;
   }
+}
+
+/** An upload as a backend knows it; the storage class defaults to STANDARD. */
+export type UploadEntry = Omit<ListedUpload, 'storageClass'> & { storageClass?: string };
+
+/**
+ * ListMultipartUploads over every upload of a bucket, for backends that hold them all at hand:
+ * those under the prefix, after the key marker (an upload of the marker key itself only after
+ * the upload-id marker), by key then initiation time, at most maxUploads, with the next markers
+ * of a truncated page. The delimiter is not applied (no common prefixes).
+ */
+export function pageUploads(
+  input: ListMultipartUploadsInput,
+  all: Iterable<UploadEntry>,
+): ListMultipartUploadsOutput {
+  const prefix = input.prefix ?? '';
+  const { keyMarker, uploadIdMarker } = input;
+  const sorted = [...all]
+    .filter((u) => u.key.startsWith(prefix))
+    .filter((u) => {
+      if (keyMarker === undefined) return true;
+      const c = compareKeys(u.key, keyMarker);
+      return c > 0 || (c === 0 && uploadIdMarker !== undefined && u.uploadId > uploadIdMarker);
+    })
+    .sort((a, b) => compareKeys(a.key, b.key) || a.initiated.getTime() - b.initiated.getTime());
+  const page = sorted.slice(0, input.maxUploads);
+  const out: ListMultipartUploadsOutput = {
+    bucket: input.bucket,
+    uploads: page.map((u) => ({ ...u, storageClass: u.storageClass ?? 'STANDARD' })),
+    commonPrefixes: [],
+    isTruncated: sorted.length > page.length,
+    maxUploads: input.maxUploads,
+  };
+  const last = page.at(-1);
+  if (out.isTruncated && last) {
+    out.nextKeyMarker = last.key;
+    out.nextUploadIdMarker = last.uploadId;
+  }
+  return out;
 }

@@ -1,7 +1,7 @@
 // ListPager: S3's paging over an ordered key stream — the marker (a key, or a rolled-up prefix),
 // delimiter roll-up into common prefixes counted against maxKeys, truncation, maxKeys 0.
 import { describe, expect, it } from 'vitest';
-import { compareKeys, type ListPageInput, ListPager } from '../src/list-page.js';
+import { compareKeys, type ListPageInput, ListPager, pageUploads } from '../src/list-page.js';
 
 const KEYS = ['a/1', 'a/2', 'b', 'c/x/1', 'c/y', 'd', 'é'].sort(compareKeys);
 
@@ -57,5 +57,39 @@ describe('ListPager', () => {
 
   it('answers an empty, untruncated page for maxKeys 0 after one key', () => {
     expect(page({ maxKeys: 0 })).toEqual({ items: [], commonPrefixes: [], isTruncated: false, offered: 1 });
+  });
+});
+
+describe('pageUploads', () => {
+  const at = (s: number) => new Date(s * 1000);
+  const uploads = [
+    { key: 'b', uploadId: 'u3', initiated: at(3) },
+    { key: 'a', uploadId: 'u2', initiated: at(2) },
+    { key: 'a', uploadId: 'u1', initiated: at(1) },
+    { key: 'x/c', uploadId: 'u4', initiated: at(4) },
+  ];
+  const ids = (out: { uploads: { uploadId: string }[] }) => out.uploads.map((u) => u.uploadId);
+
+  it('orders by key, then initiation; pages with the next markers; STANDARD by default', () => {
+    const first = pageUploads({ bucket: 'bk', maxUploads: 2 }, uploads);
+    expect([ids(first), first.isTruncated, first.nextKeyMarker, first.nextUploadIdMarker]).toEqual([
+      ['u1', 'u2'],
+      true,
+      'a',
+      'u2',
+    ]);
+    expect(first.uploads[0]).toEqual({
+      key: 'a',
+      uploadId: 'u1',
+      initiated: at(1),
+      storageClass: 'STANDARD',
+    });
+    const next = pageUploads({ bucket: 'bk', maxUploads: 2, keyMarker: 'a', uploadIdMarker: 'u2' }, uploads);
+    expect([ids(next), next.isTruncated, next.nextKeyMarker]).toEqual([['u3', 'u4'], false, undefined]);
+  });
+
+  it('skips every upload of the key marker without an upload-id marker, and filters by prefix', () => {
+    expect(ids(pageUploads({ bucket: 'bk', maxUploads: 10, keyMarker: 'a' }, uploads))).toEqual(['u3', 'u4']);
+    expect(ids(pageUploads({ bucket: 'bk', maxUploads: 10, prefix: 'x/' }, uploads))).toEqual(['u4']);
   });
 });
