@@ -56,6 +56,7 @@ export {
 } from './checksums/index.js';
 export type { ConditionTarget } from './conditions.js';
 export { checkConditions, normalizeETag } from './conditions.js';
+export { checkNotCopyToItself, copyToItselfError } from './copy-to-itself.js';
 export { DelegatingBackend } from './delegating-backend.js';
 export * from './errors/index.js';
 export {
