@@ -5,7 +5,13 @@
 // S3 secret key) are only carried here, never printed.
 import type { LdapStoreOptions } from './iam/ldap-account-store.js';
 import type { S3StoreOptions } from './iam/s3-account-store.js';
-import { IAM_FLAGS, LDAP_FLAG_NAMES, S3_IAM_FLAG_NAMES, UNSUPPORTED_IAM_FLAGS } from './iam-flags.js';
+import {
+  IAM_FLAGS,
+  LDAP_FLAG_NAMES,
+  LDAP_REQUIRED_FLAG_NAMES,
+  S3_IAM_FLAG_NAMES,
+  UNSUPPORTED_IAM_FLAGS,
+} from './iam-flags.js';
 import { type Env, resolveFlags, UsageError } from './resolve-flags.js';
 
 export interface IamCacheConfig {
@@ -82,17 +88,7 @@ export function iamServiceConfig(
   const withCache = cache === undefined ? {} : { cache };
 
   if (v['iam-ldap-url'] !== undefined) {
-    const need = missing(v, [
-      'iam-ldap-bind-dn',
-      'iam-ldap-bind-pass',
-      'iam-ldap-query-base',
-      'iam-ldap-object-classes',
-      'iam-ldap-access-atr',
-      'iam-ldap-secret-atr',
-      'iam-ldap-role-atr',
-      'iam-ldap-user-id-atr',
-      'iam-ldap-group-id-atr',
-    ]);
+    const need = missing(v, LDAP_REQUIRED_FLAG_NAMES);
     if (need.length > 0)
       throw new UsageError(
         `the LDAP IAM service needs ${need.map((n) => `--${n} (${envOf(n).join(', ')})`).join(', ')}`,

@@ -39,8 +39,8 @@ const bool = <const N extends string>(name: N, env: string, help: string) =>
     help,
   }) as const satisfies FlagSpec;
 
-export const LDAP_FLAG_NAMES = [
-  'iam-ldap-url',
+/** What an LDAP store cannot do without, once --iam-ldap-url is given. */
+export const LDAP_REQUIRED_FLAG_NAMES = [
   'iam-ldap-bind-dn',
   'iam-ldap-bind-pass',
   'iam-ldap-query-base',
@@ -50,6 +50,11 @@ export const LDAP_FLAG_NAMES = [
   'iam-ldap-role-atr',
   'iam-ldap-user-id-atr',
   'iam-ldap-group-id-atr',
+] as const;
+
+export const LDAP_FLAG_NAMES = [
+  'iam-ldap-url',
+  ...LDAP_REQUIRED_FLAG_NAMES,
   'iam-ldap-project-id-atr',
   'iam-ldap-tls-skip-verify',
 ] as const;

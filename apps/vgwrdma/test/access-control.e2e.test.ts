@@ -23,16 +23,8 @@ import {
   PutPublicAccessBlockCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
-import {
-  type GatewayProcess,
-  killAllChildren,
-  makeTempDir,
-  removeDir,
-  s3Client,
-  startGateway,
-} from '@vgwrdma/test-kit';
+import { type GatewayProcess, type IamScene, type IamUser, startIamScene } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type IamUser, writeUsers } from './helpers/iam-users.js';
 
 const run = promisify(execFile);
 const ALICE: IamUser = {
@@ -80,27 +72,19 @@ print(json.dumps(out))
 `;
 
 describe('access control', () => {
+  let scene: IamScene;
   let gw: GatewayProcess;
-  let dir: string;
   let alice: S3Client;
   let bob: S3Client;
   const anon = (path: string, method = 'GET') => fetch(`${gw.url}/${path}`, { method }).then((r) => r.status);
 
   beforeAll(async () => {
-    dir = await makeTempDir('vgwrdma-access-');
-    await writeUsers(dir, [ALICE, BOB]);
-    gw = await startGateway({ globalArgs: ['--iam-dir', dir] });
-    alice = s3Client(gw.url, ALICE);
-    bob = s3Client(gw.url, BOB);
+    scene = await startIamScene({ users: [ALICE, BOB] });
+    gw = scene.gw;
+    alice = scene.client(ALICE);
+    bob = scene.client(BOB);
   });
-  afterAll(async () => {
-    alice?.destroy();
-    bob?.destroy();
-    await gw?.stop();
-    killAllChildren();
-    await removeDir(dir);
-    if (gw) await removeDir(gw.root);
-  });
+  afterAll(() => scene?.stop());
 
   it('shows display names, refuses unknown grantees, renders groups by URI, and revokes all with no grants', async () => {
     const Bucket = 'details';

@@ -28,15 +28,12 @@ import {
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import {
   type GatewayProcess,
-  killAllChildren,
-  makeTempDir,
+  type IamScene,
+  type IamUser,
   ROOT_CREDENTIALS,
-  removeDir,
-  s3Client,
-  startGateway,
+  startIamScene,
 } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type IamUser, writeUsers } from './helpers/iam-users.js';
 
 const ALICE: IamUser = { access: 'alice-key', secret: 'alice-secret', role: 'userplus' };
 const BOB: IamUser = { access: 'bob-key', secret: 'bob-secret' };
@@ -66,33 +63,22 @@ function statement(effect: 'Allow' | 'Deny', action: string[], resource: string,
 const policy = (...Statement: object[]) => JSON.stringify({ Version: '2012-10-17', Statement });
 
 describe('vgwrdma authorization of versions, object lock and copy sources', { timeout: 60_000 }, () => {
-  let gw: GatewayProcess;
-  let iamDir: string;
-  let versionDir: string;
+  let scene: IamScene;
+  let _gw: GatewayProcess;
   let root: S3Client;
   let alice: S3Client;
   let bob: S3Client;
 
   beforeAll(async () => {
-    iamDir = await makeTempDir('vgwrdma-authz-iam-');
-    versionDir = await makeTempDir('vgwrdma-authz-ver-');
-    await writeUsers(iamDir, [ALICE, BOB]);
-    gw = await startGateway({
-      globalArgs: ['--iam-dir', iamDir],
-      posixArgs: ['--versioning-dir', versionDir],
-    });
-    [root, alice, bob] = [ROOT_CREDENTIALS, ALICE, BOB].map((u) => s3Client(gw.url, u)) as [
+    scene = await startIamScene({ users: [ALICE, BOB], versioning: true });
+    _gw = scene.gw;
+    [root, alice, bob] = [ROOT_CREDENTIALS, ALICE, BOB].map((u) => scene.client(u)) as [
       S3Client,
       S3Client,
       S3Client,
     ];
   });
-  afterAll(async () => {
-    for (const c of [root, alice, bob]) c?.destroy();
-    await gw?.stop();
-    killAllChildren();
-    for (const dir of [iamDir, versionDir, gw?.root]) if (dir) await removeDir(dir);
-  });
+  afterAll(() => scene?.stop());
 
   /** Alice's versioned bucket with `doc` written twice; answers the two version ids. */
   async function versionedBucket(Bucket: string, lock = false): Promise<[string, string]> {

@@ -2,30 +2,15 @@
 // variables, flags winning over the environment, errors that name the flag, and banner rows that
 // never show the key or token.
 import { describe, expect, it } from 'vitest';
-import type { AzureBackendConfig } from '../src/azure-command.js';
 import { formatBanner } from '../src/banner.js';
-import { parseCommandLine } from '../src/config.js';
-import { UsageError } from '../src/resolve-flags.js';
+import type { Env } from '../src/resolve-flags.js';
+import { backendConfig, usageError as usageErrorOf } from './helpers/command-line.js';
 
 const root = { ROOT_ACCESS_KEY_ID: 'gw-ak', ROOT_SECRET_ACCESS_KEY: 'gw-sk' };
 const KEY = Buffer.from('an account key').toString('base64');
 
-function azureConfig(argv: string[], env: Record<string, string> = root) {
-  const command = parseCommandLine(argv, env, '/cwd');
-  if (command.kind !== 'serve') throw new Error(`expected serve, got ${command.kind}`);
-  expect(command.config.backend.kind).toBe('azure');
-  return { config: command.config, backend: command.config.backend as AzureBackendConfig };
-}
-
-function usageError(argv: string[], env: Record<string, string> = root): string {
-  try {
-    parseCommandLine(argv, env, '/cwd');
-  } catch (error) {
-    expect(error).toBeInstanceOf(UsageError);
-    return (error as UsageError).message;
-  }
-  throw new Error('expected a UsageError');
-}
+const azureConfig = (argv: string[], env: Env = root) => backendConfig('azure', argv, env);
+const usageError = (argv: string[], env: Env = root) => usageErrorOf(argv, env);
 
 describe('vgwrdma azure', () => {
   it('reads the long flags; -a after `azure` is the storage account, not the root access key', () => {

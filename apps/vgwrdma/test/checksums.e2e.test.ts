@@ -1,8 +1,6 @@
 // Checksums on the built gateway with the SDK: all five algorithms (CRC32, CRC32C, CRC64NVME,
 // SHA1, SHA256) on single PUTs, FULL_OBJECT and COMPOSITE multipart uploads, read back with
 // checksum mode on GET and HEAD; the values are recomputed here where node:crypto/zlib can.
-import { createHash } from 'node:crypto';
-import { crc32 } from 'node:zlib';
 import {
   type ChecksumAlgorithm,
   type ChecksumType,
@@ -25,36 +23,12 @@ import {
   startGateway,
 } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALGORITHMS, type Algorithm, type ChecksumFields, FIELD, LOCAL } from './helpers/checksum-fields.js';
 
 const Bucket = 'sums';
-const ALGORITHMS = ['CRC32', 'CRC32C', 'CRC64NVME', 'SHA1', 'SHA256'] as const;
-type Algorithm = (typeof ALGORITHMS)[number];
-/** The response field of each algorithm (ChecksumCRC32, ...). */
-const FIELD = {
-  CRC32: 'ChecksumCRC32',
-  CRC32C: 'ChecksumCRC32C',
-  CRC64NVME: 'ChecksumCRC64NVME',
-  SHA1: 'ChecksumSHA1',
-  SHA256: 'ChecksumSHA256',
-} as const satisfies Record<Algorithm, string>;
-
-/** What this process can compute itself (the CRC32C/CRC64NVME values are the SDK's, checked by the gateway). */
-const LOCAL: Partial<Record<Algorithm, (data: Buffer) => Buffer>> = {
-  CRC32: (data) => {
-    const out = Buffer.alloc(4);
-    out.writeUInt32BE(crc32(data));
-    return out;
-  },
-  SHA1: (data) => createHash('sha1').update(data).digest(),
-  SHA256: (data) => createHash('sha256').update(data).digest(),
-};
 
 const PART1 = Buffer.alloc(5 * 1024 * 1024, 'a');
 const PART2 = Buffer.from('and the last part, short');
-
-type ChecksumFields = Partial<Record<(typeof FIELD)[Algorithm], string>> & {
-  ChecksumType?: ChecksumType | string;
-};
 
 describe('vgwrdma checksums', { timeout: 120_000 }, () => {
   let gw: GatewayProcess;

@@ -2,26 +2,10 @@
 // (flag > env > default), and errors that name the offending flag.
 import { describe, expect, it } from 'vitest';
 import { parseCommandLine } from '../src/config.js';
-import { UsageError } from '../src/resolve-flags.js';
+import { ROOT_ENV, serveConfig, usageError } from './helpers/command-line.js';
 
-const creds = { ROOT_ACCESS_KEY_ID: 'ak', ROOT_SECRET_ACCESS_KEY: 'sk' };
-
-function serve(argv: string[], env: Record<string, string> = creds) {
-  const command = parseCommandLine(argv, env, '/cwd');
-  if (command.kind !== 'serve') throw new Error(`expected serve, got ${command.kind}`);
-  return command.config;
-}
-
-function usageError(argv: string[], env: Record<string, string> = creds): string {
-  try {
-    parseCommandLine(argv, env, '/cwd');
-  } catch (error) {
-    expect(error).toBeInstanceOf(UsageError);
-    expect(error).toMatchObject({ code: 'VGW_ERR_USAGE', exitCode: 2, name: 'UsageError' });
-    return (error as UsageError).message;
-  }
-  throw new Error('expected a UsageError');
-}
+const creds = ROOT_ENV;
+const serve = serveConfig;
 
 describe('parseCommandLine', () => {
   it('applies versitygw defaults', () => {

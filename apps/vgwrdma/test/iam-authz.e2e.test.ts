@@ -14,15 +14,12 @@ import {
 } from '@aws-sdk/client-s3';
 import {
   type GatewayProcess,
-  killAllChildren,
-  makeTempDir,
+  type IamScene,
+  type IamUser,
   ROOT_CREDENTIALS,
-  removeDir,
-  s3Client,
-  startGateway,
+  startIamScene,
 } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type IamUser, writeUsers } from './helpers/iam-users.js';
 
 // Alice may create buckets (userplus); Bob is a plain user.
 const ALICE: IamUser = { access: 'alice-key', secret: 'alice-secret', role: 'userplus' };
@@ -36,26 +33,14 @@ async function errorName(p: Promise<unknown>): Promise<string> {
 }
 
 describe('vgwrdma --iam-dir', () => {
+  let scene: IamScene;
   let gw: GatewayProcess;
-  let iamDir: string;
-  const clients: ReturnType<typeof s3Client>[] = [];
-  const client = (u: { access: string; secret: string }) => {
-    const c = s3Client(gw.url, u);
-    clients.push(c);
-    return c;
-  };
+  const client = (u: { access: string; secret: string }) => scene.client(u);
   beforeAll(async () => {
-    iamDir = await makeTempDir('vgwrdma-iam-');
-    await writeUsers(iamDir, [ALICE, BOB]);
-    gw = await startGateway({ globalArgs: ['--iam-dir', iamDir] });
+    scene = await startIamScene({ users: [ALICE, BOB] });
+    gw = scene.gw;
   });
-  afterAll(async () => {
-    for (const c of clients) c.destroy();
-    await gw?.stop();
-    killAllChildren();
-    await removeDir(iamDir);
-    if (gw) await removeDir(gw.root);
-  });
+  afterAll(() => scene?.stop());
 
   it('lets a second user in only where a policy or ACL grants it', async () => {
     const alice = client(ALICE);
@@ -107,7 +92,7 @@ describe('vgwrdma --iam-dir', () => {
   it('picks up users.json rewritten by another process', async () => {
     const carol = client({ access: 'carol-key', secret: 'carol-secret' });
     expect(await errorName(carol.send(new ListBucketsCommand({})))).toBe('InvalidAccessKeyId');
-    await writeUsers(iamDir, [ALICE, BOB, { access: 'carol-key', secret: 'carol-secret' }]);
+    await scene.writeUsers([ALICE, BOB, { access: 'carol-key', secret: 'carol-secret' }]);
     expect(await errorName(carol.send(new ListBucketsCommand({})))).toBe('');
   });
 });

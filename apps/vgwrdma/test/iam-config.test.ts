@@ -3,25 +3,14 @@
 // naming the missing flags; Vault and FreeIPA flags stop the start by name.
 import { describe, expect, it } from 'vitest';
 import { parseCommandLine } from '../src/config.js';
-import { UsageError } from '../src/resolve-flags.js';
+import type { Env } from '../src/resolve-flags.js';
+import { ROOT_ENV, serveConfig, usageError as usageErrorOf } from './helpers/command-line.js';
 
-const creds = { ROOT_ACCESS_KEY_ID: 'ak', ROOT_SECRET_ACCESS_KEY: 'sk' };
-
-function serve(argv: string[], env: Record<string, string> = {}) {
-  const command = parseCommandLine([...argv, 'posix', 'data'], { ...creds, ...env }, '/cwd');
-  if (command.kind !== 'serve') throw new Error(`expected serve, got ${command.kind}`);
-  return command.config;
-}
-
-function usageError(argv: string[], env: Record<string, string> = {}): string {
-  try {
-    serve(argv, env);
-  } catch (error) {
-    expect(error).toBeInstanceOf(UsageError);
-    return (error as UsageError).message;
-  }
-  throw new Error('expected a UsageError');
-}
+/** `vgwrdma <argv> posix data` with the root keys and whatever else the test adds to the environment. */
+const serve = (argv: string[], env: Env = {}) =>
+  serveConfig([...argv, 'posix', 'data'], { ...ROOT_ENV, ...env });
+const usageError = (argv: string[], env: Env = {}) =>
+  usageErrorOf([...argv, 'posix', 'data'], { ...ROOT_ENV, ...env });
 
 const LDAP = [
   '--iam-ldap-url',

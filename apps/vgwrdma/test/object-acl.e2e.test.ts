@@ -5,7 +5,6 @@
 // the object's other attributes, enforcement across bucket ACL × object ACL, and
 // BucketOwnerEnforced turning object ACLs off.
 import { execFile } from 'node:child_process';
-import { mkdir } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import {
   CompleteMultipartUploadCommand,
@@ -23,16 +22,8 @@ import {
   type S3Client,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
-import {
-  type GatewayProcess,
-  killAllChildren,
-  makeTempDir,
-  removeDir,
-  s3Client,
-  startGateway,
-} from '@vgwrdma/test-kit';
+import { type GatewayProcess, type IamScene, type IamUser, startIamScene } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type IamUser, writeUsers } from './helpers/iam-users.js';
 
 const ALICE: IamUser = {
   access: 'alice-key',
@@ -56,31 +47,19 @@ function grantsOf(out: { Grants?: Grant[] | undefined }) {
 }
 
 describe('object ACLs', () => {
+  let scene: IamScene;
   let gw: GatewayProcess;
-  let dir: string;
   let alice: S3Client;
   let bob: S3Client;
   const anonGet = (path: string) => fetch(`${gw.url}/${path}`).then((r) => r.status);
 
   beforeAll(async () => {
-    dir = await makeTempDir('vgwrdma-objacl-');
-    await writeUsers(dir, [ALICE, BOB]);
-    await mkdir(`${dir}/versions`);
-    gw = await startGateway({
-      globalArgs: ['--iam-dir', dir],
-      posixArgs: ['--versioning-dir', `${dir}/versions`],
-    });
-    alice = s3Client(gw.url, ALICE);
-    bob = s3Client(gw.url, BOB);
+    scene = await startIamScene({ users: [ALICE, BOB], versioning: true });
+    gw = scene.gw;
+    alice = scene.client(ALICE);
+    bob = scene.client(BOB);
   });
-  afterAll(async () => {
-    alice?.destroy();
-    bob?.destroy();
-    await gw?.stop();
-    killAllChildren();
-    await removeDir(dir);
-    if (gw) await removeDir(gw.root);
-  });
+  afterAll(() => scene?.stop());
 
   it('sets and reads object ACLs by canned value, grant headers and XML body, stored in the acl xattr', async () => {
     const Bucket = 'objacl';

@@ -2,27 +2,13 @@
 // 64 MiB buffer instead of 1 GiB); flag > env > default; errors that name the flag.
 import { BYTE_SIZE_FORMS } from '@vgwrdma/rdma-protocol';
 import { describe, expect, it } from 'vitest';
-import { parseCommandLine } from '../src/config.js';
-import { UsageError } from '../src/resolve-flags.js';
+import type { Env } from '../src/resolve-flags.js';
 import { globalUsage } from '../src/usage.js';
+import { ROOT_ENV, serveConfig, usageError as usageErrorOf } from './helpers/command-line.js';
 
-const creds = { ROOT_ACCESS_KEY_ID: 'ak', ROOT_SECRET_ACCESS_KEY: 'sk' };
-
-function serve(argv: string[], env: Record<string, string> = {}) {
-  const command = parseCommandLine(argv, { ...creds, ...env }, '/cwd');
-  if (command.kind !== 'serve') throw new Error(`expected serve, got ${command.kind}`);
-  return command.config;
-}
-
-function usageError(argv: string[], env: Record<string, string> = {}): string {
-  try {
-    parseCommandLine(argv, { ...creds, ...env }, '/cwd');
-  } catch (error) {
-    expect(error).toBeInstanceOf(UsageError);
-    return (error as UsageError).message;
-  }
-  throw new Error('expected a UsageError');
-}
+/** With the root keys, and whatever else the test adds to the environment. */
+const serve = (argv: string[], env: Env = {}) => serveConfig(argv, { ...ROOT_ENV, ...env });
+const usageError = (argv: string[], env: Env = {}) => usageErrorOf(argv, { ...ROOT_ENV, ...env });
 
 describe('--rdma-* flags', () => {
   it('leave RDMA off without --rdma-ip', () => {

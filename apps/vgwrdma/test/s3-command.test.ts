@@ -4,27 +4,13 @@
 import { describe, expect, it } from 'vitest';
 import { formatBanner } from '../src/banner.js';
 import { parseCommandLine } from '../src/config.js';
-import { UsageError } from '../src/resolve-flags.js';
-import type { S3BackendConfig } from '../src/s3-command.js';
+import type { Env } from '../src/resolve-flags.js';
+import { backendConfig, usageError as usageErrorOf } from './helpers/command-line.js';
 
 const root = { ROOT_ACCESS_KEY_ID: 'gw-ak', ROOT_SECRET_ACCESS_KEY: 'gw-sk' };
 
-function s3Config(argv: string[], env: Record<string, string> = root) {
-  const command = parseCommandLine(argv, env, '/cwd');
-  if (command.kind !== 'serve') throw new Error(`expected serve, got ${command.kind}`);
-  expect(command.config.backend.kind).toBe('s3');
-  return { config: command.config, backend: command.config.backend as S3BackendConfig };
-}
-
-function usageError(argv: string[], env: Record<string, string> = root): string {
-  try {
-    parseCommandLine(argv, env, '/cwd');
-  } catch (error) {
-    expect(error).toBeInstanceOf(UsageError);
-    return (error as UsageError).message;
-  }
-  throw new Error('expected a UsageError');
-}
+const s3Config = (argv: string[], env: Env = root) => backendConfig('s3', argv, env);
+const usageError = (argv: string[], env: Env = root) => usageErrorOf(argv, env);
 
 describe('vgwrdma s3', () => {
   it('reads every s3 flag; --access/--secret after `s3` are the upstream keys', () => {

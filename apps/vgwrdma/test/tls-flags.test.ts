@@ -6,14 +6,10 @@ import { formatBanner } from '../src/banner.js';
 import { parseCommandLine } from '../src/config.js';
 import { endpointUrl } from '../src/listen-address.js';
 import { UsageError } from '../src/resolve-flags.js';
+import { ROOT_ENV, serveConfig } from './helpers/command-line.js';
 
-const creds = { ROOT_ACCESS_KEY_ID: 'ak', ROOT_SECRET_ACCESS_KEY: 'sk' };
-
-function serve(argv: string[], env: Record<string, string> = creds) {
-  const command = parseCommandLine(argv, env, '/cwd');
-  if (command.kind !== 'serve') throw new Error(`expected serve, got ${command.kind}`);
-  return command.config;
-}
+const creds = ROOT_ENV;
+const serve = serveConfig;
 
 describe('--cert / --key / --ready', () => {
   it('takes the pair from flags, resolved against the working directory', () => {

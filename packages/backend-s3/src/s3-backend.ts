@@ -1,40 +1,11 @@
 // S3Backend: the Backend contract forwarded to an upstream S3 store (AWS S3, Ceph RGW, MinIO,
 // another gateway) with @aws-sdk/client-s3 over one pool of keep-alive connections. Bodies stream
 // both ways; upstream errors come back as the same S3Error codes; bucket ACL, policy, CORS and
-// website live in an optional meta bucket. Each method is one line: the work is in ./ops.
+// website live in an optional meta bucket. The operations are the functions of ./ops, installed by
+// name (installUpstreamOps).
 import { HeadBucketCommand } from '@aws-sdk/client-s3';
-import type {
-  BucketAcl,
-  BucketLockConfig,
-  BucketSummary,
-  CompleteMultipartUploadInput,
-  CopyObjectInput,
-  CreateBucketInput,
-  CreateMultipartUploadInput,
-  RequestContext as Ctx,
-  DeleteObjectInput,
-  DeleteObjectsInput,
-  GetObjectAttributesInput,
-  GetObjectInput,
-  HeadObjectInput,
-  ListBucketsInput,
-  ListMultipartUploadsInput,
-  ListObjectsV1Input,
-  ListObjectsV2Input,
-  ListObjectVersionsInput,
-  ListPartsInput,
-  ObjectAclOutput,
-  ObjectKey,
-  ObjectOwnership,
-  ObjectRetention,
-  PutObjectInput,
-  TagSet,
-  UploadPartCopyInput,
-  UploadPartInput,
-  UploadRef,
-  VersioningStatus,
-} from '@vgwrdma/s3-backend';
-import { UnsupportedBackend } from '@vgwrdma/s3-backend';
+import type { RequestContext as Ctx } from '@vgwrdma/s3-backend';
+import { installUpstreamOps, UnsupportedBackend } from '@vgwrdma/s3-backend';
 import { createUpstreamClients, type UpstreamClients } from './client.js';
 import { MetaBucket } from './meta-bucket.js';
 import * as cfg from './ops/bucket-config.js';
@@ -99,39 +70,7 @@ export class S3Backend extends UnsupportedBackend {
     this.clients.destroy();
   }
 
-  // Buckets and ownership
-  override listBuckets(ctx: Ctx, i: ListBucketsInput) {
-    return buckets.listBuckets(this.up, ctx, i);
-  }
-  override createBucket(ctx: Ctx, i: CreateBucketInput) {
-    return buckets.createBucket(this.up, ctx, i);
-  }
-  override headBucket(ctx: Ctx, b: string) {
-    return buckets.headBucket(this.up, ctx, b);
-  }
-  override deleteBucket(ctx: Ctx, b: string) {
-    return buckets.deleteBucket(this.up, ctx, b);
-  }
-  override getBucketAcl(ctx: Ctx, b: string) {
-    return buckets.getBucketAcl(this.up, ctx, b);
-  }
-  override putBucketAcl(ctx: Ctx, b: string, acl: BucketAcl) {
-    return buckets.putBucketAcl(this.up, ctx, b, acl);
-  }
-  override changeBucketOwner(ctx: Ctx, b: string, owner: string) {
-    return buckets.changeBucketOwner(this.up, ctx, b, owner);
-  }
-  override listBucketsAndOwners(ctx: Ctx): Promise<BucketSummary[]> {
-    return buckets.listBucketsAndOwners(this.up, ctx);
-  }
-
-  // Bucket configuration
-  override getBucketVersioning(ctx: Ctx, b: string) {
-    return cfg.getBucketVersioning(this.up, ctx, b);
-  }
-  override putBucketVersioning(ctx: Ctx, b: string, s: VersioningStatus) {
-    return cfg.putBucketVersioning(this.up, ctx, b, s);
-  }
+  // Bucket ACL-like documents kept in the meta bucket, one stored-document kind per method.
   override getBucketPolicy(ctx: Ctx, b: string) {
     return cfg.getStored(this.up, ctx, 'policy', b);
   }
@@ -159,113 +98,17 @@ export class S3Backend extends UnsupportedBackend {
   override deleteBucketWebsite(ctx: Ctx, b: string) {
     return cfg.deleteStored(this.up, ctx, 'website', b);
   }
-  override getBucketOwnershipControls(ctx: Ctx, b: string) {
-    return cfg.getBucketOwnershipControls(this.up, ctx, b);
-  }
-  override putBucketOwnershipControls(ctx: Ctx, b: string, o: ObjectOwnership) {
-    return cfg.putBucketOwnershipControls(this.up, ctx, b, o);
-  }
-  override deleteBucketOwnershipControls(ctx: Ctx, b: string) {
-    return cfg.deleteBucketOwnershipControls(this.up, ctx, b);
-  }
-  override getBucketTagging(ctx: Ctx, b: string) {
-    return cfg.getBucketTagging(this.up, ctx, b);
-  }
-  override putBucketTagging(ctx: Ctx, b: string, t: TagSet) {
-    return cfg.putBucketTagging(this.up, ctx, b, t);
-  }
-  override deleteBucketTagging(ctx: Ctx, b: string) {
-    return cfg.deleteBucketTagging(this.up, ctx, b);
-  }
-  override getObjectLockConfiguration(ctx: Ctx, b: string) {
-    return cfg.getObjectLockConfiguration(this.up, ctx, b);
-  }
-  override putObjectLockConfiguration(ctx: Ctx, b: string, c: BucketLockConfig) {
-    return cfg.putObjectLockConfiguration(this.up, ctx, b, c);
-  }
 
-  // Objects
-  override putObject(ctx: Ctx, i: PutObjectInput) {
-    return objects.putObject(this.up, ctx, i);
-  }
-  override getObject(ctx: Ctx, i: GetObjectInput) {
-    return objects.getObject(this.up, ctx, i);
-  }
-  override headObject(ctx: Ctx, i: HeadObjectInput) {
-    return objects.headObject(this.up, ctx, i);
-  }
-  override deleteObject(ctx: Ctx, i: DeleteObjectInput) {
-    return objects.deleteObject(this.up, ctx, i);
-  }
-  override deleteObjects(ctx: Ctx, i: DeleteObjectsInput) {
-    return objects.deleteObjects(this.up, ctx, i);
-  }
-  override copyObject(ctx: Ctx, i: CopyObjectInput) {
-    return objects.copyObject(this.up, ctx, i);
-  }
-  override listObjects(ctx: Ctx, i: ListObjectsV1Input) {
-    return listing.listObjects(this.up, ctx, i);
-  }
-  override listObjectsV2(ctx: Ctx, i: ListObjectsV2Input) {
-    return listing.listObjectsV2(this.up, ctx, i);
-  }
-  override listObjectVersions(ctx: Ctx, i: ListObjectVersionsInput) {
-    return listing.listObjectVersions(this.up, ctx, i);
-  }
-  override getObjectAttributes(ctx: Ctx, i: GetObjectAttributesInput) {
-    return getObjectAttributes(this.up, ctx, i);
-  }
-  override getObjectAcl(ctx: Ctx, i: ObjectKey) {
-    return oc.getObjectAcl(this.up, ctx, i);
-  }
-  override putObjectAcl(ctx: Ctx, i: ObjectKey, acl: ObjectAclOutput) {
-    return oc.putObjectAcl(this.up, ctx, i, acl);
-  }
-  override getObjectTagging(ctx: Ctx, i: ObjectKey) {
-    return oc.getObjectTagging(this.up, ctx, i);
-  }
-  override putObjectTagging(ctx: Ctx, i: ObjectKey, t: TagSet) {
-    return oc.putObjectTagging(this.up, ctx, i, t);
-  }
-  override deleteObjectTagging(ctx: Ctx, i: ObjectKey) {
-    return oc.deleteObjectTagging(this.up, ctx, i);
-  }
-  override getObjectRetention(ctx: Ctx, i: ObjectKey) {
-    return oc.getObjectRetention(this.up, ctx, i);
-  }
-  override putObjectRetention(ctx: Ctx, i: ObjectKey, r: ObjectRetention, bypass: boolean) {
-    return oc.putObjectRetention(this.up, ctx, i, r, bypass);
-  }
-  override getObjectLegalHold(ctx: Ctx, i: ObjectKey) {
-    return oc.getObjectLegalHold(this.up, ctx, i);
-  }
-  override putObjectLegalHold(ctx: Ctx, i: ObjectKey, on: boolean) {
-    return oc.putObjectLegalHold(this.up, ctx, i, on);
-  }
-  override restoreObject(ctx: Ctx, i: ObjectKey) {
-    return oc.restoreObject(this.up, ctx, i);
-  }
-
-  // Multipart
-  override createMultipartUpload(ctx: Ctx, i: CreateMultipartUploadInput) {
-    return mp.createMultipartUpload(this.up, ctx, i);
-  }
-  override uploadPart(ctx: Ctx, i: UploadPartInput) {
-    return mp.uploadPart(this.up, ctx, i);
-  }
-  override uploadPartCopy(ctx: Ctx, i: UploadPartCopyInput) {
-    return mp.uploadPartCopy(this.up, ctx, i);
-  }
-  override completeMultipartUpload(ctx: Ctx, i: CompleteMultipartUploadInput) {
-    return mp.completeMultipartUpload(this.up, ctx, i);
-  }
-  override abortMultipartUpload(ctx: Ctx, i: UploadRef) {
-    return mp.abortMultipartUpload(this.up, ctx, i);
-  }
-  override listParts(ctx: Ctx, i: ListPartsInput) {
-    return mp.listParts(this.up, ctx, i);
-  }
-  override listMultipartUploads(ctx: Ctx, i: ListMultipartUploadsInput) {
-    return mp.listMultipartUploads(this.up, ctx, i);
+  // Every other operation is the ops function of the same name, called with the upstream.
+  static {
+    installUpstreamOps(S3Backend, (b) => b.up, [
+      buckets,
+      cfg,
+      objects,
+      oc,
+      { getObjectAttributes },
+      listing,
+      mp,
+    ]);
   }
 }

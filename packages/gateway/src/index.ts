@@ -19,11 +19,13 @@ export type { ReadinessCheck, ReadinessReport } from './health/readiness.js';
 export type {
   AccountCacheOptions,
   AccountStore,
+  AccountsEdit,
   IamAccount,
   IamAccountUpdate,
   IamStoreOptions,
 } from './iam/index.js';
 export {
+  accountEdits,
   applyUpdate,
   CachedAccountStore,
   IamStore,

@@ -186,6 +186,18 @@ describe('request validation', () => {
     });
     expect(xmlField(wrong.body, 'Code')).toBe('BadDigest');
     expect(backend.bucket('raw').objects.has('present')).toBe(true);
+    // A checksum header is checked against the XML body too, and its error names the algorithm.
+    const wrongCrc = await raw(gw.url, {
+      method: 'POST',
+      path: '/raw?delete',
+      body,
+      headers: { 'x-amz-checksum-crc32': 'AAAAAA==' },
+    });
+    expect([xmlField(wrongCrc.body, 'Code'), xmlField(wrongCrc.body, 'Message')]).toEqual([
+      'BadDigest',
+      'The CRC32 you specified did not match the calculated checksum.',
+    ]);
+    expect(backend.bucket('raw').objects.has('present')).toBe(true);
   });
 
   it('checks Content-MD5 shape and value on PUT', async () => {

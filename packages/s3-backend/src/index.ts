@@ -25,14 +25,20 @@ export type {
   OffThreadAlgorithm,
   OffThreadDigest,
   StreamDigest,
+  UploadChecksum,
 } from './checksums/index.js';
 export {
   algorithmOfHeader,
   BodyDigest,
   CHECKSUMS,
+  checkChecksumType,
+  checkCompleteChecksum,
+  checkCompleteChecksumType,
   checksumHeader,
   checksumKernelStatus,
+  checksumTypeAllowed,
   createMd5,
+  defaultChecksumType,
   digestStream,
   etagDigest,
   getChecksum,
@@ -45,12 +51,23 @@ export {
   offThreadDigest,
   offThreadDigestAvailable,
   parseChecksumAlgorithm,
+  parseCompleteChecksumValue,
   streamDigest,
 } from './checksums/index.js';
 export type { ConditionTarget } from './conditions.js';
 export { checkConditions, normalizeETag } from './conditions.js';
+export { checkNotCopyToItself, copyToItselfError } from './copy-to-itself.js';
 export { DelegatingBackend } from './delegating-backend.js';
 export * from './errors/index.js';
+export {
+  compareKeys,
+  type ListPageInput,
+  type ListPageResult,
+  ListPager,
+  pageUploads,
+  type UploadEntry,
+} from './list-page.js';
 export { contentRangeHeader, parseRange, resolveRange } from './range.js';
 export * from './types/index.js';
 export { UnsupportedBackend } from './unsupported-backend.js';
+export { installUpstreamOps, type UpstreamOp, type UpstreamOps } from './upstream-ops.js';

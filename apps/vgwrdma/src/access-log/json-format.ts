@@ -3,25 +3,29 @@
 import type { RdmaTransferEvent } from '@vgwrdma/cu-backend';
 import type { RequestObservation } from '@vgwrdma/gateway';
 
-export interface AccessRecord {
-  readonly requestId: string;
+/** The observation's fields an operator filters on, under the observation's own names. */
+type ObservedField =
+  | 'requestId'
+  | 'remoteAddress'
+  | 'method'
+  | 'url'
+  | 'operation'
+  | 'bucket'
+  | 'key'
+  | 'status'
+  | 'errorCode'
+  | 'bytesSent'
+  | 'bytesReceived'
+  | 'objectSize'
+  | 'userAgent'
+  | 'accessKey'
+  | 'totalMs'
+  | 'firstByteMs'
+  | 'completed';
+
+export interface AccessRecord extends Pick<RequestObservation, ObservedField> {
+  /** startedAt as an ISO 8601 time. */
   readonly time: string;
-  readonly remoteAddress: string | undefined;
-  readonly method: string;
-  readonly url: string;
-  readonly operation: string;
-  readonly bucket: string;
-  readonly key: string;
-  readonly status: number;
-  readonly errorCode: string | undefined;
-  readonly bytesSent: number;
-  readonly bytesReceived: number;
-  readonly objectSize: number | undefined;
-  readonly userAgent: string | undefined;
-  readonly accessKey: string | undefined;
-  readonly totalMs: number;
-  readonly firstByteMs: number | undefined;
-  readonly completed: boolean;
   /** 'rdma' when the payload moved by RDMA, 'http' otherwise. */
   readonly via: 'http' | 'rdma';
   readonly rdmaBytes?: number;

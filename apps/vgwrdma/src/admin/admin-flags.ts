@@ -3,7 +3,7 @@
 // versitygw spells some aliases with one dash and several letters (-er, -ui); argv-aliases.ts
 // rewrites those to the `--alias` form node:util parseArgs reads.
 import { z } from 'zod';
-import type { FlagSpec } from '../flags.js';
+import { type FlagSpec, HELP_FLAG } from '../flags.js';
 import { isHttpUrl } from '../http-url.js';
 
 const nonEmpty = z.string().min(1, 'must not be empty');
@@ -17,15 +17,8 @@ const endpoint = z
   .refine(isHttpUrl, 'must be an http:// or https:// URL such as http://127.0.0.1:7070');
 const role = z.enum(['user', 'admin', 'userplus'], "must be one of 'user', 'admin', 'userplus'");
 
-const help = {
-  name: 'help',
-  short: 'h',
-  type: 'boolean',
-  env: [],
-  schema: boolFlag,
-  default: false,
-  help: 'show this help',
-} as const satisfies FlagSpec;
+/** -h / --help: the app's own, the same in every command's table. */
+const help = HELP_FLAG;
 
 const json = {
   name: 'json',

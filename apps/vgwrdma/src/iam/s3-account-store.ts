@@ -12,14 +12,13 @@ import { Agent as HttpsAgent } from 'node:https';
 import { GetObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import {
   type AccountStore,
-  applyUpdate,
+  accountEdits,
   type IamAccount,
   type IamAccountUpdate,
   parseUsersDocument,
   serializeUsers,
   USERS_FILE,
 } from '@vgwrdma/gateway';
-import { S3Error } from '@vgwrdma/s3-backend';
 
 export interface S3StoreOptions {
   readonly endpoint: string;
@@ -96,24 +95,15 @@ export class S3AccountStore implements AccountStore {
   }
 
   create(account: IamAccount): Promise<void> {
-    return this.mutate((users) => {
-      if (users.has(account.access)) throw new S3Error('XAdminUserExists');
-      users.set(account.access, account);
-    });
+    return this.mutate(accountEdits.create(account));
   }
 
   update(access: string, update: IamAccountUpdate): Promise<void> {
-    return this.mutate((users) => {
-      const current = users.get(access);
-      if (!current) throw new S3Error('XAdminUserNotFound');
-      users.set(access, applyUpdate(current, update));
-    });
+    return this.mutate(accountEdits.update(access, update));
   }
 
   delete(access: string): Promise<void> {
-    return this.mutate((users) => {
-      if (!users.delete(access)) throw new S3Error('XAdminUserNotFound');
-    });
+    return this.mutate(accountEdits.delete(access));
   }
 
   async close(): Promise<void> {

@@ -177,6 +177,7 @@ describe('used by: an app with npm install @vgwrdma/cuobjclient @aws-sdk/client-
         const app = await installs.app;
         const served = await installedGateway();
         await copyFile(join(FIXTURES, script), join(app, script));
+        await copyFile(join(FIXTURES, 'round-trip.cjs'), join(app, 'round-trip.cjs'));
         const { stdout } = await user.node(script, [], app, clientEnv(served.endpoint, `app-${module}`));
         expect(JSON.parse(stdout), `${script}\n${served.stderr()}`).toEqual({
           module,
@@ -223,6 +224,7 @@ describe('used by: a custom gateway embedding cu-backend', () => {
       const [dir, app] = await Promise.all([installs.customGateway, installs.app]);
       await copyFile(join(FIXTURES, 'custom-gateway.mjs'), join(dir, 'gateway.mjs'));
       await copyFile(join(FIXTURES, 'app.mjs'), join(app, 'app.mjs'));
+      await copyFile(join(FIXTURES, 'round-trip.cjs'), join(app, 'round-trip.cjs'));
       const root = await user.folder('custom-root');
       const gateway = await serve(process.execPath, ['gateway.mjs', root], {
         cwd: dir,

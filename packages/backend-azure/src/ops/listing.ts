@@ -11,65 +11,34 @@ import type {
   ListObjectsV2Input,
   ListObjectVersionsInput,
   ListObjectVersionsOutput,
+  ListPageInput,
+  ListPageResult,
 } from '@vgwrdma/s3-backend';
+import { ListPager } from '@vgwrdma/s3-backend';
 import { toS3Error } from '../azure-error.js';
 import { readStored } from '../blob-meta.js';
 import { container, UPLOADS_PREFIX, type Upstream } from '../upstream.js';
 
-interface PageInput {
-  prefix?: string | undefined;
-  delimiter?: string | undefined;
-  /** List strictly after this key (or, when it is a rolled-up prefix, after everything under it). */
-  after?: string | undefined;
-  maxKeys: number;
-}
-
-interface Page {
-  items: BlobItem[];
-  commonPrefixes: string[];
-  isTruncated: boolean;
-  last?: string;
-}
-
-/** UTF-8 byte order, as S3 sorts keys. */
-export function compareKeys(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a), Buffer.from(b));
-}
-
-export async function listPage(up: Upstream, bucket: string, input: PageInput): Promise<Page> {
-  const { prefix = '', delimiter, after, maxKeys } = input;
-  const page: Page = { items: [], commonPrefixes: [], isTruncated: false };
+/** One page of the bucket's blobs (the multipart staging names left out), paged as S3 pages. */
+export async function listPage(
+  up: Upstream,
+  bucket: string,
+  input: ListPageInput,
+): Promise<ListPageResult<BlobItem>> {
+  const pager = new ListPager<BlobItem>(input);
   const c = container(up, bucket);
   try {
     // Even MaxKeys 0 asks once, so a missing bucket is still NoSuchBucket.
+    const prefix = input.prefix;
     const blobs = c.listBlobsFlat({ includeMetadata: true, ...(prefix ? { prefix } : {}) });
     for await (const blob of blobs) {
-      const key = blob.name;
-      if (key.startsWith(UPLOADS_PREFIX)) continue;
-      if (after !== undefined && compareKeys(key, after) <= 0) continue;
-      if (after !== undefined && delimiter && after.endsWith(delimiter) && key.startsWith(after)) continue;
-      let entry = key;
-      let isPrefix = false;
-      if (delimiter) {
-        const cut = key.indexOf(delimiter, prefix.length);
-        if (cut >= 0) {
-          entry = key.slice(0, cut + delimiter.length);
-          isPrefix = true;
-        }
-      }
-      if (isPrefix && page.commonPrefixes.at(-1) === entry) continue;
-      if (page.items.length + page.commonPrefixes.length >= maxKeys) {
-        page.isTruncated = maxKeys > 0;
-        break;
-      }
-      if (isPrefix) page.commonPrefixes.push(entry);
-      else page.items.push(blob);
-      page.last = entry;
+      if (blob.name.startsWith(UPLOADS_PREFIX)) continue;
+      if (!pager.offer(blob.name, blob)) break;
     }
   } catch (err) {
     throw toS3Error(err);
   }
-  return page;
+  return pager.page;
 }
 
 function listed(blob: BlobItem): ListedObject {

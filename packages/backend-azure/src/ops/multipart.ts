@@ -18,6 +18,7 @@ import {
   type ListPartsOutput,
   multipartETag,
   normalizeETag,
+  pageUploads,
   S3Error,
   type UploadPartCopyInput,
   type UploadPartCopyOutput,
@@ -38,7 +39,6 @@ import {
   writeUpload,
 } from '../upload-records.js';
 import { blockBlob, checkKey, checkMetadata, container, type Upstream } from '../upstream.js';
-import { compareKeys } from './listing.js';
 import { commit, getObject, pickHeaders } from './objects.js';
 
 const MIN_PART_SIZE = 5 * 1024 * 1024;
@@ -251,29 +251,5 @@ export async function listMultipartUploads(
   input: ListMultipartUploadsInput,
 ): Promise<ListMultipartUploadsOutput> {
   await az(() => container(up, input.bucket).getProperties());
-  const prefix = input.prefix ?? '';
-  const marker = input.keyMarker;
-  const idMarker = input.uploadIdMarker;
-  const all = (await listUploadRecords(up, input.bucket))
-    .filter((u) => u.key.startsWith(prefix))
-    .filter((u) => {
-      if (marker === undefined) return true;
-      const c = compareKeys(u.key, marker);
-      return c > 0 || (c === 0 && idMarker !== undefined && u.uploadId > idMarker);
-    })
-    .sort((a, b) => compareKeys(a.key, b.key) || a.initiated.getTime() - b.initiated.getTime());
-  const page = all.slice(0, input.maxUploads);
-  const out: ListMultipartUploadsOutput = {
-    bucket: input.bucket,
-    uploads: page.map((u) => ({ ...u, storageClass: 'STANDARD' })),
-    commonPrefixes: [],
-    isTruncated: all.length > page.length,
-    maxUploads: input.maxUploads,
-  };
-  const last = page.at(-1);
-  if (out.isTruncated && last) {
-    out.nextKeyMarker = last.key;
-    out.nextUploadIdMarker = last.uploadId;
-  }
-  return out;
+  return pageUploads(input, await listUploadRecords(up, input.bucket));
 }

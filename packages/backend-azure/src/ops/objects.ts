@@ -10,6 +10,7 @@ import {
   type CopyObjectOutput,
   type RequestContext as Ctx,
   checkConditions,
+  checkNotCopyToItself,
   type DeleteObjectInput,
   type DeleteObjectOutput,
   type DeleteObjectsInput,
@@ -280,12 +281,7 @@ export async function deleteObjects(
 export async function copyObject(up: Upstream, ctx: Ctx, input: CopyObjectInput): Promise<CopyObjectOutput> {
   checkKey(input.key);
   const replace = input.metadataDirective === 'REPLACE';
-  if (!replace && input.source.bucket === input.bucket && input.source.key === input.key) {
-    throw new S3Error(
-      'InvalidRequest',
-      "This copy request is illegal because it is trying to copy an object to itself without changing the object's metadata, storage class, website redirect location or encryption attributes.",
-    );
-  }
+  checkNotCopyToItself(input);
   if (replace) checkMetadata(input.metadata);
   // The copy streams through the gateway (download, then the PutObject path): its ETag is the MD5
   // of the bytes, as S3's is for a copy of a multipart object, and the checksums are recomputed.

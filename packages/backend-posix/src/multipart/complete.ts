@@ -13,6 +13,8 @@ import {
   type ChecksumType,
   type CompleteMultipartUploadInput,
   type CompleteMultipartUploadOutput,
+  checkCompleteChecksum,
+  checkCompleteChecksumType,
   getChecksum,
   multipartETag,
   normalizeETag,
@@ -199,6 +201,11 @@ async function finish(
 ): Promise<CompleteMultipartUploadOutput> {
   validatePartList(input);
   const { algorithm, type } = await readUploadChecksum(env, claimed);
+  checkCompleteChecksumType({ algorithm, type }, input.checksumType);
+  // With a CRC32/CRC32C/SHA checksum on every part, S3 wants the parts numbered 1, 2, 3, ...
+  if (algorithm && algorithm !== 'CRC64NVME' && input.parts.some((p, i) => p.partNumber !== i + 1)) {
+    throw new S3Error('InvalidPartOrder');
+  }
   const parts: CheckedPart[] = [];
   const partSums: string[] = [];
   /** Each part's CRCs by algorithm, for combining into full-object CRCs. */
@@ -273,13 +280,7 @@ async function finish(
     const primary: ChecksumAlgorithm = algorithm ?? 'CRC64NVME';
     const value = stored[primary];
     if (value !== undefined) answer = { [primary]: value };
-    const expected = input.checksums?.[primary];
-    if (expected !== undefined && value !== undefined && expected !== value) {
-      throw S3Error.custom(
-        'BadDigest',
-        `The ${primary} you specified did not match the calculated checksum.`,
-      );
-    }
+    checkCompleteChecksum({ algorithm, type }, input.checksums, value);
     // The upload directory's attributes (content headers, metadata, tags, lock) become the object's.
     for (const attr of await env.meta.list(claimed)) {
       if (attr === ATTR.checksums || attr === ATTR.claimOwner) continue;

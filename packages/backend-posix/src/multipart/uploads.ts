@@ -8,6 +8,7 @@ import {
   type ChecksumType,
   type CreateMultipartUploadInput,
   type CreateMultipartUploadOutput,
+  defaultChecksumType,
   S3Error,
   type UploadRef,
 } from '@vgwrdma/s3-backend';
@@ -74,11 +75,6 @@ export function isValidUploadId(id: string): boolean {
   return UPLOAD_ID_RE.test(id);
 }
 
-/** The default checksum type S3 gives an algorithm named without one. */
-function defaultType(alg: ChecksumAlgorithm): ChecksumType {
-  return alg === 'CRC64NVME' ? 'FULL_OBJECT' : 'COMPOSITE';
-}
-
 export async function createMultipartUpload(
   env: PosixEnv,
   input: CreateMultipartUploadInput,
@@ -113,7 +109,7 @@ export async function createMultipartUpload(
   const attrs = creationAttrs({ ...input, ...(await lockForNewObject(env, input.bucket, input)) });
   const out: CreateMultipartUploadOutput = { bucket: input.bucket, key: input.key, uploadId };
   if (input.checksumAlgorithm) {
-    const type = input.checksumType ?? defaultType(input.checksumAlgorithm);
+    const type = input.checksumType ?? defaultChecksumType(input.checksumAlgorithm);
     const stored: StoredChecksums = { Algorithm: input.checksumAlgorithm, Type: type };
     attrs.push([ATTR.checksums, JSON.stringify(stored)]);
     out.checksumAlgorithm = input.checksumAlgorithm;

@@ -6,11 +6,11 @@ import {
   type CopyObjectInput,
   type CopyObjectOutput,
   checkConditions,
+  checkNotCopyToItself,
   type ObjectAttributesInput,
   type PutObjectInput,
   type PutObjectOutput,
   type RequestContext,
-  S3Error,
 } from '@vgwrdma/s3-backend';
 import type { PosixEnv } from '../env.js';
 import { accountOwner } from '../fs/file-owner.js';
@@ -56,9 +56,6 @@ export async function putObject(
   };
 }
 
-const ILLEGAL_SELF_COPY =
-  "This copy request is illegal because it is trying to copy an object to itself without changing the object's metadata, storage class, website redirect location or encryption attributes.";
-
 export async function copyObject(
   env: PosixEnv,
   ctx: RequestContext,
@@ -70,10 +67,7 @@ export async function copyObject(
   const src = await openObject(env, source.bucket, source.key, source.versionId);
   try {
     checkConditions(source.conditions, { etag: src.attrs.etag ?? '', lastModified: src.mtime }, false);
-    const sameVersion = source.versionId === undefined || source.versionId === src.versionId;
-    if (source.bucket === input.bucket && source.key === input.key && !replaceMeta && sameVersion) {
-      throw new S3Error('InvalidRequest', ILLEGAL_SELF_COPY);
-    }
+    checkNotCopyToItself(input, source.versionId === undefined || source.versionId === src.versionId);
     const a = src.attrs;
     const attrs: ObjectAttributesInput = replaceMeta
       ? { ...contentHeadersOf(input), metadata: input.metadata ?? {} }

@@ -1,6 +1,11 @@
 // CopyObject (PUT with x-amz-copy-source); the source is parsed by http/copy-source.ts.
 
-import { type CopyObjectInput, type MetadataDirective, S3Error } from '@vgwrdma/s3-backend';
+import {
+  type CopyObjectInput,
+  copyToItselfError,
+  type MetadataDirective,
+  S3Error,
+} from '@vgwrdma/s3-backend';
 import { parseChecksumAlgorithmHeader } from '../http/checksum-headers.js';
 import { parseCopySource } from '../http/copy-source.js';
 import { header, type RawHeaders } from '../http/headers.js';
@@ -35,10 +40,7 @@ export const copyObject: Handler = async (_c, req) => {
     checksumAlgorithm === undefined &&
     !header(req.headers, 'x-amz-storage-class')
   ) {
-    throw new S3Error(
-      'InvalidRequest',
-      "This copy request is illegal because it is trying to copy an object to itself without changing the object's metadata, storage class, website redirect location or encryption attributes.",
-    );
+    throw copyToItselfError();
   }
   // --copy-object-threshold below S3's own 5 GiB: the source's size decides before any copying.
   if (req.limits.copyObjectThreshold < S3_MAX_COPY_SOURCE) {

@@ -1,7 +1,13 @@
 // Multipart uploads: create, upload part (and part copy), complete, abort, list parts, list
 // uploads.
 
-import { type Checksums, type CompleteMultipartUploadInput, S3Error } from '@vgwrdma/s3-backend';
+import {
+  type Checksums,
+  type CompleteMultipartUploadInput,
+  checkChecksumType,
+  parseCompleteChecksumValue,
+  S3Error,
+} from '@vgwrdma/s3-backend';
 import {
   checksumRequest,
   parseChecksumAlgorithmHeader,
@@ -42,6 +48,7 @@ function partNumber(req: S3Request): number {
 export const createMultipartUpload: Handler = async (_c, req) => {
   const checksumAlgorithm = parseChecksumAlgorithmHeader(req.headers);
   const checksumType = parseChecksumType(req.headers, true);
+  if (checksumAlgorithm) checkChecksumType(checksumAlgorithm, checksumType);
   const out = await req.backend.createMultipartUpload(req.ctx, {
     bucket: req.bucket,
     key: req.key,
@@ -111,15 +118,19 @@ export const uploadPartCopy: Handler = async (_c, req) => {
   );
 };
 
-/** The whole-object checksum a Complete request states in x-amz-checksum-<alg>. */
+/**
+ * The whole-object checksum a Complete request states in x-amz-checksum-<alg> (the object's, not
+ * the XML body's): base64, with `-N` for a COMPOSITE upload; the backend compares it.
+ */
 function completeChecksums(req: S3Request): Checksums | undefined {
   const parsed = parseChecksumHeaders(req.headers);
   if (!parsed || parsed.value === undefined) return undefined;
-  return { [parsed.algorithm]: parsed.value };
+  return { [parsed.algorithm]: parseCompleteChecksumValue(parsed.algorithm, parsed.value) };
 }
 
 export const completeMultipartUpload: Handler = async (c, req) => {
-  const parts = parseCompleteMultipartUpload(await readBodyText(req));
+  const checksums = completeChecksums(req);
+  const parts = parseCompleteMultipartUpload(await readBodyText(req, { checksumDescribesObject: true }));
   const sizeRaw = header(req.headers, 'x-amz-mp-object-size');
   const objectSize = sizeRaw === undefined ? undefined : Number(sizeRaw);
   if (objectSize !== undefined && (!Number.isSafeInteger(objectSize) || objectSize < 0)) {
@@ -132,7 +143,7 @@ export const completeMultipartUpload: Handler = async (c, req) => {
     key: req.key,
     uploadId: uploadId(req),
     parts,
-    ...opt('checksums', completeChecksums(req)),
+    ...opt('checksums', checksums),
     ...opt('checksumType', parseChecksumType(req.headers, false)),
     ...opt('objectSize', objectSize),
     ...opt('ifMatch', header(req.headers, 'if-match')),

@@ -27,15 +27,28 @@ export function emptyResponse(status = 200, headers: HeaderMap = {}): Response {
 /** Largest XML/JSON request body read into memory (DeleteObjects with 1000 long keys fits). */
 const MAX_SMALL_BODY = 4 * 1024 * 1024;
 
+export interface BodyTextOptions {
+  /** Largest body read, MaxMessageLengthExceeded beyond. */
+  limit?: number;
+  /**
+   * The x-amz-checksum-* headers describe the object, not this body (CompleteMultipartUpload):
+   * only Content-MD5 is checked here, the handler passes the checksum to the backend.
+   */
+  checksumDescribesObject?: boolean;
+}
+
 /**
  * Reads the request body as text, bounded, and checks Content-MD5 or x-amz-checksum-* when
  * the client sent one (BadDigest on mismatch): no backend sees these bodies' bytes.
  */
-export async function readBodyText(req: S3Request, limit = MAX_SMALL_BODY): Promise<string> {
+export async function readBodyText(req: S3Request, options: BodyTextOptions = {}): Promise<string> {
   const body = req.body;
   if (!body) return '';
+  const limit = options.limit ?? MAX_SMALL_BODY;
   const md5 = parseContentMD5(req.headers);
-  const checksum = checksumRequest(parseChecksumHeaders(req.headers), (n) => body.trailer(n));
+  const checksum = options.checksumDescribesObject
+    ? undefined
+    : checksumRequest(parseChecksumHeaders(req.headers), (n) => body.trailer(n));
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body.stream) {
@@ -54,7 +67,12 @@ export async function readBodyText(req: S3Request, limit = MAX_SMALL_BODY): Prom
     const hasher = getChecksum(checksum.algorithm).create();
     hasher.update(data);
     const expected = checksum.expected?.();
-    if (expected !== undefined && hasher.digest() !== expected) throw new S3Error('BadDigest');
+    if (expected !== undefined && hasher.digest() !== expected) {
+      throw S3Error.custom(
+        'BadDigest',
+        `The ${checksum.algorithm} you specified did not match the calculated checksum.`,
+      );
+    }
   }
   return data.toString('utf8');
 }

@@ -3,7 +3,8 @@
 // (iam-store.ts) puts the root account and, for remote stores, the cache (account-cache.ts) in
 // front. Implementations answer S3Error('XAdminUserExists') / S3Error('XAdminUserNotFound') so the
 // admin API maps them the same way whatever the store.
-import type { IamAccount } from './users-file.js';
+import { S3Error } from '@vgwrdma/s3-backend';
+import type { IamAccount, UsersByAccess } from './users-file.js';
 
 /** Fields an update may change (versitygw's MutableProps). */
 export interface IamAccountUpdate {
@@ -36,3 +37,31 @@ export function applyUpdate(current: IamAccount, update: IamAccountUpdate): IamA
     if (v !== undefined) (next as unknown as Record<string, unknown>)[k] = v;
   return next;
 }
+
+/** One change to a whole accounts document, applied by a store inside its read-modify-write. */
+export type AccountsEdit = (users: UsersByAccess) => void;
+
+/**
+ * The create / update / delete of AccountStore as edits of the document, with the admin API's
+ * errors, for the stores that keep all accounts in one users.json (a file, an object).
+ */
+export const accountEdits = {
+  create:
+    (account: IamAccount): AccountsEdit =>
+    (users) => {
+      if (users.has(account.access)) throw new S3Error('XAdminUserExists');
+      users.set(account.access, account);
+    },
+  update:
+    (access: string, update: IamAccountUpdate): AccountsEdit =>
+    (users) => {
+      const current = users.get(access);
+      if (!current) throw new S3Error('XAdminUserNotFound');
+      users.set(access, applyUpdate(current, update));
+    },
+  delete:
+    (access: string): AccountsEdit =>
+    (users) => {
+      if (!users.delete(access)) throw new S3Error('XAdminUserNotFound');
+    },
+};

@@ -4,7 +4,13 @@ export {
   type AccountCacheOptions,
   CachedAccountStore,
 } from './account-cache.js';
-export { type AccountStore, applyUpdate, type IamAccountUpdate } from './account-store.js';
+export {
+  type AccountStore,
+  type AccountsEdit,
+  accountEdits,
+  applyUpdate,
+  type IamAccountUpdate,
+} from './account-store.js';
 export { adminUserHandlers } from './admin-api.js';
 export { adminBucketHandlers, singleUserHandlers } from './admin-buckets.js';
 export { IamStore, type IamStoreOptions } from './iam-store.js';

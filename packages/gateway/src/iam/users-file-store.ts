@@ -4,8 +4,7 @@
 // cache: a change is seen by the next request. Writes are serialised in-process and across
 // gateways (users-lock.ts), and each re-reads the file first, so no update is lost.
 import { mkdir } from 'node:fs/promises';
-import { S3Error } from '@vgwrdma/s3-backend';
-import { type AccountStore, applyUpdate, type IamAccountUpdate } from './account-store.js';
+import { type AccountStore, accountEdits, type IamAccountUpdate } from './account-store.js';
 import {
   type IamAccount,
   readUsers,
@@ -46,24 +45,15 @@ export class UsersFileStore implements AccountStore {
   }
 
   create(account: IamAccount): Promise<void> {
-    return this.mutate((users) => {
-      if (users.has(account.access)) throw new S3Error('XAdminUserExists');
-      users.set(account.access, account);
-    });
+    return this.mutate(accountEdits.create(account));
   }
 
   update(access: string, update: IamAccountUpdate): Promise<void> {
-    return this.mutate((users) => {
-      const current = users.get(access);
-      if (!current) throw new S3Error('XAdminUserNotFound');
-      users.set(access, applyUpdate(current, update));
-    });
+    return this.mutate(accountEdits.update(access, update));
   }
 
   delete(access: string): Promise<void> {
-    return this.mutate((users) => {
-      if (!users.delete(access)) throw new S3Error('XAdminUserNotFound');
-    });
+    return this.mutate(accountEdits.delete(access));
   }
 
   /** Reloads users.json when its fingerprint changed since the last read. */

@@ -17,6 +17,15 @@ export {
   offThreadDigest,
   offThreadDigestAvailable,
 } from './kernels.js';
+export type { UploadChecksum } from './multipart-checksum.js';
+export {
+  checkChecksumType,
+  checkCompleteChecksum,
+  checkCompleteChecksumType,
+  checksumTypeAllowed,
+  defaultChecksumType,
+  parseCompleteChecksumValue,
+} from './multipart-checksum.js';
 export {
   algorithmOfHeader,
   CHECKSUMS,

@@ -17,6 +17,7 @@ import {
   md5ETag,
   multipartETag,
   normalizeETag,
+  pageUploads,
   type RequestContext,
   resolveRange,
   S3Error,
@@ -26,7 +27,6 @@ import {
   type UploadPartOutput,
   type UploadRef,
 } from '@vgwrdma/s3-backend';
-import { compareKeys } from './listing.js';
 import {
   checkKey,
   checkMetadata,
@@ -192,29 +192,12 @@ export class MultipartOps {
 
   async listUploads(_ctx: Ctx, input: ListMultipartUploadsInput): Promise<ListMultipartUploadsOutput> {
     const bucket = this.store.bucket(input.bucket);
-    const all = [...bucket.uploads.values()]
-      .filter((u) => u.key.startsWith(input.prefix ?? ''))
-      .filter((u) => input.keyMarker === undefined || compareKeys(u.key, input.keyMarker) > 0)
-      .sort((a, b) => compareKeys(a.key, b.key) || a.initiated.getTime() - b.initiated.getTime());
-    const page = all.slice(0, input.maxUploads);
-    const out: ListMultipartUploadsOutput = {
-      bucket: input.bucket,
-      uploads: page.map((u) => ({
-        key: u.key,
-        uploadId: u.uploadId,
-        initiated: u.initiated,
-        storageClass: 'STANDARD',
-      })),
-      commonPrefixes: [],
-      isTruncated: all.length > page.length,
-      maxUploads: input.maxUploads,
-    };
-    const last = page.at(-1);
-    if (out.isTruncated && last) {
-      out.nextKeyMarker = last.key;
-      out.nextUploadIdMarker = last.uploadId;
-    }
-    return out;
+    const uploads = [...bucket.uploads.values()].map((u) => ({
+      key: u.key,
+      uploadId: u.uploadId,
+      initiated: u.initiated,
+    }));
+    return pageUploads(input, uploads);
   }
 }
 

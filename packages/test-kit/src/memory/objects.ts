@@ -9,6 +9,8 @@ import {
   type CopyObjectOutput,
   type CreateBucketInput,
   checkConditions,
+  checkNotCopyToItself,
+  compareKeys,
   type DeleteObjectInput,
   type DeleteObjectOutput,
   type DeleteObjectsInput,
@@ -37,7 +39,7 @@ import {
   type TagSet,
   UnsupportedBackend,
 } from '@vgwrdma/s3-backend';
-import { compareKeys, listPage } from './listing.js';
+import { listPage } from './listing.js';
 import { checkKey, checkMetadata, type MemObject, MemStore, pickHeaders } from './store.js';
 
 type Ctx = RequestContext;
@@ -175,12 +177,7 @@ export class MemoryObjects extends UnsupportedBackend {
     const dest = this.store.bucket(input.bucket);
     checkKey(input.key);
     const replace = input.metadataDirective === 'REPLACE';
-    if (!replace && input.source.bucket === input.bucket && input.source.key === input.key) {
-      throw new S3Error(
-        'InvalidRequest',
-        "This copy request is illegal because it is trying to copy an object to itself without changing the object's metadata, storage class, website redirect location or encryption attributes.",
-      );
-    }
+    checkNotCopyToItself(input);
     if (replace) checkMetadata(input.metadata);
     if (src.open) throw S3Error.custom('NotImplemented', 'a synthetic object cannot be copied');
     const obj: MemObject = {
