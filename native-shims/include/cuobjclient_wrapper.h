@@ -122,6 +122,7 @@ VGW_API int cuobj_client_progress_arm(cuobj_client_t *c, cuobj_client_mr_t *mr, 
                                       uint32_t stall_timeout_ms);
 VGW_API int cuobj_client_progress_publish(cuobj_client_t *c, cuobj_client_mr_t *mr, uint64_t bytes);
 VGW_API int64_t cuobj_client_progress(cuobj_client_t *c, cuobj_client_mr_t *mr);
+VGW_API int64_t cuobj_client_progress_served(cuobj_client_t *c, cuobj_client_mr_t *mr);
 VGW_API uint64_t *cuobj_client_progress_word(cuobj_client_t *c, cuobj_client_mr_t *mr);
 VGW_API int cuobj_client_stage_to_host_overlapped(cuobj_client_t *c, cuobj_client_mr_t *mr, size_t size,
                                                   size_t chunk);

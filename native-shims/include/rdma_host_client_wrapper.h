@@ -139,6 +139,8 @@ VGW_API int rdma_host_client_progress_arm(rdma_host_client_t *c, rdma_host_mr_t 
 VGW_API int rdma_host_client_progress_publish(rdma_host_client_t *c, rdma_host_mr_t *mr, uint64_t bytes);
 /* The word now (>= 0), or a negative errno. */
 VGW_API int64_t rdma_host_client_progress(rdma_host_client_t *c, rdma_host_mr_t *mr);
+/* Bytes of gateway READs the agent served from mr since the last arm (how far an upload got). */
+VGW_API int64_t rdma_host_client_progress_served(rdma_host_client_t *c, rdma_host_mr_t *mr);
 /* The word itself (8-byte aligned, valid until deregister), for callers that store to it from
  * their own code; NULL + last error as above. Stores must only raise it, up to the size. */
 VGW_API uint64_t *rdma_host_client_progress_word(rdma_host_client_t *c, rdma_host_mr_t *mr);

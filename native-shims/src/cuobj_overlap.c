@@ -35,6 +35,11 @@ int64_t cuobj_client_progress(cuobj_client_t *c, cuobj_client_mr_t *mr) {
   return rdma_host_client_progress(c->host, mr->host_mr);
 }
 
+int64_t cuobj_client_progress_served(cuobj_client_t *c, cuobj_client_mr_t *mr) {
+  if (c == NULL || mr == NULL) return vgw_fail(-EINVAL, "progress: NULL argument");
+  return rdma_host_client_progress_served(c->host, mr->host_mr);
+}
+
 uint64_t *cuobj_client_progress_word(cuobj_client_t *c, cuobj_client_mr_t *mr) {
   if (c == NULL || mr == NULL) return vgw_fail_null(-EINVAL, "progress: NULL argument");
   return rdma_host_client_progress_word(c->host, mr->host_mr);

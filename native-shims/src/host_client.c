@@ -273,6 +273,12 @@ int64_t rdma_host_client_progress(rdma_host_client_t *c, rdma_host_mr_t *mr) {
   return (int64_t)atomic_load_explicit(&p->word, memory_order_acquire);
 }
 
+int64_t rdma_host_client_progress_served(rdma_host_client_t *c, rdma_host_mr_t *mr) {
+  snic_progress_t *p = gate_of(c, mr);
+  if (p == NULL) return vgw_shim_last_error(NULL, 0);
+  return (int64_t)atomic_load(&p->served);
+}
+
 uint64_t *rdma_host_client_progress_word(rdma_host_client_t *c, rdma_host_mr_t *mr) {
   snic_progress_t *p = gate_of(c, mr);
   return p ? (uint64_t *)&p->word : NULL;

@@ -83,6 +83,7 @@ static int on_read(snic_agent_conn_t *c, const snic_hdr_t *h) {
     d.length = n;
     rc = sock_send_hdr(c->fd, &d, (const void *)(uintptr_t)(h->addr + off), (size_t)n);
   }
+  if (rc == 0) progress_served(&r->progress, h->length);
   regions_unpin(&c->agent->regions, r);
   return rc;
 }
@@ -132,8 +133,10 @@ static int on_direct_begin(snic_agent_conn_t *c, const snic_hdr_t *h) {
   if (rc == 0) rc = sock_recv_hdr(c->fd, &end); /* SO_RCVTIMEO bounds this wait */
   /* END's status is the gateway's copy result (ABI 1.9; older gateways send 0): only a copy
    * that succeeded counts as landed. */
-  if (rc == 0 && to_client && end.type == SNIC_DIRECT_END && end.status == 0)
-    progress_landed(&r->progress, h->addr - r->base, h->length);
+  if (rc == 0 && end.type == SNIC_DIRECT_END && end.status == 0) {
+    if (to_client) progress_landed(&r->progress, h->addr - r->base, h->length);
+    else progress_served(&r->progress, h->length);
+  }
   regions_unpin(&c->agent->regions, r);
   if (rc) return rc;
   if (end.type != SNIC_DIRECT_END) return protocol_error(c);

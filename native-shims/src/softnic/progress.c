@@ -10,6 +10,7 @@
 
 void progress_init(snic_progress_t *p, uint64_t size) {
   atomic_init(&p->word, 0);
+  atomic_init(&p->served, 0);
   atomic_init(&p->seen, 0);
   atomic_init(&p->mode, SNIC_PROGRESS_OFF);
   atomic_init(&p->stall_ms, SNIC_PROGRESS_DEFAULT_STALL_MS);
@@ -27,6 +28,7 @@ int progress_arm(snic_progress_t *p, uint32_t mode, uint32_t stall_ms) {
   /* FAILED keeps the word: it only stops waiters. Any other mode starts a transfer afresh. */
   if (mode != SNIC_PROGRESS_FAILED) {
     atomic_store(&p->word, 0);
+    atomic_store(&p->served, 0);
     atomic_store(&p->seen, 0);
     p->npending = 0;
   }
@@ -94,6 +96,8 @@ int progress_wait_staged(snic_progress_t *p, uint64_t off, uint64_t len, int con
     if (backoff < BACKOFF_MAX_NS) backoff *= 2;
   }
 }
+
+void progress_served(snic_progress_t *p, uint64_t len) { atomic_fetch_add(&p->served, len); }
 
 void progress_landed(snic_progress_t *p, uint64_t off, uint64_t len) {
   if (atomic_load_explicit(&p->mode, memory_order_acquire) != SNIC_PROGRESS_DOWNLOAD) return;

@@ -37,6 +37,7 @@
 
 typedef struct snic_progress {
   _Atomic uint64_t word;
+  _Atomic uint64_t served; /* bytes of READs the agent let through since the arm (any mode) */
   _Atomic uint64_t seen; /* UPLOAD: the highest word value a waiter read (a word below it went backwards) */
   _Atomic uint32_t mode;
   _Atomic uint32_t stall_ms;
@@ -64,6 +65,9 @@ int progress_publish(snic_progress_t *p, uint64_t bytes);
  * beyond the size), -ECONNABORTED when `conn_fd` became readable or hung up (the gateway gave
  * up: canceled) or `stop_fd` fired (the agent stops). */
 int progress_wait_staged(snic_progress_t *p, uint64_t off, uint64_t len, int conn_fd, int stop_fd);
+
+/* Agent, after a READ of len bytes was served: counts it (how far the gateway has read). */
+void progress_served(snic_progress_t *p, uint64_t len);
 
 /* Agent, after [off, off+len) was written and is in memory: advances the contiguous prefix
  * (DOWNLOAD only; a no-op otherwise). */

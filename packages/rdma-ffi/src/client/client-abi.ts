@@ -30,6 +30,7 @@ export interface ClientAbi {
   progressArm(c: Ptr, mr: Ptr, mode: number, stallMs: number): number;
   progressPublish(c: Ptr, mr: Ptr, bytes: number): number;
   progress(c: Ptr, mr: Ptr): number;
+  progressServed(c: Ptr, mr: Ptr): number;
   progressWord(c: Ptr, mr: Ptr): Ptr;
 }
 
@@ -50,6 +51,7 @@ export function hostClientAbi(lib: ShimLibrary): ClientAbi {
     progressArm: (c, mr, mode, ms) => f.rdma_host_client_progress_arm(c, mr, mode, ms),
     progressPublish: (c, mr, bytes) => f.rdma_host_client_progress_publish(c, mr, bytes),
     progress: (c, mr) => Number(f.rdma_host_client_progress(c, mr)),
+    progressServed: (c, mr) => Number(f.rdma_host_client_progress_served(c, mr)),
     progressWord: (c, mr) => f.rdma_host_client_progress_word(c, mr),
   };
 }
@@ -71,6 +73,7 @@ export function cuobjClientAbi(lib: ShimLibrary): ClientAbi {
     progressArm: (c, mr, mode, ms) => f.cuobj_client_progress_arm(c, mr, mode, ms),
     progressPublish: (c, mr, bytes) => f.cuobj_client_progress_publish(c, mr, bytes),
     progress: (c, mr) => Number(f.cuobj_client_progress(c, mr)),
+    progressServed: (c, mr) => Number(f.cuobj_client_progress_served(c, mr)),
     progressWord: (c, mr) => f.cuobj_client_progress_word(c, mr),
   };
 }

@@ -52,6 +52,11 @@ export class ProgressGate {
     return this.check('progress', this.abi.progress(this.client, this.mr));
   }
 
+  /** Bytes of gateway READs the agent has served from this region since the last arm. */
+  get served(): number {
+    return this.check('progressServed', this.abi.progressServed(this.client, this.mr));
+  }
+
   /**
    * The word itself, for code that stores to it directly. Stores must only raise it, up to the
    * region's size: the agent refuses a word that went backwards or past the size.

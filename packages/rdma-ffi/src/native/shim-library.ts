@@ -91,6 +91,7 @@ export interface ShimFunctions {
   rdma_host_client_progress_arm(c: Ptr, mr: Ptr, mode: number, stallMs: number): number;
   rdma_host_client_progress_publish(c: Ptr, mr: Ptr, bytes: number): number;
   rdma_host_client_progress(c: Ptr, mr: Ptr): Int64;
+  rdma_host_client_progress_served(c: Ptr, mr: Ptr): Int64;
   rdma_host_client_progress_word(c: Ptr, mr: Ptr): Ptr;
 
   cuobj_client_create(cfg: RdmaHostClientConfigStruct): Ptr;
@@ -132,6 +133,7 @@ export interface ShimFunctions {
   cuobj_client_progress_arm(c: Ptr, mr: Ptr, mode: number, stallMs: number): number;
   cuobj_client_progress_publish(c: Ptr, mr: Ptr, bytes: number): number;
   cuobj_client_progress(c: Ptr, mr: Ptr): Int64;
+  cuobj_client_progress_served(c: Ptr, mr: Ptr): Int64;
   cuobj_client_progress_word(c: Ptr, mr: Ptr): Ptr;
   cuobj_client_stage_to_host_overlapped: StageFn;
   cuobj_client_stage_to_device_overlapped: StageFn;
@@ -203,6 +205,7 @@ const PROTOTYPES: readonly string[] = [
   'int rdma_host_client_progress_arm(void *c, void *mr, uint32_t mode, uint32_t stall_timeout_ms)',
   'int rdma_host_client_progress_publish(void *c, void *mr, uint64_t bytes)',
   'int64_t rdma_host_client_progress(void *c, void *mr)',
+  'int64_t rdma_host_client_progress_served(void *c, void *mr)',
   'void *rdma_host_client_progress_word(void *c, void *mr)',
 
   'void *cuobj_client_create(const rdma_host_client_config_t *cfg)',
@@ -229,6 +232,7 @@ const PROTOTYPES: readonly string[] = [
   'int cuobj_client_progress_arm(void *c, void *mr, uint32_t mode, uint32_t stall_timeout_ms)',
   'int cuobj_client_progress_publish(void *c, void *mr, uint64_t bytes)',
   'int64_t cuobj_client_progress(void *c, void *mr)',
+  'int64_t cuobj_client_progress_served(void *c, void *mr)',
   'void *cuobj_client_progress_word(void *c, void *mr)',
   'int cuobj_client_stage_to_host_overlapped(void *c, void *mr, size_t size, size_t chunk)',
   'int cuobj_client_stage_to_device_overlapped(void *c, void *mr, size_t size, size_t chunk)',
