@@ -4,9 +4,10 @@
 //              chunk, while the PUT runs: the agent answers a gateway READ only once its bytes
 //              are staged. A failed staging arms 'failed' (the gateway's waiting READs fail at
 //              once) and the upload reports the staging error.
-//   download — arm 'download', then a pool thread copies twin → device each chunk the agent
-//              reports landed; once the reply came, publish(size) (every WRITE preceded it) and
-//              the thread copies the rest. On a failed request: arm 'failed', the thread stops.
+//   download — arm 'download'; a 1 ms timer reads the landed word the agent raises after each
+//              WRITE and copies each newly landed run of whole chunks twin → device (one short
+//              pool job at a time, so no libuv thread waits on the gateway); once the reply came
+//              (every WRITE preceded it) the rest is copied. On a failed request the timer stops.
 // Invariants: the gateway never reads a byte before it is staged; the device never gets a byte
 // before it landed; nothing runs on the registration after finish()/abandon() resolve.
 
@@ -39,6 +40,11 @@ export function overlappedUpload(device: DeviceMemory, chunk: number, stallTimeo
   return { overlapped: true, done, abandon: () => gate.arm('failed') };
 }
 
+/** The native default chunk (cuobj_overlap.c); the download pump uses the same. */
+const DEFAULT_CHUNK = 8 * 2 ** 20;
+/** How often the download pump looks at the landed word (Node's timer floor). */
+const PUMP_MS = 1;
+
 export function overlappedDownload(
   device: DeviceMemory,
   chunk: number,
@@ -46,21 +52,46 @@ export function overlappedDownload(
 ): DownloadStaging {
   const gate = device.progress;
   gate.arm('download', { stallTimeoutMs });
-  const copies = device.stageToDeviceOverlapped(device.size, chunk);
-  copies.catch(() => undefined);
+  const step = chunk || DEFAULT_CHUNK;
+  let copied = 0;
+  let running: Promise<void> | undefined;
+  let failure: unknown;
+  // A timer, not a pool thread waiting on the word: the libuv pool stays free for everyone
+  // else however long the GET takes; each copy it starts is one short pool job.
+  const pump = () => {
+    if (running !== undefined || failure !== undefined) return;
+    const ready = Math.floor((gate.value - copied) / step) * step;
+    if (ready <= 0) return;
+    running = device.stageToDevice(copied, ready).then(
+      () => {
+        copied += ready;
+        running = undefined;
+      },
+      (err: unknown) => {
+        failure = err;
+        running = undefined;
+      },
+    );
+  };
+  const timer = setInterval(pump, PUMP_MS);
+  const stop = async () => {
+    clearInterval(timer);
+    await running;
+  };
   return {
     overlapped: true,
     finish: async (dst) => {
       const t0 = performance.now();
-      gate.publish(device.size);
-      await copies;
+      await stop();
+      if (failure !== undefined) throw failure;
+      if (copied < device.size) await device.stageToDevice(copied, device.size - copied);
       const ms = performance.now() - t0;
       if (dst !== undefined) dst.set(device.stagingBytes);
       return ms;
     },
     abandon: async () => {
       gate.arm('failed');
-      await copies.catch(() => undefined);
+      await stop();
     },
   };
 }
