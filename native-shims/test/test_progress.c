@@ -5,6 +5,7 @@
  * FAILED, the landed prefix of a download written out of order, and overlapped GPU staging both
  * ways over the fake CUDA runtime. */
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
@@ -158,6 +159,45 @@ static void landed_prefix(int direct) {
 static void direct_landed_prefix(void) { landed_prefix(1); }
 static void tcp_landed_prefix(void) { landed_prefix(0); }
 
+static void *deregister_region(void *arg) {
+  rig_t *r = arg;
+  CHECK_EQ_INT(rdma_host_client_deregister(r->cli, r->mr), 0);
+  return NULL;
+}
+
+/* The gateway's transfer deadline cancels a READ the agent holds back: the transfer ends with
+ * -ECANCELED and the agent lets go of the region at once (a deregistration does not wait for the
+ * 60 s stall timeout). */
+static void cancel_while_gated(int direct) {
+  rig_t r;
+  rig_open(&r, direct, REGION, REGION);
+  CHECK_EQ_INT(rdma_host_client_progress_arm(r.cli, r.mr, RDMA_HOST_PROGRESS_UPLOAD, 60000), 0);
+  char tok[TOKEN_CAP];
+  mint(r.cli, r.mr, 0, REGION, CUOBJ_OP_PUT, tok);
+  uint16_t ch = cuobj_server_allocate_channel(r.srv);
+  CHECK_EQ_INT(cuobj_server_submit_put(r.srv, "k", r.sbuf, 0, (uint64_t)(uintptr_t)rig_region(&r), CHUNK, tok, ch, 3),
+               0);
+  struct pollfd pf = {.fd = cuobj_server_completion_fd(r.srv), .events = POLLIN};
+  CHECK(poll(&pf, 1, 200) == 0); /* held back */
+  CHECK_EQ_INT(cuobj_server_cancel_channel(r.srv, ch), 0);
+  CHECK(poll(&pf, 1, 5000) == 1);
+  cuobj_async_event_t ev;
+  CHECK_EQ_INT(cuobj_server_poll_completions(r.srv, &ev, 1), 1);
+  CHECK_EQ_INT(ev.status, -ECANCELED);
+  CHECK_EQ_INT(cuobj_server_free_channel(r.srv, ch), 0);
+  pthread_t t;
+  CHECK(pthread_create(&t, NULL, deregister_region, &r) == 0);
+  struct timespec by;
+  clock_gettime(CLOCK_REALTIME, &by);
+  by.tv_sec += 10;
+  CHECK_EQ_INT(pthread_timedjoin_np(t, NULL, &by), 0); /* the pin went with the canceled request */
+  r.mr = rdma_host_client_register(r.cli, rig_region(&r), REGION); /* for rig_close */
+  CHECK(r.mr != NULL);
+  rig_close(&r);
+}
+static void direct_cancel_while_gated(void) { cancel_while_gated(1); }
+static void tcp_cancel_while_gated(void) { cancel_while_gated(0); }
+
 /* ---- overlapped GPU staging (fake CUDA runtime) ---- */
 
 typedef struct gpu_rig {
@@ -295,6 +335,8 @@ int main(int argc, char **argv) {
       {"tcp_stall_and_hostile_word", tcp_stall_and_hostile},
       {"direct_landed_prefix_out_of_order", direct_landed_prefix},
       {"tcp_landed_prefix_out_of_order", tcp_landed_prefix},
+      {"direct_cancel_while_gated", direct_cancel_while_gated},
+      {"tcp_cancel_while_gated", tcp_cancel_while_gated},
       {"direct_gpu_overlapped_staging", direct_gpu_overlap},
       {"tcp_gpu_overlapped_staging", tcp_gpu_overlap},
       {"gpu_staging_failure_fails_the_gate", gpu_stage_failure},
