@@ -80,6 +80,45 @@ static void progressive_upload(int direct) {
 static void direct_progressive_upload(void) { progressive_upload(1); }
 static void tcp_progressive_upload(void) { progressive_upload(0); }
 
+/* Lanes: every chunk's READ is submitted at once on its own channel, all waiting in the agent
+ * (one thread per gateway connection) while the chunks are published one by one; every one
+ * completes with its final bytes, three rounds on the same connections. */
+static void concurrent_lanes(int direct) {
+  rig_t r;
+  rig_open(&r, direct, REGION, REGION);
+  for (int round = 0; round < 3; round++) {
+    memset(rig_region(&r), 0xee, REGION);
+    memset(r.smem, 0, REGION);
+    CHECK_EQ_INT(rdma_host_client_progress_arm(r.cli, r.mr, RDMA_HOST_PROGRESS_UPLOAD, 3000), 0);
+    char tok[TOKEN_CAP];
+    mint(r.cli, r.mr, 0, REGION, CUOBJ_OP_PUT, tok);
+    uint64_t base = (uint64_t)(uintptr_t)rig_region(&r);
+    uint16_t ch[NCHUNK];
+    for (unsigned i = 0; i < NCHUNK; i++) {
+      ch[i] = cuobj_server_allocate_channel(r.srv);
+      size_t off = (size_t)i * CHUNK;
+      CHECK_EQ_INT(cuobj_server_submit_put(r.srv, "k", r.sbuf, off, base + off, CHUNK, tok, ch[i], i), 0);
+    }
+    filler_t f = {&r, 0};
+    pthread_t t;
+    CHECK(pthread_create(&t, NULL, fill_slowly, &f) == 0);
+    for (unsigned done = 0; done < NCHUNK;) {
+      struct pollfd pf = {.fd = cuobj_server_completion_fd(r.srv), .events = POLLIN};
+      CHECK(poll(&pf, 1, 10000) == 1);
+      cuobj_async_event_t ev[NCHUNK];
+      int n = cuobj_server_poll_completions(r.srv, ev, NCHUNK);
+      for (int k = 0; k < n; k++) CHECK_EQ_INT(ev[k].status, CHUNK);
+      done += (unsigned)(n > 0 ? n : 0);
+    }
+    pthread_join(t, NULL);
+    CHECK(memcmp(r.smem, rig_region(&r), REGION) == 0);
+    for (unsigned i = 0; i < NCHUNK; i++) CHECK_EQ_INT(cuobj_server_free_channel(r.srv, ch[i]), 0);
+  }
+  rig_close(&r);
+}
+static void direct_concurrent_lanes(void) { concurrent_lanes(1); }
+static void tcp_concurrent_lanes(void) { concurrent_lanes(0); }
+
 static ssize_t read_chunk(rig_t *r, unsigned i) {
   char tok[TOKEN_CAP];
   mint(r->cli, r->mr, 0, REGION, CUOBJ_OP_PUT, tok);
@@ -331,6 +370,8 @@ int main(int argc, char **argv) {
   static const test_case_t cases[] = {
       {"direct_progressive_upload", direct_progressive_upload},
       {"tcp_progressive_upload", tcp_progressive_upload},
+      {"direct_concurrent_lanes", direct_concurrent_lanes},
+      {"tcp_concurrent_lanes", tcp_concurrent_lanes},
       {"direct_stall_and_hostile_word", direct_stall_and_hostile},
       {"tcp_stall_and_hostile_word", tcp_stall_and_hostile},
       {"direct_landed_prefix_out_of_order", direct_landed_prefix},

@@ -81,8 +81,11 @@ int progress_wait_staged(snic_progress_t *p, uint64_t off, uint64_t len, int con
     uint32_t mode = atomic_load_explicit(&p->mode, memory_order_acquire);
     if (mode == SNIC_PROGRESS_FAILED) return -ENODATA;
     if (mode != SNIC_PROGRESS_UPLOAD) return 0; /* re-armed for another kind of transfer */
-    uint64_t w = atomic_load_explicit(&p->word, memory_order_acquire);
-    if (w > p->size || w < atomic_load(&p->seen)) return -ENODATA; /* a broken word */
+    /* seen first, then the word: an honest word read after it is never below it, whatever the
+     * other waiters (lanes) raised seen to meanwhile. */
+    uint64_t seen = atomic_load(&p->seen);
+    uint64_t w = atomic_load(&p->word);
+    if (w > p->size || w < seen) return -ENODATA; /* a broken word */
     raise_to(&p->seen, w);
     if (w >= want) return 0;
     if (w != last) {
