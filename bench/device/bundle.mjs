@@ -7,7 +7,8 @@
 // There: gunzip node.gz && chmod +x node &&
 //        VGWRDMA_SHIM_DIR=$PWD ./node run.mjs --bundled --quick --out results --label '…'
 //        (ETag modes: VGWRDMA_SHIM_DIR=$PWD ./node etag-modes.mjs --bundled --out results)
-// GPU memory (issue 10), from the repository root there: sh .carry/benchdev/run-gpu.sh
+// GPU memory (issues 10, 24), from the repository root there: sh .carry/benchdev/run-gpu.sh
+//   (staging overlap alone: GPU_ONLY=overlap sh .carry/benchdev/run-gpu.sh)
 
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, realpathSync, rmSync } from 'node:fs';
@@ -34,6 +35,7 @@ const ENTRIES = {
   's3rver-child.mjs': 'bench/lib/s3rver-child.mjs',
   'cuobjtest.mjs': 'packages/cuobjtest/dist/main.js',
   'gpu-roundtrip.mjs': 'bench/device/gpu-roundtrip.mjs',
+  'gpu-overlap.mjs': 'bench/device/gpu-overlap.mjs',
 };
 
 rmSync(args.out, { recursive: true, force: true });

@@ -4,7 +4,11 @@
 #     test_cuda_device (real device memory, staged through softnic, checked on the device),
 #     test_cuda_staging, test_cuda_client;
 #  2. GPU-memory round trips through a real gateway process (gpu-roundtrip.mjs: cuobjtest
-#     --memory cuda --compare, host-memory baseline, staging splits), with the carried Node.
+#     --memory cuda --compare, host-memory baseline, staging splits), with the carried Node;
+#  3. staging overlapped with the transfer vs not (gpu-overlap.mjs: 1 GiB cuda sessions with
+#     staging.overlap true / false, alternating pairs, every round trip verified on the device).
+# GPU_ONLY=overlap runs step 3 alone (and the C tests of step 1); GPU_OVERLAP_SIZE (1GiB) and
+# GPU_OVERLAP_PAIRS (5) size it.
 # Run from the repository root (the native-shims sources travel with the working tree):
 #   sh .carry/benchdev/run-gpu.sh            results in $OUT (the device tool's folder) or ./gpu-out
 # Exit 0 only when every C case passed (or skipped) and every transfer verified.
@@ -37,6 +41,10 @@ fi
 grep ' exit ' "$OUT/c-tests.txt"
 
 gunzip -c "$B/node.gz" >/tmp/vgw-node && chmod +x /tmp/vgw-node
-VGWRDMA_SHIM_DIR="$B" /tmp/vgw-node "$B/gpu-roundtrip.mjs" --bundled --sizes "$SIZES" --out "$OUT" \
-  --label "GPU device machine" || rc=1
+if [ "${GPU_ONLY:-}" != overlap ]; then
+  VGWRDMA_SHIM_DIR="$B" /tmp/vgw-node "$B/gpu-roundtrip.mjs" --bundled --sizes "$SIZES" --out "$OUT" \
+    --label "GPU device machine" || rc=1
+fi
+VGWRDMA_SHIM_DIR="$B" /tmp/vgw-node "$B/gpu-overlap.mjs" --size "${GPU_OVERLAP_SIZE:-1GiB}" \
+  --pairs "${GPU_OVERLAP_PAIRS:-5}" --out "$OUT" --label "GPU device machine" || rc=1
 exit $rc

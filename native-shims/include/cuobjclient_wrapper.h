@@ -107,6 +107,28 @@ VGW_API int cuobj_client_cuda_memcpy(cuobj_client_t *c, void *dst, const void *s
                                      uint32_t direction);
 VGW_API int cuobj_client_cuda_memset(cuobj_client_t *c, void *dev, int value, size_t size);
 
+/* ---- Since ABI 1.9: staging overlapped with the transfer (softnic progress gates) ----
+ * The gate of mr's host twin (SYSTEM: of the memory itself); semantics as
+ * rdma_host_client_progress_* (rdma_host_client_wrapper.h). Upload: arm UPLOAD, send the PUT
+ * with its token and run stage_to_host_overlapped concurrently (off the event loop): device →
+ * twin in `chunk` pieces from offset 0 (0 = 8 MiB, else >= 64 KiB), publishing the word after
+ * each, so the gateway reads chunk i while chunk i+1 is copied; on failure the gate goes FAILED
+ * (the gateway's waiting READs fail at once). Download: arm DOWNLOAD, start
+ * stage_to_device_overlapped (it copies each chunk as the landed word passes it), send the GET;
+ * when the reply came publish `size` (everything landed), or arm FAILED on an error (the copy
+ * then returns -ECANCELED). -ETIME: the word did not move for the stall timeout. SYSTEM
+ * memory: the upload publishes `size`, the download returns 0 at once. -ENOTSUP off softnic. */
+VGW_API int cuobj_client_progress_arm(cuobj_client_t *c, cuobj_client_mr_t *mr, uint32_t mode,
+                                      uint32_t stall_timeout_ms);
+VGW_API int cuobj_client_progress_publish(cuobj_client_t *c, cuobj_client_mr_t *mr, uint64_t bytes);
+VGW_API int64_t cuobj_client_progress(cuobj_client_t *c, cuobj_client_mr_t *mr);
+VGW_API int64_t cuobj_client_progress_served(cuobj_client_t *c, cuobj_client_mr_t *mr);
+VGW_API uint64_t *cuobj_client_progress_word(cuobj_client_t *c, cuobj_client_mr_t *mr);
+VGW_API int cuobj_client_stage_to_host_overlapped(cuobj_client_t *c, cuobj_client_mr_t *mr, size_t size,
+                                                  size_t chunk);
+VGW_API int cuobj_client_stage_to_device_overlapped(cuobj_client_t *c, cuobj_client_mr_t *mr, size_t size,
+                                                    size_t chunk);
+
 #ifdef __cplusplus
 }
 #endif

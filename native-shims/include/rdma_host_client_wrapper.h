@@ -107,6 +107,44 @@ VGW_API size_t rdma_host_mr_size(const rdma_host_mr_t *mr);
 VGW_API int rdma_host_client_token(rdma_host_client_t *c, rdma_host_mr_t *mr, size_t offset, size_t size,
                                    uint32_t op, char *out, size_t cap);
 
+/* ---- Since ABI 1.9: progress gates (softnic) — overlap filling memory with the transfer ----
+ *
+ * A registration's gate lets the client hand the gateway a token before the bytes are all
+ * there (upload) or use bytes before the whole transfer ended (download). The agent enforces
+ * it, so it works on the TCP path and the same-host direct path alike (the gateway copies only
+ * after the agent acknowledged the range) and with any gateway; the token is unchanged.
+ *   UPLOAD:   arm, hand out the PUT token, publish "bytes ready from offset 0" as they become
+ *             ready (in order). A gateway READ of [o, o+len) is answered only once the word is
+ *             >= o+len (relative to the registration's start). No advance for stall_timeout_ms:
+ *             the READ is refused (-ETIME: the gateway's request fails naming the stall); FAILED
+ *             refuses waiting and later READs at once (-ENODATA); so does a word that went
+ *             backwards or past the size (written through progress_word).
+ *   DOWNLOAD: arm, hand out the GET token; the agent raises the word to the length landed
+ *             contiguously from offset 0 after each completed WRITE; read it with
+ *             rdma_host_client_progress. The word may lag (a range written ahead of a gap is
+ *             counted when the gap fills, up to 32 such ranges): after the reply, every byte of
+ *             the object has landed whatever the word says.
+ *   OFF:      no gate (every registration starts so): no wait, no cost.
+ * One transfer at a time per registration: arming again starts afresh (word 0). The verbs and
+ * cuobj providers: -ENOTSUP (the NIC reaches the memory without the agent). stall_timeout_ms 0
+ * keeps the previous value (default 5000); keep it below the gateway's io timeout (default
+ * 10000) so the gateway reports the stall rather than a silent agent. */
+#define RDMA_HOST_PROGRESS_OFF 0u
+#define RDMA_HOST_PROGRESS_UPLOAD 1u
+#define RDMA_HOST_PROGRESS_DOWNLOAD 2u
+#define RDMA_HOST_PROGRESS_FAILED 3u
+VGW_API int rdma_host_client_progress_arm(rdma_host_client_t *c, rdma_host_mr_t *mr, uint32_t mode,
+                                          uint32_t stall_timeout_ms);
+/* Raises the word to `bytes` (never lowers it); -ERANGE past the registration's size. */
+VGW_API int rdma_host_client_progress_publish(rdma_host_client_t *c, rdma_host_mr_t *mr, uint64_t bytes);
+/* The word now (>= 0), or a negative errno. */
+VGW_API int64_t rdma_host_client_progress(rdma_host_client_t *c, rdma_host_mr_t *mr);
+/* Bytes of gateway READs the agent served from mr since the last arm (how far an upload got). */
+VGW_API int64_t rdma_host_client_progress_served(rdma_host_client_t *c, rdma_host_mr_t *mr);
+/* The word itself (8-byte aligned, valid until deregister), for callers that store to it from
+ * their own code; NULL + last error as above. Stores must only raise it, up to the size. */
+VGW_API uint64_t *rdma_host_client_progress_word(rdma_host_client_t *c, rdma_host_mr_t *mr);
+
 #ifdef __cplusplus
 }
 #endif

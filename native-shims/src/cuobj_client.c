@@ -10,29 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "cuda/cuda_ctx.h"
-#include "cuobjclient_wrapper.h"
+#include "cuobj_client_impl.h"
 #include "last_error.h"
 #include "provider.h" /* provider hook in device_attach */
-
-struct cuobj_client_mr {
-  rdma_host_mr_t *host_mr; /* what the transport serves: the memory itself, or its host twin */
-  uint32_t kind;
-  void *addr;              /* the caller's address (device pointer for CUDA_DEVICE) */
-  size_t size;
-  vgw_staging_t *staging;  /* CUDA_DEVICE: the twin's copies; NULL for SYSTEM */
-  void *twin;              /* CUDA_DEVICE: host twin from rdma_host_client_alloc */
-  int stage_err;           /* last failed stage: errno and message, for callers on other threads */
-  char stage_msg[256];
-  struct cuobj_client_mr *next;
-};
-
-struct cuobj_client {
-  rdma_host_client_t *host;
-  vgw_cuda_ctx_t *cuda;
-  pthread_mutex_t mu; /* guards mrs: handles still registered, freed by destroy */
-  cuobj_client_mr_t *mrs;
-};
 
 /* ---- memory kinds ---- */
 
@@ -242,12 +222,14 @@ static int stage(cuobj_client_t *c, cuobj_client_mr_t *mr, size_t offset, size_t
     return 0;
   }
   int rc = vgw_staging_copy(mr->staging, dir, offset, size);
-  if (rc < 0) { /* koffi .async callers run this on a pool thread: keep the detail on the handle */
-    pthread_mutex_lock(&c->mu);
-    mr->stage_err = vgw_shim_last_error(mr->stage_msg, sizeof mr->stage_msg);
-    pthread_mutex_unlock(&c->mu);
-  }
+  if (rc < 0) vgw_cuobj_keep_stage_error(c, mr);
   return rc;
+}
+
+void vgw_cuobj_keep_stage_error(cuobj_client_t *c, cuobj_client_mr_t *mr) {
+  pthread_mutex_lock(&c->mu); /* koffi .async callers run stages on a pool thread: keep the detail on the handle */
+  mr->stage_err = vgw_shim_last_error(mr->stage_msg, sizeof mr->stage_msg);
+  pthread_mutex_unlock(&c->mu);
 }
 
 int cuobj_client_mr_last_stage_error(cuobj_client_t *c, const cuobj_client_mr_t *mr, char *msg, size_t cap) {

@@ -13,6 +13,7 @@
 #include "last_error.h"
 #include "provider.h"
 #include "rdma_host_client_wrapper.h"
+#include "host_client_gate.h"
 #include "softnic/agent.h"
 
 typedef struct alloc_rec {
@@ -231,4 +232,54 @@ int rdma_host_client_token(rdma_host_client_t *c, rdma_host_mr_t *mr, size_t off
   t.gid[10] = t.gid[11] = 0xff;
   memcpy(t.gid + 12, &c->ip, 4);
   return cuobj_token_format(&t, out, cap);
+}
+
+/* ---- ABI 1.9: progress gates (softnic/progress.h) ---- */
+
+/* mr's gate when mr is a softnic registration of c; NULL (and a message) otherwise. */
+static snic_progress_t *gate_of(rdma_host_client_t *c, rdma_host_mr_t *mr) {
+  if (c == NULL || mr == NULL) return vgw_fail_null(-EINVAL, "progress: NULL argument");
+  if (vgw_provider_client_ops(c))
+    return vgw_fail_null(-ENOTSUP, "progress gates need the softnic provider (its agent gates the gateway)");
+  pthread_mutex_lock(&c->mu);
+  rdma_host_mr_t *m = c->mrs;
+  while (m && m != mr) m = m->next;
+  pthread_mutex_unlock(&c->mu);
+  if (m == NULL) return vgw_fail_null(-EINVAL, "progress: unknown registration");
+  return regions_progress(&c->agent->regions, mr->rkey);
+}
+
+snic_progress_t *vgw_host_mr_gate(rdma_host_client_t *c, rdma_host_mr_t *mr) { return gate_of(c, mr); }
+
+int rdma_host_client_progress_arm(rdma_host_client_t *c, rdma_host_mr_t *mr, uint32_t mode, uint32_t stall_ms) {
+  snic_progress_t *p = gate_of(c, mr);
+  if (p == NULL) return vgw_shim_last_error(NULL, 0);
+  if (progress_arm(p, mode, stall_ms) != 0) return vgw_fail(-EINVAL, "progress_arm: unknown mode %u", mode);
+  return 0;
+}
+
+int rdma_host_client_progress_publish(rdma_host_client_t *c, rdma_host_mr_t *mr, uint64_t bytes) {
+  snic_progress_t *p = gate_of(c, mr);
+  if (p == NULL) return vgw_shim_last_error(NULL, 0);
+  if (progress_publish(p, bytes) != 0)
+    return vgw_fail(-ERANGE, "progress_publish: %llu bytes is past the %zu-byte registration",
+                    (unsigned long long)bytes, mr->size);
+  return 0;
+}
+
+int64_t rdma_host_client_progress(rdma_host_client_t *c, rdma_host_mr_t *mr) {
+  snic_progress_t *p = gate_of(c, mr);
+  if (p == NULL) return vgw_shim_last_error(NULL, 0);
+  return (int64_t)atomic_load_explicit(&p->word, memory_order_acquire);
+}
+
+int64_t rdma_host_client_progress_served(rdma_host_client_t *c, rdma_host_mr_t *mr) {
+  snic_progress_t *p = gate_of(c, mr);
+  if (p == NULL) return vgw_shim_last_error(NULL, 0);
+  return (int64_t)atomic_load(&p->served);
+}
+
+uint64_t *rdma_host_client_progress_word(rdma_host_client_t *c, rdma_host_mr_t *mr) {
+  snic_progress_t *p = gate_of(c, mr);
+  return p ? (uint64_t *)&p->word : NULL;
 }

@@ -26,6 +26,7 @@ const EMULATION_LIMITS: Record<string, string> = {
   'test_direct_guard same_uid_exec_after_proof_put': DIRECT,
   'test_direct_guard same_uid_exec_after_proof_get': DIRECT,
   'test_direct_guard unprivileged_same_uid_direct': DIRECT,
+  'test_progress direct_progressive_upload': DIRECT,
   'test_protocol agent_withdraws_direct': DIRECT,
   'test_transfer direct_random_sizes_offsets': DIRECT,
 };

@@ -119,8 +119,9 @@ static void *fake_main(void *arg) {
   return NULL;
 }
 
-/* The whole transfer, or an errno of SOFTNIC.md's table (never a number the agent made up). */
-static const ssize_t k_errnos[] = {-EPROTO, -EIO, -ETIMEDOUT, -EACCES, -ERANGE, -EPERM, -ENODEV};
+/* The whole transfer, or an errno of SOFTNIC.md's table (never a number the agent made up; since ABI
+ * 1.9 that includes the progress gate's -ETIME and -ENODATA). */
+static const ssize_t k_errnos[] = {-EPROTO, -EIO, -ETIMEDOUT, -EACCES, -ERANGE, -EPERM, -ENODEV, -ETIME, -ENODATA};
 
 static int allowed(ssize_t rc) {
   if (rc == (ssize_t)XFER) return 1;

@@ -117,3 +117,53 @@ int vgw_staging_copy(vgw_staging_t *s, vgw_stage_dir_t dir, size_t offset, size_
   snprintf(ctx, sizeof ctx, "%s (%s, %zu bytes at %zu)", what, k_dir_name[dir], size, offset);
   return vgw_cuda_fail(api, first, ctx);
 }
+
+/* One chunk in flight: its stream and where it ends. */
+typedef struct inflight {
+  unsigned stream;
+  size_t end;
+} inflight_t;
+
+int vgw_staging_copy_paced(vgw_staging_t *s, vgw_stage_dir_t dir, size_t size, size_t chunk, vgw_stage_pace_fn pace,
+                           void *ctx) {
+  if (s == NULL || pace == NULL || chunk == 0 || (dir != VGW_STAGE_TO_HOST && dir != VGW_STAGE_TO_DEVICE))
+    return vgw_fail(-EINVAL, "stage: bad arguments");
+  if (size == 0 || size > s->size)
+    return vgw_fail(-EINVAL, "stage: %zu bytes is not in 1..%zu (the registration)", size, s->size);
+  const vgw_cuda_api_t *api = s->api;
+  pthread_mutex_lock(&s->mu);
+  int cuda = api->set_device(s->device), paced = 0;
+  const char *what = "cudaSetDevice";
+  inflight_t q[VGW_STAGING_MAX_STREAMS];
+  unsigned head = 0, len = 0, next_stream = 0;
+  size_t issued = 0;
+  while (cuda == 0 && paced == 0 && (issued < size || len > 0)) {
+    if (issued < size && len < s->nstreams) { /* a stream is free: issue the next chunk */
+      size_t n = size - issued < chunk ? size - issued : chunk;
+      if (dir == VGW_STAGE_TO_DEVICE && (paced = pace(ctx, issued + n)) != 0) break;
+      unsigned k = next_stream;
+      next_stream = (next_stream + 1) % s->nstreams;
+      uint8_t *d = s->dev + issued, *h = s->host + issued;
+      cuda = dir == VGW_STAGE_TO_HOST ? api->memcpy_async(h, d, n, VGW_CUDA_D2H, s->streams[k])
+                                      : api->memcpy_async(d, h, n, VGW_CUDA_H2D, s->streams[k]);
+      what = "cudaMemcpyAsync";
+      if (cuda) break;
+      q[(head + len++) % VGW_STAGING_MAX_STREAMS] = (inflight_t){k, issued + n};
+      issued += n;
+      continue;
+    }
+    inflight_t oldest = q[head]; /* every stream busy, or all issued: wait for the oldest */
+    head = (head + 1) % VGW_STAGING_MAX_STREAMS;
+    len--;
+    cuda = api->stream_synchronize(s->streams[oldest.stream]);
+    what = "cudaStreamSynchronize";
+    if (cuda == 0 && dir == VGW_STAGE_TO_HOST) paced = pace(ctx, oldest.end);
+  }
+  for (; len > 0; len--, head = (head + 1) % VGW_STAGING_MAX_STREAMS) /* issued copies own the memory */
+    (void)api->stream_synchronize(s->streams[q[head].stream]);
+  pthread_mutex_unlock(&s->mu);
+  if (cuda == 0) return paced;
+  char msg[96];
+  snprintf(msg, sizeof msg, "%s (%s, overlapped, %zu of %zu bytes issued)", what, k_dir_name[dir], issued, size);
+  return vgw_cuda_fail(api, cuda, msg);
+}

@@ -34,6 +34,15 @@ vgw_staging_t *vgw_staging_create(const vgw_cuda_api_t *api, int device, void *d
                                   const vgw_staging_params_t *params);
 /* Copies [offset, offset+size) in `dir`; 0 or a negative errno. Blocks until the bytes are there. */
 int vgw_staging_copy(vgw_staging_t *s, vgw_stage_dir_t dir, size_t offset, size_t size);
+/* Paced copy of [0, size) in `chunk` pieces (ABI 1.9: staging overlapped with the transfer),
+ * in order, at most one chunk in flight per stream. TO_HOST: once [0, upto) is on the host,
+ * pace(ctx, upto) is called, in order (the caller publishes it). TO_DEVICE: before the chunk
+ * that ends at `upto` is issued, pace(ctx, upto) must return 0 once [0, upto) of the host holds
+ * its final bytes (the caller waits for them). A non-zero pace stops issuing; after waiting for
+ * what was issued that value is returned. 0, that value, or a CUDA errno (with a message). */
+typedef int (*vgw_stage_pace_fn)(void *ctx, size_t upto);
+int vgw_staging_copy_paced(vgw_staging_t *s, vgw_stage_dir_t dir, size_t size, size_t chunk, vgw_stage_pace_fn pace,
+                           void *ctx);
 /* 1 when the host twin is pinned (cudaHostRegister), 0 when pageable. */
 int vgw_staging_pinned(const vgw_staging_t *s);
 /* Unpins and destroys the streams; the host memory stays the caller's. NULL is a no-op. */

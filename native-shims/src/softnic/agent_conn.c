@@ -59,10 +59,21 @@ static uint32_t frame_size_of(const snic_hdr_t *h) {
   return (uint32_t)f;
 }
 
+/* A READ of a region whose client is still staging it (progress.h) waits for the bytes; the
+ * gateway's request gets no answer before they are there. -ECONNABORTED: close, no reply. */
+static int gate(snic_agent_conn_t *c, snic_region_t *r, const snic_hdr_t *h) {
+  return progress_wait_staged(&r->progress, h->addr - r->base, h->length, c->fd, c->agent->stop_fd);
+}
+
 static int on_read(snic_agent_conn_t *c, const snic_hdr_t *h) {
   snic_region_t *r;
   int rc = regions_pin(&c->agent->regions, h->rkey, h->addr, h->length, &r);
   if (rc) return reply(c, SNIC_READ_RESP, rc, 0);
+  rc = gate(c, r, h);
+  if (rc) {
+    regions_unpin(&c->agent->regions, r);
+    return rc == -ECONNABORTED ? rc : reply(c, SNIC_READ_RESP, rc, 0);
+  }
   rc = reply(c, SNIC_READ_RESP, 0, h->length);
   uint32_t frame = frame_size_of(h);
   for (uint64_t off = 0; rc == 0 && off < h->length; off += frame) {
@@ -72,6 +83,7 @@ static int on_read(snic_agent_conn_t *c, const snic_hdr_t *h) {
     d.length = n;
     rc = sock_send_hdr(c->fd, &d, (const void *)(uintptr_t)(h->addr + off), (size_t)n);
   }
+  if (rc == 0) progress_served(&r->progress, h->length);
   regions_unpin(&c->agent->regions, r);
   return rc;
 }
@@ -95,6 +107,7 @@ static int on_write(snic_agent_conn_t *c, const snic_hdr_t *h) {
     rc = sock_recv_all(c->fd, (void *)(uintptr_t)(h->addr + done), (size_t)d.length);
     done += d.length;
   }
+  if (rc == 0) progress_landed(&r->progress, h->addr - r->base, done); /* before the pin goes */
   regions_unpin(&c->agent->regions, r);
   if (rc) return rc;
   return reply(c, SNIC_WRITE_ACK, 0, done); /* every byte is in memory now */
@@ -108,9 +121,22 @@ static int on_direct_begin(snic_agent_conn_t *c, const snic_hdr_t *h) {
   snic_region_t *r;
   int rc = regions_pin(&c->agent->regions, h->rkey, h->addr, h->length, &r);
   if (rc) return reply(c, SNIC_DIRECT_ACK, rc, 0);
+  int to_client = (h->flags & SNIC_FLAG_WRITE) != 0;
+  /* The gateway copies only after this ACK: a read waits here for the client's staging. */
+  rc = to_client ? 0 : gate(c, r, h);
+  if (rc) {
+    regions_unpin(&c->agent->regions, r);
+    return rc == -ECONNABORTED ? rc : reply(c, SNIC_DIRECT_ACK, rc, 0);
+  }
   rc = reply(c, SNIC_DIRECT_ACK, 0, h->length);
   snic_hdr_t end;
   if (rc == 0) rc = sock_recv_hdr(c->fd, &end); /* SO_RCVTIMEO bounds this wait */
+  /* END's status is the gateway's copy result (ABI 1.9; older gateways send 0): only a copy
+   * that succeeded counts as landed. */
+  if (rc == 0 && end.type == SNIC_DIRECT_END && end.status == 0) {
+    if (to_client) progress_landed(&r->progress, h->addr - r->base, h->length);
+    else progress_served(&r->progress, h->length);
+  }
   regions_unpin(&c->agent->regions, r);
   if (rc) return rc;
   if (end.type != SNIC_DIRECT_END) return protocol_error(c);

@@ -30,7 +30,7 @@ void initiator_destroy(snic_initiator_t *in) { conn_cache_destroy(&in->cache); }
 /* The statuses an agent may answer with (SOFTNIC.md). Anything else — a positive value, or a
  * number that is no errno the ABI documents — is a malformed reply: -EPROTO, never passed on,
  * since callers map these values to HTTP answers. */
-static const int32_t k_agent_statuses[] = {-EACCES, -ERANGE, -EPERM, -EPROTO};
+static const int32_t k_agent_statuses[] = {-EACCES, -ERANGE, -EPERM, -EPROTO, -ETIME, -ENODATA};
 
 static int agent_errno(int32_t status) {
   for (size_t i = 0; i < sizeof k_agent_statuses / sizeof k_agent_statuses[0]; i++)
@@ -238,6 +238,7 @@ static attempt_t direct_move(snic_conn_t *c, int to_client, uint32_t rkey, uint6
   *revoked = copy_rc == -EPERM;
   if (*revoked && !to_client) explicit_bzero(local, len);
   snic_hdr_t end = snic_hdr_make(SNIC_DIRECT_END), done;
+  end.status = copy_rc; /* the agent counts a write as landed only when this is 0 */
   a.rc = sock_send_hdr(c->fd, &end, NULL, 0);
   if (a.rc == 0) a.rc = sock_recv_hdr(c->fd, &done);
   if (a.rc == 0 && (done.type != SNIC_DIRECT_DONE || done.status != 0)) a.rc = -EPROTO;
@@ -294,6 +295,8 @@ static const struct {
     {-EIO, "the connection to the agent was lost", "the connection to the agent was lost"},
     {-ECANCELED, "canceled (transfer deadline)", "canceled (transfer deadline)"},
     {-ENOMEM, "out of memory", "out of memory"},
+    {-ETIME, "the client's staging stalled", "the client's staging stalled (its progress word did not advance within its stall timeout)"},
+    {-ENODATA, "the client gave up staging", "the client gave up staging (staging failed, or its progress word went backwards or past the region)"},
 };
 
 static const char *failure_text(int rc, int connecting) {

@@ -19,6 +19,7 @@ void regions_destroy(snic_regions_t *t) {
   snic_region_t *r = t->head;
   while (r) {
     snic_region_t *n = r->next;
+    progress_destroy(&r->progress);
     free(r);
     r = n;
   }
@@ -46,6 +47,7 @@ int regions_add(snic_regions_t *t, uintptr_t base, size_t size, uint32_t *rkey_o
   if (r == NULL) return -ENOMEM;
   r->base = base;
   r->size = size;
+  progress_init(&r->progress, size);
   pthread_mutex_lock(&t->mu);
   do r->rkey = random_rkey();
   while (find(t, r->rkey) != NULL);
@@ -71,8 +73,16 @@ int regions_remove(snic_regions_t *t, uint32_t rkey) {
       break;
     }
   pthread_mutex_unlock(&t->mu);
+  progress_destroy(&r->progress);
   free(r);
   return 0;
+}
+
+snic_progress_t *regions_progress(snic_regions_t *t, uint32_t rkey) {
+  pthread_mutex_lock(&t->mu);
+  snic_region_t *r = find(t, rkey);
+  pthread_mutex_unlock(&t->mu);
+  return r ? &r->progress : NULL;
 }
 
 int regions_pin(snic_regions_t *t, uint32_t rkey, uint64_t addr, uint64_t len, snic_region_t **out) {

@@ -10,12 +10,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "progress.h"
+
 typedef struct snic_region {
   uint32_t rkey;
   uint8_t dead; /* being removed: no new pins */
   uint32_t pins;
   uintptr_t base;
   size_t size;
+  snic_progress_t progress; /* the gate (progress.h); OFF unless the client arms it */
   struct snic_region *next;
 } snic_region_t;
 
@@ -37,6 +40,9 @@ int regions_remove(snic_regions_t *t, uint32_t rkey);
  * region (len 0 refused too). On success *out is the pinned region. */
 int regions_pin(snic_regions_t *t, uint32_t rkey, uint64_t addr, uint64_t len, snic_region_t **out);
 void regions_unpin(snic_regions_t *t, snic_region_t *r);
+
+/* The region's progress gate, valid until regions_remove(rkey); NULL for an unknown rkey. */
+snic_progress_t *regions_progress(snic_regions_t *t, uint32_t rkey);
 
 /* 1 if any live region overlaps [base, base+size). */
 int regions_overlap(snic_regions_t *t, uintptr_t base, size_t size);

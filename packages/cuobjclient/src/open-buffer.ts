@@ -4,11 +4,22 @@
 // CUDA device, device memory).
 
 import { installNativeKernels } from '@vgwrdma/native/kernels';
-import { GpuClient, HostClient, type HostClientOptions } from '@vgwrdma/rdma-ffi';
+import {
+  type DeviceMemory,
+  GpuClient,
+  HostClient,
+  type HostClientOptions,
+  RdmaError,
+} from '@vgwrdma/rdma-ffi';
 import { CuObjError } from './errors.js';
 import { hostOptionsFromEnv } from './host-env.js';
 import type { SessionOptions } from './session.js';
-import { CudaSessionBuffer, HostSessionBuffer, type SessionBuffer } from './session-buffer.js';
+import {
+  CudaSessionBuffer,
+  HostSessionBuffer,
+  type OverlapSettings,
+  type SessionBuffer,
+} from './session-buffer.js';
 
 export type SessionMemory = 'host' | 'cuda';
 
@@ -46,6 +57,13 @@ function checkMemoryOptions(o: BufferOptions): SessionMemory {
     throw invalid(`device must be a CUDA device ordinal (0, 1, ...), got ${o.device}`);
   if (o.devicePtr !== undefined && (typeof o.devicePtr !== 'bigint' || o.devicePtr <= 0n))
     throw invalid('devicePtr must be a non-zero BigInt device address');
+  const { overlap, overlapChunkBytes: chunk, stallTimeoutMs: stall } = o.staging ?? {};
+  if (overlap !== undefined && typeof overlap !== 'boolean')
+    throw invalid(`staging.overlap must be true or false, got ${String(overlap)}`);
+  if (chunk !== undefined && (!Number.isSafeInteger(chunk) || chunk < 64 * 1024))
+    throw invalid(`staging.overlapChunkBytes must be an integer >= 65536, got ${chunk}`);
+  if (stall !== undefined && (!Number.isSafeInteger(stall) || stall < 1 || stall > 0xffffffff))
+    throw invalid(`staging.stallTimeoutMs must be 1..4294967295 ms, got ${stall}`);
   return memory;
 }
 
@@ -103,7 +121,7 @@ function openCuda(client: GpuClient, o: BufferOptions): SessionBuffer {
       o.devicePtr === undefined
         ? client.allocate(o.size, 'cuda-device')
         : client.register(o.devicePtr, o.size, 'cuda-device');
-    return new CudaSessionBuffer(device);
+    return new CudaSessionBuffer(device, overlapSettings(device, o));
   } catch (err) {
     const what =
       o.devicePtr === undefined ? `allocate ${o.size} bytes of` : `register ${o.size} bytes of the given`;
@@ -111,4 +129,25 @@ function openCuda(client: GpuClient, o: BufferOptions): SessionBuffer {
       cause: err,
     });
   }
+}
+
+/**
+ * Overlap is on unless staging.overlap is false, and needs progress gates, which only softnic
+ * has (a NIC reaches the memory without the agent): elsewhere the staging runs before / after.
+ */
+function overlapSettings(device: DeviceMemory, o: BufferOptions): OverlapSettings {
+  let enabled = o.staging?.overlap !== false;
+  if (enabled) {
+    try {
+      device.progress.arm('off');
+    } catch (err) {
+      if (!(err instanceof RdmaError)) throw err;
+      enabled = false;
+    }
+  }
+  return {
+    enabled,
+    chunkBytes: o.staging?.overlapChunkBytes ?? 0,
+    stallTimeoutMs: o.staging?.stallTimeoutMs ?? 0,
+  };
 }

@@ -21,11 +21,30 @@ import { discardBody, drainBody, readBodyInto } from './http-body.js';
 import { gatewayAnswer, judgeFailure, judgeSuccess } from './judge-reply.js';
 import { openBuffer, type SessionMemory } from './open-buffer.js';
 import { type RawAnswer, RdmaRequestError, sendWithRdma } from './rdma-request.js';
-import type { SessionBuffer } from './session-buffer.js';
+import type { DownloadStaging, SessionBuffer } from './session-buffer.js';
 import { checkSessionSize } from './session-size.js';
 import { declined, isServiceError, result, type TransferResult } from './transfer-result.js';
 
 export type { SessionMemory, TransferResult };
+
+/** 'cuda' sessions: the staging between device and pinned host memory. */
+export interface SessionStagingOptions extends StagingOptions {
+  /**
+   * Overlap staging with the transfer (default true, softnic): an upload's gateway reads chunk i
+   * while chunk i+1 is staged, a download's landed chunks go to the device while later ones
+   * arrive. false: the whole object is staged before the PUT / after the GET. Uploads with
+   * `checksum` stage first regardless (the checksum header covers all the bytes).
+   */
+  readonly overlap?: boolean;
+  /** Bytes per overlapped staging chunk; default 8 MiB, at least 64 KiB. */
+  readonly overlapChunkBytes?: number;
+  /**
+   * Overlapped uploads: the gateway's READ of bytes not yet staged fails after this long without
+   * progress (the upload then fails, naming the stall); default 5000 ms. Keep it below the
+   * gateway's softnic io timeout (10 s by default).
+   */
+  readonly stallTimeoutMs?: number;
+}
 
 export interface SessionOptions {
   /** Bytes per transfer; every upload/download moves exactly this many. */
@@ -42,8 +61,8 @@ export interface SessionOptions {
   readonly devicePtr?: bigint;
   /** 'cuda': CUDA runtime to load (default $VGWRDMA_CUDA_LIB, else libcudart.so / .so.13 / .so.12). */
   readonly cudaLibrary?: string;
-  /** 'cuda': how device ↔ host staging copies are split (chunk bytes, streams). */
-  readonly staging?: StagingOptions;
+  /** 'cuda': how device ↔ host staging copies are split, and whether they overlap the transfer. */
+  readonly staging?: SessionStagingOptions;
   /** Upper bound for `size`; default 1 GiB, at most 4 GiB − 64 KiB (the token capacity). */
   readonly maxSize?: number;
   /** 'none' (default): a declined RDMA request is an error. 'http': move the data in the HTTP body instead. */
@@ -160,7 +179,8 @@ export class Session implements Disposable, AsyncDisposable {
   ): Promise<TransferResult> {
     return this.exclusive(async (mem) => {
       if (src !== undefined) this.checkLength('upload source', src);
-      const stagingMs = await mem.prepareUpload(src);
+      // A checksum header covers every byte: it needs them staged before the request.
+      const staging = await mem.startUpload(src, this.options.checksum === undefined);
       const buf = mem.staged;
       const region = mem.region;
       const checksum =
@@ -168,7 +188,9 @@ export class Session implements Disposable, AsyncDisposable {
       const token = region.token(0, this.size, 'put');
       const command = new PutObjectCommand({ ...input, Bucket: bucket, Key: key, Body: new Uint8Array(0) });
       try {
-        const { output, answer } = await sendWithRdma(s3, command, { token, checksum });
+        const sent = await sendWithRdma(s3, command, { token, checksum }).finally(() => staging.abandon());
+        const stagingMs = await staging.done;
+        const { output, answer } = sent;
         const verdict = judgeSuccess('put', answer, this.size);
         if (verdict === 'no-reply') {
           throw new CuObjError('VGW_ERR_CUOBJ_NO_RDMA_REPLY', 'PUT: gateway did not confirm RDMA offload', {
@@ -177,6 +199,7 @@ export class Session implements Disposable, AsyncDisposable {
         }
         return result('rdma', this.size, answer, output.ETag, mem.kind === 'cuda' ? stagingMs : undefined);
       } catch (err) {
+        await staging.done; // a staging failure is what went wrong, not the gateway's refusal of it
         if (!(err instanceof RdmaRequestError)) throw err;
         if (err.answer === undefined && !isServiceError(err.cause)) throw err.cause; // network / client-side
         judgeFailure('put', err.answer, err.cause); // throws unless declined
@@ -203,43 +226,62 @@ export class Session implements Disposable, AsyncDisposable {
       const token = mem.region.token(0, this.size, 'get');
       const mode = this.options.checksum === undefined ? {} : { ChecksumMode: 'ENABLED' as const };
       const command = new GetObjectCommand({ ...mode, ...input, Bucket: bucket, Key: key });
-      let sent: { output: GetObjectCommandOutput; answer: RawAnswer };
+      const staging = mem.startDownload(true);
       try {
-        sent = await sendWithRdma(s3, command, { token });
+        return await this.receive(s3, command, token, staging, buf, dst);
       } catch (err) {
-        if (!(err instanceof RdmaRequestError)) throw err;
-        if (err.answer === undefined && !isServiceError(err.cause)) throw err.cause;
-        judgeFailure('get', err.answer, err.cause); // a GET decline is a 2xx answer: this throws
-        throw declined('GET', err.answer, err.cause);
-      }
-      const { output, answer } = sent;
-      let verdict: ReturnType<typeof judgeSuccess>;
-      try {
-        verdict = judgeSuccess('get', answer, this.size);
-      } catch (err) {
-        discardBody(output.Body);
+        await staging.abandon();
         throw err;
       }
-      if (verdict === 'rdma') {
-        await drainBody(output.Body);
-        this.checkDownloadChecksum(answer, buf);
-        const stagingMs = await mem.finishDownload(dst);
-        return result('rdma', this.size, answer, output.ETag, mem.kind === 'cuda' ? stagingMs : undefined);
-      }
-      if (this.options.fallback !== 'http') {
-        discardBody(output.Body);
-        if (verdict === 'no-reply') {
-          throw new CuObjError('VGW_ERR_CUOBJ_NO_RDMA_REPLY', 'GET: gateway did not confirm RDMA offload', {
-            gateway: gatewayAnswer(answer),
-          });
-        }
-        throw declined('GET', answer, undefined);
-      }
-      // The declined (or RDMA-unaware) GET already carries the object in its body.
-      await readBodyInto(output.Body, buf);
-      await mem.finishDownload(dst);
-      return result('http', this.size, answer, output.ETag);
     });
+  }
+
+  /** A download's request and verdict; `staging` brings the landed bytes to where they belong. */
+  private async receive(
+    s3: S3Client,
+    command: GetObjectCommand,
+    token: string,
+    staging: DownloadStaging,
+    buf: Uint8Array,
+    dst: Uint8Array | undefined,
+  ): Promise<TransferResult> {
+    const cuda = this.memory === 'cuda';
+    let sent: { output: GetObjectCommandOutput; answer: RawAnswer };
+    try {
+      sent = await sendWithRdma(s3, command, { token });
+    } catch (err) {
+      if (!(err instanceof RdmaRequestError)) throw err;
+      if (err.answer === undefined && !isServiceError(err.cause)) throw err.cause;
+      judgeFailure('get', err.answer, err.cause); // a GET decline is a 2xx answer: this throws
+      throw declined('GET', err.answer, err.cause);
+    }
+    const { output, answer } = sent;
+    let verdict: ReturnType<typeof judgeSuccess>;
+    try {
+      verdict = judgeSuccess('get', answer, this.size);
+    } catch (err) {
+      discardBody(output.Body);
+      throw err;
+    }
+    if (verdict === 'rdma') {
+      await drainBody(output.Body);
+      this.checkDownloadChecksum(answer, buf);
+      const stagingMs = await staging.finish(dst);
+      return result('rdma', this.size, answer, output.ETag, cuda ? stagingMs : undefined);
+    }
+    if (this.options.fallback !== 'http') {
+      discardBody(output.Body);
+      if (verdict === 'no-reply') {
+        throw new CuObjError('VGW_ERR_CUOBJ_NO_RDMA_REPLY', 'GET: gateway did not confirm RDMA offload', {
+          gateway: gatewayAnswer(answer),
+        });
+      }
+      throw declined('GET', answer, undefined);
+    }
+    // The declined (or RDMA-unaware) GET already carries the object in its body.
+    await readBodyInto(output.Body, buf);
+    await staging.finish(dst);
+    return result('http', this.size, answer, output.ETag);
   }
 
   /** Deregisters the buffer and stops the transport client. Throws VGW_ERR_CUOBJ_SESSION_BUSY during a transfer. Idempotent. */

@@ -11,6 +11,7 @@ export { DeviceMemory } from './client/device-memory.js';
 export { type CudaOptions, GpuClient, type StagingOptions } from './client/gpu-client.js';
 export { HostClient } from './client/host-client.js';
 export { HostMemory } from './client/host-memory.js';
+export { type ProgressArmOptions, ProgressGate, type ProgressMode } from './client/progress-gate.js';
 export {
   checkErrno,
   errnoName,

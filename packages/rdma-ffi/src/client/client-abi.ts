@@ -26,6 +26,12 @@ export interface ClientAbi {
   token(c: Ptr, mr: Ptr, offset: number, size: number, op: number, out: Buffer, cap: number): number;
   /** The registration's rkey when the ABI can tell it directly. */
   rkey(mr: Ptr): number | undefined;
+  /** ABI 1.9: the registration's progress gate. */
+  progressArm(c: Ptr, mr: Ptr, mode: number, stallMs: number): number;
+  progressPublish(c: Ptr, mr: Ptr, bytes: number): number;
+  progress(c: Ptr, mr: Ptr): number;
+  progressServed(c: Ptr, mr: Ptr): number;
+  progressWord(c: Ptr, mr: Ptr): Ptr;
 }
 
 export function hostClientAbi(lib: ShimLibrary): ClientAbi {
@@ -42,6 +48,11 @@ export function hostClientAbi(lib: ShimLibrary): ClientAbi {
     deregister: (c, mr) => f.rdma_host_client_deregister(c, mr),
     token: (c, mr, off, size, op, out, cap) => f.rdma_host_client_token(c, mr, off, size, op, out, cap),
     rkey: (mr) => f.rdma_host_mr_rkey(mr) >>> 0,
+    progressArm: (c, mr, mode, ms) => f.rdma_host_client_progress_arm(c, mr, mode, ms),
+    progressPublish: (c, mr, bytes) => f.rdma_host_client_progress_publish(c, mr, bytes),
+    progress: (c, mr) => Number(f.rdma_host_client_progress(c, mr)),
+    progressServed: (c, mr) => Number(f.rdma_host_client_progress_served(c, mr)),
+    progressWord: (c, mr) => f.rdma_host_client_progress_word(c, mr),
   };
 }
 
@@ -59,5 +70,10 @@ export function cuobjClientAbi(lib: ShimLibrary): ClientAbi {
     deregister: (c, mr) => f.cuobj_client_deregister(c, mr),
     token: (c, mr, off, size, op, out, cap) => f.cuobj_client_token(c, mr, off, size, op, out, cap),
     rkey: () => undefined,
+    progressArm: (c, mr, mode, ms) => f.cuobj_client_progress_arm(c, mr, mode, ms),
+    progressPublish: (c, mr, bytes) => f.cuobj_client_progress_publish(c, mr, bytes),
+    progress: (c, mr) => Number(f.cuobj_client_progress(c, mr)),
+    progressServed: (c, mr) => Number(f.cuobj_client_progress_served(c, mr)),
+    progressWord: (c, mr) => f.cuobj_client_progress_word(c, mr),
   };
 }

@@ -60,6 +60,38 @@ export class DeviceMemory extends HostMemory {
     return this.stage('stageToDevice', this.fns.cuobj_client_stage_to_device, offset, size);
   }
 
+  /**
+   * Upload with staging overlapped (ABI 1.9): device → host twin of [0, size) in `chunkBytes`
+   * pieces (0 = 8 MiB), publishing each on the progress gate — arm it 'upload' first and send
+   * the PUT meanwhile: the gateway reads chunk i while chunk i+1 is copied. On failure the gate
+   * goes 'failed'. Off the event loop.
+   */
+  stageToHostOverlapped(size = this.size, chunkBytes = 0): Promise<void> {
+    return this.stage(
+      'stageToHostOverlapped',
+      this.fns.cuobj_client_stage_to_host_overlapped,
+      size,
+      chunkBytes,
+      [0, size],
+    );
+  }
+
+  /**
+   * Download with staging overlapped (ABI 1.9): host twin → device of each `chunkBytes` piece of
+   * [0, size) as soon as the gate's landed word passes it — arm it 'download' first, send the
+   * GET meanwhile, then publish(size) once the reply came (or arm 'failed': this then rejects
+   * with ECANCELED). Off the event loop.
+   */
+  stageToDeviceOverlapped(size = this.size, chunkBytes = 0): Promise<void> {
+    return this.stage(
+      'stageToDeviceOverlapped',
+      this.fns.cuobj_client_stage_to_device_overlapped,
+      size,
+      chunkBytes,
+      [0, size],
+    );
+  }
+
   /** Copies `src` into device memory at `offset` (cudaMemcpy, blocking). */
   copyFromHost(src: Uint8Array, offset = 0): void {
     this.copy('copyFromHost', src, offset, HOST_TO_DEVICE);
@@ -98,17 +130,20 @@ export class DeviceMemory extends HostMemory {
   private stage(
     what: string,
     fn: typeof this.fns.cuobj_client_stage_to_host,
-    offset: number,
-    size: number,
+    a: number,
+    b: number,
+    window: readonly [offset: number, size: number] = [a, b],
   ): Promise<void> {
     if (this.closed) return Promise.reject(new RdmaError(what, errnoOf('EBADF'), 'memory is closed'));
     try {
-      checkWindow(what, offset, size, this.size);
+      // (offset, size) for plain stages; (size, chunk) for overlapped ones, whose window starts at 0
+      checkWindow(what, window[0], window[1], this.size);
+      if (!Number.isSafeInteger(b) || b < 0) throw new RangeError(`${what}: bad chunk size ${b}`);
     } catch (e) {
       return Promise.reject(e);
     }
     return new Promise((resolve, reject) => {
-      fn.async(this.client, this.handle, offset, size, (err, ret) => {
+      fn.async(this.client, this.handle, a, b, (err, ret) => {
         if (err) return reject(err);
         if (ret >= 0) return resolve();
         const msg = Buffer.alloc(MSG_CAP);

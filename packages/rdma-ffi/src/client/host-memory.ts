@@ -9,11 +9,13 @@ import { errnoOf, RdmaError } from '../errors.js';
 import type { Ptr, ShimLibrary } from '../native/shim-library.js';
 import { NativeMemory } from '../native-memory.js';
 import type { ClientAbi, MemoryKind } from './client-abi.js';
+import { ProgressGate } from './progress-gate.js';
 
 const TOKEN_CAP = 128; // > CUOBJ_TOKEN_MAX_LEN + NUL
 
 export class HostMemory extends NativeMemory implements Disposable {
   private readonly tokenOut = Buffer.alloc(TOKEN_CAP);
+  private gate: ProgressGate | undefined;
   /** Remote key of the registration (field 3 of its tokens). */
   readonly rkey: number;
 
@@ -42,6 +44,13 @@ export class HostMemory extends NativeMemory implements Disposable {
     if (this.kind === 'cuda-device')
       throw new RdmaError('bytes', errnoOf('EFAULT'), 'CUDA device memory is not CPU-addressable');
     return super.bytes;
+  }
+
+  /** The registration's progress gate (ABI 1.9, softnic): overlap filling it with the transfer. */
+  get progress(): ProgressGate {
+    if (this.closed) throw new RdmaError('progress', errnoOf('EBADF'), 'memory is closed');
+    this.gate ??= new ProgressGate(this.lib, this.abi, this.client, this.handle);
+    return this.gate;
   }
 
   /**

@@ -87,6 +87,12 @@ export interface ShimFunctions {
     out: Buffer,
     cap: number,
   ): number;
+  // ABI 1.9: progress gates (overlap filling memory with the transfer; softnic)
+  rdma_host_client_progress_arm(c: Ptr, mr: Ptr, mode: number, stallMs: number): number;
+  rdma_host_client_progress_publish(c: Ptr, mr: Ptr, bytes: number): number;
+  rdma_host_client_progress(c: Ptr, mr: Ptr): Int64;
+  rdma_host_client_progress_served(c: Ptr, mr: Ptr): Int64;
+  rdma_host_client_progress_word(c: Ptr, mr: Ptr): Ptr;
 
   cuobj_client_create(cfg: RdmaHostClientConfigStruct): Ptr;
   cuobj_client_destroy(c: Ptr): void;
@@ -123,6 +129,14 @@ export interface ShimFunctions {
     dir: number,
   ): number;
   cuobj_client_cuda_memset(c: Ptr, dev: Ptr, value: number, size: number): number;
+  // ABI 1.9: staging overlapped with the transfer
+  cuobj_client_progress_arm(c: Ptr, mr: Ptr, mode: number, stallMs: number): number;
+  cuobj_client_progress_publish(c: Ptr, mr: Ptr, bytes: number): number;
+  cuobj_client_progress(c: Ptr, mr: Ptr): Int64;
+  cuobj_client_progress_served(c: Ptr, mr: Ptr): Int64;
+  cuobj_client_progress_word(c: Ptr, mr: Ptr): Ptr;
+  cuobj_client_stage_to_host_overlapped: StageFn;
+  cuobj_client_stage_to_device_overlapped: StageFn;
 }
 
 /** A blocking stage call, also callable on the libuv pool with koffi's `.async`. */
@@ -188,6 +202,11 @@ const PROTOTYPES: readonly string[] = [
   'int rdma_host_client_deregister(void *c, void *mr)',
   'uint32_t rdma_host_mr_rkey(void *mr)',
   'int rdma_host_client_token(void *c, void *mr, size_t offset, size_t size, uint32_t op, void *out, size_t cap)',
+  'int rdma_host_client_progress_arm(void *c, void *mr, uint32_t mode, uint32_t stall_timeout_ms)',
+  'int rdma_host_client_progress_publish(void *c, void *mr, uint64_t bytes)',
+  'int64_t rdma_host_client_progress(void *c, void *mr)',
+  'int64_t rdma_host_client_progress_served(void *c, void *mr)',
+  'void *rdma_host_client_progress_word(void *c, void *mr)',
 
   'void *cuobj_client_create(const rdma_host_client_config_t *cfg)',
   'void cuobj_client_destroy(void *c)',
@@ -210,6 +229,13 @@ const PROTOTYPES: readonly string[] = [
   'void *cuobj_client_mr_staging_addr(void *mr)',
   'int cuobj_client_cuda_memcpy(void *c, void *dst, void *src, size_t size, uint32_t direction)',
   'int cuobj_client_cuda_memset(void *c, void *dev, int value, size_t size)',
+  'int cuobj_client_progress_arm(void *c, void *mr, uint32_t mode, uint32_t stall_timeout_ms)',
+  'int cuobj_client_progress_publish(void *c, void *mr, uint64_t bytes)',
+  'int64_t cuobj_client_progress(void *c, void *mr)',
+  'int64_t cuobj_client_progress_served(void *c, void *mr)',
+  'void *cuobj_client_progress_word(void *c, void *mr)',
+  'int cuobj_client_stage_to_host_overlapped(void *c, void *mr, size_t size, size_t chunk)',
+  'int cuobj_client_stage_to_device_overlapped(void *c, void *mr, size_t size, size_t chunk)',
 ];
 
 /** A loaded, version-checked shim library. */
