@@ -6,7 +6,7 @@
 // device, up, the device is zeroed, down, and what the device holds afterwards must equal them.
 // --memory host runs the same with host-memory sessions (no staging, no gate: the "unchanged"
 // check); there both rows are the same code and should agree within noise.
-//   node bench/device/gpu-overlap.mjs [--size 1GiB] [--pairs 5] [--memory cuda|host] [--out DIR]
+//   node bench/device/gpu-overlap.mjs [--size 1GiB] [--pairs 5] [--memory cuda|host] [--etag-part-size 8MiB] [--out DIR]
 // Writes DIR/overlap-<memory>-<timestamp>.json and DIR/overlap-<memory>-latest.md; exit 0 only when
 // every transfer verified. cuda needs a CUDA runtime (LD_LIBRARY_PATH or VGWRDMA_CUDA_LIB).
 
@@ -32,13 +32,18 @@ const { values: args } = parseArgs({
     memory: { type: 'string', default: 'cuda' },
     out: { type: 'string', default: fileURLToPath(new URL('../results', import.meta.url)) },
     label: { type: 'string', default: hostname() },
+    // parts-mode ETags (--etag-mode parts with this part size) so a PUT is not bound by one MD5
+    'etag-part-size': { type: 'string' },
   },
 });
 const MiB = 2 ** 20;
 const UNITS = { KiB: 2 ** 10, MiB, GiB: 2 ** 30 };
-const m = /^(\d+)(KiB|MiB|GiB)?$/.exec(args.size);
-if (!m) throw new Error(`--size: ${args.size} is not N, NKiB, NMiB or NGiB`);
-const SIZE = Number(m[1]) * (m[2] ? UNITS[m[2]] : 1);
+function parseSize(flag, text) {
+  const m = /^(\d+)(KiB|MiB|GiB)?$/.exec(text);
+  if (!m) throw new Error(`${flag}: ${text} is not N, NKiB, NMiB or NGiB`);
+  return Number(m[1]) * (m[2] ? UNITS[m[2]] : 1);
+}
+const SIZE = parseSize('--size', args.size);
 const PAIRS = Number(args.pairs);
 const MEMORY = args.memory;
 if (MEMORY !== 'cuda' && MEMORY !== 'host') throw new Error('--memory must be cuda or host');
@@ -62,7 +67,14 @@ const median = (xs) => {
 };
 const gbps = (ms) => SIZE / ms / 1e6;
 
-const gateway = await startServer('gateway', { ...CREDS, channels: 16, pool: POOL });
+const PART =
+  args['etag-part-size'] === undefined ? undefined : parseSize('--etag-part-size', args['etag-part-size']);
+const gateway = await startServer('gateway', {
+  ...CREDS,
+  channels: 16,
+  pool: POOL,
+  ...(PART === undefined ? {} : { etagPartSize: PART }),
+});
 const s3 = new S3Client({
   endpoint: gateway.endpoint,
   region: 'us-east-1',
@@ -134,7 +146,7 @@ const summary = rows.map((r) => ({
 }));
 const doc = {
   timestamp: started.toISOString(),
-  command: `node bench/device/gpu-overlap.mjs --size ${args.size} --pairs ${PAIRS} --memory ${MEMORY}`,
+  command: `node bench/device/gpu-overlap.mjs --size ${args.size} --pairs ${PAIRS} --memory ${MEMORY}${PART === undefined ? '' : ` --etag-part-size ${args['etag-part-size']}`}`,
   memory: MEMORY,
   device,
   machine: { label: args.label, hostname: hostname(), cpus: cpus().length, node: process.version },
