@@ -7,7 +7,6 @@
 // Confinement (confine.ts) is checked once, on the temp directory, when the file is created: the
 // file's own name is new and `O_CREAT|O_EXCL` never follows a link in the last component, and
 // later uses (rename, unlink) reuse that checked path instead of resolving it again.
-import { randomBytes } from 'node:crypto';
 import { fstatSync } from 'node:fs';
 import { type FileHandle, mkdir, open, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -19,7 +18,7 @@ import { exchangeOntoFile } from './exchange.js';
 import type { FileOwner } from './file-owner.js';
 import { holdReplaced } from './hold-replaced.js';
 import { abs, type Layout, tmpRel } from './layout.js';
-import { ownerId } from './owner.js';
+import { tempName } from './temp-name.js';
 
 const PUBLISH_ATTEMPTS = 10;
 
@@ -63,7 +62,7 @@ export class TempFile {
     owner?: FileOwner,
   ): Promise<TempFile> {
     const dir = tmpRel(bucket);
-    const name = `${ownerId()}.${randomBytes(12).toString('hex')}`;
+    const name = tempName();
     const rel = `${dir}/${name}`;
     for (let attempt = 0; ; attempt++) {
       const path = join(abs(layout, dir), name);
