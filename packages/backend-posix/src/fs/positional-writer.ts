@@ -7,7 +7,7 @@
 // one pwritev: a page-cache copy of a few KiB takes microseconds, where a libuv pool round trip
 // (a futex wake each way and a promise) cost more CPU than the write on the 2-core VM.
 import { writevSync } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
+import type { PositionalFile } from './fd-file.js';
 
 /** Owned chunks are batched to about this size. */
 const BATCH = 1 << 20;
@@ -24,7 +24,7 @@ export class PositionalWriter {
   private readonly inFlight = new Set<Promise<void>>();
   private error: unknown;
 
-  constructor(private readonly fh: FileHandle) {}
+  constructor(private readonly fh: PositionalFile) {}
 
   /** Queues an owned chunk (the caller will not change it); written in batches. */
   push(chunk: Buffer): void {
@@ -53,6 +53,7 @@ export class PositionalWriter {
       this.position = this.pendingBytes;
       this.pendingBytes = 0;
       writeAllSync(this.fh.fd, chunks, 0);
+      this.fh.wrote?.(0, this.position);
       return;
     }
     this.flushPending();
@@ -120,7 +121,7 @@ function writeAllSync(fd: number, chunks: Buffer[], position: number): void {
 }
 
 /** pwritev until every byte is written (a regular file may take fewer bytes in one call). */
-async function writeAll(fh: FileHandle, chunks: Buffer[], position: number): Promise<void> {
+async function writeAll(fh: PositionalFile, chunks: Buffer[], position: number): Promise<void> {
   let left = chunks;
   let at = position;
   while (left.length > 0) {

@@ -8,7 +8,7 @@ import { ownerId } from './owner.js';
 
 const BYTES = 12;
 const BLOCK = 256;
-let block = Buffer.alloc(0);
+let block: Buffer = Buffer.alloc(0);
 let used = 0;
 
 /** A fresh temp-file name (no directory). */
