@@ -30,7 +30,12 @@ async function warmServer(server, plan, tag) {
   if (!plan.serverWarmup) return;
   for (const op of ['put', 'get']) {
     const spec = { op, client: 'light', size: 4096, concurrency: 16, ops: plan.serverWarmup };
-    await runLoad(server, { ...spec, processes: plan.processes, bucket: plan.bucket, tag: `warm-${tag}-${op}` });
+    await runLoad(server, {
+      ...spec,
+      processes: plan.processes,
+      bucket: plan.bucket,
+      tag: `warm-${tag}-${op}`,
+    });
   }
 }
 

@@ -46,7 +46,12 @@ export class FdFile implements PositionalFile {
     return { bytesWritten };
   }
 
-  async write(buffer: Buffer, offset: number, length: number, position: number): Promise<{ bytesWritten: number }> {
+  async write(
+    buffer: Buffer,
+    offset: number,
+    length: number,
+    position: number,
+  ): Promise<{ bytesWritten: number }> {
     const { bytesWritten } = await writeAsync(this.fd, buffer, offset, length, position);
     this.extent = Math.max(this.extent, position + bytesWritten);
     return { bytesWritten };
