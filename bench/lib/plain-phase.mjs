@@ -22,8 +22,28 @@ const summary = (runs, size) => {
   };
 };
 
+/**
+ * Untimed 4 KiB PUTs then GETs (light client) before the first timed round: a server is measured
+ * as it runs in production, warm, not in its first seconds (the gateway's JIT, the peer's caches).
+ */
+async function warmServer(server, plan, tag) {
+  if (!plan.serverWarmup) return;
+  for (const op of ['put', 'get']) {
+    const spec = { op, client: 'light', size: 4096, concurrency: 16, ops: plan.serverWarmup };
+    await runLoad(server, {
+      ...spec,
+      processes: plan.processes,
+      bucket: plan.bucket,
+      tag: `warm-${tag}-${op}`,
+    });
+  }
+}
+
 /** Every scenario × direction × client, gateway vs `peer`, `rounds` alternating pairs. */
 export async function plainPhase(gateway, peer, plan) {
+  log(`${peer.kind}: warming both servers up (${plan.serverWarmup} untimed 4 KiB PUTs and GETs each)`);
+  await warmServer(gateway, plan, 'gateway');
+  await warmServer(peer, plan, peer.kind);
   const rows = [];
   for (const sc of plan.scenarios)
     for (const op of ['put', 'get'])

@@ -5,10 +5,9 @@
 // request, off its critical path. Readers see exactly what they saw before (the old object until
 // the rename, the new one after). A crash leaves the extra name in `.sgwtmp` under the usual
 // `<owner>.<random>` temp name, which the start-up cleanup removes like any other temp file.
-import { randomBytes } from 'node:crypto';
 import { link, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { ownerId } from './owner.js';
+import { tempName } from './temp-name.js';
 
 /**
  * Links the file at `targetAbs` (if it is one) to a fresh temp name beside `tempAbs`; returns
@@ -16,7 +15,7 @@ import { ownerId } from './owner.js';
  * hold (no such file, a directory, a file system without hard links).
  */
 export async function holdReplaced(targetAbs: string, tempAbs: string): Promise<(() => void) | undefined> {
-  const held = `${dirname(tempAbs)}/${ownerId()}.${randomBytes(12).toString('hex')}`;
+  const held = `${dirname(tempAbs)}/${tempName()}`;
   try {
     await link(targetAbs, held);
   } catch {

@@ -5,7 +5,6 @@
 // with no copy. Enforces the declared length and a size limit, and stops on abort.
 // The caller owns the file: on any error here it discards the temp file, so nothing partial is
 // ever published.
-import type { FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import {
   BORROW_CHUNKS,
@@ -20,6 +19,7 @@ import {
   MD5_ETAG,
   S3Error,
 } from '@vgwrdma/s3-backend';
+import type { PositionalFile } from './fd-file.js';
 import { PositionalWriter } from './positional-writer.js';
 
 interface IngestOptions {
@@ -49,7 +49,7 @@ export function abortError(signal: AbortSignal): Error {
   return err;
 }
 
-export async function ingest(fh: FileHandle, opts: IngestOptions): Promise<IngestResult> {
+export async function ingest(fh: PositionalFile, opts: IngestOptions): Promise<IngestResult> {
   const { body, signal, contentLength, maxSize } = opts;
   if (signal.aborted) throw abortError(signal);
   if (contentLength !== undefined && maxSize !== undefined && contentLength > maxSize) {

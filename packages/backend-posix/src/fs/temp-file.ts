@@ -7,19 +7,19 @@
 // Confinement (confine.ts) is checked once, on the temp directory, when the file is created: the
 // file's own name is new and `O_CREAT|O_EXCL` never follows a link in the last component, and
 // later uses (rename, unlink) reuse that checked path instead of resolving it again.
-import { randomBytes } from 'node:crypto';
 import { fstatSync } from 'node:fs';
-import { type FileHandle, mkdir, open, rename, unlink } from 'node:fs/promises';
+import { mkdir, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { S3Error, s3ErrorFromErrno } from '@vgwrdma/s3-backend';
 import type { MetaStore } from '../meta/store.js';
 import { backoff, makeParents } from './dirs.js';
 import { isErrno } from './errors.js';
 import { exchangeOntoFile } from './exchange.js';
+import { FdFile } from './fd-file.js';
 import type { FileOwner } from './file-owner.js';
 import { holdReplaced } from './hold-replaced.js';
 import { abs, type Layout, tmpRel } from './layout.js';
-import { ownerId } from './owner.js';
+import { tempName } from './temp-name.js';
 
 const PUBLISH_ATTEMPTS = 10;
 
@@ -45,7 +45,7 @@ export class TempFile {
     readonly rel: string,
     /** Absolute path of the temp file, under a temp directory checked by confine(). */
     readonly path: string,
-    readonly fh: FileHandle,
+    readonly fh: FdFile,
     /** --chuid/--chgid: the owner of the file and of the parent directories publish() makes. */
     private readonly owner?: FileOwner,
   ) {}
@@ -63,12 +63,12 @@ export class TempFile {
     owner?: FileOwner,
   ): Promise<TempFile> {
     const dir = tmpRel(bucket);
-    const name = `${ownerId()}.${randomBytes(12).toString('hex')}`;
+    const name = tempName();
     const rel = `${dir}/${name}`;
     for (let attempt = 0; ; attempt++) {
       const path = join(abs(layout, dir), name);
       try {
-        const fh = await open(path, 'wx', filePerms);
+        const fh = await FdFile.open(path, 'wx', filePerms);
         if (filePerms !== DEFAULT_FILE_PERMS || owner) {
           try {
             if (filePerms !== DEFAULT_FILE_PERMS) await fh.chmod(filePerms);
