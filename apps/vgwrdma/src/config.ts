@@ -250,6 +250,7 @@ export function parseCommandLine(argv: readonly string[], env: Env, cwd = proces
               retryCount: g['rdma-retry-count'],
               poolWaitMs: g['rdma-pool-wait-ms'],
               getLanes: g['rdma-get-lanes'] as 1 | 2,
+              putLanes: g['rdma-put-lanes'] as 1 | 2,
               directPrivileged: g['rdma-direct-privileged'],
               transferTimeoutMs: g['rdma-transfer-timeout'],
               ...(g['rdma-allow-agents'] === undefined ? {} : { allowAgents: g['rdma-allow-agents'] }),

@@ -160,6 +160,15 @@ export const RDMA_FLAGS = [
     help: 'channels one large RDMA GET may use at once, 1 or 2 (the second only while every free buffer keeps a free channel)',
   },
   {
+    name: 'rdma-put-lanes',
+    type: 'string',
+    env: ['VGW_RDMA_PUT_LANES'],
+    schema: intIn(1, 2),
+    default: '2',
+    arg: 'N',
+    help: 'channels one large RDMA PUT may READ on at once, 1 or 2 (the second only while every free buffer keeps a free channel)',
+  },
+  {
     name: 'rdma-direct-privileged',
     type: 'boolean',
     env: ['VGW_RDMA_DIRECT_PRIVILEGED'],

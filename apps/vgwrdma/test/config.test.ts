@@ -159,6 +159,7 @@ describe('parseCommandLine', () => {
       retryCount: 7,
       poolWaitMs: 1000,
       getLanes: 2,
+      putLanes: 2,
       directPrivileged: false,
       transferTimeoutMs: 30_000,
       vendorDebug: false,

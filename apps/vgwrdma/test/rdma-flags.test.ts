@@ -29,6 +29,7 @@ describe('--rdma-* flags', () => {
       retryCount: 7,
       poolWaitMs: 1000,
       getLanes: 2,
+      putLanes: 2,
       directPrivileged: false,
       transferTimeoutMs: 30_000, // + size at 50 MB/s; the per-agent cap defaults in CuServer
       vendorDebug: false,
@@ -59,6 +60,8 @@ describe('--rdma-* flags', () => {
       '250',
       '--rdma-get-lanes',
       '1',
+      '--rdma-put-lanes',
+      '1',
       '--rdma-direct-privileged',
       '--rdma-allow-agents',
       '10.1.0.0/16, 192.168.7.9',
@@ -82,6 +85,7 @@ describe('--rdma-* flags', () => {
       retryCount: 0,
       poolWaitMs: 250,
       getLanes: 1,
+      putLanes: 1,
       directPrivileged: true,
       allowAgents: ['10.1.0.0/16', '192.168.7.9'],
       transferTimeoutMs: 5000,
@@ -193,6 +197,7 @@ describe('--rdma-* flags', () => {
       '--rdma-transport',
       '--rdma-pool-wait-ms',
       '--rdma-get-lanes',
+      '--rdma-put-lanes',
       '--rdma-direct-privileged',
     ]) {
       expect(help).toContain(flag);

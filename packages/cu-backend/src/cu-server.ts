@@ -68,6 +68,11 @@ export interface CuServerOptions {
    */
   readonly getLanes?: 1 | 2;
   /**
+   * Channels one large PUT / UploadPart may READ on at once (1 or 2; default 2), under the same
+   * rule as getLanes: the second only while every free pool buffer still keeps a free channel.
+   */
+  readonly putLanes?: 1 | 2;
+  /**
    * IPv4 networks (CIDR, or a bare address) whose agents any signed request may name. Default
    * none: a token must name an agent at the HTTP client's own address.
    */
@@ -224,7 +229,8 @@ export class CuServer extends DelegatingBackend {
       out.body.destroy();
       throw err;
     }
-    if (isPositionalBody(out.body) && payload > 2 * session.chunkSize) this.addSpareLane(session);
+    if (isPositionalBody(out.body) && payload > 2 * session.chunkSize)
+      this.addSpareLane(session, this.options.getLanes);
     const stopClock = this.startDeadline(session, payload);
     try {
       // A body that reads at positions (a file) fills the slices directly; any other is copied in.
@@ -291,6 +297,7 @@ export class CuServer extends DelegatingBackend {
       if (!(err instanceof Declined)) throw err;
       throw decline(err.reason);
     }
+    if (d.token.length > 2 * session.chunkSize) this.addSpareLane(session, this.options.putLanes);
     const stopClock = this.startDeadline(session, d.token.length);
     const reader = new RdmaUpload(session, d.token.length, ctx.origin.payloadSha256);
     try {
@@ -314,12 +321,22 @@ export class CuServer extends DelegatingBackend {
       // The backend checked the count against contentLength; a short transfer is never success.
       if (session.moved !== d.token.length)
         throw transferFailed(new Error(`moved ${session.moved} of ${d.token.length} bytes`));
-      this.ledger.record(ctx, 'put', started, { outcome: 'done', bytes: d.token.length, lanes: 1 });
+      this.ledger.record(ctx, 'put', started, {
+        outcome: 'done',
+        bytes: d.token.length,
+        lanes: session.lanes,
+      });
       return withHeaders(out, doneHeaders(200, d.token.length));
     } catch (err) {
       if (isS3Error(err) && err.headers[REPLY_HEADER] === DECLINED_REPLY) throw err; // a decline
       const timedOut = session.abandoned !== undefined;
-      this.ledger.record(ctx, 'put', started, { outcome: 'failed', bytes: 0, lanes: 1 }, timedOut);
+      this.ledger.record(
+        ctx,
+        'put',
+        started,
+        { outcome: 'failed', bytes: 0, lanes: session.lanes },
+        timedOut,
+      );
       if (timedOut) throw session.abandoned;
       if (reader.mismatch) throw reader.mismatch; // the signed payload hash: nothing was stored
       // A READ failure surfaces in the backend as a body error (e.g. IncompleteBody): it is ours.
@@ -391,10 +408,13 @@ export class CuServer extends DelegatingBackend {
     return new RdmaSession(this.server, lease, channel, d.token, this.chunkSize);
   }
 
-  /** A second channel for a large GET, only while every free pool buffer keeps a free channel. */
-  private addSpareLane(s: RdmaSession): void {
-    // Two lanes need at least three slices (two WRITEs in flight, one read ahead).
-    if ((this.options.getLanes ?? 2) < 2 || s.lanes > 1 || s.slices.length < 3) return;
+  /**
+   * A second channel for a large GET or PUT (`wanted`: getLanes / putLanes, default 2), only while
+   * every free pool buffer keeps a free channel.
+   */
+  private addSpareLane(s: RdmaSession, wanted: 1 | 2 | undefined): void {
+    // Two lanes need at least three slices (two transfers in flight, one being drained or filled).
+    if ((wanted ?? 2) < 2 || s.lanes > 1 || s.slices.length < 3) return;
     const freeChannels = this.server.channelCount - this.server.channelsAllocated;
     if (freeChannels - 1 < this.pool.stats().free) return;
     const spare = this.server.tryAllocateChannel();

@@ -40,6 +40,8 @@ export interface CuServerConfig {
   readonly directPrivileged?: boolean;
   /** Channels one large GET may use at once (--rdma-get-lanes). */
   readonly getLanes?: 1 | 2;
+  /** Channels one large PUT may READ on at once (--rdma-put-lanes). */
+  readonly putLanes?: 1 | 2;
   readonly maxTransferSize?: number;
   readonly chunkSize?: number;
   /** IPv4 CIDRs whose agents any signed request may name (--rdma-allow-agents); default none. */
@@ -111,6 +113,7 @@ export function cuServerOptions(config: CuServerConfig, transport: RdmaTransport
     pool: transport.pool,
     ...(config.poolWaitMs === undefined ? {} : { poolWaitMs: config.poolWaitMs }),
     ...(config.getLanes === undefined ? {} : { getLanes: config.getLanes }),
+    ...(config.putLanes === undefined ? {} : { putLanes: config.putLanes }),
     ...(config.maxTransferSize === undefined ? {} : { maxTransferSize: config.maxTransferSize }),
     ...(config.chunkSize === undefined ? {} : { chunkSize: config.chunkSize }),
     ...(config.allowAgents === undefined ? {} : { allowAgents: config.allowAgents }),

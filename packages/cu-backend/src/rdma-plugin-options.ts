@@ -34,6 +34,7 @@ const optionsSchema = z.strictObject({
   poolWaitMs: count(0).optional(),
   directPrivileged: z.boolean().optional(),
   getLanes: z.union([z.literal(1), z.literal(2)]).optional(),
+  putLanes: z.union([z.literal(1), z.literal(2)]).optional(),
   maxTransferSize: count(1).optional(),
   chunkSize: count(1).optional(),
   allowAgents: z.array(cidr).readonly().optional(),

@@ -9,8 +9,10 @@
 // When the request's signature pins the payload's SHA-256, the chunks are hashed as they pass
 // (off the main thread for large payloads) and the body fails with XAmzContentSHA256Mismatch
 // instead of ending, so the backend publishes nothing (as the HTTP path's PlainBody does).
-// Invariants: a READ goes only into a free slice; one READ at a time on the channel; a lent slice
-// is READ into again only after the backend released it AND the hash has consumed it.
+// With a second lane (a large PUT on a lightly loaded server) chunk i is READ on lane i % 2, two
+// READs (two softnic copy threads) at once; chunks still reach the consumer in order.
+// Invariants: a READ goes only into a free slice; one READ at a time on each lane (channel); a
+// lent slice is READ into again only after the backend released it AND the hash has consumed it.
 
 import { Readable } from 'node:stream';
 import { BORROW_CHUNKS, type LentChunk, S3Error, type StreamDigest, streamDigest } from '@vgwrdma/s3-backend';
@@ -38,7 +40,7 @@ export class RdmaUpload {
   private readonly done = new Map<number, Deferred>();
   private readonly freed: boolean[] = [];
   private next = 0; // next chunk to READ
-  private busy = false; // a READ is on the wire
+  private readonly laneBusy: boolean[] = []; // lane → a READ is on its wire
   private stopped = false; // the consumer is gone: no more READs
   /** The first transfer error, once one happened. */
   error: unknown;
@@ -92,32 +94,37 @@ export class RdmaUpload {
     return d;
   }
 
-  /** Starts the next READ when the channel is idle and the chunk's slice is free. */
+  /** Starts the next READs, in chunk order, while each one's lane is idle and its slice is free. */
   private pump(): void {
     const slots = this.session.slices.length;
-    const i = this.next;
-    if (this.busy || this.stopped || this.error !== undefined || i >= this.chunks) return;
-    if (i >= slots && !this.freed[i - slots]) return;
-    this.next++;
-    this.busy = true;
-    const chunk = this.session.chunkSize;
-    const offset = i * chunk;
-    const d = this.readDone(i);
-    this.session.transfer('read', i % slots, Math.min(chunk, this.size - offset), offset).then(
-      (n) => {
-        this.busy = false;
-        d.resolve(n);
-        this.pump();
-      },
-      (err: unknown) => {
-        this.busy = false;
-        this.error ??= err;
-        for (const [j, waiting] of this.done) if (j >= i) waiting.reject(err);
-      },
-    );
+    const lanes = this.session.lanes;
+    for (;;) {
+      const i = this.next;
+      if (this.stopped || this.error !== undefined || i >= this.chunks) return;
+      if (i >= slots && !this.freed[i - slots]) return;
+      const lane = i % lanes;
+      if (this.laneBusy[lane]) return;
+      this.next++;
+      this.laneBusy[lane] = true;
+      const chunk = this.session.chunkSize;
+      const offset = i * chunk;
+      const d = this.readDone(i);
+      this.session.transfer('read', i % slots, Math.min(chunk, this.size - offset), offset, lane).then(
+        (n) => {
+          this.laneBusy[lane] = false;
+          d.resolve(n);
+          this.pump();
+        },
+        (err: unknown) => {
+          this.laneBusy[lane] = false;
+          this.error ??= err;
+          for (const [j, waiting] of this.done) if (j >= i) waiting.reject(err);
+        },
+      );
+    }
   }
 
-  /** Starts no more READs (the backend finished or failed); one on the wire still completes. */
+  /** Starts no more READs (the backend finished or failed); those on the wire still complete. */
   stop(): void {
     this.stopped = true;
   }
