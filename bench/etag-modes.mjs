@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // ETag modes side by side (docs/architecture.md, "ETag modes"): `npm run bench:etag [-- --sizes
-// 256MiB,1GiB] [-n 2] [--rounds 2] [--part-size 8MiB] [--out DIR] [--label TEXT]`. Two gateways
+// 256MiB,1GiB] [-n 2] [--rounds 2] [--part-size 8MiB] [--put-lanes 1|2] [--out DIR] [--label TEXT]`. Two gateways
 // (posix on temp dirs, RDMA by softnic, the same child the tests start), one in md5 mode and one
 // in parts mode, driven by the same cuobjtest --compare runs in alternating rounds (md5, parts,
 // md5, parts, ...): RDMA and plain-HTTP PUT and GET per size, every transfer verified by
@@ -20,6 +20,8 @@ const { values: args } = parseArgs({
     n: { type: 'string', short: 'n', default: '2' },
     rounds: { type: 'string', default: '2' },
     'part-size': { type: 'string', default: '8MiB' },
+    // channels an RDMA PUT may READ on (the gateway's --rdma-put-lanes): 1 or 2
+    'put-lanes': { type: 'string', default: '2' },
     // set by bench/device/bundle.mjs's bundle: cuobjtest and the gateway child sit beside this file
     bundled: { type: 'boolean', default: false },
     out: { type: 'string', default: fileURLToPath(new URL('./results', import.meta.url)) },
@@ -56,7 +58,13 @@ try {
   await ceilingRound({ bytes: 256 << 20, opensslSeconds: 1 }, ceilingSamples);
   const start = async (extra) => {
     const s = {
-      ...(await startServer('gateway', { ...CREDS, channels: 32, pool: POOL, ...extra })),
+      ...(await startServer('gateway', {
+        ...CREDS,
+        channels: 32,
+        pool: POOL,
+        putLanes: Number(args['put-lanes']),
+        ...extra,
+      })),
       ...CREDS,
     };
     servers.push(s);
@@ -99,7 +107,7 @@ try {
   });
   const doc = {
     timestamp: startedAt.toISOString(),
-    command: `npm run bench:etag -- --sizes ${args.sizes} -n ${n} --rounds ${rounds} --part-size ${args['part-size']}`,
+    command: `npm run bench:etag -- --sizes ${args.sizes} -n ${n} --rounds ${rounds} --part-size ${args['part-size']} --put-lanes ${args['put-lanes']}`,
     transport:
       'softnic on one host (process_vm_readv/writev between processes, not RDMA hardware); HTTP/1.1 on loopback',
     machine: {

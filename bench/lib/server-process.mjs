@@ -19,14 +19,23 @@ const GATEWAY_CHILD = existsSync(here('./gateway-child.mjs'))
 
 /** kind → the child script and its JSON argument, given the temp root and startServer's options. */
 const SERVERS = {
-  // options: { access, secret, channels, pool: { count, size }, etagPartSize? } (rdma: false for none)
+  // options: { access, secret, channels, pool: { count, size }, etagPartSize?, putLanes? } (rdma: false for none)
   gateway: {
     script: GATEWAY_CHILD,
-    args: (root, { access, secret, channels, pool, rdma, etagPartSize }) => ({
+    args: (root, { access, secret, channels, pool, rdma, etagPartSize, putLanes }) => ({
       access,
       secret,
       backend: { kind: 'posix', root, ...(etagPartSize === undefined ? {} : { etagPartSize }) },
-      rdma: rdma === false ? false : { channels, pool, ioTimeoutMs: 30_000, poolWaitMs: 60_000 },
+      rdma:
+        rdma === false
+          ? false
+          : {
+              channels,
+              pool,
+              ioTimeoutMs: 30_000,
+              poolWaitMs: 60_000,
+              ...(putLanes === undefined ? {} : { putLanes }),
+            },
     }),
   },
   s3rver: { script: here('./s3rver-child.mjs'), args: (root) => ({ root }) },

@@ -32,6 +32,7 @@ export interface GatewayChildOptions {
         readonly pool?: { readonly count: number; readonly size: number };
         readonly poolWaitMs?: number;
         readonly maxTransferSize?: number;
+        readonly putLanes?: 1 | 2;
       };
 }
 

@@ -28,6 +28,7 @@ const rdma = z.strictObject({
   pool: z.strictObject({ count: positive, size: positive }).default({ count: 4, size: 16 * MiB }),
   poolWaitMs: z.int().nonnegative().default(30_000),
   maxTransferSize: positive.optional(),
+  putLanes: z.union([z.literal(1), z.literal(2)]).optional(),
 });
 
 const schema = z.strictObject({

@@ -54,6 +54,7 @@ const rdma =
         poolBufSize: opts.rdma.pool.size,
         poolWaitMs: opts.rdma.poolWaitMs,
         ...(opts.rdma.maxTransferSize === undefined ? {} : { maxTransferSize: opts.rdma.maxTransferSize }),
+        ...(opts.rdma.putLanes === undefined ? {} : { putLanes: opts.rdma.putLanes }),
       });
 const gateway = createGateway({
   backend: rdma ? rdma.wrap(backend) : backend,
