@@ -43,6 +43,7 @@ import { rdmaDownloadAt } from './rdma-download-at.js';
 import { capacityTooSmall, declinedUpload, transferFailed } from './rdma-errors.js';
 import { RdmaSession } from './rdma-session.js';
 import { RdmaUpload } from './rdma-upload.js';
+import { takeSpareLane } from './spare-lane.js';
 import type { TransferListener } from './transfer-events.js';
 import { type TransferCounts, TransferLedger } from './transfer-ledger.js';
 import { transferDeadlineMs, transferTimedOut, uploadTooLarge } from './transfer-limits.js';
@@ -229,8 +230,7 @@ export class CuServer extends DelegatingBackend {
       out.body.destroy();
       throw err;
     }
-    if (isPositionalBody(out.body) && payload > 2 * session.chunkSize)
-      this.addSpareLane(session, this.options.getLanes);
+    if (isPositionalBody(out.body)) this.addSpareLane(session, payload, this.options.getLanes);
     const stopClock = this.startDeadline(session, payload);
     try {
       // A body that reads at positions (a file) fills the slices directly; any other is copied in.
@@ -297,7 +297,7 @@ export class CuServer extends DelegatingBackend {
       if (!(err instanceof Declined)) throw err;
       throw decline(err.reason);
     }
-    if (d.token.length > 2 * session.chunkSize) this.addSpareLane(session, this.options.putLanes);
+    this.addSpareLane(session, d.token.length, this.options.putLanes);
     const stopClock = this.startDeadline(session, d.token.length);
     const reader = new RdmaUpload(session, d.token.length, ctx.origin.payloadSha256);
     try {
@@ -408,19 +408,9 @@ export class CuServer extends DelegatingBackend {
     return new RdmaSession(this.server, lease, channel, d.token, this.chunkSize);
   }
 
-  /**
-   * A second channel for a large GET or PUT (`wanted`: getLanes / putLanes, default 2), only while
-   * every free pool buffer keeps a free channel.
-   */
-  private addSpareLane(s: RdmaSession, wanted: 1 | 2 | undefined): void {
-    // Two lanes need at least three slices (two transfers in flight, one being drained or filled).
-    if ((wanted ?? 2) < 2 || s.lanes > 1 || s.slices.length < 3) return;
-    const freeChannels = this.server.channelCount - this.server.channelsAllocated;
-    if (freeChannels - 1 < this.pool.stats().free) return;
-    const spare = this.server.tryAllocateChannel();
-    if (!spare) return;
-    this.channelsInUse++;
-    s.addLane(spare);
+  /** A second channel for a large transfer, by the rule of spare-lane.ts. */
+  private addSpareLane(s: RdmaSession, payload: number, wanted: 1 | 2 | undefined): void {
+    if (takeSpareLane(this.server, this.pool, s, payload, wanted)) this.channelsInUse++;
   }
 
   /** Returns the session's buffer and channels once their last transfers settled. Idempotent. */
