@@ -1,12 +1,12 @@
 #!/usr/bin/env node
-// `npm run bench -- --listing [--keys 20000,100000] [--rounds 3] [--rgw STATE.json] [--out DIR]`:
+// `npm run bench -- --listing [--keys 20000,100000] [--rounds 3] [--gateway-dir DIR] [--out DIR]`:
 // the listing scenario of lib/listing.mjs against the gateway (posix backend on a temp dir, its
-// own process) and Ceph RGW: the one --rgw names (a state.json with endpoint, region and
-// users.main keys, as test-kit's RGW fixture writes; default /tmp/dev-rgw/state.json). Without
-// one the gateway is measured alone and the peer is reported skipped with the reason.
+// own process) and Ceph RGW, found or started as for `--peer rgw` (lib/peer-servers.mjs: test-kit's
+// fixture, or the one VGW_TEST_RGW=<state.json> names). When RGW cannot run the gateway is measured
+// alone and the peer is reported skipped with the reason.
 // Writes DIR/listing-<timestamp>.json and prints a markdown table. Exit 1 when a listing was wrong.
 
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, hostname, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,7 +18,7 @@ const { values: args } = parseArgs({
     listing: { type: 'boolean', default: true },
     keys: { type: 'string', default: '20000,100000' },
     rounds: { type: 'string', default: '3' },
-    rgw: { type: 'string', default: '/tmp/dev-rgw/state.json' },
+    'gateway-dir': { type: 'string' },
     out: { type: 'string', default: fileURLToPath(new URL('./results', import.meta.url)) },
     label: { type: 'string', default: `shared development machine (${hostname()})` },
   },
@@ -37,35 +37,23 @@ if (missing.length > 0) {
 const { listingAt } = await import('./lib/listing.mjs');
 const { listingMarkdown } = await import('./lib/listing-md.mjs');
 const { startServer } = await import('./lib/server-process.mjs');
-
-function rgwPeer(file) {
-  if (!existsSync(file)) return { skipped: `no RGW state file ${file} (--rgw names one)` };
-  const st = JSON.parse(readFileSync(file, 'utf8'));
-  const u = st.users?.main ?? st.main;
-  return {
-    name: 'rgw',
-    endpoint: st.endpoint,
-    region: st.region ?? 'us-east-1',
-    access: u.accessKeyId,
-    secret: u.secretAccessKey,
-  };
-}
+const { startPeer } = await import('./lib/peer-servers.mjs');
 
 const load = () => loadavg().map((x) => Number(x.toFixed(2)));
 const startedAt = new Date();
 const loadStart = load();
 const CREDS = { access: 'bench-access', secret: 'bench-secret' };
-const gateway = await startServer('gateway', { ...CREDS, rdma: false });
+const gateway = await startServer('gateway', { ...CREDS, rdma: false, rootParent: args['gateway-dir'] });
 try {
-  const peer = rgwPeer(args.rgw);
-  const servers = [{ name: 'gateway', ...CREDS, endpoint: gateway.endpoint }];
-  if (!peer.skipped) servers.push(peer);
+  const peer = await startPeer('rgw');
+  const servers = [{ name: 'gateway', ...CREDS, endpoint: gateway.endpoint, pids: [gateway.pid] }];
+  if (!peer.skipped) servers.push({ ...peer, name: 'rgw' });
   else console.error(`[bench:listing] RGW skipped: ${peer.skipped}`);
   const results = [];
   for (const n of keyCounts) results.push(await listingAt(servers, n, rounds, 'i22-list-bench'));
   const doc = {
     timestamp: startedAt.toISOString(),
-    command: `npm run bench -- --listing --keys ${args.keys} --rounds ${rounds}`,
+    command: `npm run bench -- --listing --keys ${args.keys} --rounds ${rounds}${args['gateway-dir'] ? ` --gateway-dir ${args['gateway-dir']}` : ''}`,
     client: '@aws-sdk/client-s3 ListObjectsV2, MaxKeys 1000, one request at a time',
     machine: {
       label: args.label,

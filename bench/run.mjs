@@ -34,6 +34,9 @@ const { values: args } = parseArgs({
     peer: { type: 'string' },
     // with --peer: only these load-generator clients (light, sdk; default both)
     clients: { type: 'string' },
+    // with --peer: where the gateway's posix root is made (default the OS temp dir); /dev/shm puts
+    // it in memory like the peer's memstore OSD
+    'gateway-dir': { type: 'string' },
     out: { type: 'string', default: fileURLToPath(new URL('./results', import.meta.url)) },
     label: {
       type: 'string',
@@ -97,11 +100,11 @@ if (peers) {
   const { runPlain } = await import('./lib/plain-run.mjs');
   const { plainMarkdown } = await import('./lib/report-plain-md.mjs');
   try {
-    const result = await runPlain(plan, peers, servers);
+    const result = await runPlain(plan, peers, servers, args['gateway-dir']);
     const doc = {
       timestamp: startedAt.toISOString(),
       mode,
-      command: `npm run bench -- --peer ${peers.join(',')}${mode === 'full' ? '' : ` --${mode}`}${clients ? ` --clients ${clients.join(',')}` : ''}`,
+      command: `npm run bench -- --peer ${peers.join(',')}${mode === 'full' ? '' : ` --${mode}`}${clients ? ` --clients ${clients.join(',')}` : ''}${args['gateway-dir'] ? ` --gateway-dir ${args['gateway-dir']}` : ''}`,
       machine: machine(),
       durationSec: Number(((performance.now() - t0) / 1000).toFixed(1)),
       ...result,

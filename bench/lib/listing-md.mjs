@@ -7,19 +7,19 @@ export function listingMarkdown(doc) {
   const lines = [
     `Listing (${doc.command}; ${doc.client}; ${doc.machine.cpus} cores, load ${doc.machine.loadAverage.start.join(' ')} → ${doc.machine.loadAverage.end.join(' ')})`,
     '',
-    '| keys | server | full listing ms (rounds) | per page ms: median / first / last / max | delimiter ms | prefix ms | fill PUT/s |',
-    '|---|---|---|---|---|---|---|',
+    '| keys | server | full listing ms (rounds) | per page ms: median / first / last / max | server CPU ms | client CPU ms | delimiter ms | prefix ms | fill PUT/s |',
+    '|---|---|---|---|---|---|---|---|---|',
   ];
   for (const r of doc.results) {
     for (const [name, s] of Object.entries(r.servers)) {
       const p = s.perPageMs;
       lines.push(
-        `| ${r.keys} | ${name} | ${s.totalMs} (${s.totalsMs.join(', ')}) | ${ms(p.median)} / ${ms(p.first)} / ${ms(p.last)} / ${ms(p.max)} | ${ms(s.delimiterMs)} | ${ms(s.prefixMs)} | ${r.fillPutPerSec[name]} |`,
+        `| ${r.keys} | ${name} | ${s.totalMs} (${s.totalsMs.join(', ')}) | ${ms(p.median)} / ${ms(p.first)} / ${ms(p.last)} / ${ms(p.max)} | ${ms(s.serverCpuMs)} | ${ms(s.clientCpuMs)} | ${ms(s.delimiterMs)} | ${ms(s.prefixMs)} | ${r.fillPutPerSec[name]} |`,
       );
     }
     for (const [peer, q] of Object.entries(r.ratios)) {
       lines.push(
-        `| ${r.keys} | ${peer} ÷ gateway (time) | **${q.full}×** | | ${q.delimiter}× | ${q.prefix}× | |`,
+        `| ${r.keys} | ${peer} ÷ gateway (time) | **${q.full}×** | | ${q.serverCpu}× | | ${q.delimiter}× | ${q.prefix}× | |`,
       );
     }
   }

@@ -6,6 +6,7 @@
 
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
+import { cpuMsOf } from './load/proc-cpu.mjs';
 import { median, round } from './stats.mjs';
 
 // The AWS SDK is a dependency of cuobjtest (the bench's client), not of the repository root.
@@ -135,6 +136,9 @@ function summarise(rounds) {
       last: round(median(rounds.map((r) => r.pages.at(-1))), 2),
       max: round(Math.max(...pages), 2),
     },
+    // CPU of the whole listing: the server's processes (from /proc, 10 ms ticks) and this client's
+    serverCpuMs: round(median(rounds.map((r) => r.serverCpuMs)), 0),
+    clientCpuMs: round(median(rounds.map((r) => r.clientCpuMs)), 0),
     delimiterMs: round(median(rounds.map((r) => r.delimiterMs)), 2),
     prefixMs: round(median(rounds.map((r) => r.prefixMs)), 2),
   };
@@ -158,7 +162,11 @@ export async function listingAt(servers, n, rounds, bucketPrefix) {
   const failures = [];
   for (let r = 0; r < rounds; r++) {
     for (const [i, s] of servers.entries()) {
+      const cpu0 = { server: cpuMsOf(s.pids ?? []), client: process.cpuUsage() };
       const full = await fullListing(clients[i], bucket, n);
+      const c = process.cpuUsage(cpu0.client);
+      full.serverCpuMs = cpuMsOf(s.pids ?? []) - cpu0.server;
+      full.clientCpuMs = (c.user + c.system) / 1000;
       const shaped = await shapedListings(clients[i], bucket);
       runs[i].push({ ...full, ...shaped });
       for (const f of [...full.failures, ...shaped.failures]) failures.push(`${s.name}: ${f}`);
@@ -174,6 +182,7 @@ export async function listingAt(servers, n, rounds, bucketPrefix) {
       p,
       {
         full: round(bySrv[p].totalMs / bySrv[gw].totalMs, 2),
+        serverCpu: round(bySrv[p].serverCpuMs / Math.max(1, bySrv[gw].serverCpuMs), 2),
         delimiter: round(bySrv[p].delimiterMs / bySrv[gw].delimiterMs, 2),
         prefix: round(bySrv[p].prefixMs / bySrv[gw].prefixMs, 2),
       },

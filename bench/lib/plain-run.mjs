@@ -10,11 +10,30 @@ import { plainPhase } from './plain-phase.mjs';
 import { plainTargets } from './report-plain-md.mjs';
 import { startServer } from './server-process.mjs';
 
-export async function runPlain(plan, peers, servers) {
+/** The file system the gateway's root is on (`df --output=fstype`), for the report. */
+async function storeOf(root) {
+  const { execFileSync } = await import('node:child_process');
+  try {
+    const fstype = execFileSync('df', ['--output=fstype', root], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .at(-1);
+    return { root, fstype };
+  } catch {
+    return { root, fstype: 'unknown' };
+  }
+}
+
+export async function runPlain(plan, peers, servers, gatewayDir) {
   const samples = [];
   await ceilingRound(plan.ceiling, samples);
   const creds = { access: 'bench-access', secret: 'bench-secret' };
-  const gw = await startServer('gateway', { ...creds, channels: 32, pool: plan.pool });
+  const gw = await startServer('gateway', {
+    ...creds,
+    channels: 32,
+    pool: plan.pool,
+    rootParent: gatewayDir,
+  });
   servers.push(gw);
   const gateway = { ...creds, endpoint: gw.endpoint, region: 'us-east-1', pids: [gw.pid] };
   const results = {};
@@ -33,6 +52,7 @@ export async function runPlain(plan, peers, servers) {
   const large = Math.max(...plan.plain.scenarios.map((s) => s.size));
   for (const r of Object.values(results)) if (r.rows) r.targets = plainTargets(r.rows, md5, large);
   return {
+    gatewayStore: await storeOf(gw.root),
     ceilings,
     processes: plan.plain.processes,
     peers: results,

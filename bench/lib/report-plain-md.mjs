@@ -57,6 +57,9 @@ export function plainMarkdown(doc) {
       'signed, default checksums). Rounds alternate gateway / peer; × = median of per-pair ratios gateway / peer. ' +
       'Server CPU from /proc (utime + stime, all threads; RGW = radosgw + ceph-osd + ceph-mon).',
     '',
+    `Stores: the gateway's posix root on ${doc.gatewayStore?.fstype ?? 'unknown'} (\`${doc.gatewayStore?.root ?? '?'}\`); ` +
+      'Ceph RGW on a memstore OSD (in memory), s3rver on the OS temp dir.',
+    '',
     `One-core MD5 ceiling in this run: ${f(md5)} GB/s (${doc.ceilings.md5OpensslGBps ? 'openssl speed' : 'node:crypto'}).`,
   ];
   for (const [peer, p] of Object.entries(doc.peers)) {

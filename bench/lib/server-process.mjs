@@ -42,7 +42,7 @@ const SERVERS = {
 };
 
 export async function startServer(kind, options = {}) {
-  const root = await mkdtemp(join(tmpdir(), `bench-${kind}-`));
+  const root = await mkdtemp(join(options.rootParent ?? tmpdir(), `bench-${kind}-`));
   const { script, args } = SERVERS[kind];
   const child = spawn(process.execPath, [script, JSON.stringify(args(root, options))], {
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -28,6 +28,12 @@ class Sha256 {
   }
 }
 
+/**
+ * A request that moves no byte for this long fails its row instead of hanging the run (a peer
+ * whose store stopped answering, such as a full memstore OSD, otherwise never ends the phase).
+ */
+const IDLE_MS = 120_000;
+
 const selfCpuMs = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
@@ -43,7 +49,10 @@ const CLIENTS = {
       forcePathStyle: true,
       credentials: { accessKeyId: o.access, secretAccessKey: o.secret },
       maxAttempts: 1,
-      requestHandler: { httpAgent: new Agent({ keepAlive: true, maxSockets: o.concurrency }) },
+      requestHandler: {
+        httpAgent: new Agent({ keepAlive: true, maxSockets: o.concurrency }),
+        socketTimeout: IDLE_MS,
+      },
     });
     return {
       prepare: async () => {},
@@ -112,6 +121,9 @@ const CLIENTS = {
             );
             res.on('error', reject);
           },
+        );
+        req.setTimeout(IDLE_MS, () =>
+          req.destroy(new Error(`${method} ${key}: no byte moved for ${IDLE_MS / 1000} s (server stalled)`)),
         );
         req.on('error', reject);
         req.end(body);

@@ -61,6 +61,11 @@ log file = ${join(dir, 'log')}/rgw.log
 # SSE-C and SSE-KMS over plain http; the 'testing' KMS holds two keys made for this run only
 rgw crypt require ssl = false
 rgw crypt s3 kms backend = testing
+# the data of overwritten and deleted objects goes back to the memstore within seconds (RGW's
+# default waits two hours): a long run rewriting the same keys (the bench, the scale-out scene)
+# would otherwise fill the OSD, which then drops every write and stalls reads
+rgw gc obj min wait = 10
+rgw gc processor period = 10
 rgw crypt s3 kms encryption keys = testkey-1=${key()} testkey-2=${key()}
 `;
 }
