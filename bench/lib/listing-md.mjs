@@ -17,9 +17,16 @@ export function listingMarkdown(doc) {
         `| ${r.keys} | ${name} | ${s.totalMs} (${s.totalsMs.join(', ')}) | ${ms(p.median)} / ${ms(p.first)} / ${ms(p.last)} / ${ms(p.max)} | ${ms(s.serverCpuMs)} | ${ms(s.clientCpuMs)} | ${ms(s.delimiterMs)} | ${ms(s.prefixMs)} | ${r.fillPutPerSec[name]} |`,
       );
     }
+    for (const [name, s] of Object.entries(r.servers)) {
+      const l = s.light;
+      lines.push(
+        `| ${r.keys} | ${name}, light client | ${l.totalMs} (${l.totalsMs.join(', ')}) | ${ms(l.perPageMs)} | ${ms(l.serverCpuMs)} | ${ms(l.clientCpuMs)} | | | |`,
+      );
+    }
     for (const [peer, q] of Object.entries(r.ratios)) {
       lines.push(
         `| ${r.keys} | ${peer} ÷ gateway (time) | **${q.full}×** | | ${q.serverCpu}× | | ${q.delimiter}× | ${q.prefix}× | |`,
+        `| ${r.keys} | ${peer} ÷ gateway, light client | **${q.light}×** | | ${q.lightServerCpu}× | | | | |`,
       );
     }
   }

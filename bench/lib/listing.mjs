@@ -6,6 +6,7 @@
 
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
+import { lightClient, lightFullListing } from './listing-light.mjs';
 import { cpuMsOf } from './load/proc-cpu.mjs';
 import { median, round } from './stats.mjs';
 
@@ -77,9 +78,13 @@ export async function fill(client, bucket, n) {
   return n / ((performance.now() - t0) / 1000);
 }
 
+/** The object numbers in listing (key) order. */
+const listingOrder = (n) =>
+  Array.from({ length: n }, (_, i) => i).sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : 1));
+
 /** The whole bucket in pages of 1000: per-page and total milliseconds, and what was wrong. */
 export async function fullListing(client, bucket, n) {
-  const expected = Array.from({ length: n }, (_, i) => i).sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : 1));
+  const expected = listingOrder(n);
   const pages = [];
   const failures = [];
   let seen = 0;
@@ -125,9 +130,30 @@ async function shapedListings(client, bucket) {
   return { delimiterMs, prefixMs, failures };
 }
 
+/** A full listing with the server's and this client's CPU around it (ms). */
+async function measured(server, run) {
+  const cpu0 = { server: cpuMsOf(server.pids ?? []), client: process.cpuUsage() };
+  const full = await run();
+  const c = process.cpuUsage(cpu0.client);
+  full.serverCpuMs = cpuMsOf(server.pids ?? []) - cpu0.server;
+  full.clientCpuMs = (c.user + c.system) / 1000;
+  return full;
+}
+
+function summariseFull(rounds) {
+  return {
+    totalMs: round(median(rounds.map((r) => r.totalMs)), 1),
+    totalsMs: rounds.map((r) => round(r.totalMs, 1)),
+    perPageMs: round(median(rounds.flatMap((r) => r.pages)), 2),
+    serverCpuMs: round(median(rounds.map((r) => r.serverCpuMs)), 0),
+    clientCpuMs: round(median(rounds.map((r) => r.clientCpuMs)), 0),
+  };
+}
+
 function summarise(rounds) {
   const pages = rounds.flatMap((r) => r.pages);
   return {
+    light: summariseFull(rounds.map((r) => r.light)),
     totalMs: round(median(rounds.map((r) => r.totalMs)), 1),
     totalsMs: rounds.map((r) => round(r.totalMs, 1)),
     perPageMs: {
@@ -150,6 +176,9 @@ function summarise(rounds) {
  */
 export async function listingAt(servers, n, rounds, bucketPrefix) {
   const clients = servers.map(clientFor);
+  const lights = servers.map(lightClient);
+  const order = listingOrder(n);
+  const expected = { key: (at) => keyOf(order[at]), etag: (at) => ETAGS[order[at] % 256] };
   const bucket = `${bucketPrefix}-${n}`;
   const fillRate = {};
   for (const [i, s] of servers.entries()) {
@@ -162,18 +191,18 @@ export async function listingAt(servers, n, rounds, bucketPrefix) {
   const failures = [];
   for (let r = 0; r < rounds; r++) {
     for (const [i, s] of servers.entries()) {
-      const cpu0 = { server: cpuMsOf(s.pids ?? []), client: process.cpuUsage() };
-      const full = await fullListing(clients[i], bucket, n);
-      const c = process.cpuUsage(cpu0.client);
-      full.serverCpuMs = cpuMsOf(s.pids ?? []) - cpu0.server;
-      full.clientCpuMs = (c.user + c.system) / 1000;
+      const full = await measured(s, () => fullListing(clients[i], bucket, n));
+      const light = await measured(s, () => lightFullListing(lights[i], bucket, n, PAGE, expected));
       const shaped = await shapedListings(clients[i], bucket);
-      runs[i].push({ ...full, ...shaped });
-      for (const f of [...full.failures, ...shaped.failures]) failures.push(`${s.name}: ${f}`);
-      log(`${s.name} round ${r + 1}: ${round(full.totalMs, 0)} ms (${full.pages.length} pages)`);
+      runs[i].push({ ...full, ...shaped, light });
+      for (const f of [...full.failures, ...light.failures, ...shaped.failures])
+        failures.push(`${s.name}: ${f}`);
+      log(
+        `${s.name} round ${r + 1}: sdk ${round(full.totalMs, 0)} ms, light ${round(light.totalMs, 0)} ms (${full.pages.length} pages)`,
+      );
     }
   }
-  for (const c of clients) c.destroy();
+  for (const c of [...clients, ...lights]) c.destroy();
   const bySrv = Object.fromEntries(servers.map((s, i) => [s.name, summarise(runs[i])]));
   const out = { keys: n, pageSize: PAGE, rounds, fillPutPerSec: fillRate, servers: bySrv, failures };
   const [gw, ...peers] = servers.map((s) => s.name);
@@ -183,6 +212,8 @@ export async function listingAt(servers, n, rounds, bucketPrefix) {
       {
         full: round(bySrv[p].totalMs / bySrv[gw].totalMs, 2),
         serverCpu: round(bySrv[p].serverCpuMs / Math.max(1, bySrv[gw].serverCpuMs), 2),
+        light: round(bySrv[p].light.totalMs / bySrv[gw].light.totalMs, 2),
+        lightServerCpu: round(bySrv[p].light.serverCpuMs / Math.max(1, bySrv[gw].light.serverCpuMs), 2),
         delimiter: round(bySrv[p].delimiterMs / bySrv[gw].delimiterMs, 2),
         prefix: round(bySrv[p].prefixMs / bySrv[gw].prefixMs, 2),
       },

@@ -1,8 +1,6 @@
 // ListObjects (v1, v2) and ListObjectVersions over the ordered walk: prefix, delimiter (any
 // string; "/" is walked efficiently), max-keys (0 included), and paging by marker,
 // continuation token (base64url of the last key returned) or start-after.
-import { lstatSync, type Stats } from 'node:fs';
-import { join } from 'node:path';
 import {
   type ListedObject,
   type ListObjectsOutput,
@@ -14,10 +12,11 @@ import {
   S3Error,
 } from '@vgwrdma/s3-backend';
 import type { PosixEnv } from '../env.js';
-import { isErrno, requireBucket } from '../fs/errors.js';
+import { requireBucket } from '../fs/errors.js';
 import { assertBucketName } from '../fs/layout.js';
 import { readBucketOwner } from '../ops/bucket-acl.js';
 import { listVersionsPage } from '../versioning/list-versions.js';
+import { entryStat, wholeMs } from './entry-stat.js';
 import { listedAttrs } from './listed-attrs.js';
 import { commonPrefixOf, compareKeys, walk } from './walk.js';
 
@@ -39,9 +38,11 @@ interface PageRequest {
 }
 
 /**
- * One listed key. lstat, not stat, and no confinement walk: the walk reached this entry through
- * real directories from the confined bucket directory (readdir types, links are skipped), and a
- * link found here now is no object either, so nothing outside the root is read.
+ * One listed key. A stat that follows no link, and no confinement walk: the walk reached this
+ * entry through real directories from the confined bucket directory (readdir types, links are
+ * skipped), and a link found here now is no object either, so nothing outside the root is read.
+ * Synchronous (entry-stat.ts): the libuv round trip of an async stat cost tens of µs per key
+ * under load (issue 22).
  */
 async function describeObject(
   env: PosixEnv,
@@ -49,23 +50,17 @@ async function describeObject(
   rel: string,
   owner?: Owner,
 ): Promise<ListedObject | undefined> {
-  const path = join(env.root, rel);
-  // Synchronous: one short syscall (~2 µs), where the libuv round trip of an async stat costs
-  // tens of µs per key under load (issue 22: ~0.1 ms per listed key).
-  let st: Stats | undefined;
-  try {
-    st = lstatSync(path, { throwIfNoEntry: false });
-  } catch (err) {
-    if (!isErrno(err, 'ENOTDIR')) throw err;
-  }
-  if (!st || !(st.isFile() || st.isDirectory())) return undefined; // deleted (or replaced) while listing
-  const attrs = await listedAttrs(env, path, rel, st);
+  const path = `${env.root === '/' ? '' : env.root}/${rel}`;
+  const st = entryStat(path);
+  if (!st || !(st.isFile || st.isDir)) return undefined; // deleted (or replaced) while listing
+  const got = listedAttrs(env, path, rel, st);
+  const attrs = got instanceof Promise ? await got : got;
   if (attrs.deleteMarker) return undefined; // a latest version that is a delete marker hides the key
   const obj: ListedObject = {
     key,
-    lastModified: st.mtime,
+    lastModified: new Date(wholeMs(st.mtimeSec, st.mtimeNsec)),
     etag: attrs.etag,
-    size: st.isDirectory() ? 0 : st.size,
+    size: st.isDir ? 0 : st.size,
     storageClass: 'STANDARD',
   };
   if (attrs.algorithm) obj.checksumAlgorithm = [attrs.algorithm];

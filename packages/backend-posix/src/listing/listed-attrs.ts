@@ -1,18 +1,18 @@
 // The attributes a listing shows of each key (ETag, checksum algorithm, and in a versioned tree
 // whether the latest version is a delete marker), kept per file between listings while the file is
-// unchanged. Validity is the filesystem's: the file's inode, ctime, mtime and size from the
-// listing's own lstat. Every xattr write (and every publish by rename, which brings a new inode)
+// unchanged. Validity is the filesystem's: the file's inode, ctime, mtime (to the nanosecond) and
+// size from the listing's own stat (entry-stat.ts), compared field by field. Every xattr write (and every publish by rename, which brings a new inode)
 // moves the ctime, whoever makes it, so a changed attribute shows up in the next listing. As for
 // directories (dir-cache.ts), a file changed less than RACY_MS before it was read is not kept:
 // ctime ticks coarsely. Only the xattr store keeps attributes on the inode; with a sidecar tree
 // the file's ctime says nothing about them and nothing is kept.
-import type { Stats } from 'node:fs';
 import type { ChecksumAlgorithm } from '@vgwrdma/s3-backend';
 import type { PosixEnv } from '../env.js';
 import { ATTR } from '../meta/attr-names.js';
 import type { StoredChecksums } from '../meta/object-attrs.js';
 import { getJson, getText } from '../meta/store.js';
 import { RACY_MS } from './dir-cache.js';
+import { type EntryStat, wholeMs } from './entry-stat.js';
 
 export interface ListedAttrs {
   etag: string;
@@ -21,7 +21,19 @@ export interface ListedAttrs {
 }
 
 const MAX_FILES = 250_000;
-const kept = new Map<string, { stamp: string; attrs: ListedAttrs }>();
+const kept = new Map<string, { stat: EntryStat; attrs: ListedAttrs }>();
+
+function same(a: EntryStat, b: EntryStat): boolean {
+  return (
+    a.ino === b.ino &&
+    a.size === b.size &&
+    a.ctimeNsec === b.ctimeNsec &&
+    a.ctimeSec === b.ctimeSec &&
+    a.mtimeNsec === b.mtimeNsec &&
+    a.mtimeSec === b.mtimeSec &&
+    a.isDir === b.isDir
+  );
+}
 
 async function readListedAttrs(env: PosixEnv, rel: string, isDir: boolean): Promise<ListedAttrs> {
   // Markers exist only with a versioning dir: other trees skip the read.
@@ -35,16 +47,27 @@ async function readListedAttrs(env: PosixEnv, rel: string, isDir: boolean): Prom
   return attrs;
 }
 
-/** The listed attributes of the file or directory at `path` (= root + `rel`), `st` its lstat. */
-export async function listedAttrs(env: PosixEnv, path: string, rel: string, st: Stats): Promise<ListedAttrs> {
-  if (env.meta.kind !== 'xattr') return readListedAttrs(env, rel, st.isDirectory());
-  const stamp = `${st.ino}:${st.ctimeMs}:${st.mtimeMs}:${st.size}`;
+/**
+ * The listed attributes of the file or directory at `path` (= root + `rel`), `st` its stat; kept
+ * ones are answered without a call into the event loop (a whole page is usually kept).
+ */
+export function listedAttrs(
+  env: PosixEnv,
+  path: string,
+  rel: string,
+  st: EntryStat,
+): ListedAttrs | Promise<ListedAttrs> {
+  if (env.meta.kind !== 'xattr') return readListedAttrs(env, rel, st.isDir);
   const hit = kept.get(path);
-  if (hit?.stamp === stamp) return hit.attrs;
-  const attrs = await readListedAttrs(env, rel, st.isDirectory());
-  if (st.ctimeMs < Date.now() - RACY_MS) {
+  if (hit !== undefined && same(hit.stat, st)) return hit.attrs;
+  return readAndKeep(env, path, rel, st);
+}
+
+async function readAndKeep(env: PosixEnv, path: string, rel: string, st: EntryStat): Promise<ListedAttrs> {
+  const attrs = await readListedAttrs(env, rel, st.isDir);
+  if (wholeMs(st.ctimeSec, st.ctimeNsec) < Date.now() - RACY_MS) {
     kept.delete(path);
-    kept.set(path, { stamp, attrs });
+    kept.set(path, { stat: st, attrs });
     if (kept.size > MAX_FILES)
       for (const oldest of kept.keys()) {
         kept.delete(oldest);

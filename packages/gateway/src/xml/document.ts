@@ -14,8 +14,9 @@ function isoDate(d: Date): string {
 }
 
 function text(v: Exclude<XmlValue, undefined>): string {
+  if (typeof v === 'string') return escapeXml(v);
   if (v instanceof Date) return isoDate(v);
-  return escapeXml(String(v));
+  return String(v); // numbers and booleans need no escaping
 }
 
 /** `<name>value</name>`, or '' when value is undefined. */

@@ -13,8 +13,10 @@ const ENTITY: Record<string, string> = {
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const SPECIAL = /[&<>"'\r\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the same set, to test without replacing
+const ANY_SPECIAL = /[&<>"'\r\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/;
 
-/** `value` made safe as XML text or an attribute value. */
+/** `value` made safe as XML text or an attribute value (most values need nothing: returned as is). */
 export function escapeXml(value: string): string {
-  return value.replace(SPECIAL, (ch) => ENTITY[ch] ?? '\uFFFD');
+  return ANY_SPECIAL.test(value) ? value.replace(SPECIAL, (ch) => ENTITY[ch] ?? '\uFFFD') : value;
 }
