@@ -25,7 +25,7 @@ class Sha256 {
 }
 
 const ENTITIES = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-const unescape = (s) => s.replace(/&(amp|lt|gt|quot|apos);/g, (_, e) => ENTITIES[e]);
+const unescapeXml = (s) => s.replace(/&(amp|lt|gt|quot|apos);/g, (_, e) => ENTITIES[e]);
 const TOKEN = /<NextContinuationToken>([^<]*)<\/NextContinuationToken>/;
 const CONTENTS = /<Contents>([\s\S]*?)<\/Contents>/g;
 const field = (block, name) => new RegExp(`<${name}>([^<]*)</${name}>`).exec(block)?.[1];
@@ -97,7 +97,7 @@ export async function lightFullListing(client, bucket, n, pageSize, expected) {
     pages.push(performance.now() - p0);
     bodies.push(xml);
     const m = TOKEN.exec(xml);
-    token = m ? unescape(m[1]) : undefined;
+    token = m ? unescapeXml(m[1]) : undefined;
   } while (token);
   const totalMs = performance.now() - t0;
   const failures = [];
@@ -106,9 +106,9 @@ export async function lightFullListing(client, bucket, n, pageSize, expected) {
     for (const [, block] of xml.matchAll(CONTENTS)) {
       const at = seen++;
       if (failures.length >= 5) continue;
-      const key = unescape(field(block, 'Key') ?? '');
+      const key = unescapeXml(field(block, 'Key') ?? '');
       const size = Number(field(block, 'Size'));
-      const etag = unescape(field(block, 'ETag') ?? '');
+      const etag = unescapeXml(field(block, 'ETag') ?? '');
       if (key !== expected.key(at))
         failures.push(`light #${at + 1}: key ${key}, expected ${expected.key(at)}`);
       else if (size !== 1 || etag !== expected.etag(at))
