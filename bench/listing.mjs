@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench -- --listing [--keys 20000,100000] [--rounds 3] [--gateway-dir DIR] [--out DIR]`:
+// `npm run bench -- --listing [--keys 20000,100000] [--rounds 3] [--gateway-dir DIR] [--no-peer] [--out DIR]`:
 // the listing scenario of lib/listing.mjs against the gateway (posix backend on a temp dir, its
 // own process) and Ceph RGW, found or started as for `--peer rgw` (lib/peer-servers.mjs: test-kit's
 // fixture, or the one VGW_TEST_RGW=<state.json> names). When RGW cannot run the gateway is measured
@@ -19,6 +19,8 @@ const { values: args } = parseArgs({
     keys: { type: 'string', default: '20000,100000' },
     rounds: { type: 'string', default: '3' },
     'gateway-dir': { type: 'string' },
+    // the gateway alone (the bench's own test)
+    'no-peer': { type: 'boolean', default: false },
     out: { type: 'string', default: fileURLToPath(new URL('./results', import.meta.url)) },
     label: { type: 'string', default: `shared development machine (${hostname()})` },
   },
@@ -45,7 +47,7 @@ const loadStart = load();
 const CREDS = { access: 'bench-access', secret: 'bench-secret' };
 const gateway = await startServer('gateway', { ...CREDS, rdma: false, rootParent: args['gateway-dir'] });
 try {
-  const peer = await startPeer('rgw');
+  const peer = args['no-peer'] ? { skipped: 'not asked for (--no-peer)' } : await startPeer('rgw');
   const servers = [{ name: 'gateway', ...CREDS, endpoint: gateway.endpoint, pids: [gateway.pid] }];
   if (!peer.skipped) servers.push({ ...peer, name: 'rgw' });
   else console.error(`[bench:listing] RGW skipped: ${peer.skipped}`);
