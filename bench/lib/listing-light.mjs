@@ -5,24 +5,13 @@
 // on the 2-core VM — about what either server spends producing it — so its times mostly measure
 // itself. Every page is still checked (keys in order, size, ETag, a LastModified), after the clock.
 
-import { createHash, createHmac } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import { createRequire } from 'node:module';
+import { Sha256 } from './load/sigv4-hash.mjs';
 
 const requireKit = createRequire(new URL('../../packages/test-kit/package.json', import.meta.url));
 const { SignatureV4 } = await import(requireKit.resolve('@smithy/signature-v4'));
-
-class Sha256 {
-  constructor(secret) {
-    this.h = secret === undefined ? createHash('sha256') : createHmac('sha256', secret);
-  }
-  update(data) {
-    this.h.update(data);
-  }
-  digest() {
-    return Promise.resolve(new Uint8Array(this.h.digest()));
-  }
-}
 
 const ENTITIES = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 const unescapeXml = (s) => s.replace(/&(amp|lt|gt|quot|apos);/g, (_, e) => ENTITIES[e]);

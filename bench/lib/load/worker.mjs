@@ -7,26 +7,15 @@
 // worker answers {done, ops, bytes, failures, cpuMs}; parent sends {cleanup}, worker answers {clean}.
 // Every operation is verified: a PUT's ETag is the payload's MD5, a GET's body equals the payload.
 
-import { createHash, createHmac, randomFillSync } from 'node:crypto';
+import { createHash, randomFillSync } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import { createRequire } from 'node:module';
+import { Sha256 } from './sigv4-hash.mjs';
 
 // the SDK and the signer are test-kit's dependencies (the bench has no package of its own)
 const requireSdk = createRequire(new URL('../../../packages/test-kit/package.json', import.meta.url));
 const loadSdk = () => import(requireSdk.resolve('@aws-sdk/client-s3'));
 const loadSigner = () => import(requireSdk.resolve('@smithy/signature-v4'));
-
-class Sha256 {
-  constructor(secret) {
-    this.h = secret === undefined ? createHash('sha256') : createHmac('sha256', secret);
-  }
-  update(data) {
-    this.h.update(data);
-  }
-  digest() {
-    return Promise.resolve(new Uint8Array(this.h.digest()));
-  }
-}
 
 /**
  * A request that moves no byte for this long fails its row instead of hanging the run (a peer
