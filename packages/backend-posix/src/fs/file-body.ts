@@ -5,15 +5,15 @@
 // A small range (≤ WHOLE_MAX) is read whole at once instead (wholeFileBody): one positional read,
 // the handle closed, and the bytes offered as WHOLE_BYTES so the gateway sends them in one write —
 // no read stream, no pipeline, no second read to find the end.
-import type { FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { type PositionalBody, READ_AT, WHOLE_BYTES, type WholeBody } from '@vgwrdma/s3-backend';
+import type { ReadFd } from './read-fd.js';
 
 /** Stream chunk size: fewer, larger reads and socket writes than Node's 64 KiB default. */
 const STREAM_CHUNK = 512 * 1024;
 
 /** A body over bytes [start, end] (inclusive) of `fh`. */
-export function fileBody(fh: FileHandle, start: number, end: number): Readable & PositionalBody {
+export function fileBody(fh: ReadFd, start: number, end: number): Readable & PositionalBody {
   const stream = fh.createReadStream({ start, end, highWaterMark: STREAM_CHUNK });
   const length = end - start + 1;
   const readAt = async (target: Uint8Array, position: number): Promise<number> => {
@@ -39,7 +39,7 @@ export const WHOLE_MAX = 1024 * 1024;
  * closes it too). A file shorter than its size said gives the short bytes, as the stream would.
  */
 export async function wholeFileBody(
-  fh: FileHandle,
+  fh: ReadFd,
   start: number,
   end: number,
 ): Promise<Readable & PositionalBody & WholeBody> {

@@ -2,20 +2,21 @@
 // so data and attributes belong to the same inode while a PUT replaces the key) or the folder
 // object's directory. Versioning and conditions live above this, in versioning/ and ops/.
 import { fstatSync } from 'node:fs';
-import { type FileHandle, open, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import type { S3Error } from '@vgwrdma/s3-backend';
 import type { PosixEnv } from '../env.js';
 import { readObjectAttrs, type StoredObjectAttrs } from '../meta/object-attrs.js';
 import type { MetaStore } from '../meta/store.js';
 import { mapObjectError, missingObject } from './errors.js';
 import { abs, assertBucketName, assertKey, isFolderKey, objectRel } from './layout.js';
+import { ReadFd } from './read-fd.js';
 
 export interface OpenedObject {
   rel: string;
   /** The store holding this version's attributes (the main one, or the versioning dir's). */
   meta: MetaStore;
   /** Open for reading; undefined for folder objects (directories). */
-  fh?: FileHandle;
+  fh?: ReadFd;
   size: number;
   mtime: Date;
   attrs: StoredObjectAttrs;
@@ -30,7 +31,7 @@ export async function openFile(
   path: string,
   notFound: () => Promise<S3Error>,
 ): Promise<OpenedObject> {
-  const fh = await open(path, 'r');
+  const fh = await ReadFd.open(path);
   try {
     // fstat of an open fd: no path lookup, no I/O — inline, not a thread-pool round trip
     const st = fstatSync(fh.fd);

@@ -164,8 +164,7 @@ export async function uploadPartCopy(
       end = r.end;
     }
     const length = end - start + 1;
-    const body =
-      src.fh && length > 0 ? src.fh.createReadStream({ start, end, autoClose: false }) : Readable.from([]);
+    const body = src.fh && length > 0 ? src.fh.createReadStream({ start, end }) : Readable.from([]);
     const r = await writePart(env, ctx, input, { body, contentLength: length });
     return {
       etag: r.etag,
