@@ -11,7 +11,7 @@
 //   close — inline: closing a descriptor opened read-only writes nothing back.
 // Invariant: the descriptor is closed exactly once, after any read in flight (a stream closes it
 // through its own close hook when its I/O is done), and close() is idempotent.
-import { closeSync, createReadStream, open, type ReadStream, read } from 'node:fs';
+import { closeSync, createReadStream, constants as fsConstants, open, type ReadStream, read } from 'node:fs';
 import { promisify } from 'node:util';
 import { lastErrno, libc } from '@vgwrdma/native';
 import koffi from 'koffi';
@@ -22,7 +22,12 @@ const openAsync = promisify(open);
 export const INLINE_READ_MAX = 1 << 20;
 
 const EOPNOTSUPP = 95; // the same on x86_64 and arm64
-const O_RDONLY = 0;
+/**
+ * Read-only, and never blocking in open(2) itself: a FIFO or a device node someone left in the tree
+ * opens at once (and is then no regular file, so no object) instead of stalling the thread until a
+ * writer appears. O_NONBLOCK does not change reads of regular files.
+ */
+const OPEN_FLAGS = fsConstants.O_RDONLY | fsConstants.O_NONBLOCK | fsConstants.O_NOCTTY;
 const O_CLOEXEC = 0o2000000;
 const AT_FDCWD = -100;
 const RESOLVE_CACHED = 0x20;
@@ -62,7 +67,7 @@ const native = process.platform === 'linux' ? loadNative() : undefined;
 /** struct open_how { u64 flags; u64 mode; u64 resolve; } for O_RDONLY, cached lookups only. */
 const OPEN_HOW = (() => {
   const how = Buffer.alloc(24);
-  how.writeBigUInt64LE(BigInt(O_RDONLY | O_CLOEXEC), 0);
+  how.writeBigUInt64LE(BigInt(OPEN_FLAGS | O_CLOEXEC), 0);
   how.writeBigUInt64LE(BigInt(RESOLVE_CACHED | RESOLVE_NO_MAGICLINKS), 16);
   return how;
 })();
@@ -101,7 +106,7 @@ export class ReadFd {
       // error objects (ENOENT, EACCES, ELOOP, …)
     }
     readPaths.poolOpens++;
-    return new ReadFd(await openAsync(path, 'r'));
+    return new ReadFd(await openAsync(path, OPEN_FLAGS));
   }
 
   /** Reads up to `length` bytes at `position` into `target` at `offset` (FileHandle.read's shape). */

@@ -2,6 +2,7 @@
 // the calling thread when the kernel can answer from its caches (openat2 RESOLVE_CACHED, preadv2
 // RWF_NOWAIT), on the pool otherwise; the descriptor closed exactly once, only after every read
 // and stream over it is done.
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -70,6 +71,15 @@ describe('ReadFd', () => {
     await expect(ReadFd.open(join(dir, 'no-such'))).rejects.toMatchObject({ code: 'ENOENT' });
     const f = await ReadFd.open(dir); // a directory opens read-only; reading it fails
     await expect(f.read(Buffer.alloc(10), 0, 10, 0)).rejects.toMatchObject({ code: 'EISDIR' });
+    await f.close();
+  });
+
+  it('opens a FIFO left in the tree at once instead of waiting for a writer', async () => {
+    const fifo = join(dir, 'fifo');
+    execFileSync('mkfifo', [fifo]);
+    const f = await ReadFd.open(fifo);
+    const { bytesRead } = await f.read(Buffer.alloc(16), 0, 16, 0).catch(() => ({ bytesRead: -1 }));
+    expect(bytesRead).toBeLessThanOrEqual(0); // no writer: end of file (or ESPIPE for pread)
     await f.close();
   });
 
