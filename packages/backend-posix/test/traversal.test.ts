@@ -157,3 +157,15 @@ it("a bucket's temp area that is a link out of the root takes no upload", async 
   expect(await readdir(outside)).toEqual(expect.arrayContaining(['secret.txt', 'sub']));
   expect((await readdir(outside)).length).toBe(2);
 });
+
+describe('special files planted in a bucket', () => {
+  it('a FIFO named like a key is no object, and reading it never waits for a writer', async () => {
+    const { execFileSync } = await import('node:child_process');
+    execFileSync('mkfifo', [join(f.root, 'bucket', 'pipe')]);
+    // a blocking open(2) of a FIFO waits for a writer: without O_NONBLOCK this test times out
+    expect(await codeOf(f.backend.getObject(ctx(), { bucket: 'bucket', key: 'pipe' }))).toBe('NoSuchKey');
+    expect(await codeOf(f.backend.headObject(ctx(), { bucket: 'bucket', key: 'pipe' }))).toBe('NoSuchKey');
+    const r = await f.backend.listObjectsV2(ctx(), { bucket: 'bucket', maxKeys: 1000 });
+    expect(r.contents.map((o) => o.key)).not.toContain('pipe');
+  }, 10_000);
+});
