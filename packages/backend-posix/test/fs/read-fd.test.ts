@@ -90,7 +90,7 @@ describe('ReadFd', () => {
     expect(fdTarget(f.fd)).toBe(path);
     const got = await readAll(f.createReadStream({ start: 100, end: 1_500_099, highWaterMark: 256 * 1024 }));
     expect(got.equals(data.subarray(100, 1_500_100))).toBe(true);
-    await new Promise((r) => setImmediate(r));
+    await new Promise<void>((r) => setImmediate(r));
     expect(fdTarget(f.fd)).toBeUndefined();
     await f.close(); // idempotent
     await f.close();
@@ -100,8 +100,8 @@ describe('ReadFd', () => {
     const path = file('busy', randomBytes(4_000_000));
     const f = await ReadFd.open(path);
     const stream = f.createReadStream({ highWaterMark: 64 * 1024 });
-    await new Promise((r) => stream.once('readable', r));
-    const closed = new Promise((r) => stream.once('close', r));
+    await new Promise<void>((r) => stream.once('readable', () => r()));
+    const closed = new Promise<void>((r) => stream.once('close', () => r()));
     await f.close();
     await closed;
     expect(stream.destroyed).toBe(true);
