@@ -12,16 +12,18 @@
 // Invariant: the descriptor is closed exactly once, after any read in flight (a stream closes it
 // through its own close hook when its I/O is done), and close() is idempotent.
 import { closeSync, createReadStream, constants as fsConstants, open, type ReadStream, read } from 'node:fs';
+import { constants as osConstants } from 'node:os';
 import { promisify } from 'node:util';
 import { lastErrno, libc } from '@vgwrdma/native';
 import koffi from 'koffi';
+import { errnoError } from './errno-error.js';
 
 const openAsync = promisify(open);
 
 /** Requests up to this size are tried inline (a page-cache copy of 1 MiB: ~55 µs on the VM). */
 export const INLINE_READ_MAX = 1 << 20;
 
-const EOPNOTSUPP = 95; // the same on x86_64 and arm64
+const { EAGAIN, EINVAL, EOPNOTSUPP } = osConstants.errno;
 /**
  * Read-only, and never blocking in open(2) itself: a FIFO or a device node someone left in the tree
  * opens at once (and is then no regular file, so no object) instead of stalling the thread until a
@@ -102,8 +104,11 @@ export class ReadFd {
         readPaths.inlineOpens++;
         return new ReadFd(fd);
       }
-      // Not cached (EAGAIN), or any failure: the pool's open answers, so callers see Node's own
-      // error objects (ENOENT, EACCES, ELOOP, …)
+      const errno = lastErrno();
+      // Not cached (EAGAIN), or a kernel without RESOLVE_CACHED (EINVAL before 5.12): the pool
+      // opens it. Any other failure (ENOENT, EACCES, ELOOP, …) is the answer: a missing key is
+      // not opened a second time.
+      if (errno !== EAGAIN && errno !== EINVAL) throw errnoError(errno, 'open', path);
     }
     readPaths.poolOpens++;
     return new ReadFd(await openAsync(path, OPEN_FLAGS));

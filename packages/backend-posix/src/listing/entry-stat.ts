@@ -7,6 +7,7 @@
 import { lstatSync, type Stats } from 'node:fs';
 import { constants } from 'node:os';
 import { lastErrno, libc } from '@vgwrdma/native';
+import { errnoError } from '../fs/errno-error.js';
 
 /** What a listing needs of an entry. Times are split into seconds and nanoseconds to stay exact. */
 export interface EntryStat {
@@ -50,7 +51,6 @@ const OUT = Buffer.alloc(256);
 const u64 = (at: number): number => OUT.readUInt32LE(at) + OUT.readUInt32LE(at + 4) * 2 ** 32;
 /** A signed 64-bit tv_sec (before 1970 is negative). */
 const s64 = (at: number): number => OUT.readUInt32LE(at) + OUT.readInt32LE(at + 4) * 2 ** 32;
-const ERRNO_NAMES = new Map<number, string>(Object.entries(constants.errno).map(([name, n]) => [n, name]));
 
 function fromStats(st: Stats): EntryStat {
   const sec = (ms: number) => Math.floor(ms / 1000);
@@ -80,13 +80,7 @@ export function entryStat(path: string): EntryStat | undefined {
   if (statx(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, MASK, OUT) !== 0) {
     const errno = lastErrno();
     if (errno === ENOENT || errno === ENOTDIR) return undefined;
-    const code = ERRNO_NAMES.get(errno) ?? `E${errno}`;
-    const err = new Error(`${code}: statx ${path}`) as NodeJS.ErrnoException;
-    err.code = code;
-    err.errno = -errno;
-    err.syscall = 'statx';
-    err.path = path;
-    throw err;
+    throw errnoError(errno, 'statx', path);
   }
   const type = OUT.readUInt16LE(OFF.mode) & S_IFMT;
   return {

@@ -7,6 +7,7 @@
 // them like fs errors.
 import { constants } from 'node:os';
 import { lastErrno, libc as openLibc } from '@vgwrdma/native';
+import { type ErrnoError, errnoError } from '../fs/errno-error.js';
 
 const libc = openLibc();
 // koffi has no ssize_t; intptr_t has the same size and signedness on Linux.
@@ -21,27 +22,11 @@ const fsetxattr = libc.func(
 const listxattr = libc.func('intptr_t listxattr(const char *path, void *list, size_t size)');
 const removexattr = libc.func('int removexattr(const char *path, const char *name)');
 
-const ERRNO_NAMES = new Map<number, string>(Object.entries(constants.errno).map(([name, n]) => [n, name]));
 const ENODATA = constants.errno.ENODATA;
 const ERANGE = constants.errno.ERANGE;
 
-interface ErrnoError extends Error {
-  code: string;
-  errno: number;
-  syscall: string;
-  path?: string;
-}
-
 function fail(syscall: string, target: string | number): ErrnoError {
-  const errno = lastErrno();
-  const code = ERRNO_NAMES.get(errno) ?? `E${errno}`;
-  const where = typeof target === 'number' ? `fd ${target}` : target;
-  const err = new Error(`${code}: ${syscall} ${where}`) as ErrnoError;
-  err.code = code;
-  err.errno = -errno;
-  err.syscall = syscall;
-  if (typeof target === 'string') err.path = target;
-  return err;
+  return errnoError(lastErrno(), syscall, target);
 }
 
 /**

@@ -69,6 +69,15 @@ describe('ReadFd', () => {
 
   it("answers a missing file or a directory with Node's own errors", async () => {
     await expect(ReadFd.open(join(dir, 'no-such'))).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(ReadFd.open(join(dir, 'small', 'below'))).rejects.toMatchObject({ code: 'ENOTDIR' });
+    // once the kernel knows the name is missing (a cached negative lookup), the inline open
+    // answers alone: a missing key is not opened a second time on the pool
+    const opens = readPaths.poolOpens;
+    await expect(ReadFd.open(join(dir, 'no-such'))).rejects.toMatchObject({
+      code: 'ENOENT',
+      syscall: 'open',
+    });
+    if (inlineReads) expect(readPaths.poolOpens).toBe(opens);
     const f = await ReadFd.open(dir); // a directory opens read-only; reading it fails
     await expect(f.read(Buffer.alloc(10), 0, 10, 0)).rejects.toMatchObject({ code: 'EISDIR' });
     await f.close();
