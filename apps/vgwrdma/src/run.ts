@@ -14,6 +14,7 @@ import { formatBanner } from './banner.js';
 import { type GatewayConfig, parseCommandLine } from './config.js';
 import { exposureWarning } from './exposure.js';
 import { openIam } from './iam/open-iam.js';
+import { weakSecretWarnings } from './iam/weak-secrets.js';
 import type { ListenAddress } from './listen-address.js';
 import { createLoggers } from './logger.js';
 import { createAppMetrics, type MetricsServer, startMetricsServer } from './metrics/index.js';
@@ -76,6 +77,8 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
     // The root account, plus the account store (users.json, LDAP or an S3 bucket) and the admin
     // user API when one is configured; an unreachable LDAP server or IAM bucket stops the start.
     iam = await openIam(config);
+    // Accounts whose secret a captured request would give away to an offline guesser: say so.
+    for (const line of await weakSecretWarnings(iam)) io.stderr.write(line);
     // With --rdma-ip: the RDMA plugin wraps the backend in CuServer, puts cu-middleware (the RDMA
     // headers → the request's descriptor) before the router and serves PATCH /rdma-stats.
     if (config.rdma !== undefined) rdma = await openRdma(config.rdma);

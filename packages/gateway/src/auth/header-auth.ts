@@ -117,5 +117,6 @@ export async function authenticateHeader(
     payload,
     accessKey: scope.accessKey,
     signedHeaders: header.signedHeaders,
+    signing: { version: ALGORITHM, authType: 'REST-HEADER', signedAt: date, contentSha256: claimed },
   };
 }

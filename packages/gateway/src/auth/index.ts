@@ -13,5 +13,6 @@ export type {
   CredentialStore,
   PayloadMode,
   RequestHeaders,
+  SigningFacts,
 } from './types.js';
 export { DEFAULT_MAX_SKEW_MS, MAX_PRESIGN_SECONDS } from './types.js';

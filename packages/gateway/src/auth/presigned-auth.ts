@@ -111,5 +111,6 @@ export async function authenticatePresigned(
     payload: content,
     accessKey: scope.accessKey,
     signedHeaders,
+    signing: { version: ALGORITHM, authType: 'REST-QUERY-STRING', signedAt: date, contentSha256: claimed },
   };
 }

@@ -81,6 +81,7 @@ export async function authenticateHeaderV2(
     throw authErrors.skewed();
   refuseRdmaUnderV2(input.headers);
   const payload = payloadModeV2(input);
+  const claimed = headerValue(input.headers, 'x-amz-content-sha256')?.trim();
 
   const credential = await store.lookup(header.accessKey);
   if (!credential) throw authErrors.unknownKey();
@@ -102,6 +103,12 @@ export async function authenticateHeaderV2(
     payload,
     accessKey: header.accessKey,
     signedHeaders: signedNames(input, amz.names),
+    signing: {
+      version: 'AWS',
+      authType: 'REST-HEADER',
+      signedAt: time.date,
+      ...(claimed === undefined ? {} : { contentSha256: claimed }),
+    },
   };
 }
 

@@ -2,6 +2,7 @@
 // value takes the Date line's place in the StringToSign. botocore moves the signed x-amz-*
 // headers, Content-MD5 and Content-Type into the query; those count when not sent as headers.
 import { splitRawQuery } from './canonical-request.js';
+import { UNSIGNED_PAYLOAD } from './content-sha256.js';
 import { authErrors } from './messages.js';
 import { signedNames } from './sigv2-header-auth.js';
 import { refuseRdmaUnderV2 } from './sigv2-rdma.js';
@@ -54,5 +55,7 @@ export async function authenticatePresignedV2(
     payload: { kind: 'unsigned' },
     accessKey,
     signedHeaders: signedNames(input, amz.names),
+    // A SigV2 URL names its expiry, not when it was signed; its body is never signed.
+    signing: { version: 'AWS', authType: 'REST-QUERY-STRING', contentSha256: UNSIGNED_PAYLOAD },
   };
 }

@@ -53,6 +53,23 @@ export interface AuthResult {
   accessKey: string;
   /** Lower-case names of the headers covered by the signature (empty when anonymous). */
   signedHeaders: readonly string[];
+  /** How the request was signed (the policy keys s3:signatureversion, s3:authType ...); absent when anonymous. */
+  signing?: SigningFacts;
+}
+
+/**
+ * What a verified signature establishes beyond the signer: the facts bucket policies test with
+ * s3:signatureversion, s3:authType, s3:signatureAge and s3:x-amz-content-sha256.
+ */
+export interface SigningFacts {
+  /** 'AWS' for Signature Version 2, 'AWS4-HMAC-SHA256' for version 4 (AWS's values). */
+  readonly version: 'AWS' | 'AWS4-HMAC-SHA256';
+  /** The Authorization header, a presigned URL's query, or a POST form's fields. */
+  readonly authType: 'REST-HEADER' | 'REST-QUERY-STRING' | 'POST';
+  /** When the signer signed: SigV4's X-Amz-Date, SigV2's Date; absent where the request names none (SigV2 URLs). */
+  readonly signedAt?: Date;
+  /** The payload claim the signature covers (x-amz-content-sha256, UNSIGNED-PAYLOAD for a URL), when there is one. */
+  readonly contentSha256?: string;
 }
 
 export interface AuthOptions {

@@ -18,6 +18,7 @@ import {
   type RequestContext,
   S3Error,
 } from '@vgwrdma/s3-backend';
+import type { SigningFacts } from '../auth/index.js';
 import { parseCopySource } from '../http/copy-source.js';
 import { header, queryValue, type RawHeaders } from '../http/headers.js';
 import { aclGrants, decidedByObjectAcl, isAclAccess, permissionFor } from './acl/acl-permissions.js';
@@ -44,7 +45,8 @@ export interface AccessRequest {
   readonly key: string;
   readonly account: Account;
   readonly anonymous: boolean;
-  readonly presigned: boolean;
+  /** How the request (or the POST form) was signed; undefined when anonymous. */
+  readonly signing: SigningFacts | undefined;
   readonly headers: RawHeaders;
   readonly query: URLSearchParams;
   readonly sourceIp: string | undefined;
@@ -227,7 +229,7 @@ export class Authorizer {
         access,
         sourceIp: req.sourceIp,
         secure: req.secure,
-        presigned: req.presigned,
+        signing: req.signing,
         headers: req.headers,
         query: target.query,
         ...(target.tags ? { extra: target.tags } : {}),

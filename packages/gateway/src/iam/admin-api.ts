@@ -1,6 +1,7 @@
 // versitygw's user-administration API: PATCH /create-user, /update-user, /delete-user and
-// /list-users, SigV4-signed by an admin account. Bodies are XML (Account / MutableProps), the
-// target user of update/delete is the `access` query parameter.
+// /list-users, SigV4-signed by an admin account (header SigV4 over a signed body only: see
+// admin-signing.ts). Bodies are XML (Account / MutableProps), the target user of update/delete is
+// the `access` query parameter. No answer carries a secret: list-users leaves <Secret> out.
 import { S3Error } from '@vgwrdma/s3-backend';
 import { emptyResponse, readBodyText, xmlResponse } from '../handlers/respond.js';
 import type { Handler } from '../routes/types.js';
@@ -60,11 +61,11 @@ function parseUpdate(node: Record<string, XmlNode | XmlNode[]>): IamAccountUpdat
   return out;
 }
 
+/** One account as list-users shows it: never its secret (nobody needs it back; it stays in the store). */
 function accountXml(a: IamAccount): string {
   return group(
     'Accounts',
     el('Access', a.access) +
-      el('Secret', a.secret) +
       el('Role', a.role) +
       el('UserID', a.userID) +
       el('GroupID', a.groupID) +

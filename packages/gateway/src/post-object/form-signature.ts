@@ -8,11 +8,13 @@ import { parseAmzDate } from '../auth/amz-date.js';
 import { parseCredential } from '../auth/credential-scope.js';
 import { authErrors } from '../auth/messages.js';
 import { ALGORITHM, hmacHex, signaturesEqual, signingKey } from '../auth/signing.js';
-import type { CredentialStore } from '../auth/types.js';
+import type { CredentialStore, SigningFacts } from '../auth/types.js';
 
 export interface FormSigner {
   readonly account: Account;
   readonly accessKey: string;
+  /** s3:signatureversion and s3:authType POST for the policy step. */
+  readonly signing: SigningFacts;
 }
 
 /** S3's words for a form that lacks a field it needs. */
@@ -41,16 +43,25 @@ export async function verifyFormSignature(
   const algorithm = required(fields, 'x-amz-algorithm');
   if (algorithm !== ALGORITHM) throw authErrors.unsupportedMechanism();
   const scope = parseCredential(required(fields, 'x-amz-credential'), 'query', region, 's3');
-  if (!parseAmzDate(required(fields, 'x-amz-date'))) throw authErrors.queryBadDate();
+  const signedAt = parseAmzDate(required(fields, 'x-amz-date'));
+  if (!signedAt) throw authErrors.queryBadDate();
   const signature = required(fields, 'x-amz-signature');
   const credential = await store.lookup(scope.accessKey);
   if (!credential) throw authErrors.unknownKey();
   const key = signingKey(credential.secret, scope.date, scope.region, scope.service);
   if (!signaturesEqual(hmacHex(key, policy), signature.toLowerCase())) throw authErrors.badSignature();
-  return { account: credential.account, accessKey: scope.accessKey };
+  return {
+    account: credential.account,
+    accessKey: scope.accessKey,
+    signing: { version: ALGORITHM, authType: 'POST', signedAt },
+  };
 }
 
-async function verifyV2(fields: ReadonlyMap<string, string>, policy: string, store: CredentialStore) {
+async function verifyV2(
+  fields: ReadonlyMap<string, string>,
+  policy: string,
+  store: CredentialStore,
+): Promise<FormSigner> {
   const accessKey = required(fields, 'awsaccesskeyid');
   const signature = required(fields, 'signature');
   const credential = await store.lookup(accessKey);
@@ -58,5 +69,5 @@ async function verifyV2(fields: ReadonlyMap<string, string>, policy: string, sto
   const expected = createHmac('sha1', credential.secret).update(policy).digest();
   const given = Buffer.from(signature, 'base64');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw authErrors.badSignature();
-  return { account: credential.account, accessKey };
+  return { account: credential.account, accessKey, signing: { version: 'AWS', authType: 'POST' } };
 }

@@ -48,6 +48,7 @@ export const postObject: Handler = async (c, req) => {
     await form.authorize({
       account: signer?.account ?? ANONYMOUS,
       anonymous: signer === undefined,
+      ...(signer ? { signing: signer.signing } : {}),
       key,
       // The form's `tagging` field asks for s3:PutObjectTagging as the header would.
       headers: fields.has('tagging') ? { ...headers, 'x-amz-tagging': 'form' } : headers,

@@ -14,6 +14,7 @@ import { actualCorsHeaders, type CorsRule, preflightResponse } from '../cors/ind
 import type { GatewayEnv } from '../env.js';
 import type { EventNotifier } from '../events/index.js';
 import { assertValidBucketName } from '../http/bucket-name.js';
+import { assertAdminSigning } from '../iam/admin-signing.js';
 import { header } from '../http/headers.js';
 import { parseRequestTarget, virtualHostBucket } from '../http/request-target.js';
 import type { Logger } from '../logger.js';
@@ -123,6 +124,8 @@ export function createRouter(rows: readonly RouteRow[], opts: RouterOptions) {
     if (row.flags?.write && opts.readonly) throw new S3Error('AccessDenied');
     if (row.flags?.admin && (auth.anonymous || auth.account.role !== 'admin'))
       throw new S3Error('XAdminAccessDenied');
+    // Admin calls only under header SigV4 over a signed body: nothing of them can be swapped.
+    if (row.flags?.admin) assertAdminSigning(auth);
     const ctx = requestContext(c, auth.account, auth);
     const access = (who: FormPrincipal): Promise<AuthzOutcome> =>
       // Legacy open mode (anonymousAccess) serves unsigned requests without the ACL/policy step.
@@ -134,7 +137,8 @@ export function createRouter(rows: readonly RouteRow[], opts: RouterOptions) {
             key: who.key,
             account: who.account,
             anonymous: who.anonymous,
-            presigned: auth.presigned,
+            // A form's signer is the form's, not the request's (s3:authType POST).
+            signing: row.flags?.form ? who.signing : auth.signing,
             headers: who.headers,
             query: target.query,
             sourceIp: incoming.socket.remoteAddress,

@@ -3,7 +3,7 @@
 
 import type { Account, Backend, RequestContext } from '@vgwrdma/s3-backend';
 import type { Context } from 'hono';
-import type { AuthResult, CredentialStore } from '../auth/index.js';
+import type { AuthResult, CredentialStore, SigningFacts } from '../auth/index.js';
 import type { BucketState } from '../authz/bucket-state.js';
 import type { DecodedBody } from '../body/index.js';
 import type { GatewayEnv } from '../env.js';
@@ -83,6 +83,8 @@ export interface FormPrincipal {
   readonly key: string;
   /** The form's fields as the equivalent PutObject's headers. */
   readonly headers: RawHeaders;
+  /** How the form was signed (s3:authType POST); undefined when anonymous. */
+  readonly signing?: SigningFacts;
 }
 
 /** What a form route's handler needs beyond an ordinary request. */

@@ -5,12 +5,14 @@
 // optional connection cap, a certificate swap that leaves open connections alone, and a close()
 // that drains in-flight requests before dropping connections. A listener binds a TCP address or
 // a unix socket (file-backed, with its permissions; or Linux's abstract `@name`), and serves
-// the S3 API, the admin API or both (versitygw's --admin-port splits them).
+// the S3 API, the admin API or both (versitygw's --admin-port splits them). A socket file with a
+// requested mode (--socket-perm) is created no wider than that mode, under a narrowed umask.
 
 import { chmod, lstat, unlink } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
+import { isMainThread } from 'node:worker_threads';
 import { createAdaptorServer } from '@hono/node-server';
 import type { LimitCounters } from './limit-stats.js';
 
@@ -31,7 +33,10 @@ export interface ListenOptions {
    * abstract namespace. A stale socket file at the path is replaced; any other file is an error.
    */
   socketPath?: string;
-  /** File-backed sockets: chmod the socket to this mode once bound (versitygw's --socket-perm). */
+  /**
+   * File-backed sockets: the socket's mode (versitygw's --socket-perm). It is bound under a umask
+   * that leaves no wider bits, then chmod'ed to exactly this mode.
+   */
   socketMode?: number;
   /** Serve HTTPS with this certificate and key instead of plain HTTP. */
   tls?: TlsCredentials;
@@ -94,16 +99,39 @@ export async function listen(
   settings: ServerSettings,
 ): Promise<RunningGateway> {
   if (opts.socketPath !== undefined) await clearStaleSocket(opts.socketPath);
-  const running = await bind(fetch, opts, settings);
-  if (opts.socketPath !== undefined && !opts.socketPath.startsWith('@') && opts.socketMode !== undefined) {
+  const fileSocket = opts.socketPath !== undefined && !opts.socketPath.startsWith('@');
+  const mode = fileSocket ? opts.socketMode : undefined;
+  // bind(2) creates the socket file: under a umask that masks every bit the mode leaves out, so
+  // it is never wider than asked for, not even between bind and chmod (which then only adds the
+  // bits the process's own umask took away).
+  const running = await withUmaskFor(mode, () => bind(fetch, opts, settings));
+  if (mode !== undefined && opts.socketPath !== undefined) {
     try {
-      await chmod(opts.socketPath, opts.socketMode);
+      await chmod(opts.socketPath, mode);
     } catch (err) {
       await running.close();
       throw err;
     }
   }
   return running;
+}
+
+/**
+ * Runs `start` (which must create its files synchronously: server.listen binds a unix socket
+ * before it returns) under the process's umask plus the bits `mode` leaves out, then restores
+ * the umask. The umask is process-wide, so only ever narrowed here: a file something else
+ * creates meanwhile gets fewer permissions, never more. In a worker thread, where the umask
+ * cannot be set, the socket is bound as it would be without a mode and chmod alone narrows it.
+ */
+function withUmaskFor<T>(mode: number | undefined, start: () => T): T {
+  if (mode === undefined || !isMainThread) return start();
+  const previous = process.umask(0o777);
+  try {
+    process.umask(previous | (~mode & 0o777));
+    return start();
+  } finally {
+    process.umask(previous);
+  }
 }
 
 function bind(fetch: FetchHandler, opts: ListenOptions, settings: ServerSettings): Promise<RunningGateway> {

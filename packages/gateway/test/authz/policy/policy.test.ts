@@ -148,7 +148,7 @@ describe('evaluatePolicy', () => {
         access: 'A',
         sourceIp: ip,
         secure: false,
-        presigned: false,
+        signing: undefined,
         headers: extra,
         query: new URLSearchParams(),
       });
