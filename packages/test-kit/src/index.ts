@@ -64,7 +64,14 @@ export { APP_MAIN, distFile, FAKE_CUDART, REPO_ROOT, SHIM_BUILD_DIR, shimDir } f
 export { type RdmaGatewayOptions, rdmaEnv, startRdmaGateway } from './rdma-gateway.js';
 export { type BuildNeeds, GATEWAY_PACKAGES, missingBuilds, requireBuilt } from './require-built.js';
 export { s3Client } from './s3-client.js';
-export { Sha256, type SignInput, sha256Hex, signHeaders, splitPathAndQuery } from './sigv4-signer.js';
+export {
+  presignUrl,
+  Sha256,
+  type SignInput,
+  sha256Hex,
+  signHeaders,
+  splitPathAndQuery,
+} from './sigv4-signer.js';
 export {
   type OwnedSlapd,
   SLAPD_ENV,

@@ -38,12 +38,12 @@ export interface SignInput {
   /** x-amz-content-sha256: a hex digest or UNSIGNED-PAYLOAD; the empty body's digest when omitted. */
   readonly payloadHash?: string;
   readonly region?: string;
+  /** When the request is signed (X-Amz-Date); now when omitted. Stale or future times test the replay window. */
+  readonly signingDate?: Date;
 }
 
-/** The request's headers after signing, names in lower case (host, x-amz-date, authorization …). */
-export async function signHeaders(input: SignInput): Promise<Record<string, string>> {
-  const url = new URL(input.baseUrl);
-  const signer = new SignatureV4({
+function signerFor(input: SignInput): SignatureV4 {
+  return new SignatureV4({
     credentials: { accessKeyId: input.credentials.access, secretAccessKey: input.credentials.secret },
     region: input.region ?? 'us-east-1',
     service: 's3',
@@ -51,21 +51,56 @@ export async function signHeaders(input: SignInput): Promise<Record<string, stri
     uriEscapePath: false,
     applyChecksum: false,
   });
-  const signed = await signer.sign({
-    method: input.method,
-    protocol: 'http:',
-    hostname: url.hostname,
-    port: Number(url.port),
-    path: input.path,
-    query: { ...input.query },
-    headers: {
-      host: url.host,
-      'x-amz-content-sha256': input.payloadHash ?? sha256Hex(''),
-      ...input.headers,
+}
+
+/** The request's headers after signing, names in lower case (host, x-amz-date, authorization …). */
+export async function signHeaders(input: SignInput): Promise<Record<string, string>> {
+  const url = new URL(input.baseUrl);
+  const signed = await signerFor(input).sign(
+    {
+      method: input.method,
+      protocol: 'http:',
+      hostname: url.hostname,
+      port: Number(url.port),
+      path: input.path,
+      query: { ...input.query },
+      headers: {
+        host: url.host,
+        'x-amz-content-sha256': input.payloadHash ?? sha256Hex(''),
+        ...input.headers,
+      },
     },
-  });
+    input.signingDate === undefined ? {} : { signingDate: input.signingDate },
+  );
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(signed.headers)) out[name.toLowerCase()] = String(value);
+  return out;
+}
+
+/**
+ * A presigned URL (SigV4 in the query; UNSIGNED-PAYLOAD, as S3's presigner signs) valid for
+ * `expiresIn` seconds from `signingDate`. `headers` are signed; x-amz-* ones travel in the query.
+ */
+export async function presignUrl(input: SignInput & { readonly expiresIn: number }): Promise<URL> {
+  const url = new URL(input.baseUrl);
+  const presigned = await signerFor(input).presign(
+    {
+      method: input.method,
+      protocol: url.protocol,
+      hostname: url.hostname,
+      port: Number(url.port),
+      path: input.path,
+      query: { ...input.query },
+      headers: { host: url.host, 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD', ...input.headers },
+    },
+    {
+      expiresIn: input.expiresIn,
+      ...(input.signingDate === undefined ? {} : { signingDate: input.signingDate }),
+    },
+  );
+  const out = new URL(input.path, input.baseUrl);
+  for (const [name, value] of Object.entries(presigned.query ?? {}))
+    for (const v of Array.isArray(value) ? value : [value]) if (v !== null) out.searchParams.append(name, v);
   return out;
 }
 
