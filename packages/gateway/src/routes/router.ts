@@ -14,9 +14,9 @@ import { actualCorsHeaders, type CorsRule, preflightResponse } from '../cors/ind
 import type { GatewayEnv } from '../env.js';
 import type { EventNotifier } from '../events/index.js';
 import { assertValidBucketName } from '../http/bucket-name.js';
-import { assertAdminSigning } from '../iam/admin-signing.js';
 import { header } from '../http/headers.js';
 import { parseRequestTarget, virtualHostBucket } from '../http/request-target.js';
+import { assertAdminSigning } from '../iam/admin-signing.js';
 import type { Logger } from '../logger.js';
 import type { ListenerRole } from '../server/listen.js';
 import { createMatcher } from './match.js';
