@@ -8,13 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import { Agent } from 'node:https';
 import { join } from 'node:path';
-import {
-  CreateBucketCommand,
-  GetObjectCommand,
-  ListBucketsCommand,
-  PutObjectCommand,
-  type S3Client,
-} from '@aws-sdk/client-s3';
+import { CreateBucketCommand, GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import {
   adminRequest,
@@ -51,7 +45,9 @@ describe('JSON access-log lines', () => {
 
   beforeAll(async () => {
     file = join(work, 'json.log');
-    gw = await startGateway({ globalArgs: ['--access-log', file, '--health', '/health', '--ready', '/ready'] });
+    gw = await startGateway({
+      globalArgs: ['--access-log', file, '--health', '/health', '--ready', '/ready'],
+    });
     sdk = s3Client(gw.url, ROOT_CREDENTIALS);
   }, 60_000);
   afterAll(async () => {
@@ -82,7 +78,9 @@ describe('JSON access-log lines', () => {
       const got = await sdk.send(new GetObjectCommand({ Bucket: 'big-get', Key: 'four' }));
       expect((await got.Body?.transformToByteArray())?.length).toBe(4 * MiB);
     }
-    await expect.poll(async () => (await records()).filter((r) => r.operation === 'GetObject').length).toBe(3);
+    await expect
+      .poll(async () => (await records()).filter((r) => r.operation === 'GetObject').length)
+      .toBe(3);
     expect(gw.stderr()).not.toMatch(/MaxListenersExceededWarning|Warning:/);
     for (const line of logLines(gw.stderr())) expect(() => JSON.parse(line), line).not.toThrow();
   });

@@ -96,7 +96,9 @@ describe('--access-log FILE: mode, symbolic links, SIGHUP reopen', () => {
       gw.child.kill('SIGHUP');
       await expect
         .poll(() => gw.stderr())
-        .toMatch(/access log reopen failed, still writing to the open file: --access-log \S+ is a symbolic link/);
+        .toMatch(
+          /access log reopen failed, still writing to the open file: --access-log \S+ is a symbolic link/,
+        );
       await sdk.send(new ListBucketsCommand({}));
       await expect.poll(() => lineCount(rotated2)).toBe(2); // still the file it had open
       expect(await readFile(victim, 'utf8')).toBe('precious\n');

@@ -120,8 +120,8 @@ describe('access log injection, both formats', () => {
     expect(put?.key).toBe(HOSTILE_KEY);
     const forged = records.find((r) => r.url === '/%0Aforged-line');
     expect(forged).toMatchObject({ status: 400, errorCode: 'InvalidBucketName', bucket: '' });
-    expect(records.find((r) => typeof r.userAgent === 'string' && r.userAgent.startsWith('ua '))?.userAgent).toBe(
-      'ua "quoted"\tnext \\',
-    );
+    expect(
+      records.find((r) => typeof r.userAgent === 'string' && r.userAgent.startsWith('ua '))?.userAgent,
+    ).toBe('ua "quoted"\tnext \\');
   });
 });

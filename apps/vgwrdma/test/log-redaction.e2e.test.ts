@@ -109,7 +109,11 @@ describe.skipIf(BOTO3_PYTHON === undefined)('signatures never reach a log', () =
 
   it('JSON lines on stderr: REDACTED, the credential kept, every line parses', async () => {
     const secrets = await replay(jsongw);
-    const requestLines = (): string[] => jsongw.stderr().split('\n').filter((l) => l.includes('"msg":"request"'));
+    const requestLines = (): string[] =>
+      jsongw
+        .stderr()
+        .split('\n')
+        .filter((l) => l.includes('"msg":"request"'));
     await expect.poll(() => requestLines().length).toBe(6);
     for (const text of [jsongw.stderr(), jsongw.stdout()])
       for (const secret of secrets) expect(text).not.toContain(secret);

@@ -130,6 +130,12 @@ describe('field escaping', () => {
       undefined,
     );
     const fields = line.match(/"[^"]*"|\[[^\]]*\]|\S+/g) ?? [];
-    expect(fields.slice(19, 24)).toEqual(['SigV4', 'TLS_AES_256_GCM_SHA384', 'QueryString', 'gw:7070', 'TLSv1.3']);
+    expect(fields.slice(19, 24)).toEqual([
+      'SigV4',
+      'TLS_AES_256_GCM_SHA384',
+      'QueryString',
+      'gw:7070',
+      'TLSv1.3',
+    ]);
   });
 });

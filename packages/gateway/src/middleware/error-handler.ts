@@ -30,8 +30,7 @@ export function errorHandler(logger: Logger): ErrorHandler<GatewayEnv> {
     const { error, internal } = toS3Error(err);
     const requestId = c.get('requestId') ?? '';
     c.set('errorCode', error.code);
-    if (internal)
-      logger.error({ err, requestId, method: c.req.method, url: loggedUrl(c) }, 'internal error');
+    if (internal) logger.error({ err, requestId, method: c.req.method, url: loggedUrl(c) }, 'internal error');
     else if (error.status >= 500)
       logger.warn({ code: error.code, requestId, cause: error.cause }, error.message);
 

@@ -27,5 +27,8 @@ export function signatureKind(
   if (!auth.presigned) return undefined;
   const q = url.indexOf('?');
   const query = new URLSearchParams(q === -1 ? '' : url.slice(q + 1));
-  return { signatureVersion: V4_QUERY.some((n) => query.has(n)) ? 'SigV4' : 'SigV2', authType: 'QueryString' };
+  return {
+    signatureVersion: V4_QUERY.some((n) => query.has(n)) ? 'SigV4' : 'SigV2',
+    authType: 'QueryString',
+  };
 }
