@@ -2,9 +2,12 @@
 // is a terminal — so stdout carries only the banner and whatever a script wants to parse from it.
 // Access-log lines (one per request, written by access-log.ts) go to --access-log FILE when given,
 // whatever --quiet says, else to stderr unless --quiet; JSON lines carry the message 'request'.
+// The file is created 0640, never through a symbolic link, and reopened on SIGHUP
+// (access-log-file.ts).
 import type { Logger as GatewayLogger } from '@vgwrdma/gateway';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import pretty from 'pino-pretty';
+import { AccessLogFile } from './access-log-file.js';
 
 interface LogSettings {
   readonly debug: boolean;
@@ -29,7 +32,7 @@ export interface AccessSink {
   line(text: string): void;
 }
 
-interface Loggers {
+export interface Loggers {
   /** The application's own logger (stderr). */
   readonly logger: Logger;
   /** What the gateway gets: its warnings and errors, and any 'request' line routed like ours. */
@@ -37,6 +40,8 @@ interface Loggers {
   /** Whether access-log lines are written at all. */
   readonly accessLog: boolean;
   readonly access: AccessSink;
+  /** Opens --access-log FILE again (SIGHUP after rotation); throws when that fails. No file: no-op. */
+  reopen(): void;
   flush(): void;
 }
 
@@ -57,10 +62,13 @@ export function createLoggers(settings: LogSettings): Loggers {
         json: (fields) => logger.info(fields, ACCESS_LOG_MESSAGE),
         line: (text) => process.stderr.write(`${text}\n`),
       },
+      reopen: () => {},
       flush: () => logger.flush(),
     };
   }
-  const dest = pino.destination({ dest: settings.accessLog, sync: true, mkdir: true });
+  const dest = new AccessLogFile(settings.accessLog, (error) =>
+    logger.error({ file: settings.accessLog }, `access log write failed, lines dropped: ${error.message}`),
+  );
   const file = pino({ name: 'vgwrdma-access', level: 'info' }, dest);
   const gatewayLogger: GatewayLogger = {
     info: (obj, msg) => (msg === ACCESS_LOG_MESSAGE ? file.info(obj, msg) : logger.info(obj, msg)),
@@ -76,6 +84,7 @@ export function createLoggers(settings: LogSettings): Loggers {
       json: (fields) => file.info(fields, ACCESS_LOG_MESSAGE),
       line: (text) => dest.write(`${text}\n`),
     },
+    reopen: () => dest.reopen(),
     flush: () => {
       logger.flush();
       file.flush();

@@ -1,6 +1,7 @@
-// SIGHUP means "re-read your files" (systemd's ExecReload, `kill -HUP`): the gateway re-reads its
-// TLS certificate and key. Without TLS there is nothing to re-read, and the signal is still
-// caught, so a reload never kills the gateway (Node's default for SIGHUP is to exit).
+// SIGHUP means "re-read your files" (systemd's ExecReload, `kill -HUP`, logrotate's postrotate):
+// the gateway re-reads its TLS certificate and key and reopens --access-log FILE. Without either
+// there is nothing to do, and the signal is still caught, so a reload never kills the gateway
+// (Node's default for SIGHUP is to exit).
 
 export interface ReloadSignal {
   /** Removes the handler. */

@@ -1,8 +1,9 @@
 // The whole life of the gateway process (`vgwrdma admin ...` is handed to admin/admin-command.ts):
 // parse the command line, open the backend (and with --rdma-ip the RDMA plugin; with --cert/--key
-// the TLS pair), serve until SIGINT/SIGTERM — re-reading the TLS pair on SIGHUP — then shut the
-// gateway down in order: HTTP server, RDMA plugin, backend. Returns the exit status instead of
-// exiting, so tests can drive it; main.ts is the only place that calls process.exit.
+// the TLS pair), serve until SIGINT/SIGTERM — re-reading the TLS pair and reopening --access-log
+// FILE on SIGHUP — then shut the gateway down in order: HTTP server, RDMA plugin, backend. Returns
+// the exit status instead of exiting, so tests can drive it; main.ts is the only place that calls
+// process.exit.
 import { serviceUrl } from '@vgwrdma/backend-azure';
 import type { RdmaPlugin } from '@vgwrdma/cu-backend';
 import { createGateway, type Gateway, type IamStore } from '@vgwrdma/gateway';
@@ -16,7 +17,7 @@ import { exposureWarning } from './exposure.js';
 import { openIam } from './iam/open-iam.js';
 import { weakSecretWarnings } from './iam/weak-secrets.js';
 import type { ListenAddress } from './listen-address.js';
-import { createLoggers } from './logger.js';
+import { createLoggers, type Loggers } from './logger.js';
 import { createAppMetrics, type MetricsServer, startMetricsServer } from './metrics/index.js';
 import { openBackend, StartupError } from './open-backend.js';
 import { openRdma } from './open-rdma.js';
@@ -56,7 +57,15 @@ export async function run(argv: readonly string[], env: Env, io: RunIO = process
 }
 
 async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
-  const loggers = createLoggers(config);
+  let loggers: Loggers;
+  try {
+    // A planted symbolic link or an unwritable --access-log stops the start here, naming the path.
+    loggers = createLoggers(config);
+  } catch (error) {
+    if (!(error instanceof StartupError)) throw error;
+    io.stderr.write(`vgwrdma: ${error.message}\n`);
+    return error.exitCode;
+  }
   const { logger } = loggers;
   const signals = watchShutdownSignals(io.exitNow ?? ((code) => process.exit(code)));
   let reload: (() => void) | undefined;
@@ -129,7 +138,10 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
             ...(adminTls === undefined ? {} : { tls: adminTls }),
             serves: 'admin',
           });
-    reload = () => void reloadTls(config.tls, running, logger);
+    reload = () => {
+      reopenAccessLog(config.accessLog, loggers);
+      void reloadTls(config.tls, running, logger);
+    };
     io.stdout.write(
       formatBanner({
         config,
@@ -173,6 +185,18 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
     signals.dispose();
     reloadSignal.dispose();
     loggers.flush();
+  }
+}
+
+/** SIGHUP: --access-log FILE opened again (logrotate); a refusal (a link planted there) keeps the open file. */
+function reopenAccessLog(file: string | undefined, loggers: Loggers): void {
+  if (file === undefined) return;
+  try {
+    loggers.reopen();
+    loggers.logger.info({ file }, 'access log reopened');
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    loggers.logger.error({ file }, `access log reopen failed, still writing to the open file: ${why}`);
   }
 }
 

@@ -76,7 +76,11 @@ describe('vgwrdma --access-log-format s3', () => {
     expect(put[15]).toBe('-'); // referer
     expect(put[16]).toMatch(/aws-sdk-js/);
     expect(put[18]).toBe(Buffer.from(put[5] ?? '', 'latin1').toString('base64')); // host id = x-amz-id-2
+    expect(put[19]).toBe('SigV4'); // signature version
+    expect(put[20]).toBe('-'); // cipher suite: plain HTTP
+    expect(put[21]).toBe('AuthHeader'); // authentication type
     expect(put[22]).toBe(`127.0.0.1:${gw.port}`);
+    expect(put[23]).toBe('-'); // TLS version: plain HTTP
     expect(put.slice(26)).toEqual(['http', '-', '-']);
 
     expect(get[6]).toBe('REST.GET.OBJECT');

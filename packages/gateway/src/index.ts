@@ -37,7 +37,7 @@ export {
 } from './iam/index.js';
 export type { Logger } from './logger.js';
 export type { RdmaObservation, RequestObservation, RequestObserver } from './observe/index.js';
-export { ACCESS_LOG_MESSAGE } from './observe/index.js';
+export { ACCESS_LOG_MESSAGE, REDACTED, redactUrl } from './observe/index.js';
 export type { GatewayPlugin } from './plugins/index.js';
 export { ROUTES } from './routes/table.js';
 export type { Handler, RouteFlags, RouteRow, RouteTarget, S3Request, Subresource } from './routes/types.js';

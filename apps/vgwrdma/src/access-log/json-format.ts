@@ -1,5 +1,9 @@
 // The JSON access-log record: every field of the request's observation an operator filters on,
-// with stable names, and the RDMA leg (via, bytes moved, decline reason) for RDMA requests.
+// with stable names, and the RDMA leg (via, bytes moved, decline reason) for RDMA requests. pino
+// wraps it in its usual line (level, time, pid, hostname, name, msg 'request'); `time` is pino's —
+// epoch ms when the line was written, as on every other line — and the request's arrival is
+// `startTime` (ISO 8601), so no key appears twice. Values are JSON-escaped by pino; the URL carries
+// no signature (the gateway's observation redacts it).
 import type { RdmaTransferEvent } from '@vgwrdma/cu-backend';
 import type { RequestObservation } from '@vgwrdma/gateway';
 
@@ -19,13 +23,17 @@ type ObservedField =
   | 'objectSize'
   | 'userAgent'
   | 'accessKey'
+  | 'signatureVersion'
+  | 'authType'
+  | 'tlsVersion'
+  | 'tlsCipher'
   | 'totalMs'
   | 'firstByteMs'
   | 'completed';
 
 export interface AccessRecord extends Pick<RequestObservation, ObservedField> {
-  /** startedAt as an ISO 8601 time. */
-  readonly time: string;
+  /** startedAt as an ISO 8601 time (pino's own `time` is when the line was written). */
+  readonly startTime: string;
   /** 'rdma' when the payload moved by RDMA, 'http' otherwise. */
   readonly via: 'http' | 'rdma';
   readonly rdmaBytes?: number;
@@ -38,7 +46,7 @@ export function accessRecord(o: RequestObservation, transfer: RdmaTransferEvent 
   const rdmaDone = transfer?.outcome === 'done';
   return {
     requestId: o.requestId,
-    time: new Date(o.startedAt).toISOString(),
+    startTime: new Date(o.startedAt).toISOString(),
     remoteAddress: o.remoteAddress,
     method: o.method,
     url: o.url,
@@ -52,6 +60,10 @@ export function accessRecord(o: RequestObservation, transfer: RdmaTransferEvent 
     objectSize: o.objectSize,
     userAgent: o.userAgent,
     accessKey: o.accessKey,
+    signatureVersion: o.signatureVersion,
+    authType: o.authType,
+    tlsVersion: o.tlsVersion,
+    tlsCipher: o.tlsCipher,
     totalMs: ms(o.totalMs),
     firstByteMs: o.firstByteMs === undefined ? undefined : ms(o.firstByteMs),
     completed: o.completed,

@@ -1,8 +1,10 @@
 // AWS's server access log format: space-separated fields in AWS's order, '-' for what is unknown
-// or does not apply, quoted Request-URI / Referer / User-Agent. The gateway has no canonical user
-// ids, so Bucket Owner is '-' and Requester is the signing access key. AWS appends new fields at
-// the end and tells parsers to ignore what they do not know; three vgwrdma fields follow AWS's
-// last one: via (http | rdma), RDMA bytes moved, RDMA decline reason.
+// or does not apply, quoted Request-URI / Referer / User-Agent, every field escaped so that no
+// client-sent byte ends a field or a line (see QUOTED_UNSAFE). The URI and Referer arrive with
+// their signature values already REDACTED (the gateway's observation does that). The gateway has
+// no canonical user ids, so Bucket Owner is '-' and Requester is the signing access key. AWS
+// appends new fields at the end and tells parsers to ignore what they do not know; three vgwrdma
+// fields follow AWS's last one: via (http | rdma), RDMA bytes moved, RDMA decline reason.
 import type { RdmaTransferEvent } from '@vgwrdma/cu-backend';
 import type { RequestObservation } from '@vgwrdma/gateway';
 
@@ -68,46 +70,56 @@ export function awsTime(epochMs: number): string {
   return `[${date}:${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())} +0000]`;
 }
 
-const dash = (v: string | number | undefined): string => (v === undefined || v === '' ? '-' : String(v));
-/** A quoted field: embedded quotes and backslashes escaped, control characters dropped. */
-const quoted = (v: string | undefined): string =>
-  v === undefined ? '"-"' : `"${[...v.replace(/[\\"]/g, '\\$&')].filter(printable).join('')}"`;
-const printable = (ch: string): boolean => {
-  const code = ch.charCodeAt(0);
-  return code >= 0x20 && code !== 0x7f;
-};
+/**
+ * Bytes a field may hold as they are: printable ASCII except the quote and the backslash (a parser
+ * that honours `\"` would end a quoted field early at a trailing backslash); an unquoted field also
+ * loses the space (it separates fields) and the brackets (they delimit the time field). Anything
+ * else, control characters and Unicode line separators included, is written as %XX of its UTF-8
+ * bytes, so a record is one line with AWS's field count whatever a client sends.
+ */
+const QUOTED_UNSAFE = /[^\x20-\x7e]|["\\]/gu;
+const UNQUOTED_UNSAFE = /[^\x21-\x7e]|["\\[\]]/gu;
+const percent = (ch: string): string =>
+  [...Buffer.from(ch, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+
+/** An unquoted field: '-' when unknown or empty, unsafe characters percent-encoded. */
+export const unquoted = (v: string | number | undefined): string =>
+  v === undefined || v === '' ? '-' : String(v).replace(UNQUOTED_UNSAFE, percent);
+/** A quoted field: '"-"' when unknown, unsafe characters (the quote among them) percent-encoded. */
+export const quoted = (v: string | undefined): string =>
+  v === undefined ? '"-"' : `"${v.replace(QUOTED_UNSAFE, percent)}"`;
 
 export function s3AccessLine(o: RequestObservation, transfer: RdmaTransferEvent | undefined): string {
   const rdmaDone = transfer?.outcome === 'done';
   return [
     '-', // Bucket Owner
-    dash(o.bucket),
+    unquoted(o.bucket),
     awsTime(o.startedAt),
-    dash(o.remoteAddress),
-    dash(o.accessKey), // Requester
-    o.requestId,
-    awsOperation(o),
-    o.key === '' ? '-' : encodeURIComponent(o.key).replace(/%2F/g, '/'),
+    unquoted(o.remoteAddress),
+    unquoted(o.accessKey), // Requester
+    unquoted(o.requestId),
+    unquoted(awsOperation(o)),
+    o.key === '' ? '-' : unquoted(encodeURIComponent(o.key).replace(/%2F/g, '/')),
     quoted(`${o.method} ${o.url} HTTP/1.1`),
     String(o.status),
-    dash(o.errorCode),
+    unquoted(o.errorCode),
     o.bytesSent > 0 ? String(o.bytesSent) : '-',
-    dash(o.objectSize),
+    unquoted(o.objectSize),
     String(Math.round(o.totalMs)),
     o.firstByteMs === undefined ? '-' : String(Math.round(o.firstByteMs)),
     quoted(o.referer),
     quoted(o.userAgent),
     '-', // Version Id
     Buffer.from(o.requestId, 'latin1').toString('base64'), // Host Id (our x-amz-id-2)
-    '-', // Signature Version
-    '-', // Cipher Suite
-    '-', // Authentication Type
-    dash(o.host),
-    '-', // TLS version
+    unquoted(o.signatureVersion),
+    unquoted(o.tlsCipher),
+    unquoted(o.authType),
+    unquoted(o.host),
+    unquoted(o.tlsVersion),
     '-', // Access Point ARN
     '-', // aclRequired
     rdmaDone ? 'rdma' : 'http',
     o.rdma ? String(rdmaDone ? transfer.bytes : 0) : '-',
-    dash(transfer?.reason),
+    unquoted(transfer?.reason),
   ].join(' ');
 }

@@ -2,7 +2,6 @@
 // same headers, the real Content-Length, no body. GET bodies are streamed to the Node response
 // and never buffered.
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import {
   checkConditions,
@@ -17,6 +16,7 @@ import {
 import type { Context } from 'hono';
 import type { GatewayEnv } from '../env.js';
 import { header, httpDate, intParam, parseConditions, queryValue } from '../http/headers.js';
+import { sendBody } from '../http/send-body.js';
 import type { Handler, S3Request } from '../routes/types.js';
 import { objectResponseHead, responseOverrides } from './object-headers.js';
 import { emptyResponse, type HeaderMap, opt } from './respond.js';
@@ -137,7 +137,7 @@ async function streamBody(
     return RESPONSE_ALREADY_SENT;
   }
   try {
-    await pipeline(body, outgoing);
+    await sendBody(body, outgoing);
   } catch (err) {
     if (!outgoing.destroyed) outgoing.destroy();
     req.logger.warn({ err, requestId: req.ctx.requestId }, 'GET body stream ended early');

@@ -1,5 +1,5 @@
 // The one place errors become responses: an S3Error keeps its code, status and detail; anything
-// else is logged and answered as InternalError. HEAD and 304 answers carry no body. When the
+// else is logged (its URL redacted) and answered as InternalError. HEAD and 304 answers carry no body. When the
 // client is still sending a body we did not read, the answer closes the connection, so the
 // unread bytes are never parsed as the next request.
 
@@ -8,6 +8,7 @@ import { isS3Error, S3Error } from '@vgwrdma/s3-backend';
 import type { Context, ErrorHandler } from 'hono';
 import type { GatewayEnv } from '../env.js';
 import type { Logger } from '../logger.js';
+import { redactUrl } from '../observe/redact-url.js';
 import { renderError } from '../xml/render-error.js';
 
 export function toS3Error(err: unknown): { error: S3Error; internal: boolean } {
@@ -29,8 +30,7 @@ export function errorHandler(logger: Logger): ErrorHandler<GatewayEnv> {
     const { error, internal } = toS3Error(err);
     const requestId = c.get('requestId') ?? '';
     c.set('errorCode', error.code);
-    if (internal)
-      logger.error({ err, requestId, method: c.req.method, url: c.env?.incoming?.url }, 'internal error');
+    if (internal) logger.error({ err, requestId, method: c.req.method, url: loggedUrl(c) }, 'internal error');
     else if (error.status >= 500)
       logger.warn({ code: error.code, requestId, cause: error.cause }, error.message);
 
@@ -55,6 +55,12 @@ export function errorHandler(logger: Logger): ErrorHandler<GatewayEnv> {
     headers['content-type'] = 'application/xml';
     return new Response(body, { status: error.status, headers });
   };
+}
+
+/** The request target as a log may keep it: no signature or session token (redact-url.ts). */
+function loggedUrl(c: Context<GatewayEnv>): string | undefined {
+  const url = c.env?.incoming?.url;
+  return url === undefined ? undefined : redactUrl(url);
 }
 
 /** The decoded request path, as S3 reports it in <Resource>. */

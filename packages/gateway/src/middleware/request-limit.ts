@@ -7,6 +7,7 @@
 import { S3Error } from '@vgwrdma/s3-backend';
 import type { MiddlewareHandler } from 'hono';
 import type { GatewayEnv } from '../env.js';
+import { onResponseClose } from '../http/response-close.js';
 import type { LimitCounters } from '../server/limit-stats.js';
 
 export function requestLimitMiddleware(max: number, counters: LimitCounters): MiddlewareHandler<GatewayEnv> {
@@ -24,7 +25,7 @@ export function requestLimitMiddleware(max: number, counters: LimitCounters): Mi
     };
     // 'close' follows 'finish', and also comes when the client goes away mid-response.
     const outgoing = c.env?.outgoing;
-    if (outgoing) outgoing.once('close', release);
+    if (outgoing) onResponseClose(outgoing, release);
     try {
       await next();
     } finally {

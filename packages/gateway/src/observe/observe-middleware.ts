@@ -3,11 +3,15 @@
 // the error handler left in the context and hands it to every observer. Without observers it does
 // nothing (the limit counters are kept by the request-limit middleware and the listener).
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { TLSSocket } from 'node:tls';
 import { BYTES_TRANSFERRED_HEADER, REPLY_HEADER } from '@vgwrdma/rdma-protocol';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { GatewayEnv } from '../env.js';
+import { onResponseClose } from '../http/response-close.js';
 import { numberHeader, objectSizeOf } from './object-size.js';
+import { redactUrl } from './redact-url.js';
 import type { RequestObservation, RequestObserver } from './request-observation.js';
+import { signatureKind } from './signature-kind.js';
 
 export function observeMiddleware(observers: readonly RequestObserver[]): MiddlewareHandler<GatewayEnv> {
   return async (c, next) => {
@@ -23,7 +27,7 @@ export function observeMiddleware(observers: readonly RequestObserver[]): Middle
       return writeHead.apply(this, args);
     } as ServerResponse['writeHead'];
     const startedAt = Date.now();
-    outgoing.once('close', () => {
+    onResponseClose(outgoing, () => {
       const o = observe(c, started, startedAt, firstByte, sentBefore);
       for (const fn of observers) fn(o);
     });
@@ -58,13 +62,16 @@ function observe(
       }
     : undefined;
   const account = c.get('account');
+  const url = incoming.url ?? '/';
+  const signed = signatureKind(c.get('auth'), incoming.headers, url);
+  const tls = incoming.socket instanceof TLSSocket ? incoming.socket : undefined;
   const end = performance.now();
   return {
     requestId: c.get('requestId'),
     startedAt,
     remoteAddress: incoming.socket.remoteAddress,
     method,
-    url: incoming.url ?? '/',
+    url: redactUrl(url),
     operation,
     bucket: c.get('bucket') ?? '',
     key: c.get('key') ?? '',
@@ -74,9 +81,13 @@ function observe(
     bytesReceived: incoming.complete ? (declared ?? 0) : 0,
     objectSize: objectSizeOf(operation, incoming.headers, outgoing, rdma?.bytes),
     userAgent: incoming.headers['user-agent'],
-    referer: incoming.headers.referer,
+    referer: incoming.headers.referer === undefined ? undefined : redactUrl(incoming.headers.referer),
     host: incoming.headers.host,
     accessKey: account && account.access !== '' ? account.access : undefined,
+    signatureVersion: signed?.signatureVersion,
+    authType: signed?.authType,
+    tlsVersion: tls?.getProtocol() ?? undefined,
+    tlsCipher: tls?.getCipher()?.name,
     totalMs: end - started,
     firstByteMs: firstByte === undefined ? undefined : firstByte - started,
     completed,

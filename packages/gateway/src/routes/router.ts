@@ -16,6 +16,7 @@ import type { EventNotifier } from '../events/index.js';
 import { assertValidBucketName } from '../http/bucket-name.js';
 import { header } from '../http/headers.js';
 import { parseRequestTarget, virtualHostBucket } from '../http/request-target.js';
+import { disconnectSignalOf } from '../http/response-close.js';
 import { assertAdminSigning } from '../iam/admin-signing.js';
 import type { Logger } from '../logger.js';
 import type { ListenerRole } from '../server/listen.js';
@@ -51,12 +52,7 @@ interface RouterOptions {
 
 /** An AbortSignal that fires when the client goes away before the response is complete. */
 function disconnectSignal(c: Context<GatewayEnv>): AbortSignal {
-  const ac = new AbortController();
-  const outgoing = c.env.outgoing;
-  outgoing.once('close', () => {
-    if (!outgoing.writableFinished) ac.abort(new S3Error('RequestTimeout'));
-  });
-  return ac.signal;
+  return disconnectSignalOf(c.env.outgoing, () => new S3Error('RequestTimeout'));
 }
 
 export function createRouter(rows: readonly RouteRow[], opts: RouterOptions) {
@@ -69,9 +65,10 @@ export function createRouter(rows: readonly RouteRow[], opts: RouterOptions) {
     const method = (incoming.method ?? 'GET').toUpperCase();
     const hostBucket = virtualHostBucket(incoming.headers.host, opts.virtualHostDomain);
     const target = parseRequestTarget(incoming.url ?? '/', hostBucket);
+    // Validated before it is recorded: the access log never carries a name the gateway refused.
+    if (target.bucket !== undefined) assertValidBucketName(target.bucket);
     if (target.bucket !== undefined) c.set('bucket', target.bucket);
     if (target.key !== undefined) c.set('key', target.key);
-    if (target.bucket !== undefined) assertValidBucketName(target.bucket);
     const kind: RouteTarget =
       target.bucket === undefined ? 'service' : target.key === undefined ? 'bucket' : 'object';
     // Every OPTIONS is a CORS preflight: without an Origin it is a bad one (400, as S3 answers,
@@ -102,6 +99,8 @@ export function createRouter(rows: readonly RouteRow[], opts: RouterOptions) {
         }
       : matcher.match(method, kind, target.query, incoming.headers);
     c.set('operation', adminHandler ? `admin:${target.bucket}` : row.operation);
+    // `PATCH /list-users` names an operation, not a bucket.
+    if (adminHandler) c.set('bucket', '');
     refuseOnListener(serves, row.flags?.admin === true);
 
     const authOpts =

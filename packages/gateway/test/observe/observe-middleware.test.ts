@@ -1,9 +1,11 @@
 // The per-request observation (GatewayOptions.observers) against a real gateway on loopback and a
 // real SDK client: the S3 operation comes from the route table, errors carry their S3 code,
 // bytes and object size are the HTTP bodies', a request cut by its client is observed as not
-// completed, and limitStats() follows connections and requests in flight.
+// completed, and limitStats() follows connections and requests in flight. What a log may keep:
+// the URL with its signature REDACTED, how the request was signed, no bucket for a refused name.
 import { connect } from 'node:net';
 import { CreateBucketCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { GetObjectInput, HeadObjectOutput, RequestContext } from '@vgwrdma/s3-backend';
 import { MemoryBackend } from '@vgwrdma/test-kit/memory';
 import { afterEach, expect, it } from 'vitest';
@@ -62,6 +64,33 @@ it('observes each request once with its S3 operation, status, error code, bytes 
   expect(brew).toMatchObject({ operation: 'Unknown', status: 405, errorCode: 'MethodNotAllowed' });
   expect(seen).toHaveLength(5);
   expect(new Set(seen.map((o) => o.requestId)).size).toBe(5);
+});
+
+it('redacts the signature, says how a request was signed, names probes, drops refused bucket names', async () => {
+  const seen: RequestObservation[] = [];
+  const gw = await startGateway(new MemoryBackend(), {
+    observers: [(o) => seen.push(o)],
+    healthPath: '/health',
+  });
+  started.push(gw);
+  await gw.client.send(new CreateBucketCommand({ Bucket: 'signed' }));
+  await gw.client.send(new PutObjectCommand({ Bucket: 'signed', Key: 'k', Body: 'v' }));
+  const url = await getSignedUrl(gw.client, new GetObjectCommand({ Bucket: 'signed', Key: 'k' }));
+  const signature = new URL(url).searchParams.get('X-Amz-Signature') ?? '';
+  expect((await fetch(url)).status).toBe(200);
+  expect((await raw(gw.url, { path: '/%0Aforged-line' })).status).toBe(400);
+  expect((await raw(gw.url, { path: '/health' })).status).toBe(200);
+  const [, put, presigned, refused, health] = await observed(seen, 5);
+  expect(put).toMatchObject({ signatureVersion: 'SigV4', authType: 'AuthHeader', tlsVersion: undefined });
+  expect(presigned).toMatchObject({
+    operation: 'GetObject',
+    signatureVersion: 'SigV4',
+    authType: 'QueryString',
+  });
+  expect(presigned?.url).toContain('X-Amz-Signature=REDACTED');
+  expect(presigned?.url).not.toContain(signature);
+  expect(refused).toMatchObject({ bucket: '', errorCode: 'InvalidBucketName', signatureVersion: undefined });
+  expect(health).toMatchObject({ operation: 'Health', status: 200 });
 });
 
 /** A backend whose HEAD waits until released: a request that stays in flight. */
