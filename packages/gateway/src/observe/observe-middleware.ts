@@ -63,7 +63,7 @@ function observe(
     : undefined;
   const account = c.get('account');
   const url = incoming.url ?? '/';
-  const signed = signatureKind(c.get('auth'), incoming.headers, url);
+  const signed = signatureKind(c.get('auth'));
   const tls = incoming.socket instanceof TLSSocket ? incoming.socket : undefined;
   const end = performance.now();
   return {
