@@ -9,6 +9,7 @@ import { createGateway, type Gateway, type IamStore } from '@vgwrdma/gateway';
 import { installNativeKernels } from '@vgwrdma/native/kernels';
 import type { Backend } from '@vgwrdma/s3-backend';
 import { createAccessLog } from './access-log/index.js';
+import { adoptOwnerlessBuckets } from './adopt-buckets.js';
 import { runAdmin } from './admin/admin-command.js';
 import { formatBanner } from './banner.js';
 import { type GatewayConfig, parseCommandLine } from './config.js';
@@ -76,6 +77,9 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
     // The root account, plus the account store (users.json, LDAP or an S3 bucket) and the admin
     // user API when one is configured; an unreachable LDAP server or IAM bucket stops the start.
     iam = await openIam(config);
+    // --adopt-ownerless-buckets: buckets without a recorded owner get one before anything is served.
+    if (config.adoptOwnerless !== undefined)
+      await adoptOwnerlessBuckets(backend, iam, config.adoptOwnerless, logger);
     // With --rdma-ip: the RDMA plugin wraps the backend in CuServer, puts cu-middleware (the RDMA
     // headers → the request's descriptor) before the router and serves PATCH /rdma-stats.
     if (config.rdma !== undefined) rdma = await openRdma(config.rdma);
