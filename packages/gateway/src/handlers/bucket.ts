@@ -73,7 +73,8 @@ export const createBucket: Handler = async (_c, req) => {
   } catch (err) {
     if (isCode(err, 'BucketAlreadyExists') && req.account.role === 'admin') {
       // Admins serve a bucket without a recorded owner; CreateBucket still gives it none.
-      if ((await recordedOwner(req)) === '') throw ownerlessForAdmin();
+      const recorded = await recordedOwner(req);
+      if (recorded === '' || recorded === undefined) throw ownerlessForAdmin();
       throw err;
     }
     if (!(isCode(err, 'BucketAlreadyOwnedByYou') && req.region === LEGACY_RECREATE_REGION)) throw err;
@@ -100,7 +101,7 @@ function isCode(err: unknown, code: string): boolean {
   return err instanceof S3Error && err.code === code;
 }
 
-/** The bucket ACL's owner ('' = none recorded); undefined when the backend keeps no ACLs. */
+/** The bucket ACL's owner ('' = none recorded); undefined when the backend keeps no ACLs (no owners either). */
 async function recordedOwner(req: S3Request): Promise<string | undefined> {
   try {
     return (await req.backend.getBucketAcl(req.ctx, req.bucket)).Owner;
