@@ -34,7 +34,9 @@ export async function adoptOwnerlessBuckets(
         continue;
       }
       if (isS3Error(err) && err.code === 'NotImplemented')
-        throw new StartupError(`${FLAG}: this backend keeps no bucket owners (${err.message})`, { cause: err });
+        throw new StartupError(`${FLAG}: this backend keeps no bucket owners (${err.message})`, {
+          cause: err,
+        });
       throw err;
     }
     adopted.push(bucket.name);

@@ -48,7 +48,16 @@ async function handmadeBucket(root: string, name: string): Promise<void> {
 }
 
 async function admin(url: string, ...args: string[]) {
-  return runMain(['admin', '-a', ROOT_CREDENTIALS.access, '-s', ROOT_CREDENTIALS.secret, '-er', url, ...args]);
+  return runMain([
+    'admin',
+    '-a',
+    ROOT_CREDENTIALS.access,
+    '-s',
+    ROOT_CREDENTIALS.secret,
+    '-er',
+    url,
+    ...args,
+  ]);
 }
 
 async function ownersOf(url: string): Promise<Record<string, string | undefined>> {
@@ -120,7 +129,14 @@ describe('buckets without a recorded owner', () => {
   });
 
   it('gives it to an account by the admin CLI’s change-bucket-owner, and only then', async () => {
-    const moved = await admin(scene.gw.url, 'change-bucket-owner', '--bucket', 'handmade', '--owner', CAROL.access);
+    const moved = await admin(
+      scene.gw.url,
+      'change-bucket-owner',
+      '--bucket',
+      'handmade',
+      '--owner',
+      CAROL.access,
+    );
     expect(moved.code, moved.stderr).toBe(0);
     expect((await ownersOf(scene.gw.url)).handmade).toBe(CAROL.access);
     const carol = scene.client(CAROL);

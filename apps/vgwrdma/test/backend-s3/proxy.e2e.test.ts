@@ -123,18 +123,20 @@ function proxySuite(up: Upstream): void {
         await code(withMeta.createBucket(alice, { bucket: legacy, owner: 'alice', acl: acl('alice') })),
       ).toBe('BucketAlreadyExists');
       expect((await withMeta.getBucketAcl(admin, legacy)).Owner).toBe('');
-      expect((await withMeta.listBucketsAndOwners(admin)).find((b) => b.name === legacy)?.owner).toBeUndefined();
-      expect((await withMeta.listBuckets(alice, { owner: 'alice' })).buckets.map((b) => b.name)).not.toContain(
-        legacy,
-      );
+      expect(
+        (await withMeta.listBucketsAndOwners(admin)).find((b) => b.name === legacy)?.owner,
+      ).toBeUndefined();
+      expect(
+        (await withMeta.listBuckets(alice, { owner: 'alice' })).buckets.map((b) => b.name),
+      ).not.toContain(legacy);
       await withMeta.changeBucketOwner(admin, legacy, 'alice');
       expect((await withMeta.getBucketAcl(admin, legacy)).Owner).toBe('alice');
       expect(
         await code(withMeta.createBucket(alice, { bucket: legacy, owner: 'alice', acl: acl('alice') })),
       ).toBe('BucketAlreadyOwnedByYou');
-      expect(
-        await code(withMeta.createBucket(bob, { bucket: legacy, owner: 'bob', acl: acl('bob') })),
-      ).toBe('BucketAlreadyExists');
+      expect(await code(withMeta.createBucket(bob, { bucket: legacy, owner: 'bob', acl: acl('bob') }))).toBe(
+        'BucketAlreadyExists',
+      );
       // A bucket nobody made is still created as before (positive control).
       await withMeta.createBucket(bob, { bucket: n('bob-new'), owner: 'bob', acl: acl('bob') });
       expect((await withMeta.getBucketAcl(bob, n('bob-new'))).Owner).toBe('bob');
