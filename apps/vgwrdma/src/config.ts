@@ -86,6 +86,8 @@ export interface GatewayConfig {
   readonly region: string;
   /** --bucket-cache-ttl in ms: how long cached bucket ACL/policy/CORS is trusted. */
   readonly bucketCacheTtlMs: number;
+  /** --adopt-ownerless-buckets: the account given every bucket without a recorded owner at start-up. */
+  readonly adoptOwnerless?: string;
   readonly healthPath?: string;
   /** --ready: the readiness path (backend probe, RDMA pool and server). */
   readonly readyPath?: string;
@@ -223,6 +225,7 @@ export function parseCommandLine(argv: readonly string[], env: Env, cwd = proces
       secret: g.secret,
       region: g.region,
       bucketCacheTtlMs: g['bucket-cache-ttl'],
+      ...(g['adopt-ownerless-buckets'] === undefined ? {} : { adoptOwnerless: g['adopt-ownerless-buckets'] }),
       readonly: g.readonly,
       disableAcl: g['disable-acl'],
       quiet: g.quiet,

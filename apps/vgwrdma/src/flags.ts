@@ -3,6 +3,7 @@
 // Names, aliases and environment variables follow versitygw (cmd/versitygw/main.go, posix.go),
 // so an operator's scripts and unit files carry over unchanged.
 import { z } from 'zod';
+import { ADOPT_FLAGS } from './adopt-flags.js';
 import { BUCKET_CACHE_FLAGS } from './bucket-cache-flags.js';
 import { ETAG_FLAGS } from './etag-flags.js';
 import { EVENT_FLAGS } from './event-flags.js';
@@ -185,6 +186,8 @@ export const GLOBAL_FLAGS = [
   ...LIMIT_FLAGS,
   // --bucket-cache-ttl (bucket-cache-flags.ts).
   ...BUCKET_CACHE_FLAGS,
+  // --adopt-ownerless-buckets (adopt-flags.ts).
+  ...ADOPT_FLAGS,
   // --event-webhook-url and its delivery queue (event-flags.ts).
   ...EVENT_FLAGS,
   // --rdma-ip turns RDMA on; the other --rdma-* / --pool-* flags tune it (rdma-flags.ts).

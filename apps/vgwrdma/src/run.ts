@@ -11,6 +11,7 @@ import { installNativeKernels } from '@vgwrdma/native/kernels';
 import type { Backend } from '@vgwrdma/s3-backend';
 import { createAccessLog } from './access-log/index.js';
 import { runAdmin } from './admin/admin-command.js';
+import { adoptOwnerlessBuckets } from './adopt-buckets.js';
 import { formatBanner } from './banner.js';
 import { type GatewayConfig, parseCommandLine } from './config.js';
 import { exposureWarning } from './exposure.js';
@@ -86,6 +87,9 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
     // The root account, plus the account store (users.json, LDAP or an S3 bucket) and the admin
     // user API when one is configured; an unreachable LDAP server or IAM bucket stops the start.
     iam = await openIam(config);
+    // --adopt-ownerless-buckets: buckets without a recorded owner get one before anything is served.
+    if (config.adoptOwnerless !== undefined)
+      await adoptOwnerlessBuckets(backend, iam, config.adoptOwnerless, logger);
     // Accounts whose secret a captured request would give away to an offline guesser: say so.
     for (const line of await weakSecretWarnings(iam)) io.stderr.write(line);
     // With --rdma-ip: the RDMA plugin wraps the backend in CuServer, puts cu-middleware (the RDMA

@@ -1,7 +1,8 @@
 // Attributes larger than ext4 keeps in a file's xattrs (one 4 KiB block) answered 500 (a 10 KB
 // bucket policy, a large CORS configuration) or 507 (an 8 KB Content-Type) — issue 16 item 13.
 // Bucket documents are now stored whatever their size (an overflow file the xattr points to);
-// object attributes that cannot fit answer 400 with nothing stored.
+// object attributes that cannot fit answer 400 with nothing stored. AWS's own limits hold all the
+// same: a 20 KB bucket policy (PolicyTooLarge) and 100 CORS rules (InvalidRequest) — issue 30.
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
@@ -143,6 +144,36 @@ describe('bucket documents larger than an xattr', () => {
       headers: { origin: ORIGIN, 'access-control-request-method': 'GET' },
     });
     expect([preflight.status, preflight.headers.get('access-control-allow-origin')]).toEqual([200, ORIGIN]);
+  });
+});
+
+describe("AWS's limits on bucket documents", () => {
+  it('a bucket policy over 20 KB is PolicyTooLarge and changes nothing; one just under is stored', async () => {
+    const fits = bigPolicy(20 * 1024 - 200);
+    expect(Buffer.byteLength(fits)).toBeLessThanOrEqual(20 * 1024);
+    await root.send(new PutBucketPolicyCommand({ Bucket: bucket, Policy: fits }));
+    expect((await root.send(new GetBucketPolicyCommand({ Bucket: bucket }))).Policy).toBe(fits);
+    const tooLarge = bigPolicy(20 * 1024 + 1);
+    expect(
+      await failure(root.send(new PutBucketPolicyCommand({ Bucket: bucket, Policy: tooLarge }))),
+    ).toEqual(['PolicyTooLarge', 400]);
+    expect((await root.send(new GetBucketPolicyCommand({ Bucket: bucket }))).Policy).toBe(fits);
+    await root.send(new DeleteBucketPolicyCommand({ Bucket: bucket }));
+  });
+
+  it('a CORS configuration of 101 rules is InvalidRequest and changes nothing; 100 are stored', async () => {
+    const rule = (i: number) => ({
+      AllowedOrigins: [`http://site-${i}.example`],
+      AllowedMethods: ['GET'],
+    });
+    const hundred = Array.from({ length: 100 }, (_, i) => rule(i));
+    await root.send(new PutBucketCorsCommand({ Bucket: bucket, CORSConfiguration: { CORSRules: hundred } }));
+    const put = root.send(
+      new PutBucketCorsCommand({ Bucket: bucket, CORSConfiguration: { CORSRules: [...hundred, rule(100)] } }),
+    );
+    expect(await failure(put)).toEqual(['InvalidRequest', 400]);
+    const got = await root.send(new GetBucketCorsCommand({ Bucket: bucket }));
+    expect(got.CORSRules?.map((r) => r.AllowedOrigins?.[0])).toEqual(hundred.map((r) => r.AllowedOrigins[0]));
   });
 });
 

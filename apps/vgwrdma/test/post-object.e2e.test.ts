@@ -1,7 +1,9 @@
 // POST object (browser form uploads) against the built gateway: forms made by
 // @aws-sdk/s3-presigned-post's createPresignedPost and sent with Node's fetch + FormData, the
 // success answers (201 PostResponse, 204, 303 redirect), what a policy refuses (conditions,
-// extra fields, sizes, expiry, signatures), anonymous forms where the bucket's ACL allows them,
+// extra fields, sizes, expiry, signatures), the signer's permissions (also s3:PutObjectTagging
+// and s3:PutObjectAcl for the tagging and acl fields), anonymous forms where the bucket's ACL
+// allows them,
 // SigV2 forms, virtual-host addressing and CORS on the answer.
 import { createHmac } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
@@ -14,6 +16,7 @@ import {
   HeadObjectCommand,
   PutBucketAclCommand,
   PutBucketCorsCommand,
+  PutBucketPolicyCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { createPresignedPost, type PresignedPostOptions } from '@aws-sdk/s3-presigned-post';
@@ -257,6 +260,49 @@ describe('vgwrdma POST object', () => {
     const res = await post(form.url, formOf(form.fields, 'data'));
     expect([res.status, codeOf(res), messageOf(res)]).toEqual([403, 'AccessDenied', 'Access Denied.']);
     expect(await exists('forms', 'from-bob')).toBe(false);
+  });
+
+  it('needs s3:PutObjectTagging for a tagging field and s3:PutObjectAcl for a public acl field', async () => {
+    const Bucket = 'forms-options';
+    await root.send(new CreateBucketCommand({ Bucket }));
+    const allow = (actions: string[]) =>
+      JSON.stringify({
+        Version: '2012-10-17',
+        Statement: [
+          {
+            Effect: 'Allow',
+            Principal: { AWS: [BOB.access] },
+            Action: actions,
+            Resource: `arn:aws:s3:::${Bucket}/*`,
+          },
+        ],
+      });
+    await root.send(new PutBucketPolicyCommand({ Bucket, Policy: allow(['s3:PutObject']) }));
+    const tagging = '<Tagging><TagSet><Tag><Key>label</Key><Value>forged</Value></Tag></TagSet></Tagging>';
+    const send = async (Key: string, Fields: Record<string, string>) => {
+      const form = await presign(bob, { Bucket, Key, Fields });
+      return post(form.url, formOf(form.fields, 'data'));
+    };
+    // Bob may write, so a plain form is stored (control) ...
+    expect((await send('plain', {})).status).toBe(204);
+    // ... but neither labels nor publishes what he writes.
+    const tagged = await send('tagged', { tagging });
+    expect([tagged.status, codeOf(tagged)]).toEqual([403, 'AccessDenied']);
+    const published = await send('published', { acl: 'public-read' });
+    expect([published.status, codeOf(published)]).toEqual([403, 'AccessDenied']);
+    for (const key of ['tagged', 'published']) expect(await exists(Bucket, key)).toBe(false);
+    // With the permissions granted, the same forms are stored.
+    await root.send(
+      new PutBucketPolicyCommand({
+        Bucket,
+        Policy: allow(['s3:PutObject', 's3:PutObjectTagging', 's3:PutObjectAcl']),
+      }),
+    );
+    expect((await send('tagged', { tagging })).status).toBe(204);
+    const tags = await root.send(new GetObjectTaggingCommand({ Bucket, Key: 'tagged' }));
+    expect(tags.TagSet).toEqual([{ Key: 'label', Value: 'forged' }]);
+    expect((await send('published', { acl: 'public-read' })).status).toBe(204);
+    expect((await fetch(`${gw.url}/${Bucket}/published`)).status).toBe(200);
   });
 
   it('takes anonymous forms only where the bucket ACL allows writes', async () => {

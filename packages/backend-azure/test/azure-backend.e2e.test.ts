@@ -2,12 +2,14 @@
 // size limit of bucket settings, verbatim user metadata. Each case pins what
 // docs/compatibility.md ("The azure backend") says. (Azure drops a blob's uncommitted blocks when
 // the blob is written, which breaks an upload in progress on that key; Azurite keeps them, so
-// that divergence is documented but cannot be shown here.)
+// that divergence is documented but cannot be shown here.) A container made by another tool has
+// no recorded owner: CreateBucket on it is BucketAlreadyExists until an owner change.
 import { Readable } from 'node:stream';
+import { BlobServiceClient, StorageSharedKeyCredential } from '@azure/storage-blob';
 import type { S3Error } from '@vgwrdma/s3-backend';
 import { AZURITE_ACCOUNT, azuriteUnavailable, sharedAzurite } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AzureBackend } from '../src/index.js';
+import { AzureBackend, serviceUrl } from '../src/index.js';
 
 const unavailable = azuriteUnavailable();
 const ctx = {
@@ -31,11 +33,17 @@ describe.skipIf(unavailable !== undefined)(
   `azure backend specifics${unavailable ? ` (skipped: ${unavailable})` : ''}`,
   () => {
     let backend: AzureBackend;
+    let service: BlobServiceClient;
     const bucket = `azspec-${Date.now().toString(36)}`;
 
     beforeAll(async () => {
       const azurite = await sharedAzurite();
-      backend = await AzureBackend.open({ account: AZURITE_ACCOUNT, key: azurite.key, url: azurite.url });
+      const options = { account: AZURITE_ACCOUNT, key: azurite.key, url: azurite.url };
+      backend = await AzureBackend.open(options);
+      service = new BlobServiceClient(
+        serviceUrl(options),
+        new StorageSharedKeyCredential(AZURITE_ACCOUNT, azurite.key),
+      );
       await backend.createBucket(ctx, {
         bucket,
         owner: ctx.account.access,
@@ -78,6 +86,19 @@ describe.skipIf(unavailable !== undefined)(
       await backend.createMultipartUpload(ctx, { bucket: other, key: 'k' });
       await backend.deleteBucket(ctx, other);
       expect(await s3Code(backend.headBucket(ctx, other))).toBe('NoSuchBucket');
+    });
+
+    it('refuses CreateBucket on a container made outside the gateway (no owner), until an owner change', async () => {
+      const made = `${bucket}-made`;
+      await service.getContainerClient(made).create();
+      const alice = { ...ctx, account: { access: 'alice', role: 'userplus' as const } };
+      const create = () =>
+        backend.createBucket(alice, { bucket: made, owner: 'alice', acl: { Owner: 'alice', Grantees: [] } });
+      expect(await s3Code(create())).toBe('BucketAlreadyExists');
+      expect((await backend.getBucketAcl(ctx, made)).Owner).toBe('');
+      await backend.changeBucketOwner(ctx, made, 'alice');
+      expect(await s3Code(create())).toBe('BucketAlreadyOwnedByYou');
+      await backend.deleteBucket(ctx, made);
     });
 
     it('answers EntityTooLarge when bucket settings outgrow 8 KiB of container metadata', async () => {

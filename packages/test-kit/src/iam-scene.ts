@@ -18,6 +18,8 @@ export interface IamSceneOptions {
   readonly versioning?: boolean;
   /** More flags before the backend command. */
   readonly globalArgs?: readonly string[];
+  /** The posix root, prepared by the test (a fresh temp directory when omitted); stop() removes it. */
+  readonly root?: string;
 }
 
 export interface IamScene {
@@ -42,6 +44,7 @@ export async function startIamScene(options: IamSceneOptions): Promise<IamScene>
   try {
     gw = await startGateway({
       globalArgs: ['--iam-dir', iamDir, ...(options.globalArgs ?? [])],
+      ...(options.root === undefined ? {} : { root: options.root }),
       posixArgs: options.versioning ? ['--versioning-dir', versionDir] : [],
     });
   } catch (err) {

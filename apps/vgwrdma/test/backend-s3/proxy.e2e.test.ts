@@ -1,10 +1,16 @@
 // S3Backend behaviour beyond the conformance kit, once per upstream (a gateway process, Ceph RGW): the
 // meta bucket (hidden, closed to clients, holding ACLs/policies/CORS/website per bucket, cleaned
-// with the bucket), ownership per account, forwarded bucket configuration, streamed GETs, and
+// with the bucket), ownership per account (a bucket made upstream without an owner document is
+// nobody's until an admin gives it one), forwarded bucket configuration, streamed GETs, and
 // the behaviour without a meta bucket.
 import { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
-import { HeadObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
+import {
+  CreateBucketCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+} from '@aws-sdk/client-s3';
 import { MetaBucketMissingError, metaKey, S3Backend, type S3BackendOptions } from '@vgwrdma/backend-s3';
 import type { RequestContext } from '@vgwrdma/s3-backend';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -105,6 +111,35 @@ function proxySuite(up: Upstream): void {
       expect((await withMeta.listBuckets(alice, { owner: 'alice' })).buckets.map((b) => b.name)).toContain(
         n('bob-own'),
       );
+    });
+
+    it('refuses CreateBucket on a bucket created upstream without an owner document; an admin owner change gives it one', async () => {
+      // Made directly upstream, as an operator (or a tool with the upstream keys) would.
+      const legacy = n('upstream-made');
+      await upstream.client.send(new CreateBucketCommand({ Bucket: legacy }));
+      await upstream.client.send(new PutObjectCommand({ Bucket: legacy, Key: 'data', Body: 'upstream' }));
+      // The attack: on the old code this was a 200 and Alice's ACL went into the meta bucket.
+      expect(
+        await code(withMeta.createBucket(alice, { bucket: legacy, owner: 'alice', acl: acl('alice') })),
+      ).toBe('BucketAlreadyExists');
+      expect((await withMeta.getBucketAcl(admin, legacy)).Owner).toBe('');
+      expect(
+        (await withMeta.listBucketsAndOwners(admin)).find((b) => b.name === legacy)?.owner,
+      ).toBeUndefined();
+      expect(
+        (await withMeta.listBuckets(alice, { owner: 'alice' })).buckets.map((b) => b.name),
+      ).not.toContain(legacy);
+      await withMeta.changeBucketOwner(admin, legacy, 'alice');
+      expect((await withMeta.getBucketAcl(admin, legacy)).Owner).toBe('alice');
+      expect(
+        await code(withMeta.createBucket(alice, { bucket: legacy, owner: 'alice', acl: acl('alice') })),
+      ).toBe('BucketAlreadyOwnedByYou');
+      expect(await code(withMeta.createBucket(bob, { bucket: legacy, owner: 'bob', acl: acl('bob') }))).toBe(
+        'BucketAlreadyExists',
+      );
+      // A bucket nobody made is still created as before (positive control).
+      await withMeta.createBucket(bob, { bucket: n('bob-new'), owner: 'bob', acl: acl('bob') });
+      expect((await withMeta.getBucketAcl(bob, n('bob-new'))).Owner).toBe('bob');
     });
 
     it('pages ListBuckets by max-buckets and prefix (RGW 16.2 ignores both and answers every bucket)', async () => {
@@ -237,11 +272,11 @@ function proxySuite(up: Upstream): void {
   describe('S3Backend without a meta bucket', () => {
     it('forwards bucket creation; ownership is not tracked (no ACLs, every bucket listed)', async () => {
       await noMeta.createBucket(alice, { bucket: n('plain-one'), owner: 'alice', acl: acl('alice') });
-      // The upstream sees one account re-creating its own bucket: in us-east-1 that is a 200, as S3
-      // answers, and the proxy forwards it.
+      // The upstream would see one account re-creating its own bucket (200 in us-east-1); with no
+      // owner recorded anywhere the bucket is nobody's, so a second create is refused.
       expect(
         await code(noMeta.createBucket(bob, { bucket: n('plain-one'), owner: 'bob', acl: acl('bob') })),
-      ).toBe(undefined);
+      ).toBe('BucketAlreadyExists');
       expect(await code(noMeta.getBucketAcl(bob, n('plain-one')))).toBe('NotImplemented');
       expect((await noMeta.listBuckets(bob, { owner: 'bob' })).buckets.map((b) => b.name)).toContain(
         n('plain-one'),

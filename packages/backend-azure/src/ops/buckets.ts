@@ -72,7 +72,10 @@ export async function createBucket(up: Upstream, _ctx: Ctx, input: CreateBucketI
   } catch (err) {
     if (azureCode(err) !== 'ContainerAlreadyExists') throw toS3Error(err);
     const owner = await getSetting<string>(container(up, input.bucket), 'owner');
-    throw new S3Error(owner === input.owner ? 'BucketAlreadyOwnedByYou' : 'BucketAlreadyExists');
+    // A container made by another tool has no recorded owner: it is nobody's (an admin's owner
+    // change gives it one), never the first caller's.
+    const owned = owner !== undefined && owner !== '' && owner === input.owner;
+    throw new S3Error(owned ? 'BucketAlreadyOwnedByYou' : 'BucketAlreadyExists');
   }
 }
 

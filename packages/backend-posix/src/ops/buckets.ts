@@ -46,9 +46,10 @@ export async function createBucket(env: PosixEnv, input: CreateBucketInput): Pro
   } catch (err) {
     if (isErrno(err, 'EEXIST')) {
       const owner = await readBucketOwner(env, bucket);
-      // No recorded owner: a concurrent create has not written its ACL yet, or the directory
-      // was made by hand; either way the caller may treat it as theirs.
-      if (owner === undefined || owner === input.owner) throw new S3Error('BucketAlreadyOwnedByYou');
+      // No recorded owner (a directory made by hand, an unreadable ACL, or a concurrent create
+      // that has not written its ACL yet) is nobody's: only an admin's owner change gives it one.
+      if (owner !== undefined && owner !== '' && owner === input.owner)
+        throw new S3Error('BucketAlreadyOwnedByYou');
       throw new S3Error('BucketAlreadyExists');
     }
     throw s3ErrorFromErrno(err) ?? err;

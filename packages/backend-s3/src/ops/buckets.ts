@@ -3,7 +3,9 @@
 // vs BucketAlreadyExists, ListBuckets per owner, admin owner changes) work although every request
 // reaches the upstream with the same credentials. Without one, ownership is not tracked: ListBuckets
 // lists every upstream bucket, and bucket ACLs answer NotImplemented (the gateway's authorization
-// then leaves buckets to admin accounts).
+// then leaves buckets to admin accounts). A bucket without a recorded owner (created upstream
+// directly) is nobody's: CreateBucket answers BucketAlreadyExists, and only an admin's owner
+// change (or the app's --adopt-ownerless-buckets) gives it one.
 import {
   type BucketLocationConstraint,
   CreateBucketCommand,
@@ -127,8 +129,13 @@ export async function createBucket(
   checkBucket(up, input.bucket);
   const existing = await readAcl(up, ctx, input.bucket);
   if (existing) {
-    throw new S3Error(existing.Owner === input.owner ? 'BucketAlreadyOwnedByYou' : 'BucketAlreadyExists');
+    const owned = existing.Owner !== '' && existing.Owner === input.owner;
+    throw new S3Error(owned ? 'BucketAlreadyOwnedByYou' : 'BucketAlreadyExists');
   }
+  // No recorded owner. A bucket that exists upstream all the same (created there directly, or
+  // before the meta bucket) is nobody's: the upstream would answer 200 or BucketAlreadyOwnedByYou
+  // (the gateway's credentials own it), and writing the caller's ACL would hand it over.
+  if (await upstreamHasBucket(up, ctx, input.bucket)) throw new S3Error('BucketAlreadyExists');
   const region = up.options.region ?? DEFAULT_REGION;
   await call(ctx, 'bucket', (o) =>
     up.client.send(
@@ -152,6 +159,18 @@ export async function createBucket(
     await call(ctx, 'bucket', (o) =>
       up.client.send(new DeleteBucketCommand({ Bucket: input.bucket }), o),
     ).catch(() => undefined);
+    throw err;
+  }
+}
+
+/** Whether the upstream holds the bucket (a 403 means another upstream account does). */
+async function upstreamHasBucket(up: Upstream, ctx: RequestContext, bucket: string): Promise<boolean> {
+  try {
+    await bucketMustExist(up, ctx, bucket);
+    return true;
+  } catch (err) {
+    if (err instanceof S3Error && err.code === 'NoSuchBucket') return false;
+    if (err instanceof S3Error && err.code === 'AccessDenied') return true;
     throw err;
   }
 }

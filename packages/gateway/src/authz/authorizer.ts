@@ -4,8 +4,9 @@
 // other accounts under RestrictPublicBuckets with a public policy) → bucket owner (everything
 // but the bucket ACL's READ/WRITE, which its own grant decides) → ACL grant (unless ACLs are
 // disabled by `disableAcl` or BucketOwnerEnforced; group grants not under IgnorePublicAcls) →
-// AccessDenied. Reading an object and its ACL, and writing its ACL, are decided by the object's
-// own ACL where it has one, the bucket ACL otherwise. An object request is checked for every
+// AccessDenied. Reading an object (also its tags, attributes, retention and legal hold) and its
+// ACL, and writing its ACL, are decided by the object's own ACL where it has one, the bucket ACL
+// otherwise. An object request is checked for every
 // action it needs (request-actions.ts: version variants, bypass and object-lock headers), a
 // write for the ACL and tags it sets (write-options.ts), and a copy also for reading its source, with the source object's tags and version in the condition
 // context. A request for a missing object answers 404 only to callers who may list the bucket

@@ -1,10 +1,13 @@
 // Bucket configuration stored and returned as the backend gives it: versioning, policy, CORS,
-// website, ownership controls, object-lock configuration and the bucket ACL. Enforcement of
-// policies and ACLs is not done here.
+// website, ownership controls, object-lock configuration and the bucket ACL, within AWS's limits
+// (a 20 KB policy: PolicyTooLarge; 100 CORS rules: InvalidRequest). Enforcement of policies and
+// ACLs is not done here.
+import { S3Error } from '@vgwrdma/s3-backend';
 import { cannedAcl } from '../authz/acl/canned-acl.js';
 import { displayNames } from '../authz/acl/display-names.js';
 import { requestedAcl } from '../authz/acl/request-acl.js';
 import { parseBucketPolicy } from '../authz/policy/index.js';
+import { parseCorsRules } from '../cors/index.js';
 import type { Handler } from '../routes/types.js';
 import { el, group, xmlDocument } from '../xml/document.js';
 import { parseXmlRoot } from '../xml/parse.js';
@@ -37,8 +40,13 @@ export const getBucketPolicy: Handler = async (_c, req) => {
   return new Response(policy, { status: 200, headers: { 'content-type': 'application/json' } });
 };
 
+/** AWS's limits: a bucket policy of at most 20 KB, a CORS configuration of at most 100 rules. */
+const MAX_POLICY_BYTES = 20 * 1024;
+const MAX_CORS_RULES = 100;
+
 export const putBucketPolicy: Handler = async (_c, req) => {
   const text = await readBodyText(req);
+  if (Buffer.byteLength(text) > MAX_POLICY_BYTES) throw new S3Error('PolicyTooLarge');
   await refusePublicPolicy(req, parseBucketPolicy(text, req.bucket));
   await req.backend.putBucketPolicy(req.ctx, req.bucket, text);
   return emptyResponse(204);
@@ -54,7 +62,13 @@ export const getBucketCors: Handler = async (_c, req) =>
 
 export const putBucketCors: Handler = async (_c, req) => {
   const xml = await readBodyText(req);
-  parseXmlRoot(xml, 'CORSConfiguration');
+  // RGW answers the same code and words as S3 for a 101st rule.
+  if (parseCorsRules(xml).length > MAX_CORS_RULES) {
+    throw S3Error.custom(
+      'InvalidRequest',
+      `The number of CORS rules should not exceed allowed limit of ${MAX_CORS_RULES} rules.`,
+    );
+  }
   await req.backend.putBucketCors(req.ctx, req.bucket, xml);
   return emptyResponse(200);
 };

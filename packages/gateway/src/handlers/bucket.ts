@@ -1,10 +1,12 @@
 // Bucket lifecycle: ListBuckets, CreateBucket, HeadBucket, DeleteBucket, GetBucketLocation, and
-// the two admin operations (change owner, list buckets with owners).
+// the two admin operations (change owner, list buckets with owners). A bucket without a recorded
+// owner is nobody's: CreateBucket answers BucketAlreadyExists (admins, who serve it,
+// BucketAlreadyOwnedByYou) and never gives it an owner; only change-bucket-owner does.
 import { escapeXml, type ObjectOwnership, S3Error } from '@vgwrdma/s3-backend';
 import { cannedAcl } from '../authz/acl/canned-acl.js';
 import { requestedAcl } from '../authz/acl/request-acl.js';
 import { header, intParam, queryValue } from '../http/headers.js';
-import type { Handler } from '../routes/types.js';
+import type { Handler, S3Request } from '../routes/types.js';
 import { each, el, group, xmlDocument } from '../xml/document.js';
 import { parseCreateBucketConfiguration } from '../xml/requests.js';
 import { emptyResponse, opt, readBodyText, xmlResponse } from './respond.js';
@@ -69,13 +71,25 @@ export const createBucket: Handler = async (_c, req) => {
       ...opt('ownership', ownership),
     });
   } catch (err) {
-    if (!recreatesOwnBucket(err, req.region)) throw err;
+    if (isCode(err, 'BucketAlreadyExists') && req.account.role === 'admin') {
+      // Admins serve a bucket without a recorded owner; CreateBucket still gives it none.
+      const recorded = await recordedOwner(req);
+      if (recorded === '' || recorded === undefined) throw ownerlessForAdmin();
+      throw err;
+    }
+    if (!(isCode(err, 'BucketAlreadyOwnedByYou') && req.region === LEGACY_RECREATE_REGION)) throw err;
+    // The ACL must name the caller before it is reset: a backend that counted an ownerless
+    // bucket as the caller's would otherwise hand it over here.
+    const recorded = await recordedOwner(req);
+    if (recorded !== undefined && recorded !== owner) {
+      throw recorded === '' && req.account.role === 'admin'
+        ? ownerlessForAdmin()
+        : new S3Error('BucketAlreadyExists');
+    }
     // us-east-1's legacy rule: re-creating your own bucket succeeds and resets its ACL to the
     // one this request asks for; objects and every other setting stay as they are. A backend
     // that keeps no ACLs (the s3 backend without a meta bucket) has none to reset.
-    await req.backend.putBucketAcl(req.ctx, req.bucket, acl).catch((err: unknown) => {
-      if (!(err instanceof S3Error && err.code === 'NotImplemented')) throw err;
-    });
+    if (recorded !== undefined) await req.backend.putBucketAcl(req.ctx, req.bucket, acl);
   }
   return emptyResponse(200, { location: `/${req.bucket}` });
 };
@@ -83,9 +97,25 @@ export const createBucket: Handler = async (_c, req) => {
 /** S3 answers BucketAlreadyOwnedByYou in every region but us-east-1, where it answers 200. */
 const LEGACY_RECREATE_REGION = 'us-east-1';
 
-function recreatesOwnBucket(err: unknown, region: string): boolean {
-  return (
-    err instanceof S3Error && err.code === 'BucketAlreadyOwnedByYou' && region === LEGACY_RECREATE_REGION
+function isCode(err: unknown, code: string): boolean {
+  return err instanceof S3Error && err.code === code;
+}
+
+/** The bucket ACL's owner ('' = none recorded); undefined when the backend keeps no ACLs (no owners either). */
+async function recordedOwner(req: S3Request): Promise<string | undefined> {
+  try {
+    return (await req.backend.getBucketAcl(req.ctx, req.bucket)).Owner;
+  } catch (err) {
+    if (isCode(err, 'NotImplemented')) return undefined;
+    throw err;
+  }
+}
+
+/** An admin's CreateBucket on a bucket with no recorded owner: in every region, and no owner given. */
+function ownerlessForAdmin(): S3Error {
+  return S3Error.custom(
+    'BucketAlreadyOwnedByYou',
+    'The bucket exists without a recorded owner; admin accounts serve it. Give it an owner with change-bucket-owner.',
   );
 }
 

@@ -45,6 +45,8 @@ export const EXTRA_CODES = {
     ],
   },
   MissingFields: { status: 400, messages: ['Missing fields in request.'] },
+  /** PutBucketPolicy with a document over AWS's 20 KB bucket-policy limit. */
+  PolicyTooLarge: { status: 400, messages: ['Policy exceeds the maximum allowed document size.'] },
   /** POST object: the form's policy document is not valid (S3 names the problem after "Invalid Policy: "). */
   InvalidPolicyDocument: { status: 400, messages: ['Invalid Policy: Invalid JSON.'] },
   /** PutObjectLockConfiguration with a DefaultRetention of zero or fewer days/years. */

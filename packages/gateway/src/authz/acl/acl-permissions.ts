@@ -1,7 +1,8 @@
 // Which ACL permission each action needs, which ACL decides it (the object's own ACL for
-// reading an object and its ACL, the bucket ACL for everything else), and whether an ACL
-// grants it to an account. Actions missing from the table (bucket configuration,
-// s3:BypassGovernanceRetention) are for the owner, or whoever a policy allows.
+// reading an object, its tags, attributes, retention and legal hold, and its ACL; the bucket
+// ACL for everything else), and whether an ACL grants it to an account. Actions missing from
+// the table (bucket configuration, s3:BypassGovernanceRetention) are for the owner, or whoever
+// a policy allows.
 import type { BucketAcl, Permission } from '@vgwrdma/s3-backend';
 import { type Grantee, user } from './canned-acl.js';
 import { ALL_USERS, AUTHENTICATED_USERS } from './grant-headers.js';
@@ -45,10 +46,20 @@ const NEEDS: ReadonlyMap<string, Permission> = new Map<string, Permission>([
   ['s3:PutObjectVersionAcl', 'WRITE_ACP'],
 ]);
 
-/** Actions an object's own ACL decides (as on S3: reading the object, reading and writing its ACL). */
+/**
+ * Actions an object's own ACL decides (as on S3): reading the object and what is read from it
+ * alone — its tags, attributes (checksums, size, parts), retention and legal hold — and reading
+ * and writing its ACL. A bucket READ grant lists keys; it reads none of these.
+ */
 const BY_OBJECT_ACL: ReadonlySet<string> = new Set([
   's3:GetObject',
   's3:GetObjectVersion',
+  's3:GetObjectTagging',
+  's3:GetObjectVersionTagging',
+  's3:GetObjectAttributes',
+  's3:GetObjectVersionAttributes',
+  's3:GetObjectRetention',
+  's3:GetObjectLegalHold',
   's3:GetObjectAcl',
   's3:GetObjectVersionAcl',
   's3:PutObjectAcl',
