@@ -19,7 +19,7 @@ export function principalMatches(principals: Principals, access: string): boolea
   return principals.some((p) => principalNames(p, access));
 }
 
-function statementApplies(s: PolicyStatement, req: PolicyRequest): boolean {
+export function statementApplies(s: PolicyStatement, req: PolicyRequest): boolean {
   const action = req.action.toLowerCase();
   const principal = principalMatches(s.principals, req.principal);
   const actionListed = s.actions.some((a) => wildcardMatch(a, action));
