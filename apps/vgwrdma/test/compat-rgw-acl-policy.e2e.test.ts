@@ -27,7 +27,12 @@ import { type IamScene, type IamUser, startIamScene } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOTO3_PYTHON, boto3Run } from './helpers/boto3.js';
 
-const MAIN: IamUser = { access: 'rgw-main', secret: 'rgw-main-secret', role: 'userplus', displayName: 'Main M.' };
+const MAIN: IamUser = {
+  access: 'rgw-main',
+  secret: 'rgw-main-secret',
+  role: 'userplus',
+  displayName: 'Main M.',
+};
 const ALT: IamUser = { access: 'rgw-alt', secret: 'rgw-alt-secret', displayName: 'Alt A.' };
 const ADMIN: IamUser = { access: 'rgw-admin', secret: 'rgw-admin-secret', role: 'admin' };
 const ALL_USERS = 'http://acs.amazonaws.com/groups/global/AllUsers';
@@ -110,10 +115,12 @@ out(res)
     }
   });
 
-  it.skipIf(BOTO3_PYTHON === undefined)('shapes a versioned object’s ACL the same way, per version (boto3)', async () => {
-    const got = (await boto(
-      MAIN,
-      `
+  it.skipIf(BOTO3_PYTHON === undefined)(
+    'shapes a versioned object’s ACL the same way, per version (boto3)',
+    async () => {
+      const got = (await boto(
+        MAIN,
+        `
 b = 'rgw-versioned-acl'
 s3.create_bucket(Bucket=b)
 s3.put_bucket_versioning(Bucket=b, VersioningConfiguration={'Status': 'Enabled'})
@@ -122,11 +129,12 @@ s3.put_object(Bucket=b, Key='k', Body=b'two', ACL='authenticated-read')
 out({'v1': s3.get_object_acl(Bucket=b, Key='k', VersionId=v1)['Grants'],
      'latest': s3.get_object_acl(Bucket=b, Key='k')['Grants']})
 `,
-    )) as Record<string, unknown>;
-    const owner = canonical(MAIN, 'FULL_CONTROL');
-    expect(got.v1).toEqual([groupGrant(ALL_USERS, 'READ'), owner]);
-    expect(got.latest).toEqual([groupGrant(AUTH_USERS, 'READ'), owner]);
-  });
+      )) as Record<string, unknown>;
+      const owner = canonical(MAIN, 'FULL_CONTROL');
+      expect(got.v1).toEqual([groupGrant(ALL_USERS, 'READ'), owner]);
+      expect(got.latest).toEqual([groupGrant(AUTH_USERS, 'READ'), owner]);
+    },
+  );
 
   it('answers GetBucketPolicyStatus from the policy and the bucket ACL (SDK)', async () => {
     const status = async (Bucket: string) =>
@@ -139,7 +147,12 @@ out({'v1': s3.get_object_acl(Bucket=b, Key='k', VersionId=v1)['Grants'],
     }
     const Bucket = 'rgw-ps-policy';
     await main.send(new CreateBucketCommand({ Bucket }));
-    const allowAll = { Effect: 'Allow', Principal: '*', Action: 's3:ListBucket', Resource: `arn:aws:s3:::${Bucket}` };
+    const allowAll = {
+      Effect: 'Allow',
+      Principal: '*',
+      Action: 's3:ListBucket',
+      Resource: `arn:aws:s3:::${Bucket}`,
+    };
     await main.send(
       new PutBucketPolicyCommand({
         Bucket,
@@ -191,7 +204,9 @@ out(res)
       const uploads = await alt.send(new ListMultipartUploadsCommand({ Bucket }));
       expect(uploads.Uploads?.map((u) => u.UploadId)).toEqual([UploadId]);
       expect(await outcome(alt.send(new ListPartsCommand({ Bucket, Key: 'mp', UploadId })))).toBe('');
-      expect(await outcome(alt.send(new AbortMultipartUploadCommand({ Bucket, Key: 'mp', UploadId })))).toBe('');
+      expect(await outcome(alt.send(new AbortMultipartUploadCommand({ Bucket, Key: 'mp', UploadId })))).toBe(
+        '',
+      );
       expect(await outcome(alt.send(new GetObjectCommand({ Bucket, Key: 'mp' })))).toBe('AccessDenied');
     },
   );
@@ -257,7 +272,9 @@ out(res)
       }),
     );
     const put = (ACL?: 'public-read' | 'authenticated-read') =>
-      outcome(alt.send(new PutObjectCommand({ Bucket, Key: `k-${ACL}`, Body: 'x', ...(ACL ? { ACL } : {}) })));
+      outcome(
+        alt.send(new PutObjectCommand({ Bucket, Key: `k-${ACL}`, Body: 'x', ...(ACL ? { ACL } : {}) })),
+      );
     expect(await put('public-read')).toBe('');
     expect(await put('authenticated-read')).toBe('AccessDenied');
     expect(await put()).toBe('AccessDenied');
