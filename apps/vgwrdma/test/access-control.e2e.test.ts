@@ -231,7 +231,9 @@ describe('access control', () => {
   it('answers GetBucketPolicyStatus without a policy from the bucket ACL, as Ceph RGW does', async () => {
     const Bucket = 'status';
     await alice.send(new CreateBucketCommand({ Bucket, ACL: 'public-read' }));
-    expect((await alice.send(new GetBucketPolicyStatusCommand({ Bucket }))).PolicyStatus?.IsPublic).toBe(true);
+    expect((await alice.send(new GetBucketPolicyStatusCommand({ Bucket }))).PolicyStatus?.IsPublic).toBe(
+      true,
+    );
   });
 
   it('answers 404 for a missing key to callers who may list the bucket and 403 to others', async () => {
