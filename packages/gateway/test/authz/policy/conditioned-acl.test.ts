@@ -2,7 +2,7 @@
 // ARN), and the ACL headers a PutObject Allow admits through its own conditions.
 import { describe, expect, it } from 'vitest';
 import { keepsUnderDeny } from '../../../src/authz/deny-proof.js';
-import { parseBucketPolicy, writeAllowCoversAcl } from '../../../src/authz/policy/index.js';
+import { parseBucketPolicy, policyIsPublic, writeAllowCoversAcl } from '../../../src/authz/policy/index.js';
 
 const doc = (Statement: object[]) => JSON.stringify({ Version: '2012-10-17', Statement });
 const allow = (extra: object) => ({
@@ -75,5 +75,24 @@ describe('keepsUnderDeny', () => {
     expect(keepsUnderDeny('s3:DeleteBucketPolicy', true)).toBe(true);
     expect(keepsUnderDeny('s3:GetBucketPolicy', false)).toBe(false);
     expect(keepsUnderDeny('s3:GetObject', true)).toBe(false);
+  });
+});
+
+describe('policyIsPublic and NotPrincipal', () => {
+  it('takes an Allow with NotPrincipal for public (everyone but the accounts it names), a Deny not', () => {
+    const notPrincipal = (Effect: string) =>
+      parseBucketPolicy(
+        doc([
+          {
+            Effect,
+            NotPrincipal: { AWS: 'arn:aws:iam::someone:root' },
+            Action: 's3:ListBucket',
+            Resource: 'arn:aws:s3:::b',
+          },
+        ]),
+        'b',
+      );
+    expect(policyIsPublic(notPrincipal('Allow'))).toBe(true);
+    expect(policyIsPublic(notPrincipal('Deny'))).toBe(false);
   });
 });
