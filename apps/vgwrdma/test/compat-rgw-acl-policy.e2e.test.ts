@@ -162,6 +162,15 @@ out({'v1': s3.get_object_acl(Bucket=b, Key='k', VersionId=v1)['Grants'],
     expect(await status(Bucket)).toBe(false);
     await main.send(new PutBucketPolicyCommand({ Bucket, Policy: doc([allowAll]) }));
     expect(await status(Bucket)).toBe(true);
+    // An Allow with NotPrincipal admits everyone but the accounts it names: public too.
+    const { Principal: _everyone, ...allButPrincipal } = allowAll;
+    await main.send(
+      new PutBucketPolicyCommand({
+        Bucket,
+        Policy: doc([{ ...allButPrincipal, NotPrincipal: { AWS: `arn:aws:iam::${ALT.access}:root` } }]),
+      }),
+    );
+    expect(await status(Bucket)).toBe(true);
     // The public access block still applies: IgnorePublicAcls makes a public ACL count for nothing.
     await main.send(
       new PutPublicAccessBlockCommand({
