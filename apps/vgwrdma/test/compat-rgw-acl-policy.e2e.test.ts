@@ -82,6 +82,8 @@ for acl in ['public-read', 'public-read-write', 'authenticated-read', 'private']
     res[acl] = s3.get_bucket_acl(Bucket=b)['Grants']
 s3.put_object(Bucket='rgw-shape-private', Key='o', Body=b'x', ACL='public-read-write')
 res['object'] = s3.get_object_acl(Bucket='rgw-shape-private', Key='o')['Grants']
+res['status'] = {acl: s3.get_bucket_policy_status(Bucket='rgw-shape-' + acl)['PolicyStatus']['IsPublic']
+                 for acl in ['public-read', 'authenticated-read', 'private']}
 out(res)
 `,
       )) as Record<string, unknown>;
@@ -95,6 +97,8 @@ out(res)
       expect(got['authenticated-read']).toEqual([groupGrant(AUTH_USERS, 'READ'), owner]);
       expect(got.private).toEqual([owner]);
       expect(got.object).toEqual([groupGrant(ALL_USERS, 'READ'), groupGrant(ALL_USERS, 'WRITE'), owner]);
+      // GetBucketPolicyStatus without a policy answers from the ACL.
+      expect(got.status).toEqual({ 'public-read': true, 'authenticated-read': true, private: false });
     },
   );
 

@@ -173,19 +173,24 @@ out(res)
     expect(Buffer.from(line, 'latin1').toString('utf8')).toBe('x-amz-meta-meta1: Hello 日本');
   });
 
-  it.skipIf(BOTO3_PYTHON === undefined)('reads non-ASCII user metadata back as sent (boto3)', async () => {
-    const got = await boto(
-      `
+  it.skipIf(BOTO3_PYTHON === undefined)(
+    'reads non-ASCII metadata and Content-Encoding back as sent (boto3)',
+    async () => {
+      const got = await boto(
+        `
 def meta(**kw): kw['params']['headers']['x-amz-meta-meta1'] = u"Hello World\xe9"
 s3.meta.events.register('before-call.s3.PutObject', meta)
 s3.put_object(Bucket='${Bucket}', Key='meta-boto', Body=b'bar')
 s3.meta.events.unregister('before-call.s3.PutObject', meta)
+s3.put_object(Bucket='${Bucket}', Key='enc-boto', Body=b'x', ContentEncoding='deflate, gzip')
 out([s3.get_object(Bucket='${Bucket}', Key='meta-boto')['Metadata']['meta1'],
-     s3.head_object(Bucket='${Bucket}', Key='meta-boto')['Metadata']['meta1']])
+     s3.head_object(Bucket='${Bucket}', Key='meta-boto')['Metadata']['meta1'],
+     s3.head_object(Bucket='${Bucket}', Key='enc-boto')['ContentEncoding']])
 `,
-    );
-    expect(got).toEqual(['Hello World\u00e9', 'Hello World\u00e9']);
-  });
+      );
+      expect(got).toEqual(['Hello World\u00e9', 'Hello World\u00e9', 'deflate, gzip']);
+    },
+  );
 
   it('keeps Content-Encoding as the client spelled it (SDK)', async () => {
     await main.send(
