@@ -116,5 +116,5 @@ export async function openVersionStore(
   if (opts.sidecar !== undefined)
     return { root: dir, meta: new SidecarStore(join(resolve(opts.sidecar), '.versions')) };
   probeXattrs(dir);
-  return { root: dir, meta: new XattrStore(dir) };
+  return { root: dir, meta: new XattrStore(dir, root) };
 }

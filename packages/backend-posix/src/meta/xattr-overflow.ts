@@ -27,12 +27,12 @@ function overflowDir(root: string, bucket: string): string {
   return join(root, bucket, TMP_DIR, OVERFLOW_DIR);
 }
 
-function sha256(value: Buffer): string {
+export function sha256(value: Buffer): string {
   return createHash('sha256').update(value).digest('hex');
 }
 
 /** The marker to store as the xattr for `value`, once the file is written. */
-function markerFor(value: Buffer): Buffer {
+export function markerFor(value: Buffer): Buffer {
   return Buffer.concat([MARKER, Buffer.from(sha256(value))]);
 }
 

@@ -1,6 +1,7 @@
 // The ACL/policy step of the pipeline: decides whether an (authenticated or anonymous) caller
 // may perform a route's action on a bucket or object. Order: role (CreateBucket: admin and
-// userplus only) → admin bypass → explicit Deny in the bucket policy → policy Allow (not for
+// userplus only) → explicit Deny in the bucket policy (admins and the owner too, except the
+// bucket-policy actions: deny-proof.ts) → admin → policy Allow (not for
 // other accounts under RestrictPublicBuckets with a public policy) → bucket owner (everything
 // but the bucket ACL's READ/WRITE, which its own grant decides) → ACL grant (unless ACLs are
 // disabled by `disableAcl` or BucketOwnerEnforced; group grants not under IgnorePublicAcls) →
@@ -28,8 +29,9 @@ import { type RouteShape, refuseAnonymous } from './anonymous-refusals.js';
 import { type BucketState, BucketStateCache, type BucketStateCacheOptions } from './bucket-state.js';
 import { conditionContext } from './condition-context.js';
 import { withDeleteFilter } from './delete-filter.js';
+import { keepsUnderDeny } from './deny-proof.js';
 import { lookupObjectAcl } from './object-acl-lookup.js';
-import { evaluatePolicy, policyIsPublic } from './policy/index.js';
+import { evaluatePolicy, type PolicyRequest, policyIsPublic, writeAllowCoversAcl } from './policy/index.js';
 import { copySourceAction, objectActions } from './request-actions.js';
 import { checkRole } from './roles.js';
 import { writeOptionActions } from './write-options.js';
@@ -81,6 +83,27 @@ function resourceOf(req: AccessRequest): string {
   return req.key !== '' ? `${ARN}${req.bucket}/${req.key}` : `${ARN}${req.bucket}`;
 }
 
+const isAdmin = (req: AccessRequest): boolean => req.account.role === 'admin' && !req.anonymous;
+
+/** The request as the policy engine sees it, for one action on the target's resource. */
+function policyRequest(req: AccessRequest, target: Target, action: string): PolicyRequest {
+  const access = req.anonymous ? '' : req.account.access;
+  return {
+    principal: access,
+    action,
+    resource: target.resource,
+    context: conditionContext({
+      access,
+      sourceIp: req.sourceIp,
+      secure: req.secure,
+      signing: req.signing,
+      headers: req.headers,
+      query: target.query,
+      ...(target.tags ? { extra: target.tags } : {}),
+    }),
+  };
+}
+
 function versionQuery(versionId: string | undefined): URLSearchParams {
   return new URLSearchParams(versionId === undefined ? {} : { versionId });
 }
@@ -108,7 +131,6 @@ export class Authorizer {
     checkAclUsage(route.action, req.headers, state, this.disableAcl);
     const expectedOwner = header(req.headers, 'x-amz-expected-bucket-owner');
     if (expectedOwner !== undefined && expectedOwner !== state.acl.Owner) throw new S3Error('AccessDenied');
-    if (req.account.role === 'admin' && !req.anonymous) return { state };
     if (route.target === 'bucket' && route.action === 's3:DeleteObject') {
       // DeleteObjects: each key (and version) is decided on its own (see delete-filter.ts).
       const allowed = (o: { key: string; versionId?: string }) => {
@@ -174,7 +196,7 @@ export class Authorizer {
     actions: readonly string[],
   ): Promise<BucketAcl | 'missing' | undefined> {
     if (!actions.some(decidedByObjectAcl)) return undefined;
-    if (!req.anonymous && state.acl.Owner === req.account.access) return undefined;
+    if (!req.anonymous && (state.acl.Owner === req.account.access || isAdmin(req))) return undefined;
     const { bucket, key, versionId } = object;
     return lookupObjectAcl(
       req.backend,
@@ -222,20 +244,7 @@ export class Authorizer {
     const { state } = target;
     if (!state.policy) return 'none';
     const access = req.anonymous ? '' : req.account.access;
-    const decision = evaluatePolicy(state.policy, {
-      principal: access,
-      action,
-      resource: target.resource,
-      context: conditionContext({
-        access,
-        sourceIp: req.sourceIp,
-        secure: req.secure,
-        signing: req.signing,
-        headers: req.headers,
-        query: target.query,
-        ...(target.tags ? { extra: target.tags } : {}),
-      }),
-    });
+    const decision = evaluatePolicy(state.policy, policyRequest(req, target, action));
     if (decision !== 'allow') return decision;
     // RestrictPublicBuckets: a public policy admits nobody from outside the owner's account.
     const owner = access !== '' && state.acl.Owner === access;
@@ -254,7 +263,15 @@ export class Authorizer {
     if (decision !== 'none') return decision === 'allow';
     const { state } = target;
     const access = req.anonymous ? '' : req.account.access;
-    if (access !== '' && state.acl.Owner === access) return true;
+    if (isAdmin(req) || (access !== '' && state.acl.Owner === access)) return true;
+    // An ACL header the write's own Allow names in its conditions (policy/conditioned-acl.ts).
+    const { policy } = state;
+    if (
+      action === 's3:PutObjectAcl' &&
+      policy &&
+      writeAllowCoversAcl(policy, policyRequest(req, target, 's3:PutObject'))
+    )
+      return true;
     const aclsApply = !this.disableAcl && state.ownership !== 'BucketOwnerEnforced';
     const opts = { ignorePublic: state.publicAccessBlock?.IgnorePublicAcls === true };
     return aclsApply && aclGrants(state.acl, access, 's3:PutObject', opts);
@@ -264,9 +281,9 @@ export class Authorizer {
     const { state } = target;
     const access = req.anonymous ? '' : req.account.access;
     const decision = this.policyDecision(req, target, action);
-    if (decision === 'deny') return false;
-    if (decision === 'allow') return true;
     const owner = access !== '' && state.acl.Owner === access;
+    if (decision === 'deny' && !keepsUnderDeny(action, owner || isAdmin(req))) return false;
+    if (isAdmin(req) || decision === 'allow') return true;
     const block = state.publicAccessBlock;
     const aclsApply = !this.disableAcl && state.ownership !== 'BucketOwnerEnforced';
     if (owner) {

@@ -10,7 +10,7 @@ import {
 } from '@vgwrdma/s3-backend';
 import { isSendableHeaderValue, unsendableHeaderValue } from '../http/header-value.js';
 import { CONTENT_HTTP_HEADERS, httpDate } from '../http/headers.js';
-import { mailSafeHeaderValue } from '../http/mail-safe.js';
+import { metadataHeaderValue } from '../http/metadata-header.js';
 import type { HeaderMap } from './respond.js';
 
 /** response-* query parameters → the header each one overrides. */
@@ -65,7 +65,7 @@ export function objectResponseHead(
     const v = info[field];
     if (v !== undefined) headers[name] = v;
   }
-  for (const [k, v] of Object.entries(info.metadata)) headers[`x-amz-meta-${k}`] = mailSafeHeaderValue(v);
+  for (const [k, v] of Object.entries(info.metadata)) headers[`x-amz-meta-${k}`] = metadataHeaderValue(v);
   if (info.versionId !== undefined) headers['x-amz-version-id'] = info.versionId;
   if (info.storageClass !== undefined && info.storageClass !== 'STANDARD')
     headers['x-amz-storage-class'] = info.storageClass;

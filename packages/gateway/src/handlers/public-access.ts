@@ -43,15 +43,28 @@ export const deletePublicAccessBlock: Handler = async (_c, req) => {
   return emptyResponse(204);
 };
 
+/** The bucket's policy, or undefined when it has none. */
+async function policyOf(req: S3Request): Promise<BucketPolicy | undefined> {
+  try {
+    return parseBucketPolicy(await req.backend.getBucketPolicy(req.ctx, req.bucket), req.bucket);
+  } catch (err) {
+    if (isS3Error(err) && err.code === 'NoSuchBucketPolicy') return undefined;
+    throw err;
+  }
+}
+
 /**
- * GetBucketPolicyStatus: NoSuchBucketPolicy without a policy (as S3); otherwise public when the
- * policy allows everyone, or the bucket ACL grants to AllUsers / AuthenticatedUsers and the
- * block does not set IgnorePublicAcls.
+ * GetBucketPolicyStatus, as Ceph RGW answers it: public when the policy allows everyone (an
+ * Allow narrowed by a non-public condition such as aws:SourceIp is not), or the bucket ACL
+ * grants to AllUsers / AuthenticatedUsers (public-read, public-read-write, authenticated-read)
+ * and the block does not set IgnorePublicAcls. A bucket without a policy is answered too
+ * (IsPublic from its ACL), not NoSuchBucketPolicy.
  */
 export const getBucketPolicyStatus: Handler = async (_c, req) => {
-  const policy = parseBucketPolicy(await req.backend.getBucketPolicy(req.ctx, req.bucket), req.bucket);
+  const policy = await policyOf(req);
   const block = await blockOf(req);
   const acl = await req.backend.getBucketAcl(req.ctx, req.bucket).catch(() => undefined);
   const viaAcl = acl !== undefined && aclIsPublic(acl) && !block?.IgnorePublicAcls;
-  return xmlResponse(xmlDocument('PolicyStatus', el('IsPublic', policyIsPublic(policy) || viaAcl)));
+  const viaPolicy = policy !== undefined && policyIsPublic(policy);
+  return xmlResponse(xmlDocument('PolicyStatus', el('IsPublic', viaPolicy || viaAcl)));
 };

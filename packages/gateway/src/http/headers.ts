@@ -63,16 +63,17 @@ export function parseContentHeaders(headers: RawHeaders): ContentHeaders {
 }
 
 /**
- * The Content-Encoding an object keeps: the request's codings without `aws-chunked`, which
- * only frames the upload (the body decoder removes it). `aws-chunked,gzip` stores `gzip`;
- * `aws-chunked` alone stores none, as S3 does.
+ * The Content-Encoding an object keeps: the request's value as the client spelled it
+ * (`deflate, gzip` stays `deflate, gzip`) without `aws-chunked`, which only frames the upload
+ * (the body decoder removes it). `aws-chunked,gzip` stores `gzip`; `aws-chunked` alone stores
+ * none, as S3 does.
  */
 export function storedContentEncoding(value: string): string | undefined {
   const kept = value
     .split(',')
-    .map((coding) => coding.trim())
-    .filter((coding) => coding !== '' && coding.toLowerCase() !== 'aws-chunked');
-  return kept.length === 0 ? undefined : kept.join(',');
+    .filter((coding) => coding.trim() !== '' && coding.trim().toLowerCase() !== 'aws-chunked');
+  const out = kept.join(',').trim();
+  return out === '' ? undefined : out;
 }
 
 /** An HTTP date (RFC 7231, or anything Date.parse reads); undefined when unparseable, as S3 ignores those. */

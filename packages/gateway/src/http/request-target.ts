@@ -18,12 +18,28 @@ interface RequestTarget {
 
 export const MAX_KEY_BYTES = 1024;
 
+/** AWS's answer to a path it cannot read as UTF-8 text (400). */
+const unreadable = (): S3Error => S3Error.custom('InvalidURI', "Couldn't parse the specified URI.");
+
+/** Bytes the client sent unescaped (Node hands them over one latin1 character each), %-escaped. */
+const escapeRawBytes = (segment: string): string =>
+  segment.replace(/[\u0080-\u00ff]+/g, (raw) =>
+    [...Buffer.from(raw, 'latin1')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''),
+  );
+
+/**
+ * A %-decoded path segment. Bytes that are not UTF-8 (escaped or sent raw), and the C1 control
+ * characters U+0080..U+009F, are InvalidURI (400) as on AWS, never a key that reads as another.
+ */
 function decode(segment: string): string {
+  let text: string;
   try {
-    return decodeURIComponent(segment);
+    text = decodeURIComponent(escapeRawBytes(segment));
   } catch {
-    throw new S3Error('InvalidURI');
+    throw unreadable();
   }
+  if (/[\u0080-\u009f]/.test(text)) throw unreadable();
+  return text;
 }
 
 /**

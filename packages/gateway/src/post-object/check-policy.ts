@@ -1,6 +1,7 @@
 // Holds a POST form against its policy document: not expired, every condition met, and every
 // form field named by some condition (except the fields that carry the signature itself, the
-// file and `x-ignore-*`). Failures are AccessDenied with S3's "Invalid according to Policy"
+// file, `x-ignore-*` and the `x-amz-checksum-*` fields, which only make the upload verified: a
+// wrong value refuses it, none widens what the policy allows, and AWS takes them unlisted). Failures are AccessDenied with S3's "Invalid according to Policy"
 // texts. `bucket` is checked against the bucket the request was sent to, whatever the form says.
 import { S3Error } from '@vgwrdma/s3-backend';
 import type { FieldCondition, PolicyDocument } from './policy-document.js';
@@ -19,7 +20,8 @@ export function checkPolicy(doc: PolicyDocument, fields: ReadonlyMap<string, str
   }
   const covered = new Set(doc.fields.map((c) => c.field));
   for (const name of fields.keys()) {
-    if (EXEMPT.has(name) || name.startsWith('x-ignore-') || covered.has(name)) continue;
+    if (EXEMPT.has(name) || name.startsWith('x-ignore-') || name.startsWith('x-amz-checksum-')) continue;
+    if (covered.has(name)) continue;
     throw denied(`Extra input fields: ${name}`);
   }
 }

@@ -98,4 +98,5 @@ export const ROUTES: readonly RouteRow[] = [
   // Combinations S3 refuses with a specific message.
   { method: 'GET', target: 'object', subresource: 'versions', operation: 'ListObjectVersions', action: 's3:ListBucketVersions', handler: refuse.versionsOnKey },
   { method: 'GET', target: 'object', subresource: 'uploads', operation: 'ListMultipartUploads', action: 's3:ListBucketMultipartUploads', handler: refuse.uploadsOnKey },
+  { method: 'GET', target: 'object', subresource: 'torrent', operation: 'GetObjectTorrent', action: 's3:GetObject', handler: refuse.torrent },
 ];

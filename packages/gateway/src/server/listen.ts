@@ -14,6 +14,7 @@ import { createServer as createHttpsServer, type Server as HttpsServer } from 'n
 import type { AddressInfo, Socket } from 'node:net';
 import { isMainThread } from 'node:worker_threads';
 import { createAdaptorServer } from '@hono/node-server';
+import { answerClientErrors } from './client-error.js';
 import type { LimitCounters } from './limit-stats.js';
 
 /** PEM certificate chain and private key of an HTTPS listener. */
@@ -192,6 +193,7 @@ function bind(fetch: FetchHandler, opts: ListenOptions, settings: ServerSettings
     // EOF before any answer, and the server emits 'drop'); keep-alive connections count until they close.
     if (settings.maxConnections > 0) server.maxConnections = settings.maxConnections;
     countConnections(server, settings.counters);
+    answerClientErrors(server);
     server.once('error', reject);
     // Abstract-namespace names are given to Node with a leading NUL instead of '@'.
     const path = opts.socketPath?.startsWith('@') ? `\0${opts.socketPath.slice(1)}` : opts.socketPath;

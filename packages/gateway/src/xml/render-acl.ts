@@ -25,15 +25,20 @@ function grantXml(g: Grantee, names: DisplayNames): string {
   );
 }
 
-/** The grants of `acl` once each (a stored ACL may repeat the owner's implicit grant). */
+/**
+ * The grants of `acl` once each (a stored ACL may repeat the owner's implicit grant), group
+ * grants before account grants, each kind in stored order: Ceph RGW's shape, which clients
+ * and test suites index by position (a `public-read-write` bucket's third grant is its owner).
+ */
 export function shownGrantees(acl: BucketAcl): Grantee[] {
   const seen = new Set<string>();
-  return effectiveGrantees(acl).filter((g) => {
+  const once = effectiveGrantees(acl).filter((g) => {
     const k = `${g.Type}\0${g.Access}\0${g.Permission}`;
     if (seen.has(k)) return false;
     seen.add(k);
     return true;
   });
+  return [...once.filter((g) => g.Type === 'Group'), ...once.filter((g) => g.Type !== 'Group')];
 }
 
 /** Every account id the rendered document names (for the display-name lookup). */

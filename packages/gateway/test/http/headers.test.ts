@@ -5,7 +5,8 @@ describe('storedContentEncoding', () => {
   it.each([
     ['aws-chunked,gzip', 'gzip'],
     ['gzip, aws-chunked', 'gzip'],
-    ['AWS-CHUNKED, gzip, br', 'gzip,br'],
+    ['AWS-CHUNKED, gzip, br', 'gzip, br'],
+    ['deflate, gzip', 'deflate, gzip'],
     ['gzip', 'gzip'],
   ])('%s keeps %s', (sent, kept) => {
     expect(storedContentEncoding(sent)).toBe(kept);

@@ -23,9 +23,18 @@ describe('parseRequestTarget', () => {
       rawPath: '/b/k',
     });
   });
+  it('rejects keys that are not UTF-8 text, escaped or raw, and C1 control characters', () => {
+    for (const path of ['/b/%AE%8A-', '/b/\u00ae\u008a-', '/b/%C2%AE%C2%8A-'])
+      expect(() => parseRequestTarget(path)).toThrow(
+        expect.objectContaining({ code: 'InvalidURI', message: "Couldn't parse the specified URI." }),
+      );
+    // Raw UTF-8 bytes (Node hands them over as latin1 characters) read as the text they encode.
+    expect(parseRequestTarget('/b/caf\u00c3\u00a9').key).toBe('café');
+  });
+
   it('rejects undecodable paths and keys over 1024 bytes', () => {
     expect(() => parseRequestTarget('/b/%E0%A4%A')).toThrow(expect.objectContaining({ code: 'InvalidURI' }));
-    expect(() => parseRequestTarget(`/b/${'é'.repeat(513)}`)).toThrow(
+    expect(() => parseRequestTarget(`/b/${'%C3%A9'.repeat(513)}`)).toThrow(
       expect.objectContaining({ code: 'KeyTooLongError' }),
     );
     expect(parseRequestTarget(`/b/${'a'.repeat(1024)}`).key).toHaveLength(1024);

@@ -1,6 +1,7 @@
 // The canned ACLs (x-amz-acl) as the grants S3 stores for them. `owner` is the owner of the
 // bucket or object the ACL is for, `bucketOwner` the owner of its bucket (the bucket-owner-*
 // values grant it access to an object someone else wrote; on a bucket they are `private`).
+// Group grants come first, in the order Ceph RGW lists them (clients index grants by position).
 import type { BucketAcl, Permission } from '@vgwrdma/s3-backend';
 import { ALL_USERS, AUTHENTICATED_USERS, invalidArgument } from './grant-headers.js';
 
@@ -24,9 +25,9 @@ const other = (owner: string, bucketOwner: string, permission: Permission): Gran
 // biome-ignore format: a table reads best one row per line
 const CANNED: Readonly<Record<string, Build>> = {
   'private': (o) => [user(o, 'FULL_CONTROL')],
-  'public-read': (o) => [user(o, 'FULL_CONTROL'), group(ALL_USERS, 'READ')],
-  'public-read-write': (o) => [user(o, 'FULL_CONTROL'), group(ALL_USERS, 'READ'), group(ALL_USERS, 'WRITE')],
-  'authenticated-read': (o) => [user(o, 'FULL_CONTROL'), group(AUTHENTICATED_USERS, 'READ')],
+  'public-read': (o) => [group(ALL_USERS, 'READ'), user(o, 'FULL_CONTROL')],
+  'public-read-write': (o) => [group(ALL_USERS, 'READ'), group(ALL_USERS, 'WRITE'), user(o, 'FULL_CONTROL')],
+  'authenticated-read': (o) => [group(AUTHENTICATED_USERS, 'READ'), user(o, 'FULL_CONTROL')],
   'bucket-owner-read': (o, b) => [user(o, 'FULL_CONTROL'), ...other(o, b, 'READ')],
   'bucket-owner-full-control': (o, b) => [user(o, 'FULL_CONTROL'), ...other(o, b, 'FULL_CONTROL')],
 };

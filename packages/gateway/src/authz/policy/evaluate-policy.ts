@@ -19,7 +19,7 @@ export function principalMatches(principals: Principals, access: string): boolea
   return principals.some((p) => principalNames(p, access));
 }
 
-function statementApplies(s: PolicyStatement, req: PolicyRequest): boolean {
+export function statementApplies(s: PolicyStatement, req: PolicyRequest): boolean {
   const action = req.action.toLowerCase();
   const principal = principalMatches(s.principals, req.principal);
   const actionListed = s.actions.some((a) => wildcardMatch(a, action));
@@ -43,8 +43,9 @@ export function evaluatePolicy(policy: BucketPolicy, req: PolicyRequest): Policy
 }
 
 /**
- * GetBucketPolicyStatus: public when an Allow statement names everyone and is not narrowed by
- * a condition on the caller's address or account (the common cases S3 treats as non-public).
+ * GetBucketPolicyStatus: public when an Allow statement names everyone (an Allow with
+ * NotPrincipal admits everyone but a few) and is not narrowed by a condition on the caller's
+ * address or account (the common cases S3 treats as non-public).
  */
 const NARROWING_KEYS = new Set([
   'aws:sourceip',
@@ -56,9 +57,12 @@ const NARROWING_KEYS = new Set([
   'aws:username',
 ]);
 
+/** Everyone: `Principal: "*"`, or a NotPrincipal that leaves everyone but the accounts it names. */
+const namesEveryone = (s: PolicyStatement): boolean =>
+  s.negated.principal ? s.principals !== '*' : s.principals === '*';
+
 export function policyIsPublic(policy: BucketPolicy): boolean {
   return policy.statements.some(
-    (s) =>
-      s.effect === 'Allow' && s.principals === '*' && !s.conditions.some((c) => NARROWING_KEYS.has(c.key)),
+    (s) => s.effect === 'Allow' && namesEveryone(s) && !s.conditions.some((c) => NARROWING_KEYS.has(c.key)),
   );
 }

@@ -29,19 +29,19 @@ const OBJECT_ACTION_RE =
   /^s3:((Get|Put|Delete|Restore)Object|AbortMultipartUpload$|ListMultipartUploadParts$|BypassGovernanceRetention$)/i;
 
 /**
- * S3 refuses a statement where a (wildcard-free) action can apply to none of its resources, such
- * as s3:GetObject on `arn:aws:s3:::bucket`.
+ * S3 refuses a statement none of whose actions applies to any of its resources, such as
+ * s3:GetObject alone on `arn:aws:s3:::bucket`. A statement that mixes bucket and object actions
+ * over bucket and object ARNs is valid: each action applies to the resources of its kind, as on
+ * AWS. An action with a wildcard may name either kind, so it always applies.
  */
 function checkApplicable(actions: readonly string[], resources: readonly string[]): void {
   const rests = resources.map((r) => (r === '*' ? '*' : r.slice(ARN_PREFIX.length)));
   // A '*' in the bucket part can span the '/' and so also names objects.
   const onObjects = rests.some((r) => r.includes('/') || r.includes('*'));
   const onBucket = rests.some((r) => !r.includes('/'));
-  for (const a of actions) {
-    if (a.includes('*') || a.includes('?')) continue;
-    if (OBJECT_ACTION_RE.test(a) ? !onObjects : !onBucket)
-      throw malformed('Action does not apply to any resource(s) in statement');
-  }
+  const applies = (a: string): boolean =>
+    a.includes('*') || a.includes('?') || (OBJECT_ACTION_RE.test(a) ? onObjects : onBucket);
+  if (!actions.some(applies)) throw malformed('Action does not apply to any resource(s) in statement');
 }
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
