@@ -77,11 +77,14 @@ export async function signedHeaders(spec: RequestSpec): Promise<Record<string, s
   return out;
 }
 
-/** A presigned URL valid for `expiresIn` seconds. */
+/**
+ * A presigned URL valid for `expiresIn` seconds. As S3 presigners do, the payload is
+ * UNSIGNED-PAYLOAD and that claim is neither hoisted into the query nor signed as a header.
+ */
 export async function presignedUrl(spec: Omit<RequestSpec, 'payloadHash'>, expiresIn: number): Promise<string> {
   const req = httpRequest({ ...spec, payloadHash: UNSIGNED_PAYLOAD });
-  const { 'x-amz-content-sha256': _drop, ...headers } = req.headers;
-  const signed = await signer().presign({ ...req, headers }, { expiresIn });
+  const claim = new Set(['x-amz-content-sha256']);
+  const signed = await signer().presign(req, { expiresIn, unhoistableHeaders: claim, unsignableHeaders: claim });
   const query: Record<string, string> = {};
   for (const [k, v] of Object.entries(signed.query ?? {})) if (typeof v === 'string') query[k] = v;
   return `${spec.base}${spec.path}${queryString(query)}`;

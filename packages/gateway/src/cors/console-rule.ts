@@ -45,8 +45,12 @@ export function withConsoleRule(
   return [consoleRule, ...(rules ?? [])];
 }
 
-/** Whether a preflight comes from the console (answered without looking at any bucket). */
-export function isConsolePreflight(consoleRule: CorsRule | undefined, origin: string | undefined): boolean {
+/**
+ * Whether a request comes from the console's origin: its preflights are answered without looking
+ * at any bucket, and every answer to it — refusals before authentication included — carries the
+ * CORS headers, so the console can read the gateway's error code.
+ */
+export function isConsoleOrigin(consoleRule: CorsRule | undefined, origin: string | undefined): boolean {
   if (consoleRule === undefined || origin === undefined) return false;
   return matchCorsRule([consoleRule], { origin, method: 'GET', headers: [] }) !== undefined;
 }

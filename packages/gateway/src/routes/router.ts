@@ -9,7 +9,7 @@ import type { Context } from 'hono';
 import { type AuthResult, authenticate, type CredentialStore } from '../auth/index.js';
 import type { Authorizer, AuthzOutcome } from '../authz/index.js';
 import { decodeBody } from '../body/index.js';
-import { isConsolePreflight, withConsoleRule } from '../cors/console-rule.js';
+import { isConsoleOrigin, withConsoleRule } from '../cors/console-rule.js';
 import { effectiveCorsRules } from '../cors/default-rule.js';
 import { actualCorsHeaders, type CorsRule, preflightResponse } from '../cors/index.js';
 import type { GatewayEnv } from '../env.js';
@@ -69,6 +69,10 @@ export function createRouter(rows: readonly RouteRow[], opts: RouterOptions) {
   return async (c: Context<GatewayEnv>): Promise<Response> => {
     const incoming = c.env.incoming;
     const method = (incoming.method ?? 'GET').toUpperCase();
+    // The console reads every answer, bad names and refusals before authentication included.
+    if (opts.consoleCors !== undefined && isConsoleOrigin(opts.consoleCors, header(incoming.headers, 'origin')))
+      for (const [name, value] of Object.entries(actualCorsHeaders([opts.consoleCors], incoming.headers, method)))
+        c.env.outgoing.setHeader(name, value);
     const hostBucket = virtualHostBucket(incoming.headers.host, opts.virtualHostDomain);
     const target = parseRequestTarget(incoming.url ?? '/', hostBucket);
     if (target.bucket !== undefined) c.set('bucket', target.bucket);
@@ -81,7 +85,7 @@ export function createRouter(rows: readonly RouteRow[], opts: RouterOptions) {
     const preflight = method === 'OPTIONS';
     if (preflight) {
       // The console's preflights (S3 and admin paths alike) need no bucket lookup.
-      if (isConsolePreflight(opts.consoleCors, header(incoming.headers, 'origin')))
+      if (isConsoleOrigin(opts.consoleCors, header(incoming.headers, 'origin')))
         return preflightResponse(withConsoleRule(undefined, opts.consoleCors), incoming.headers);
       const rules =
         target.bucket === undefined

@@ -30,9 +30,13 @@ export async function bucketsPage(main: HTMLElement): Promise<undefined> {
       : 'Bucket names are 3-63 characters: lower-case letters, digits, dots and hyphens, starting and ending with a letter or digit.';
     if (nameError.textContent !== '') return;
     void attempt(errors, async () => {
-      await createBucket(bucket, { versioning: versioning.checked, objectLock: lock.checked });
-      name.value = '';
-      await refresh();
+      try {
+        await createBucket(bucket, { versioning: versioning.checked, objectLock: lock.checked });
+        name.value = '';
+      } finally {
+        // The bucket may exist even when turning versioning on failed afterwards.
+        await refresh().catch(() => {});
+      }
     });
   });
 
