@@ -29,7 +29,7 @@ export const WEBUI_FLAGS = [
     env: ['VGW_WEBUI'],
     schema: listenAddress,
     arg: 'ADDR',
-    help: 'serve the web console on its own listener (<ip>:<port>, :<port> or a unix socket); the S3 and admin ports then answer its origin\'s CORS requests',
+    help: "serve the web console on its own listener (<ip>:<port>, :<port> or a unix socket); the S3 and admin ports then answer its origin's CORS requests",
   },
   {
     name: 'webui-cert',

@@ -9,12 +9,29 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
-import { type GatewayProcess, makeTempDir, ROOT_CREDENTIALS, removeDir, s3Client, startGateway } from '@vgwrdma/test-kit';
+import {
+  type GatewayProcess,
+  makeTempDir,
+  ROOT_CREDENTIALS,
+  removeDir,
+  s3Client,
+  startGateway,
+} from '@vgwrdma/test-kit';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, browserMissing, launchBrowser, screenshotDir } from './helpers/browser.js';
 import { cuobjtestCompare } from './helpers/cuobjtest.js';
 import { webuiUrl } from './helpers/webui.js';
+
+// The in-page callbacks run in the browser; the app's tsconfig has no DOM types, so they are named here.
+declare const document: { querySelector(selector: string): { textContent: string | null } | null };
+declare const window: { __xss?: unknown };
+declare class DataTransfer {
+  readonly items: { add(file: File): void };
+}
+declare class File {
+  constructor(parts: Uint8Array[], name: string, options?: { type?: string });
+}
 
 const missing = browserMissing();
 const BUCKET = 'console-e2e';
@@ -65,7 +82,7 @@ describe.skipIf(missing !== undefined)(
       if (root) await removeDir(root);
     });
 
-    it('refuses a wrong secret with the gateway\'s error code', async () => {
+    it("refuses a wrong secret with the gateway's error code", async () => {
       const page = await browser.context.newPage();
       await signIn(page, ROOT_CREDENTIALS.access, 'not-the-secret');
       await expect.poll(() => page.textContent('.error-code')).toContain('SignatureDoesNotMatch');
@@ -105,11 +122,16 @@ describe.skipIf(missing !== undefined)(
       const largePath = join(root, 'large.bin');
       await writeFile(largePath, large);
       await page.setInputFiles('#upload-input', largePath);
-      await page.waitForSelector('#upload-percent:has-text("large.bin: 100 % — uploaded")', { timeout: 60_000 });
+      await page.waitForSelector('#upload-percent:has-text("large.bin: 100 % — uploaded")', {
+        timeout: 60_000,
+      });
       await page.waitForSelector('button.object-name[data-key="large.bin"]');
       await shot(page, 'explorer');
 
-      for (const [key, bytes] of [['dropped.bin', small], ['large.bin', large]] as const) {
+      for (const [key, bytes] of [
+        ['dropped.bin', small],
+        ['large.bin', large],
+      ] as const) {
         const [download] = await Promise.all([
           page.waitForEvent('download'),
           page.click(`button.download[data-key="${key}"]`),
@@ -153,7 +175,7 @@ describe.skipIf(missing !== undefined)(
       await meta.waitFor();
       expect(await meta.textContent()).toBe(HTML_META);
       expect(await page.locator('#object-panel script').count()).toBe(0);
-      expect(await page.evaluate(() => (window as { __xss?: unknown }).__xss)).toBeUndefined();
+      expect(await page.evaluate(() => window.__xss)).toBeUndefined();
       expect(dialogs).toEqual([]);
       await page.close();
     });

@@ -4,8 +4,8 @@
 // payload, wrong secret and non-admin all refused; the admin's answered), and the S3 port's CORS:
 // the console's origin gets its preflights answered, another origin does not.
 import { mkdir } from 'node:fs/promises';
-import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { join } from 'node:path';
+import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import {
   type Credentials,
   type GatewayProcess,
@@ -13,7 +13,6 @@ import {
   ROOT_CREDENTIALS,
   removeDir,
   s3Client,
-  sha256Hex,
   signHeaders,
   startGateway,
 } from '@vgwrdma/test-kit';
@@ -86,9 +85,13 @@ describe('--webui listener', () => {
     // The attacks: no signature, an unsigned payload claim, a wrong secret, a non-admin account.
     const unsigned = await fetch(stats);
     expect(unsigned.status).toBe(403);
-    const unsignedPayload = await fetch(stats, { headers: await signed(ROOT_CREDENTIALS, 'UNSIGNED-PAYLOAD') });
+    const unsignedPayload = await fetch(stats, {
+      headers: await signed(ROOT_CREDENTIALS, 'UNSIGNED-PAYLOAD'),
+    });
     expect(unsignedPayload.status).toBe(403);
-    const wrong = await fetch(stats, { headers: await signed({ ...ROOT_CREDENTIALS, secret: 'not-the-secret' }) });
+    const wrong = await fetch(stats, {
+      headers: await signed({ ...ROOT_CREDENTIALS, secret: 'not-the-secret' }),
+    });
     expect(((await wrong.json()) as { code: string }).code).toBe('SignatureDoesNotMatch');
     const user = await fetch(stats, { headers: await signed(USER) });
     expect(user.status).toBe(403);

@@ -62,7 +62,10 @@ export interface OwnedBucket {
 
 export async function listBucketOwners(): Promise<OwnedBucket[]> {
   const doc = await admin('list-buckets');
-  return childrenNamed(doc, 'Bucket', true).map((b) => ({ name: textOf(b, 'Name') ?? '', owner: textOf(b, 'Owner') ?? '' }));
+  return childrenNamed(doc, 'Bucket', true).map((b) => ({
+    name: textOf(b, 'Name') ?? '',
+    owner: textOf(b, 'Owner') ?? '',
+  }));
 }
 
 export async function changeBucketOwner(bucket: string, owner: string): Promise<void> {

@@ -20,8 +20,13 @@ let loaded: ConsoleConfig | undefined;
 export async function loadConfig(): Promise<ConsoleConfig> {
   const res = await fetch('api/config.json', { cache: 'no-store' });
   if (!res.ok) throw new Error(`the console listener answered ${res.status} for its configuration`);
-  loaded = (await res.json()) as ConsoleConfig;
-  return loaded;
+  return useConfig((await res.json()) as ConsoleConfig);
+}
+
+/** Sets the configuration (loadConfig's answer; tests give their own). */
+export function useConfig(c: ConsoleConfig): ConsoleConfig {
+  loaded = c;
+  return c;
 }
 
 export function config(): ConsoleConfig {

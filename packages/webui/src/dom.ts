@@ -24,7 +24,9 @@ export function h<K extends keyof HTMLElementTagNameMap>(
 export function append(parent: Node, ...children: Child[]): void {
   for (const c of children) {
     if (c === null || c === undefined || c === false) continue;
-    parent.appendChild(typeof c === 'string' || typeof c === 'number' ? document.createTextNode(String(c)) : c);
+    parent.appendChild(
+      typeof c === 'string' || typeof c === 'number' ? document.createTextNode(String(c)) : c,
+    );
   }
 }
 
@@ -47,7 +49,11 @@ export function formatBytes(n: number): string {
 }
 
 /** A table from header names and rows of cells. */
-export function table(headers: readonly string[], rows: readonly Child[][], attrs: Attrs = {}): HTMLTableElement {
+export function table(
+  headers: readonly string[],
+  rows: readonly Child[][],
+  attrs: Attrs = {},
+): HTMLTableElement {
   return h(
     'table',
     attrs,

@@ -31,9 +31,13 @@ export function wantsSignIn(error: unknown): boolean {
 }
 
 export function describe(error: unknown): { title: string; detail: string } {
-  if (error instanceof S3ApiError) return { title: `${error.code} (HTTP ${error.status})`, detail: error.message };
+  if (error instanceof S3ApiError)
+    return { title: `${error.code} (HTTP ${error.status})`, detail: error.message };
   if (error instanceof NetworkError)
-    return { title: 'Network failure', detail: `${error.message}. The gateway did not answer (down, unreachable, or blocked).` };
+    return {
+      title: 'Network failure',
+      detail: `${error.message}. The gateway did not answer (down, unreachable, or blocked).`,
+    };
   return { title: 'Error', detail: error instanceof Error ? error.message : String(error) };
 }
 
@@ -50,5 +54,9 @@ export function errorFromBody(status: number, text: string, statusText = ''): S3
   const doc = text.trim() === '' ? null : new DOMParser().parseFromString(text, 'application/xml');
   const code = doc?.querySelector('Error > Code')?.textContent;
   const message = doc?.querySelector('Error > Message')?.textContent;
-  return new S3ApiError(code ?? `HTTP${status}`, message ?? (statusText || `the gateway answered ${status}`), status);
+  return new S3ApiError(
+    code ?? `HTTP${status}`,
+    message ?? (statusText || `the gateway answered ${status}`),
+    status,
+  );
 }

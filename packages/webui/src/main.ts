@@ -4,16 +4,19 @@
 import './styles.css';
 import { loadConfig } from './config.js';
 import { h, replace } from './dom.js';
-import { dashboardPage } from './pages/dashboard.js';
 import { bucketSettingsPage } from './pages/bucket-settings.js';
 import { bucketsPage } from './pages/buckets.js';
+import { dashboardPage } from './pages/dashboard.js';
 import { explorerPage } from './pages/explorer.js';
 import { signInPage, verifySession } from './pages/signin.js';
 import { usersPage } from './pages/users.js';
 import { restoreSession, session, signOut } from './session.js';
 import { errorBox, onSignInAgain } from './ui.js';
 
-export type Page = (main: HTMLElement, args: string[]) => Promise<(() => void) | undefined> | (() => void) | undefined;
+export type Page = (
+  main: HTMLElement,
+  args: string[],
+) => Promise<(() => void) | undefined> | (() => void) | undefined;
 
 const ROUTES: Readonly<Record<string, { page: Page; admin?: boolean }>> = {
   dashboard: { page: dashboardPage },
@@ -28,18 +31,35 @@ let cleanup: (() => void) | undefined;
 
 function nav(): HTMLElement {
   const s = session();
+  const page = location.hash.replace(/^#\/?/, '').split('/')[0] || 'dashboard';
+  const section = page === 'browse' || page === 'bucket' ? 'buckets' : page;
   const link = (hash: string, text: string) =>
-    h('a', { href: `#/${hash}`, class: location.hash.startsWith(`#/${hash}`) ? 'active' : '' , 'data-nav': hash }, text);
+    h('a', { href: `#/${hash}`, class: section === hash ? 'active' : '', 'data-nav': hash }, text);
   return h(
     'header',
     { class: 'top' },
     h('span', { class: 'brand' }, 'vgwrdma'),
-    h('nav', {}, link('dashboard', 'Dashboard'), link('buckets', 'Buckets'), s?.admin ? link('users', 'Users') : null),
+    h(
+      'nav',
+      {},
+      link('dashboard', 'Dashboard'),
+      link('buckets', 'Buckets'),
+      s?.admin ? link('users', 'Users') : null,
+    ),
     h('span', { class: 'who' }, s ? `${s.accessKeyId}${s.admin ? ' (admin)' : ''}` : ''),
-    h('button', { type: 'button', class: 'link', id: 'sign-out', onclick: () => {
-      signOut();
-      void route();
-    } }, 'Sign out'),
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'link',
+        id: 'sign-out',
+        onclick: () => {
+          signOut();
+          void route();
+        },
+      },
+      'Sign out',
+    ),
   );
 }
 
@@ -47,7 +67,10 @@ async function route(reason?: string): Promise<void> {
   cleanup?.();
   cleanup = undefined;
   if (session() === undefined) {
-    replace(app, signInPage(() => void route(), reason));
+    replace(
+      app,
+      signInPage(() => void route(), reason),
+    );
     return;
   }
   const [name = 'dashboard', ...args] = location.hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);

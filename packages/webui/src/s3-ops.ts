@@ -16,7 +16,10 @@ export async function listBuckets(): Promise<BucketRow[]> {
   }));
 }
 
-export async function createBucket(name: string, opts: { versioning: boolean; objectLock: boolean }): Promise<void> {
+export async function createBucket(
+  name: string,
+  opts: { versioning: boolean; objectLock: boolean },
+): Promise<void> {
   await call({
     method: 'PUT',
     bucket: name,
@@ -42,7 +45,12 @@ export interface ListPage {
   readonly next: string | undefined;
 }
 
-export async function listPage(bucket: string, prefix: string, token: string | undefined, max = 100): Promise<ListPage> {
+export async function listPage(
+  bucket: string,
+  prefix: string,
+  token: string | undefined,
+  max = 100,
+): Promise<ListPage> {
   const doc = await callXml({
     method: 'GET',
     bucket,
@@ -76,7 +84,11 @@ export interface VersionRow {
 }
 
 export async function listVersions(bucket: string, key: string): Promise<VersionRow[]> {
-  const doc = await callXml({ method: 'GET', bucket, query: { versions: '', prefix: key, 'max-keys': '100' } });
+  const doc = await callXml({
+    method: 'GET',
+    bucket,
+    query: { versions: '', prefix: key, 'max-keys': '100' },
+  });
   const rows = (name: string, marker: boolean) =>
     childrenNamed(doc, name, true).map((v) => ({
       key: textOf(v, 'Key') ?? '',
@@ -104,7 +116,8 @@ export async function headObject(bucket: string, key: string): Promise<ObjectHea
   const res = await call({ method: 'HEAD', bucket, key });
   const metadata: [string, string][] = [];
   res.headers.forEach((value, name) => {
-    if (name.toLowerCase().startsWith('x-amz-meta-')) metadata.push([name.slice('x-amz-meta-'.length), value]);
+    if (name.toLowerCase().startsWith('x-amz-meta-'))
+      metadata.push([name.slice('x-amz-meta-'.length), value]);
   });
   return {
     size: Number(res.headers.get('content-length') ?? 0),
@@ -155,7 +168,11 @@ export async function putVersioning(bucket: string, status: 'Enabled' | 'Suspend
 }
 
 /** A bucket sub-resource as text ('' when the bucket has none: the NoSuch… answer). */
-export async function getSubresource(bucket: string, sub: string, missing: readonly string[]): Promise<string> {
+export async function getSubresource(
+  bucket: string,
+  sub: string,
+  missing: readonly string[],
+): Promise<string> {
   try {
     const res = await call({ method: 'GET', bucket, query: { [sub]: '' } });
     return await res.text();

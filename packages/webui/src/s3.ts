@@ -25,7 +25,9 @@ export function s3Base(): string {
 
 export function pathOf(bucket: string | undefined, key: string | undefined): string {
   if (bucket === undefined) return '/';
-  return key === undefined ? `/${encodeURIComponent(bucket)}` : `/${encodeURIComponent(bucket)}/${encodeKey(key)}`;
+  return key === undefined
+    ? `/${encodeURIComponent(bucket)}`
+    : `/${encodeURIComponent(bucket)}/${encodeKey(key)}`;
 }
 
 /** Sends the call; resolves with the response when it is 2xx, else throws S3ApiError. */
@@ -76,7 +78,9 @@ export function textOf(node: Element | Document, name: string): string | undefin
 
 /** Elements named `name`: direct children, or any descendants with `deep`. */
 export function childrenNamed(node: Element | Document, name: string, deep = false): Element[] {
-  const all = deep ? Array.from(node.getElementsByTagName('*')) : Array.from((node as Element).children ?? []);
+  const all = deep
+    ? Array.from(node.getElementsByTagName('*'))
+    : Array.from((node as Element).children ?? []);
   return all.filter((e) => e.localName === name);
 }
 

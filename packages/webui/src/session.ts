@@ -18,7 +18,7 @@ export function session(): Session | undefined {
 export function setSession(s: Session, remember: boolean): void {
   current = s;
   if (remember) sessionStorage.setItem(KEY, JSON.stringify({ a: s.accessKeyId, s: s.secretAccessKey }));
-  else sessionStorage.removeItem(KEY);
+  else if (typeof sessionStorage !== 'undefined') sessionStorage.removeItem(KEY);
 }
 
 export function restoreSession(): Session | undefined {

@@ -22,7 +22,10 @@ export interface RequestSpec {
 
 /** AWS's URI encoding: everything but A-Z a-z 0-9 - _ . ~ percent-encoded. */
 export function awsEncode(value: string): string {
-  return encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return encodeURIComponent(value).replace(
+    /[!'()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
 }
 
 /** A key as a path: each segment encoded, '/' kept. */
@@ -81,10 +84,17 @@ export async function signedHeaders(spec: RequestSpec): Promise<Record<string, s
  * A presigned URL valid for `expiresIn` seconds. As S3 presigners do, the payload is
  * UNSIGNED-PAYLOAD and that claim is neither hoisted into the query nor signed as a header.
  */
-export async function presignedUrl(spec: Omit<RequestSpec, 'payloadHash'>, expiresIn: number): Promise<string> {
+export async function presignedUrl(
+  spec: Omit<RequestSpec, 'payloadHash'>,
+  expiresIn: number,
+): Promise<string> {
   const req = httpRequest({ ...spec, payloadHash: UNSIGNED_PAYLOAD });
   const claim = new Set(['x-amz-content-sha256']);
-  const signed = await signer().presign(req, { expiresIn, unhoistableHeaders: claim, unsignableHeaders: claim });
+  const signed = await signer().presign(req, {
+    expiresIn,
+    unhoistableHeaders: claim,
+    unsignableHeaders: claim,
+  });
   const query: Record<string, string> = {};
   for (const [k, v] of Object.entries(signed.query ?? {})) if (typeof v === 'string') query[k] = v;
   return `${spec.base}${spec.path}${queryString(query)}`;

@@ -18,7 +18,11 @@ export function errorBox(error: unknown): HTMLElement {
     ' ',
     h('span', { class: 'error-message' }, detail),
     wantsSignIn(error)
-      ? h('button', { type: 'button', class: 'link', onclick: () => signInAgain(`${title}: ${detail}`) }, 'Sign in again')
+      ? h(
+          'button',
+          { type: 'button', class: 'link', onclick: () => signInAgain(`${title}: ${detail}`) },
+          'Sign in again',
+        )
       : null,
   );
 }

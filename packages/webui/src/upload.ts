@@ -59,7 +59,12 @@ async function putWithProgress(
   });
 }
 
-export function uploadFile(bucket: string, key: string, file: File, onProgress: (fraction: number) => void): UploadHandle {
+export function uploadFile(
+  bucket: string,
+  key: string,
+  file: File,
+  onProgress: (fraction: number) => void,
+): UploadHandle {
   let current: XMLHttpRequest | undefined;
   let aborted = false;
   const register = (xhr: XMLHttpRequest) => {
@@ -77,7 +82,13 @@ export function uploadFile(bucket: string, key: string, file: File, onProgress: 
   const multipart = async () => {
     const created = parseXml(
       await (
-        await call({ method: 'POST', bucket, key, query: { uploads: '' }, ...(type ? { headers: { 'content-type': type } } : {}) })
+        await call({
+          method: 'POST',
+          bucket,
+          key,
+          query: { uploads: '' },
+          ...(type ? { headers: { 'content-type': type } } : {}),
+        })
       ).text(),
     );
     const uploadId = textOf(created, 'UploadId') ?? '';
@@ -96,7 +107,9 @@ export function uploadFile(bucket: string, key: string, file: File, onProgress: 
         );
         etags.push(etag);
       }
-      const parts = etags.map((e, i) => `<Part><PartNumber>${i + 1}</PartNumber><ETag>${e}</ETag></Part>`).join('');
+      const parts = etags
+        .map((e, i) => `<Part><PartNumber>${i + 1}</PartNumber><ETag>${e}</ETag></Part>`)
+        .join('');
       const answer = parseXml(
         await (
           await call({

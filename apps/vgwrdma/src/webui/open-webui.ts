@@ -29,17 +29,24 @@ export async function openWebui(
   try {
     files = await loadConsoleFiles(consoleDir);
   } catch (error) {
-    throw new StartupError(`--webui: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new StartupError(`--webui: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
   }
   const tls = config.tls === undefined ? undefined : await loadTlsFiles(config.tls);
   const { listen } = config;
   const server = await startWebuiServer(
     { files, stats: deps.stats, credentials: deps.credentials, region: deps.region, ...(tls ? { tls } : {}) },
-    listen.socketPath === undefined ? { port: listen.port, host: listen.host } : { port: 0, socketPath: listen.socketPath },
+    listen.socketPath === undefined
+      ? { port: listen.port, host: listen.host }
+      : { port: 0, socketPath: listen.socketPath },
   ).catch((error: unknown) => {
-    throw new StartupError(`--webui: cannot listen: ${error instanceof Error ? error.message : String(error)}`, {
-      cause: error,
-    });
+    throw new StartupError(
+      `--webui: cannot listen: ${error instanceof Error ? error.message : String(error)}`,
+      {
+        cause: error,
+      },
+    );
   });
   const bound = { host: server.host, port: server.port };
   return {
@@ -50,6 +57,11 @@ export async function openWebui(
 }
 
 /** Where the browser reaches a listener bound to `host:port` (null host: the page's own). */
-export function browserEndpoint(address: ListenAddress, host: string, port: number, tls: boolean): ConsoleEndpoint {
+export function browserEndpoint(
+  address: ListenAddress,
+  host: string,
+  port: number,
+  tls: boolean,
+): ConsoleEndpoint {
   return { scheme: tls ? 'https' : 'http', host: address.wildcard ? null : host, port };
 }

@@ -16,7 +16,12 @@ export type StatsAuthResult =
   | { readonly ok: true; readonly access: string }
   | { readonly ok: false; readonly status: number; readonly code: string; readonly message: string };
 
-const refuse = (e: S3Error): StatsAuthResult => ({ ok: false, status: e.status, code: e.code, message: e.message });
+const refuse = (e: S3Error): StatsAuthResult => ({
+  ok: false,
+  status: e.status,
+  code: e.code,
+  message: e.message,
+});
 
 export async function authorizeStats(req: IncomingMessage, opts: StatsAuthOptions): Promise<StatsAuthResult> {
   const url = req.url ?? '/';

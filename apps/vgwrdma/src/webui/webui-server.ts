@@ -4,7 +4,12 @@
 // by the browser). Everything it answers carries the console's security headers. The console is
 // only a client: every other request the browser makes goes to the S3 / admin ports, signed with
 // the user's own keys, and is authorized there as any client's would be.
-import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { TlsCredentials } from '@vgwrdma/gateway';
@@ -60,7 +65,10 @@ function send(
   headers: Record<string, string>,
   body?: string | Buffer,
 ): void {
-  res.writeHead(status, { ...headers, 'content-length': String(body === undefined ? 0 : Buffer.byteLength(body)) });
+  res.writeHead(status, {
+    ...headers,
+    'content-length': String(body === undefined ? 0 : Buffer.byteLength(body)),
+  });
   res.end(body);
 }
 
@@ -80,7 +88,12 @@ export function startWebuiServer(opts: WebuiServerOptions, where: WebuiListen): 
     const method = (req.method ?? 'GET').toUpperCase();
     const path = (req.url ?? '/').split('?', 1)[0] ?? '/';
     if (method !== 'GET' && method !== 'HEAD')
-      return send(res, 405, { ...base, allow: 'GET, HEAD', 'content-type': 'text/plain' }, 'method not allowed\n');
+      return send(
+        res,
+        405,
+        { ...base, allow: 'GET, HEAD', 'content-type': 'text/plain' },
+        'method not allowed\n',
+      );
     if (path === '/api/config.json') {
       if (config === undefined) return json(res, 503, { code: 'ServiceUnavailable', message: 'starting' });
       return json(res, 200, config);
@@ -90,7 +103,8 @@ export function startWebuiServer(opts: WebuiServerOptions, where: WebuiListen): 
       if (!who.ok) return json(res, who.status, { code: who.code, message: who.message });
       return json(res, 200, opts.stats.snapshot());
     }
-    if (path.startsWith('/api/')) return json(res, 404, { code: 'NoSuchKey', message: 'no such console API' });
+    if (path.startsWith('/api/'))
+      return json(res, 404, { code: 'NoSuchKey', message: 'no such console API' });
     const file = findConsoleFile(opts.files, path);
     if (file === undefined) return send(res, 404, { ...base, 'content-type': 'text/plain' }, 'not found\n');
     const gzip = file.gzip !== undefined && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
@@ -113,7 +127,10 @@ export function startWebuiServer(opts: WebuiServerOptions, where: WebuiListen): 
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
     handle(req, res).catch((error: unknown) => {
       if (res.headersSent) return void res.destroy();
-      json(res, 500, { code: 'InternalError', message: error instanceof Error ? error.message : String(error) });
+      json(res, 500, {
+        code: 'InternalError',
+        message: error instanceof Error ? error.message : String(error),
+      });
     });
   };
   const server: Server =

@@ -70,8 +70,13 @@ export function createRouter(rows: readonly RouteRow[], opts: RouterOptions) {
     const incoming = c.env.incoming;
     const method = (incoming.method ?? 'GET').toUpperCase();
     // The console reads every answer, bad names and refusals before authentication included.
-    if (opts.consoleCors !== undefined && isConsoleOrigin(opts.consoleCors, header(incoming.headers, 'origin')))
-      for (const [name, value] of Object.entries(actualCorsHeaders([opts.consoleCors], incoming.headers, method)))
+    if (
+      opts.consoleCors !== undefined &&
+      isConsoleOrigin(opts.consoleCors, header(incoming.headers, 'origin'))
+    )
+      for (const [name, value] of Object.entries(
+        actualCorsHeaders([opts.consoleCors], incoming.headers, method),
+      ))
         c.env.outgoing.setHeader(name, value);
     const hostBucket = virtualHostBucket(incoming.headers.host, opts.virtualHostDomain);
     const target = parseRequestTarget(incoming.url ?? '/', hostBucket);

@@ -3,6 +3,7 @@
 // tag limits) and shows the problem inline; the gateway's own refusal (MalformedPolicy, …) is
 // shown with its code beside the editor.
 import { h } from '../dom.js';
+import { childrenNamed, parseXml, textOf } from '../s3.js';
 import {
   deleteSubresource,
   getSubresource,
@@ -12,7 +13,6 @@ import {
   type TagSet,
   tagsXml,
 } from '../s3-ops.js';
-import { childrenNamed, parseXml, textOf } from '../s3.js';
 import { attempt, heading, showError } from '../ui.js';
 
 interface EditorSpec {
@@ -31,7 +31,8 @@ interface EditorSpec {
 const xmlCheck = (root: string) => (text: string) => {
   const doc = parseXml(text);
   if (doc.getElementsByTagName('parsererror').length > 0) return { problem: 'This is not well-formed XML.' };
-  if (doc.documentElement.localName !== root) return { problem: `The document's root element must be <${root}>.` };
+  if (doc.documentElement.localName !== root)
+    return { problem: `The document's root element must be <${root}>.` };
   return { body: text };
 };
 
@@ -134,30 +135,57 @@ function editor(bucket: string, spec: EditorSpec): HTMLElement {
     h('p', { class: 'muted' }, spec.hint),
     area,
     inline,
-    h('div', { class: 'row' },
+    h(
+      'div',
+      { class: 'row' },
       h('button', { type: 'button', id: `${spec.id}-save`, onclick: save }, 'Save'),
       h('button', { type: 'button', class: 'danger', onclick: remove }, 'Remove'),
-      saved),
+      saved,
+    ),
     errors,
   );
 }
 
 function versioningEditor(bucket: string): HTMLElement {
-  const select = h('select', { id: 'versioning-status' }, h('option', { value: 'Enabled' }, 'Enabled'), h('option', { value: 'Suspended' }, 'Suspended'));
+  const select = h(
+    'select',
+    { id: 'versioning-status' },
+    h('option', { value: 'Enabled' }, 'Enabled'),
+    h('option', { value: 'Suspended' }, 'Suspended'),
+  );
   const current = h('span', { class: 'muted', id: 'versioning-current' });
   const errors = h('div', { class: 'errors' });
-  const load = () => attempt(errors, async () => {
-    const status = await getVersioning(bucket);
-    current.textContent = `now: ${status === 'Off' ? 'never enabled' : status}`;
-  });
+  const load = () =>
+    attempt(errors, async () => {
+      const status = await getVersioning(bucket);
+      current.textContent = `now: ${status === 'Off' ? 'never enabled' : status}`;
+    });
   void load();
-  return h('section', { class: 'card' }, h('h2', {}, 'Versioning'),
-    h('div', { class: 'row' }, select,
-      h('button', { type: 'button', id: 'versioning-save', onclick: () => void attempt(errors, async () => {
-        await putVersioning(bucket, select.value as 'Enabled' | 'Suspended');
-        await load();
-      }) }, 'Apply'), current),
-    errors);
+  return h(
+    'section',
+    { class: 'card' },
+    h('h2', {}, 'Versioning'),
+    h(
+      'div',
+      { class: 'row' },
+      select,
+      h(
+        'button',
+        {
+          type: 'button',
+          id: 'versioning-save',
+          onclick: () =>
+            void attempt(errors, async () => {
+              await putVersioning(bucket, select.value as 'Enabled' | 'Suspended');
+              await load();
+            }),
+        },
+        'Apply',
+      ),
+      current,
+    ),
+    errors,
+  );
 }
 
 const PAB = ['BlockPublicAcls', 'IgnorePublicAcls', 'BlockPublicPolicy', 'RestrictPublicBuckets'] as const;
@@ -165,31 +193,49 @@ const PAB = ['BlockPublicAcls', 'IgnorePublicAcls', 'BlockPublicPolicy', 'Restri
 function publicAccessEditor(bucket: string): HTMLElement {
   const boxes = PAB.map((name) => h('input', { type: 'checkbox', id: `pab-${name}` }));
   const errors = h('div', { class: 'errors' });
-  const load = () => attempt(errors, async () => {
-    const text = await getSubresource(bucket, 'publicAccessBlock', ['NoSuchPublicAccessBlockConfiguration']);
-    const doc = parseXml(text || '<PublicAccessBlockConfiguration/>');
-    PAB.forEach((name, i) => {
-      const box = boxes[i];
-      if (box) box.checked = textOf(doc, name) === 'true';
+  const load = () =>
+    attempt(errors, async () => {
+      const text = await getSubresource(bucket, 'publicAccessBlock', [
+        'NoSuchPublicAccessBlockConfiguration',
+      ]);
+      const doc = parseXml(text || '<PublicAccessBlockConfiguration/>');
+      PAB.forEach((name, i) => {
+        const box = boxes[i];
+        if (box) box.checked = textOf(doc, name) === 'true';
+      });
     });
-  });
-  const save = () => void attempt(errors, async () => {
-    const body = PAB.map((name, i) => `<${name}>${boxes[i]?.checked ? 'true' : 'false'}</${name}>`).join('');
-    await putSubresource(bucket, 'publicAccessBlock', `<PublicAccessBlockConfiguration>${body}</PublicAccessBlockConfiguration>`, 'application/xml');
-    await load();
-  });
+  const save = () =>
+    void attempt(errors, async () => {
+      const body = PAB.map((name, i) => `<${name}>${boxes[i]?.checked ? 'true' : 'false'}</${name}>`).join(
+        '',
+      );
+      await putSubresource(
+        bucket,
+        'publicAccessBlock',
+        `<PublicAccessBlockConfiguration>${body}</PublicAccessBlockConfiguration>`,
+        'application/xml',
+      );
+      await load();
+    });
   void load();
-  return h('section', { class: 'card' }, h('h2', {}, 'Public access block'),
+  return h(
+    'section',
+    { class: 'card' },
+    h('h2', {}, 'Public access block'),
     ...PAB.map((name, i) => h('label', { class: 'check' }, boxes[i] ?? null, ` ${name}`)),
     h('div', { class: 'row' }, h('button', { type: 'button', onclick: save }, 'Save')),
-    errors);
+    errors,
+  );
 }
 
 export async function bucketSettingsPage(main: HTMLElement, args: string[]): Promise<undefined> {
   const bucket = args[0] ?? '';
   const errors = h('div', { class: 'errors' });
   main.append(
-    heading(`Settings of ${bucket}`, h('a', { href: `#/browse/${encodeURIComponent(bucket)}` }, 'Browse objects')),
+    heading(
+      `Settings of ${bucket}`,
+      h('a', { href: `#/browse/${encodeURIComponent(bucket)}` }, 'Browse objects'),
+    ),
     errors,
     versioningEditor(bucket),
     ...EDITORS.map((spec) => editor(bucket, spec)),

@@ -15,7 +15,9 @@ export async function bucketsPage(main: HTMLElement): Promise<undefined> {
   const versioning = h('input', { type: 'checkbox', id: 'new-versioning' });
   const lock = h('input', { type: 'checkbox', id: 'new-object-lock' });
   const nameError = h('span', { class: 'inline-error', id: 'new-bucket-error' });
-  const create = h('form', { class: 'card row', id: 'create-bucket' },
+  const create = h(
+    'form',
+    { class: 'card row', id: 'create-bucket' },
     field('Bucket name', name),
     h('label', { class: 'check' }, versioning, ' Versioning'),
     h('label', { class: 'check' }, lock, ' Object lock (turns versioning on)'),
@@ -25,9 +27,10 @@ export async function bucketsPage(main: HTMLElement): Promise<undefined> {
   create.addEventListener('submit', (event) => {
     event.preventDefault();
     const bucket = name.value.trim();
-    nameError.textContent = BUCKET_NAME.test(bucket) && !bucket.includes('..')
-      ? ''
-      : 'Bucket names are 3-63 characters: lower-case letters, digits, dots and hyphens, starting and ending with a letter or digit.';
+    nameError.textContent =
+      BUCKET_NAME.test(bucket) && !bucket.includes('..')
+        ? ''
+        : 'Bucket names are 3-63 characters: lower-case letters, digits, dots and hyphens, starting and ending with a letter or digit.';
     if (nameError.textContent !== '') return;
     void attempt(errors, async () => {
       try {
@@ -47,7 +50,11 @@ export async function bucketsPage(main: HTMLElement): Promise<undefined> {
         await deleteBucket(bucket);
       } catch (error) {
         if (error instanceof S3ApiError && error.code === 'BucketNotEmpty')
-          throw new S3ApiError(error.code, `"${bucket}" still holds objects (or object versions): delete them first, then the bucket. ${error.message}`, error.status);
+          throw new S3ApiError(
+            error.code,
+            `"${bucket}" still holds objects (or object versions): delete them first, then the bucket. ${error.message}`,
+            error.status,
+          );
         throw error;
       }
       await refresh();
@@ -64,9 +71,20 @@ export async function bucketsPage(main: HTMLElement): Promise<undefined> {
             buckets.map((b) => [
               h('a', { href: `#/browse/${encodeURIComponent(b.name)}`, class: 'bucket-link' }, b.name),
               b.created,
-              h('span', { class: 'actions' },
+              h(
+                'span',
+                { class: 'actions' },
                 h('a', { href: `#/bucket/${encodeURIComponent(b.name)}` }, 'Settings'),
-                h('button', { type: 'button', class: 'danger', 'data-delete-bucket': b.name, onclick: () => void remove(b.name) }, 'Delete'),
+                h(
+                  'button',
+                  {
+                    type: 'button',
+                    class: 'danger',
+                    'data-delete-bucket': b.name,
+                    onclick: () => void remove(b.name),
+                  },
+                  'Delete',
+                ),
               ),
             ]),
             { id: 'bucket-list' },

@@ -37,7 +37,13 @@ interface Stats {
 const ms = (v: number | null) => (v === null ? '–' : `${v.toFixed(1)} ms`);
 
 function card(label: string, value: string, id: string, sub?: string): HTMLElement {
-  return h('div', { class: 'card stat' }, h('div', { class: 'label' }, label), h('div', { class: 'value', id }, value), sub ? h('div', { class: 'muted' }, sub) : null);
+  return h(
+    'div',
+    { class: 'card stat' },
+    h('div', { class: 'label' }, label),
+    h('div', { class: 'value', id }, value),
+    sub ? h('div', { class: 'muted' }, sub) : null,
+  );
 }
 
 function bar(used: number, total: number): HTMLElement {
@@ -53,17 +59,40 @@ function render(view: HTMLElement, now: Stats, before: Stats | undefined): void 
   const rate = (a: number, b: number | undefined) => (before && b !== undefined ? (a - b) / secs : 0);
   const r = now.rdma;
   const rb = before?.rdma;
-  const httpRate = rate(now.http.bytesIn + now.http.bytesOut, before ? before.http.bytesIn + before.http.bytesOut : undefined);
+  const httpRate = rate(
+    now.http.bytesIn + now.http.bytesOut,
+    before ? before.http.bytesIn + before.http.bytesOut : undefined,
+  );
   const rdmaRate = r ? rate(r.bytesIn + r.bytesOut, rb ? rb.bytesIn + rb.bytesOut : undefined) : 0;
   replace(
     view,
     h(
       'div',
       { class: 'cards' },
-      card('Requests/s', rate(now.requests.total, before?.requests.total).toFixed(1), 'req-rate', `${now.requests.total} total, ${now.requests.inFlight} in flight`),
-      card('HTTP bytes/s', `${formatBytes(httpRate)}/s`, 'http-rate', `${formatBytes(now.http.bytesIn)} in, ${formatBytes(now.http.bytesOut)} out`),
-      card('RDMA bytes/s', r ? `${formatBytes(rdmaRate)}/s` : 'off', 'rdma-rate', r ? `${r.transport}: ${r.puts} PUTs, ${r.gets} GETs` : 'start the gateway with --rdma-ip'),
-      card('RDMA bytes total', r ? String(r.bytesIn + r.bytesOut) : '0', 'rdma-bytes-total', r ? `${formatBytes(r.bytesIn)} read, ${formatBytes(r.bytesOut)} written` : ''),
+      card(
+        'Requests/s',
+        rate(now.requests.total, before?.requests.total).toFixed(1),
+        'req-rate',
+        `${now.requests.total} total, ${now.requests.inFlight} in flight`,
+      ),
+      card(
+        'HTTP bytes/s',
+        `${formatBytes(httpRate)}/s`,
+        'http-rate',
+        `${formatBytes(now.http.bytesIn)} in, ${formatBytes(now.http.bytesOut)} out`,
+      ),
+      card(
+        'RDMA bytes/s',
+        r ? `${formatBytes(rdmaRate)}/s` : 'off',
+        'rdma-rate',
+        r ? `${r.transport}: ${r.puts} PUTs, ${r.gets} GETs` : 'start the gateway with --rdma-ip',
+      ),
+      card(
+        'RDMA bytes total',
+        r ? String(r.bytesIn + r.bytesOut) : '0',
+        'rdma-bytes-total',
+        r ? `${formatBytes(r.bytesIn)} read, ${formatBytes(r.bytesOut)} written` : '',
+      ),
     ),
     h(
       'section',
@@ -78,7 +107,13 @@ function render(view: HTMLElement, now: Stats, before: Stats | undefined): void 
       h('h2', {}, 'Latency (recent successful requests)'),
       table(
         ['', 'samples', 'p50', 'p90', 'p99'],
-        (['put', 'get'] as const).map((k) => [k.toUpperCase(), String(now.latencyMs[k].samples), ms(now.latencyMs[k].p50), ms(now.latencyMs[k].p90), ms(now.latencyMs[k].p99)]),
+        (['put', 'get'] as const).map((k) => [
+          k.toUpperCase(),
+          String(now.latencyMs[k].samples),
+          ms(now.latencyMs[k].p50),
+          ms(now.latencyMs[k].p90),
+          ms(now.latencyMs[k].p99),
+        ]),
         { id: 'latency' },
       ),
     ),
@@ -91,13 +126,21 @@ function render(view: HTMLElement, now: Stats, before: Stats | undefined): void 
             { class: 'card', id: 'pool' },
             h('h2', {}, 'Buffer pool'),
             bar(r.pool.inUse, r.pool.count),
-            h('p', {}, `${r.pool.inUse} in use, ${r.pool.free} free of ${r.pool.count} × ${formatBytes(r.pool.bufferSize)}; ${r.pool.waiting} waiting`),
+            h(
+              'p',
+              {},
+              `${r.pool.inUse} in use, ${r.pool.free} free of ${r.pool.count} × ${formatBytes(r.pool.bufferSize)}; ${r.pool.waiting} waiting`,
+            ),
           ),
           h(
             'section',
             { class: 'card' },
             h('h2', {}, 'RDMA declines by reason'),
-            table(['reason', 'count'], Object.entries(r.declines).map(([k, v]) => [k, String(v)]), { id: 'declines' }),
+            table(
+              ['reason', 'count'],
+              Object.entries(r.declines).map(([k, v]) => [k, String(v)]),
+              { id: 'declines' },
+            ),
             h('p', { class: 'muted' }, `${r.failures} failed transfers`),
           ),
         )
@@ -109,7 +152,11 @@ function render(view: HTMLElement, now: Stats, before: Stats | undefined): void 
           h('h2', {}, 'Transfers per agent'),
           r.agents.length === 0
             ? h('p', { class: 'muted' }, 'No RDMA transfers yet.')
-            : table(['agent host', 'transfers', 'bytes'], r.agents.map((a) => [a.agent, String(a.transfers), formatBytes(a.bytes)]), { id: 'agents' }),
+            : table(
+                ['agent host', 'transfers', 'bytes'],
+                r.agents.map((a) => [a.agent, String(a.transfers), formatBytes(a.bytes)]),
+                { id: 'agents' },
+              ),
         )
       : null,
   );
@@ -118,7 +165,13 @@ function render(view: HTMLElement, now: Stats, before: Stats | undefined): void 
 export function dashboardPage(main: HTMLElement): (() => void) | undefined {
   main.append(heading('Dashboard', h('span', { class: 'muted' }, `gateway ${config().version}`)));
   if (!session()?.admin) {
-    main.append(h('p', { class: 'notice' }, 'The dashboard shows gateway-wide figures and needs an admin account. Use Buckets to see your own data.'));
+    main.append(
+      h(
+        'p',
+        { class: 'notice' },
+        'The dashboard shows gateway-wide figures and needs an admin account. Use Buckets to see your own data.',
+      ),
+    );
     return undefined;
   }
   const view = h('div', { id: 'dashboard' });

@@ -5,8 +5,8 @@
 // opened in the details panel (metadata, tags, versions, presigned URL).
 import { formatBytes, h, replace, table } from '../dom.js';
 import { deleteObject, getVersioning, listPage } from '../s3-ops.js';
-import { uploadFile } from '../upload.js';
 import { attempt, heading, showError } from '../ui.js';
+import { uploadFile } from '../upload.js';
 import { download, objectPanel } from './object-panel.js';
 
 const PAGE_SIZE = 100;
@@ -38,7 +38,14 @@ export async function explorerPage(main: HTMLElement, args: string[]): Promise<u
   const progressText = h('span', { id: 'upload-percent' }, '');
   const abort = h('button', { type: 'button', id: 'upload-abort', disabled: true }, 'Abort');
   const picker = h('input', { type: 'file', id: 'upload-input', multiple: true });
-  const drop = h('div', { class: 'dropzone', id: 'dropzone' }, 'Drop files here to upload them to ', h('code', {}, `${bucket}/${prefix}`), ' — or ', picker);
+  const drop = h(
+    'div',
+    { class: 'dropzone', id: 'dropzone' },
+    'Drop files here to upload them to ',
+    h('code', {}, `${bucket}/${prefix}`),
+    ' — or ',
+    picker,
+  );
 
   const showPage = async () => {
     const page = await listPage(bucket, prefix, tokens[pageIndex], PAGE_SIZE);
@@ -51,30 +58,93 @@ export async function explorerPage(main: HTMLElement, args: string[]): Promise<u
         '',
       ]),
       ...page.objects.map((o) => [
-        h('button', { type: 'button', class: 'link object-name', 'data-key': o.key, onclick: () => replace(panel, objectPanel(bucket, o.key, versioned, () => void showPage())) }, o.key.slice(prefix.length)),
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'link object-name',
+            'data-key': o.key,
+            onclick: () =>
+              replace(
+                panel,
+                objectPanel(bucket, o.key, versioned, () => void showPage()),
+              ),
+          },
+          o.key.slice(prefix.length),
+        ),
         formatBytes(o.size),
         o.modified,
-        h('span', { class: 'actions' },
-          h('button', { type: 'button', class: 'download', 'data-key': o.key, onclick: () => void attempt(errors, () => download(bucket, o.key)) }, 'Download'),
-          h('button', { type: 'button', class: 'danger', 'data-key': o.key, onclick: () => void attempt(errors, async () => {
-            if (!confirm(`Delete "${o.key}"?${versioned ? ' (Versioning is on: this adds a delete marker; delete versions in the details panel.)' : ''}`)) return;
-            await deleteObject(bucket, o.key);
-            await showPage();
-          }) }, 'Delete')),
+        h(
+          'span',
+          { class: 'actions' },
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'download',
+              'data-key': o.key,
+              onclick: () => void attempt(errors, () => download(bucket, o.key)),
+            },
+            'Download',
+          ),
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'danger',
+              'data-key': o.key,
+              onclick: () =>
+                void attempt(errors, async () => {
+                  if (
+                    !confirm(
+                      `Delete "${o.key}"?${versioned ? ' (Versioning is on: this adds a delete marker; delete versions in the details panel.)' : ''}`,
+                    )
+                  )
+                    return;
+                  await deleteObject(bucket, o.key);
+                  await showPage();
+                }),
+            },
+            'Delete',
+          ),
+        ),
       ]),
     ];
-    replace(listing, rows.length === 0 ? h('p', { class: 'muted', id: 'empty' }, 'Nothing here yet.') : table(['name', 'size', 'modified', ''], rows, { id: 'objects' }));
+    replace(
+      listing,
+      rows.length === 0
+        ? h('p', { class: 'muted', id: 'empty' }, 'Nothing here yet.')
+        : table(['name', 'size', 'modified', ''], rows, { id: 'objects' }),
+    );
     replace(
       pager,
-      h('button', { type: 'button', id: 'prev-page', disabled: pageIndex === 0, onclick: () => {
-        pageIndex--;
-        void attempt(errors, showPage);
-      } }, '← Previous'),
+      h(
+        'button',
+        {
+          type: 'button',
+          id: 'prev-page',
+          disabled: pageIndex === 0,
+          onclick: () => {
+            pageIndex--;
+            void attempt(errors, showPage);
+          },
+        },
+        '← Previous',
+      ),
       h('span', { class: 'muted' }, `page ${pageIndex + 1}`),
-      h('button', { type: 'button', id: 'next-page', disabled: page.next === undefined, onclick: () => {
-        pageIndex++;
-        void attempt(errors, showPage);
-      } }, 'Next →'),
+      h(
+        'button',
+        {
+          type: 'button',
+          id: 'next-page',
+          disabled: page.next === undefined,
+          onclick: () => {
+            pageIndex++;
+            void attempt(errors, showPage);
+          },
+        },
+        'Next →',
+      ),
     );
   };
 

@@ -2,8 +2,15 @@
 // versions when the bucket keeps them (each deletable), a presigned GET URL with an expiry picker,
 // and download. Every value is shown as text.
 import { formatBytes, h, replace, table } from '../dom.js';
-import { deleteObject, getObjectTags, headObject, listVersions, putObjectTags, type TagSet } from '../s3-ops.js';
 import { pathOf, s3Base } from '../s3.js';
+import {
+  deleteObject,
+  getObjectTags,
+  headObject,
+  listVersions,
+  putObjectTags,
+  type TagSet,
+} from '../s3-ops.js';
 import { awsEncode, presignedUrl } from '../sign.js';
 import { attempt } from '../ui.js';
 
@@ -15,7 +22,12 @@ const EXPIRIES: readonly [string, number][] = [
 ];
 
 /** A presigned GET that the browser saves as a file named after the key's last segment. */
-export function downloadUrl(bucket: string, key: string, expiresIn = 300, versionId?: string): Promise<string> {
+export function downloadUrl(
+  bucket: string,
+  key: string,
+  expiresIn = 300,
+  versionId?: string,
+): Promise<string> {
   const name = key.split('/').pop() || 'download';
   return presignedUrl(
     {
@@ -39,12 +51,21 @@ export async function download(bucket: string, key: string, versionId?: string):
   a.remove();
 }
 
-export function objectPanel(bucket: string, key: string, versioned: boolean, onChanged: () => void): HTMLElement {
+export function objectPanel(
+  bucket: string,
+  key: string,
+  versioned: boolean,
+  onChanged: () => void,
+): HTMLElement {
   const errors = h('div', { class: 'errors' });
   const meta = h('div', { id: 'object-meta' });
   const tagsArea = h('textarea', { id: 'object-tags', rows: 4, spellcheck: 'false' });
   const versions = h('div', { id: 'object-versions' });
-  const expiry = h('select', { id: 'presign-expiry' }, ...EXPIRIES.map(([label, s]) => h('option', { value: String(s) }, label)));
+  const expiry = h(
+    'select',
+    { id: 'presign-expiry' },
+    ...EXPIRIES.map(([label, s]) => h('option', { value: String(s) }, label)),
+  );
   const url = h('input', { id: 'presigned-url', readonly: true, placeholder: 'presigned URL appears here' });
 
   const load = () =>
@@ -77,14 +98,35 @@ export function objectPanel(bucket: string, key: string, versioned: boolean, onC
               `${v.versionId}${v.latest ? ' (latest)' : ''}${v.deleteMarker ? ' (delete marker)' : ''}`,
               v.modified,
               v.deleteMarker ? '–' : formatBytes(v.size),
-              h('span', { class: 'actions' },
-                v.deleteMarker ? null : h('button', { type: 'button', onclick: () => void attempt(errors, () => download(bucket, key, v.versionId)) }, 'Download'),
-                h('button', { type: 'button', class: 'danger', onclick: () => void attempt(errors, async () => {
-                  if (!confirm(`Delete version ${v.versionId} of "${key}" for good?`)) return;
-                  await deleteObject(bucket, key, v.versionId);
-                  onChanged();
-                  await load();
-                }) }, 'Delete version')),
+              h(
+                'span',
+                { class: 'actions' },
+                v.deleteMarker
+                  ? null
+                  : h(
+                      'button',
+                      {
+                        type: 'button',
+                        onclick: () => void attempt(errors, () => download(bucket, key, v.versionId)),
+                      },
+                      'Download',
+                    ),
+                h(
+                  'button',
+                  {
+                    type: 'button',
+                    class: 'danger',
+                    onclick: () =>
+                      void attempt(errors, async () => {
+                        if (!confirm(`Delete version ${v.versionId} of "${key}" for good?`)) return;
+                        await deleteObject(bucket, key, v.versionId);
+                        onChanged();
+                        await load();
+                      }),
+                  },
+                  'Delete version',
+                ),
+              ),
             ]),
             { id: 'versions-table' },
           ),
@@ -116,15 +158,37 @@ export function objectPanel(bucket: string, key: string, versioned: boolean, onC
     { class: 'card panel', id: 'object-panel' },
     h('h2', {}, 'Object ', h('code', {}, key)),
     errors,
-    h('div', { class: 'row' }, h('button', { type: 'button', id: 'panel-download', onclick: () => void attempt(errors, () => download(bucket, key)) }, 'Download')),
+    h(
+      'div',
+      { class: 'row' },
+      h(
+        'button',
+        {
+          type: 'button',
+          id: 'panel-download',
+          onclick: () => void attempt(errors, () => download(bucket, key)),
+        },
+        'Download',
+      ),
+    ),
     h('h3', {}, 'Metadata'),
     meta,
     h('h3', {}, 'Tags (key=value per line)'),
     tagsArea,
-    h('div', { class: 'row' }, h('button', { type: 'button', id: 'tags-save', onclick: saveTags }, 'Save tags')),
+    h(
+      'div',
+      { class: 'row' },
+      h('button', { type: 'button', id: 'tags-save', onclick: saveTags }, 'Save tags'),
+    ),
     versioned ? h('h3', {}, 'Versions') : null,
     versioned ? versions : null,
     h('h3', {}, 'Presigned URL'),
-    h('div', { class: 'row' }, expiry, h('button', { type: 'button', id: 'presign', onclick: presign }, 'Create URL'), url),
+    h(
+      'div',
+      { class: 'row' },
+      expiry,
+      h('button', { type: 'button', id: 'presign', onclick: presign }, 'Create URL'),
+      url,
+    ),
   );
 }

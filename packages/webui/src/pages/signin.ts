@@ -25,8 +25,20 @@ export async function verifySession(): Promise<void> {
 }
 
 export function signInPage(done: () => void, reason?: string): HTMLElement {
-  const access = h('input', { name: 'access', id: 'access-key', autocomplete: 'username', required: true, spellcheck: 'false' });
-  const secret = h('input', { name: 'secret', id: 'secret-key', type: 'password', autocomplete: 'current-password', required: true });
+  const access = h('input', {
+    name: 'access',
+    id: 'access-key',
+    autocomplete: 'username',
+    required: true,
+    spellcheck: 'false',
+  });
+  const secret = h('input', {
+    name: 'secret',
+    id: 'secret-key',
+    type: 'password',
+    autocomplete: 'current-password',
+    required: true,
+  });
   const remember = h('input', { type: 'checkbox', id: 'remember' });
   const errors = h('div', { class: 'errors' });
   const button = h('button', { type: 'submit', id: 'sign-in' }, 'Sign in');
@@ -34,7 +46,11 @@ export function signInPage(done: () => void, reason?: string): HTMLElement {
     'form',
     { class: 'signin card', novalidate: true },
     h('h1', {}, 'vgwrdma console'),
-    h('p', { class: 'muted' }, `Gateway ${config().version}, region ${config().region}. Your keys stay in this tab.`),
+    h(
+      'p',
+      { class: 'muted' },
+      `Gateway ${config().version}, region ${config().region}. Your keys stay in this tab.`,
+    ),
     reason === undefined ? null : h('p', { class: 'notice' }, `Please sign in again (${reason}).`),
     field('Access key', access),
     field('Secret key', secret),
