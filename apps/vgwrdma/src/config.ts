@@ -54,6 +54,8 @@ export interface WebuiConfig {
   readonly tls?: TlsFiles;
   /** --webui-origin: origins browsers see behind a reverse proxy (beside the listener's own). */
   readonly origins: readonly string[];
+  /** --webui-s3-url: the S3 API as the console's browsers reach it (no trailing slash). */
+  readonly s3Url?: string;
 }
 
 /** --mp-max-parts, --copy-object-threshold, --cors-allow-origin. */
@@ -318,6 +320,7 @@ function webuiConfig(
     readonly 'webui-cert'?: string | undefined;
     readonly 'webui-cert-key'?: string | undefined;
     readonly 'webui-origin'?: readonly string[] | undefined;
+    readonly 'webui-s3-url'?: string | undefined;
     readonly cert?: string | undefined;
     readonly key?: string | undefined;
   },
@@ -333,8 +336,10 @@ function webuiConfig(
     );
   }
   if (g.webui === undefined) {
-    if (cert !== undefined || g['webui-origin'] !== undefined)
-      throw new UsageError('--webui-cert, --webui-cert-key and --webui-origin need --webui (VGW_WEBUI)');
+    if (cert !== undefined || g['webui-origin'] !== undefined || g['webui-s3-url'] !== undefined)
+      throw new UsageError(
+        '--webui-cert, --webui-cert-key, --webui-origin and --webui-s3-url need --webui (VGW_WEBUI)',
+      );
     return undefined;
   }
   const pair =
@@ -343,7 +348,12 @@ function webuiConfig(
       : g.cert !== undefined && g.key !== undefined
         ? { certFile: resolve(cwd, g.cert), keyFile: resolve(cwd, g.key) }
         : undefined;
-  return { listen: g.webui, ...(pair === undefined ? {} : { tls: pair }), origins: g['webui-origin'] ?? [] };
+  return {
+    listen: g.webui,
+    ...(pair === undefined ? {} : { tls: pair }),
+    origins: g['webui-origin'] ?? [],
+    ...(g['webui-s3-url'] === undefined ? {} : { s3Url: g['webui-s3-url'] }),
+  };
 }
 
 interface SplitArgs {

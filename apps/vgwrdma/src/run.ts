@@ -26,7 +26,7 @@ import { loadTlsFiles } from './tls-files.js';
 import { reloadTls } from './tls-reload.js';
 import { VERSION } from './version.js';
 import { createConsoleStats } from './webui/console-stats.js';
-import { browserEndpoint, type OpenedWebui, openWebui } from './webui/open-webui.js';
+import { browserEndpoint, type OpenedWebui, openWebui, urlEndpoint } from './webui/open-webui.js';
 
 export interface RunIO {
   readonly stdout: { write(text: string): unknown };
@@ -145,7 +145,10 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
             serves: 'admin',
           });
     if (webui !== undefined) {
-      const s3 = browserEndpoint(config.listen, running.host, running.port, tls !== undefined);
+      const s3 =
+        config.webui?.s3Url === undefined
+          ? browserEndpoint(config.listen, running.host, running.port, tls !== undefined)
+          : urlEndpoint(config.webui.s3Url);
       webui.server.setConfig({
         version: VERSION,
         region: config.region,

@@ -1,9 +1,11 @@
 // The web console's flags: --webui (its own listener, serving the console's static files and its
 // stats endpoint; off unless given), its TLS pair (--webui-cert / --webui-cert-key; by default the
 // gateway's --cert / --key when it has them) and --webui-origin (the origin browsers see when the
-// console sits behind a reverse proxy). Spread into GLOBAL_FLAGS (flags.ts).
+// console sits behind a reverse proxy) and --webui-s3-url (where its browsers reach the S3 API
+// there). Spread into GLOBAL_FLAGS (flags.ts).
 import { z } from 'zod';
 import type { FlagSpec } from './flags.js';
+import { isHttpUrl } from './http-url.js';
 import { listenAddress } from './listen-address.js';
 
 const file = z.string().min(1, 'must be a file path');
@@ -54,5 +56,19 @@ export const WEBUI_FLAGS = [
     schema: origins,
     arg: 'ORIGINS',
     help: "the console's origin(s) as browsers see them behind a reverse proxy (comma-separated, e.g. https://console.example.com); added to the listener's own",
+  },
+  {
+    name: 'webui-s3-url',
+    type: 'string',
+    env: ['VGW_WEBUI_S3_URL'],
+    schema: z
+      .string()
+      .refine(
+        (v) => isHttpUrl(v) && /^https?:\/\/[^/]+\/?$/.test(v),
+        'must be an http:// or https:// URL without a path, e.g. https://s3.example.com',
+      )
+      .transform((v) => v.replace(/\/$/, '')),
+    arg: 'URL',
+    help: "where the console's browsers reach the S3 API (behind a reverse proxy); default the S3 listener's address",
   },
 ] as const satisfies readonly FlagSpec[];

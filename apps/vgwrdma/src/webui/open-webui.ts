@@ -56,6 +56,14 @@ export async function openWebui(
   };
 }
 
+/** --webui-s3-url as an endpoint (the port named, or the scheme's). */
+export function urlEndpoint(url: string): ConsoleEndpoint {
+  const u = new URL(url);
+  const scheme = u.protocol === 'https:' ? 'https' : 'http';
+  const port = u.port === '' ? (scheme === 'https' ? 443 : 80) : Number(u.port);
+  return { scheme, host: u.hostname.replace(/^\[|\]$/g, ''), port };
+}
+
 /** Where the browser reaches a listener bound to `host:port` (null host: the page's own). */
 export function browserEndpoint(
   address: ListenAddress,
