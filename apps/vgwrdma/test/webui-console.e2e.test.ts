@@ -3,7 +3,8 @@
 // refused; the root account signs in, creates a bucket, uploads by drag and drop (progress bar to
 // 100 %) and a multipart-sized file, sees them in the explorer, downloads one and gets the same
 // bytes; a key and a metadata value full of HTML show as text and run nothing; a user made on the
-// users page signs in and sees no users page; the dashboard's RDMA byte counter rises while
+// users page signs in and sees no users page; a signature refused for its time says so and offers
+// a new sign-in; the dashboard's RDMA byte counter rises while
 // cuobjtest moves data by RDMA. Each page is saved as a screenshot (apps/vgwrdma/.webui-screenshots).
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -25,7 +26,7 @@ import { webuiUrl } from './helpers/webui.js';
 
 // The in-page callbacks run in the browser; the app's tsconfig has no DOM types, so they are named here.
 declare const document: { querySelector(selector: string): { textContent: string | null } | null };
-declare const window: { __xss?: unknown };
+declare const window: { __xss?: unknown; dispatchEvent(event: Event): boolean };
 declare class DataTransfer {
   readonly items: { add(file: File): void };
 }
@@ -205,6 +206,22 @@ describe.skipIf(missing !== undefined)(
       expect(await page.locator('#users-table').count()).toBe(0);
       await page.goto(`${url}/#/dashboard`);
       await page.waitForSelector('text=needs an admin account');
+      await page.close();
+    });
+
+    it('says when the signature is refused for its time and offers to sign in again', async () => {
+      const page = await browser.context.newPage();
+      await page.clock.install();
+      await signIn(page, ROOT_CREDENTIALS.access, ROOT_CREDENTIALS.secret);
+      await page.waitForSelector('#sign-out');
+      // The page's clock an hour ahead: its signatures are outside the gateway's 15-minute window.
+      await page.clock.setSystemTime(Date.now() + 3_600_000);
+      // Show the buckets again (the route runs on hashchange).
+      await page.evaluate(() => window.dispatchEvent(new Event('hashchange')));
+      await expect.poll(() => page.textContent('.error-code')).toContain('RequestTimeTooSkewed');
+      await page.click('.error button:has-text("Sign in again")');
+      await page.waitForSelector('#sign-in');
+      expect(await page.textContent('.notice')).toContain('RequestTimeTooSkewed');
       await page.close();
     });
 
