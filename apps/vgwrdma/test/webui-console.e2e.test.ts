@@ -1,11 +1,11 @@
 // The web console in a real browser (Debian's chromium, headless, through playwright-core) against
 // the built app started with --webui, --iam-dir and RDMA (softnic on loopback): a wrong secret is
 // refused; the root account signs in, creates a bucket, uploads by drag and drop (progress bar to
-// 100 %) and a multipart-sized file, sees them in the explorer, downloads one and gets the same
+// 100 %) and a multipart-sized file, sees them in the explorer, downloads both and gets the same
 // bytes; a key and a metadata value full of HTML show as text and run nothing; a user made on the
 // users page signs in and sees no users page; a signature refused for its time says so and offers
-// a new sign-in; the dashboard's RDMA byte counter rises while
-// cuobjtest moves data by RDMA. Each page is saved as a screenshot (apps/vgwrdma/.webui-screenshots).
+// a new sign-in; the dashboard's RDMA byte counter rises while cuobjtest moves data by RDMA.
+// Each page is saved as a screenshot (apps/vgwrdma/.webui-screenshots, git-ignored).
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
