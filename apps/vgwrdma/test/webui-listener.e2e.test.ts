@@ -1,15 +1,18 @@
 // The --webui listener over raw HTTP against the built app: the console's files with their
 // security headers (CSP without inline script or eval, X-Frame-Options DENY, no referrer), the
 // config document, the stats endpoint only for SigV4-signed admin requests (unsigned, unsigned
-// payload, wrong secret and non-admin all refused; the admin's answered), and the S3 port's CORS:
+// payload, wrong secret and non-admin all refused; the admin's answered), HTTPS with the gateway's
+// own pair, and the S3 port's CORS:
 // the console's origin gets its preflights answered, another origin does not.
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
+import { get as httpsGet } from 'node:https';
 import { join } from 'node:path';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import {
   type Credentials,
   type GatewayProcess,
   makeTempDir,
+  makeTestCa,
   ROOT_CREDENTIALS,
   removeDir,
   s3Client,
@@ -126,5 +129,34 @@ describe('--webui listener', () => {
     const evil = await preflight('/webui-cors/key', 'http://127.0.0.1:1');
     expect(evil.status).toBe(403);
     expect(evil.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it("serves HTTPS with the gateway's own certificate when it has one", async () => {
+    const work = await makeTempDir('webui-tls-');
+    const ca = await makeTestCa(work);
+    const cert = await ca.issue('webui.vgwrdma.test');
+    const tlsGateway = await startGateway({
+      root: work,
+      globalArgs: ['--cert', cert.certFile, '--key', cert.keyFile, '--webui', '127.0.0.1:0'],
+    });
+    try {
+      const url = webuiUrl(tlsGateway.stdout());
+      expect(url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+      const caPem = await readFile(ca.caFile);
+      const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        httpsGet(`${url}/api/config.json`, { ca: [caPem] }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }),
+          );
+        }).on('error', reject);
+      });
+      expect(answer.status).toBe(200);
+      expect((JSON.parse(answer.body) as { s3: { scheme: string } }).s3.scheme).toBe('https');
+    } finally {
+      await tlsGateway.stop();
+      await removeDir(work);
+    }
   });
 });
