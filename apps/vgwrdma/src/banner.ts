@@ -17,6 +17,8 @@ interface BannerInput {
   readonly admin?: { readonly host: string; readonly port: number };
   /** The Prometheus listener actually bound, with --metrics-port. */
   readonly metrics?: { readonly host: string; readonly port: number };
+  /** The web console's URL (or unix:<path>), with --webui. */
+  readonly webui?: string;
 }
 
 /** Only the public default secret is ever printed; any other stays hidden. */
@@ -43,7 +45,7 @@ function listening(address: ListenAddress, host: string, port: number): string {
   return address.wildcard ? `all interfaces, port ${port}` : `${host}:${port}`;
 }
 
-export function formatBanner({ config, host, port, admin, metrics }: BannerInput): string {
+export function formatBanner({ config, host, port, admin, metrics, webui }: BannerInput): string {
   const rows: [string, string][] = [
     ['endpoint', listenerEndpoint(config.listen, host, port, config.tls !== undefined)],
     ['listening', listening(config.listen, host, port)],
@@ -84,6 +86,7 @@ export function formatBanner({ config, host, port, admin, metrics }: BannerInput
   }
   if (config.requests.corsAllowOrigin !== undefined)
     rows.push(['cors', `default origin ${config.requests.corsAllowOrigin}`]);
+  if (webui !== undefined) rows.push(['webui', `${webui}/ (web console)`]);
   if (metrics !== undefined) rows.push(['metrics', `${endpointUrl(metrics.host, metrics.port)}/metrics`]);
   const body = rows.map(([key, value]) => `  ${`${key}:`.padEnd(12)}${value}`).join('\n');
   return `vgwrdma ${VERSION} S3 gateway ready\n${body}\n`;

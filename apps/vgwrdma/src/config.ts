@@ -47,6 +47,17 @@ export interface AdminListenerConfig {
   readonly tls?: TlsFiles;
 }
 
+/** --webui: the web console's own listener. */
+export interface WebuiConfig {
+  readonly listen: ListenAddress;
+  /** --webui-cert / --webui-cert-key, else the gateway's --cert / --key (absolute paths). */
+  readonly tls?: TlsFiles;
+  /** --webui-origin: origins browsers see behind a reverse proxy (beside the listener's own). */
+  readonly origins: readonly string[];
+  /** --webui-s3-url: the S3 API as the console's browsers reach it (no trailing slash). */
+  readonly s3Url?: string;
+}
+
 /** --mp-max-parts, --copy-object-threshold, --cors-allow-origin. */
 export interface RequestSettings {
   readonly maxParts: number;
@@ -96,6 +107,8 @@ export interface GatewayConfig {
   readonly readonly: boolean;
   readonly accessLog?: string;
   readonly accessLogFormat: AccessLogFormat;
+  /** --webui: the web console; absent = off. */
+  readonly webui?: WebuiConfig;
   /** --metrics-port: the Prometheus listener; absent = no metrics endpoint. */
   readonly metrics?: ListenAddress;
   readonly virtualDomain?: string;
@@ -185,6 +198,7 @@ export function parseCommandLine(argv: readonly string[], env: Env, cwd = proces
     );
   }
   const adminTls = adminTlsFiles(g['admin-cert'], g['admin-cert-key'], g['admin-port'] !== undefined, cwd);
+  const webui = webuiConfig(g, cwd);
   if (p.nometa && p.sidecar !== undefined) {
     throw new UsageError('cannot use both --nometa and --sidecar metadata');
   }
@@ -232,6 +246,7 @@ export function parseCommandLine(argv: readonly string[], env: Env, cwd = proces
       debug: g.debug,
       accessLogFormat: g['access-log-format'],
       ...(g['metrics-port'] === undefined ? {} : { metrics: g['metrics-port'] }),
+      ...(webui === undefined ? {} : { webui }),
       backend,
       ...(g.health === undefined ? {} : { healthPath: g.health }),
       ...(g.ready === undefined ? {} : { readyPath: g.ready }),
@@ -296,6 +311,52 @@ function adminTlsFiles(
   if (!adminPort)
     throw new UsageError('--admin-cert and --admin-cert-key need --admin-port (VGW_ADMIN_PORT)');
   return { certFile: resolve(cwd, cert), keyFile: resolve(cwd, key) };
+}
+
+/**
+ * --webui with its TLS pair (both or neither; by default the gateway's --cert / --key) and
+ * --webui-origin; the pair and the origins need --webui.
+ */
+function webuiConfig(
+  g: {
+    readonly webui?: ListenAddress | undefined;
+    readonly 'webui-cert'?: string | undefined;
+    readonly 'webui-cert-key'?: string | undefined;
+    readonly 'webui-origin'?: readonly string[] | undefined;
+    readonly 'webui-s3-url'?: string | undefined;
+    readonly cert?: string | undefined;
+    readonly key?: string | undefined;
+  },
+  cwd: string,
+): WebuiConfig | undefined {
+  const cert = g['webui-cert'];
+  const key = g['webui-cert-key'];
+  if ((cert === undefined) !== (key === undefined)) {
+    const [given, missing] =
+      cert === undefined ? ['--webui-cert-key', '--webui-cert'] : ['--webui-cert', '--webui-cert-key'];
+    throw new UsageError(
+      `${given} needs ${missing} too: the web console's HTTPS takes a certificate and its key (VGW_WEBUI_CERT, VGW_WEBUI_CERT_KEY)`,
+    );
+  }
+  if (g.webui === undefined) {
+    if (cert !== undefined || g['webui-origin'] !== undefined || g['webui-s3-url'] !== undefined)
+      throw new UsageError(
+        '--webui-cert, --webui-cert-key, --webui-origin and --webui-s3-url need --webui (VGW_WEBUI)',
+      );
+    return undefined;
+  }
+  const pair =
+    cert !== undefined && key !== undefined
+      ? { certFile: resolve(cwd, cert), keyFile: resolve(cwd, key) }
+      : g.cert !== undefined && g.key !== undefined
+        ? { certFile: resolve(cwd, g.cert), keyFile: resolve(cwd, g.key) }
+        : undefined;
+  return {
+    listen: g.webui,
+    ...(pair === undefined ? {} : { tls: pair }),
+    origins: g['webui-origin'] ?? [],
+    ...(g['webui-s3-url'] === undefined ? {} : { s3Url: g['webui-s3-url'] }),
+  };
 }
 
 interface SplitArgs {

@@ -17,6 +17,7 @@ import { POSIX_EXTRA_FLAGS } from './posix-flags.js';
 import { RDMA_FLAGS } from './rdma-flags.js';
 import { REQUEST_FLAGS } from './request-flags.js';
 import { TLS_FLAGS } from './tls-flags.js';
+import { WEBUI_FLAGS } from './webui-flags.js';
 
 export interface FlagSpec {
   /** Long name, without the leading dashes. */
@@ -182,6 +183,8 @@ export const GLOBAL_FLAGS = [
   ...REQUEST_FLAGS,
   // --metrics-port, --access-log-format (observability-flags.ts).
   ...OBSERVABILITY_FLAGS,
+  // --webui, its TLS pair and --webui-origin: the web console (webui-flags.ts).
+  ...WEBUI_FLAGS,
   // --max-connections, --max-requests, --body-idle-timeout (limit-flags.ts).
   ...LIMIT_FLAGS,
   // --bucket-cache-ttl (bucket-cache-flags.ts).

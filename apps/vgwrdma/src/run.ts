@@ -27,6 +27,9 @@ import { type Env, UsageError } from './resolve-flags.js';
 import { watchShutdownSignals } from './signals.js';
 import { loadTlsFiles } from './tls-files.js';
 import { reloadTls } from './tls-reload.js';
+import { VERSION } from './version.js';
+import { createConsoleStats } from './webui/console-stats.js';
+import { browserEndpoint, type OpenedWebui, openWebui, urlEndpoint } from './webui/open-webui.js';
 
 export interface RunIO {
   readonly stdout: { write(text: string): unknown };
@@ -76,6 +79,7 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
   let gateway: Gateway | undefined;
   let metricsServer: MetricsServer | undefined;
   let iam: IamStore | undefined;
+  let webui: OpenedWebui | undefined;
   let stopping = false;
   try {
     // Native hashing first, so its start line (which library, which kernels) goes to our log; a
@@ -98,6 +102,11 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
     // Per-request observers: the access log (JSON or AWS's format) and the Prometheus metrics.
     const accessLog = loggers.accessLog ? createAccessLog(config.accessLogFormat, loggers.access) : undefined;
     const metrics = config.metrics === undefined ? undefined : createAppMetrics();
+    // With --webui: the console's listener first (the gateway's CORS rule needs its origin) and
+    // the dashboard's counters, fed by the same per-request observations as the metrics.
+    const consoleStats = config.webui === undefined ? undefined : createConsoleStats();
+    if (config.webui !== undefined && consoleStats !== undefined)
+      webui = await openWebui(config.webui, { stats: consoleStats, credentials: iam, region: config.region });
     const wrapped = rdma ? rdma.wrap(backend) : backend;
     gateway = createGateway({
       backend: wrapped,
@@ -109,7 +118,12 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
       ...config.limits,
       disableAcl: config.disableAcl,
       logger: loggers.gatewayLogger,
-      observers: [...(accessLog ? [accessLog.observer] : []), ...(metrics ? [metrics.observer] : [])],
+      observers: [
+        ...(accessLog ? [accessLog.observer] : []),
+        ...(metrics ? [metrics.observer] : []),
+        ...(consoleStats ? [consoleStats.observer] : []),
+      ],
+      ...(webui === undefined ? {} : { consoleOrigins: webui.origins }),
       ...(config.healthPath === undefined ? {} : { healthPath: config.healthPath }),
       ...(config.readyPath === undefined ? {} : { readyPath: config.readyPath }),
       ...(config.events === undefined ? {} : { eventNotifications: config.events }),
@@ -121,6 +135,10 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
         : { corsAllowOrigin: config.requests.corsAllowOrigin }),
     });
     if (rdma) accessLog?.attach(rdma);
+    if (consoleStats) {
+      const gw = gateway;
+      consoleStats.attach(() => gw.limitStats(), rdma, config.rdma?.transport ?? '');
+    }
     if (metrics && config.metrics) {
       const gw = gateway;
       metrics.attach(() => gw.limitStats(), rdma);
@@ -142,6 +160,22 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
             ...(adminTls === undefined ? {} : { tls: adminTls }),
             serves: 'admin',
           });
+    if (webui !== undefined) {
+      const s3 =
+        config.webui?.s3Url === undefined
+          ? browserEndpoint(config.listen, running.host, running.port, tls !== undefined)
+          : urlEndpoint(config.webui.s3Url);
+      webui.server.setConfig({
+        version: VERSION,
+        region: config.region,
+        s3,
+        admin:
+          adminRunning === undefined || admin === undefined
+            ? s3
+            : browserEndpoint(admin.listen, adminRunning.host, adminRunning.port, adminTls !== undefined),
+        rdma: rdma !== undefined,
+      });
+    }
     reload = () => {
       reopenAccessLog(config.accessLog, loggers);
       void reloadTls(config.tls, running, logger);
@@ -153,6 +187,7 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
         port: running.port,
         ...(adminRunning ? { admin: { host: adminRunning.host, port: adminRunning.port } } : {}),
         ...(metricsServer ? { metrics: { host: metricsServer.host, port: metricsServer.port } } : {}),
+        ...(webui ? { webui: webui.url } : {}),
       }),
     );
     // Reachable from other hosts with a published or short root secret: say so, on stderr.
@@ -171,6 +206,7 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
     logger.info({ signal }, 'shutting down');
     stopping = true;
     // HTTP server (in-flight requests get a grace period), then the RDMA plugin, then the backend.
+    await webui?.server.close();
     await gateway.shutdown();
     await metricsServer?.close();
     await iam.close();
@@ -182,6 +218,7 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
       : describeStartupError(error, config);
     io.stderr.write(`vgwrdma: ${message}\n`);
     if (!stopping) await shutDownAfterFailedStart(gateway, rdma, backend);
+    await webui?.server.close().catch(() => {});
     await metricsServer?.close();
     await iam?.close().catch(() => {});
     return error instanceof StartupError ? error.exitCode : 1;

@@ -4,6 +4,7 @@
 // reverse order, backend).
 import { Hono } from 'hono';
 import { Authorizer } from './authz/index.js';
+import { consoleCorsRule } from './cors/console-rule.js';
 import { defaultCorsRule } from './cors/default-rule.js';
 import type { GatewayEnv, GatewayOptions } from './env.js';
 import { EventNotifier } from './events/index.js';
@@ -104,6 +105,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     ...(options.corsAllowOrigin === undefined
       ? {}
       : { defaultCors: defaultCorsRule(options.corsAllowOrigin) }),
+    ...(options.consoleOrigins === undefined || options.consoleOrigins.length === 0
+      ? {}
+      : { consoleCors: consoleCorsRule(options.consoleOrigins) }),
   });
   app.all('*', (c) => router(c));
   app.onError(errorHandler(logger));

@@ -119,4 +119,10 @@ export interface GatewayOptions {
    * one rule allowing it GET, PUT, POST, DELETE and HEAD with any header.
    */
   corsAllowOrigin?: string;
+  /**
+   * The web console's origins (the app's --webui): their browsers get CORS answers for every S3
+   * and admin request — preflights included, before and whatever any bucket's configuration
+   * says — and no other origin gains anything. Exact origins such as `https://console.example`.
+   */
+  consoleOrigins?: readonly string[];
 }

@@ -1,8 +1,9 @@
 // @vgwrdma/gateway: the S3 HTTP API on hono. createGateway() builds the app over any Backend;
 // listen() serves it. The auth API is re-exported for callers that configure credentials.
 
-export type { Credential, CredentialStore } from './auth/index.js';
-export { staticCredentials } from './auth/index.js';
+export type { AuthInput, AuthResult, Credential, CredentialStore } from './auth/index.js';
+// authenticate: a listener of the app's own (the web console's stats) verifies SigV4 as the S3 port does.
+export { authenticate, EMPTY_SHA256, staticCredentials } from './auth/index.js';
 export type {
   AccessRequest,
   AuthorizerOptions,

@@ -9,6 +9,7 @@ import type { Context } from 'hono';
 import { type AuthResult, authenticate, type CredentialStore } from '../auth/index.js';
 import type { Authorizer, AuthzOutcome } from '../authz/index.js';
 import { decodeBody } from '../body/index.js';
+import { isConsoleOrigin, withConsoleRule } from '../cors/console-rule.js';
 import { effectiveCorsRules } from '../cors/default-rule.js';
 import { actualCorsHeaders, type CorsRule, preflightResponse } from '../cors/index.js';
 import type { GatewayEnv } from '../env.js';
@@ -48,6 +49,8 @@ interface RouterOptions {
   limits: RequestLimits;
   /** --cors-allow-origin: the CORS rule of buckets without a configuration of their own. */
   defaultCors?: CorsRule;
+  /** The web console's rule (the app's --webui): its origin only, before any bucket's rules. */
+  consoleCors?: CorsRule;
 }
 
 /** An AbortSignal that fires when the client goes away before the response is complete. */
@@ -63,6 +66,15 @@ export function createRouter(rows: readonly RouteRow[], opts: RouterOptions) {
   return async (c: Context<GatewayEnv>): Promise<Response> => {
     const incoming = c.env.incoming;
     const method = (incoming.method ?? 'GET').toUpperCase();
+    // The console reads every answer, bad names and refusals before authentication included.
+    if (
+      opts.consoleCors !== undefined &&
+      isConsoleOrigin(opts.consoleCors, header(incoming.headers, 'origin'))
+    )
+      for (const [name, value] of Object.entries(
+        actualCorsHeaders([opts.consoleCors], incoming.headers, method),
+      ))
+        c.env.outgoing.setHeader(name, value);
     const hostBucket = virtualHostBucket(incoming.headers.host, opts.virtualHostDomain);
     const target = parseRequestTarget(incoming.url ?? '/', hostBucket);
     // Validated before it is recorded: the access log never carries a name the gateway refused.
@@ -75,6 +87,9 @@ export function createRouter(rows: readonly RouteRow[], opts: RouterOptions) {
     // and as the s3-tests suite checks), not an unsupported method.
     const preflight = method === 'OPTIONS';
     if (preflight) {
+      // The console's preflights (S3 and admin paths alike) need no bucket lookup.
+      if (isConsoleOrigin(opts.consoleCors, header(incoming.headers, 'origin')))
+        return preflightResponse(withConsoleRule(undefined, opts.consoleCors), incoming.headers);
       const rules =
         target.bucket === undefined
           ? undefined
@@ -148,7 +163,7 @@ export function createRouter(rows: readonly RouteRow[], opts: RouterOptions) {
     // Set on the Node response so they also reach replies written straight to it (GET bodies)
     // and error replies, refusals included: a browser reads an error only when CORS allows it.
     const setCors = (cors: readonly CorsRule[] | undefined): void => {
-      const rules = effectiveCorsRules(cors, opts.defaultCors);
+      const rules = withConsoleRule(effectiveCorsRules(cors, opts.defaultCors), opts.consoleCors);
       for (const [name, value] of Object.entries(actualCorsHeaders(rules, incoming.headers, method)))
         c.env.outgoing.setHeader(name, value);
     };
