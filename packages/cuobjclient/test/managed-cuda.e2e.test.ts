@@ -103,17 +103,34 @@ describe('TransferManager with GPU memory against a gateway process', () => {
     expect(back.every((b) => b === 0xcd)).toBe(true);
   });
 
+  it('GPU memory the manager allocates (allocateDevice: cudaMalloc, no registration) as source and destination; freed by close()', async () => {
+    const tm = new TransferManager({ client: gw.client(), partSize: 5 * MiB, cudaLibrary: FAKE_CUDART });
+    const size = 9 * MiB + 77;
+    const src = tm.allocateDevice(size);
+    const dst = tm.allocateDevice(size + MiB);
+    expect(src).toMatchObject({ memory: 'cuda', size });
+    const data = randomFillSync(new Uint8Array(size));
+    src.copyFromHost(data);
+    dst.fill(0);
+    await tm.upload({ bucket, key: 'manager-gpu', source: src });
+    const down = await tm.download({ bucket, key: 'manager-gpu', destination: dst });
+    expect(down).toMatchObject({ bytes: size, parts: 2 });
+    const back = new Uint8Array(size);
+    dst.copyToHost(back);
+    expect(sha(back)).toBe(sha(data));
+    await tm.close();
+    expect(src.closed && dst.closed).toBe(true);
+  });
+
   it('256 MiB device → object → device on a real GPU', async (ctx) => {
     const why = noRealGpu();
     if (why !== undefined) return ctx.skip(`no real CUDA device here: ${why}`);
     const size = 256 * MiB;
-    using owner = new GpuClient();
-    owner.configureCuda();
-    using dev = owner.allocate(size, 'cuda-device');
+    await using tm = new TransferManager({ client: gw.client(), partSize: 64 * MiB });
+    const dev = tm.allocateDevice(size);
     const data = randomFillSync(new Uint8Array(size));
     dev.copyFromHost(data);
-    await using tm = new TransferManager({ client: gw.client(), partSize: 64 * MiB });
-    const source = { memory: 'cuda', devicePtr: dev.devicePtr, size } as const;
+    const source = dev;
     await tm.upload({ bucket, key: 'real-gpu', source });
     dev.fill(0);
     await tm.download({ bucket, key: 'real-gpu', destination: source });
