@@ -2,21 +2,26 @@
 // reads/writes registered memory; no fallback, so a declined transfer fails loudly) — in host
 // memory, or with --memory cuda in GPU memory (staged through pinned host memory over softnic) —
 // and 'std-s3' with the data in the HTTP body (plain PutObject/GetObject, no aws-chunked
-// framing). Each transport owns one object-sized buffer that puts read and gets fill, and
+// framing); with part settings the managed ones (managed-transports.ts). Each transport owns one object-sized buffer that puts read and gets fill, and
 // answers for its content by CRC32 read where the data really is (device memory for 'cuda').
 
 import { randomFillSync } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { Session } from '@vgwrdma/cuobjclient';
+import { ManagedRdmaTransport, MultipartHttpTransport, type PartSettings } from './managed-transports.js';
 
 export type Mode = 'rdma' | 'std-s3';
 export type Memory = 'host' | 'cuda';
 
 /** What one transfer reports besides its time. */
-interface Moved {
+export interface Moved {
   /** ms of device ↔ host staging inside the transfer ('cuda' only). */
   readonly stagingMs?: number;
+  /** Managed transfers: parts (or ranges) moved, retries, the object's ETag. */
+  readonly parts?: number;
+  readonly retries?: number;
+  readonly etag?: string | undefined;
 }
 
 export interface Transport extends AsyncDisposable {
@@ -51,7 +56,13 @@ export async function openTransport(
   bucket: string,
   size: number,
   memory: Memory = 'host',
+  parts?: PartSettings,
 ): Promise<Transport> {
+  if (parts !== undefined) {
+    return mode === 'rdma'
+      ? new ManagedRdmaTransport(s3, bucket, size, memory, parts)
+      : new MultipartHttpTransport(s3, bucket, size, parts);
+  }
   return mode === 'rdma' ? RdmaTransport.open(s3, bucket, size, memory) : new HttpTransport(s3, bucket, size);
 }
 
