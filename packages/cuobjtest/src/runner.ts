@@ -5,14 +5,20 @@
 // Checks run outside the timed region.
 
 import { performance } from 'node:perf_hooks';
-import { crc32 } from 'node:zlib';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { hostOptionsFromEnv } from '@vgwrdma/cuobjclient';
 import { cpuSpent, sampleCpu } from './cpu.js';
 import type { PartSettings } from './managed-transports.js';
 import type { DirectionResult, Iteration, ManagedDirection, RunResult } from './result.js';
 import { gbps, summarize } from './stats.js';
-import { getInto, type Memory, type Mode, type Moved, openTransport, type Transport } from './transports.js';
+import {
+  crcOfObject,
+  type Memory,
+  type Mode,
+  type Moved,
+  openTransport,
+  type Transport,
+} from './transports.js';
 
 interface RunnerOptions {
   readonly mode: Mode;
@@ -30,10 +36,6 @@ interface RunnerOptions {
 }
 
 type Direction = 'put' | 'get';
-
-function crcOf(b: Uint8Array): number {
-  return crc32(b) >>> 0;
-}
 
 export class Runner implements AsyncDisposable {
   private readonly latencies: Record<Direction, number[]> = { put: [], get: [] };
@@ -81,12 +83,9 @@ export class Runner implements AsyncDisposable {
 
   /** -get-only: the reference CRC32 of each existing object, by an untimed plain-HTTP GET. */
   async loadReference(): Promise<void> {
-    const scratch = new Uint8Array(this.options.size);
     this.expected = [];
-    for (const key of this.options.keys) {
-      await getInto(this.options.s3, this.options.bucket, key, scratch);
-      this.expected.push(crcOf(scratch));
-    }
+    for (const key of this.options.keys)
+      this.expected.push(await crcOfObject(this.options.s3, this.options.bucket, key, this.options.size));
   }
 
   /** One untimed iteration in `direction` (warm-up): every worker at once, nothing recorded. */
@@ -132,10 +131,9 @@ export class Runner implements AsyncDisposable {
 
   /** -put-only: checks each stored object by an untimed plain-HTTP GET. */
   async verifyStored(): Promise<void> {
-    const scratch = new Uint8Array(this.options.size);
     for (const [i, key] of this.options.keys.entries()) {
-      await getInto(this.options.s3, this.options.bucket, key, scratch);
-      this.check(crcOf(scratch), i, `stored object ${key}`);
+      const crc = await crcOfObject(this.options.s3, this.options.bucket, key, this.options.size);
+      this.check(crc, i, `stored object ${key}`);
     }
   }
 

@@ -172,6 +172,19 @@ class HttpTransport implements Transport {
   async [Symbol.asyncDispose](): Promise<void> {}
 }
 
+/** CRC32 of an object by a plain-HTTP GET, streamed (any size); it must be `size` bytes long. */
+export async function crcOfObject(s3: S3Client, bucket: string, key: string, size: number): Promise<number> {
+  const out = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+  let at = 0;
+  let crc = 0;
+  for await (const chunk of out.Body as AsyncIterable<Uint8Array>) {
+    crc = crc32(chunk, crc);
+    at += chunk.length;
+  }
+  if (at !== size) throw new Error(`GET ${key}: object has ${at} bytes, expected ${size}`);
+  return crc >>> 0;
+}
+
 /** Plain-HTTP GET of an object into `target`, which it must fill exactly. */
 export async function getInto(s3: S3Client, bucket: string, key: string, target: Uint8Array): Promise<void> {
   const out = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
