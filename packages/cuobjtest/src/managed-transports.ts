@@ -47,18 +47,16 @@ export class ManagedRdmaTransport implements Transport {
   private readonly bytes: ChunkedBytes;
   private readonly device: DeviceAllocation | undefined;
 
+  private readonly tm: TransferManager;
+
   constructor(
-    private readonly s3: S3Client,
+    s3: S3Client,
     private readonly bucket: string,
     size: number,
     readonly memory: Memory,
     parts: PartSettings,
-    private readonly tm = new TransferManager({
-      client: s3,
-      partSize: parts.partSize,
-      concurrency: parts.concurrency,
-    }),
   ) {
+    this.tm = new TransferManager({ client: s3, partSize: parts.partSize, concurrency: parts.concurrency });
     this.bytes = new ChunkedBytes(size);
     this.device = memory === 'cuda' ? tm.allocateDevice(size) : undefined;
   }
@@ -75,8 +73,8 @@ export class ManagedRdmaTransport implements Transport {
   }
 
   crc(): number {
-    let at = 0;
-    if (this.device) for (const c of this.bytes.parts) this.device.copyToHost(c, (at += c.length) - c.length);
+    const device = this.device;
+    if (device) this.eachChunk((c, at) => device.copyToHost(c, at));
     return this.bytes.crc();
   }
 
@@ -102,9 +100,17 @@ export class ManagedRdmaTransport implements Transport {
   }
 
   private toDevice(): void {
+    const device = this.device;
+    if (device) this.eachChunk((c, at) => device.copyFromHost(c, at));
+  }
+
+  /** Each host chunk with its offset in the object. */
+  private eachChunk(f: (chunk: Uint8Array, at: number) => void): void {
     let at = 0;
-    if (this.device)
-      for (const c of this.bytes.parts) this.device.copyFromHost(c, (at += c.length) - c.length);
+    for (const c of this.bytes.parts) {
+      f(c, at);
+      at += c.length;
+    }
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
