@@ -58,7 +58,7 @@ export class ManagedRdmaTransport implements Transport {
   ) {
     this.tm = new TransferManager({ client: s3, partSize: parts.partSize, concurrency: parts.concurrency });
     this.bytes = new ChunkedBytes(size);
-    this.device = memory === 'cuda' ? tm.allocateDevice(size) : undefined;
+    this.device = memory === 'cuda' ? this.tm.allocateDevice(size) : undefined;
   }
 
   fillRandom(): number {
