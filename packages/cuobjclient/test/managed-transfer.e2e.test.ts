@@ -214,7 +214,7 @@ describe('TransferManager against a gateway process', () => {
     expect(dst.every((b) => b === 7)).toBe(true);
   });
 
-  it('an object larger than one Uint8Array streams through a reader and a writer, part by part', async () => {
+  it('a reader and a writer move an object part by part (the shapes for objects larger than one Uint8Array)', async () => {
     // The same shapes carry the 5 GiB test (managed-5gib.e2e.test.ts); here 40 MiB of a pattern.
     const size = 40 * MiB + 3;
     const at = (i: number) => (i * 2654435761) >>> 24;
