@@ -1,5 +1,6 @@
 // @vgwrdma/cuobjclient — move S3 object data by RDMA (cuObject DC v1) or softnic through an
-// ordinary @aws-sdk/client-s3 S3Client: Session.open({ size }) → upload / download → close.
+// ordinary @aws-sdk/client-s3 S3Client: Session.open({ size }) → upload / download → close, and
+// TransferManager for objects of any size (managed multipart uploads, concurrent ranged GETs).
 
 // The protocol's names and limits, re-exported so an SDK user needs no second import.
 export {
@@ -19,6 +20,7 @@ export {
   isCuObjError,
 } from './errors.js';
 export { HOST_ENV_VARS, hostOptionsFromEnv } from './host-env.js';
+export { PartFailedError } from './part-queue.js';
 export {
   type DownloadInput,
   Session,
@@ -28,3 +30,28 @@ export {
   type UploadInput,
 } from './session.js';
 export { checkSessionSize } from './session-size.js';
+export { TransferManager } from './transfer-manager.js';
+export {
+  DEFAULT_CONCURRENCY,
+  DEFAULT_PART_SIZE,
+  MAX_OBJECT_SIZE,
+  MAX_PARTS,
+  MIN_PART_SIZE,
+  type ResolvedOptions as ResolvedTransferOptions,
+} from './transfer-options.js';
+export type {
+  DestinationWriter,
+  DeviceMemoryRef,
+  DownloadDestination,
+  DownloadRequest,
+  DownloadResult,
+  ManagedChecksum,
+  ManagedChecksumAlgorithm,
+  ManagedChecksumType,
+  SourceReader,
+  TransferManagerOptions,
+  TransferProgress,
+  UploadRequest,
+  UploadResult,
+  UploadSource,
+} from './transfer-types.js';

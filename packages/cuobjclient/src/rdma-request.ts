@@ -15,6 +15,8 @@ import type {
   PutObjectCommand,
   PutObjectCommandOutput,
   S3Client,
+  UploadPartCommand,
+  UploadPartCommandOutput,
 } from '@aws-sdk/client-s3';
 import { REPLY_HEADER, replyMeaning, TOKEN_HEADER } from '@vgwrdma/rdma-protocol';
 
@@ -29,6 +31,11 @@ interface RdmaRequestHeaders {
   readonly token: string;
   /** A checksum header over the raw buffer, e.g. x-amz-checksum-crc32c. */
   readonly checksum?: { readonly header: string; readonly value: string } | undefined;
+}
+
+/** Per-request options of S3Client.send (what the SDK's HttpHandlerOptions has that we use). */
+interface SendOptions {
+  readonly abortSignal?: AbortSignal;
 }
 
 type HeaderBag = Record<string, string>;
@@ -61,17 +68,29 @@ export function sendWithRdma(
   client: S3Client,
   command: PutObjectCommand,
   rdma: RdmaRequestHeaders,
+  options?: SendOptions,
 ): Promise<{ output: PutObjectCommandOutput; answer: RawAnswer }>;
 export function sendWithRdma(
   client: S3Client,
   command: GetObjectCommand,
   rdma: RdmaRequestHeaders,
+  options?: SendOptions,
 ): Promise<{ output: GetObjectCommandOutput; answer: RawAnswer }>;
+export function sendWithRdma(
+  client: S3Client,
+  command: UploadPartCommand,
+  rdma: RdmaRequestHeaders,
+  options?: SendOptions,
+): Promise<{ output: UploadPartCommandOutput; answer: RawAnswer }>;
 export async function sendWithRdma(
   client: S3Client,
-  command: PutObjectCommand | GetObjectCommand,
+  command: PutObjectCommand | GetObjectCommand | UploadPartCommand,
   rdma: RdmaRequestHeaders,
-): Promise<{ output: PutObjectCommandOutput | GetObjectCommandOutput; answer: RawAnswer }> {
+  options: SendOptions = {},
+): Promise<{
+  output: PutObjectCommandOutput | GetObjectCommandOutput | UploadPartCommandOutput;
+  answer: RawAnswer;
+}> {
   let answer: RawAnswer | undefined;
   // Both commands share one stack shape at run time; the generic parameters differ only in types.
   const stack = (command as PutObjectCommand).middlewareStack;
@@ -106,8 +125,11 @@ export async function sendWithRdma(
   );
   try {
     const output = await (
-      client.send as (c: PutObjectCommand | GetObjectCommand) => Promise<PutObjectCommandOutput>
-    )(command);
+      client.send as (
+        c: PutObjectCommand | GetObjectCommand | UploadPartCommand,
+        o?: SendOptions,
+      ) => Promise<PutObjectCommandOutput>
+    ).call(client, command, options);
     if (!answer) throw new Error('cuobjclient: the S3 client returned without an HTTP response');
     return { output, answer };
   } catch (err) {

@@ -383,6 +383,14 @@ export class Session implements Disposable, AsyncDisposable {
     }
   }
 
+  /**
+   * @internal TransferManager's entry: runs `fn` on the registered memory as this session's one
+   * transfer in flight (VGW_ERR_CUOBJ_SESSION_BUSY / _CLOSED otherwise). Not for applications.
+   */
+  runExclusive<T>(fn: (mem: SessionBuffer) => Promise<T>): Promise<T> {
+    return this.exclusive(fn);
+  }
+
   /** Runs one transfer, refusing a second one while it is in flight. */
   private exclusive<T>(fn: (mem: SessionBuffer) => Promise<T>): Promise<T> {
     if (this.inFlight) {

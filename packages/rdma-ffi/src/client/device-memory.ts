@@ -92,6 +92,20 @@ export class DeviceMemory extends HostMemory {
     );
   }
 
+  /**
+   * Copies `size` bytes of OTHER device memory at `src` (e.g. a caller's cudaMalloc, not this
+   * region) into the host twin at `twinOffset` (cudaMemcpy device → host on the libuv pool):
+   * staging from anywhere on the device, for a token over the twin. No registration is made.
+   */
+  twinFromDevice(src: bigint, size: number, twinOffset = 0): Promise<void> {
+    return this.twinCopy('twinFromDevice', src, size, twinOffset, DEVICE_TO_HOST);
+  }
+
+  /** The reverse: `size` bytes of the host twin at `twinOffset` → other device memory at `dst`. */
+  twinToDevice(dst: bigint, size: number, twinOffset = 0): Promise<void> {
+    return this.twinCopy('twinToDevice', dst, size, twinOffset, HOST_TO_DEVICE);
+  }
+
   /** Copies `src` into device memory at `offset` (cudaMemcpy, blocking). */
   copyFromHost(src: Uint8Array, offset = 0): void {
     this.copy('copyFromHost', src, offset, HOST_TO_DEVICE);
@@ -121,6 +135,26 @@ export class DeviceMemory extends HostMemory {
     const dev = this.address + BigInt(offset);
     const [dst, src] = dir === HOST_TO_DEVICE ? [dev, host] : [host, dev];
     this.check(what, this.fns.cuobj_client_cuda_memcpy(this.client, dst, src, host.byteLength, dir));
+  }
+
+  private twinCopy(what: string, dev: bigint, size: number, twinOffset: number, dir: number): Promise<void> {
+    let host: Uint8Array;
+    try {
+      if (typeof dev !== 'bigint' || dev <= 0n) throw new RangeError(`${what}: bad device address`);
+      checkWindow(what, twinOffset, size, this.size);
+      host = this.stagingBytes.subarray(twinOffset, twinOffset + size);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    const [dst, src] = dir === HOST_TO_DEVICE ? [dev, host] : [host, dev];
+    return new Promise((resolve, reject) => {
+      this.fns.cuobj_client_cuda_memcpy.async(this.client, dst, src, size, dir, (err, ret) => {
+        if (err) return reject(err);
+        if (ret >= 0) return resolve();
+        // The shim's last-error text is per thread (the pool's): the errno says what failed.
+        reject(new RdmaError(what, ret, `cudaMemcpy of ${size} bytes failed`));
+      });
+    });
   }
 
   private check(what: string, ret: number): void {

@@ -121,13 +121,7 @@ export interface ShimFunctions {
   cuobj_client_mr_last_stage_error(c: Ptr, mr: Ptr, msg: Buffer, cap: number): number;
   cuobj_client_mr_staging_pinned(mr: Ptr): number;
   cuobj_client_mr_staging_addr(mr: Ptr): Ptr;
-  cuobj_client_cuda_memcpy(
-    c: Ptr,
-    dst: Ptr | Uint8Array,
-    src: Ptr | Uint8Array,
-    size: number,
-    dir: number,
-  ): number;
+  cuobj_client_cuda_memcpy: MemcpyFn;
   cuobj_client_cuda_memset(c: Ptr, dev: Ptr, value: number, size: number): number;
   // ABI 1.9: staging overlapped with the transfer
   cuobj_client_progress_arm(c: Ptr, mr: Ptr, mode: number, stallMs: number): number;
@@ -142,6 +136,24 @@ export interface ShimFunctions {
 /** A blocking stage call, also callable on the libuv pool with koffi's `.async`. */
 export type StageFn = ((c: Ptr, mr: Ptr, offset: number, size: number) => number) & {
   async(c: Ptr, mr: Ptr, offset: number, size: number, done: (err: unknown, result: number) => void): void;
+};
+
+/** cudaMemcpy between a device address and host bytes; `.async` runs it on the libuv pool. */
+export type MemcpyFn = ((
+  c: Ptr,
+  dst: Ptr | Uint8Array,
+  src: Ptr | Uint8Array,
+  size: number,
+  dir: number,
+) => number) & {
+  async(
+    c: Ptr,
+    dst: Ptr | Uint8Array,
+    src: Ptr | Uint8Array,
+    size: number,
+    dir: number,
+    done: (err: unknown, result: number) => void,
+  ): void;
 };
 
 type SubmitFieldsFn = (
