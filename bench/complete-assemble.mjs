@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { execFileSync } from 'node:child_process';
 // CompleteMultipartUpload's assembly, timed (issue 31 item 3): a PosixBackend (the built
 // packages/backend-posix/dist, in this process) on a root in --dir; one upload of --parts parts of
 // --part-size each, written by UploadPart (untimed), then CompleteMultipartUpload timed; the object
@@ -6,9 +7,9 @@
 //   node bench/complete-assemble.mjs [--dir /tmp] [--parts 1000] [--part-size 5MiB] [--rounds 2]
 //     [--impl /path/to/other/checkout]   (its packages/backend-posix/dist: e.g. the code before)
 // VGWRDMA_COPY_RANGE=off in the environment: the read/write path of the same code.
-// Prints one JSON line per round: { dir, fs, parts, partSize, completeMs, gbps, verified }.
+// Prints one JSON line per round: { dir, fs, parts, partSize, completeMs, cpuMs (this process, all
+// threads, during Complete), gbps, verified }.
 import { createHash } from 'node:crypto';
-import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
@@ -32,15 +33,25 @@ const size = (s) => {
 };
 const nParts = Number(a.parts);
 const partSize = size(a['part-size']);
-const { PosixBackend } = await import(pathToFileURL(join(resolve(a.impl), 'packages/backend-posix/dist/index.js')).href);
+const { PosixBackend } = await import(
+  pathToFileURL(join(resolve(a.impl), 'packages/backend-posix/dist/index.js')).href
+);
 const fsType = execFileSync('stat', ['-f', '-c', '%T', a.dir]).toString().trim();
-const ctx = () => ({ account: { access: 'bench', role: 'admin' }, requestId: 'bench', signal: new AbortController().signal });
+const ctx = () => ({
+  account: { access: 'bench', role: 'admin' },
+  requestId: 'bench',
+  signal: new AbortController().signal,
+});
 
 for (let round = 0; round < Number(a.rounds); round++) {
   const dir = await mkdtemp(join(a.dir, 'complete-bench-'));
   try {
     const backend = await PosixBackend.open({ root: join(dir, 'root') });
-    await backend.createBucket(ctx(), { bucket: 'bench', owner: 'bench', acl: { Owner: 'bench', Grantees: [] } });
+    await backend.createBucket(ctx(), {
+      bucket: 'bench',
+      owner: 'bench',
+      acl: { Owner: 'bench', Grantees: [] },
+    });
     const up = await backend.createMultipartUpload(ctx(), { bucket: 'bench', key: 'k' });
     const whole = createHash('md5');
     const parts = [];
@@ -59,9 +70,16 @@ for (let round = 0; round < Number(a.rounds); round++) {
       parts.push({ partNumber: i + 1, etag: p.etag });
     }
     execFileSync('sync');
+    const cpu0 = process.cpuUsage();
     const t0 = performance.now();
-    const out = await backend.completeMultipartUpload(ctx(), { bucket: 'bench', key: 'k', uploadId: up.uploadId, parts });
+    const out = await backend.completeMultipartUpload(ctx(), {
+      bucket: 'bench',
+      key: 'k',
+      uploadId: up.uploadId,
+      parts,
+    });
     const ms = performance.now() - t0;
+    const cpu = process.cpuUsage(cpu0);
     const got = await backend.getObject(ctx(), { bucket: 'bench', key: 'k' });
     const h = createHash('md5');
     let n = 0;
@@ -69,7 +87,8 @@ for (let round = 0; round < Number(a.rounds); round++) {
       h.update(c);
       n += c.length;
     }
-    const verified = n === nParts * partSize && h.digest('hex') === whole.digest('hex') && out.etag.endsWith(`-${nParts}"`);
+    const verified =
+      n === nParts * partSize && h.digest('hex') === whole.digest('hex') && out.etag.endsWith(`-${nParts}"`);
     await backend.shutdown();
     console.log(
       JSON.stringify({
@@ -80,6 +99,7 @@ for (let round = 0; round < Number(a.rounds); round++) {
         parts: nParts,
         partSize,
         completeMs: Math.round(ms),
+        cpuMs: Math.round((cpu.user + cpu.system) / 1000),
         gbps: Number(((nParts * partSize) / (ms / 1000) / 1e9).toFixed(2)),
         verified,
       }),

@@ -2,8 +2,8 @@
 // 64 MiB buffer instead of 1 GiB); flag > env > default; errors that name the flag.
 import { BYTE_SIZE_FORMS } from '@vgwrdma/rdma-protocol';
 import { describe, expect, it } from 'vitest';
-import type { Env } from '../src/resolve-flags.js';
 import { defaultPoolBufCount } from '../src/rdma-flags.js';
+import type { Env } from '../src/resolve-flags.js';
 import { globalUsage } from '../src/usage.js';
 import { ROOT_ENV, serveConfig, usageError as usageErrorOf } from './helpers/command-line.js';
 

@@ -28,9 +28,17 @@ const OWNER = 'cu-owner';
 const bucket = 'parts-bucket';
 
 function ctx(token?: string): RequestContext {
-  const base = { account: { access: OWNER, role: 'admin' as const }, requestId: 'parts', signal: new AbortController().signal };
+  const base = {
+    account: { access: OWNER, role: 'admin' as const },
+    requestId: 'parts',
+    signal: new AbortController().signal,
+  };
   return token
-    ? { ...base, rdma: { token: parseRdmaToken(token), scheme: 'token' }, origin: { anonymous: false, peerAddress: '127.0.0.1' } }
+    ? {
+        ...base,
+        rdma: { token: parseRdmaToken(token), scheme: 'token' },
+        origin: { anonymous: false, peerAddress: '127.0.0.1' },
+      }
     : base;
 }
 
@@ -136,10 +144,16 @@ describe('concurrent RDMA UploadParts of one upload', () => {
         expect(done[i]?.etag).toBe(`"${hex}"`);
         md5s.push(Buffer.from(hex, 'hex'));
       }
-      const out = await cu.completeMultipartUpload(ctx(), { bucket, key: 'parallel', uploadId: up.uploadId, parts: done });
+      const out = await cu.completeMultipartUpload(ctx(), {
+        bucket,
+        key: 'parallel',
+        uploadId: up.uploadId,
+        parts: done,
+      });
       expect(out.etag).toBe(`"${createHash('md5').update(Buffer.concat(md5s)).digest('hex')}-${K}"`);
       const h = createHash('md5');
-      for await (const c of (await posix.getObject(ctx(), { bucket, key: 'parallel' })).body) h.update(c as Buffer);
+      for await (const c of (await posix.getObject(ctx(), { bucket, key: 'parallel' })).body)
+        h.update(c as Buffer);
       expect(h.digest('hex')).toBe(await client.hash(region));
     } finally {
       await cu.closeRdma().catch(() => {});
@@ -179,7 +193,12 @@ describe('concurrent RDMA UploadParts of one upload', () => {
         'retry-after': '1',
       });
       expect(cu.stats().declines['agent-busy']).toBe(1);
-      const listed = await posix.listParts(ctx(), { bucket, key: 'capped', uploadId: up.uploadId, maxParts: 10 });
+      const listed = await posix.listParts(ctx(), {
+        bucket,
+        key: 'capped',
+        uploadId: up.uploadId,
+        maxParts: 10,
+      });
       expect(listed.parts.map((p) => p.partNumber)).toEqual([]); // nothing of part 2 stored
       open();
       const one = await first;

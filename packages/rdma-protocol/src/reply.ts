@@ -6,7 +6,12 @@
 //   failed after acceptance → 500 InternalError with no reply header (a PUT stores nothing)
 // The byte headers equal the object (or range) size exactly; a short transfer is a failure.
 
-import { BYTES_HEADER, BYTES_TRANSFERRED_HEADER, DECLINE_REASON_HEADER, REPLY_HEADER } from './header-names.js';
+import {
+  BYTES_HEADER,
+  BYTES_TRANSFERRED_HEADER,
+  DECLINE_REASON_HEADER,
+  REPLY_HEADER,
+} from './header-names.js';
 import type { RdmaOp } from './token-types.js';
 
 /** The reply value of a declined request. */

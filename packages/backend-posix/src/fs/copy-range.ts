@@ -40,7 +40,8 @@ const CALL_BYTES = 256 << 20;
  * Every call fails with this errno (as on a file system without the call): set by tests, and by
  * VGWRDMA_COPY_RANGE=off in the environment (ENOSYS: the read/write path, e.g. to compare).
  */
-let forcedErrno: number | undefined = process.env.VGWRDMA_COPY_RANGE === 'off' ? constants.errno.ENOSYS : undefined;
+let forcedErrno: number | undefined =
+  process.env.VGWRDMA_COPY_RANGE === 'off' ? constants.errno.ENOSYS : undefined;
 
 /** Tests only: make copy_file_range fail with `errno` (undefined: behave normally). */
 export function forceCopyRangeErrno(errno: number | undefined): void {

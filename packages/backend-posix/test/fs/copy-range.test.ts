@@ -51,22 +51,28 @@ describe('copyRange', () => {
     expect(out.subarray(1000).equals(data.subarray(5))).toBe(true);
   });
 
-  it.each(['EXDEV', 'EOPNOTSUPP', 'ENOSYS'])('answers copied: false on %s (the fallback is the caller’s)', async (name) => {
-    forceCopyRangeErrno((constants.errno as Record<string, number>)[name]);
-    const f = files(randomBytes(100_000));
-    try {
-      expect(await copyRange(f.src, 0, f.dst, 0, 100_000)).toEqual({ copied: false, done: 0 });
-    } finally {
-      f.close();
-    }
-    expect(readFileSync(f.dstPath).length).toBe(0);
-  });
+  it.each(['EXDEV', 'EOPNOTSUPP', 'ENOSYS'])(
+    'answers copied: false on %s (the fallback is the caller’s)',
+    async (name) => {
+      forceCopyRangeErrno((constants.errno as Record<string, number>)[name]);
+      const f = files(randomBytes(100_000));
+      try {
+        expect(await copyRange(f.src, 0, f.dst, 0, 100_000)).toEqual({ copied: false, done: 0 });
+      } finally {
+        f.close();
+      }
+      expect(readFileSync(f.dstPath).length).toBe(0);
+    },
+  );
 
   it('rejects with an fs error for a failure that is not "unsupported"', async () => {
     forceCopyRangeErrno(constants.errno.EIO);
     const f = files(randomBytes(1000));
     try {
-      await expect(copyRange(f.src, 0, f.dst, 0, 1000)).rejects.toMatchObject({ code: 'EIO', syscall: 'copy_file_range' });
+      await expect(copyRange(f.src, 0, f.dst, 0, 1000)).rejects.toMatchObject({
+        code: 'EIO',
+        syscall: 'copy_file_range',
+      });
     } finally {
       f.close();
     }

@@ -5,10 +5,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { constants } from 'node:os';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { forceCopyRangeErrno } from '../../src/fs/copy-range.js';
-import { assemble } from '../../src/multipart/assemble.js';
 import type { PosixEnv } from '../../src/env.js';
+import { forceCopyRangeErrno } from '../../src/fs/copy-range.js';
 import { uploadRel } from '../../src/fs/layout.js';
+import { assemble } from '../../src/multipart/assemble.js';
 import { body, ctx, type Fixture, fixture, readAll, withBucket } from '../helpers.js';
 
 const MiB = 1024 * 1024;
@@ -52,7 +52,12 @@ function envOf(): PosixEnv {
 
 async function completeAndRead(key: string, sizes: number[]) {
   const u = await multipart(key, sizes);
-  const out = await f.backend.completeMultipartUpload(ctx(), { bucket, key, uploadId: u.uploadId, parts: u.parts });
+  const out = await f.backend.completeMultipartUpload(ctx(), {
+    bucket,
+    key,
+    uploadId: u.uploadId,
+    parts: u.parts,
+  });
   expect(out.etag).toBe(u.etag);
   const got = await f.backend.getObject(ctx(), { bucket, key });
   expect(got.etag).toBe(u.etag);
