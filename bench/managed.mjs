@@ -13,6 +13,7 @@
 //   npm run bench:managed -- [--sizes 256MiB,1GiB] [--memory host,cuda] [--rounds 2]
 //     [--part-size 64MiB] [--concurrency N] [--methods managed,single,http] [--http-max 4GiB]
 //     [--gateway-dir DIR] [--out DIR] [--label TEXT] [--bundled]
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, hostname, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,6 +43,8 @@ const { values: args } = parseArgs({
     out: { type: 'string', default: fileURLToPath(new URL('./results', import.meta.url)) },
     label: { type: 'string', default: hostname() },
     bundled: { type: 'boolean', default: false },
+    /** Largest host object held in one Uint8Array (default: Node's limit); above it, part reader/writer. */
+    'host-array-max': { type: 'string' },
   },
 });
 const UNITS = { KiB: 2 ** 10, MiB, GiB };
@@ -60,7 +63,10 @@ const HTTP_MAX = parseSize('--http-max', args['http-max']);
 /** One RDMA request's window (TOKEN_CAPACITY): the single PUT/GET moves at most this. */
 const SINGLE_MAX = 4 * GiB - 64 * 1024;
 /** Largest Uint8Array here; a larger host object goes through a part reader / writer. */
-const HOST_ARRAY_MAX = (await import('node:buffer')).constants.MAX_LENGTH;
+const HOST_ARRAY_MAX =
+  args['host-array-max'] === undefined
+    ? (await import('node:buffer')).constants.MAX_LENGTH
+    : parseSize('--host-array-max', args['host-array-max']);
 const log = (...m) => console.error('[bench:managed]', ...m);
 
 if (!args.bundled) {
@@ -79,6 +85,13 @@ const POOL = { count: Math.min(16, Math.max(4, cores)), size: 64 * MiB };
 const CREDS = { access: 'managed-access', secret: 'managed-secret' };
 const BUCKET = 'managed';
 const gbps = (bytes, ms) => bytes / ms / 1e6;
+const fsType = (dir) => {
+  try {
+    return execFileSync('stat', ['-f', '-c', '%T', dir]).toString().trim();
+  } catch {
+    return 'unknown';
+  }
+};
 
 const gateway = await startServer('gateway', {
   ...CREDS,
@@ -354,6 +367,7 @@ const doc = {
     channels: 128,
     uvThreadpoolSize: Number(process.env.UV_THREADPOOL_SIZE),
     root: args['gateway-dir'],
+    rootFs: fsType(args['gateway-dir']),
   },
   client: { partSize: PART_SIZE, concurrency: CONCURRENCY },
   rows,

@@ -3,7 +3,7 @@
 const MiB = 2 ** 20;
 const GiB = 2 ** 30;
 
-const cell = (m, dir) => (m?.skipped ? '—' : `${m[`${dir}GBps`]}`);
+const cell = (m, dir) => (!m || m.skipped ? '—' : `${m[`${dir}GBps`]}`);
 
 function targets(doc) {
   const out = [];
@@ -50,7 +50,7 @@ export function managedMarkdown(doc) {
     '',
     `${doc.started} · ${doc.host.cpus} cores (${doc.host.model}) · Node ${doc.host.node} · load ${doc.host.loadavgStart.map((x) => x.toFixed(2)).join(' ')} → ${doc.host.loadavgEnd.map((x) => x.toFixed(2)).join(' ')}`,
     '',
-    `Transport: ${doc.transport}. Gateway: ${doc.gateway.child}, pool ${doc.gateway.pool.count} × ${doc.gateway.pool.size / MiB} MiB, ${doc.gateway.channels} channels, UV_THREADPOOL_SIZE ${doc.gateway.uvThreadpoolSize}, root in ${doc.gateway.root}. Client: part size ${doc.client.partSize / MiB} MiB, ${doc.client.concurrency} parts in flight (managed and HTTP alike). GB/s = 1e9 bytes/s, medians of the rounds; every download compared byte for byte with the data — verified: **${doc.verified}**.`,
+    `Transport: ${doc.transport}. Gateway: ${doc.gateway.child}, pool ${doc.gateway.pool.count} × ${doc.gateway.pool.size / MiB} MiB, ${doc.gateway.channels} channels, UV_THREADPOOL_SIZE ${doc.gateway.uvThreadpoolSize}, root in ${doc.gateway.root} (${doc.gateway.rootFs}). Client: part size ${doc.client.partSize / MiB} MiB, ${doc.client.concurrency} parts in flight (managed and HTTP alike). GB/s = 1e9 bytes/s, medians of the rounds; every download compared byte for byte with the data — verified: **${doc.verified}**.`,
     '',
     `Command: \`${doc.command}\``,
     '',
