@@ -107,6 +107,19 @@ const s3 = new sdk.S3Client({
   requestChecksumCalculation: 'WHEN_REQUIRED',
   responseChecksumValidation: 'WHEN_REQUIRED',
 });
+// CompleteMultipartUpload's round trip, timed apart (the gateway assembles the object in it).
+let completeMs = 0;
+s3.middlewareStack.add(
+  (next, context) => async (a) => {
+    const t0 = performance.now();
+    try {
+      return await next(a);
+    } finally {
+      if (context.commandName === 'CompleteMultipartUploadCommand') completeMs += performance.now() - t0;
+    }
+  },
+  { step: 'initialize', name: 'benchCompleteTimer' },
+);
 const manager = new TransferManager({ client: s3, partSize: PART_SIZE, concurrency: CONCURRENCY });
 
 /** Where an object's bytes live for one (memory, size): how to fill, hand over, and check them. */
@@ -186,9 +199,11 @@ function endpoints(memory, size, cuda) {
 async function roundTrip(method, memory, size, ep) {
   const key = `${method}-${memory}-${sizeName(size)}`;
   if (method === 'managed') {
+    completeMs = 0;
     let t0 = performance.now();
     const up = await manager.upload({ bucket: BUCKET, key, source: ep.source });
     const upMs = performance.now() - t0;
+    const upCompleteMs = completeMs;
     ep.reset();
     t0 = performance.now();
     const down = await manager.download({ bucket: BUCKET, key, destination: ep.destination });
@@ -200,6 +215,7 @@ async function roundTrip(method, memory, size, ep) {
       retries: up.retries + down.retries,
       httpParts: up.httpParts + down.httpParts,
       maxInFlight: Math.max(up.maxInFlight, down.maxInFlight),
+      completeMs: Math.round(upCompleteMs),
     };
     return { upMs, downMs, verified: verified && up.httpParts + down.httpParts === 0, detail };
   }
@@ -240,9 +256,11 @@ async function roundTrip(method, memory, size, ep) {
     if (memory === 'cuda') return { skipped: 'the AWS SDK reads and writes host memory only' };
     if (size > HTTP_MAX) return { skipped: `above --http-max ${sizeName(HTTP_MAX)} (device time)` };
     const spec = { bucket: BUCKET, key, size, partSize: PART_SIZE, concurrency: CONCURRENCY };
+    completeMs = 0;
     let t0 = performance.now();
     const etag = await httpUpload(s3, { ...spec, part: ep.part });
     const upMs = performance.now() - t0;
+    const upCompleteMs = completeMs;
     ep.reset();
     t0 = performance.now();
     const n = await httpDownload(s3, { ...spec, got: ep.got });
@@ -251,7 +269,7 @@ async function roundTrip(method, memory, size, ep) {
       upMs,
       downMs,
       verified: n === size && ep.verify(),
-      detail: { etag, parts: Math.ceil(size / PART_SIZE) },
+      detail: { etag, parts: Math.ceil(size / PART_SIZE), completeMs: Math.round(upCompleteMs) },
     };
   }
   throw new Error(`unknown method ${method}`);
@@ -299,7 +317,7 @@ try {
           verified &&= res.verified;
           if (!res.verified) log(`${method} ${memory} ${sizeName(size)} round ${r}: NOT verified`);
           log(
-            `${memory} ${sizeName(size)} ${method}: up ${gbps(size, res.upMs).toFixed(2)} GB/s, down ${gbps(size, res.downMs).toFixed(2)} GB/s${res.verified ? '' : ' NOT VERIFIED'}`,
+            `${memory} ${sizeName(size)} ${method}: up ${gbps(size, res.upMs).toFixed(2)} GB/s (Complete ${res.detail.completeMs ?? '-'} ms), down ${gbps(size, res.downMs).toFixed(2)} GB/s${res.verified ? '' : ' NOT VERIFIED'}`,
           );
           await s3.send(
             new sdk.DeleteObjectCommand({ Bucket: BUCKET, Key: `${method}-${memory}-${sizeName(size)}` }),
@@ -317,6 +335,7 @@ try {
           upGBps: round(median(e.runs.map((x) => gbps(size, x.upMs))), 2),
           downGBps: round(median(e.runs.map((x) => gbps(size, x.downMs))), 2),
           upRuns: e.runs.map((x) => round(gbps(size, x.upMs), 2)),
+          completeMsRuns: e.runs.map((x) => x.detail.completeMs ?? null),
           downRuns: e.runs.map((x) => round(gbps(size, x.downMs), 2)),
           gatewayPeakRssMiB: Math.round(e.peakRss / MiB),
           verified: e.runs.every((x) => x.verified),
