@@ -3,8 +3,9 @@
 // into place by copy_file_range (fs/copy-range.ts: page-cache copy on ext4 and tmpfs, a reflink
 // on XFS and btrfs), COPIES_AT_ONCE parts at once (as many as libuv's pool has threads), each
 // at its own offset. A file system that cannot (EXDEV, EOPNOTSUPP, ENOSYS, …) gets the rest of
-// that part and every later one by read/write through JS. `algorithms` names the checksums that could not be combined: then every
-// byte must be hashed anyway, so the whole object is copied through JS, hashing as it goes.
+// that part and every later one by read/write through JS. `algorithms` names the checksums that
+// could not be combined: then every byte must be hashed anyway, so the whole object is copied
+// through JS, hashing as it goes.
 
 import { createReadStream } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
