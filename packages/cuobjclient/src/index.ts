@@ -2,6 +2,7 @@
 // ordinary @aws-sdk/client-s3 S3Client: Session.open({ size }) → upload / download → close, and
 // TransferManager for objects of any size (managed multipart uploads, concurrent ranged GETs).
 
+export type { DeviceAllocation } from '@vgwrdma/rdma-ffi';
 // The protocol's names and limits, re-exported so an SDK user needs no second import.
 export {
   BYTES_HEADER,
@@ -37,6 +38,8 @@ export {
   MAX_OBJECT_SIZE,
   MAX_PARTS,
   MIN_PART_SIZE,
+  type PartSpan,
+  planParts,
   type ResolvedOptions as ResolvedTransferOptions,
 } from './transfer-options.js';
 export type {

@@ -3,8 +3,10 @@
 // of them), verification, and per-pair RDMA/std-s3 ratios for --compare.
 
 import { CreateBucketCommand, HeadBucketCommand, type S3Client } from '@aws-sdk/client-s3';
-import { formatByteSize } from '@vgwrdma/rdma-protocol';
+import { DEFAULT_CONCURRENCY, DEFAULT_PART_SIZE } from '@vgwrdma/cuobjclient';
+import { formatByteSize, TOKEN_CAPACITY } from '@vgwrdma/rdma-protocol';
 import type { Config } from './flags.js';
+import type { PartSettings } from './managed-transports.js';
 import type { Iteration, PairRatios, RunResult } from './result.js';
 import { Runner } from './runner.js';
 import { median } from './stats.js';
@@ -58,6 +60,21 @@ export function modesOf(config: Config): Mode[] {
   return [config.stdS3 ? 'std-s3' : 'rdma'];
 }
 
+/**
+ * Managed transfers when -part-size or -part-concurrency is given, or the object is larger than
+ * one session can move (the token capacity): the SDK's defaults fill in what is not given.
+ */
+export function partsOf(config: Config, size: number): { parts?: PartSettings } {
+  if (config.partSize === undefined && config.partConcurrency === undefined && size <= TOKEN_CAPACITY)
+    return {};
+  return {
+    parts: {
+      partSize: config.partSize ?? DEFAULT_PART_SIZE,
+      concurrency: config.partConcurrency ?? DEFAULT_CONCURRENCY,
+    },
+  };
+}
+
 /** Runs every configuration; resolves with one result per mode and size, in run order. */
 export async function runBench(
   config: Config,
@@ -80,6 +97,7 @@ export async function runBench(
             size,
             ...(mode === 'rdma' ? { memory: config.memory } : {}),
             ...(config.serverPid === undefined ? {} : { serverPid: config.serverPid }),
+            ...partsOf(config, size),
           }),
         );
       }

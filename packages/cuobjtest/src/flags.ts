@@ -7,8 +7,12 @@ import {
   ByteSizeError,
   formatByteSize,
   parseByteSize,
+  TOKEN_CAPACITY,
   VgwrdmaError,
 } from '@vgwrdma/rdma-protocol';
+
+/** S3's smallest part (but the last). */
+const MIN_PART_SIZE = 5 * 2 ** 20;
 
 export interface Config {
   endpoint: string;
@@ -26,6 +30,8 @@ export interface Config {
   concurrency: number;
   sizes: number[] | undefined;
   memory: 'host' | 'cuda';
+  partSize: number | undefined;
+  partConcurrency: number | undefined;
   compare: boolean;
   json: boolean;
   report: string | undefined;
@@ -159,6 +165,20 @@ export const FLAGS: readonly FlagSpec[] = [
     help: 'RDMA session memory: host, or cuda (GPU memory; staged through pinned host memory over softnic)',
   },
   {
+    name: 'part-size',
+    field: 'partSize',
+    kind: 'size',
+    arg: 'SIZE',
+    help: "managed transfer: multipart upload and ranged GETs in parts of SIZE (at least 5 MiB; default the SDK's, 64 MiB, when only -part-concurrency is given or -size is above one session's cap, 4 GiB - 64 KiB)",
+  },
+  {
+    name: 'part-concurrency',
+    field: 'partConcurrency',
+    kind: 'count',
+    arg: 'N',
+    help: "managed transfer: N parts in flight per object (default the SDK's, 4); std-s3 uses the same parts",
+  },
+  {
     name: 'compare',
     field: 'compare',
     kind: 'boolean',
@@ -281,6 +301,10 @@ export function parseFlags(
   if (c.compare && c.stdS3) throw new UsageError('-compare already runs std-s3; drop -std-s3');
   if (c.memory !== 'host' && c.memory !== 'cuda')
     throw new UsageError(`-memory: must be host or cuda, got '${String(c.memory)}'`);
+  if (c.partSize !== undefined && c.partSize < MIN_PART_SIZE)
+    throw new UsageError(`-part-size: at least 5 MiB (S3's smallest part), got ${c.partSize}`);
+  if (c.partSize !== undefined && c.partSize > TOKEN_CAPACITY)
+    throw new UsageError(`-part-size: at most ${TOKEN_CAPACITY} (one RDMA token), got ${c.partSize}`);
   if (c.memory === 'cuda' && c.stdS3)
     throw new UsageError('-memory cuda is for RDMA transfers; drop -std-s3');
   return c;

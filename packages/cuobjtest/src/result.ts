@@ -36,6 +36,22 @@ export interface PairRatios {
   readonly get?: { readonly median: number; readonly pairs: readonly number[] };
 }
 
+/** A managed direction: parts per transfer, retries over all its transfers, the last ETag. */
+export interface ManagedDirection {
+  readonly parts: number;
+  readonly retries: number;
+  /** The object's ETag (`"<md5>-<parts>"` after a multipart upload). */
+  readonly etag?: string;
+}
+
+/** Managed transfers (-part-size / -part-concurrency, or -size above one session's cap). */
+export interface ManagedRun {
+  readonly partSize: number;
+  readonly partConcurrency: number;
+  readonly put?: ManagedDirection;
+  readonly get?: ManagedDirection;
+}
+
 export interface RunResult {
   readonly mode: Mode;
   /** How the data moved on the client side: 'softnic' / 'verbs' / 'cuobj' for rdma, 'http' for std-s3 (softnic figures are software, not RDMA hardware). */
@@ -51,6 +67,8 @@ export interface RunResult {
   readonly bucket: string;
   readonly put?: DirectionResult;
   readonly get?: DirectionResult;
+  /** Managed transfers only: parts, retries, ETag. */
+  readonly managed?: ManagedRun;
   /** Every round trip's read-back CRC32 matched what was written. */
   readonly verified: boolean;
   /** What failed verification, when something did. */

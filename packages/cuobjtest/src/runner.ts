@@ -5,13 +5,20 @@
 // Checks run outside the timed region.
 
 import { performance } from 'node:perf_hooks';
-import { crc32 } from 'node:zlib';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { hostOptionsFromEnv } from '@vgwrdma/cuobjclient';
 import { cpuSpent, sampleCpu } from './cpu.js';
-import type { DirectionResult, Iteration, RunResult } from './result.js';
+import type { PartSettings } from './managed-transports.js';
+import type { DirectionResult, Iteration, ManagedDirection, RunResult } from './result.js';
 import { gbps, summarize } from './stats.js';
-import { getInto, type Memory, type Mode, openTransport, type Transport } from './transports.js';
+import {
+  crcOfObject,
+  type Memory,
+  type Mode,
+  type Moved,
+  openTransport,
+  type Transport,
+} from './transports.js';
 
 interface RunnerOptions {
   readonly mode: Mode;
@@ -24,18 +31,17 @@ interface RunnerOptions {
   readonly memory?: Memory;
   /** A server process on this host whose CPU time each iteration also records. */
   readonly serverPid?: number;
+  /** Managed transfers (multipart / ranged GETs) with these parts; absent: one request per object. */
+  readonly parts?: PartSettings;
 }
 
 type Direction = 'put' | 'get';
-
-function crcOf(b: Uint8Array): number {
-  return crc32(b) >>> 0;
-}
 
 export class Runner implements AsyncDisposable {
   private readonly latencies: Record<Direction, number[]> = { put: [], get: [] };
   private readonly iterations: Record<Direction, Iteration[]> = { put: [], get: [] };
   private readonly staging: Record<Direction, number[]> = { put: [], get: [] };
+  private readonly managed: Record<Direction, Moved[]> = { put: [], get: [] };
   private readonly failures: string[] = [];
   private expected: number[] = [];
   private verifiedOnce = false;
@@ -50,7 +56,14 @@ export class Runner implements AsyncDisposable {
     try {
       for (const _ of options.keys)
         workers.push(
-          await openTransport(options.mode, options.s3, options.bucket, options.size, options.memory),
+          await openTransport(
+            options.mode,
+            options.s3,
+            options.bucket,
+            options.size,
+            options.memory,
+            options.parts,
+          ),
         );
     } catch (err) {
       for (const w of workers) await w[Symbol.asyncDispose]();
@@ -70,12 +83,9 @@ export class Runner implements AsyncDisposable {
 
   /** -get-only: the reference CRC32 of each existing object, by an untimed plain-HTTP GET. */
   async loadReference(): Promise<void> {
-    const scratch = new Uint8Array(this.options.size);
     this.expected = [];
-    for (const key of this.options.keys) {
-      await getInto(this.options.s3, this.options.bucket, key, scratch);
-      this.expected.push(crcOf(scratch));
-    }
+    for (const key of this.options.keys)
+      this.expected.push(await crcOfObject(this.options.s3, this.options.bucket, key, this.options.size));
   }
 
   /** One untimed iteration in `direction` (warm-up): every worker at once, nothing recorded. */
@@ -99,6 +109,7 @@ export class Runner implements AsyncDisposable {
         const t0 = performance.now();
         const moved = await (direction === 'put' ? w.put(key) : w.get(key));
         if (moved.stagingMs !== undefined) this.staging[direction].push(moved.stagingMs);
+        if (moved.parts !== undefined) this.managed[direction].push(moved);
         return performance.now() - t0;
       }),
     );
@@ -120,10 +131,9 @@ export class Runner implements AsyncDisposable {
 
   /** -put-only: checks each stored object by an untimed plain-HTTP GET. */
   async verifyStored(): Promise<void> {
-    const scratch = new Uint8Array(this.options.size);
     for (const [i, key] of this.options.keys.entries()) {
-      await getInto(this.options.s3, this.options.bucket, key, scratch);
-      this.check(crcOf(scratch), i, `stored object ${key}`);
+      const crc = await crcOfObject(this.options.s3, this.options.bucket, key, this.options.size);
+      this.check(crc, i, `stored object ${key}`);
     }
   }
 
@@ -170,6 +180,27 @@ export class Runner implements AsyncDisposable {
         ...(serverCpuMs === undefined ? {} : { serverCpuMs }),
       };
     };
+    const managedOf = (d: Direction): ManagedDirection | undefined => {
+      const m = this.managed[d];
+      if (m.length === 0) return undefined;
+      return {
+        parts: m[0]?.parts ?? 0,
+        retries: m.reduce((a, x) => a + (x.retries ?? 0), 0),
+        ...(m.at(-1)?.etag === undefined ? {} : { etag: m.at(-1)?.etag as string }),
+      };
+    };
+    const parts = this.options.parts;
+    const mput = managedOf('put');
+    const mget = managedOf('get');
+    const managed =
+      parts === undefined
+        ? undefined
+        : {
+            partSize: parts.partSize,
+            partConcurrency: parts.concurrency,
+            ...(mput ? { put: mput } : {}),
+            ...(mget ? { get: mget } : {}),
+          };
     const device = this.workers[0]?.describe();
     const put = direction('put');
     const get = direction('get');
@@ -186,6 +217,7 @@ export class Runner implements AsyncDisposable {
       bucket: this.options.bucket,
       ...(put ? { put } : {}),
       ...(get ? { get } : {}),
+      ...(managed ? { managed } : {}),
       verified: this.verifiedOnce && this.failures.length === 0,
       ...(this.failures.length ? { failures: [...this.failures] } : {}),
     };

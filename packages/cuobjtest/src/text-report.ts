@@ -128,9 +128,29 @@ export function closingLines(r: RunResult): string[] {
   return ['', 'All checksums OK.'];
 }
 
+/** Managed runs (not in the original): part size, parts in flight, parts, retries and the ETag. */
+export function managedLines(r: RunResult): string[] {
+  const m = r.managed;
+  if (!m) return [];
+  const out = [`managed  part-size=${fmtSize(m.partSize)}  part-concurrency=${m.partConcurrency}`];
+  for (const [name, d] of [
+    ['PUT', m.put],
+    ['GET', m.get],
+  ] as const) {
+    if (d) out.push(`${name}  parts=${d.parts}  retries=${d.retries}${d.etag ? `  etag=${d.etag}` : ''}`);
+  }
+  return out;
+}
+
 /** The whole block of one run. The closing line only when it verified (else stderr says why). */
 export function runBlock(r: RunResult): string[] {
-  return [...headerLines(r), ...iterationRows(r), ...summaryLines(r), ...(r.verified ? closingLines(r) : [])];
+  return [
+    ...headerLines(r),
+    ...iterationRows(r),
+    ...summaryLines(r),
+    ...managedLines(r),
+    ...(r.verified ? closingLines(r) : []),
+  ];
 }
 
 /** --compare: the per-pair ratios under the RDMA block (not in the original, which had no compare). */

@@ -2,21 +2,26 @@
 // reads/writes registered memory; no fallback, so a declined transfer fails loudly) — in host
 // memory, or with --memory cuda in GPU memory (staged through pinned host memory over softnic) —
 // and 'std-s3' with the data in the HTTP body (plain PutObject/GetObject, no aws-chunked
-// framing). Each transport owns one object-sized buffer that puts read and gets fill, and
+// framing); with part settings the managed ones (managed-transports.ts). Each transport owns one object-sized buffer that puts read and gets fill, and
 // answers for its content by CRC32 read where the data really is (device memory for 'cuda').
 
 import { randomFillSync } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { Session } from '@vgwrdma/cuobjclient';
+import { ManagedRdmaTransport, MultipartHttpTransport, type PartSettings } from './managed-transports.js';
 
 export type Mode = 'rdma' | 'std-s3';
 export type Memory = 'host' | 'cuda';
 
 /** What one transfer reports besides its time. */
-interface Moved {
+export interface Moved {
   /** ms of device ↔ host staging inside the transfer ('cuda' only). */
   readonly stagingMs?: number;
+  /** Managed transfers: parts (or ranges) moved, retries, the object's ETag. */
+  readonly parts?: number;
+  readonly retries?: number;
+  readonly etag?: string | undefined;
 }
 
 export interface Transport extends AsyncDisposable {
@@ -51,7 +56,13 @@ export async function openTransport(
   bucket: string,
   size: number,
   memory: Memory = 'host',
+  parts?: PartSettings,
 ): Promise<Transport> {
+  if (parts !== undefined) {
+    return mode === 'rdma'
+      ? new ManagedRdmaTransport(s3, bucket, size, memory, parts)
+      : new MultipartHttpTransport(s3, bucket, size, parts);
+  }
   return mode === 'rdma' ? RdmaTransport.open(s3, bucket, size, memory) : new HttpTransport(s3, bucket, size);
 }
 
@@ -159,6 +170,19 @@ class HttpTransport implements Transport {
   }
 
   async [Symbol.asyncDispose](): Promise<void> {}
+}
+
+/** CRC32 of an object by a plain-HTTP GET, streamed (any size); it must be `size` bytes long. */
+export async function crcOfObject(s3: S3Client, bucket: string, key: string, size: number): Promise<number> {
+  const out = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+  let at = 0;
+  let crc = 0;
+  for await (const chunk of out.Body as AsyncIterable<Uint8Array>) {
+    crc = crc32(chunk, crc);
+    at += chunk.length;
+  }
+  if (at !== size) throw new Error(`GET ${key}: object has ${at} bytes, expected ${size}`);
+  return crc >>> 0;
 }
 
 /** Plain-HTTP GET of an object into `target`, which it must fill exactly. */

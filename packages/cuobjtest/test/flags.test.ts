@@ -1,5 +1,6 @@
 import { BYTE_SIZE_FORMS } from '@vgwrdma/rdma-protocol';
 import { describe, expect, it } from 'vitest';
+import { partsOf } from '../src/bench.js';
 import { FLAGS, parseFlags, UsageError, usage } from '../src/flags.js';
 
 /** The secret every run needs (as the original cuobjtest, there is no default). */
@@ -163,5 +164,21 @@ describe('sizes', () => {
 
   it('--help states the accepted forms', () => {
     expect(usage()).toContain(BYTE_SIZE_FORMS);
+  });
+});
+
+describe('managed transfers', () => {
+  const base = ['-secret', 's'];
+  it('-part-size and -part-concurrency parse; managed when given, or when -size is above one session', () => {
+    const c = parseFlags([...base, '-part-size', '16MiB', '-part-concurrency', '8']);
+    expect(c).toMatchObject({ partSize: 16 * 2 ** 20, partConcurrency: 8 });
+    expect(partsOf(c, 2 ** 20)).toEqual({ parts: { partSize: 16 * 2 ** 20, concurrency: 8 } });
+    const plain = parseFlags(base);
+    expect(partsOf(plain, 64 * 2 ** 20)).toEqual({});
+    expect(partsOf(plain, 5 * 2 ** 30)).toEqual({ parts: { partSize: 64 * 2 ** 20, concurrency: 4 } });
+    expect(() => parseFlags([...base, '-part-size', '4MiB'])).toThrow(/at least 5 MiB/);
+    expect(() => parseFlags([...base, '-part-size', '5GiB'])).toThrow(/at most/);
+    expect(usage()).toMatch(/-part-size SIZE/);
+    expect(usage()).toMatch(/-part-concurrency N/);
   });
 });

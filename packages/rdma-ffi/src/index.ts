@@ -7,6 +7,7 @@ export { NativeLoadError, type NativeLoadErrorCode } from '@vgwrdma/native';
 export { type CeilingProbe, measureCeiling } from './ceiling-probes.js';
 export { MEMORY_KIND_ID, type MemoryKind } from './client/client-abi.js';
 export { type HostClientOptions, MAX_HOST_REGION } from './client/client-base.js';
+export { DeviceAllocation } from './client/device-allocation.js';
 export { DeviceMemory } from './client/device-memory.js';
 export { type CudaOptions, GpuClient, type StagingOptions } from './client/gpu-client.js';
 export { HostClient } from './client/host-client.js';

@@ -5,10 +5,10 @@
 // CUDA runtime is loaded at run time; without one (or without a device) CUDA calls fail with
 // RdmaError ENODEV naming what was missing. 'cuda-managed' is refused (ENOTSUP).
 
-import { RdmaError } from '../errors.js';
-import type { MemoryKind } from './client-abi.js';
-import { cuobjClientAbi } from './client-abi.js';
+import { errnoOf, RdmaError } from '../errors.js';
+import { cuobjClientAbi, MEMORY_KIND_ID, type MemoryKind } from './client-abi.js';
 import { ClientBase, type HostClientOptions, type RegionInit } from './client-base.js';
+import { DeviceAllocation } from './device-allocation.js';
 import { DeviceMemory } from './device-memory.js';
 import type { HostMemory } from './host-memory.js';
 
@@ -29,6 +29,8 @@ export interface StagingOptions {
 const DESCRIBE_CAP = 512;
 
 export class GpuClient extends ClientBase {
+  private readonly allocations = new Set<DeviceAllocation>();
+
   constructor(options: HostClientOptions = {}) {
     super(options, cuobjClientAbi);
   }
@@ -38,6 +40,38 @@ export class GpuClient extends ClientBase {
   allocate(size: number, kind?: MemoryKind): HostMemory;
   allocate(size: number, kind: MemoryKind = 'system'): HostMemory {
     return this.allocateKind(size, kind);
+  }
+
+  /**
+   * Allocates `size` bytes of CUDA device memory WITHOUT registering it (no token can name it):
+   * any size the device has room for. Freed by its close() or this client's close().
+   */
+  allocateDevice(size: number): DeviceAllocation {
+    if (!Number.isSafeInteger(size) || size <= 0) throw new RangeError(`allocateDevice: bad size ${size}`);
+    const address = this.lib.fn.cuobj_client_alloc(
+      this.handle,
+      size,
+      MEMORY_KIND_ID['cuda-device'],
+    ) as bigint;
+    if (!address) {
+      const { errno, message } = this.lib.lastError();
+      throw new RdmaError('allocateDevice', errno || errnoOf('ENOMEM'), message);
+    }
+    const a = new DeviceAllocation(this.lib, this.handle, address, size, (x) => this.allocations.delete(x));
+    this.allocations.add(a);
+    return a;
+  }
+
+  /** Frees the device allocations still open, then closes the client. */
+  override close(): void {
+    for (const a of [...this.allocations]) {
+      try {
+        a.close();
+      } catch {
+        // freeing what is left is best effort; the client's own close releases the context
+      }
+    }
+    super.close();
   }
 
   /** Registers caller-owned memory of `kind` (cuMemObjGetDescriptor); it must outlive the region. */
