@@ -8,7 +8,8 @@
 //        VGWRDMA_SHIM_DIR=$PWD ./node run.mjs --bundled --quick --out results --label '…'
 //        (ETag modes: VGWRDMA_SHIM_DIR=$PWD ./node etag-modes.mjs --bundled --out results)
 // GPU memory (issues 10, 24), from the repository root there: sh .carry/benchdev/run-gpu.sh
-//   (staging overlap alone: GPU_ONLY=overlap sh .carry/benchdev/run-gpu.sh)
+//   (staging overlap alone: GPU_ONLY=overlap sh .carry/benchdev/run-gpu.sh; managed transfers alone,
+//   host and GPU memory, 1, 4 and 16 GiB: GPU_ONLY=managed sh .carry/benchdev/run-gpu.sh)
 
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, realpathSync, rmSync } from 'node:fs';
@@ -36,6 +37,7 @@ const ENTRIES = {
   'cuobjtest.mjs': 'packages/cuobjtest/dist/main.js',
   'gpu-roundtrip.mjs': 'bench/device/gpu-roundtrip.mjs',
   'gpu-overlap.mjs': 'bench/device/gpu-overlap.mjs',
+  'managed.mjs': 'bench/managed.mjs',
 };
 
 rmSync(args.out, { recursive: true, force: true });

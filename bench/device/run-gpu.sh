@@ -9,6 +9,10 @@
 #     staging.overlap true / false, alternating pairs, every round trip verified on the device).
 # GPU_ONLY=overlap runs step 3 alone (and the C tests of step 1); GPU_OVERLAP_SIZE (1GiB) and
 # GPU_OVERLAP_PAIRS (5) size it.
+# GPU_ONLY=managed runs only the managed-transfer benchmark (issue 31, bench/managed.mjs: managed
+# RDMA vs one RDMA PUT/GET vs the AWS SDK's multipart over HTTP, host and GPU memory;
+# MANAGED_SIZES, default 1GiB,4GiB,16GiB; MANAGED_ROUNDS, default 2; MANAGED_ARGS for more flags)
+# and writes managed-<ts>.json and managed-latest.md to $OUT; no C tests.
 # Run from the repository root (the native-shims sources travel with the working tree):
 #   sh .carry/benchdev/run-gpu.sh            results in $OUT (the device tool's folder) or ./gpu-out
 # Exit 0 only when every C case passed (or skipped) and every transfer verified.
@@ -21,6 +25,17 @@ export LD_LIBRARY_PATH=/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH
 rc=0
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader >"$OUT/gpu.txt" 2>&1
 cat "$OUT/gpu.txt"
+
+if [ "${GPU_ONLY:-}" = managed ]; then
+  gunzip -c "$B/node.gz" >/tmp/vgw-node && chmod +x /tmp/vgw-node
+  # shellcheck disable=SC2086 # MANAGED_ARGS is a list of flags
+  {
+    VGWRDMA_SHIM_DIR="$B" /tmp/vgw-node "$B/managed.mjs" --bundled --sizes "${MANAGED_SIZES:-1GiB,4GiB,16GiB}" \
+      --memory host,cuda --rounds "${MANAGED_ROUNDS:-2}" --out "$OUT" --label "GPU device machine" ${MANAGED_ARGS:-}
+    echo $? >/tmp/vgw-managed-rc
+  } 2>&1 | tee "$OUT/managed-log.txt"
+  exit "$(cat /tmp/vgw-managed-rc 2>/dev/null || echo 1)"
+fi
 
 T=/tmp/vgw-cuda-tests
 if cmake -S native-shims -B $T -DVGW_SHIMS_TESTS=ON -DVGW_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >$T.log 2>&1 &&

@@ -44,7 +44,9 @@ const SERVERS = {
 export async function startServer(kind, options = {}) {
   const root = await mkdtemp(join(options.rootParent ?? tmpdir(), `bench-${kind}-`));
   const { script, args } = SERVERS[kind];
-  const child = spawn(process.execPath, [script, JSON.stringify(args(root, options))], {
+  // BENCH_SERVER_NODE_ARGS: extra node flags for the server (e.g. --cpu-prof --cpu-prof-dir=DIR).
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, script, JSON.stringify(args(root, options))], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let err = '';

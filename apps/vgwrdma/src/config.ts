@@ -12,6 +12,7 @@ import { type IamServiceConfig, iamServiceConfig } from './iam-config.js';
 import { UNSUPPORTED_IAM_FLAGS } from './iam-flags.js';
 import type { ListenAddress } from './listen-address.js';
 import type { AccessLogFormat } from './observability-flags.js';
+import { defaultPoolBufCount } from './rdma-flags.js';
 import { type Env, resolveFlags, UsageError } from './resolve-flags.js';
 import { S3_FLAGS, type S3BackendConfig, s3BackendConfig, s3Usage } from './s3-command.js';
 import type { TlsFiles } from './tls-files.js';
@@ -261,7 +262,7 @@ export function parseCommandLine(argv: readonly string[], env: Env, cwd = proces
               port: g['rdma-port'],
               transport: g['rdma-transport'],
               poolBufSize: g['pool-buf-size'],
-              poolBufCount: g['pool-buf-count'],
+              poolBufCount: g['pool-buf-count'] ?? defaultPoolBufCount(),
               dcKey: g['rdma-dc-key'],
               numDcis: g['rdma-num-dcis'],
               cqDepth: g['rdma-cq-depth'],

@@ -2,10 +2,21 @@
 // posix backend is wrapped in CuServer and cu-middleware parses the RDMA headers. Rows follow the
 // same FlagSpec shape and are spread into GLOBAL_FLAGS (flags.ts), so parsing, env fallback,
 // validation and --help treat them like every other global flag.
+import { availableParallelism } from 'node:os';
 import { parseIpv4Cidr } from '@vgwrdma/cu-backend';
 import { BYTE_SIZE_FORMS, ByteSizeError, parseByteSize } from '@vgwrdma/rdma-protocol';
 import { z } from 'zod';
 import type { FlagSpec } from './flags.js';
+
+/**
+ * --pool-buf-count's default: one buffer per core, at least 4 and at most 16. An RDMA upload (a
+ * PutObject or one part of a managed multipart upload) keeps about one core busy with its MD5,
+ * so one buffer per core lets one client keep as many parts in flight as the host can hash;
+ * more buffers would only queue behind the cores and pin memory (16 × 64 MiB = 1 GiB).
+ */
+export function defaultPoolBufCount(cores: number = availableParallelism()): number {
+  return Math.min(16, Math.max(4, cores));
+}
 
 const intIn = (min: number, max: number) =>
   z
@@ -101,9 +112,8 @@ export const RDMA_FLAGS = [
     type: 'string',
     env: ['VGW_POOL_BUF_COUNT'],
     schema: intIn(1, 1024),
-    default: '4',
     arg: 'N',
-    help: 'number of registered RDMA buffers (concurrent RDMA requests)',
+    help: 'number of registered RDMA buffers (concurrent RDMA requests); default one per core, 4 to 16 (a transfer keeps about one core busy hashing, so more only queue)',
   },
   {
     name: 'rdma-dc-key',

@@ -2,6 +2,7 @@
 // 64 MiB buffer instead of 1 GiB); flag > env > default; errors that name the flag.
 import { BYTE_SIZE_FORMS } from '@vgwrdma/rdma-protocol';
 import { describe, expect, it } from 'vitest';
+import { defaultPoolBufCount } from '../src/rdma-flags.js';
 import type { Env } from '../src/resolve-flags.js';
 import { globalUsage } from '../src/usage.js';
 import { ROOT_ENV, serveConfig, usageError as usageErrorOf } from './helpers/command-line.js';
@@ -22,7 +23,7 @@ describe('--rdma-* flags', () => {
       port: 19100,
       transport: 'softnic',
       poolBufSize: 64 * 1024 * 1024,
-      poolBufCount: 4,
+      poolBufCount: defaultPoolBufCount(),
       dcKey: 0xffeeddccn,
       numDcis: 128,
       cqDepth: 640,
@@ -34,6 +35,10 @@ describe('--rdma-* flags', () => {
       transferTimeoutMs: 30_000, // + size at 50 MB/s; the per-agent cap defaults in CuServer
       vendorDebug: false,
     });
+  });
+
+  it('default to one pool buffer per core, 4 to 16 (a part in flight per core that can hash it)', () => {
+    expect([1, 2, 4, 6, 16, 64].map((cores) => defaultPoolBufCount(cores))).toEqual([4, 4, 4, 6, 16, 16]);
   });
 
   it('read every flag, and the VGW_* environment variables when a flag is absent', () => {

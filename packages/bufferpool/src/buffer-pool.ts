@@ -29,7 +29,7 @@ export interface AcquireOptions {
   readonly timeoutMs?: number;
 }
 
-/** Counters of a pool. `totalWaits` and `timeouts` are monotonic. */
+/** Counters of a pool. `totalWaits`, `timeouts`, `acquired` and `peakInUse` are monotonic. */
 export interface BufferPoolStats {
   readonly count: number;
   readonly bufferSize: number;
@@ -43,6 +43,8 @@ export interface BufferPoolStats {
   readonly timeouts: number;
   /** Leases granted since creation. */
   readonly acquired: number;
+  /** The most buffers leased at once since creation (how many transfers overlapped). */
+  readonly peakInUse: number;
 }
 
 interface Waiter {
@@ -57,7 +59,7 @@ export class BufferPool implements AsyncDisposable {
   private readonly defaultWaitMs: number;
   private closing = false;
   private closedWaiters: (() => void)[] = [];
-  private counters = { totalWaits: 0, timeouts: 0, acquired: 0 };
+  private counters = { totalWaits: 0, timeouts: 0, acquired: 0, peakInUse: 0 };
 
   private constructor(
     buffers: RdmaBuffer[],
@@ -166,6 +168,7 @@ export class BufferPool implements AsyncDisposable {
   private lease(b: RdmaBuffer): BufferLease {
     const l = new BufferLease(b, (x) => this.giveBack(x));
     this.leased.add(l);
+    this.counters.peakInUse = Math.max(this.counters.peakInUse, this.leased.size);
     this.counters.acquired++;
     return l;
   }

@@ -15,9 +15,9 @@ import { Readable } from 'node:stream';
 import { type BufferLease, type BufferPool, PoolError } from '@vgwrdma/bufferpool';
 import type { RdmaChannel, RdmaServer } from '@vgwrdma/rdma-ffi';
 import {
-  DECLINED_HEADERS,
   DECLINED_REPLY,
   type DeclineReason,
+  declinedHeaders,
   doneHeaders,
   REPLY_HEADER,
 } from '@vgwrdma/rdma-protocol';
@@ -179,7 +179,7 @@ export class CuServer extends DelegatingBackend {
         bytes: 0,
         lanes: 0,
       });
-      return withHeaders(await this.inner.getObject(ctx, input), DECLINED_HEADERS);
+      return withHeaders(await this.inner.getObject(ctx, input), declinedHeaders(admitted.reason));
     }
     return this.getByRdma(ctx, d, input, admitted.release, started);
   }
@@ -208,7 +208,7 @@ export class CuServer extends DelegatingBackend {
     }
     const declined = (reason: DeclineReason): GetObjectOutput => {
       this.ledger.record(ctx, 'get', started, { outcome: 'declined', reason, bytes: 0, lanes: 0 });
-      return withHeaders(out, DECLINED_HEADERS);
+      return withHeaders(out, declinedHeaders(reason));
     };
     if (this.options.maxTransferSize !== undefined && payload > this.options.maxTransferSize) {
       release();
@@ -258,7 +258,7 @@ export class CuServer extends DelegatingBackend {
           ...input,
           conditions: { ...input.conditions, ifMatch: out.etag },
         });
-        return withHeaders(again, DECLINED_HEADERS);
+        return withHeaders(again, declinedHeaders(reason));
       }
       this.ledger.record(ctx, 'get', started, { outcome: 'failed', bytes: 0, lanes: session.lanes });
       if (ctx.signal.aborted) throw ctx.signal.reason ?? err;

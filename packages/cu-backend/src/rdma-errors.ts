@@ -1,15 +1,18 @@
 // The S3 errors CuServer answers an RDMA request with when it does not complete it by RDMA
 // (docs/protocol.md "Responses"; what the reply values mean is @vgwrdma/rdma-protocol's reply.ts):
-//   declined → PUT: 501 NotImplemented with x-amz-rdma-reply 501, nothing stored
+//   declined → PUT: 501 NotImplemented with x-amz-rdma-reply 501 and the reason, nothing stored
 //   failed after acceptance → 500 InternalError, no reply header, a PUT stores nothing
 //   a GET whose data does not fit the client's buffer → 400, before any transfer
 
-import { DECLINED_HEADERS, type DeclineReason, declineMessage } from '@vgwrdma/rdma-protocol';
+import { type DeclineReason, declinedHeaders, declineMessage } from '@vgwrdma/rdma-protocol';
 import { S3Error } from '@vgwrdma/s3-backend';
 
-/** A declined PUT / UploadPart: 501 + x-amz-rdma-reply 501. */
+/**
+ * A declined PUT / UploadPart: 501 + x-amz-rdma-reply 501 + x-amz-rdma-decline-reason, and
+ * Retry-After when the decline is "busy" (the client may retry by RDMA with a fresh token).
+ */
 export function declinedUpload(reason: DeclineReason): S3Error {
-  return S3Error.custom('NotImplemented', declineMessage(reason), { headers: { ...DECLINED_HEADERS } });
+  return S3Error.custom('NotImplemented', declineMessage(reason), { headers: declinedHeaders(reason) });
 }
 
 /** An RDMA transfer failed after the request was accepted. */

@@ -356,7 +356,11 @@ describe('CuServer(posix) with a HostClient in a child process', () => {
       });
       const getToken = await client.token(region, 0, MiB, 'get');
       const out = await cu.getObject(ctx(descriptor(getToken)), { bucket, key: 'get-declined' });
-      expect(out.responseHeaders).toEqual({ 'x-amz-rdma-reply': '501' });
+      expect(out.responseHeaders).toEqual({
+        'x-amz-rdma-reply': '501',
+        'x-amz-rdma-decline-reason': 'pool-busy',
+        'retry-after': '1',
+      });
       expect((await readAll(out.body)).equals(data)).toBe(true);
       expect(cu.stats().declines['pool-busy']).toBeGreaterThanOrEqual(2);
     } finally {
@@ -384,7 +388,10 @@ describe('CuServer(posix) with a HostClient in a child process', () => {
     });
     const deadGet = formatRdmaToken({ ...real, size: 4 * MiB, dctn: await deadPort() });
     const out = await cu.getObject(ctx(descriptor(deadGet)), { bucket, key: 'unreachable-get' });
-    expect(out.responseHeaders).toEqual({ 'x-amz-rdma-reply': '501' });
+    expect(out.responseHeaders).toEqual({
+      'x-amz-rdma-reply': '501',
+      'x-amz-rdma-decline-reason': 'transport-unreachable',
+    });
     expect((await readAll(out.body)).equals(data)).toBe(true);
   });
 

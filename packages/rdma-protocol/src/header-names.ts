@@ -19,3 +19,5 @@ export const REPLY_HEADER = 'x-amz-rdma-reply';
 export const BYTES_TRANSFERRED_HEADER = 'x-amz-rdma-bytes-transferred';
 /** The NooBaa-style name of the same count (docs/protocol.md: a gateway sends both). */
 export const BYTES_HEADER = 'x-amz-rdma-bytes';
+/** Why a request was declined (a DeclineReason), on every decline. */
+export const DECLINE_REASON_HEADER = 'x-amz-rdma-decline-reason';

@@ -10,17 +10,22 @@ export {
   AGENT_HEADER,
   BYTES_HEADER,
   BYTES_TRANSFERRED_HEADER,
+  DECLINE_REASON_HEADER,
   LEGACY_HEADERS,
   REPLY_HEADER,
   TOKEN_HEADER,
 } from './header-names.js';
 export { DEFAULT_MAX_SESSION_SIZE, GiB, MAX_UPLOAD_SIZE, TOKEN_CAPACITY } from './limits.js';
 export {
+  DECLINE_RETRY_AFTER_S,
   DECLINED_HEADERS,
   DECLINED_REPLY,
   type DeclineReason,
+  declinedHeaders,
   declineMessage,
   doneHeaders,
+  isRetryableDecline,
+  RETRYABLE_DECLINES,
   type ReplyMeaning,
   replyMeaning,
   reportedBytes,

@@ -6,7 +6,12 @@
 //   failed after acceptance → 500 InternalError with no reply header (a PUT stores nothing)
 // The byte headers equal the object (or range) size exactly; a short transfer is a failure.
 
-import { BYTES_HEADER, BYTES_TRANSFERRED_HEADER, REPLY_HEADER } from './header-names.js';
+import {
+  BYTES_HEADER,
+  BYTES_TRANSFERRED_HEADER,
+  DECLINE_REASON_HEADER,
+  REPLY_HEADER,
+} from './header-names.js';
 import type { RdmaOp } from './token-types.js';
 
 /** The reply value of a declined request. */
@@ -74,6 +79,38 @@ export function doneHeaders(status: 200 | 206, bytes: number): Record<string, st
 export const DECLINED_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   [REPLY_HEADER]: DECLINED_REPLY,
 });
+
+/**
+ * Declines that say "busy now", not "never": the same request by RDMA, with a fresh token, may
+ * be admitted a moment later (a managed transfer retries its part instead of failing or falling
+ * back). The others (anonymous, size over the limit, unreachable agent, shutting down) would be
+ * declined again.
+ */
+export const RETRYABLE_DECLINES: ReadonlySet<DeclineReason> = new Set<DeclineReason>([
+  'pool-busy',
+  'no-channel',
+  'agent-busy',
+]);
+
+/** Seconds a busy decline's Retry-After suggests. */
+export const DECLINE_RETRY_AFTER_S = 1;
+
+/**
+ * The headers of a decline for `reason`: x-amz-rdma-reply 501, x-amz-rdma-decline-reason, and a
+ * Retry-After for a busy one (RETRYABLE_DECLINES).
+ */
+export function declinedHeaders(reason: DeclineReason): Record<string, string> {
+  return {
+    ...DECLINED_HEADERS,
+    [DECLINE_REASON_HEADER]: reason,
+    ...(RETRYABLE_DECLINES.has(reason) ? { 'retry-after': String(DECLINE_RETRY_AFTER_S) } : {}),
+  };
+}
+
+/** Whether a decline's reason header (x-amz-rdma-decline-reason) says retrying by RDMA may work. */
+export function isRetryableDecline(reason: string | undefined): boolean {
+  return reason !== undefined && RETRYABLE_DECLINES.has(reason as DeclineReason);
+}
 
 /** The byte count an answer reports: x-amz-rdma-bytes-transferred, else x-amz-rdma-bytes. */
 export function reportedBytes(headers: Readonly<Record<string, string | undefined>>): string | undefined {

@@ -1,6 +1,7 @@
 // The RDMA side of the Prometheus metrics: transfers by direction and outcome (with the decline
 // reason), bytes moved and transfer latency from CuServer's per-transfer events; GETs by lanes
-// used; and, read at scrape time, the pool's buffers in use / free / waiting and the channels in use.
+// used; and, read at scrape time, the pool's buffers in use / free / peak / waiting and the channels
+// in use.
 import type { RdmaPlugin, RdmaTransferEvent } from '@vgwrdma/cu-backend';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 
@@ -41,6 +42,14 @@ export function rdmaMetrics(registry: Registry, rdma: RdmaPlugin): () => void {
       const s = rdma.pool.stats();
       this.set({ state: 'in_use' }, s.inUse);
       this.set({ state: 'free' }, s.free);
+    },
+  });
+  new Gauge({
+    name: 'vgwrdma_rdma_pool_buffers_peak',
+    help: 'The most pool buffers in use at once since start (transfers that overlapped, e.g. the parts of a managed upload)',
+    registers: [registry],
+    collect() {
+      this.set(rdma.pool.stats().peakInUse);
     },
   });
   new Gauge({
