@@ -71,6 +71,8 @@ interface ServerLimits {
   readonly maxConnections: number;
   readonly maxRequests: number;
   readonly bodyIdleTimeoutMs: number;
+  /** --shutdown-timeout: the drain at SIGTERM before in-flight requests are cut. */
+  readonly shutdownTimeoutMs: number;
 }
 
 export interface GatewayConfig {
@@ -218,6 +220,7 @@ export function parseCommandLine(argv: readonly string[], env: Env, cwd = proces
         maxConnections: g['max-connections'],
         maxRequests: g['max-requests'],
         bodyIdleTimeoutMs: g['body-idle-timeout'],
+        shutdownTimeoutMs: g['shutdown-timeout'],
       },
       access: g.access,
       secret: g.secret,

@@ -155,7 +155,9 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
     await gateway.shutdown();
     await metricsServer?.close();
     await iam.close();
-    logger.info({}, 'stopped');
+    // The last line says whether the drain (--shutdown-timeout) cut anything.
+    const cut = gateway.limitStats().cutAtShutdown;
+    logger.info({ requestsCut: cut }, `stopped: ${cut} ${cut === 1 ? 'request' : 'requests'} cut`);
     return 0;
   } catch (error) {
     const message = stopping

@@ -20,6 +20,7 @@ import { checkPluginNames, pluginAdminHandlers, pluginStats, runShutdown } from 
 import { DEFAULT_REQUEST_LIMITS } from './routes/request-limits.js';
 import { createRouter } from './routes/router.js';
 import { ROUTES } from './routes/table.js';
+import { InFlightRequests } from './server/in-flight.js';
 import { LimitCounters, type LimitStats } from './server/limit-stats.js';
 import { type ListenOptions, listen, type RunningGateway } from './server/listen.js';
 
@@ -43,7 +44,8 @@ export interface Gateway {
 }
 
 export const DEFAULT_REGION = 'us-east-1';
-const CLOSE_GRACE_MS = 10_000;
+/** How long shutdown() lets in-flight requests finish before cutting them (shutdownTimeoutMs). */
+export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 30_000;
 /** How long a request body may send nothing before it fails with RequestTimeout. */
 const DEFAULT_BODY_IDLE_TIMEOUT_MS = 60_000;
 
@@ -54,6 +56,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   checkPluginNames(plugins);
   const app = new Hono<GatewayEnv>();
   const counters = new LimitCounters();
+  const inFlight = new InFlightRequests();
 
   const observers = [...(options.accessLog ? [accessLogObserver(logger)] : []), ...(options.observers ?? [])];
   app.use(requestIdMiddleware());
@@ -62,7 +65,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   if (options.readyPath)
     app.use(readyMiddleware(options.readyPath, () => checkReadiness(options.backend, plugins)));
   // Always counts in-flight requests (limitStats); refuses with SlowDown only with maxRequests.
-  app.use(requestLimitMiddleware(options.maxRequests ?? 0, counters));
+  app.use(requestLimitMiddleware(options.maxRequests ?? 0, counters, inFlight));
   for (const p of plugins) if (p.middleware) app.use(p.middleware);
   for (const m of options.middlewares ?? []) app.use(m);
 
@@ -130,9 +133,10 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (stopped) throw new Error('createGateway: listen() after shutdown()');
       const running = await listen(app.fetch, opts, {
         requestTimeoutMs: options.requestTimeoutMs ?? 0,
-        closeGraceMs: CLOSE_GRACE_MS,
+        closeGraceMs: options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS,
         maxConnections: options.maxConnections ?? 0,
         counters,
+        inFlight,
       });
       servers.add(running);
       return running;

@@ -13,7 +13,7 @@ export { Authorizer, BucketStateCache } from './authz/index.js';
 export type { BucketPolicy, PolicyDecision, PolicyRequest } from './authz/policy/index.js';
 export { evaluatePolicy, parseBucketPolicy } from './authz/policy/index.js';
 export type { Gateway } from './create-gateway.js';
-export { createGateway, DEFAULT_REGION } from './create-gateway.js';
+export { createGateway, DEFAULT_REGION, DEFAULT_SHUTDOWN_TIMEOUT_MS } from './create-gateway.js';
 export type { GatewayEnv, GatewayOptions, GatewayVariables } from './env.js';
 export type { ReadinessCheck, ReadinessReport } from './health/readiness.js';
 export type {

@@ -21,7 +21,8 @@ type ObservedField =
   | 'accessKey'
   | 'totalMs'
   | 'firstByteMs'
-  | 'completed';
+  | 'completed'
+  | 'cut';
 
 export interface AccessRecord extends Pick<RequestObservation, ObservedField> {
   /** startedAt as an ISO 8601 time. */
@@ -55,6 +56,7 @@ export function accessRecord(o: RequestObservation, transfer: RdmaTransferEvent 
     totalMs: ms(o.totalMs),
     firstByteMs: o.firstByteMs === undefined ? undefined : ms(o.firstByteMs),
     completed: o.completed,
+    ...(o.cut === undefined ? {} : { cut: o.cut }),
     via: rdmaDone ? 'rdma' : 'http',
     ...(o.rdma ? { rdmaBytes: rdmaDone ? transfer.bytes : 0 } : {}),
     ...(transfer?.reason === undefined ? {} : { declineReason: transfer.reason }),

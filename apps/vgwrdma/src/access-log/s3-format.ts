@@ -90,7 +90,8 @@ export function s3AccessLine(o: RequestObservation, transfer: RdmaTransferEvent 
     o.key === '' ? '-' : encodeURIComponent(o.key).replace(/%2F/g, '/'),
     quoted(`${o.method} ${o.url} HTTP/1.1`),
     String(o.status),
-    dash(o.errorCode),
+    // A request cut at the shutdown deadline has no S3 error code: the column says why instead.
+    dash(o.errorCode ?? (o.cut === 'shutdown' ? 'shutdown' : undefined)),
     o.bytesSent > 0 ? String(o.bytesSent) : '-',
     dash(o.objectSize),
     String(Math.round(o.totalMs)),
