@@ -116,6 +116,10 @@ export interface EventsConfig {
   readonly webhookUrl: string;
   readonly capacity: number;
   readonly maxAttempts: number;
+  /** --event-queue-dir, resolved against the working directory. */
+  readonly queueDir?: string;
+  /** --event-webhook-secret. */
+  readonly webhookSecret?: string;
 }
 
 export type Command =
@@ -272,6 +276,10 @@ export function parseCommandLine(argv: readonly string[], env: Env, cwd = proces
               webhookUrl: g['event-webhook-url'],
               capacity: g['event-queue-size'],
               maxAttempts: g['event-max-attempts'],
+              ...(g['event-queue-dir'] === undefined ? {} : { queueDir: resolve(cwd, g['event-queue-dir']) }),
+              ...(g['event-webhook-secret'] === undefined
+                ? {}
+                : { webhookSecret: g['event-webhook-secret'] }),
             },
           }),
     },

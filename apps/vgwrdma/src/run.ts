@@ -107,7 +107,8 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
     if (rdma) accessLog?.attach(rdma);
     if (metrics && config.metrics) {
       const gw = gateway;
-      metrics.attach(() => gw.limitStats(), rdma);
+      const events = gw.events;
+      metrics.attach(() => gw.limitStats(), rdma, events ? () => events.stats() : undefined);
       metricsServer = await startMetricsServer(metrics.registry, config.metrics);
     }
     // With --admin-port the S3 listener refuses admin operations and the admin listener the rest.

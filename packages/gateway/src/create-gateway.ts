@@ -116,7 +116,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const shutdown = () =>
     runShutdown([
       { name: 'HTTP server', run: () => Promise.all([...servers].map((s) => s.close())).then(() => {}) },
-      // Undelivered notifications are dropped at shutdown (the queue is in memory only).
+      // Undelivered notifications are dropped at shutdown, unless the queue is on disk (queueDir).
       ...(events ? [{ name: 'event notifications', run: async () => events.close() }] : []),
       ...plugins.toReversed().flatMap((p) => {
         const stop = p.shutdown?.bind(p);
