@@ -98,6 +98,8 @@ export interface GatewayConfig {
   readonly accessLogFormat: AccessLogFormat;
   /** --metrics-port: the Prometheus listener; absent = no metrics endpoint. */
   readonly metrics?: ListenAddress;
+  /** --metrics-per-bucket. */
+  readonly metricsPerBucket: boolean;
   readonly virtualDomain?: string;
   readonly disableAcl: boolean;
   /** versitygw --iam-dir: users.json lives here; absent = single root account. */
@@ -236,6 +238,7 @@ export function parseCommandLine(argv: readonly string[], env: Env, cwd = proces
       debug: g.debug,
       accessLogFormat: g['access-log-format'],
       ...(g['metrics-port'] === undefined ? {} : { metrics: g['metrics-port'] }),
+      metricsPerBucket: g['metrics-per-bucket'],
       backend,
       ...(g.health === undefined ? {} : { healthPath: g.health }),
       ...(g.ready === undefined ? {} : { readyPath: g.ready }),

@@ -81,7 +81,8 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
     if (config.rdma !== undefined) rdma = await openRdma(config.rdma);
     // Per-request observers: the access log (JSON or AWS's format) and the Prometheus metrics.
     const accessLog = loggers.accessLog ? createAccessLog(config.accessLogFormat, loggers.access) : undefined;
-    const metrics = config.metrics === undefined ? undefined : createAppMetrics();
+    const metrics =
+      config.metrics === undefined ? undefined : createAppMetrics({ perBucket: config.metricsPerBucket });
     const wrapped = rdma ? rdma.wrap(backend) : backend;
     gateway = createGateway({
       backend: wrapped,

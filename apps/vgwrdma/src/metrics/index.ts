@@ -3,6 +3,8 @@
 import type { RdmaPlugin } from '@vgwrdma/cu-backend';
 import type { DeliveryStats, LimitStats, RequestObserver } from '@vgwrdma/gateway';
 import { collectDefaultMetrics, Registry } from 'prom-client';
+import { bucketMetrics } from './bucket-metrics.js';
+import { buildInfo } from './build-info.js';
 import { eventMetrics } from './event-metrics.js';
 import { limitMetrics } from './limit-metrics.js';
 import { rdmaMetrics } from './rdma-metrics.js';
@@ -21,12 +23,25 @@ export interface AppMetrics {
   attach(limitStats: () => LimitStats, rdma: RdmaPlugin | undefined, events?: () => DeliveryStats): void;
 }
 
-export function createAppMetrics(): AppMetrics {
+export interface AppMetricsOptions {
+  /** --metrics-per-bucket: request and byte counters with a `bucket` label. */
+  readonly perBucket?: boolean;
+}
+
+export function createAppMetrics(options: AppMetricsOptions = {}): AppMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  buildInfo(registry);
+  const s3 = s3Metrics(registry);
+  const buckets = options.perBucket ? bucketMetrics(registry) : undefined;
   return {
     registry,
-    observer: s3Metrics(registry),
+    observer: buckets
+      ? (o) => {
+          s3(o);
+          buckets(o);
+        }
+      : s3,
     attach(limitStats, rdma, events) {
       limitMetrics(registry, limitStats);
       if (rdma) rdmaMetrics(registry, rdma);
