@@ -69,8 +69,8 @@ describe('metric names', () => {
     );
     for (const metric of await m.registry.getMetricsAsJSON()) {
       if (!metric.name.startsWith('vgwrdma_')) continue;
-      if (metric.type === 'counter') expect(metric.name, metric.name).toMatch(/_total$/);
-      if (metric.type === 'gauge') expect(metric.name, metric.name).not.toMatch(/_total$/);
+      if (String(metric.type) === 'counter') expect(metric.name, metric.name).toMatch(/_total$/);
+      if (String(metric.type) === 'gauge') expect(metric.name, metric.name).not.toMatch(/_total$/);
     }
     // Every declaration, the RDMA ones (not attached above) included.
     for (const file of readdirSync(SRC).filter((f) => f.endsWith('.ts'))) {
