@@ -6,6 +6,7 @@
 import { writeFile } from 'node:fs/promises';
 import { S3Client } from '@aws-sdk/client-s3';
 import { runBench } from './bench.js';
+import { explainError } from './explain-error.js';
 import { type Config, parseFlags, UsageError, usage } from './flags.js';
 import { renderReport } from './plot-report.js';
 import { type ProgressTarget, progressLine } from './progress.js';
@@ -63,7 +64,7 @@ export async function run(
     });
   } catch (err) {
     progress.clear();
-    io.stderr.write(`cuobjtest: ${err instanceof Error ? err.message : String(err)}\n`);
+    io.stderr.write(`cuobjtest: ${explainError(err, config)}\n`);
     return 1;
   } finally {
     s3.destroy();
