@@ -2,11 +2,22 @@
 // a wrong secret, an unknown access key and an invalid bucket name each get their own line (the
 // first request is a HEAD of the bucket, whose answers carry no body: the cause is inferred from
 // the status and the request), and a refused connection names the endpoint. Before, each was a
-// bare `UnknownError`.
+// bare `UnknownError`. Over HTTPS with a private CA: without the CA the line says "certificate not
+// trusted" and what to pass; with -ca-bundle (or AWS_CA_BUNDLE) the run succeeds — with no -access,
+// since the default key is the one npm start's gateway prints (vgwrdma).
 import { execFile } from 'node:child_process';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { EMBEDDED_CREDENTIALS, EmbeddedGateway } from '@vgwrdma/test-kit';
+import {
+  EMBEDDED_CREDENTIALS,
+  EmbeddedGateway,
+  type GatewayProcess,
+  makeTempDir,
+  makeTestCa,
+  removeDir,
+  startGateway,
+} from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const BIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
@@ -67,5 +78,57 @@ describe('cuobjtest error lines', () => {
     expect(r.stderr).toMatch(
       /^cuobjtest: http:\/\/127\.0\.0\.1:1: ECONNREFUSED: is the gateway running there\?/m,
     );
+  });
+});
+
+describe('cuobjtest over HTTPS with a private CA, default access key', () => {
+  const SECRET = 'npm-start-like-secret';
+  let gw: GatewayProcess;
+  let work: string;
+  let caFile: string;
+  beforeAll(async () => {
+    work = await makeTempDir('cuobjtest-ca-');
+    const ca = await makeTestCa(work);
+    caFile = ca.caFile;
+    const cert = await ca.issue('cuobjtest-ca.vgwrdma.test');
+    gw = await startGateway({
+      credentials: { access: 'vgwrdma', secret: SECRET },
+      globalArgs: ['--cert', cert.certFile, '--key', cert.keyFile],
+    });
+  });
+  afterAll(async () => {
+    await gw?.stop();
+    if (gw) await removeDir(gw.root);
+    if (work) await removeDir(work);
+  });
+
+  async function run(args: string[], extraEnv: Record<string, string> = {}) {
+    try {
+      const { stdout, stderr } = await promisify(execFile)(
+        process.execPath,
+        [BIN, '-endpoint', gw.url, '-std-s3', '-size', '4KiB', '-n', '1', '--json', ...args],
+        { env: { ...process.env, AWS_SECRET_ACCESS_KEY: SECRET, CI: '1', ...extraEnv } },
+      );
+      return { code: 0, stdout, stderr };
+    } catch (e) {
+      return e as { code: number; stdout: string; stderr: string };
+    }
+  }
+
+  it('says "certificate not trusted" without the CA, and runs with -ca-bundle or AWS_CA_BUNDLE', async () => {
+    expect(gw.url).toMatch(/^https:/);
+    const untrusted = await run([]);
+    expect(untrusted.code).toBe(1);
+    expect(untrusted.stderr).toMatch(
+      /certificate not trusted \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\): pass -ca-bundle FILE/,
+    );
+    const flag = await run(['-ca-bundle', caFile]);
+    expect(flag.code, flag.stderr).toBe(0);
+    expect(JSON.parse(flag.stdout)).toMatchObject({ verified: true });
+    const env = await run([], { AWS_CA_BUNDLE: caFile });
+    expect(env.code, env.stderr).toBe(0);
+    const missing = await run(['-ca-bundle', join(work, 'missing.pem')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/-ca-bundle .*missing\.pem: ENOENT/);
   });
 });
