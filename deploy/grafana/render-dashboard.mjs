@@ -124,11 +124,16 @@ function expr(src) {
   };
 }
 
+/** Grafana's variables as it would expand them here: every job and instance, a 1 m rate window. */
+function grafanaVars(src) {
+  return src.replaceAll('$__rate_interval', '1m').replaceAll('$job', '.*').replaceAll('$instance', '.*');
+}
+
 // ---- panels → series -----------------------------------------------------------------------
 function panelSeries(panel) {
   const lines = new Map();
   for (const target of panel.targets) {
-    const f = expr(target.expr);
+    const f = expr(grafanaVars(target.expr));
     frames.forEach((frame, i) => {
       for (const s of f(i)) {
         const name = target.legendFormat.replace(/\{\{(\w+)\}\}/g, (_, k) => s.labels[k] || '—');

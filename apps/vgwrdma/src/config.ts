@@ -83,6 +83,8 @@ interface ServerLimits {
   readonly maxConnections: number;
   readonly maxRequests: number;
   readonly bodyIdleTimeoutMs: number;
+  /** --shutdown-timeout: the drain at SIGTERM before in-flight requests are cut. */
+  readonly shutdownTimeoutMs: number;
 }
 
 export interface GatewayConfig {
@@ -112,6 +114,8 @@ export interface GatewayConfig {
   readonly webui?: WebuiConfig;
   /** --metrics-port: the Prometheus listener; absent = no metrics endpoint. */
   readonly metrics?: ListenAddress;
+  /** --metrics-per-bucket. */
+  readonly metricsPerBucket: boolean;
   readonly virtualDomain?: string;
   readonly disableAcl: boolean;
   /** versitygw --iam-dir: users.json lives here; absent = single root account. */
@@ -130,6 +134,10 @@ export interface EventsConfig {
   readonly webhookUrl: string;
   readonly capacity: number;
   readonly maxAttempts: number;
+  /** --event-queue-dir, resolved against the working directory. */
+  readonly queueDir?: string;
+  /** --event-webhook-secret. */
+  readonly webhookSecret?: string;
 }
 
 export type Command =
@@ -235,6 +243,7 @@ export function parseCommandLine(argv: readonly string[], env: Env, cwd = proces
         maxConnections: g['max-connections'],
         maxRequests: g['max-requests'],
         bodyIdleTimeoutMs: g['body-idle-timeout'],
+        shutdownTimeoutMs: g['shutdown-timeout'],
       },
       access: g.access,
       secret: g.secret,
@@ -248,6 +257,7 @@ export function parseCommandLine(argv: readonly string[], env: Env, cwd = proces
       accessLogFormat: g['access-log-format'],
       ...(g['metrics-port'] === undefined ? {} : { metrics: g['metrics-port'] }),
       ...(webui === undefined ? {} : { webui }),
+      metricsPerBucket: g['metrics-per-bucket'],
       backend,
       ...(g.health === undefined ? {} : { healthPath: g.health }),
       ...(g.ready === undefined ? {} : { readyPath: g.ready }),
@@ -288,6 +298,10 @@ export function parseCommandLine(argv: readonly string[], env: Env, cwd = proces
               webhookUrl: g['event-webhook-url'],
               capacity: g['event-queue-size'],
               maxAttempts: g['event-max-attempts'],
+              ...(g['event-queue-dir'] === undefined ? {} : { queueDir: resolve(cwd, g['event-queue-dir']) }),
+              ...(g['event-webhook-secret'] === undefined
+                ? {}
+                : { webhookSecret: g['event-webhook-secret'] }),
             },
           }),
     },

@@ -1,5 +1,6 @@
 // Resource limits of the HTTP listener: versitygw's --max-connections / --max-requests (same
-// names, aliases, environment variables and defaults), and vgwrdma's --body-idle-timeout. Spread
+// names, aliases, environment variables and defaults), and vgwrdma's --body-idle-timeout and
+// --shutdown-timeout (the drain at SIGTERM; 30 s like the systemd unit's TimeoutStopSec). Spread
 // into GLOBAL_FLAGS (flags.ts) like the --rdma-* rows.
 import { z } from 'zod';
 import type { FlagSpec } from './flags.js';
@@ -16,6 +17,14 @@ const seconds = z
   .regex(/^\d{1,5}(\.\d{1,3})?$/, 'must be a number of seconds such as 60 or 0.5 (0 = no limit)')
   .transform((value) => Math.round(Number(value) * 1000))
   .refine((ms) => ms <= 86_400_000, 'must be at most 86400 seconds');
+
+/** The drain at SIGTERM: more than 0 seconds, at most an hour. */
+const drainSeconds = z
+  .string()
+  .regex(/^\d{1,4}(\.\d{1,3})?$/, 'must be a number of seconds such as 30 or 0.5')
+  .transform((value) => Math.round(Number(value) * 1000))
+  .refine((ms) => ms > 0, 'must be more than 0 seconds')
+  .refine((ms) => ms <= 3_600_000, 'must be at most 3600 seconds');
 
 export const LIMIT_FLAGS = [
   {
@@ -46,5 +55,14 @@ export const LIMIT_FLAGS = [
     default: '60',
     arg: 'SECONDS',
     help: 'a request body that sends nothing for this long fails with 400 RequestTimeout and its connection is closed (0 = no limit)',
+  },
+  {
+    name: 'shutdown-timeout',
+    type: 'string',
+    env: ['VGW_SHUTDOWN_TIMEOUT'],
+    schema: drainSeconds,
+    default: '30',
+    arg: 'SECONDS',
+    help: "at SIGTERM/SIGINT, how long in-flight requests may finish; those still running are then cut (logged with status 499, their temp files removed). Keep it below systemd's TimeoutStopSec / Docker's --stop-timeout",
   },
 ] as const satisfies readonly FlagSpec[];

@@ -35,6 +35,14 @@ export const OBSERVABILITY_FLAGS = [
     help: 'serve Prometheus metrics at http://ADDR/metrics on a listener of their own (a bare port binds 127.0.0.1; never the S3 port)',
   },
   {
+    name: 'metrics-per-bucket',
+    type: 'boolean',
+    env: ['VGW_METRICS_PER_BUCKET'],
+    schema: z.boolean(),
+    default: false,
+    help: 'add request and byte counters with a bucket label (one series per bucket: mind the cardinality)',
+  },
+  {
     name: 'access-log-format',
     type: 'string',
     env: ['VGW_ACCESS_LOG_FORMAT'],

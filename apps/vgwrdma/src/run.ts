@@ -101,7 +101,8 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
     if (config.rdma !== undefined) rdma = await openRdma(config.rdma);
     // Per-request observers: the access log (JSON or AWS's format) and the Prometheus metrics.
     const accessLog = loggers.accessLog ? createAccessLog(config.accessLogFormat, loggers.access) : undefined;
-    const metrics = config.metrics === undefined ? undefined : createAppMetrics();
+    const metrics =
+      config.metrics === undefined ? undefined : createAppMetrics({ perBucket: config.metricsPerBucket });
     // With --webui: the console's listener first (the gateway's CORS rule needs its origin) and
     // the dashboard's counters, fed by the same per-request observations as the metrics.
     const consoleStats = config.webui === undefined ? undefined : createConsoleStats();
@@ -141,7 +142,8 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
     }
     if (metrics && config.metrics) {
       const gw = gateway;
-      metrics.attach(() => gw.limitStats(), rdma);
+      const events = gw.events;
+      metrics.attach(() => gw.limitStats(), rdma, events ? () => events.stats() : undefined);
       metricsServer = await startMetricsServer(metrics.registry, config.metrics);
     }
     // With --admin-port the S3 listener refuses admin operations and the admin listener the rest.
@@ -210,7 +212,9 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
     await gateway.shutdown();
     await metricsServer?.close();
     await iam.close();
-    logger.info({}, 'stopped');
+    // The last line says whether the drain (--shutdown-timeout) cut anything.
+    const cut = gateway.limitStats().cutAtShutdown;
+    logger.info({ requestsCut: cut }, `stopped: ${cut} ${cut === 1 ? 'request' : 'requests'} cut`);
     return 0;
   } catch (error) {
     const message = stopping

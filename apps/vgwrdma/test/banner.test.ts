@@ -8,7 +8,8 @@ import { endpointUrl, parseListenAddress } from '../src/listen-address.js';
 
 const base: GatewayConfig = {
   listen: { host: '0.0.0.0', port: 0, wildcard: true },
-  limits: { maxConnections: 0, maxRequests: 0, bodyIdleTimeoutMs: 0 },
+  limits: { maxConnections: 0, maxRequests: 0, bodyIdleTimeoutMs: 0, shutdownTimeoutMs: 30_000 },
+  metricsPerBucket: false,
   access: 'AK',
   secret: 'a-private-secret',
   region: 'us-east-1',

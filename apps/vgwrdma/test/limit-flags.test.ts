@@ -14,7 +14,12 @@ function limits(argv: string[], env: Record<string, string> = {}) {
 
 describe('listener limits', () => {
   it("defaults to versitygw's caps and a 60 s body idle timeout", () => {
-    expect(limits([])).toEqual({ maxConnections: 250_000, maxRequests: 100_000, bodyIdleTimeoutMs: 60_000 });
+    expect(limits([])).toEqual({
+      maxConnections: 250_000,
+      maxRequests: 100_000,
+      bodyIdleTimeoutMs: 60_000,
+      shutdownTimeoutMs: 30_000,
+    });
   });
 
   it('reads the flags, their versitygw aliases, and the environment (flag wins)', () => {
@@ -22,10 +27,18 @@ describe('listener limits', () => {
       maxConnections: 10,
       maxRequests: 5,
       bodyIdleTimeoutMs: 500,
+      shutdownTimeoutMs: 30_000,
     });
     expect(limits(['--mc', '3', '--mr', '2'])).toMatchObject({ maxConnections: 3, maxRequests: 2 });
     const env = { VGW_MAX_CONNECTIONS: '7', VGW_MAX_REQUESTS: '6', VGW_BODY_IDLE_TIMEOUT: '20' };
-    expect(limits([], env)).toEqual({ maxConnections: 7, maxRequests: 6, bodyIdleTimeoutMs: 20_000 });
+    expect(limits([], env)).toEqual({
+      maxConnections: 7,
+      maxRequests: 6,
+      bodyIdleTimeoutMs: 20_000,
+      shutdownTimeoutMs: 30_000,
+    });
+    expect(limits(['--shutdown-timeout', '2.5']).shutdownTimeoutMs).toBe(2500);
+    expect(limits([], { VGW_SHUTDOWN_TIMEOUT: '45' }).shutdownTimeoutMs).toBe(45_000);
     expect(limits(['--max-requests', '9'], env).maxRequests).toBe(9);
   });
 
@@ -34,6 +47,7 @@ describe('listener limits', () => {
       maxConnections: 0,
       maxRequests: 0,
       bodyIdleTimeoutMs: 0,
+      shutdownTimeoutMs: 30_000,
     });
   });
 
@@ -43,6 +57,8 @@ describe('listener limits', () => {
       ['--max-requests', 'many'],
       ['--body-idle-timeout', '1m'],
       ['--body-idle-timeout', '90000'],
+      ['--shutdown-timeout', '0'],
+      ['--shutdown-timeout', '30s'],
     ] as const) {
       expect(() => limits([flag, value])).toThrow(UsageError);
       expect(() => limits([flag, value])).toThrow(flag);

@@ -68,6 +68,7 @@ function status(url: string): Promise<number> {
 
 let work: string;
 let prefix: string;
+let installStderr = '';
 
 beforeAll(async () => {
   work = await makeTempDir('vgwrdma-install-');
@@ -75,6 +76,7 @@ beforeAll(async () => {
   const installed = await run(join(DEPLOY, 'install.sh'), ['--no-build', prefix]);
   if (installed.code !== 0) throw new Error(`install.sh exited ${installed.code}:\n${installed.stderr}`);
   expect(installed.stdout).toContain(`installed vgwrdma into ${prefix}`);
+  installStderr = installed.stderr;
 }, 300_000);
 afterAll(async () => {
   killAllChildren();
@@ -95,6 +97,10 @@ async function unitAt(installPrefix: string, name: string): Promise<string> {
 }
 
 describe('deploy/: service install', { timeout: 120_000 }, () => {
+  it('is quiet about peer dependencies on a correct install (no ✕ missing/unmet peer)', () => {
+    expect(installStderr).not.toMatch(/✕|missing peer|unmet peer/);
+  });
+
   it('installs the command, the shim library and the healthcheck', () => {
     for (const file of [
       'bin/vgwrdma',
@@ -180,6 +186,8 @@ describe('deploy/: service install', { timeout: 120_000 }, () => {
     const runtime = stages[1] ?? '';
     expect(runtime).toMatch(/^COPY --from=build \/opt\/vgwrdma \/opt\/vgwrdma$/m);
     expect(runtime).toMatch(/^USER vgwrdma:vgwrdma$/m);
+    // A bind-mounted data directory must belong to the image's user: the header says which uid.
+    expect(docker).toMatch(/owned by uid 10001[^\n]*\n#[^\n]*chown -R 10001:10001/);
     expect(runtime).toMatch(/^HEALTHCHECK [^\n]*\\\n\s+CMD \["\/opt\/vgwrdma\/bin\/vgwrdma-healthcheck"\]$/m);
     expect(runtime).toMatch(/^ENTRYPOINT \["\/opt\/vgwrdma\/bin\/vgwrdma"\]$/m);
     // What the image's ENV gives the healthcheck and the gateway, the installed command accepts.

@@ -22,6 +22,8 @@ export interface Config {
   access: string;
   secret: string;
   region: string;
+  /** -ca-bundle / AWS_CA_BUNDLE: extra CA certificates (PEM) trusted for https. */
+  caBundle: string | undefined;
   n: number;
   warmup: number;
   putOnly: boolean;
@@ -89,9 +91,10 @@ export const FLAGS: readonly FlagSpec[] = [
     field: 'access',
     kind: 'string',
     env: 'AWS_ACCESS_KEY_ID',
-    default: 'admin',
+    // The key `npm start`'s gateway prints (ROOT_ACCESS_KEY_ID's default there).
+    default: 'vgwrdma',
     arg: 'KEY',
-    help: 'access key (or AWS_ACCESS_KEY_ID)',
+    help: "access key (or AWS_ACCESS_KEY_ID; default vgwrdma, the key npm start's gateway prints)",
   },
   {
     name: 'secret',
@@ -109,6 +112,14 @@ export const FLAGS: readonly FlagSpec[] = [
     default: 'us-east-1',
     arg: 'REGION',
     help: 'SigV4 region',
+  },
+  {
+    name: 'ca-bundle',
+    field: 'caBundle',
+    kind: 'string',
+    env: 'AWS_CA_BUNDLE',
+    arg: 'FILE',
+    help: 'also trust the CA certificates (PEM) in FILE for an https:// endpoint (a private CA; or AWS_CA_BUNDLE)',
   },
   { name: 'n', field: 'n', kind: 'count', default: 3, arg: 'N', help: 'iterations' },
   {

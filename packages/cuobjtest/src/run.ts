@@ -6,11 +6,13 @@
 import { writeFile } from 'node:fs/promises';
 import { S3Client } from '@aws-sdk/client-s3';
 import { runBench } from './bench.js';
+import { explainError } from './explain-error.js';
 import { type Config, parseFlags, UsageError, usage } from './flags.js';
 import { renderReport } from './plot-report.js';
 import { type ProgressTarget, progressLine } from './progress.js';
 import type { RunResult } from './result.js';
 import { compareLines, failureLines, runBlock } from './text-report.js';
+import { trustOptions } from './tls-trust.js';
 
 export interface CliIO {
   readonly stdout: { write(text: string): unknown };
@@ -23,6 +25,7 @@ export function s3ClientFor(c: Config): S3Client {
     region: c.region,
     forcePathStyle: true,
     credentials: { accessKeyId: c.access, secretAccessKey: c.secret },
+    ...trustOptions(c.caBundle),
     // Plain bodies for std-s3 (no aws-chunked framing, no SDK CRC pass) so both paths move the same bytes.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
@@ -50,8 +53,15 @@ export async function run(
     io.stderr.write(`cuobjtest: -report must name a .svg or .html file, got '${config.report}'\n`);
     return 2;
   }
+  let s3: S3Client;
+  try {
+    s3 = s3ClientFor(config);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    io.stderr.write(`cuobjtest: ${err.message}\n`);
+    return err.exitCode;
+  }
   const progress = progressLine(io.stderr, env, config.json);
-  const s3 = s3ClientFor(config);
   let results: RunResult[];
   try {
     results = await runBench(config, s3, {
@@ -63,7 +73,7 @@ export async function run(
     });
   } catch (err) {
     progress.clear();
-    io.stderr.write(`cuobjtest: ${err instanceof Error ? err.message : String(err)}\n`);
+    io.stderr.write(`cuobjtest: ${explainError(err, config)}\n`);
     return 1;
   } finally {
     s3.destroy();

@@ -10,10 +10,11 @@ describe('flags', () => {
   it("vgwrdma's defaults", () => {
     expect(parseFlags([], S)).toMatchObject({
       endpoint: 'http://localhost:7070',
-      access: 'admin',
+      access: 'vgwrdma',
       bucket: 'cuobjtest',
       size: 64 * 2 ** 20,
       region: 'us-east-1',
+      caBundle: undefined,
       n: 3,
       warmup: 0,
       putOnly: false,

@@ -21,6 +21,7 @@ import { checkPluginNames, pluginAdminHandlers, pluginStats, runShutdown } from 
 import { DEFAULT_REQUEST_LIMITS } from './routes/request-limits.js';
 import { createRouter } from './routes/router.js';
 import { ROUTES } from './routes/table.js';
+import { InFlightRequests } from './server/in-flight.js';
 import { LimitCounters, type LimitStats } from './server/limit-stats.js';
 import { type ListenOptions, listen, type RunningGateway } from './server/listen.js';
 
@@ -44,7 +45,8 @@ export interface Gateway {
 }
 
 export const DEFAULT_REGION = 'us-east-1';
-const CLOSE_GRACE_MS = 10_000;
+/** How long shutdown() lets in-flight requests finish before cutting them (shutdownTimeoutMs). */
+export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 30_000;
 /** How long a request body may send nothing before it fails with RequestTimeout. */
 const DEFAULT_BODY_IDLE_TIMEOUT_MS = 60_000;
 
@@ -55,6 +57,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   checkPluginNames(plugins);
   const app = new Hono<GatewayEnv>();
   const counters = new LimitCounters();
+  const inFlight = new InFlightRequests();
 
   const observers = [...(options.accessLog ? [accessLogObserver(logger)] : []), ...(options.observers ?? [])];
   app.use(requestIdMiddleware());
@@ -63,7 +66,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   if (options.readyPath)
     app.use(readyMiddleware(options.readyPath, () => checkReadiness(options.backend, plugins)));
   // Always counts in-flight requests (limitStats); refuses with SlowDown only with maxRequests.
-  app.use(requestLimitMiddleware(options.maxRequests ?? 0, counters));
+  app.use(requestLimitMiddleware(options.maxRequests ?? 0, counters, inFlight));
   for (const p of plugins) if (p.middleware) app.use(p.middleware);
   for (const m of options.middlewares ?? []) app.use(m);
 
@@ -117,7 +120,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const shutdown = () =>
     runShutdown([
       { name: 'HTTP server', run: () => Promise.all([...servers].map((s) => s.close())).then(() => {}) },
-      // Undelivered notifications are dropped at shutdown (the queue is in memory only).
+      // Undelivered notifications are dropped at shutdown, unless the queue is on disk (queueDir).
       ...(events ? [{ name: 'event notifications', run: async () => events.close() }] : []),
       ...plugins.toReversed().flatMap((p) => {
         const stop = p.shutdown?.bind(p);
@@ -134,9 +137,10 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (stopped) throw new Error('createGateway: listen() after shutdown()');
       const running = await listen(app.fetch, opts, {
         requestTimeoutMs: options.requestTimeoutMs ?? 0,
-        closeGraceMs: CLOSE_GRACE_MS,
+        closeGraceMs: options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS,
         maxConnections: options.maxConnections ?? 0,
         counters,
+        inFlight,
       });
       servers.add(running);
       return running;

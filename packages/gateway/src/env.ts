@@ -84,6 +84,12 @@ export interface GatewayOptions {
   /** Node's requestTimeout for the whole request; 0 (default) = none, so large PUTs are not cut off. */
   requestTimeoutMs?: number;
   /**
+   * How long shutdown() lets in-flight requests finish (default 30 000). Those still running then
+   * are cut: their access-log line has status 499 and `cut: "shutdown"`, limitStats().cutAtShutdown
+   * counts them, and their handlers unwind (temp files discarded) before the backend shuts down.
+   */
+  shutdownTimeoutMs?: number;
+  /**
    * A request body (PUT, UploadPart, POST form, XML) that sends nothing for this long while the
    * gateway reads it fails with 400 RequestTimeout and its connection is closed. Default 60 000;
    * 0 = no limit.

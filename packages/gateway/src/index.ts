@@ -14,8 +14,10 @@ export { Authorizer, BucketStateCache } from './authz/index.js';
 export type { BucketPolicy, PolicyDecision, PolicyRequest } from './authz/policy/index.js';
 export { evaluatePolicy, parseBucketPolicy } from './authz/policy/index.js';
 export type { Gateway } from './create-gateway.js';
-export { createGateway, DEFAULT_REGION } from './create-gateway.js';
+export { createGateway, DEFAULT_REGION, DEFAULT_SHUTDOWN_TIMEOUT_MS } from './create-gateway.js';
 export type { GatewayEnv, GatewayOptions, GatewayVariables } from './env.js';
+export type { DeliveryStats, EventAbout, EventNotificationOptions } from './events/index.js';
+export { WEBHOOK_SIGNATURE_HEADER, webhookSignature } from './events/index.js';
 export type { ReadinessCheck, ReadinessReport } from './health/readiness.js';
 export type {
   AccountCacheOptions,

@@ -54,6 +54,7 @@ it('starts at zero', async () => {
     rejectedSlowDown: 0,
     bodyIdleTimeouts: 0,
     droppedConnections: 0,
+    cutAtShutdown: 0,
   });
 });
 

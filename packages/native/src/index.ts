@@ -6,6 +6,7 @@
 // s3-backend is the `@vgwrdma/native/kernels` subpath.
 export { abiString, checkAbi, EXPECTED_ABI } from './abi.js';
 export { isNativeLoadError, NativeLoadError, type NativeLoadErrorCode } from './errors.js';
+export { claimKoffi, KOFFI_CLAIM, type Koffi, type KoffiClaim, koffi, koffiClaim } from './koffi.js';
 export { lastErrno, libc } from './libc.js';
 export {
   defaultRepoBuildRoot,

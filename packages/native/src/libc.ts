@@ -1,6 +1,8 @@
 // The C library, for the system calls Node has no API for (xattrs, renameat2): opened here so
 // that one package decides where every piece of native code comes from. glibc's soname on Linux.
-import koffi, { type LibraryHandle } from 'koffi';
+import { type Koffi, koffi } from './koffi.js';
+
+type LibraryHandle = Koffi.LibraryHandle;
 
 const LIBC = 'libc.so.6';
 let handle: LibraryHandle | undefined;

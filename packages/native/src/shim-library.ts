@@ -3,11 +3,13 @@
 // instance per resolved path, shared by everything native in the process — transfers
 // (@vgwrdma/rdma-ffi), digests and CRC kernels (kernels.ts). Pointers that functions bound here
 // return come back as BigInt, 0n for NULL.
-import koffi, { type LibraryHandle } from 'koffi';
 import { abiString, checkAbi } from './abi.js';
 import { NativeLoadError } from './errors.js';
+import { type Koffi, koffi } from './koffi.js';
 import { resolveShimLibraries, type ShimSource } from './library-resolver.js';
 import { describeLibrary, logLoaded } from './library-status.js';
+
+type LibraryHandle = Koffi.LibraryHandle;
 
 /** Base name of the one shim library (libvgwrdma_shims.so). */
 export const SHIM_LIBRARY = 'vgwrdma_shims';

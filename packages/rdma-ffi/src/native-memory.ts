@@ -3,7 +3,7 @@
 // ArrayBuffer through koffi.view. After close() the memory is gone: `bytes` throws from then on,
 // and views taken before must not be used (V8 cannot detach an external ArrayBuffer here).
 
-import koffi from 'koffi';
+import { koffi } from '@vgwrdma/native';
 
 export abstract class NativeMemory {
   private view: Uint8Array | undefined;

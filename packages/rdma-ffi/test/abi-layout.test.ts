@@ -1,8 +1,7 @@
 // koffi's struct layouts against the C compiler's (vgw_shim_layout_sizeof/offsetof), and the
 // library's ABI version against the one this package was written for.
 
-import { EXPECTED_ABI } from '@vgwrdma/native';
-import koffi from 'koffi';
+import { EXPECTED_ABI, koffi } from '@vgwrdma/native';
 import { describe, expect, it } from 'vitest';
 import { ABI_STRUCTS } from '../src/native/layouts.js';
 import { loadShimLibrary } from '../src/native/shim-library.js';

@@ -2,8 +2,8 @@
 // (native-shims/test/fake_cudart/: device pointers are not CPU-addressable, async copies land
 // only when waited for, faults on demand through FAKE_CUDART_* variables).
 
+import { koffi } from '@vgwrdma/native';
 import { FAKE_CUDART } from '@vgwrdma/test-kit';
-import koffi from 'koffi';
 
 export { FAKE_CUDART };
 

@@ -112,6 +112,8 @@ export interface Haproxy {
   serverStatus(): Promise<Record<string, string>>;
   /** server name → every `show stat` column (counters such as hrsp_2xx, stot). */
   serverStats(): Promise<Record<string, Record<string, string>>>;
+  /** serverStats once no server has a check in progress (checkInProgress), within boundMs. */
+  settledStats(boundMs?: number): Promise<Record<string, Record<string, string>>>;
   /**
    * Polls until every named server has `status` (exactly, after at least one check), or throws
    * after timeoutMs with each server's last check and the end of haproxy's stderr.
@@ -187,11 +189,25 @@ function describeChecks(stats: Record<string, Record<string, string>>): string {
 }
 
 /**
- * A server is in `status` once haproxy says exactly that and a check has run: a server starts as
- * `UP` with check status INI (no check yet), and `UP 1/2` / `DOWN 1/2` are transitions.
+ * haproxy prefixes check_status with `* ` while a check is running (`* L7OK`: the last result
+ * was L7OK and a new check is under way), so the row describes a moment, not a result.
  */
-function settled(fields: Record<string, string> | undefined, status: string): boolean {
-  return fields?.status === status && fields.check_status !== 'INI' && fields.check_status !== '';
+export function checkInProgress(fields: Record<string, string> | undefined): boolean {
+  return (fields?.check_status ?? '').startsWith('* ');
+}
+
+/**
+ * A server is in `status` once haproxy says exactly that, a check has run and none is running:
+ * a server starts as `UP` with check status INI (no check yet), `UP 1/2` / `DOWN 1/2` are
+ * transitions and `* L7OK` is a check in progress.
+ */
+export function settled(fields: Record<string, string> | undefined, status: string): boolean {
+  return (
+    fields?.status === status &&
+    fields.check_status !== 'INI' &&
+    fields.check_status !== '' &&
+    !checkInProgress(fields)
+  );
 }
 
 /** The last lines of a text, for an error message. */
@@ -229,6 +245,16 @@ export async function startHaproxy(options: HaproxyOptions): Promise<Haproxy> {
     if (Date.now() > until) throw new Error(`haproxy did not start in 10 s: ${output.stderr()}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+  // A snapshot with no check running (each check is bounded by `timeout check`), so a failed
+  // wait reports results, not a check caught half-way; the last snapshot if none comes in time.
+  const settledStats = async (boundMs = 10_000) => {
+    const end = Date.now() + boundMs;
+    for (;;) {
+      const now = await serverStats();
+      if (!Object.values(now).some(checkInProgress) || Date.now() > end) return now;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
   const waitFor = async (status: string, names: readonly string[], timeoutMs = 15_000) => {
     const end = Date.now() + timeoutMs;
     for (;;) {
@@ -236,7 +262,7 @@ export async function startHaproxy(options: HaproxyOptions): Promise<Haproxy> {
       if (names.every((n) => settled(now[n], status))) return;
       if (Date.now() > end)
         throw new Error(
-          `haproxy: ${names.join(', ')} not ${status} in ${timeoutMs} ms: ${describeChecks(now)}; ` +
+          `haproxy: ${names.join(', ')} not ${status} in ${timeoutMs} ms: ${describeChecks(await settledStats())}; ` +
             `haproxy's stderr ends: ${tail(output.stderr())}`,
         );
       await new Promise((r) => setTimeout(r, 100));
@@ -250,6 +276,7 @@ export async function startHaproxy(options: HaproxyOptions): Promise<Haproxy> {
     output,
     serverStatus,
     serverStats,
+    settledStats,
     waitFor,
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');

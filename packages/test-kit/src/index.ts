@@ -44,6 +44,7 @@ export {
   startGateway,
 } from './gateway-process.js';
 export {
+  checkInProgress,
   DOC_HAPROXY_EXAMPLE,
   freePort,
   HAPROXY_BIN,
@@ -55,6 +56,7 @@ export {
   haproxyUnavailable,
   parseServerStats,
   parseServerStatus,
+  settled,
   startHaproxy,
 } from './haproxy.js';
 export { type IamScene, type IamSceneOptions, startIamScene } from './iam-scene.js';

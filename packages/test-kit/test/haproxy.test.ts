@@ -7,14 +7,17 @@ import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
+  checkInProgress,
   DOC_HAPROXY_EXAMPLE,
   freePort,
   HAPROXY_BIN,
   haproxyConfig,
   haproxyUnavailable,
   makeTempDir,
+  parseServerStats,
   REPO_ROOT,
   removeDir,
+  settled,
   startHaproxy,
 } from '../src/index.js';
 
@@ -40,6 +43,31 @@ describe('haproxyConfig', () => {
     } finally {
       await removeDir(dir);
     }
+  });
+});
+
+describe('settled', () => {
+  // `show stat` rows as haproxy prints them: `* L7OK` is a check in progress (the last result
+  // was L7OK), so the row is a moment, not a settled state.
+  const csv = [
+    '# pxname,svname,status,check_status,check_code',
+    'gateways,a,UP,L7OK,200',
+    'gateways,b,UP,* L7OK,200',
+    'gateways,c,UP,INI,',
+    'gateways,d,DOWN,* L4CON,',
+    'gateways,e,UP 1/2,L7OK,200',
+    'gateways,BACKEND,UP,,',
+  ].join('\n');
+  const stats = parseServerStats(csv);
+
+  it('is a result, not a check in progress', () => {
+    expect(settled(stats.a, 'UP')).toBe(true);
+    expect(checkInProgress(stats.b)).toBe(true);
+    expect(settled(stats.b, 'UP')).toBe(false);
+    expect(settled(stats.c, 'UP')).toBe(false);
+    expect(settled(stats.d, 'DOWN')).toBe(false);
+    expect(settled(stats.e, 'UP')).toBe(false);
+    expect(checkInProgress(stats.a)).toBe(false);
   });
 });
 

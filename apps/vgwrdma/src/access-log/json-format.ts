@@ -29,7 +29,8 @@ type ObservedField =
   | 'tlsCipher'
   | 'totalMs'
   | 'firstByteMs'
-  | 'completed';
+  | 'completed'
+  | 'cut';
 
 export interface AccessRecord extends Pick<RequestObservation, ObservedField> {
   /** startedAt as an ISO 8601 time (pino's own `time` is when the line was written). */
@@ -67,6 +68,7 @@ export function accessRecord(o: RequestObservation, transfer: RdmaTransferEvent 
     totalMs: ms(o.totalMs),
     firstByteMs: o.firstByteMs === undefined ? undefined : ms(o.firstByteMs),
     completed: o.completed,
+    ...(o.cut === undefined ? {} : { cut: o.cut }),
     via: rdmaDone ? 'rdma' : 'http',
     ...(o.rdma ? { rdmaBytes: rdmaDone ? transfer.bytes : 0 } : {}),
     ...(transfer?.reason === undefined ? {} : { declineReason: transfer.reason }),

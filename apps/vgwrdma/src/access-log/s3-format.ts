@@ -102,7 +102,8 @@ export function s3AccessLine(o: RequestObservation, transfer: RdmaTransferEvent 
     o.key === '' ? '-' : unquoted(encodeURIComponent(o.key).replace(/%2F/g, '/')),
     quoted(`${o.method} ${o.url} HTTP/1.1`),
     String(o.status),
-    unquoted(o.errorCode),
+    // A request cut at the shutdown deadline has no S3 error code: the column says why instead.
+    unquoted(o.errorCode ?? (o.cut === 'shutdown' ? 'shutdown' : undefined)),
     o.bytesSent > 0 ? String(o.bytesSent) : '-',
     unquoted(o.objectSize),
     String(Math.round(o.totalMs)),

@@ -4,6 +4,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { rootCertificates } from 'node:tls';
 import { SignatureV4 } from '@smithy/signature-v4';
 
 /** The hash constructor SignatureV4 asks for: SHA-256, or HMAC-SHA-256 with a key. */
@@ -26,6 +27,8 @@ export interface AdminConnection {
   readonly secret: string;
   readonly region: string;
   readonly allowInsecure: boolean;
+  /** --ca-bundle: extra CA certificates (PEM) trusted for https. */
+  readonly ca?: Buffer;
   /** Give up on a silent gateway after this long. */
   readonly timeoutMs: number;
 }
@@ -47,6 +50,8 @@ export class UnreachableError extends Error {
   constructor(
     readonly endpoint: string,
     readonly reason: string,
+    /** Node's error code (ECONNREFUSED, DEPTH_ZERO_SELF_SIGNED_CERT, …). */
+    readonly code?: string,
   ) {
     super(`cannot reach ${endpoint}: ${reason}`);
   }
@@ -91,6 +96,7 @@ export async function adminCall(conn: AdminConnection, call: AdminCall): Promise
         headers: signed.headers,
         timeout: conn.timeoutMs,
         ...(https && conn.allowInsecure ? { rejectUnauthorized: false } : {}),
+        ...(https && conn.ca !== undefined ? { ca: [...rootCertificates, conn.ca.toString('utf8')] } : {}),
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -103,7 +109,9 @@ export async function adminCall(conn: AdminConnection, call: AdminCall): Promise
     );
     req.on('timeout', () => req.destroy(new Error(`no answer within ${conn.timeoutMs} ms`)));
     req.on('error', (e: NodeJS.ErrnoException) =>
-      reject(new UnreachableError(conn.endpoint.origin, e.code ? `${e.code} (${e.message})` : e.message)),
+      reject(
+        new UnreachableError(conn.endpoint.origin, e.code ? `${e.code} (${e.message})` : e.message, e.code),
+      ),
     );
     req.end(body);
   });

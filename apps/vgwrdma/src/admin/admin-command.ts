@@ -11,6 +11,7 @@ import { ADMIN_FLAGS } from './admin-flags.js';
 import { ADMIN_VERBS, type AdminVerb } from './admin-verbs.js';
 import { parseError } from './admin-xml.js';
 import { longFormAliases } from './argv-aliases.js';
+import { isUntrustedCertificate, readCaBundle, untrustedAdvice } from './tls-trust.js';
 
 export interface AdminIO {
   readonly stdout: { write(text: string): unknown };
@@ -131,9 +132,19 @@ export function parseAdminCommandLine(argv: readonly string[], env: Env): Parsed
       secret: g.secret,
       region: g.region,
       allowInsecure: g['allow-insecure'],
+      ...(g['ca-bundle'] === undefined ? {} : { ca: caBundle(g['ca-bundle']) }),
       timeoutMs: TIMEOUT_MS,
     },
   };
+}
+
+/** --ca-bundle's file; one that cannot be read is a usage error naming it. */
+function caBundle(file: string): Buffer {
+  try {
+    return readCaBundle(file);
+  } catch (e) {
+    throw new UsageError(`--ca-bundle ${file}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+  }
 }
 
 function describe(verb: AdminVerb, flag: string): string {
@@ -170,6 +181,10 @@ export async function runAdmin(argv: readonly string[], env: Env, io: AdminIO): 
     return 0;
   } catch (error) {
     if (!(error instanceof UnreachableError)) throw error;
+    if (isUntrustedCertificate(error.code)) {
+      io.stderr.write(`vgwrdma admin: ${error.endpoint}: ${untrustedAdvice(error.code as string)}\n`);
+      return 1;
+    }
     io.stderr.write(
       `vgwrdma admin: ${error.message}; is the gateway running there? (check --endpoint-url)\n`,
     );

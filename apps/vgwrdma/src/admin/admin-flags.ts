@@ -76,6 +76,14 @@ export const ADMIN_FLAGS = [
     default: false,
     help: 'accept any TLS certificate of an https:// endpoint (self-signed test setups)',
   },
+  {
+    name: 'ca-bundle',
+    type: 'string',
+    env: ['AWS_CA_BUNDLE'],
+    schema: nonEmpty,
+    arg: 'FILE',
+    help: 'also trust the CA certificates (PEM) in FILE for an https:// endpoint (a private CA)',
+  },
   json,
   help,
 ] as const satisfies readonly FlagSpec[];

@@ -38,6 +38,12 @@ export function limitMetrics(registry: Registry, stats: () => LimitStats): void 
     'Connections closed at accept by --max-connections',
     () => stats().droppedConnections,
   );
+  monotonic(
+    registry,
+    'vgwrdma_shutdown_requests_cut_total',
+    'Requests still running when the --shutdown-timeout drain ended, and cut',
+    () => stats().cutAtShutdown,
+  );
 }
 
 /** A counter whose value is owned elsewhere: set to the source's count at each scrape. */

@@ -1,7 +1,7 @@
 // A webhook receiver on loopback for the event-notification tests: records every POST body (the
 // attempts, failed ones included), can be told to answer 500 to the next N posts, and resolves
 // waits when a record matching a predicate has been accepted.
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface EventRecordJson {
@@ -27,15 +27,19 @@ export interface EventReceiver {
   readonly accepted: EventRecordJson[];
   /** Every post body as received (including those answered 500). */
   readonly attempts: string[];
+  /** The headers of each post, in the order of `attempts`. */
+  readonly attemptHeaders: IncomingHttpHeaders[];
   /** Answer the next `n` posts with 500. */
   failNext(n: number): void;
   waitFor(pred: (r: EventRecordJson) => boolean, what: string, timeoutMs?: number): Promise<EventRecordJson>;
   close(): Promise<void>;
 }
 
-export async function startEventReceiver(): Promise<EventReceiver> {
+/** A receiver on 127.0.0.1:`port` (a free one when 0). */
+export async function startEventReceiver(port = 0): Promise<EventReceiver> {
   const accepted: EventRecordJson[] = [];
   const attempts: string[] = [];
+  const attemptHeaders: IncomingHttpHeaders[] = [];
   const waiters = new Set<() => void>();
   let failing = 0;
   const server: Server = createServer((req, res) => {
@@ -44,6 +48,7 @@ export async function startEventReceiver(): Promise<EventReceiver> {
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
       attempts.push(body);
+      attemptHeaders.push(req.headers);
       if (failing > 0) {
         failing--;
         res.writeHead(500).end('try again');
@@ -55,12 +60,13 @@ export async function startEventReceiver(): Promise<EventReceiver> {
       for (const w of waiters) w();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const bound = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}/events`,
+    url: `http://127.0.0.1:${bound}/events`,
     accepted,
     attempts,
+    attemptHeaders,
     failNext: (n) => {
       failing = n;
     },

@@ -93,9 +93,15 @@ export class NpmUser {
     args: readonly string[],
     cwd: string,
     extraEnv: NodeJS.ProcessEnv = {},
+    timeoutMs = 120_000,
   ): Promise<{ stdout: string; stderr: string }> {
     try {
-      return await run(file, [...args], { cwd, env: { ...this.env, ...extraEnv }, timeout: 120_000 });
+      return await run(file, [...args], {
+        cwd,
+        env: { ...this.env, ...extraEnv },
+        timeout: timeoutMs,
+        maxBuffer: 16 << 20,
+      });
     } catch (err) {
       const e = err as { stdout?: string; stderr?: string; message: string };
       throw new Error(`${file} ${args.join(' ')} failed: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`);

@@ -6,12 +6,16 @@
 //   2. a custom gateway of ~40 lines from cu-backend's README, the same round trip against it;
 //   3. `vgwrdma --help`, `cuobjtest -help` from the global install, and that cuobjtest verifying
 //      an RDMA round trip against that vgwrdma;
-// and every runnable README example (```js example) executed against those installs.
+// and every runnable README example (```js example) executed against those installs. Issue 34
+// adds the layouts that once broke native code: every install (global, npm, `pnpm add` with its
+// isolated node_modules, an app that has its own koffi of another major version) holds exactly one
+// koffi 3, and the pnpm and own-koffi apps make the same RDMA round trip.
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { killAllChildren, removeDir } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { koffiCopies } from './koffi-copies.js';
 import { NpmUser } from './npm-user.js';
 import { readmeExamples } from './readme-examples.js';
 import { type Registry, startRegistry } from './registry.js';
@@ -22,6 +26,10 @@ const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
 const KEYS = { AWS_ACCESS_KEY_ID: 'used-by-access', AWS_SECRET_ACCESS_KEY: 'used-by-secret-0123456789' };
 const PLATFORM_PACKAGE = `@vgwrdma/native-shims-${process.platform}-${process.arch}`;
 const MINUTES = 60_000;
+/** pnpm as the README's pnpm users run it, pinned. */
+const PNPM = ['--yes', 'pnpm@10.34.9'];
+/** The koffi a user's app may already have: another major version than @vgwrdma/native's. */
+const APP_KOFFI = 'koffi@2.12.4';
 
 let registry: Registry | undefined;
 let published: Published;
@@ -31,6 +39,8 @@ let installs: {
   global: Promise<void>;
   app: Promise<string>;
   customGateway: Promise<string>;
+  pnpmApp: Promise<string>;
+  ownKoffiApp: Promise<string>;
 };
 const started: Served[] = [];
 const timings: Record<string, number> = {};
@@ -117,6 +127,24 @@ beforeAll(async () => {
     customGateway: timed('custom gateway install', () =>
       installIn('custom-gateway', ['@vgwrdma/cu-backend', '@vgwrdma/gateway', '@vgwrdma/backend-posix']),
     ),
+    pnpmApp: timed('pnpm add', async () => {
+      const dir = await user.folder('pnpm-app');
+      await writeFile(
+        join(dir, 'package.json'),
+        JSON.stringify({ name: 'pnpm-app', private: true, type: 'module' }),
+      );
+      await user.command(
+        'npx',
+        [...PNPM, 'add', '@vgwrdma/cuobjclient', '@aws-sdk/client-s3'],
+        dir,
+        {},
+        300_000,
+      );
+      return dir;
+    }),
+    ownKoffiApp: timed('own-koffi app install', () =>
+      installIn('own-koffi-app', [APP_KOFFI, '@vgwrdma/cuobjclient', '@aws-sdk/client-s3']),
+    ),
   };
   // A failed install fails the tests that need it, not this hook.
   for (const p of Object.values(installs)) p.catch(() => undefined);
@@ -154,6 +182,68 @@ describe('used by: npm install -g vgwrdma', () => {
       const cuobjtest = await user.command(user.bin('cuobjtest'), ['-help'], user.home);
       expect(cuobjtest.stdout).toMatch(/^Usage:\n\s+cuobjtest \[flags\]/m);
       expect(cuobjtest.stdout).toContain('-endpoint URL');
+    },
+    10 * MINUTES,
+  );
+
+  it(
+    'brings one koffi per installed command (three copies once aborted the gateway at start)',
+    async () => {
+      await installs.global;
+      for (const name of ['vgwrdma', '@vgwrdma/cuobjtest']) {
+        const copies = await koffiCopies(join(user.prefix, 'lib', 'node_modules', name));
+        expect(
+          copies.map((c) => c.version),
+          `${name}: ${JSON.stringify(copies)}`,
+        ).toEqual(['3.3.4']);
+      }
+    },
+    10 * MINUTES,
+  );
+});
+
+describe('used by: pnpm add @vgwrdma/cuobjclient @aws-sdk/client-s3 (isolated node_modules)', () => {
+  it(
+    'one koffi, and 8 MiB up and down by RDMA against the installed vgwrdma',
+    async () => {
+      const app = await installs.pnpmApp;
+      expect((await koffiCopies(join(app, 'node_modules'))).map((c) => c.version)).toEqual(['3.3.4']);
+      const served = await startInstalledVgwrdma();
+      await copyFile(join(FIXTURES, 'app.mjs'), join(app, 'app.mjs'));
+      await copyFile(join(FIXTURES, 'round-trip.cjs'), join(app, 'round-trip.cjs'));
+      const { stdout } = await user.node('app.mjs', [], app, clientEnv(served.endpoint, 'app-pnpm'));
+      expect(JSON.parse(stdout), served.stderr()).toEqual({
+        module: 'esm',
+        put: 'rdma',
+        get: 'rdma',
+        bytes: 8 << 20,
+        equal: true,
+      });
+    },
+    10 * MINUTES,
+  );
+});
+
+describe(`used by: an app with its own ${APP_KOFFI}`, () => {
+  it(
+    'keeps its koffi, and moves 8 MiB by RDMA through cuobjclient (koffi 3 nested, one copy)',
+    async () => {
+      const app = await installs.ownKoffiApp;
+      const versions = (await koffiCopies(join(app, 'node_modules'))).map((c) => c.version).sort();
+      expect(versions).toEqual([APP_KOFFI.slice('koffi@'.length), '3.3.4']);
+      const served = await startInstalledVgwrdma();
+      await copyFile(join(FIXTURES, 'app-own-koffi.mjs'), join(app, 'app.mjs'));
+      await copyFile(join(FIXTURES, 'round-trip.cjs'), join(app, 'round-trip.cjs'));
+      const { stdout } = await user.node('app.mjs', [], app, clientEnv(served.endpoint, 'app-own-koffi'));
+      const [own, trip] = stdout.trim().split('\n');
+      expect(JSON.parse(own as string)).toEqual({ koffi: APP_KOFFI.slice('koffi@'.length), ownCall: true });
+      expect(JSON.parse(trip as string), served.stderr()).toEqual({
+        module: 'esm',
+        put: 'rdma',
+        get: 'rdma',
+        bytes: 8 << 20,
+        equal: true,
+      });
     },
     10 * MINUTES,
   );

@@ -14,8 +14,7 @@
 import { closeSync, createReadStream, constants as fsConstants, open, type ReadStream, read } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import { promisify } from 'node:util';
-import { lastErrno, libc } from '@vgwrdma/native';
-import koffi from 'koffi';
+import { koffi, lastErrno, libc } from '@vgwrdma/native';
 import { errnoError } from './errno-error.js';
 
 const openAsync = promisify(open);

@@ -8,6 +8,7 @@ import type { Logger } from '../logger.js';
 import { type DeliveryOptions, DeliveryQueue, type DeliveryStats } from './delivery-queue.js';
 import { type EventOrigin, eventRecord, nextSequencer, type ObjectEvent } from './event-record.js';
 import { matchingRules, type NotificationRule, parseNotificationConfig } from './notification-config.js';
+import { QueueStore } from './queue-store.js';
 import { webhookSender } from './webhook-target.js';
 
 export interface EventNotificationOptions extends DeliveryOptions {
@@ -15,6 +16,13 @@ export interface EventNotificationOptions extends DeliveryOptions {
   readonly webhookUrl: string;
   /** One POST may take this long before it counts as failed. Default 5000. */
   readonly timeoutMs?: number;
+  /** Sign each POST: `X-Vgwrdma-Signature-256: sha256=<HMAC-SHA256(secret, body) hex>`. */
+  readonly webhookSecret?: string;
+  /**
+   * Keep the queue in this directory (one file per message) so a restart drops nothing: what is
+   * left at shutdown is sent by the next start (at-least-once). In memory only when unset.
+   */
+  readonly queueDir?: string;
 }
 
 /** The per-request reporter handed to handlers (S3Request.events). */
@@ -33,7 +41,24 @@ export class EventNotifier {
     private readonly logger: Logger,
     readonly options: EventNotificationOptions,
   ) {
-    this.queue = new DeliveryQueue(webhookSender(options.webhookUrl, options.timeoutMs), logger, options);
+    this.queue = new DeliveryQueue(
+      webhookSender(options.webhookUrl, options.timeoutMs, options.webhookSecret),
+      logger,
+      {
+        ...options,
+        target: options.webhookUrl,
+        ...(options.queueDir === undefined ? {} : { store: new QueueStore(options.queueDir) }),
+      },
+    );
+    if (options.queueDir !== undefined) {
+      void this.queue.restore().then(
+        (n) =>
+          n > 0 &&
+          logger.info({ dir: options.queueDir, events: n }, 'event queue: resending what the last run left'),
+        (err: unknown) =>
+          logger.warn({ dir: options.queueDir, err: String(err) }, 'event queue: cannot read the directory'),
+      );
+    }
   }
 
   /** A sink for one request; `account` is who asked. */
@@ -88,7 +113,11 @@ export class EventNotifier {
     if (wanted.length === 0) return;
     const full = event.name.startsWith('ObjectCreated:') ? await this.withSize(ctx, origin, event) : event;
     for (const rule of wanted) {
-      this.queue.push(JSON.stringify({ Records: [eventRecord(origin, full, rule.id, at, sequencer)] }));
+      this.queue.push(JSON.stringify({ Records: [eventRecord(origin, full, rule.id, at, sequencer)] }), {
+        bucket: origin.bucket,
+        key: event.key,
+        event: event.name,
+      });
     }
   }
 

@@ -9,4 +9,5 @@ export {
 } from './event-notifier.js';
 export { type EventOrigin, eventRecord, type ObjectEvent, type S3EventRecord } from './event-record.js';
 export { matchingRules, type NotificationRule, parseNotificationConfig } from './notification-config.js';
-export { webhookSender } from './webhook-target.js';
+export { type EventAbout, QueueStore, type StoredMessage } from './queue-store.js';
+export { WEBHOOK_SIGNATURE_HEADER, webhookSender, webhookSignature } from './webhook-target.js';

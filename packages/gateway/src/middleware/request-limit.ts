@@ -8,9 +8,14 @@ import { S3Error } from '@vgwrdma/s3-backend';
 import type { MiddlewareHandler } from 'hono';
 import type { GatewayEnv } from '../env.js';
 import { onResponseClose } from '../http/response-close.js';
+import type { InFlightRequests } from '../server/in-flight.js';
 import type { LimitCounters } from '../server/limit-stats.js';
 
-export function requestLimitMiddleware(max: number, counters: LimitCounters): MiddlewareHandler<GatewayEnv> {
+export function requestLimitMiddleware(
+  max: number,
+  counters: LimitCounters,
+  inFlight?: InFlightRequests,
+): MiddlewareHandler<GatewayEnv> {
   return async (c, next) => {
     if (max > 0 && counters.inFlight >= max) {
       counters.rejectedSlowDown++;
@@ -27,7 +32,10 @@ export function requestLimitMiddleware(max: number, counters: LimitCounters): Mi
     const outgoing = c.env?.outgoing;
     if (outgoing) onResponseClose(outgoing, release);
     try {
-      await next();
+      const handler = next();
+      // For the shutdown deadline: which requests run, and when their handlers have unwound.
+      if (outgoing && inFlight) inFlight.track(outgoing, handler);
+      await handler;
     } finally {
       if (!outgoing) release();
     }

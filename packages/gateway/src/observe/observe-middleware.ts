@@ -8,6 +8,7 @@ import { BYTES_TRANSFERRED_HEADER, REPLY_HEADER } from '@vgwrdma/rdma-protocol';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { GatewayEnv } from '../env.js';
 import { onResponseClose } from '../http/response-close.js';
+import { wasCutAtShutdown } from '../server/in-flight.js';
 import { numberHeader, objectSizeOf } from './object-size.js';
 import { redactUrl } from './redact-url.js';
 import type { RequestObservation, RequestObserver } from './request-observation.js';
@@ -47,7 +48,10 @@ function observe(
   const method = incoming.method ?? 'GET';
   const operation = c.get('operation') ?? 'Unknown';
   const completed = outgoing.writableFinished;
-  const status = outgoing.statusCode;
+  // A request cut at the shutdown deadline: 499 (nginx's "client closed request", here the
+  // server), whatever status line it had begun.
+  const cutAtShutdown = wasCutAtShutdown(outgoing);
+  const status = cutAtShutdown ? 499 : outgoing.statusCode;
   const contentLength = numberHeader(outgoing.getHeader('content-length'));
   const bytesSent = completed
     ? method === 'HEAD' || status === 304
@@ -91,6 +95,7 @@ function observe(
     totalMs: end - started,
     firstByteMs: firstByte === undefined ? undefined : firstByte - started,
     completed,
+    ...(cutAtShutdown ? { cut: 'shutdown' as const } : {}),
     ...(rdma ? { rdma } : {}),
   };
 }

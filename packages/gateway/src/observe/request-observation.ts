@@ -47,6 +47,8 @@ export interface RequestObservation {
   readonly firstByteMs: number | undefined;
   /** False when the connection closed before the response was complete. */
   readonly completed: boolean;
+  /** 'shutdown' when the request was still running at the shutdown deadline and was cut. */
+  readonly cut?: 'shutdown';
   /** Present when the request carried an RDMA descriptor (cu-middleware set one). */
   readonly rdma?: RdmaObservation;
 }

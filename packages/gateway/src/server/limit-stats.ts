@@ -14,6 +14,8 @@ export interface LimitStats {
   readonly bodyIdleTimeouts: number;
   /** Connections closed unanswered at accept because `maxConnections` were open. */
   readonly droppedConnections: number;
+  /** Requests still running when the shutdown deadline (`shutdownTimeoutMs`) came, and cut. */
+  readonly cutAtShutdown: number;
 }
 
 /** The mutable counters behind LimitStats; the middleware, router and listener update them. */
@@ -23,6 +25,7 @@ export class LimitCounters {
   rejectedSlowDown = 0;
   bodyIdleTimeouts = 0;
   droppedConnections = 0;
+  cutAtShutdown = 0;
 
   snapshot(): LimitStats {
     return {
@@ -31,6 +34,7 @@ export class LimitCounters {
       rejectedSlowDown: this.rejectedSlowDown,
       bodyIdleTimeouts: this.bodyIdleTimeouts,
       droppedConnections: this.droppedConnections,
+      cutAtShutdown: this.cutAtShutdown,
     };
   }
 }

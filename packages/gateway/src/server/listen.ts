@@ -15,6 +15,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { isMainThread } from 'node:worker_threads';
 import { createAdaptorServer } from '@hono/node-server';
 import { answerClientErrors } from './client-error.js';
+import type { InFlightRequests } from './in-flight.js';
 import type { LimitCounters } from './limit-stats.js';
 
 /** PEM certificate chain and private key of an HTTPS listener. */
@@ -69,6 +70,8 @@ interface ServerSettings {
   maxConnections: number;
   /** Where open and dropped connections are counted. */
   counters: LimitCounters;
+  /** The requests running now: cut (and counted) when the grace period ends, then awaited. */
+  inFlight?: InFlightRequests;
 }
 
 type FetchHandler = Parameters<typeof createAdaptorServer>[0]['fetch'];
@@ -179,7 +182,7 @@ function bind(fetch: FetchHandler, opts: ListenOptions, settings: ServerSettings
           // Builds the new context first: a bad pair throws here and the old one stays in use.
           (server as HttpsServer).setSecureContext({ cert: next.cert, key: next.key });
         },
-        close: () => closeServer(server, settings.closeGraceMs),
+        close: () => closeServer(server, settings),
       });
     });
     // `Expect: 100-continue`: Node would answer 100 at once; instead the request runs like any
@@ -211,8 +214,9 @@ function countConnections(server: Server | HttpsServer, counters: LimitCounters)
   server.on('drop', () => counters.droppedConnections++);
 }
 
-async function closeServer(server: Server | HttpsServer, graceMs: number): Promise<void> {
+async function closeServer(server: Server | HttpsServer, settings: ServerSettings): Promise<void> {
   if (!server.listening) return;
+  const graceMs = settings.closeGraceMs;
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   // Connections that finish their request while we wait become idle: close those as they appear.
   const sweep = setInterval(() => server.closeIdleConnections(), 50);
@@ -221,7 +225,12 @@ async function closeServer(server: Server | HttpsServer, graceMs: number): Promi
   const outcome = await Promise.race([closed.then(() => 'closed' as const), deadline]);
   clearInterval(sweep);
   if (outcome === 'timeout') {
+    // The deadline: what still runs is marked cut (status 499 in its access-log line) and
+    // counted, its connection dropped, and its handler given a bounded time to unwind (a cut
+    // upload discards its temp file on its error path).
+    settings.counters.cutAtShutdown += settings.inFlight?.cutAll() ?? 0;
     server.closeAllConnections();
     await closed;
+    await settings.inFlight?.settled();
   }
 }

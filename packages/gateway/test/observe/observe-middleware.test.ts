@@ -115,6 +115,7 @@ it('observes a request whose client went away as not completed; limitStats() cou
     rejectedSlowDown: 0,
     bodyIdleTimeouts: 0,
     droppedConnections: 0,
+    cutAtShutdown: 0,
   });
   const { port } = new URL(gw.url);
   const socket = connect(Number(port), '127.0.0.1');

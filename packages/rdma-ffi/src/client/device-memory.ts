@@ -4,7 +4,7 @@
 // after it; cuobjclient's Session does both. copyFromHost / copyToHost / fill are plain
 // cudaMemcpy / cudaMemset for filling and checking device memory (tests, benchmarks).
 
-import koffi from 'koffi';
+import { koffi } from '@vgwrdma/native';
 import { errnoOf, RdmaError } from '../errors.js';
 import { HostMemory } from './host-memory.js';
 

@@ -9,7 +9,7 @@
 //   'failed'   — waiting and later READs are refused at once (the client gave up).
 //   'off'      — no gate (every registration starts so).
 
-import koffi from 'koffi';
+import { koffi } from '@vgwrdma/native';
 import { RdmaError } from '../errors.js';
 import type { Ptr, ShimLibrary } from '../native/shim-library.js';
 import type { ClientAbi } from './client-abi.js';

@@ -2,7 +2,7 @@
 // native-shims/include/*.h. The tests hold each one to the C compiler's layout through
 // vgw_shim_layout_sizeof/offsetof, so a header change that is not mirrored here fails loudly.
 
-import koffi from 'koffi';
+import { koffi } from '@vgwrdma/native';
 
 /** cuobj_token.h: a parsed token (56 bytes on LP64). */
 export const CuobjToken = koffi.struct('cuobj_token_t', {

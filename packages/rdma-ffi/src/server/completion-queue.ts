@@ -5,7 +5,7 @@
 // drain completions until a short batch says the queue is empty. The poll handle is ref'd only
 // while transfers are pending, so an idle server never keeps the process alive.
 
-import type { node as koffiNode } from 'koffi';
+import type { Koffi } from '@vgwrdma/native';
 import { errnoOf, RdmaError } from '../errors.js';
 import { ASYNC_MESSAGE_LEN } from '../native/layouts.js';
 import type { Ptr, ShimLibrary } from '../native/shim-library.js';
@@ -25,7 +25,7 @@ type SubmitWithTag = (tag: number) => number;
 export class CompletionQueue {
   private readonly pending = new Map<number, Pending>();
   private readonly events = Buffer.alloc(BATCH * EVENT_SIZE);
-  private readonly handle: koffiNode.PollHandle;
+  private readonly handle: Koffi.node.PollHandle;
   private idleWaiters: (() => void)[] = [];
   private nextTag = 1;
   private closed = false;
@@ -33,7 +33,7 @@ export class CompletionQueue {
   constructor(
     private readonly lib: ShimLibrary,
     private readonly srv: Ptr,
-    poll: typeof koffiNode.poll,
+    poll: typeof Koffi.node.poll,
   ) {
     const fd = lib.fn.cuobj_server_completion_fd(srv);
     if (fd < 0) throw new RdmaError('completionFd', fd, lib.lastError().message);

@@ -8,8 +8,8 @@
 // run in parallel. Calls larger than the 1 GiB ABI limit (or `maxBytesPerCall`) are split into
 // sequential submits on the same channel.
 
+import { koffi } from '@vgwrdma/native';
 import type { RdmaToken } from '@vgwrdma/rdma-protocol';
-import koffi from 'koffi';
 import { errnoOf, RdmaError } from '../errors.js';
 import type { CuobjRdmaTunablesStruct, CuobjServerStatsStruct, CuobjTokenStruct } from '../native/layouts.js';
 import { type LoadShimOptions, loadShimLibrary, type Ptr, type ShimLibrary } from '../native/shim-library.js';
