@@ -48,7 +48,12 @@ describe('claimKoffi', () => {
   });
 });
 
-/** Source files of the workspace (src and test of every package and app), relative paths. */
+/**
+ * Source files of the workspace (src and test of every package and app), relative paths. Test
+ * fixtures are left out: they stand for users' applications, one of which has a koffi of its own.
+ */
+const SKIPPED_DIRS = new Set(['node_modules', 'dist', 'fixtures']);
+
 function sources(): string[] {
   const out: string[] = [];
   for (const group of ['packages', 'apps']) {
@@ -63,7 +68,7 @@ function sources(): string[] {
           }
           for (const e of entries) {
             const p = join(dir, e.name);
-            if (e.isDirectory() && e.name !== 'node_modules' && e.name !== 'dist') walk(p);
+            if (e.isDirectory() && !SKIPPED_DIRS.has(e.name)) walk(p);
             else if (/\.(ts|mts|js|mjs|cjs)$/.test(e.name)) out.push(relative(REPO, p));
           }
         };
