@@ -1,5 +1,5 @@
-// Every flag `vgwrdma --help` (and `posix/s3/azure --help`) prints is in the README's flag tables:
-// the tables are where users look, so a new flag without a row fails here (`--versioning-dir`
+// Every flag `vgwrdma --help` (and `posix/s3/azure --help`) prints is in the flag tables of
+// docs/configuration.md (the README's flag reference): the tables are where users look, so a new flag without a row fails here (`--versioning-dir`
 // was once missing). Only the help flags themselves and --version are left out.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -8,12 +8,12 @@ import { AZURE_FLAGS } from '../src/azure-command.js';
 import { GLOBAL_FLAGS, POSIX_FLAGS } from '../src/flags.js';
 import { S3_FLAGS } from '../src/s3-command.js';
 
-const README = fileURLToPath(new URL('../../../README.md', import.meta.url));
+const FLAG_REFERENCE = fileURLToPath(new URL('../../../docs/configuration.md', import.meta.url));
 
-/** The `--name` tokens in the first column of the README's table rows. */
+/** The `--name` tokens in the first column of the flag reference's table rows. */
 function documented(): Set<string> {
   const names = new Set<string>();
-  for (const line of readFileSync(README, 'utf8').split('\n')) {
+  for (const line of readFileSync(FLAG_REFERENCE, 'utf8').split('\n')) {
     if (!line.startsWith('| ')) continue;
     const first = line.slice(2, line.indexOf(' |', 2));
     for (const [, name] of first.matchAll(/--([a-z0-9][a-z0-9-]*)/g)) names.add(name as string);
@@ -23,7 +23,7 @@ function documented(): Set<string> {
 
 const LEFT_OUT = new Set(['help', 'version']);
 
-describe("the README's flag tables", () => {
+describe('the flag tables of docs/configuration.md', () => {
   const rows = documented();
   for (const [command, flags] of [
     ['vgwrdma', GLOBAL_FLAGS],
@@ -35,7 +35,7 @@ describe("the README's flag tables", () => {
       const missing = (flags as readonly { name: string }[])
         .map((f) => f.name)
         .filter((name) => !LEFT_OUT.has(name) && !rows.has(name));
-      expect(missing, `flags without a README row: ${missing.join(', ')}`).toEqual([]);
+      expect(missing, `flags without a row in docs/configuration.md: ${missing.join(', ')}`).toEqual([]);
     });
   }
 });
