@@ -1,4 +1,4 @@
-// The C tests cross-compiled for linux-arm64 (Debian gcc-aarch64-linux-gnu) and run under
+// The C tests cross-compiled for linux-arm64 (Debian gcc- and g++-aarch64-linux-gnu) and run under
 // qemu-user, each case one vitest test as in c-tests.test.ts. No sanitizers: ASan's shadow memory
 // does not fit under qemu-user. Skipped, saying why, where the cross compiler or qemu is missing.
 //
@@ -32,9 +32,9 @@ const EMULATION_LIMITS: Record<string, string> = {
 };
 
 function missing(): string {
-  for (const tool of ['aarch64-linux-gnu-gcc', 'qemu-aarch64', 'cmake']) {
+  for (const tool of ['aarch64-linux-gnu-gcc', 'aarch64-linux-gnu-g++', 'qemu-aarch64', 'cmake']) {
     if (spawnSync(tool, ['--version'], { stdio: 'ignore' }).status !== 0)
-      return `${tool} not installed (Debian: gcc-aarch64-linux-gnu qemu-user cmake)`;
+      return `${tool} not installed (Debian: gcc-aarch64-linux-gnu g++-aarch64-linux-gnu qemu-user cmake)`;
   }
   return '';
 }

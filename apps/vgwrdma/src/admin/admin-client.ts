@@ -4,8 +4,8 @@
 import { createHash, createHmac } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { rootCertificates } from 'node:tls';
 import { SignatureV4 } from '@smithy/signature-v4';
+import { trustedCas } from './trusted-cas.js';
 
 /** The hash constructor SignatureV4 asks for: SHA-256, or HMAC-SHA-256 with a key. */
 class Sha256 {
@@ -96,7 +96,7 @@ export async function adminCall(conn: AdminConnection, call: AdminCall): Promise
         headers: signed.headers,
         timeout: conn.timeoutMs,
         ...(https && conn.allowInsecure ? { rejectUnauthorized: false } : {}),
-        ...(https && conn.ca !== undefined ? { ca: [...rootCertificates, conn.ca.toString('utf8')] } : {}),
+        ...(https && conn.ca !== undefined ? { ca: trustedCas(conn.ca) } : {}),
       },
       (res) => {
         const chunks: Buffer[] = [];
