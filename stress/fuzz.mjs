@@ -44,7 +44,10 @@ const TARGETS = [
   { name: 'ts/aws-chunked', vitest: ['gateway', 'packages/gateway/test/fuzz/aws-chunked.property.test.ts'] },
   { name: 'ts/sigv4', vitest: ['gateway', 'packages/gateway/test/fuzz/sigv4.property.test.ts'] },
   { name: 'ts/xml-bodies', vitest: ['gateway', 'packages/gateway/test/fuzz/xml-bodies.property.test.ts'] },
-  { name: 'ts/range', vitest: ['s3-backend', 'packages/s3-backend/test/fuzz/range.property.test.ts'] },
+  {
+    name: 'ts/range',
+    vitest: ['backend-contract', 'packages/backend-contract/test/fuzz/range.property.test.ts'],
+  },
   { name: 'ts/token', vitest: ['rdma-protocol', 'packages/rdma-protocol/test/fuzz/token.property.test.ts'] },
   {
     name: 'ts/rdma-headers',

@@ -6,8 +6,9 @@ import { fileURLToPath } from 'node:url';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const NEEDED = [
+  'packages/errors/dist/index.js',
   'packages/rdma-protocol/dist/index.js',
-  'packages/s3-backend/dist/index.js',
+  'packages/backend-contract/dist/index.js',
   'packages/rdma-ffi/dist/index.js',
   'packages/bufferpool/dist/index.js',
   'packages/backend-posix/dist/index.js',

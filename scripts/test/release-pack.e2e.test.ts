@@ -177,7 +177,7 @@ describe('release:pack', () => {
     const deps: Record<string, string> = Object.fromEntries(
       installable.map((p) => [p.name, `file:${p.file}`]),
     );
-    // s3-backend/conformance imports its optional peer vitest: a user of that entry installs it.
+    // backend-contract/conformance imports its optional peer vitest: a user of that entry installs it.
     deps.vitest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).devDependencies.vitest;
     await writeFile(
       join(app, 'package.json'),

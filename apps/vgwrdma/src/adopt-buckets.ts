@@ -3,8 +3,9 @@
 // admin's change-bucket-owner makes. The account must exist (the root account or one in the
 // IAM store); a backend that keeps no owners (the s3 backend without --meta-bucket) stops the
 // start. A top-level entry that is no valid bucket name is left alone, with a warning.
+
+import { type Backend, isS3Error, type RequestContext } from '@vgwrdma/backend-contract';
 import type { IamStore, Logger } from '@vgwrdma/gateway';
-import { type Backend, isS3Error, type RequestContext } from '@vgwrdma/s3-backend';
 import { StartupError } from './open-backend.js';
 
 const FLAG = '--adopt-ownerless-buckets';

@@ -8,7 +8,7 @@ import {
   AzureUnreachableError,
   serviceUrl,
 } from '@vgwrdma/backend-azure';
-import type { Backend } from '@vgwrdma/s3-backend';
+import type { Backend } from '@vgwrdma/backend-contract';
 import { z } from 'zod';
 import { type FlagSpec, HELP_FLAG } from './flags.js';
 import { type Env, resolveFlags, UsageError } from './resolve-flags.js';

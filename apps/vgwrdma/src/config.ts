@@ -4,8 +4,8 @@
 // UsageError naming the flag, which the caller prints and exits with status 2.
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { type EtagMode, MD5_ETAG } from '@vgwrdma/backend-contract';
 import type { CuServerConfig } from '@vgwrdma/cu-backend';
-import { type EtagMode, MD5_ETAG } from '@vgwrdma/s3-backend';
 import { AZURE_FLAGS, type AzureBackendConfig, azureBackendConfig, azureUsage } from './azure-command.js';
 import { GLOBAL_FLAGS, POSIX_FLAGS, parseArgsOptions } from './flags.js';
 import { type IamServiceConfig, iamServiceConfig } from './iam-config.js';

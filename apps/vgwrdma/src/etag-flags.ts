@@ -1,8 +1,9 @@
 // The posix backend's ETag mode (docs/architecture.md, "ETag modes"): `md5` (the default, S3's
 // ETag for a single PUT) or `parts`, which hashes a large body as fixed-size parts at once so a
 // write is not bound by one core's MD5, and gives it S3's multipart-form ETag.
+
+import { MIN_ETAG_PART_SIZE } from '@vgwrdma/backend-contract';
 import { ByteSizeError, parseByteSize } from '@vgwrdma/rdma-protocol';
-import { MIN_ETAG_PART_SIZE } from '@vgwrdma/s3-backend';
 import { z } from 'zod';
 import type { FlagSpec } from './flags.js';
 

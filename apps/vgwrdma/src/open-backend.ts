@@ -2,9 +2,9 @@
 // messages an operator can act on (missing root, no xattr support).
 
 import { stat } from 'node:fs/promises';
+import type { Backend } from '@vgwrdma/backend-contract';
 import { limitConcurrency, PosixBackend, XattrUnsupportedError } from '@vgwrdma/backend-posix';
-import { VgwrdmaError } from '@vgwrdma/rdma-protocol';
-import type { Backend } from '@vgwrdma/s3-backend';
+import { VgwrdmaError } from '@vgwrdma/errors';
 import { openAzureBackend } from './azure-command.js';
 import type { GatewayConfig } from './config.js';
 import { openS3Backend } from './s3-command.js';

@@ -2,7 +2,7 @@
 // then the first environment variable that is set, then the table's default. Every value is
 // validated by the table's zod schema, and each failure is reported against the flag (and the
 // environment variable it came from), never as a bare zod path.
-import { VgwrdmaError } from '@vgwrdma/rdma-protocol';
+import { VgwrdmaError } from '@vgwrdma/errors';
 import { z } from 'zod';
 import { envBoolean, type FlagSpec } from './flags.js';
 

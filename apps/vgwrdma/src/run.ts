@@ -5,10 +5,10 @@
 // the exit status instead of exiting, so tests can drive it; main.ts is the only place that calls
 // process.exit.
 import { serviceUrl } from '@vgwrdma/backend-azure';
+import type { Backend } from '@vgwrdma/backend-contract';
 import type { RdmaPlugin } from '@vgwrdma/cu-backend';
 import { createGateway, type Gateway, type IamStore } from '@vgwrdma/gateway';
 import { installNativeKernels } from '@vgwrdma/native/kernels';
-import type { Backend } from '@vgwrdma/s3-backend';
 import { createAccessLog } from './access-log/index.js';
 import { runAdmin } from './admin/admin-command.js';
 import { adoptOwnerlessBuckets } from './adopt-buckets.js';

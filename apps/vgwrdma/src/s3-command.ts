@@ -2,6 +2,8 @@
 // existing S3 store (AWS S3, Ceph RGW, MinIO, another gateway) through @vgwrdma/backend-s3. Its
 // flag table, parsing into a typed config, --help text, banner rows and opening live here. Flag
 // names and environment variables follow versitygw (cmd/versitygw/s3.go).
+
+import type { Backend } from '@vgwrdma/backend-contract';
 import {
   DEFAULT_SPOOL_MEMORY,
   DEFAULT_UPLOAD_PART_SIZE,
@@ -12,7 +14,6 @@ import {
   type S3BackendOptions,
 } from '@vgwrdma/backend-s3';
 import { ByteSizeError, parseByteSize } from '@vgwrdma/rdma-protocol';
-import type { Backend } from '@vgwrdma/s3-backend';
 import { z } from 'zod';
 import { type FlagSpec, HELP_FLAG } from './flags.js';
 import { type Env, resolveFlags, UsageError } from './resolve-flags.js';

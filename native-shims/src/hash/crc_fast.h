@@ -1,6 +1,6 @@
 /* Fast CRCs for S3 checksums: CRC64NVME (carry-less-multiply folding on x86-64 with PCLMULQDQ)
  * and CRC32C (the SSE4.2 crc32 instruction), each with a portable slice-by-8 fallback chosen at
- * run time. Used by @vgwrdma/s3-backend's checksum registry through koffi, so a PUT's default
+ * run time. Used by @vgwrdma/backend-contract's checksum registry through koffi, so a PUT's default
  * CRC64NVME costs a fraction of its MD5.
  *
  * Both follow zlib's crc32() convention: pass 0 to start, pass the previous result to continue;

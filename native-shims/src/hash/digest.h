@@ -2,7 +2,7 @@
  * Node's own (the node binary exports its EVP_* symbols, found with dlsym(RTLD_DEFAULT)), else a
  * system libcrypto.so.3 / libcrypto.so. No header or library is needed to build the shims.
  *
- * Why: node:crypto hashes on the JavaScript thread. @vgwrdma/s3-backend calls these through koffi's
+ * Why: node:crypto hashes on the JavaScript thread. @vgwrdma/backend-contract calls these through koffi's
  * async calls, so an upload's MD5 (and the gateway's SHA-256 of a signed payload) run on libuv pool
  * threads, in parallel with each other and with the socket reads, file writes and RDMA transfers,
  * with the very same implementation node:crypto would use.

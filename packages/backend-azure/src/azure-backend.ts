@@ -3,8 +3,8 @@
 // objects block blobs, multipart uploads staged blocks committed by Complete, user metadata and
 // checksums in blob metadata, tags as blob index tags, bucket ACLs and policies in container
 // metadata. The operations are the functions of ./ops, installed by name (installUpstreamOps).
-import type { RequestContext as Ctx, VersioningStatus } from '@vgwrdma/s3-backend';
-import { installUpstreamOps, UnsupportedBackend } from '@vgwrdma/s3-backend';
+import type { RequestContext as Ctx, VersioningStatus } from '@vgwrdma/backend-contract';
+import { installUpstreamOps, UnsupportedBackend } from '@vgwrdma/backend-contract';
 import { createServiceClient } from './client.js';
 import * as cfg from './ops/bucket-config.js';
 import * as buckets from './ops/buckets.js';

@@ -1,6 +1,6 @@
 // Blob Storage errors as S3 errors: a table from the service's x-ms-error-code to the S3 code a
 // client of S3 expects; anything not in the table stays an internal error with its cause kept.
-import { S3Error, type S3ErrorCode } from '@vgwrdma/s3-backend';
+import { S3Error, type S3ErrorCode } from '@vgwrdma/backend-contract';
 
 const BY_AZURE_CODE: Readonly<Record<string, S3ErrorCode>> = {
   ContainerNotFound: 'NoSuchBucket',

@@ -4,7 +4,7 @@
 // own ETag is not) and the checksums get entries of their own. Content headers map onto the
 // blob's HTTP headers, except Expires and the website redirect, which Blob Storage lacks.
 import type { BlobHTTPHeaders } from '@azure/storage-blob';
-import type { Checksums, ChecksumType, ContentHeaders, UserMetadata } from '@vgwrdma/s3-backend';
+import type { Checksums, ChecksumType, ContentHeaders, UserMetadata } from '@vgwrdma/backend-contract';
 
 /** The metadata names this backend writes (Azure lower-cases names on the way back). */
 export const META = {

@@ -4,7 +4,7 @@
 // fits one block with a single Put Blob, a larger one with Put Block List. A failed body leaves
 // the blob as it was; the staged blocks are dropped by Blob Storage later.
 import type { BlockBlobClient } from '@azure/storage-blob';
-import { BodyDigest, type BodyDigestOptions, type BodyDigestResult } from '@vgwrdma/s3-backend';
+import { BodyDigest, type BodyDigestOptions, type BodyDigestResult } from '@vgwrdma/backend-contract';
 import { az } from './azure-error.js';
 import { blockId, newNonce } from './block-ids.js';
 

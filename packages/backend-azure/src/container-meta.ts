@@ -3,7 +3,7 @@
 // metadata, one base64url JSON entry per setting (Azure allows 8 KiB of metadata per container,
 // which bounds policies and CORS documents). Updates read, change and write the whole set.
 import type { ContainerClient } from '@azure/storage-blob';
-import { S3Error } from '@vgwrdma/s3-backend';
+import { S3Error } from '@vgwrdma/backend-contract';
 import { az, azureCode, toS3Error } from './azure-error.js';
 import { decodeJson, encodeJson } from './blob-meta.js';
 

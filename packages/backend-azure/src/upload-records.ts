@@ -8,7 +8,7 @@ import {
   type Checksums,
   type ObjectAttributesInput,
   S3Error,
-} from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
 import { az, isNotFound, toS3Error } from './azure-error.js';
 import { decodeJson, encodeJson } from './blob-meta.js';
 import { container, UPLOADS_PREFIX, type Upstream } from './upstream.js';

@@ -1,6 +1,6 @@
 // What every operation module is handed: the service client and the lookups they share.
 import type { BlobServiceClient, BlockBlobClient, ContainerClient } from '@azure/storage-blob';
-import { S3Error } from '@vgwrdma/s3-backend';
+import { S3Error } from '@vgwrdma/backend-contract';
 
 /** Multipart upload records live under this prefix of the bucket's container, hidden from S3 clients. */
 export const UPLOADS_PREFIX = '.vgw-uploads/';

@@ -6,7 +6,7 @@
 // no recorded owner: CreateBucket on it is BucketAlreadyExists until an owner change.
 import { Readable } from 'node:stream';
 import { BlobServiceClient, StorageSharedKeyCredential } from '@azure/storage-blob';
-import type { S3Error } from '@vgwrdma/s3-backend';
+import type { S3Error } from '@vgwrdma/backend-contract';
 import { AZURITE_ACCOUNT, azuriteUnavailable, sharedAzurite } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AzureBackend, serviceUrl } from '../src/index.js';

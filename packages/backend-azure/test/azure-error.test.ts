@@ -1,4 +1,4 @@
-import { S3Error } from '@vgwrdma/s3-backend';
+import { S3Error } from '@vgwrdma/backend-contract';
 import { describe, expect, it } from 'vitest';
 import { toS3Error } from '../src/azure-error.js';
 

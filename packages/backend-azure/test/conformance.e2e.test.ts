@@ -1,7 +1,7 @@
 // The shared backend conformance kit, run against AzureBackend over the run's Azurite (started on
 // loopback by the test-kit). Skipped, with the reason, when Azurite cannot run here.
 
-import { runBackendConformance } from '@vgwrdma/s3-backend/conformance';
+import { runBackendConformance } from '@vgwrdma/backend-contract/conformance';
 import { AZURITE_ACCOUNT, azuriteUnavailable, sharedAzurite } from '@vgwrdma/test-kit';
 import { describe, it } from 'vitest';
 import { AzureBackend } from '../src/index.js';

@@ -3,7 +3,7 @@
 // a PutObject until its body has been stored, a GetObject until the object is open (streaming
 // the body to the client does not hold a slot). Reading the limit is the backend's business, so
 // it wraps any Backend as a DelegatingBackend and leaves the backend itself unchanged.
-import { BACKEND_METHODS, type Backend, DelegatingBackend } from '@vgwrdma/s3-backend';
+import { BACKEND_METHODS, type Backend, DelegatingBackend } from '@vgwrdma/backend-contract';
 
 /** versitygw's default for --concurrency. */
 export const DEFAULT_POSIX_CONCURRENCY = 5000;

@@ -1,6 +1,6 @@
 // What every operation module needs: the tree, the metadata store and the options it was opened
 // with. PosixBackend builds one and passes it down; modules hold no state of their own.
-import type { EtagMode } from '@vgwrdma/s3-backend';
+import type { EtagMode } from '@vgwrdma/backend-contract';
 import type { ChownPolicy } from './fs/file-owner.js';
 import type { Layout } from './fs/layout.js';
 import type { MetaStore } from './meta/store.js';

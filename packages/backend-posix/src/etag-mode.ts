@@ -1,7 +1,7 @@
 // The parts ETag mode's one parameter, checked when the backend opens: a part size S3 would
 // accept for a multipart upload's parts (5 MiB to 5 GiB), so the multipart-form ETag it yields is
 // one every S3 client already knows how to read.
-import { type EtagMode, MIN_ETAG_PART_SIZE } from '@vgwrdma/s3-backend';
+import { type EtagMode, MIN_ETAG_PART_SIZE } from '@vgwrdma/backend-contract';
 
 const MAX_ETAG_PART_SIZE = 5 * 1024 ** 3;
 

@@ -2,7 +2,7 @@
 // otherwise, with a hint). Clearing what a crash left in `<bucket>/.sgwtmp` is fs/stale-temps.ts.
 import { mkdir } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import type { EtagMode } from '@vgwrdma/s3-backend';
+import type { EtagMode } from '@vgwrdma/backend-contract';
 import { XATTR_PREFIX } from './meta/attr-names.js';
 import { xattrGet, xattrRemove, xattrSet } from './meta/libc-xattr.js';
 import { NoMetaStore } from './meta/none-store.js';

@@ -3,7 +3,6 @@
 // This class only wires the Backend contract to the operation modules; each module documents
 // its part of the on-disk contract (docs/posix-layout.md).
 
-import { installNativeKernels } from '@vgwrdma/native/kernels';
 import {
   type BucketAcl,
   type BucketLockConfig,
@@ -54,7 +53,8 @@ import {
   type UploadPartOutput,
   type UploadRef,
   type VersioningStatus,
-} from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
+import { installNativeKernels } from '@vgwrdma/native/kernels';
 import type { PosixEnv } from './env.js';
 import { checkEtagMode } from './etag-mode.js';
 import { cleanStaleTemps } from './fs/stale-temps.js';

@@ -5,7 +5,7 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { MD5_ETAG } from '@vgwrdma/s3-backend';
+import { MD5_ETAG } from '@vgwrdma/backend-contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PosixEnv } from '../src/env.js';
 import { ATTR } from '../src/meta/attr-names.js';

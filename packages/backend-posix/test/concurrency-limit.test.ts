@@ -5,7 +5,7 @@ import {
   type HeadBucketOutput,
   S3Error,
   UnsupportedBackend,
-} from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
 import { describe, expect, it } from 'vitest';
 import { limitConcurrency } from '../src/index.js';
 

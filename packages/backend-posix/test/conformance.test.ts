@@ -2,7 +2,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runBackendConformance } from '@vgwrdma/s3-backend/conformance';
+import { runBackendConformance } from '@vgwrdma/backend-contract/conformance';
 import { PosixBackend } from '../src/index.js';
 
 runBackendConformance('posix', async () => {

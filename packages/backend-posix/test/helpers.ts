@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import type { BucketAcl, RequestContext } from '@vgwrdma/s3-backend';
+import type { BucketAcl, RequestContext } from '@vgwrdma/backend-contract';
 import { PosixBackend, type PosixBackendOptions } from '../src/index.js';
 
 export const OWNER = 'AKIATESTOWNER';

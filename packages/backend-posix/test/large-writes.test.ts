@@ -7,7 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { BORROW_CHUNKS, type LentChunk } from '@vgwrdma/s3-backend';
+import { BORROW_CHUNKS, type LentChunk } from '@vgwrdma/backend-contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { codeOf, ctx, type Fixture, fixture, put, readAll, withBucket } from './helpers.js';
 

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ListedObject } from '@vgwrdma/s3-backend';
+import type { ListedObject } from '@vgwrdma/backend-contract';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clearDirCache, keptDirs, RACY_MS } from '../src/listing/dir-cache.js';
 import { xattrSet } from '../src/meta/libc-xattr.js';

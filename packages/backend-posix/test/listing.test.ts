@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ListObjectsOutput } from '@vgwrdma/s3-backend';
+import type { ListObjectsOutput } from '@vgwrdma/backend-contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compareKeys } from '../src/listing/walk.js';
 import { acl, body, codeOf, ctx, type Fixture, fixture, OWNER, put, withBucket } from './helpers.js';

@@ -7,7 +7,7 @@ import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { getChecksum } from '@vgwrdma/s3-backend';
+import { getChecksum } from '@vgwrdma/backend-contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../src/fs/layout.js';
 import { PosixBackend, probeXattrs, SidecarStore, XattrStore, XattrUnsupportedError } from '../src/index.js';

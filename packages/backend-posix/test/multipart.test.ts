@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readdir, rename } from 'node:fs/promises';
 import { join } from 'node:path';
-import { getChecksum } from '@vgwrdma/s3-backend';
+import { getChecksum } from '@vgwrdma/backend-contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../src/fs/layout.js';
 import { ownerId, PosixBackend } from '../src/index.js';

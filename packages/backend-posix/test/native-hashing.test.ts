@@ -1,17 +1,17 @@
 // A PosixBackend hashes natively without its user doing anything: opening it installs the shim's
 // kernels (installNativeKernels), and a large PUT's MD5 and CRC64NVME then run on them — counted
 // here by wrapping the installed native kernels, which still do the hashing — with the values
-// node:crypto and the WebAssembly CRC64NVME (checked against the AWS SDK's in s3-backend) give.
+// node:crypto and the WebAssembly CRC64NVME (checked against the AWS SDK's in backend-contract) give.
 import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { loadNativeLibrary } from '@vgwrdma/native';
-import { nativeCrc, nativeDigests } from '@vgwrdma/native/kernels';
 import {
   CHECKSUMS,
   type CrcKernels,
   checksumKernelStatus,
   installChecksumKernels,
-} from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
+import { loadNativeLibrary } from '@vgwrdma/native';
+import { nativeCrc, nativeDigests } from '@vgwrdma/native/kernels';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ctx, type Fixture, fixture, withBucket } from './helpers.js';
 

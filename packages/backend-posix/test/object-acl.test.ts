@@ -3,7 +3,7 @@
 // an object without one answering the bucket owner's FULL_CONTROL as `inherited`, and the
 // bucket's `vgwrdma-public-access-block` attribute.
 import { join } from 'node:path';
-import type { ObjectAclOutput } from '@vgwrdma/s3-backend';
+import type { ObjectAclOutput } from '@vgwrdma/backend-contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { xattrGet } from '../src/meta/libc-xattr.js';
 import { body, codeOf, ctx, type Fixture, fixture, OWNER, withBucket } from './helpers.js';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { getChecksum, parseRange } from '@vgwrdma/s3-backend';
+import { getChecksum, parseRange } from '@vgwrdma/backend-contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ownerId } from '../src/index.js';
 import { body, codeOf, ctx, deadPid, type Fixture, fixture, put, readAll, withBucket } from './helpers.js';

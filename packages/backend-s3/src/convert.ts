@@ -13,8 +13,8 @@ import type {
   Owner,
   ResolvedRange,
   TagSet,
-} from '@vgwrdma/s3-backend';
-import { CHECKSUM_ALGORITHMS } from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
+import { CHECKSUM_ALGORITHMS } from '@vgwrdma/backend-contract';
 import { compact } from './compact.js';
 import { partsCountOf } from './upstream-quirks.js';
 

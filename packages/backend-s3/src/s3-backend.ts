@@ -4,8 +4,8 @@
 // website live in an optional meta bucket. The operations are the functions of ./ops, installed by
 // name (installUpstreamOps).
 import { HeadBucketCommand } from '@aws-sdk/client-s3';
-import type { RequestContext as Ctx } from '@vgwrdma/s3-backend';
-import { installUpstreamOps, UnsupportedBackend } from '@vgwrdma/s3-backend';
+import type { RequestContext as Ctx } from '@vgwrdma/backend-contract';
+import { installUpstreamOps, UnsupportedBackend } from '@vgwrdma/backend-contract';
 import { createUpstreamClients, type UpstreamClients } from './client.js';
 import { MetaBucket } from './meta-bucket.js';
 import * as cfg from './ops/bucket-config.js';

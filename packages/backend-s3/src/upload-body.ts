@@ -6,7 +6,7 @@
 // upload stays atomic while holding one chunk, never the body.
 import { createHash, type Hash } from 'node:crypto';
 import { type Readable, Transform, type TransformCallback } from 'node:stream';
-import { type ChecksumRequest, getChecksum, type Hasher, S3Error } from '@vgwrdma/s3-backend';
+import { type ChecksumRequest, getChecksum, type Hasher, S3Error } from '@vgwrdma/backend-contract';
 
 interface UploadSpec {
   /** Bytes the body must yield (the decoded length for aws-chunked uploads). */

@@ -10,7 +10,7 @@ import {
   type S3ErrorCode,
   type S3ErrorMessage,
   statusOf,
-} from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
 
 /** What the failed call addressed: decides what a bare 404 means. */
 export type ErrorScope = 'bucket' | 'object' | 'upload';

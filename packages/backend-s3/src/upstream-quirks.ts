@@ -11,7 +11,7 @@
 //     x-amz-mp-parts-count), is the `-N` suffix of its ETag (S3's multipart ETag form).
 //   - Keys over 1024 bytes are KeyTooLongError and user metadata over 2 KiB is MetadataTooLarge
 //     (RGW answers InvalidObjectName, and takes any size of metadata).
-import { type Conditions, checkConditions, S3Error } from '@vgwrdma/s3-backend';
+import { type Conditions, checkConditions, S3Error } from '@vgwrdma/backend-contract';
 
 const MAX_KEY_BYTES = 1024;
 const MAX_METADATA_BYTES = 2048;

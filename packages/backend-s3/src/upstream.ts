@@ -2,7 +2,7 @@
 // options — and `call()`, the one place an upstream request is sent with the request's abort
 // signal and its failure turned into an S3Error.
 import type { S3Client } from '@aws-sdk/client-s3';
-import { type RequestContext, S3Error } from '@vgwrdma/s3-backend';
+import { type RequestContext, S3Error } from '@vgwrdma/backend-contract';
 import type { MetaBucket } from './meta-bucket.js';
 import type { S3BackendOptions } from './options.js';
 import type { SpoolConfig } from './spool/spool-config.js';

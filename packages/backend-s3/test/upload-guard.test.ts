@@ -3,7 +3,7 @@
 // nor errors the stream the SDK reads — it is reported for the caller to abort the request.
 import { createHash } from 'node:crypto';
 import { PassThrough } from 'node:stream';
-import { getChecksum } from '@vgwrdma/s3-backend';
+import { getChecksum } from '@vgwrdma/backend-contract';
 import { describe, expect, it } from 'vitest';
 import { guardUpload, type UploadGuard } from '../src/upload-body.js';
 

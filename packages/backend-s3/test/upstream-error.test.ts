@@ -2,7 +2,7 @@
 // through (with its catalogue message), SDK-side names are translated, body-less answers are
 // decided by status and by what was addressed, and non-HTTP failures are InternalErrors.
 import { NoSuchBucket, NoSuchKey, NotFound, S3ServiceException } from '@aws-sdk/client-s3';
-import { ERROR_TABLE, S3Error, statusOf } from '@vgwrdma/s3-backend';
+import { ERROR_TABLE, S3Error, statusOf } from '@vgwrdma/backend-contract';
 import { describe, expect, it } from 'vitest';
 import { type ErrorScope, fromUpstream, upstreamErrorCode } from '../src/index.js';
 

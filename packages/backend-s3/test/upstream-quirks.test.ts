@@ -1,6 +1,6 @@
 // The rules that make every upstream answer as AWS does (found against Ceph RGW 16.2; the
 // conformance kit over RGW in apps/vgwrdma/test/backend-s3 shows them end to end).
-import { S3Error } from '@vgwrdma/s3-backend';
+import { S3Error } from '@vgwrdma/backend-contract';
 import { describe, expect, it } from 'vitest';
 import {
   checkPartOrder,

@@ -1,7 +1,7 @@
 // Errors of the buffer pool, members of the VgwrdmaError family (docs/errors.md): a caller that could not get a buffer in time
 // declines the request (docs/protocol.md: 501 + x-amz-rdma-reply 501), it never waits forever.
 
-import { type VgwErrorCodeOf, VgwrdmaError } from '@vgwrdma/rdma-protocol';
+import { type VgwErrorCodeOf, VgwrdmaError } from '@vgwrdma/errors';
 
 /** Why `acquire()` gave no buffer. */
 export type PoolErrorCode = VgwErrorCodeOf<'PoolError'>;

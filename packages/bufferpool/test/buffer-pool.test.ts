@@ -1,5 +1,6 @@
+import { VgwrdmaError } from '@vgwrdma/errors';
 import { HostClient, RdmaServer } from '@vgwrdma/rdma-ffi';
-import { parseRdmaToken, VgwrdmaError } from '@vgwrdma/rdma-protocol';
+import { parseRdmaToken } from '@vgwrdma/rdma-protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BufferPool } from '../src/buffer-pool.js';
 import { PoolError } from '../src/errors.js';

@@ -11,10 +11,6 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { PosixBackend } from '@vgwrdma/backend-posix';
-import { BufferPool } from '@vgwrdma/bufferpool';
-import { RdmaServer } from '@vgwrdma/rdma-ffi';
-import { parseRdmaToken } from '@vgwrdma/rdma-protocol';
 import {
   type Backend,
   type GetObjectInput,
@@ -23,7 +19,11 @@ import {
   type PutObjectOutput,
   type RequestContext,
   UnsupportedBackend,
-} from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
+import { PosixBackend } from '@vgwrdma/backend-posix';
+import { BufferPool } from '@vgwrdma/bufferpool';
+import { RdmaServer } from '@vgwrdma/rdma-ffi';
+import { parseRdmaToken } from '@vgwrdma/rdma-protocol';
 import { CuServer } from '../src/index.js';
 import { ClientProcess } from '../test/client-process.js';
 

@@ -6,8 +6,8 @@
 //                                             ('agent-busy')
 // An admitted request holds one of its agent's slots until release().
 
+import type { RequestContext } from '@vgwrdma/backend-contract';
 import type { DeclineReason } from '@vgwrdma/rdma-protocol';
-import type { RequestContext } from '@vgwrdma/s3-backend';
 import { type AgentPolicy, agentOf } from './agent-policy.js';
 import type { AgentSlots, SlotWait } from './agent-slots.js';
 

@@ -3,8 +3,8 @@
 // lies in one of the operator's allowed IPv4 CIDRs (--rdma-allow-agents). Decided before any
 // connection is made, so a token cannot aim the gateway (and its DC key) at a third host.
 
+import { S3Error } from '@vgwrdma/backend-contract';
 import { type RdmaDescriptor, softnicEndpoint } from '@vgwrdma/rdma-protocol';
-import { S3Error } from '@vgwrdma/s3-backend';
 
 /** An IPv4 network: `base` (host order, masked) and prefix length. */
 export interface Ipv4Cidr {

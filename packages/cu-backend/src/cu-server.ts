@@ -12,15 +12,6 @@
 // channel always go back, after the last native transfer settled.
 
 import { Readable } from 'node:stream';
-import { type BufferLease, type BufferPool, PoolError } from '@vgwrdma/bufferpool';
-import type { RdmaChannel, RdmaServer } from '@vgwrdma/rdma-ffi';
-import {
-  DECLINED_REPLY,
-  type DeclineReason,
-  declinedHeaders,
-  doneHeaders,
-  REPLY_HEADER,
-} from '@vgwrdma/rdma-protocol';
 import {
   type Backend,
   DelegatingBackend,
@@ -34,7 +25,16 @@ import {
   type RequestContext,
   type UploadPartInput,
   type UploadPartOutput,
-} from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
+import { type BufferLease, type BufferPool, PoolError } from '@vgwrdma/bufferpool';
+import type { RdmaChannel, RdmaServer } from '@vgwrdma/rdma-ffi';
+import {
+  DECLINED_REPLY,
+  type DeclineReason,
+  declinedHeaders,
+  doneHeaders,
+  REPLY_HEADER,
+} from '@vgwrdma/rdma-protocol';
 import { Admission } from './admission.js';
 import { AgentPolicy } from './agent-policy.js';
 import { AgentSlots } from './agent-slots.js';

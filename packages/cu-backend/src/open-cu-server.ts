@@ -4,10 +4,10 @@
 // rdmaPlugin() (rdma-plugin.ts) opens the same two with openRdmaTransport() and wraps later.
 // The transport installs the native hashing kernels first (@vgwrdma/native/kernels).
 
+import type { Backend } from '@vgwrdma/backend-contract';
 import { BufferPool } from '@vgwrdma/bufferpool';
 import { installNativeKernels } from '@vgwrdma/native/kernels';
 import { RdmaServer, type RdmaServerOptions } from '@vgwrdma/rdma-ffi';
-import type { Backend } from '@vgwrdma/s3-backend';
 import { CuServer, type CuServerOptions } from './cu-server.js';
 
 export interface CuServerConfig {

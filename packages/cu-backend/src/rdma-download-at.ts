@@ -6,8 +6,8 @@
 // resolves only when every WRITE is acknowledged; and it settles only after every read into a
 // slice has finished, so the lease can never go back while the disk still writes it.
 
-import type { PositionalBody } from '@vgwrdma/s3-backend';
-import { READ_AT } from '@vgwrdma/s3-backend';
+import type { PositionalBody } from '@vgwrdma/backend-contract';
+import { READ_AT } from '@vgwrdma/backend-contract';
 import { BodyLengthError } from './rdma-download.js';
 import type { RdmaSession } from './rdma-session.js';
 

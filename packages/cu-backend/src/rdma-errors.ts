@@ -4,8 +4,8 @@
 //   failed after acceptance → 500 InternalError, no reply header, a PUT stores nothing
 //   a GET whose data does not fit the client's buffer → 400, before any transfer
 
+import { S3Error } from '@vgwrdma/backend-contract';
 import { type DeclineReason, declinedHeaders, declineMessage } from '@vgwrdma/rdma-protocol';
-import { S3Error } from '@vgwrdma/s3-backend';
 
 /**
  * A declined PUT / UploadPart: 501 + x-amz-rdma-reply 501 + x-amz-rdma-decline-reason, and

@@ -9,10 +9,11 @@
 // the request's descriptor), `adminHandlers` serves `PATCH /rdma-stats`, `shutdown()` closes the
 // pool and the RDMA server. The object is a @vgwrdma/gateway GatewayPlugin by shape only, so this
 // package does not depend on the gateway.
+
+import type { Backend } from '@vgwrdma/backend-contract';
 import type { BufferPool } from '@vgwrdma/bufferpool';
 import { type CuEnv, cuMiddleware } from '@vgwrdma/cu-middleware';
 import type { RdmaServer } from '@vgwrdma/rdma-ffi';
-import type { Backend } from '@vgwrdma/s3-backend';
 import type { Context, Next } from 'hono';
 import { CuServer } from './cu-server.js';
 import { cuServerOptions, openRdmaTransport } from './open-cu-server.js';

@@ -15,7 +15,13 @@
 // lent slice is READ into again only after the backend released it AND the hash has consumed it.
 
 import { Readable } from 'node:stream';
-import { BORROW_CHUNKS, type LentChunk, S3Error, type StreamDigest, streamDigest } from '@vgwrdma/s3-backend';
+import {
+  BORROW_CHUNKS,
+  type LentChunk,
+  S3Error,
+  type StreamDigest,
+  streamDigest,
+} from '@vgwrdma/backend-contract';
 import type { RdmaSession } from './rdma-session.js';
 
 interface Deferred {

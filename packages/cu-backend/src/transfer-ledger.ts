@@ -1,8 +1,9 @@
 // What CuServer's transfers came to: one record per decided transfer, which both counts it (the
 // stats a gateway reports) and tells the listeners (metrics, access log). The counters are derived
 // from the records, so a transfer can never be counted one way and reported another.
+
+import type { RequestContext } from '@vgwrdma/backend-contract';
 import type { DeclineReason } from '@vgwrdma/rdma-protocol';
-import type { RequestContext } from '@vgwrdma/s3-backend';
 import type { RdmaTransferEvent, TransferDirection, TransferListener } from './transfer-events.js';
 
 /** A transfer's outcome as CuServer knows it (the event without what the ledger adds). */

@@ -4,8 +4,8 @@
 //   - the whole transfer must finish within base + size / MIN_RATE (--rdma-transfer-timeout is
 //     the base, 30 s by default), else it is abandoned and its buffer and channel come back.
 
+import { S3Error } from '@vgwrdma/backend-contract';
 import { MAX_UPLOAD_SIZE } from '@vgwrdma/rdma-protocol';
-import { S3Error } from '@vgwrdma/s3-backend';
 /** The base of every transfer deadline unless configured. */
 export const DEFAULT_TRANSFER_TIMEOUT_MS = 30_000;
 /** The slowest rate a transfer may run at before its deadline (50 MB/s). */

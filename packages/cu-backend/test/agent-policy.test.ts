@@ -1,3 +1,4 @@
+import { isS3Error } from '@vgwrdma/backend-contract';
 import {
   formatRdmaToken,
   ipv4MappedGid,
@@ -5,7 +6,6 @@ import {
   parseRdmaToken,
   type RdmaDescriptor,
 } from '@vgwrdma/rdma-protocol';
-import { isS3Error } from '@vgwrdma/s3-backend';
 import { describe, expect, it } from 'vitest';
 import {
   AgentPolicy,

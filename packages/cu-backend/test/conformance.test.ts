@@ -3,10 +3,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runBackendConformance } from '@vgwrdma/backend-contract/conformance';
 import { PosixBackend } from '@vgwrdma/backend-posix';
 import { BufferPool } from '@vgwrdma/bufferpool';
 import { RdmaServer } from '@vgwrdma/rdma-ffi';
-import { runBackendConformance } from '@vgwrdma/s3-backend/conformance';
 import { CuServer } from '../src/index.js';
 
 runBackendConformance('cuserver(posix)', async () => {

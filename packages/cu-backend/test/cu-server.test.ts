@@ -7,17 +7,17 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
-import { PosixBackend } from '@vgwrdma/backend-posix';
-import { BufferPool } from '@vgwrdma/bufferpool';
-import { RdmaServer } from '@vgwrdma/rdma-ffi';
-import { formatRdmaToken, parseRdmaToken, withWindow } from '@vgwrdma/rdma-protocol';
 import {
   type Backend,
   DelegatingBackend,
   type RdmaDescriptor,
   type RequestContext,
   S3Error,
-} from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
+import { PosixBackend } from '@vgwrdma/backend-posix';
+import { BufferPool } from '@vgwrdma/bufferpool';
+import { RdmaServer } from '@vgwrdma/rdma-ffi';
+import { formatRdmaToken, parseRdmaToken, withWindow } from '@vgwrdma/rdma-protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CuServer, type RdmaTransferEvent } from '../src/index.js';
 import { ClientProcess } from './client-process.js';

@@ -10,16 +10,16 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { PosixBackend } from '@vgwrdma/backend-posix';
-import { BufferPool } from '@vgwrdma/bufferpool';
-import { RdmaServer } from '@vgwrdma/rdma-ffi';
-import { parseRdmaToken } from '@vgwrdma/rdma-protocol';
 import {
   DelegatingBackend,
   type GetObjectInput,
   type GetObjectOutput,
   type RequestContext,
-} from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
+import { PosixBackend } from '@vgwrdma/backend-posix';
+import { BufferPool } from '@vgwrdma/bufferpool';
+import { RdmaServer } from '@vgwrdma/rdma-ffi';
+import { parseRdmaToken } from '@vgwrdma/rdma-protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CuServer } from '../src/index.js';
 import { ClientProcess } from './client-process.js';

@@ -4,9 +4,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { UnsupportedBackend } from '@vgwrdma/backend-contract';
 import { PosixBackend } from '@vgwrdma/backend-posix';
 import { createGateway, staticCredentials } from '@vgwrdma/gateway';
-import { UnsupportedBackend } from '@vgwrdma/s3-backend';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CuServer, type RdmaPluginOptions, rdmaPlugin } from '../src/index.js';
 

@@ -2,8 +2,9 @@
 // positional reads never reads into a slice whose WRITE is outstanding and settles every read
 // before it returns, even on failure; PUT by lent chunks never READs into a slice the backend
 // has not released.
+
+import { BORROW_CHUNKS, type LendingBody, type LentChunk, READ_AT } from '@vgwrdma/backend-contract';
 import type { BufferSlice } from '@vgwrdma/bufferpool';
-import { BORROW_CHUNKS, type LendingBody, type LentChunk, READ_AT } from '@vgwrdma/s3-backend';
 import { describe, expect, it } from 'vitest';
 import { rdmaDownloadAt } from '../src/rdma-download-at.js';
 import type { RdmaSession } from '../src/rdma-session.js';

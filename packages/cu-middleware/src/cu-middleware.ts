@@ -5,13 +5,13 @@
 //   malformed token / legacy numbers / agent value, or a token with a body → 400
 //   RC-style token → 501 NotImplemented (clients fall back to HTTP)
 
+import { S3Error } from '@vgwrdma/backend-contract';
 import {
   parseRdmaHeaders,
   type RdmaDescriptor,
   type RdmaRefusal,
   type RdmaTransportKind,
 } from '@vgwrdma/rdma-protocol';
-import { S3Error } from '@vgwrdma/s3-backend';
 import type { Context, Env, MiddlewareHandler } from 'hono';
 import { s3ErrorResponse } from './error-response.js';
 

@@ -1,7 +1,7 @@
 // The S3 error document cu-middleware answers with when it refuses a request on its own (no
 // x-amz-rdma-reply: the RDMA leg never started). Same shape as the gateway's error bodies.
 
-import { escapeXml, type S3Error } from '@vgwrdma/s3-backend';
+import { escapeXml, type S3Error } from '@vgwrdma/backend-contract';
 
 /** An S3 error response: status from the error, XML body, x-amz-request-id when known. */
 export function s3ErrorResponse(

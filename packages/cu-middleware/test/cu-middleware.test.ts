@@ -1,5 +1,5 @@
+import { isS3Error } from '@vgwrdma/backend-contract';
 import { formatRdmaToken, ipv4MappedGid, parseRdmaToken, type RdmaDescriptor } from '@vgwrdma/rdma-protocol';
-import { isS3Error } from '@vgwrdma/s3-backend';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { type CuEnv, cuMiddleware } from '../src/cu-middleware.js';

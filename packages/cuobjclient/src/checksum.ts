@@ -1,9 +1,9 @@
 // Full-object checksums the SDK can send with an RDMA PUT (x-amz-checksum-<algo>, over the raw
 // buffer, base64 of the big-endian CRC as S3 encodes it). Each algorithm is a row of
-// @vgwrdma/s3-backend's checksum registry — the implementation the gateway checks with (CRC32 on
+// @vgwrdma/backend-contract's checksum registry — the implementation the gateway checks with (CRC32 on
 // node:zlib; CRC32C on the shim's SSE4.2 kernel once the native kernels are installed, which
 // opening a session does, else on the WebAssembly kernel), so client and gateway cannot differ.
-import { getChecksum } from '@vgwrdma/s3-backend';
+import { getChecksum } from '@vgwrdma/backend-contract';
 
 export type ChecksumAlgorithm = 'crc32' | 'crc32c';
 

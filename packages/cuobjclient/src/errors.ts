@@ -2,7 +2,7 @@
 // `code`, never on message text. A reply-validation error carries `gateway`, what the gateway actually answered (HTTP
 // status, x-amz-rdma-reply, byte count, S3 error code/message), so a log line says who failed.
 
-import { type VgwErrorCodeOf, VgwrdmaError } from '@vgwrdma/rdma-protocol';
+import { type VgwErrorCodeOf, VgwrdmaError } from '@vgwrdma/errors';
 
 /** What a CuObjError is about (each code is explained in docs/errors.md). */
 export type CuObjErrorCode = VgwErrorCodeOf<'CuObjError'>;

@@ -14,7 +14,7 @@ import {
   type S3Client,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
-import { getChecksum } from '@vgwrdma/s3-backend';
+import { getChecksum } from '@vgwrdma/backend-contract';
 import { CuObjError } from './errors.js';
 import { discardBody, drainBody, readBodyInto } from './http-body.js';
 import { gatewayAnswer, judgeFailure, judgeSuccess } from './judge-reply.js';

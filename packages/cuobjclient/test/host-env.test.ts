@@ -1,4 +1,4 @@
-import { VgwrdmaError } from '@vgwrdma/rdma-protocol';
+import { VgwrdmaError } from '@vgwrdma/errors';
 import { describe, expect, it } from 'vitest';
 import { CuObjError } from '../src/errors.js';
 import { HOST_ENV_VARS, hostOptionsFromEnv } from '../src/host-env.js';

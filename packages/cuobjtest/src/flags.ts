@@ -2,13 +2,13 @@
 // --help. vgwrdma's cuobjtest flags keep their names and defaults and Go's single-dash form
 // (-size 64MiB, -size=64MiB); GNU-style --size is accepted for every flag too.
 
+import { VgwrdmaError } from '@vgwrdma/errors';
 import {
   BYTE_SIZE_FORMS,
   ByteSizeError,
   formatByteSize,
   parseByteSize,
   TOKEN_CAPACITY,
-  VgwrdmaError,
 } from '@vgwrdma/rdma-protocol';
 
 /** S3's smallest part (but the last). */

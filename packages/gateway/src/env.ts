@@ -1,7 +1,7 @@
 // The typed hono environment every gateway middleware and handler shares, and the options
 // createGateway() takes. Variables are how middleware hands parsed values to handlers.
 import type { HttpBindings } from '@hono/node-server';
-import type { Account, Backend, RdmaDescriptor } from '@vgwrdma/s3-backend';
+import type { Account, Backend, RdmaDescriptor } from '@vgwrdma/backend-contract';
 import type { MiddlewareHandler } from 'hono';
 import type { AuthResult, CredentialStore } from './auth/index.js';
 import type { BucketStateCacheOptions } from './authz/index.js';

@@ -7,7 +7,7 @@ import {
   PutBucketPolicyCommand,
   PutObjectCommand,
 } from '@aws-sdk/client-s3';
-import { ANONYMOUS, type RequestContext } from '@vgwrdma/s3-backend';
+import { ANONYMOUS, type RequestContext } from '@vgwrdma/backend-contract';
 import { MemoryBackend } from '@vgwrdma/test-kit/memory';
 import { describe, expect, it } from 'vitest';
 import { Authorizer } from '../src/authz/index.js';

@@ -10,7 +10,7 @@ import {
   type S3ServiceException,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
-import type { CompleteMultipartUploadInput, RequestContext } from '@vgwrdma/s3-backend';
+import type { CompleteMultipartUploadInput, RequestContext } from '@vgwrdma/backend-contract';
 import { MemoryBackend } from '@vgwrdma/test-kit/memory';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { COMPLETE_KEEPALIVE } from '../src/handlers/keep-alive.js';

@@ -2,14 +2,14 @@
 // the RDMA descriptor, the disconnect signal, timeouts, and close() draining in-flight requests.
 import { connect } from 'node:net';
 import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { parseRdmaToken } from '@vgwrdma/rdma-protocol';
 import {
   type GetObjectInput,
   type HeadObjectOutput,
   type RdmaDescriptor,
   type RequestContext,
   S3Error,
-} from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
+import { parseRdmaToken } from '@vgwrdma/rdma-protocol';
 import { MemoryBackend } from '@vgwrdma/test-kit/memory';
 import type { MiddlewareHandler } from 'hono';
 import { afterEach, expect, it } from 'vitest';

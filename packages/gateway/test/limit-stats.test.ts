@@ -3,7 +3,7 @@
 // in-flight requests, 503 SlowDown refusals and bodies cut for idleness.
 import { connect, type Socket } from 'node:net';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
-import type { GetObjectInput, HeadObjectOutput, RequestContext } from '@vgwrdma/s3-backend';
+import type { GetObjectInput, HeadObjectOutput, RequestContext } from '@vgwrdma/backend-contract';
 import { MemoryBackend } from '@vgwrdma/test-kit/memory';
 import { afterEach, expect, it } from 'vitest';
 import { ACCESS, SECRET, startGateway, type TestGateway } from './support/harness.js';

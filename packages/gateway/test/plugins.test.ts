@@ -2,8 +2,8 @@
 // operations and stats are served, and the ordered shutdown — HTTP servers first (an in-flight
 // request still finishes), then plugins in reverse order, then the backend, each step once.
 
+import { type GetObjectInput, type RequestContext, S3Error } from '@vgwrdma/backend-contract';
 import { formatRdmaToken, parseRdmaToken } from '@vgwrdma/rdma-protocol';
-import { type GetObjectInput, type RequestContext, S3Error } from '@vgwrdma/s3-backend';
 import { MemoryBackend } from '@vgwrdma/test-kit/memory';
 import type { MiddlewareHandler } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';

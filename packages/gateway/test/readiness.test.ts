@@ -4,7 +4,7 @@
 // (liveness) unaffected by any of it; the exact check HAProxy's `option httpchk` sends (HTTP/1.0,
 // no Host header) answered like any other request.
 import { connect } from 'node:net';
-import type { ListBucketsInput, ListBucketsOutput, RequestContext } from '@vgwrdma/s3-backend';
+import type { ListBucketsInput, ListBucketsOutput, RequestContext } from '@vgwrdma/backend-contract';
 import { MemoryBackend } from '@vgwrdma/test-kit/memory';
 import { afterEach, expect, it } from 'vitest';
 import { checkReadiness } from '../src/health/readiness.js';

@@ -1,6 +1,6 @@
 // Every Backend method is reachable over HTTP: one request per method (the Record type makes
 // the compiler insist on the full list), each checked to reach exactly that method.
-import { BACKEND_METHODS, type BackendMethod, S3Error, UnsupportedBackend } from '@vgwrdma/s3-backend';
+import { BACKEND_METHODS, type BackendMethod, S3Error, UnsupportedBackend } from '@vgwrdma/backend-contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_ACCESS, ADMIN_SECRET, startGateway, type TestGateway } from './support/harness.js';
 import type { RawRequest } from './support/raw-http.js';

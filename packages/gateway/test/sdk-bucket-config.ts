@@ -15,7 +15,7 @@ import {
   PutObjectLockConfigurationCommand,
   type S3ServiceException,
 } from '@aws-sdk/client-s3';
-import type { Backend } from '@vgwrdma/s3-backend';
+import type { Backend } from '@vgwrdma/backend-contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCESS, startGateway, type TestGateway } from './support/harness.js';
 

@@ -22,7 +22,7 @@ import {
   UploadPartCommand,
   UploadPartCopyCommand,
 } from '@aws-sdk/client-s3';
-import type { Backend } from '@vgwrdma/s3-backend';
+import type { Backend } from '@vgwrdma/backend-contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type TestGateway } from './support/harness.js';
 

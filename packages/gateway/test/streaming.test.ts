@@ -3,7 +3,7 @@
 import { get } from 'node:http';
 import { Readable } from 'node:stream';
 import { CreateBucketCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { getChecksum } from '@vgwrdma/s3-backend';
+import { getChecksum } from '@vgwrdma/backend-contract';
 import { MemoryBackend } from '@vgwrdma/test-kit/memory';
 import type { MiddlewareHandler } from 'hono';
 import { afterAll, beforeAll, expect, it } from 'vitest';

@@ -1,9 +1,9 @@
 // The one error of the native loader, as a value with a stable VGW_ERR_NATIVE_* code: everything
 // that loads libvgwrdma_shims (transfers, digests, CRC kernels) throws this, so a caller branches
 // on `code` and an operator reads one sentence saying what is missing and where it looked. It is a
-// member of the VgwrdmaError family (@vgwrdma/rdma-protocol).
+// member of the VgwrdmaError family (@vgwrdma/errors).
 
-import { type VgwErrorCodeOf, VgwrdmaError } from '@vgwrdma/rdma-protocol';
+import { type VgwErrorCodeOf, VgwrdmaError } from '@vgwrdma/errors';
 
 /** Why native code could not be used (docs/errors.md). */
 export type NativeLoadErrorCode = VgwErrorCodeOf<'NativeLoadError'>;

@@ -3,7 +3,7 @@
 // repository's native-shims/build), checks its ABI,
 // logs one start line, and opens libc for the system calls Node lacks. Transfers
 // (@vgwrdma/rdma-ffi) bind their functions on the library this returns; native hashing for
-// s3-backend is the `@vgwrdma/native/kernels` subpath.
+// backend-contract is the `@vgwrdma/native/kernels` subpath.
 export { abiString, checkAbi, EXPECTED_ABI } from './abi.js';
 export { isNativeLoadError, NativeLoadError, type NativeLoadErrorCode } from './errors.js';
 export { claimKoffi, KOFFI_CLAIM, type Koffi, type KoffiClaim, koffi, koffiClaim } from './koffi.js';

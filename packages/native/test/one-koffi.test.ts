@@ -108,13 +108,13 @@ describe('the workspace', () => {
   });
 });
 
-const missing = missingDist(['native', 'rdma-protocol']);
+const missing = missingDist(['errors', 'native']);
 
-/** A node_modules holding copies of the built @vgwrdma/native and rdma-protocol, and `koffi` (copied, or a link). */
+/** A node_modules holding copies of the built @vgwrdma/native and errors, and `koffi` (copied, or a link). */
 function layout(root: string, koffiFrom?: string): string {
   const nm = join(root, 'node_modules');
   const store = (name: string) => realpathSync(join(REPO, 'node_modules/.pnpm', name, 'node_modules'));
-  for (const pkg of ['native', 'rdma-protocol']) {
+  for (const pkg of ['errors', 'native']) {
     const to = join(nm, '@vgwrdma', pkg);
     mkdirSync(to, { recursive: true });
     cpSync(join(REPO, 'packages', pkg, 'package.json'), join(to, 'package.json'));

@@ -28,7 +28,7 @@ function load(app: string): Record<string, string> {
 const tag = `${process.platform}-${process.arch}`;
 // Nothing in the message may only make sense inside the repository.
 const REPO_MARK = 'npm run build';
-const missing = missingDist(['native', 'rdma-protocol']);
+const missing = missingDist(['errors', 'native']);
 
 describe.skipIf(missing.length > 0)(
   `installed from tarballs${missing.length ? ` (build first: ${missing})` : ''}`,
@@ -38,7 +38,7 @@ describe.skipIf(missing.length > 0)(
 
     beforeAll(() => {
       const dest = mkdtempSync(join(tmpdir(), 'vgw-native-tgz-'));
-      tgz.protocol = packWorkspace('packages/rdma-protocol', dest);
+      tgz.errors = packWorkspace('packages/errors', dest);
       tgz.native = packWorkspace('packages/native', dest);
       tgz.shims = packWorkspace(`packages/native-shims-${tag}`, dest);
       koffi = packKoffi(dest);
@@ -67,7 +67,7 @@ describe.skipIf(missing.length > 0)(
     it('finds lib/ of the installed per-platform package with no environment variable', () => {
       const app = installTarballs([
         ...koffi,
-        tgz.protocol as string,
+        tgz.errors as string,
         tgz.shims as string,
         tgz.native as string,
       ]);
@@ -79,7 +79,7 @@ describe.skipIf(missing.length > 0)(
     }, 120_000);
 
     it('without it, names the build command; that command builds what the loader then loads', () => {
-      const app = installTarballs([...koffi, tgz.protocol as string, tgz.native as string]);
+      const app = installTarballs([...koffi, tgz.errors as string, tgz.native as string]);
       const refused = load(app);
       expect(refused).toMatchObject({ name: 'NativeLoadError', code: 'VGW_ERR_NATIVE_LIBRARY_NOT_FOUND' });
       expect(refused.message).toContain(`not found for ${tag} (glibc)`);

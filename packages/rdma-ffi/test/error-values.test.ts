@@ -1,5 +1,5 @@
+import { isVgwrdmaError, VgwrdmaError } from '@vgwrdma/errors';
 import { NativeLoadError } from '@vgwrdma/native';
-import { isVgwrdmaError, VgwrdmaError } from '@vgwrdma/rdma-protocol';
 import { describe, expect, it } from 'vitest';
 import { checkErrno, errnoName, errnoOf, RdmaError } from '../src/errors.js';
 

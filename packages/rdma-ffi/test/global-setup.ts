@@ -4,5 +4,5 @@
 import { requireBuilt } from '@vgwrdma/test-kit';
 
 export default function setup(): void {
-  requireBuilt({ shims: true, dist: ['rdma-protocol', 'native', 'rdma-ffi'] });
+  requireBuilt({ shims: true, dist: ['errors', 'rdma-protocol', 'native', 'rdma-ffi'] });
 }

@@ -3,7 +3,7 @@
 // with a unit, case-insensitive: B; K, M, G, T and KiB, MiB, GiB, TiB are binary (1024^n);
 // KB, MB, GB, TB are decimal (1000^n). A fraction is allowed when the result is whole bytes
 // (1.5KiB = 1536). Formatting picks the largest binary unit.
-import { VgwrdmaError } from './errors.js';
+import { VgwrdmaError } from '@vgwrdma/errors';
 
 const KiB = 2 ** 10;
 

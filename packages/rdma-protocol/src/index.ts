@@ -4,7 +4,6 @@
 
 export * from './byte-size.js';
 export type { RdmaAgent, RdmaDescriptor, RdmaScheme } from './descriptor.js';
-export * from './errors.js';
 export { gidToIpv4, ipv4MappedGid, softnicEndpoint } from './gid.js';
 export {
   AGENT_HEADER,

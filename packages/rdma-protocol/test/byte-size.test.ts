@@ -1,6 +1,6 @@
+import { VgwrdmaError } from '@vgwrdma/errors';
 import { describe, expect, it } from 'vitest';
 import { BYTE_SIZE_FORMS, ByteSizeError, formatByteSize, parseByteSize } from '../src/byte-size.js';
-import { VgwrdmaError } from '../src/errors.js';
 
 /** The error parseByteSize throws for `text`. */
 function refusal(text: string, bounds?: { min?: number; max?: number }): ByteSizeError {

@@ -47,7 +47,7 @@ export function requireBuilt(needs: BuildNeeds): void {
 
 /** The packages the in-process gateway child imports (its dist/ is what plain node loads). */
 export const GATEWAY_PACKAGES: readonly string[] = [
-  's3-backend',
+  'backend-contract',
   'rdma-ffi',
   'bufferpool',
   'backend-posix',

@@ -6,6 +6,7 @@
 // DN values by its DN class (RFC 4514) — so an access key such as `*)(uid=*` is only ever a
 // literal. Attribute and class names come from the operator and are checked at startup.
 
+import { S3Error } from '@vgwrdma/backend-contract';
 import {
   type AccountStore,
   applyUpdate,
@@ -13,7 +14,6 @@ import {
   type IamAccountUpdate,
   isRole,
 } from '@vgwrdma/gateway';
-import { S3Error } from '@vgwrdma/s3-backend';
 import {
   AlreadyExistsError,
   AndFilter,

@@ -4,8 +4,8 @@
 // signed payload hash must be the empty string's (an UNSIGNED-PAYLOAD claim is refused).
 // Answers the account, or the S3 error to send back.
 import type { IncomingMessage } from 'node:http';
+import { S3Error } from '@vgwrdma/backend-contract';
 import { authenticate, type CredentialStore, EMPTY_SHA256 } from '@vgwrdma/gateway';
-import { S3Error } from '@vgwrdma/s3-backend';
 
 export interface StatsAuthOptions {
   readonly credentials: CredentialStore;

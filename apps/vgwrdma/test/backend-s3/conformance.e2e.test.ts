@@ -2,8 +2,9 @@
 // second gateway process (the built app on the posix backend) and a real Ceph RGW, both reached
 // over HTTP on loopback. A meta bucket holds bucket ACLs, so ownership answers
 // (BucketAlreadyExists for another owner) work.
+
+import { type ConformanceOptions, runBackendConformance } from '@vgwrdma/backend-contract/conformance';
 import { S3Backend } from '@vgwrdma/backend-s3';
-import { type ConformanceOptions, runBackendConformance } from '@vgwrdma/s3-backend/conformance';
 import { describe } from 'vitest';
 import { createMetaBucket } from './upstream-gateway.js';
 import { suiteTitle, UPSTREAM_START_TIMEOUT_MS, UPSTREAMS, type UpstreamName } from './upstreams.js';

@@ -9,8 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { getChecksum, type RequestContext } from '@vgwrdma/backend-contract';
 import { S3Backend } from '@vgwrdma/backend-s3';
-import { getChecksum, type RequestContext } from '@vgwrdma/s3-backend';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startUpstreamGateway, type UpstreamGateway } from './upstream-gateway.js';
 

@@ -7,8 +7,8 @@ import type {
   PublicAccessBlock,
   S3ErrorCode,
   TagSet,
-} from '@vgwrdma/s3-backend';
-import { S3Error } from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
+import { S3Error } from '@vgwrdma/backend-contract';
 import { type BucketSetting, getSetting, putSetting } from '../container-meta.js';
 import { container, type Upstream } from '../upstream.js';
 

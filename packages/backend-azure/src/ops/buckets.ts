@@ -10,8 +10,8 @@ import type {
   HeadBucketOutput,
   ListBucketsInput,
   ListBucketsOutput,
-} from '@vgwrdma/s3-backend';
-import { S3Error } from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
+import { S3Error } from '@vgwrdma/backend-contract';
 import { az, azureCode, toS3Error } from '../azure-error.js';
 import { decodeJson, encodeJson } from '../blob-meta.js';
 import { BUCKET_META, getSetting, putSetting, readBucketMeta } from '../container-meta.js';

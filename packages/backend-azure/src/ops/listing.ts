@@ -13,8 +13,8 @@ import type {
   ListObjectVersionsOutput,
   ListPageInput,
   ListPageResult,
-} from '@vgwrdma/s3-backend';
-import { ListPager } from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
+import { ListPager } from '@vgwrdma/backend-contract';
 import { toS3Error } from '../azure-error.js';
 import { readStored } from '../blob-meta.js';
 import { container, UPLOADS_PREFIX, type Upstream } from '../upstream.js';

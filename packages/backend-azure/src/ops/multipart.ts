@@ -25,7 +25,7 @@ import {
   type UploadPartInput,
   type UploadPartOutput,
   type UploadRef,
-} from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
 import { az, isNotFound, toS3Error } from '../azure-error.js';
 import { META, type StoredObject } from '../blob-meta.js';
 import { blockId, newUploadId } from '../block-ids.js';

@@ -25,7 +25,7 @@ import {
   type ResolvedRange,
   resolveRange,
   S3Error,
-} from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
 import { az, isNotFound, toS3Error } from '../azure-error.js';
 import { httpHeaders, objectMetadata, readStored, type StoredObject } from '../blob-meta.js';
 import { PUT_UPLOAD, partOfBlock } from '../block-ids.js';

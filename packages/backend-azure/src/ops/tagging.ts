@@ -1,6 +1,6 @@
 // Object tags are Blob Storage's blob index tags (set with the blob, returned with its tag count),
 // which restrict keys and values more than S3 does: Azure's InvalidTag comes back as S3's.
-import type { RequestContext as Ctx, ObjectKey, TagSet } from '@vgwrdma/s3-backend';
+import type { RequestContext as Ctx, ObjectKey, TagSet } from '@vgwrdma/backend-contract';
 import { az } from '../azure-error.js';
 import { blockBlob, checkKey, type Upstream } from '../upstream.js';
 import { blobProps } from './objects.js';

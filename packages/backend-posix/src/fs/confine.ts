@@ -6,7 +6,7 @@
 // openat2/RESOLVE_BENEATH); links that are already there are.
 import { realpathSync } from 'node:fs';
 import { dirname, sep } from 'node:path';
-import { S3Error } from '@vgwrdma/s3-backend';
+import { S3Error } from '@vgwrdma/backend-contract';
 
 const realRoots = new Map<string, string>();
 

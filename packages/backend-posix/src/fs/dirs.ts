@@ -3,7 +3,7 @@
 // retries when a parent vanished between mkdir and rename.
 import { mkdir, rmdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { S3Error } from '@vgwrdma/s3-backend';
+import { S3Error } from '@vgwrdma/backend-contract';
 import { ATTR } from '../meta/attr-names.js';
 import type { MetaStore } from '../meta/store.js';
 import { isErrno } from './errors.js';

@@ -1,7 +1,7 @@
 // Filesystem errors → S3 errors. ENOENT means NoSuchBucket or NoSuchKey depending on which part
 // of the path is missing, so the bucket directory is checked before answering.
 import { statSync } from 'node:fs';
-import { S3Error, s3ErrorFromErrno } from '@vgwrdma/s3-backend';
+import { S3Error, s3ErrorFromErrno } from '@vgwrdma/backend-contract';
 import { abs, type Layout } from './layout.js';
 
 function errnoOf(err: unknown): string | undefined {

@@ -6,7 +6,7 @@
 // the handle closed, and the bytes offered as WHOLE_BYTES so the gateway sends them in one write —
 // no read stream, no pipeline, no second read to find the end.
 import { Readable } from 'node:stream';
-import { type PositionalBody, READ_AT, WHOLE_BYTES, type WholeBody } from '@vgwrdma/s3-backend';
+import { type PositionalBody, READ_AT, WHOLE_BYTES, type WholeBody } from '@vgwrdma/backend-contract';
 import type { ReadFd } from './read-fd.js';
 
 /** Stream chunk size: fewer, larger reads and socket writes than Node's 64 KiB default. */

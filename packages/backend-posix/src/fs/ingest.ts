@@ -1,5 +1,5 @@
 // Streams a request body into an open file while computing its ETag (the MD5, or in the parts
-// mode the parts' MD5s at once: s3-backend's etag-digest.ts) and the checksums asked for, in one pass; the file writes run on the libuv pool, and so does the MD5 of a large
+// mode the parts' MD5s at once: backend-contract's etag-digest.ts) and the checksums asked for, in one pass; the file writes run on the libuv pool, and so does the MD5 of a large
 // body (streamDigest: off the main thread from 1 MiB, with the native kernels installed) while the main thread
 // reads the next chunk. A body lent from registered memory (BORROW_CHUNKS) is written and hashed
 // with no copy. Enforces the declared length and a size limit, and stops on abort.
@@ -18,7 +18,7 @@ import {
   isLendingBody,
   MD5_ETAG,
   S3Error,
-} from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
 import type { PositionalFile } from './fd-file.js';
 import { PositionalWriter } from './positional-writer.js';
 

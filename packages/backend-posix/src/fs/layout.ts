@@ -2,7 +2,7 @@
 // area and the multipart directories. Also the key checks that follow from "a key is a path".
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { S3Error } from '@vgwrdma/s3-backend';
+import { S3Error } from '@vgwrdma/backend-contract';
 import { confine } from './confine.js';
 
 export const TMP_DIR = '.sgwtmp';

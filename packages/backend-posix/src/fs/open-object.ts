@@ -3,7 +3,7 @@
 // object's directory. Versioning and conditions live above this, in versioning/ and ops/.
 import { fstatSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import type { S3Error } from '@vgwrdma/s3-backend';
+import type { S3Error } from '@vgwrdma/backend-contract';
 import type { PosixEnv } from '../env.js';
 import { readObjectAttrs, type StoredObjectAttrs } from '../meta/object-attrs.js';
 import type { MetaStore } from '../meta/store.js';

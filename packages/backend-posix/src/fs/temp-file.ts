@@ -10,7 +10,7 @@
 import { fstatSync } from 'node:fs';
 import { mkdir, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { S3Error, s3ErrorFromErrno } from '@vgwrdma/s3-backend';
+import { S3Error, s3ErrorFromErrno } from '@vgwrdma/backend-contract';
 import type { MetaStore } from '../meta/store.js';
 import { backoff, makeParents } from './dirs.js';
 import { isErrno } from './errors.js';

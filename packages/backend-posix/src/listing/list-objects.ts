@@ -10,7 +10,7 @@ import {
   type ListObjectVersionsOutput,
   type Owner,
   S3Error,
-} from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
 import type { PosixEnv } from '../env.js';
 import { requireBucket } from '../fs/errors.js';
 import { assertBucketName } from '../fs/layout.js';

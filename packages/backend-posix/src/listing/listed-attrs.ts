@@ -6,7 +6,7 @@
 // directories (dir-cache.ts), a file changed less than RACY_MS before it was read is not kept:
 // ctime ticks coarsely. Only the xattr store keeps attributes on the inode; with a sidecar tree
 // the file's ctime says nothing about them and nothing is kept.
-import type { ChecksumAlgorithm } from '@vgwrdma/s3-backend';
+import type { ChecksumAlgorithm } from '@vgwrdma/backend-contract';
 import type { PosixEnv } from '../env.js';
 import { ATTR } from '../meta/attr-names.js';
 import type { StoredChecksums } from '../meta/object-attrs.js';

@@ -7,7 +7,7 @@ import {
   type ObjectAttributesInput,
   type ObjectRetention,
   S3Error,
-} from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
 import type { PosixEnv } from '../env.js';
 import { ATTR } from '../meta/attr-names.js';
 import { getJson } from '../meta/store.js';

@@ -1,6 +1,6 @@
 // Attribute names of the on-disk layout (docs/posix-layout.md). They are stored as `user.<name>`
 // xattrs, or as file names in the sidecar tree; versitygw reads the same names.
-import { CONTENT_HEADER_NAMES } from '@vgwrdma/s3-backend';
+import { CONTENT_HEADER_NAMES } from '@vgwrdma/backend-contract';
 
 export const ATTR = {
   etag: 'etag',

@@ -2,7 +2,7 @@
 // docs/posix-layout.md) ↔ the Backend contract's ObjectAclOutput. versitygw keeps no object
 // ACLs, so an object it wrote has no such attribute: that reads as "inherited" (access follows
 // the bucket ACL) with the bucket owner as owner.
-import type { BucketAcl, ObjectAclOutput, Permission } from '@vgwrdma/s3-backend';
+import type { BucketAcl, ObjectAclOutput, Permission } from '@vgwrdma/backend-contract';
 
 type Grantee = BucketAcl['Grantees'][number];
 

@@ -13,7 +13,7 @@ import {
   S3Error,
   type TagSet,
   type UserMetadata,
-} from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
 import { ATTR, CONTENT_ATTRS } from './attr-names.js';
 import { encodeObjectAcl } from './object-acl.js';
 import { getJson, getText, type MetaStore } from './store.js';

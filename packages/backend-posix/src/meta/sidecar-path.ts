@@ -9,7 +9,7 @@
 //   enc(s) = s        otherwise (the versitygw path, unchanged)
 // enc is one-to-one and never yields `meta`. Keys without such a segment keep versitygw's layout.
 import { join } from 'node:path';
-import { S3Error } from '@vgwrdma/s3-backend';
+import { S3Error } from '@vgwrdma/backend-contract';
 
 /** The directory holding one path's attribute files. */
 export const META_DIR = 'meta';

@@ -2,7 +2,7 @@
 // ENOSPC past it (E2BIG past 64 KiB anywhere). ENOSPC also means a full disk, so it counts as "does
 // not fit" only while the filesystem has free blocks; a full disk stays InsufficientStorage (507).
 import { statfsSync } from 'node:fs';
-import { S3Error } from '@vgwrdma/s3-backend';
+import { S3Error } from '@vgwrdma/backend-contract';
 import { isErrno } from '../fs/errors.js';
 
 /** Free blocks below which an ENOSPC is taken for a full disk (one xattr block would fit above). */

@@ -16,7 +16,7 @@ import {
   type Hasher,
   type RequestContext,
   s3ErrorFromErrno,
-} from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
 import type { PosixEnv } from '../env.js';
 import { copyRange } from '../fs/copy-range.js';
 import { accountOwner } from '../fs/file-owner.js';

@@ -20,7 +20,7 @@ import {
   normalizeETag,
   type RequestContext,
   S3Error,
-} from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
 import type { PosixEnv } from '../env.js';
 import { isErrno, requireBucket } from '../fs/errors.js';
 import { abs, assertBucketName, assertKey, objectRel, uploadRel, uploadsRel } from '../fs/layout.js';

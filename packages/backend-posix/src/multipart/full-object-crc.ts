@@ -2,7 +2,7 @@
 // crc(A || B) = combine(crc(A), crc(B), len(B)) (the registry's GF(2) combination). Parts
 // written by us carry CRC64NVME (and the upload's CRC, if it named one); when any part lacks
 // one (written by another gateway, or --nometa), the caller re-reads the data instead.
-import { type ChecksumAlgorithm, getChecksum } from '@vgwrdma/s3-backend';
+import { type ChecksumAlgorithm, getChecksum } from '@vgwrdma/backend-contract';
 
 export interface PartCrc {
   /** base64 CRC of the part, if known. */

@@ -8,7 +8,7 @@ import type {
   ListMultipartUploadsInput,
   ListMultipartUploadsOutput,
   Owner,
-} from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
 import type { PosixEnv } from '../env.js';
 import { isErrno, requireBucket } from '../fs/errors.js';
 import { abs, assertBucketName, MULTIPART_DIR, TMP_DIR } from '../fs/layout.js';

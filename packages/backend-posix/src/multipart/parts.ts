@@ -21,7 +21,7 @@ import {
   type UploadPartCopyOutput,
   type UploadPartInput,
   type UploadPartOutput,
-} from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
 import type { PosixEnv } from '../env.js';
 import { isErrno } from '../fs/errors.js';
 import { accountOwner } from '../fs/file-owner.js';

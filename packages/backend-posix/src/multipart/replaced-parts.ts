@@ -5,7 +5,7 @@
 // as `<number>.<md5 hex>`, and Complete finds a part by number and ETag. Kept parts live in the
 // upload directory and go with it (Complete, Abort); ListParts and partNumbers() skip them.
 import { link } from 'node:fs/promises';
-import { normalizeETag, S3Error } from '@vgwrdma/s3-backend';
+import { normalizeETag, S3Error } from '@vgwrdma/backend-contract';
 import type { PosixEnv } from '../env.js';
 import { isErrno } from '../fs/errors.js';
 import { abs } from '../fs/layout.js';

@@ -11,7 +11,7 @@ import {
   defaultChecksumType,
   S3Error,
   type UploadRef,
-} from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
 import type { PosixEnv } from '../env.js';
 import { backoff } from '../fs/dirs.js';
 import { isErrno, noSuchBucket, requireBucket } from '../fs/errors.js';

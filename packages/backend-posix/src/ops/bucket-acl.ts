@@ -1,6 +1,6 @@
 // The bucket `acl` attribute: owner and grants in versitygw's JSON shape. Ownership decides
 // BucketAlreadyOwnedByYou, the ListBuckets owner filter and the admin owner change.
-import type { BucketAcl } from '@vgwrdma/s3-backend';
+import type { BucketAcl } from '@vgwrdma/backend-contract';
 import type { PosixEnv } from '../env.js';
 import { bucketRel } from '../fs/layout.js';
 import { ATTR } from '../meta/attr-names.js';

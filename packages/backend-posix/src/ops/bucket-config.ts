@@ -9,7 +9,7 @@ import {
   type S3ErrorCode,
   type TagSet,
   type VersioningStatus,
-} from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
 import type { PosixEnv } from '../env.js';
 import { requireBucket } from '../fs/errors.js';
 import { assertBucketName, bucketRel } from '../fs/layout.js';

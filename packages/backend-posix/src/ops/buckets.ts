@@ -10,7 +10,7 @@ import {
   type ListBucketsOutput,
   S3Error,
   s3ErrorFromErrno,
-} from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
 import type { PosixEnv } from '../env.js';
 import { isErrno, noSuchBucket, requireBucket } from '../fs/errors.js';
 import { abs, assertBucketName, bucketRel, TMP_DIR } from '../fs/layout.js';

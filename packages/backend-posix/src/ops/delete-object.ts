@@ -10,7 +10,7 @@ import {
   type DeleteObjectsOutput,
   normalizeETag,
   S3Error,
-} from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
 import type { PosixEnv } from '../env.js';
 import { removeEmptyParents } from '../fs/dirs.js';
 import { isErrno, mapObjectError, requireBucket } from '../fs/errors.js';

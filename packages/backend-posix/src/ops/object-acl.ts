@@ -1,7 +1,7 @@
 // GetObjectAcl / PutObjectAcl: the object's `acl` attribute (meta/object-acl.ts), on the version
 // the request names. An object without one (versitygw's) answers the bucket owner's
 // FULL_CONTROL, marked inherited.
-import type { BucketAcl, ObjectAclOutput, ObjectKey } from '@vgwrdma/s3-backend';
+import type { BucketAcl, ObjectAclOutput, ObjectKey } from '@vgwrdma/backend-contract';
 import type { PosixEnv } from '../env.js';
 import { ATTR } from '../meta/attr-names.js';
 import { decodeObjectAcl, encodeObjectAcl } from '../meta/object-acl.js';

@@ -8,7 +8,7 @@ import {
   type ObjectRetention,
   S3Error,
   type TagSet,
-} from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
 import type { PosixEnv } from '../env.js';
 import type { OpenedObject } from '../fs/open-object.js';
 import { assertFutureDate, assertRetentionChange, requireBucketLock } from '../lock/object-lock.js';

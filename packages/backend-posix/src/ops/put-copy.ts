@@ -11,7 +11,7 @@ import {
   type PutObjectInput,
   type PutObjectOutput,
   type RequestContext,
-} from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
 import type { PosixEnv } from '../env.js';
 import { accountOwner } from '../fs/file-owner.js';
 import { lockForNewObject } from '../lock/object-lock.js';

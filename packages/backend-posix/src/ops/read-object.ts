@@ -11,7 +11,7 @@ import {
   type ResolvedRange,
   resolveRange,
   S3Error,
-} from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
 import type { PosixEnv } from '../env.js';
 import { isErrno } from '../fs/errors.js';
 import { fileBody, WHOLE_MAX, wholeFileBody } from '../fs/file-body.js';

@@ -15,7 +15,7 @@ import {
   MD5_ETAG,
   normalizeETag,
   S3Error,
-} from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
 import type { PosixEnv } from '../env.js';
 import { removeEmptyParents } from '../fs/dirs.js';
 import { isErrno, mapObjectError, noSuchKey, requireBucket } from '../fs/errors.js';

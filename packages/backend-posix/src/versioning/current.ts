@@ -2,7 +2,7 @@
 // an object, or a delete marker; and the bucket's versioning status as far as this gateway acts
 // on it (none without a versioning directory).
 import { lstat } from 'node:fs/promises';
-import type { ObjectRetention, VersioningStatus } from '@vgwrdma/s3-backend';
+import type { ObjectRetention, VersioningStatus } from '@vgwrdma/backend-contract';
 import type { PosixEnv } from '../env.js';
 import { isErrno } from '../fs/errors.js';
 import { abs, objectRel } from '../fs/layout.js';

@@ -10,7 +10,7 @@ import {
   type DeleteObjectOutput,
   S3Error,
   type VersioningStatus,
-} from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
 import type { PosixEnv } from '../env.js';
 import { removeEmptyParents } from '../fs/dirs.js';
 import { isErrno } from '../fs/errors.js';

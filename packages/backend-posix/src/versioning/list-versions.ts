@@ -5,7 +5,7 @@
 // after that pair.
 
 import { stat } from 'node:fs/promises';
-import type { ListObjectVersionsInput, ListObjectVersionsOutput, Owner } from '@vgwrdma/s3-backend';
+import type { ListObjectVersionsInput, ListObjectVersionsOutput, Owner } from '@vgwrdma/backend-contract';
 import type { PosixEnv } from '../env.js';
 import { isErrno, requireBucket } from '../fs/errors.js';
 import { abs, assertBucketName, objectRel } from '../fs/layout.js';

@@ -2,7 +2,7 @@
 // (absent = `null`), else the archived file in the versioning directory. A delete marker read
 // by version answers MethodNotAllowed; a latest delete marker read without one, NoSuchKey; both
 // carry `x-amz-delete-marker: true`, as S3 answers.
-import { S3Error } from '@vgwrdma/s3-backend';
+import { S3Error } from '@vgwrdma/backend-contract';
 import type { PosixEnv } from '../env.js';
 import { isErrno, missingObject, requireBucket } from '../fs/errors.js';
 import { assertBucketName, isFolderKey } from '../fs/layout.js';

@@ -2,7 +2,7 @@
 // bits), as versitygw writes into the `version-id` attribute. Ids made by one process are
 // strictly increasing, so lexical order is creation order even within one millisecond.
 import { randomBytes } from 'node:crypto';
-import { S3Error } from '@vgwrdma/s3-backend';
+import { S3Error } from '@vgwrdma/backend-contract';
 
 export const NULL_VERSION = 'null';
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';

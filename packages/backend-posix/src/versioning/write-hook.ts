@@ -4,7 +4,7 @@
 // publishes it, under the key's lock. Enabled: every write is a new ULID version and the old
 // latest is archived. Suspended: the write is the `null` version; a versioned latest is
 // archived, an old null one (latest or archived) is replaced. Unversioned: plain overwrite.
-import type { VersioningStatus } from '@vgwrdma/s3-backend';
+import type { VersioningStatus } from '@vgwrdma/backend-contract';
 import type { PosixEnv } from '../env.js';
 import type { TempFile } from '../fs/temp-file.js';
 import { assertUnlocked, readBucketLock } from '../lock/object-lock.js';

@@ -5,7 +5,7 @@ import { readlinkSync } from 'node:fs';
 import { mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isWholeBody, READ_AT, WHOLE_BYTES } from '@vgwrdma/s3-backend';
+import { isWholeBody, READ_AT, WHOLE_BYTES } from '@vgwrdma/backend-contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileBody, WHOLE_MAX, wholeFileBody } from '../../src/fs/file-body.js';
 import { ReadFd } from '../../src/fs/read-fd.js';

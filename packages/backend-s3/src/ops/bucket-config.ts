@@ -21,8 +21,8 @@ import type {
   S3ErrorCode,
   TagSet,
   VersioningStatus,
-} from '@vgwrdma/s3-backend';
-import { S3Error } from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
+import { S3Error } from '@vgwrdma/backend-contract';
 import { compact } from '../compact.js';
 import { tagsFromSdk, tagsToSdk } from '../convert.js';
 import type { MetaKind } from '../meta-bucket.js';

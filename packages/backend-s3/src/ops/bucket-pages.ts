@@ -5,7 +5,7 @@
 // one of ours (`vgw-after-<last name>`, bucket names need no escaping), which is never sent
 // upstream: the next page asks for everything again and keeps the names after it. An upstream
 // that pages itself (AWS) never answers more than asked, so its own token passes through.
-import type { ListBucketsInput } from '@vgwrdma/s3-backend';
+import type { ListBucketsInput } from '@vgwrdma/backend-contract';
 
 const OWN_TOKEN = 'vgw-after-';
 

@@ -22,8 +22,8 @@ import type {
   ListBucketsInput,
   ListBucketsOutput,
   RequestContext,
-} from '@vgwrdma/s3-backend';
-import { S3Error } from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
+import { S3Error } from '@vgwrdma/backend-contract';
 import { compact } from '../compact.js';
 import type { MetaKind } from '../meta-bucket.js';
 import { DEFAULT_REGION } from '../options.js';

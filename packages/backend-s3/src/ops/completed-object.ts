@@ -2,7 +2,7 @@
 // out (Ceph RGW 16.2): the ETag, which it answers empty (<ETag/>), from a HEAD of the version just
 // written; the tags given at CreateMultipartUpload, which it drops, put on that version.
 import { PutObjectTaggingCommand } from '@aws-sdk/client-s3';
-import type { RequestContext } from '@vgwrdma/s3-backend';
+import type { RequestContext } from '@vgwrdma/backend-contract';
 import { call, type Upstream } from '../upstream.js';
 import { headObject } from './objects.js';
 

@@ -1,8 +1,8 @@
 // x-amz-copy-source-if-* on CopyObject and UploadPartCopy, checked here against a HEAD of the
 // source before the copy is forwarded: Ceph RGW 16.2 ignores them. The conditions still travel
 // upstream, so an upstream that enforces them also closes the gap between the HEAD and the copy.
-import type { CopySource, RequestContext } from '@vgwrdma/s3-backend';
-import { checkConditions } from '@vgwrdma/s3-backend';
+import type { CopySource, RequestContext } from '@vgwrdma/backend-contract';
+import { checkConditions } from '@vgwrdma/backend-contract';
 import type { Upstream } from '../upstream.js';
 import { headObject } from './objects.js';
 

@@ -13,7 +13,7 @@ import type {
   ListObjectVersionsInput,
   ListObjectVersionsOutput,
   RequestContext,
-} from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
 import { compact } from '../compact.js';
 import { checksumAlgorithmOf, ownerFrom } from '../convert.js';
 import { call, checkBucket, type Upstream } from '../upstream.js';

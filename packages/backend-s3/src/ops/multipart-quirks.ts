@@ -10,7 +10,7 @@ import {
   HeadObjectCommand,
   ListPartsCommand,
 } from '@aws-sdk/client-s3';
-import { type RequestContext, S3Error, type UploadRef } from '@vgwrdma/s3-backend';
+import { type RequestContext, S3Error, type UploadRef } from '@vgwrdma/backend-contract';
 import { call, type Upstream } from '../upstream.js';
 import { quotedETag } from '../upstream-quirks.js';
 

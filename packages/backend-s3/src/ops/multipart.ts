@@ -26,7 +26,7 @@ import type {
   UploadPartInput,
   UploadPartOutput,
   UploadRef,
-} from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
 import { compact } from '../compact.js';
 import {
   checksumAlgorithmOf,

@@ -9,8 +9,8 @@ import type {
   GetObjectAttributesOutput,
   HeadObjectOutput,
   RequestContext,
-} from '@vgwrdma/s3-backend';
-import { normalizeETag } from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
+import { normalizeETag } from '@vgwrdma/backend-contract';
 import type { Upstream } from '../upstream.js';
 import { headObject } from './objects.js';
 

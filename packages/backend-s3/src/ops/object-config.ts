@@ -19,8 +19,8 @@ import type {
   ObjectRetention,
   RequestContext,
   TagSet,
-} from '@vgwrdma/s3-backend';
-import { S3Error } from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
+import { S3Error } from '@vgwrdma/backend-contract';
 import { compact } from '../compact.js';
 import { ownerFrom, tagsFromSdk, tagsToSdk } from '../convert.js';
 import { call, checkBucket, type Upstream } from '../upstream.js';

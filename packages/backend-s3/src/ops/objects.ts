@@ -23,8 +23,8 @@ import type {
   PutObjectInput,
   PutObjectOutput,
   RequestContext,
-} from '@vgwrdma/s3-backend';
-import { S3Error } from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
+import { S3Error } from '@vgwrdma/backend-contract';
 import { compact } from '../compact.js';
 import {
   checksumsFrom,

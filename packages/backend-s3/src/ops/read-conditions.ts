@@ -1,7 +1,7 @@
 // A read's conditions in the form every upstream takes: an If-Match of `*` or a list of ETags is
 // evaluated against a plain HEAD here and replaced by the one ETag that matched (upstream-quirks.ts).
 import { HeadObjectCommand } from '@aws-sdk/client-s3';
-import type { HeadObjectInput, RequestContext } from '@vgwrdma/s3-backend';
+import type { HeadObjectInput, RequestContext } from '@vgwrdma/backend-contract';
 import { call, type Upstream } from '../upstream.js';
 import { localIfMatch, needsLocalIfMatch } from '../upstream-quirks.js';
 

@@ -1,6 +1,6 @@
 // Sending a spooled stretch upstream: its content as one request body with an exact length, and
 // the checksum computed here as a header field (never an aws-chunked trailer).
-import type { RequestContext } from '@vgwrdma/s3-backend';
+import type { RequestContext } from '@vgwrdma/backend-contract';
 import { checksumFields } from '../convert.js';
 import type { Spool } from '../spool/spool.js';
 import { call, type Upstream } from '../upstream.js';

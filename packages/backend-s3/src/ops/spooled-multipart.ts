@@ -18,8 +18,8 @@ import type {
   PutObjectInput,
   PutObjectOutput,
   RequestContext,
-} from '@vgwrdma/s3-backend';
-import { S3Error } from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
+import { S3Error } from '@vgwrdma/backend-contract';
 import { compact } from '../compact.js';
 import { objectAttributeFields, taggingQuery } from '../convert.js';
 import type { BodyReader } from '../spool/body-reader.js';

@@ -11,7 +11,7 @@ import type {
   RequestContext,
   UploadPartInput,
   UploadPartOutput,
-} from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
 import { compact } from '../compact.js';
 import { checksumsFrom, checksumTypeOf, objectAttributeFields } from '../convert.js';
 import { BodyReader } from '../spool/body-reader.js';

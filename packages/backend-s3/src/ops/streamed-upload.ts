@@ -8,7 +8,7 @@
 import { once } from 'node:events';
 import { Readable } from 'node:stream';
 import type { ChecksumAlgorithm as SdkChecksumAlgorithm } from '@aws-sdk/client-s3';
-import { type ChecksumRequest, type RequestContext, S3Error } from '@vgwrdma/s3-backend';
+import { type ChecksumRequest, type RequestContext, S3Error } from '@vgwrdma/backend-contract';
 import { checksumFields } from '../convert.js';
 import { guardUpload } from '../upload-body.js';
 import type { SendOptions, Upstream } from '../upstream.js';

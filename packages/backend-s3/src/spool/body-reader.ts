@@ -4,7 +4,7 @@
 // (after the end an aws-chunked trailer has been read, so the expected checksum is known). The
 // client's stream is never destroyed here: the gateway still answers on its socket.
 import type { Readable } from 'node:stream';
-import { S3Error } from '@vgwrdma/s3-backend';
+import { S3Error } from '@vgwrdma/backend-contract';
 import type { Spool } from './spool.js';
 
 /** Anything that takes the bytes as they go by (MD5, a flexible checksum). */

@@ -8,7 +8,7 @@ import {
   getChecksum,
   type Hasher,
   S3Error,
-} from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
 import type { ByteSink } from './body-reader.js';
 
 export interface DigestSpec {

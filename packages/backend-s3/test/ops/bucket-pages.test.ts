@@ -1,6 +1,6 @@
 // ListBuckets paging over an upstream that ignores it (Ceph RGW 16.2 answers every bucket) and
 // over one that pages itself (its token passes through, nothing is cut).
-import type { ListBucketsInput } from '@vgwrdma/s3-backend';
+import type { ListBucketsInput } from '@vgwrdma/backend-contract';
 import { expect, it } from 'vitest';
 import { pageBuckets, upstreamToken } from '../../src/ops/bucket-pages.js';
 

@@ -1,7 +1,7 @@
 // Entry point: picks header SigV4 or SigV2, presigned SigV4 or SigV2, or anonymous access from
 // what the request carries. Whether anonymous access is allowed is the router's decision, not
 // this module's.
-import { ANONYMOUS } from '@vgwrdma/s3-backend';
+import { ANONYMOUS } from '@vgwrdma/backend-contract';
 import { splitRawQuery } from './canonical-request.js';
 import { parseContentSha256 } from './content-sha256.js';
 import { authenticateHeader } from './header-auth.js';

@@ -1,6 +1,6 @@
 // Parses and checks the Credential value `AKID/yyyyMMdd/region/service/aws4_request`, shared by
 // the Authorization header and X-Amz-Credential; each form reports problems in its own words.
-import type { S3Error } from '@vgwrdma/s3-backend';
+import type { S3Error } from '@vgwrdma/backend-contract';
 import { authErrors } from './messages.js';
 import { credentialScope } from './signing.js';
 

@@ -1,6 +1,6 @@
 // An in-memory CredentialStore for fixed access keys (config files, tests). Stores backed by an
 // IAM service implement the same one-method interface.
-import type { Account } from '@vgwrdma/s3-backend';
+import type { Account } from '@vgwrdma/backend-contract';
 import type { Credential, CredentialStore } from './types.js';
 
 export interface StaticCredentialEntry {

@@ -1,6 +1,6 @@
 // Error texts S3 sends for SigV4 and SigV2 failures that the catalogue (data/s3-errors.json) lists under no code (they
 // name the offending value). Kept in one table so every auth module throws the same words.
-import { S3Error } from '@vgwrdma/s3-backend';
+import { S3Error } from '@vgwrdma/backend-contract';
 
 const HEADER_PREFIX = 'The authorization header is malformed; ';
 const CREDENTIAL_PREFIX = 'Error parsing the X-Amz-Credential parameter; ';

@@ -1,6 +1,6 @@
 // The typed edges of authentication (SigV4 and SigV2): what the router hands in (the request as it came off
 // the wire) and what it gets back (who signed it and how the body must be verified).
-import type { Account } from '@vgwrdma/s3-backend';
+import type { Account } from '@vgwrdma/backend-contract';
 
 export interface Credential {
   secret: string;

@@ -2,7 +2,7 @@
 // refused; ACL headers on CreateBucket/PutObject ignored, as versitygw does, since no grant is
 // consulted), and a bucket whose ownership is BucketOwnerEnforced accepts only the
 // owner-full-control forms.
-import { S3Error } from '@vgwrdma/s3-backend';
+import { S3Error } from '@vgwrdma/backend-contract';
 import { header, type RawHeaders } from '../http/headers.js';
 import { hasGrantHeaders } from './acl/grant-headers.js';
 import type { BucketState } from './bucket-state.js';

@@ -1,6 +1,6 @@
 // Requests S3 never serves anonymously, whatever a policy or ACL says, each with its own
 // AccessDenied message from the catalogue.
-import { S3Error, type S3ErrorMessage } from '@vgwrdma/s3-backend';
+import { S3Error, type S3ErrorMessage } from '@vgwrdma/backend-contract';
 
 export interface RouteShape {
   readonly method: string;

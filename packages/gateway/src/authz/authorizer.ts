@@ -19,7 +19,7 @@ import {
   type CopySource,
   type RequestContext,
   S3Error,
-} from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
 import type { SigningFacts } from '../auth/index.js';
 import { parseCopySource } from '../http/copy-source.js';
 import { header, queryValue, type RawHeaders } from '../http/headers.js';

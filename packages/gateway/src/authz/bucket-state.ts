@@ -12,7 +12,7 @@ import {
   type ObjectOwnership,
   type PublicAccessBlock,
   type RequestContext,
-} from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
 import { type CorsRule, parseCorsRules } from '../cors/cors-config.js';
 import { type BucketPolicy, parseBucketPolicy } from './policy/index.js';
 

@@ -2,7 +2,12 @@
 // with a VersionId as s3:DeleteObjectVersion): keys the caller may not delete come back as
 // per-key AccessDenied errors while the rest are deleted.
 // The router hands the handler a backend view whose deleteObjects does that split.
-import type { Backend, DeleteObjectsInput, DeleteObjectsOutput, RequestContext } from '@vgwrdma/s3-backend';
+import type {
+  Backend,
+  DeleteObjectsInput,
+  DeleteObjectsOutput,
+  RequestContext,
+} from '@vgwrdma/backend-contract';
 
 type KeyFilter = (object: { key: string; versionId?: string }) => boolean;
 

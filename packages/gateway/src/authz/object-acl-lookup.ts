@@ -9,7 +9,7 @@ import {
   isS3Error,
   type ObjectKey,
   type RequestContext,
-} from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
 import { objectAclToStored } from '../xml/render-acl.js';
 
 const MISSING = new Set(['NoSuchKey', 'NoSuchVersion']);

@@ -1,5 +1,5 @@
 // The S3 errors a request body can end with, named for the failure rather than the code.
-import { S3Error } from '@vgwrdma/s3-backend';
+import { S3Error } from '@vgwrdma/backend-contract';
 
 export const bodyErrors = {
   /** The client sent fewer bytes than Content-Length promised (socket closed early). */

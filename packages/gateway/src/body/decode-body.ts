@@ -1,7 +1,7 @@
 // decodeBody: turns the incoming request into the payload bytes the handler stores, choosing the
 // decoder from the payload mode SigV4 settled on (or Content-Encoding: aws-chunked).
 import type { Readable, Transform } from 'node:stream';
-import { isS3Error } from '@vgwrdma/s3-backend';
+import { isS3Error } from '@vgwrdma/backend-contract';
 import { headerValue } from '../auth/request-headers.js';
 import type { PayloadMode, RequestHeaders } from '../auth/types.js';
 import { AwsChunkedDecoder } from './aws-chunked-decoder.js';

@@ -4,7 +4,7 @@
 // (streamDigest, once native kernels are installed: installNativeKernels() by the app or the
 // backend): the SHA-256 runs on a libuv pool thread while this stream passes the chunks on.
 import { Transform, type TransformCallback } from 'node:stream';
-import { type StreamDigest, streamDigest } from '@vgwrdma/s3-backend';
+import { type StreamDigest, streamDigest } from '@vgwrdma/backend-contract';
 import { bodyErrors } from './body-errors.js';
 
 export interface PlainBodyOptions {

@@ -1,7 +1,7 @@
 // CORS at the HTTP edge: the OPTIONS preflight answer (200 with Access-Control-* headers, 400
 // without Origin or Access-Control-Request-Method, or 403 AccessForbidden), and the headers
 // added to an actual request that carries an Origin.
-import { S3Error } from '@vgwrdma/s3-backend';
+import { S3Error } from '@vgwrdma/backend-contract';
 import { header, type RawHeaders } from '../http/headers.js';
 import type { CorsRule } from './cors-config.js';
 import { type CorsQuery, corsHeaders, matchCorsRule } from './cors-match.js';

@@ -3,7 +3,7 @@
 // object's size when the handler did not know it, and queues one message per matching rule for
 // the webhook. All of it runs off the request's path: emit() returns at once and swallows every
 // failure (logged), so a slow, dead or misconfigured receiver never slows or fails S3 requests.
-import type { Account, Backend, RequestContext } from '@vgwrdma/s3-backend';
+import type { Account, Backend, RequestContext } from '@vgwrdma/backend-contract';
 import type { Logger } from '../logger.js';
 import { type DeliveryOptions, DeliveryQueue, type DeliveryStats } from './delivery-queue.js';
 import { type EventOrigin, eventRecord, nextSequencer, type ObjectEvent } from './event-record.js';

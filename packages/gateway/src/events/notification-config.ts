@@ -3,7 +3,7 @@
 // the events it selects and an optional key prefix/suffix filter. Every destination ARN is
 // delivered to the gateway's one webhook target (--event-webhook-url), as versitygw has one
 // sender per gateway; without that target no rule can be stored.
-import { S3Error } from '@vgwrdma/s3-backend';
+import { S3Error } from '@vgwrdma/backend-contract';
 import { child, children, childText, parseXmlRoot, type XmlNode } from '../xml/parse.js';
 import { type EventName, isEventSelector, selects } from './event-names.js';
 

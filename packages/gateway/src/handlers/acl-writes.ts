@@ -1,7 +1,7 @@
 // What the ACL-carrying writes share: the ACL a new object gets (PutObject, CopyObject,
 // CreateMultipartUpload, POST object), who owns it, and the public access block's
 // BlockPublicAcls refusal of public ACLs on any write.
-import { type BucketAcl, isS3Error, type ObjectAclOutput, S3Error } from '@vgwrdma/s3-backend';
+import { type BucketAcl, isS3Error, type ObjectAclOutput, S3Error } from '@vgwrdma/backend-contract';
 import { aclIsPublic } from '../authz/acl/acl-permissions.js';
 import { cannedAcl } from '../authz/acl/canned-acl.js';
 import { requestedAcl } from '../authz/acl/request-acl.js';

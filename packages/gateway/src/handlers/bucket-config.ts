@@ -2,7 +2,7 @@
 // website, ownership controls, object-lock configuration and the bucket ACL, within AWS's limits
 // (a 20 KB policy: PolicyTooLarge; 100 CORS rules: InvalidRequest). Enforcement of policies and
 // ACLs is not done here.
-import { S3Error } from '@vgwrdma/s3-backend';
+import { S3Error } from '@vgwrdma/backend-contract';
 import { cannedAcl } from '../authz/acl/canned-acl.js';
 import { displayNames } from '../authz/acl/display-names.js';
 import { requestedAcl } from '../authz/acl/request-acl.js';

@@ -2,7 +2,7 @@
 // the two admin operations (change owner, list buckets with owners). A bucket without a recorded
 // owner is nobody's: CreateBucket answers BucketAlreadyExists (admins, who serve it,
 // BucketAlreadyOwnedByYou) and never gives it an owner; only change-bucket-owner does.
-import { escapeXml, type ObjectOwnership, S3Error } from '@vgwrdma/s3-backend';
+import { escapeXml, type ObjectOwnership, S3Error } from '@vgwrdma/backend-contract';
 import { cannedAcl } from '../authz/acl/canned-acl.js';
 import { requestedAcl } from '../authz/acl/request-acl.js';
 import { header, intParam, queryValue } from '../http/headers.js';

@@ -5,7 +5,7 @@ import {
   copyToItselfError,
   type MetadataDirective,
   S3Error,
-} from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
 import { parseChecksumAlgorithmHeader } from '../http/checksum-headers.js';
 import { parseCopySource } from '../http/copy-source.js';
 import { header, type RawHeaders } from '../http/headers.js';

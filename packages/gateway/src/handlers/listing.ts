@@ -1,7 +1,7 @@
 // ListObjects (v1), ListObjectsV2 and ListObjectVersions, with encoding-type=url, fetch-owner,
 // max-keys (default 1000, clamped), markers, start-after and continuation tokens. Values the
 // client sent come back as sent (XML-escaped) unless encoding-type=url asked for encoding.
-import { type ListedObject, S3Error } from '@vgwrdma/s3-backend';
+import { type ListedObject, S3Error } from '@vgwrdma/backend-contract';
 import { intParam, queryValue } from '../http/headers.js';
 import type { Handler, S3Request } from '../routes/types.js';
 import { each, el, group, xmlDocument } from '../xml/document.js';
@@ -175,7 +175,7 @@ function newerId(a: string, b: string): number {
   return a < b ? 1 : -1;
 }
 
-function versionXml(v: import('@vgwrdma/s3-backend').ListedVersion, encode: Encoder): string {
+function versionXml(v: import('@vgwrdma/backend-contract').ListedVersion, encode: Encoder): string {
   return group(
     'Version',
     el('Key', encode(v.key)) +

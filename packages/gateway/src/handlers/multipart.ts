@@ -7,7 +7,7 @@ import {
   checkChecksumType,
   parseCompleteChecksumValue,
   S3Error,
-} from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
 import {
   checksumRequest,
   parseChecksumAlgorithmHeader,

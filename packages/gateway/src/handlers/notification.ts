@@ -3,7 +3,7 @@
 // removes the configuration, and a bucket without one answers an empty document, as S3 does.
 // Without a webhook target (--event-webhook-url) no destination can be validated, so only the
 // empty document is accepted.
-import { S3Error } from '@vgwrdma/s3-backend';
+import { S3Error } from '@vgwrdma/backend-contract';
 import { parseNotificationConfig } from '../events/index.js';
 import type { Handler } from '../routes/types.js';
 import { xmlDocument } from '../xml/document.js';

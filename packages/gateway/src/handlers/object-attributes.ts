@@ -1,6 +1,6 @@
 // What a new object is created with, read from request headers (PutObject,
 // CreateMultipartUpload, CopyObject with REPLACE): user metadata, content headers, tags, lock.
-import { type ObjectAttributesInput, type ObjectLockMode, S3Error } from '@vgwrdma/s3-backend';
+import { type ObjectAttributesInput, type ObjectLockMode, S3Error } from '@vgwrdma/backend-contract';
 import {
   header,
   parseContentHeaders,

@@ -1,6 +1,6 @@
 // Per-object state other than data and tags: retention, legal hold, ACL, restore, and
 // GetObjectAttributes.
-import { isS3Error, type ObjectAttributeName, type ObjectKey, S3Error } from '@vgwrdma/s3-backend';
+import { isS3Error, type ObjectAttributeName, type ObjectKey, S3Error } from '@vgwrdma/backend-contract';
 import { cannedAcl } from '../authz/acl/canned-acl.js';
 import { displayNames } from '../authz/acl/display-names.js';
 import { requestedAcl } from '../authz/acl/request-acl.js';

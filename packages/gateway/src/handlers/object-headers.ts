@@ -7,7 +7,7 @@ import {
   checksumHeader,
   contentRangeHeader,
   type HeadObjectOutput,
-} from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
 import { isSendableHeaderValue, unsendableHeaderValue } from '../http/header-value.js';
 import { CONTENT_HTTP_HEADERS, httpDate } from '../http/headers.js';
 import { metadataHeaderValue } from '../http/metadata-header.js';

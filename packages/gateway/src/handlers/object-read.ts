@@ -12,7 +12,7 @@ import {
   parseRange,
   S3Error,
   WHOLE_BYTES,
-} from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
 import type { Context } from 'hono';
 import type { GatewayEnv } from '../env.js';
 import { header, httpDate, intParam, parseConditions, queryValue } from '../http/headers.js';

@@ -1,6 +1,6 @@
 // PutObject, DeleteObject and DeleteObjects.
 
-import { type PutObjectInput, S3Error } from '@vgwrdma/s3-backend';
+import { type PutObjectInput, S3Error } from '@vgwrdma/backend-contract';
 import { checksumRequest, parseChecksumHeaders, parseContentMD5 } from '../http/checksum-headers.js';
 import { header, queryValue, type RawHeaders } from '../http/headers.js';
 import type { Handler, S3Request } from '../routes/types.js';

@@ -2,7 +2,7 @@
 // bucket policies, and GetBucketPolicyStatus. BlockPublicAcls is applied where ACLs are
 // written (acl-writes.ts), IgnorePublicAcls and RestrictPublicBuckets where access is decided
 // (authz/authorizer.ts).
-import { isS3Error, type PublicAccessBlock, S3Error } from '@vgwrdma/s3-backend';
+import { isS3Error, type PublicAccessBlock, S3Error } from '@vgwrdma/backend-contract';
 import { aclIsPublic } from '../authz/acl/acl-permissions.js';
 import { type BucketPolicy, parseBucketPolicy, policyIsPublic } from '../authz/policy/index.js';
 import type { Handler, S3Request } from '../routes/types.js';

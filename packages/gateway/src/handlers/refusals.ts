@@ -1,5 +1,5 @@
 // Handlers for combinations S3 names a specific error for, rather than NotImplemented.
-import { S3Error } from '@vgwrdma/s3-backend';
+import { S3Error } from '@vgwrdma/backend-contract';
 import type { Handler } from '../routes/types.js';
 
 export const versionsOnKey: Handler = async () => {

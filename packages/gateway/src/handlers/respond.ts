@@ -1,7 +1,7 @@
 // Response helpers shared by the handlers, and the bounded reader for XML/JSON request bodies
 // (which, unlike object bodies, are small and needed whole).
 import { createHash } from 'node:crypto';
-import { getChecksum, S3Error } from '@vgwrdma/s3-backend';
+import { getChecksum, S3Error } from '@vgwrdma/backend-contract';
 import { checksumRequest, parseChecksumHeaders, parseContentMD5 } from '../http/checksum-headers.js';
 import type { S3Request } from '../routes/types.js';
 

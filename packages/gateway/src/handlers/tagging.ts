@@ -1,5 +1,5 @@
 // Object and bucket tagging: Get/Put/Delete, as a TagSet document.
-import type { ObjectKey, TagSet } from '@vgwrdma/s3-backend';
+import type { ObjectKey, TagSet } from '@vgwrdma/backend-contract';
 import { queryValue } from '../http/headers.js';
 import type { Handler, S3Request } from '../routes/types.js';
 import { each, el, group, xmlDocument } from '../xml/document.js';

@@ -4,7 +4,7 @@
 // nothing: a process whose backend is down is alive, and restarting it would not bring the
 // backend back. Every check is bounded by a timeout, so a hung upstream reads as "not ready"
 // rather than as a probe that never answers.
-import type { Backend, RequestContext } from '@vgwrdma/s3-backend';
+import type { Backend, RequestContext } from '@vgwrdma/backend-contract';
 import type { GatewayPlugin } from '../plugins/index.js';
 
 /** One check's outcome; `detail` says why it failed (or what it saw). */

@@ -1,5 +1,5 @@
 // S3 bucket naming rules (general purpose buckets), checked before anything touches a backend.
-import { S3Error } from '@vgwrdma/s3-backend';
+import { S3Error } from '@vgwrdma/backend-contract';
 
 const SHAPE = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 const IPV4 = /^\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;

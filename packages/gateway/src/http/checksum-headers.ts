@@ -10,7 +10,7 @@ import {
   parseChecksumAlgorithm,
   S3Error,
   type S3ErrorMessage,
-} from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
 import { header, type RawHeaders } from './headers.js';
 
 const NOT_CHECKSUM_VALUES = new Set([

@@ -1,7 +1,7 @@
 // x-amz-copy-source parsed once, the same way for the handlers that copy (CopyObject,
 // UploadPartCopy) and for the authorizer that decides whether the caller may read that source:
 // a second parser could name a different object than the one copied.
-import { type CopySource, S3Error } from '@vgwrdma/s3-backend';
+import { type CopySource, S3Error } from '@vgwrdma/backend-contract';
 import { assertValidBucketName } from './bucket-name.js';
 import { header, parseConditions, type RawHeaders } from './headers.js';
 import { MAX_KEY_BYTES } from './request-target.js';

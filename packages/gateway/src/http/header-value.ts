@@ -1,7 +1,7 @@
 // What Node can put on the wire as a response header value: HTAB, visible ASCII, space and the
 // Latin-1 range (one byte per character). Anything else (CR, LF, NUL, other control characters,
 // characters above U+00FF) would make writeHead throw or, written raw, split the header.
-import { S3Error } from '@vgwrdma/s3-backend';
+import { S3Error } from '@vgwrdma/backend-contract';
 
 const SENDABLE = /^[\t\x20-\x7e\x80-\xff]*$/;
 

@@ -7,7 +7,7 @@ import {
   S3Error,
   type TagSet,
   type UserMetadata,
-} from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
 import { tagSetOf } from '../xml/requests.js';
 
 export type RawHeaders = Record<string, string | string[] | undefined>;

@@ -2,7 +2,7 @@
 // SigV4 needs (raw path and query) and what the router needs (bucket, decoded key, query).
 // Path-style (`/bucket/key`), or virtual-host style (`bucket.<domain>/key`) when the caller has
 // taken the bucket from the Host header.
-import { S3Error } from '@vgwrdma/s3-backend';
+import { S3Error } from '@vgwrdma/backend-contract';
 
 interface RequestTarget {
   /** The path as sent, percent-encoding intact (SigV4 canonicalises this). */

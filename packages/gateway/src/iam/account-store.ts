@@ -3,7 +3,7 @@
 // (iam-store.ts) puts the root account and, for remote stores, the cache (account-cache.ts) in
 // front. Implementations answer S3Error('XAdminUserExists') / S3Error('XAdminUserNotFound') so the
 // admin API maps them the same way whatever the store.
-import { S3Error } from '@vgwrdma/s3-backend';
+import { S3Error } from '@vgwrdma/backend-contract';
 import type { IamAccount, UsersByAccess } from './users-file.js';
 
 /** Fields an update may change (versitygw's MutableProps). */

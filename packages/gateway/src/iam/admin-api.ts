@@ -2,7 +2,7 @@
 // /list-users, SigV4-signed by an admin account (header SigV4 over a signed body only: see
 // admin-signing.ts). Bodies are XML (Account / MutableProps), the target user of update/delete is
 // the `access` query parameter. No answer carries a secret: list-users leaves <Secret> out.
-import { S3Error } from '@vgwrdma/s3-backend';
+import { S3Error } from '@vgwrdma/backend-contract';
 import { emptyResponse, readBodyText, xmlResponse } from '../handlers/respond.js';
 import type { Handler } from '../routes/types.js';
 import { each, el, group, XML_DECLARATION } from '../xml/document.js';

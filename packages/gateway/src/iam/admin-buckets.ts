@@ -1,7 +1,7 @@
 // versitygw's bucket-administration paths next to the user API: PATCH /list-buckets (every bucket
 // with its owner) and PATCH /change-bucket-owner?bucket=&owner= (the new owner must be a known
 // account). Ownership changes drop the bucket's cached access state.
-import { S3Error } from '@vgwrdma/s3-backend';
+import { S3Error } from '@vgwrdma/backend-contract';
 import type { BucketStateCache } from '../authz/index.js';
 import { listBucketsAndOwners } from '../handlers/bucket.js';
 import { emptyResponse } from '../handlers/respond.js';

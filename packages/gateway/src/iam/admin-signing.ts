@@ -5,7 +5,7 @@
 // trailer's body is not signed either, and SigV2 signs neither the body nor `?access=`,
 // `?owner=` or `?bucket=`. Under header SigV4 the whole query and every x-amz-* header are
 // signed, and the 15-minute clock-skew window bounds a replay of the exact same request.
-import { S3Error } from '@vgwrdma/s3-backend';
+import { S3Error } from '@vgwrdma/backend-contract';
 import type { AuthResult, PayloadMode } from '../auth/index.js';
 
 /** Why a signed request is not good enough for the admin API, or undefined when it is. */

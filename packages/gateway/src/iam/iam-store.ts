@@ -3,7 +3,7 @@
 // users.json (UsersFileStore) or one the embedder brings (the app's LDAP and S3-bucket stores,
 // usually behind CachedAccountStore). Without a store the gateway is single-user (root only) and
 // the admin user API answers XAdminMethodNotSupported, as versitygw's single-account mode does.
-import { type Account, S3Error } from '@vgwrdma/s3-backend';
+import { type Account, S3Error } from '@vgwrdma/backend-contract';
 import type { Credential, CredentialStore } from '../auth/index.js';
 import type { AccountStore, IamAccountUpdate } from './account-store.js';
 import type { IamAccount } from './users-file.js';

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { AccountRole } from '@vgwrdma/s3-backend';
+import type { AccountRole } from '@vgwrdma/backend-contract';
 
 export const USERS_FILE = 'users.json';
 export const ROLES = ['user', 'admin', 'userplus'] as const satisfies readonly AccountRole[];

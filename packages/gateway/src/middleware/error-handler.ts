@@ -4,7 +4,7 @@
 // unread bytes are never parsed as the next request.
 
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
-import { isS3Error, S3Error } from '@vgwrdma/s3-backend';
+import { isS3Error, S3Error } from '@vgwrdma/backend-contract';
 import type { Context, ErrorHandler } from 'hono';
 import type { GatewayEnv } from '../env.js';
 import type { Logger } from '../logger.js';

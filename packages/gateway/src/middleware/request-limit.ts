@@ -4,7 +4,7 @@
 // GET or a slow upload holds its slot for as long as it runs. The health and ready paths answer
 // before this middleware: a saturated gateway is busy, not dead, and must not be restarted for it.
 // It always counts (for Gateway.limitStats()); `max` 0 only turns the refusal off.
-import { S3Error } from '@vgwrdma/s3-backend';
+import { S3Error } from '@vgwrdma/backend-contract';
 import type { MiddlewareHandler } from 'hono';
 import type { GatewayEnv } from '../env.js';
 import { onResponseClose } from '../http/response-close.js';

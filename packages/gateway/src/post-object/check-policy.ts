@@ -3,7 +3,7 @@
 // file, `x-ignore-*` and the `x-amz-checksum-*` fields, which only make the upload verified: a
 // wrong value refuses it, none widens what the policy allows, and AWS takes them unlisted). Failures are AccessDenied with S3's "Invalid according to Policy"
 // texts. `bucket` is checked against the bucket the request was sent to, whatever the form says.
-import { S3Error } from '@vgwrdma/s3-backend';
+import { S3Error } from '@vgwrdma/backend-contract';
 import type { FieldCondition, PolicyDocument } from './policy-document.js';
 
 /** Fields a policy need not mention (lower-case). */

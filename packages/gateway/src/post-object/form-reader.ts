@@ -5,7 +5,7 @@
 // requests) send every field as a part with a filename, so only the name `file` marks the file.
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
-import { S3Error } from '@vgwrdma/s3-backend';
+import { S3Error } from '@vgwrdma/backend-contract';
 import busboy from 'busboy';
 import { bodyErrors } from '../body/body-errors.js';
 import { watchIdle } from '../body/idle-watch.js';

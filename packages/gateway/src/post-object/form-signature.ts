@@ -3,7 +3,7 @@
 // SigV2 (still sent by browsers' older upload widgets and by the s3-tests suite):
 // `AWSAccessKeyId` and `signature` = base64 HMAC-SHA1 of the base64 policy under the secret.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { type Account, S3Error } from '@vgwrdma/s3-backend';
+import { type Account, S3Error } from '@vgwrdma/backend-contract';
 import { parseAmzDate } from '../auth/amz-date.js';
 import { parseCredential } from '../auth/credential-scope.js';
 import { authErrors } from '../auth/messages.js';

@@ -3,7 +3,7 @@
 // one that ends short of the minimum fails it at its end (EntityTooSmall), before the backend
 // publishes anything; the backend passes an S3Error from its body through unchanged.
 import { Transform, type TransformCallback } from 'node:stream';
-import { S3Error } from '@vgwrdma/s3-backend';
+import { S3Error } from '@vgwrdma/backend-contract';
 import type { LengthRange } from './policy-document.js';
 
 export function lengthLimit(range: LengthRange | undefined, hardMax: number): Transform {

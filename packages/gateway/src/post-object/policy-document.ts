@@ -3,7 +3,7 @@
 // exact match (`{"acl": "private"}` or `["eq", "$acl", "private"]`), a prefix
 // (`["starts-with", "$key", "user/"]`) or a size range (`["content-length-range", 0, 1024]`).
 // The top-level names are case-sensitive; operators and field names are not.
-import { S3Error } from '@vgwrdma/s3-backend';
+import { S3Error } from '@vgwrdma/backend-contract';
 
 export type FieldCondition = {
   readonly op: 'eq' | 'starts-with';

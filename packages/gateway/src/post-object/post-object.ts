@@ -6,7 +6,7 @@
 import { once } from 'node:events';
 import type { IncomingMessage } from 'node:http';
 import type { Readable, Transform } from 'node:stream';
-import { ANONYMOUS, type PutObjectInput, S3Error, type TagSet } from '@vgwrdma/s3-backend';
+import { ANONYMOUS, type PutObjectInput, S3Error, type TagSet } from '@vgwrdma/backend-contract';
 import { newObjectAcl } from '../handlers/acl-writes.js';
 import { parseObjectAttributes } from '../handlers/object-attributes.js';
 import { checksumHeaders } from '../handlers/object-headers.js';

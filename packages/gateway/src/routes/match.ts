@@ -1,7 +1,7 @@
 // The one matcher over the route table: method + target + sub-resource (+ selector header)
 // picks exactly one row. Rows naming a header win over rows that do not, so UploadPartCopy and
 // CopyObject sit beside UploadPart and PutObject without ordering tricks.
-import { S3Error } from '@vgwrdma/s3-backend';
+import { S3Error } from '@vgwrdma/backend-contract';
 import type { RawHeaders } from '../http/headers.js';
 import {
   type RouteMethod,

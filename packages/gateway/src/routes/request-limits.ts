@@ -2,7 +2,7 @@
 // multipart upload (--mp-max-parts, S3's 10000 by default) and the largest source a CopyObject
 // may copy (--copy-object-threshold, 5 GiB by default). Checked before the backend is asked to
 // do anything, with the answers S3 gives for its own limits.
-import { S3Error } from '@vgwrdma/s3-backend';
+import { S3Error } from '@vgwrdma/backend-contract';
 
 export interface RequestLimits {
   /** Part numbers run 1..maxParts (1..10000). */

@@ -3,8 +3,8 @@
 // backend's request context, and call the row's handler. Everything here happens once per
 // request; handlers receive the result as an S3Request.
 
-import type { Account, Backend, RequestContext, RequestOrigin } from '@vgwrdma/s3-backend';
-import { ANONYMOUS, S3Error } from '@vgwrdma/s3-backend';
+import type { Account, Backend, RequestContext, RequestOrigin } from '@vgwrdma/backend-contract';
+import { ANONYMOUS, S3Error } from '@vgwrdma/backend-contract';
 import type { Context } from 'hono';
 import { type AuthResult, authenticate, type CredentialStore } from '../auth/index.js';
 import type { Authorizer, AuthzOutcome } from '../authz/index.js';

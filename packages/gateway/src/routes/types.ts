@@ -1,7 +1,7 @@
 // What a route row is made of, and the request every handler receives: parsed once by the
 // router (target, auth, context, body) so handlers only map HTTP to backend calls and back.
 
-import type { Account, Backend, RequestContext } from '@vgwrdma/s3-backend';
+import type { Account, Backend, RequestContext } from '@vgwrdma/backend-contract';
 import type { Context } from 'hono';
 import type { AuthResult, CredentialStore, SigningFacts } from '../auth/index.js';
 import type { BucketState } from '../authz/bucket-state.js';

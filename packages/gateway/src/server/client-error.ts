@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { Server as HttpsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
-import { S3Error } from '@vgwrdma/s3-backend';
+import { S3Error } from '@vgwrdma/backend-contract';
 import { bodyErrors } from '../body/body-errors.js';
 import { renderError } from '../xml/render-error.js';
 

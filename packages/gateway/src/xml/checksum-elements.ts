@@ -1,5 +1,5 @@
 // <ChecksumCRC32>…</ChecksumCRC32> elements for whichever checksums a result carries.
-import { CHECKSUM_ALGORITHMS, type Checksums } from '@vgwrdma/s3-backend';
+import { CHECKSUM_ALGORITHMS, type Checksums } from '@vgwrdma/backend-contract';
 import { el } from './document.js';
 
 export function checksumElements(checksums: Checksums | undefined): string {

@@ -1,7 +1,7 @@
 // Building blocks for response templates: a document with the S3 namespace, and elements whose
 // text is escaped once here. An element with an undefined value is left out, which is how the
 // templates express S3's optional fields.
-import { escapeXml } from '@vgwrdma/s3-backend';
+import { escapeXml } from '@vgwrdma/backend-contract';
 
 const S3_NS = 'http://s3.amazonaws.com/doc/2006-03-01/';
 export const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n';

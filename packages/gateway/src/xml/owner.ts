@@ -1,5 +1,5 @@
 // <Owner>/<Initiator> elements.
-import type { Owner } from '@vgwrdma/s3-backend';
+import type { Owner } from '@vgwrdma/backend-contract';
 import { el, group } from './document.js';
 
 export function ownerElement(name: 'Owner' | 'Initiator', owner: Owner | undefined): string {

@@ -1,6 +1,6 @@
 // Request-body XML parsing with fast-xml-parser: one configured parser, and small typed readers
 // over its output. Anything that is not well-formed, or lacks the expected root, is MalformedXML.
-import { S3Error } from '@vgwrdma/s3-backend';
+import { S3Error } from '@vgwrdma/backend-contract';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 
 /** A parsed element: text, or children by name (repeated names listed in ARRAY_ELEMENTS are arrays). */

@@ -1,6 +1,6 @@
 // PublicAccessBlockConfiguration documents: the request body of PutPublicAccessBlock and the
 // reply of GetPublicAccessBlock. Each setting is optional and false when left out.
-import { type PublicAccessBlock, S3Error } from '@vgwrdma/s3-backend';
+import { type PublicAccessBlock, S3Error } from '@vgwrdma/backend-contract';
 import { el, xmlDocument } from './document.js';
 import { childText, parseXmlRoot } from './parse.js';
 

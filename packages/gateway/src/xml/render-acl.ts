@@ -1,7 +1,7 @@
 // AccessControlPolicy documents for bucket and object ACLs: the owner, then every grant the ACL
 // makes (the owner's implicit FULL_CONTROL included for ACLs without the Exact flag). Accounts
 // show their display name; groups show their URI and nothing else, as S3 does.
-import type { BucketAcl, ObjectAclOutput, Permission } from '@vgwrdma/s3-backend';
+import type { BucketAcl, ObjectAclOutput, Permission } from '@vgwrdma/backend-contract';
 import { effectiveGrantees } from '../authz/acl/acl-permissions.js';
 import { each, el, group, xmlDocument } from './document.js';
 

@@ -14,7 +14,7 @@ import {
   S3Error,
   type TagSet,
   type VersioningStatus,
-} from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
 import { GROUPS, invalidArgument, type RequestedGrant } from '../authz/acl/grant-headers.js';
 import { MAX_KEY_BYTES } from '../http/request-target.js';
 import {

@@ -1,7 +1,7 @@
 // encoding-type=url for listing responses: keys, prefixes, delimiters and markers are
 // percent-encoded (UTF-8) except unreserved characters and '/', as S3 writes them, so keys
 // with characters XML cannot carry survive the round trip.
-import { S3Error } from '@vgwrdma/s3-backend';
+import { S3Error } from '@vgwrdma/backend-contract';
 
 const KEEP = /[A-Za-z0-9\-_.~/]/;
 

@@ -1,7 +1,7 @@
 // authenticate() on requests signed by @smithy/signature-v4: accepted as signed, and each
 // failure answered with the S3 code and message clients expect.
 import { createHash, createHmac } from 'node:crypto';
-import { ANONYMOUS, type S3Error } from '@vgwrdma/s3-backend';
+import { ANONYMOUS, type S3Error } from '@vgwrdma/backend-contract';
 import { describe, expect, it } from 'vitest';
 import { authenticate } from '../../src/auth/authenticate.js';
 import { staticCredentials } from '../../src/auth/credentials.js';

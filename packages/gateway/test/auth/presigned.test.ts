@@ -3,7 +3,7 @@
 // are answered as S3 does.
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import type { S3Error } from '@vgwrdma/s3-backend';
+import type { S3Error } from '@vgwrdma/backend-contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticate } from '../../src/auth/authenticate.js';
 import { staticCredentials } from '../../src/auth/credentials.js';

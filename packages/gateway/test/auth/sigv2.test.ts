@@ -1,7 +1,7 @@
 // SigV2 verification: AWS's documented examples (virtual-host GET, PUT with Content-Type, a
 // listing whose query is outside the resource, a sub-resource), the date rules, the header form,
 // presigned URLs and the RDMA refusal.
-import type { S3Error } from '@vgwrdma/s3-backend';
+import type { S3Error } from '@vgwrdma/backend-contract';
 import { describe, expect, it } from 'vitest';
 import { authenticate } from '../../src/auth/authenticate.js';
 import { staticCredentials } from '../../src/auth/credentials.js';

@@ -5,7 +5,7 @@ import { once } from 'node:events';
 import { Agent, createServer, type IncomingMessage, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
-import { isS3Error } from '@vgwrdma/s3-backend';
+import { isS3Error } from '@vgwrdma/backend-contract';
 import { describe, expect, it } from 'vitest';
 import type { PayloadMode } from '../../src/auth/types.js';
 import { decodeBody } from '../../src/body/decode-body.js';

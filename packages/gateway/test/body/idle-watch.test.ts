@@ -3,7 +3,7 @@
 // the consumer waits; a body that keeps sending, however slowly, is never cut.
 import { randomBytes } from 'node:crypto';
 import { PassThrough } from 'node:stream';
-import { isS3Error } from '@vgwrdma/s3-backend';
+import { isS3Error } from '@vgwrdma/backend-contract';
 import { describe, expect, it } from 'vitest';
 import { decodeBody } from '../../src/body/decode-body.js';
 import { collect } from '../../src/body/test-support/collect.js';

@@ -2,7 +2,7 @@
 // body decodes to its bytes; any damage to the wire either fails the stream with an S3 4xx of
 // the codes a body can end with, before 'end', or (signed bodies) yields exactly the original
 // bytes — a tampered signed body is never accepted. Runs: FUZZ_RUNS (CI 200, stress 10^6).
-import { isS3Error } from '@vgwrdma/s3-backend';
+import { isS3Error } from '@vgwrdma/backend-contract';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { signingKey } from '../../src/auth/signing.js';

@@ -4,7 +4,7 @@
 // or accepted only if the edit changed nothing the gateway acts on (same decoded path and query,
 // same canonical header values, same parsed Authorization). Random Authorization headers never
 // crash the parser. Runs: FUZZ_RUNS (CI 150, stress 10^6).
-import { isS3Error } from '@vgwrdma/s3-backend';
+import { isS3Error } from '@vgwrdma/backend-contract';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { authenticate } from '../../src/auth/authenticate.js';

@@ -3,7 +3,7 @@
 // prototype names) either parse to a typed value or throw an S3Error with a 4xx status — never
 // another exception, never a value polluted through __proto__. Runs: FUZZ_RUNS (CI 200,
 // stress 10^6).
-import { isS3Error } from '@vgwrdma/s3-backend';
+import { isS3Error } from '@vgwrdma/backend-contract';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseXmlRoot } from '../../src/xml/parse.js';

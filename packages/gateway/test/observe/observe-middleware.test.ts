@@ -6,7 +6,7 @@
 import { connect } from 'node:net';
 import { CreateBucketCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import type { GetObjectInput, HeadObjectOutput, RequestContext } from '@vgwrdma/s3-backend';
+import type { GetObjectInput, HeadObjectOutput, RequestContext } from '@vgwrdma/backend-contract';
 import { MemoryBackend } from '@vgwrdma/test-kit/memory';
 import { afterEach, expect, it } from 'vitest';
 import type { RequestObservation } from '../../src/observe/index.js';

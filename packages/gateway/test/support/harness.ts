@@ -1,7 +1,7 @@
 // Starts a gateway on 127.0.0.1:0 over a given backend and hands tests an S3Client
 // (path-style) plus helpers for raw HTTP.
 import { S3Client } from '@aws-sdk/client-s3';
-import type { Backend } from '@vgwrdma/s3-backend';
+import type { Backend } from '@vgwrdma/backend-contract';
 import { staticCredentials } from '../../src/auth/index.js';
 import { createGateway, type Gateway } from '../../src/create-gateway.js';
 import type { GatewayOptions } from '../../src/env.js';

@@ -4,8 +4,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
+import type { Backend } from '@vgwrdma/backend-contract';
 import { PosixBackend } from '@vgwrdma/backend-posix';
-import type { Backend } from '@vgwrdma/s3-backend';
 import { startGateway, type TestGateway } from './harness.js';
 
 export async function posixBackend(): Promise<{ backend: Backend; cleanup(): Promise<void> }> {

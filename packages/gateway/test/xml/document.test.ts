@@ -9,7 +9,7 @@ describe('document helpers', () => {
       '<R xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><K>x&amp;y</K></R>',
     );
   });
-  it('escapes element text with the one escape of s3-backend', () => {
+  it('escapes element text with the one escape of backend-contract', () => {
     expect(el('K', `a<b>&"c'`)).toBe('<K>a&lt;b&gt;&amp;&quot;c&apos;</K>');
   });
 });

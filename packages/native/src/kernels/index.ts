@@ -1,4 +1,4 @@
-// @vgwrdma/native/kernels: native hashing for @vgwrdma/s3-backend's checksum registry (CRC64NVME
+// @vgwrdma/native/kernels: native hashing for @vgwrdma/backend-contract's checksum registry (CRC64NVME
 // and CRC32C on PCLMULQDQ/SSE4.2, MD5 and SHA-256 off the main thread on OpenSSL). A subpath of
 // its own so that the loader's main entry does not need s3-backend.
 export {

@@ -1,4 +1,4 @@
-// installNativeKernels(): the one call that gives s3-backend's checksum registry the shim's CRC
+// installNativeKernels(): the one call that gives backend-contract's checksum registry the shim's CRC
 // kernels and off-thread MD5/SHA-256. Backends that hash (PosixBackend, CuServer) make it when
 // they are created, so a backend embedded in someone else's program hashes natively without its
 // user knowing; an app makes it first, with its logger, so the start line goes to its log.
@@ -13,7 +13,7 @@ import {
   type ChecksumKernels,
   checksumKernelStatus,
   installChecksumKernels,
-} from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
 import { isNativeLoadError, type NativeLoadErrorCode } from '../errors.js';
 import { SHIM_DIR_ENV } from '../library-resolver.js';
 import { describeLibrary, type NativeLibraryStatus } from '../library-status.js';
@@ -44,7 +44,7 @@ const ABSENT: readonly NativeLoadErrorCode[] = [
 
 let status: NativeKernelsStatus | undefined;
 
-/** Installs the native kernels into s3-backend (once) and says what hashing runs on. */
+/** Installs the native kernels into backend-contract (once) and says what hashing runs on. */
 export function installNativeKernels(options: InstallNativeKernelsOptions = {}): NativeKernelsStatus {
   if (options.logger) setNativeLogger(options.logger);
   if (status) return status;

@@ -1,10 +1,10 @@
 // The native CRC kernels (native-shims/src/hash/crc_fast.c: CRC64NVME by carry-less-multiply
-// folding, CRC32C by SSE4.2) of a loaded shim library, in the shape s3-backend's registry takes
+// folding, CRC32C by SSE4.2) of a loaded shim library, in the shape backend-contract's registry takes
 // (CrcKernels). Without them (no library, or VGWRDMA_CRC=wasm) the registry keeps its
 // WebAssembly kernel, which gives the same values more slowly. Why native: the WebAssembly
 // slice-by-8 runs at ~1 GB/s, so the default CRC64NVME of every PUT cost about as much as its MD5
 // (the performance targets (bench/README.md)).
-import type { CrcKernels } from '@vgwrdma/s3-backend';
+import type { CrcKernels } from '@vgwrdma/backend-contract';
 import type { NativeFn, NativeLibrary } from '../shim-library.js';
 
 interface CrcFns {

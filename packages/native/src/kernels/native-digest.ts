@@ -11,8 +11,8 @@
 // RDMA slices) and any chunk with a `done` callback go at once, alone and uncopied. The batch buffers are kept and reused (SCRATCH_KEPT at most): a fresh 4 MiB buffer
 // per call is an mmap, 1024 page faults and a munmap, which cost more than the hashing saved on a
 // VM where a fresh page takes ~3.5 µs. nativeDigests() answers undefined when the
-// library found no OpenSSL; installNativeKernels() then leaves s3-backend hashing inline.
-import type { OffThreadAlgorithm, OffThreadDigest } from '@vgwrdma/s3-backend';
+// library found no OpenSSL; installNativeKernels() then leaves backend-contract hashing inline.
+import type { OffThreadAlgorithm, OffThreadDigest } from '@vgwrdma/backend-contract';
 import type { NativeFn, NativeLibrary } from '../shim-library.js';
 
 const ALGORITHM_IDS: Record<OffThreadAlgorithm, number> = { md5: 1, sha256: 2 };

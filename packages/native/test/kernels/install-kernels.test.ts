@@ -1,4 +1,4 @@
-// installNativeKernels() puts the shim's kernels under s3-backend's registry, and what the
+// installNativeKernels() puts the shim's kernels under backend-contract's registry, and what the
 // registry hands out afterwards really runs on them (not a silent JavaScript fallback): the CRC
 // hashers are the native ones (they can update off the main thread), large-body digests run off
 // the main thread, and the values equal node:crypto's and the WebAssembly kernel's. When no
@@ -7,7 +7,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CHECKSUMS, checksumKernelStatus, installChecksumKernels, streamDigest } from '@vgwrdma/s3-backend';
+import {
+  CHECKSUMS,
+  checksumKernelStatus,
+  installChecksumKernels,
+  streamDigest,
+} from '@vgwrdma/backend-contract';
 import { describe, expect, it } from 'vitest';
 import { NativeLoadError } from '../../src/errors.js';
 import { installNativeKernels, nativeKernelsFor, openOrAbsent } from '../../src/kernels/install-kernels.js';

@@ -1,8 +1,8 @@
-// The native CRC kernels agree with s3-backend's WebAssembly kernel (itself checked against the
-// SDK's implementations in s3-backend's checksums.test.ts) on random data, lengths, alignments
+// The native CRC kernels agree with backend-contract's WebAssembly kernel (itself checked against the
+// SDK's implementations in backend-contract's checksums.test.ts) on random data, lengths, alignments
 // and splits; installed, they are what the registry's CRC64NVME hasher runs on.
 import { randomBytes } from 'node:crypto';
-import { CHECKSUMS, installChecksumKernels } from '@vgwrdma/s3-backend';
+import { CHECKSUMS, installChecksumKernels } from '@vgwrdma/backend-contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nativeCrc } from '../../src/kernels/native-crc.js';
 import { loadNativeLibrary } from '../../src/shim-library.js';

@@ -18,8 +18,8 @@ import type {
   PutObjectOutput,
   RequestContext,
   TagSet,
-} from '@vgwrdma/s3-backend';
-import { S3Error } from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
+import { S3Error } from '@vgwrdma/backend-contract';
 import { MultipartOps } from './multipart.js';
 import { MemoryObjects } from './objects.js';
 import type { MemBucket, MemObject } from './store.js';

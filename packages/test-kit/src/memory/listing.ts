@@ -1,7 +1,7 @@
 // Listing for the in-memory reference backend: the one paging algorithm S3 uses for objects,
 // versions and uploads — sorted keys after a marker, rolled up at the delimiter, cut at maxKeys
-// (s3-backend's ListPager, which the Azure backend pages with too).
-import { compareKeys, type ListPageInput, ListPager } from '@vgwrdma/s3-backend';
+// (backend-contract's ListPager, which the Azure backend pages with too).
+import { compareKeys, type ListPageInput, ListPager } from '@vgwrdma/backend-contract';
 
 export interface ListPage {
   keys: string[];

@@ -26,7 +26,7 @@ import {
   type UploadPartInput,
   type UploadPartOutput,
   type UploadRef,
-} from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
 import {
   checkKey,
   checkMetadata,

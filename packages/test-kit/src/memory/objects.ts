@@ -38,7 +38,7 @@ import {
   S3Error,
   type TagSet,
   UnsupportedBackend,
-} from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
 import { listPage } from './listing.js';
 import { checkKey, checkMetadata, type MemObject, MemStore, pickHeaders } from './store.js';
 

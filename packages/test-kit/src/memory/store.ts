@@ -12,7 +12,7 @@ import {
   type TagSet,
   type UserMetadata,
   type VersioningStatus,
-} from '@vgwrdma/s3-backend';
+} from '@vgwrdma/backend-contract';
 
 export interface MemObject {
   /** The bytes (empty for a synthetic object). */

@@ -4,7 +4,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { isS3Error, S3Error } from '@vgwrdma/s3-backend';
+import { isS3Error, S3Error } from '@vgwrdma/backend-contract';
 import { decodeBody } from '../../body/index.js';
 import { authenticate } from '../authenticate.js';
 import type { AuthOptions, AuthResult, CredentialStore } from '../types.js';

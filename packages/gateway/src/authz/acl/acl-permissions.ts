@@ -3,7 +3,7 @@
 // ACL for everything else), and whether an ACL grants it to an account. Actions missing from
 // the table (bucket configuration, s3:BypassGovernanceRetention) are for the owner, or whoever
 // a policy allows.
-import type { BucketAcl, Permission } from '@vgwrdma/s3-backend';
+import type { BucketAcl, Permission } from '@vgwrdma/backend-contract';
 import { type Grantee, user } from './canned-acl.js';
 import { ALL_USERS, AUTHENTICATED_USERS } from './grant-headers.js';
 

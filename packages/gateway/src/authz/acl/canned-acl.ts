@@ -2,7 +2,7 @@
 // bucket or object the ACL is for, `bucketOwner` the owner of its bucket (the bucket-owner-*
 // values grant it access to an object someone else wrote; on a bucket they are `private`).
 // Group grants come first, in the order Ceph RGW lists them (clients index grants by position).
-import type { BucketAcl, Permission } from '@vgwrdma/s3-backend';
+import type { BucketAcl, Permission } from '@vgwrdma/backend-contract';
 import { ALL_USERS, AUTHENTICATED_USERS, invalidArgument } from './grant-headers.js';
 
 export type Grantee = BucketAcl['Grantees'][number];

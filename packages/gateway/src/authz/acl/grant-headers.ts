@@ -2,7 +2,7 @@
 // the grants they ask for. A header value lists grantees as `id="..."`, `uri="..."` or
 // `emailAddress="..."`, comma separated; ids and e-mail addresses are resolved against the
 // accounts afterwards (resolve-grants.ts).
-import { type Permission, S3Error } from '@vgwrdma/s3-backend';
+import { type Permission, S3Error } from '@vgwrdma/backend-contract';
 import { header, type RawHeaders } from '../../http/headers.js';
 
 export const ALL_USERS = 'http://acs.amazonaws.com/groups/global/AllUsers';

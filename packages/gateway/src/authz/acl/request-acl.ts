@@ -1,7 +1,7 @@
 // The ACL a request asks for, from exactly one of: x-amz-acl, x-amz-grant-* headers, or an
 // AccessControlPolicy body (PutBucketAcl, PutObjectAcl). The result is exact: it lists every
 // grant, the owner's included, so one with no grants revokes everything.
-import { type BucketAcl, S3Error } from '@vgwrdma/s3-backend';
+import { type BucketAcl, S3Error } from '@vgwrdma/backend-contract';
 import type { CredentialStore } from '../../auth/index.js';
 import { header, type RawHeaders } from '../../http/headers.js';
 import { parseAccessControlPolicy } from '../../xml/requests.js';

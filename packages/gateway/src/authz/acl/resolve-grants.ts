@@ -1,7 +1,7 @@
 // Requested grants (headers or an AccessControlPolicy body) into stored grantees: an id must be
 // an account (InvalidArgument "Invalid id" otherwise), an e-mail address must belong to one
 // (UnresolvableGrantByEmailAddress otherwise) and is stored as that account's id.
-import { S3Error } from '@vgwrdma/s3-backend';
+import { S3Error } from '@vgwrdma/backend-contract';
 import type { CredentialStore } from '../../auth/index.js';
 import type { Grantee } from './canned-acl.js';
 import { invalidArgument, type RequestedGrant } from './grant-headers.js';

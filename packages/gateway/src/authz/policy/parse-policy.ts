@@ -1,7 +1,7 @@
 // Parses and validates a bucket policy document (PutBucketPolicy) into typed statements.
 // Invalid documents are MalformedPolicy with S3's messages; a policy stored by another tool
 // and found invalid later is treated as granting nothing (see bucket-state).
-import { S3Error, type S3ErrorMessage } from '@vgwrdma/s3-backend';
+import { S3Error, type S3ErrorMessage } from '@vgwrdma/backend-contract';
 import { splitOperator } from './conditions.js';
 import type { BucketPolicy, PolicyCondition, PolicyStatement, Principals } from './types.js';
 import { wildcardMatch } from './wildcard.js';

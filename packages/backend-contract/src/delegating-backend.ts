@@ -1,6 +1,6 @@
 // DelegatingBackend: every Backend method forwards to the wrapped backend unchanged. A decorator
 // (cu-backend's CuServer) extends it and overrides only what it changes; new Backend methods are forwarded
-// automatically because the prototype is filled from s3-backend's BACKEND_METHODS table.
+// automatically because the prototype is filled from backend-contract's BACKEND_METHODS table.
 
 import type {
   AdminOperations,

@@ -1,6 +1,6 @@
 // Throughput of each registry checksum on 64 MiB fed in 1 MiB chunks (how upload bodies
 // arrive), next to MD5 (the ETag, the PUT's hard wall per the performance targets (bench/README.md)) and the SDK's own
-// implementations. Not a test: `pnpm --filter @vgwrdma/s3-backend bench` (builds dist first).
+// implementations. Not a test: `pnpm --filter @vgwrdma/backend-contract bench` (builds dist first).
 // Rounds interleave every candidate (A B C … A B C …) so machine load hits all alike; the
 // median round is printed, in decimal GB/s, with the ratio to MD5 measured in the same rounds.
 // Every candidate's digest is checked against the registry's, so a fast wrong answer fails.

@@ -1,3 +1,3 @@
 import { project } from '../../vitest.shared.js';
 
-export default project('s3-backend');
+export default project('backend-contract');

@@ -1,4 +1,4 @@
-// The error table against the S3 error catalogue (packages/s3-backend/data/s3-errors.json, the
+// The error table against the S3 error catalogue (packages/backend-contract/data/s3-errors.json, the
 // source of catalogue.generated.ts), and S3Error's status, message-variant and detail behaviour.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

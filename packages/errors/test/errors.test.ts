@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ByteSizeError } from '../src/byte-size.js';
 import { isVgwrdmaError, VGW_ERROR_CODES, VgwrdmaError } from '../src/errors.js';
 
 const ALL = Object.values(VGW_ERROR_CODES).flat();
@@ -48,9 +47,12 @@ describe('VgwrdmaError', () => {
   });
 
   it('subclasses keep instanceof and their own name', () => {
-    const e = new ByteSizeError('x', 'why');
+    class PoolError extends VgwrdmaError<'VGW_ERR_POOL_TIMEOUT'> {
+      override readonly name = 'PoolError';
+    }
+    const e = new PoolError('VGW_ERR_POOL_TIMEOUT', 'why');
     expect(e).toBeInstanceOf(VgwrdmaError);
-    expect(isVgwrdmaError(e, 'VGW_ERR_INVALID_BYTE_SIZE')).toBe(true);
-    expect(e.name).toBe('ByteSizeError');
+    expect(isVgwrdmaError(e, 'VGW_ERR_POOL_TIMEOUT')).toBe(true);
+    expect(e.name).toBe('PoolError');
   });
 });

@@ -1,4 +1,4 @@
-// @vgwrdma/s3-backend: the Backend contract, its types, the S3 error catalogue, and helpers every
+// @vgwrdma/backend-contract: the Backend contract, its types, the S3 error catalogue, and helpers every
 // backend shares (ranges, conditional requests).
 export type * from './backend.js';
 export { BACKEND_METHODS } from './backend-methods.js';
