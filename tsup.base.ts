@@ -1,6 +1,11 @@
 // The one tsup configuration every package builds with: ESM for Node 20, declarations and source
-// maps. A package passes only what differs (more entries, externals).
+// maps. A package passes only what differs (more entries, externals). Every `@vgwrdma/*` import
+// stays an import: no package bundles another workspace package's source into its dist/ (it must
+// list what it imports in dependencies; scripts/test/dist-bundling.test.ts checks both).
 import { defineConfig, type Options } from 'tsup';
+
+/** Workspace packages are always imported, never bundled. */
+const WORKSPACE = /^@vgwrdma\//;
 
 export function packageBuild(extra: Options = {}) {
   return defineConfig({
@@ -11,5 +16,6 @@ export function packageBuild(extra: Options = {}) {
     clean: true,
     target: 'node20',
     ...extra,
+    external: [WORKSPACE, ...(extra.external ?? [])],
   });
 }
