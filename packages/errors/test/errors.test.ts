@@ -1,6 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { isVgwrdmaError, VGW_ERROR_CODES, VgwrdmaError } from '../src/errors.js';
+import {
+  InvalidArgumentError,
+  InvalidStateError,
+  isVgwrdmaError,
+  VGW_ERROR_CODES,
+  VgwrdmaError,
+} from '../src/errors.js';
 
 const ALL = Object.values(VGW_ERROR_CODES).flat();
 
@@ -54,5 +60,22 @@ describe('VgwrdmaError', () => {
     expect(e).toBeInstanceOf(VgwrdmaError);
     expect(isVgwrdmaError(e, 'VGW_ERR_POOL_TIMEOUT')).toBe(true);
     expect(e.name).toBe('PoolError');
+  });
+
+  it('the shared misuse classes carry their code, name and cause', () => {
+    const cause = new Error('inner');
+    const arg = new InvalidArgumentError('size must be ≥ 1, got 0', { cause });
+    const state = new InvalidStateError('buffer lease used after release()');
+    expect([arg.code, arg.name, arg.cause, arg instanceof VgwrdmaError]).toEqual([
+      'VGW_ERR_INVALID_ARGUMENT',
+      'InvalidArgumentError',
+      cause,
+      true,
+    ]);
+    expect([state.code, state.name, isVgwrdmaError(state, 'VGW_ERR_INVALID_STATE')]).toEqual([
+      'VGW_ERR_INVALID_STATE',
+      'InvalidStateError',
+      true,
+    ]);
   });
 });
