@@ -5,6 +5,7 @@
 // metadata. The operations are the functions of ./ops, installed by name (installUpstreamOps).
 import type { RequestContext as Ctx, VersioningStatus } from '@vgwrdma/backend-contract';
 import { installUpstreamOps, UnsupportedBackend } from '@vgwrdma/backend-contract';
+import { VgwrdmaError } from '@vgwrdma/errors';
 import { createServiceClient } from './client.js';
 import * as cfg from './ops/bucket-config.js';
 import * as buckets from './ops/buckets.js';
@@ -16,13 +17,13 @@ import type { AzureBackendOptions } from './options.js';
 import type { Upstream } from './upstream.js';
 
 /** Start-up failure: the service could not be reached or refused the credentials. */
-export class AzureUnreachableError extends Error {
+export class AzureUnreachableError extends VgwrdmaError<'VGW_ERR_AZURE_UNREACHABLE'> {
+  override readonly name = 'AzureUnreachableError';
   constructor(
     readonly url: string,
     options?: { cause?: unknown },
   ) {
-    super(`cannot reach Azure Blob Storage at ${url} with the given credentials`, options);
-    this.name = 'AzureUnreachableError';
+    super('VGW_ERR_AZURE_UNREACHABLE', `cannot reach Azure Blob Storage at ${url} with the given credentials`, options);
   }
 }
 

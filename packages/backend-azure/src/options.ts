@@ -1,4 +1,5 @@
 // What AzureBackend is opened with: versitygw's azure flags (account, key, SAS token, service URL).
+import { InvalidArgumentError } from '@vgwrdma/errors';
 
 export interface AzureBackendOptions {
   /** Storage account name (versitygw --account, AZ_ACCOUNT_NAME). */
@@ -18,6 +19,6 @@ export interface AzureBackendOptions {
 export function serviceUrl(options: AzureBackendOptions): string {
   const url =
     options.url ?? (options.account ? `https://${options.account}.blob.core.windows.net` : undefined);
-  if (url === undefined) throw new TypeError('azure backend: give a service URL or an account name');
+  if (url === undefined) throw new InvalidArgumentError('azure backend: give a service URL or an account name');
   return url.replace(/\/+$/, '');
 }
