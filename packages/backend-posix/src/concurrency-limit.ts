@@ -4,6 +4,7 @@
 // the body to the client does not hold a slot). Reading the limit is the backend's business, so
 // it wraps any Backend as a DelegatingBackend and leaves the backend itself unchanged.
 import { BACKEND_METHODS, type Backend, DelegatingBackend } from '@vgwrdma/backend-contract';
+import { InvalidArgumentError } from '@vgwrdma/errors';
 
 /** versitygw's default for --concurrency. */
 export const DEFAULT_POSIX_CONCURRENCY = 5000;
@@ -39,7 +40,7 @@ export class ConcurrencyLimitedBackend extends DelegatingBackend {
   ) {
     super(inner);
     if (!Number.isSafeInteger(maxConcurrent) || maxConcurrent < 1)
-      throw new RangeError(`concurrency must be a positive integer, got ${maxConcurrent}`);
+      throw new InvalidArgumentError(`concurrency must be a positive integer, got ${maxConcurrent}`);
     this.slots = new Slots(maxConcurrent);
   }
 }

@@ -9,6 +9,7 @@ export { OWNER_TAG, ownerId } from './fs/owner.js';
 export { cleanStaleTemps, STALE_TEMP_AGE_MS, type StaleTempOptions } from './fs/stale-temps.js';
 export { DEFAULT_FILE_PERMS } from './fs/temp-file.js';
 export { ATTR as POSIX_ATTRS } from './meta/attr-names.js';
+export { MetadataCorruptError } from './meta/metadata-corrupt-error.js';
 export { NoMetaStore } from './meta/none-store.js';
 export { SidecarStore } from './meta/sidecar-store.js';
 export type { MetaStore, MetaStoreKind } from './meta/store.js';

@@ -3,6 +3,7 @@
 import { mkdir } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { EtagMode } from '@vgwrdma/backend-contract';
+import { InvalidArgumentError, VgwrdmaError } from '@vgwrdma/errors';
 import { XATTR_PREFIX } from './meta/attr-names.js';
 import { xattrGet, xattrRemove, xattrSet } from './meta/libc-xattr.js';
 import { NoMetaStore } from './meta/none-store.js';
@@ -56,16 +57,17 @@ export interface PosixBackendOptions {
 }
 
 /** The root's filesystem does not keep user.* extended attributes. */
-export class XattrUnsupportedError extends Error {
+export class XattrUnsupportedError extends VgwrdmaError<'VGW_ERR_POSIX_XATTR_UNSUPPORTED'> {
+  override readonly name = 'XattrUnsupportedError';
   readonly root: string;
   constructor(root: string, cause: unknown) {
     super(
+      'VGW_ERR_POSIX_XATTR_UNSUPPORTED',
       `The filesystem of ${root} does not support user.* extended attributes ` +
         `(${(cause as Error)?.message ?? String(cause)}). ` +
         'Mount it with user_xattr, or keep metadata beside it with --sidecar DIR (or drop it with --nometa).',
       { cause },
     );
-    this.name = 'XattrUnsupportedError';
     this.root = root;
   }
 }
@@ -108,7 +110,9 @@ export async function openVersionStore(
   const dir = resolve(opts.versioningDir);
   const rel = relative(root, dir);
   if (rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))) {
-    throw new Error(`the versioning directory ${dir} must not be inside the gateway root ${root}`);
+    throw new InvalidArgumentError(
+      `the versioning directory ${dir} must not be inside the gateway root ${root}`,
+    );
   }
   await mkdir(dir, { recursive: true, mode: opts.dirPerms ?? 0o755 });
   if (opts.nometa) return { root: dir, meta: new NoMetaStore() };

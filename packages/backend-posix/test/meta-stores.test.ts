@@ -109,6 +109,10 @@ describe('XattrStore', () => {
       err = e;
     }
     expect(err).toBeInstanceOf(XattrUnsupportedError);
+    expect([(err as XattrUnsupportedError).code, (err as Error).name]).toEqual([
+      'VGW_ERR_POSIX_XATTR_UNSUPPORTED',
+      'XattrUnsupportedError',
+    ]);
     expect((err as Error).message).toContain('/proc/self');
     expect((err as Error).message).toContain('--sidecar');
     expect(xattrList(dir)).toEqual([]); // the probe cleaned up after itself

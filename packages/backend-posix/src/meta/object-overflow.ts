@@ -16,6 +16,7 @@ import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TMP_DIR } from '../fs/layout.js';
 import { ATTR } from './attr-names.js';
+import { MetadataCorruptError } from './metadata-corrupt-error.js';
 import { markedHash, markerFor, sha256 } from './xattr-overflow.js';
 
 const OBJECT_OVERFLOW_DIR = 'object-meta';
@@ -69,6 +70,7 @@ export async function resolveObjectOverflow(
   const hash = isSpillable(attr) ? markedHash(raw) : undefined;
   if (hash === undefined) return raw;
   const value = await readFile(join(dirOf(root, bucketOfRel(rel)), `${attr}.${hash}`));
-  if (sha256(value) !== hash) throw new Error(`${rel}: ${attr} overflow file does not match its marker`);
+  if (sha256(value) !== hash)
+    throw new MetadataCorruptError(`${rel}: ${attr} overflow file does not match its marker`);
   return value;
 }

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { isErrno } from '../fs/errors.js';
 import { TMP_DIR } from '../fs/layout.js';
 import { withKeyLock } from '../versioning/key-lock.js';
+import { MetadataCorruptError } from './metadata-corrupt-error.js';
 
 const OVERFLOW_DIR = 'bucket-meta';
 const MARKER = Buffer.from('\0vgwrdma-overflow sha256=');
@@ -73,7 +74,7 @@ export async function readOverflow(
 ): Promise<Buffer> {
   const value = await readFile(join(overflowDir(root, bucket), `${attr}.${hash}`));
   if (sha256(value) !== hash)
-    throw new Error(`bucket ${bucket}: ${attr} overflow file does not match its marker`);
+    throw new MetadataCorruptError(`bucket ${bucket}: ${attr} overflow file does not match its marker`);
   return value;
 }
 

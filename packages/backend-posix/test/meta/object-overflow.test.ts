@@ -35,6 +35,18 @@ describe('object attribute overflow', () => {
     expect(await readdir(join(root, 'b', '.sgwtmp', 'object-meta'))).toHaveLength(1);
   });
 
+  it('refuses an overflow file changed outside the gateway with VGW_ERR_POSIX_METADATA_CORRUPT', async () => {
+    const s = new XattrStore(root);
+    await s.set('b/k', 'X-Amz-Tagging', HUGE);
+    const dir = join(root, 'b', '.sgwtmp', 'object-meta');
+    const [file] = await readdir(dir);
+    await writeFile(join(dir, file as string), '{"k":"changed"}');
+    await expect(s.get('b/k', 'X-Amz-Tagging')).rejects.toMatchObject({
+      name: 'MetadataCorruptError',
+      code: 'VGW_ERR_POSIX_METADATA_CORRUPT',
+    });
+  });
+
   it('keeps a tag set that fits in the xattr itself, readable by versitygw', async () => {
     const s = new XattrStore(root);
     await s.set('b/k', 'X-Amz-Tagging', '{"a":"b"}');
