@@ -4,6 +4,7 @@
 // per such function, named as the Backend method it serves, instead of a hand-written line per
 // method in each backend. The compiler checks every function whose name is a Backend method
 // against that method's signature; other exports of an ops module (helpers) are left alone.
+import { InvalidArgumentError } from '@vgwrdma/errors';
 import type { Backend, BackendMethod } from './backend.js';
 import { BACKEND_METHODS } from './backend-methods.js';
 
@@ -31,7 +32,8 @@ export function installUpstreamOps<U, B extends Backend>(
     for (const method of BACKEND_METHODS) {
       const op = mod[method] as ((up: U, ...args: unknown[]) => unknown) | undefined;
       if (op === undefined) continue;
-      if (installed.has(method)) throw new Error(`${cls.name}: two ops modules serve ${method}`);
+      if (installed.has(method))
+        throw new InvalidArgumentError(`${cls.name}: two ops modules serve ${method}`);
       if (Object.hasOwn(cls.prototype, method)) continue;
       installed.add(method);
       Object.defineProperty(cls.prototype, method, {

@@ -3,6 +3,8 @@
 // terms cancel, so no knowledge of A or B beyond their CRCs and len(B) is needed.
 // Values are held as bigint in the reflected bit order the CRCs use (x^0 is the top bit).
 
+import { InvalidArgumentError } from '@vgwrdma/errors';
+
 /** A reflected CRC polynomial of `width` bits, with its table of x^(2^k) mod P. */
 export interface CrcField {
   readonly width: number;
@@ -55,7 +57,7 @@ export function xPow8nMod(f: CrcField, bytes: number): bigint {
   while (n !== 0n) {
     if (n & 1n) {
       const power = f.powers[k % 64];
-      if (power === undefined) throw new RangeError('CRC length out of range');
+      if (power === undefined) throw new InvalidArgumentError('CRC length out of range');
       p = mulMod(f, power, p);
     }
     n >>= 1n;
@@ -66,7 +68,8 @@ export function xPow8nMod(f: CrcField, bytes: number): bigint {
 
 /** crc(A || B) from crc(A), crc(B) and len(B), on numeric CRC values. */
 export function combineCrc(f: CrcField, crcA: bigint, crcB: bigint, lengthB: number): bigint {
-  if (!Number.isSafeInteger(lengthB) || lengthB < 0) throw new RangeError(`invalid length ${lengthB}`);
+  if (!Number.isSafeInteger(lengthB) || lengthB < 0)
+    throw new InvalidArgumentError(`invalid length ${lengthB}`);
   if (lengthB === 0) return crcA;
   let shift = f.shifts.get(lengthB);
   if (shift === undefined) {
@@ -90,7 +93,8 @@ export function crcToBase64(value: bigint, bytes: number): string {
 
 export function crcFromBase64(b64: string, bytes: number): bigint {
   const buf = Buffer.from(b64, 'base64');
-  if (buf.length !== bytes) throw new RangeError(`expected a ${bytes}-byte CRC, got ${buf.length} bytes`);
+  if (buf.length !== bytes)
+    throw new InvalidArgumentError(`expected a ${bytes}-byte CRC, got ${buf.length} bytes`);
   let v = 0n;
   for (const byte of buf) v = (v << 8n) | BigInt(byte);
   return v;

@@ -4,6 +4,7 @@
 // Why not the SDK's packages: their hashers only have an async digest() (the registry's is
 // synchronous) and run 5–50× slower (bench/crc-throughput.mjs). The SDK implementations and
 // @aws-crypto/crc32c are the oracles in checksums.test.ts, so the two cannot drift apart.
+import { InvalidStateError } from '@vgwrdma/errors';
 import { type CrcField, combineCrc, crcField, crcToBase64 } from './crc-combine.js';
 import { CrcKernel } from './crc-kernel.js';
 import { type CrcKernels, checksumKernels } from './kernels.js';
@@ -73,7 +74,7 @@ class NativeCrc64Hasher implements Hasher {
   }
   private assertSettled(what: string): void {
     if (this.folded !== this.issued)
-      throw new Error(`CRC64NVME ${what} before its off-thread updates finished`);
+      throw new InvalidStateError(`CRC64NVME ${what} before its off-thread updates finished`);
   }
 }
 
