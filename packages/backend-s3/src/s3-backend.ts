@@ -6,6 +6,7 @@
 import { HeadBucketCommand } from '@aws-sdk/client-s3';
 import type { RequestContext as Ctx } from '@vgwrdma/backend-contract';
 import { installUpstreamOps, UnsupportedBackend } from '@vgwrdma/backend-contract';
+import { VgwrdmaError } from '@vgwrdma/errors';
 import { createUpstreamClients, type UpstreamClients } from './client.js';
 import { MetaBucket } from './meta-bucket.js';
 import * as cfg from './ops/bucket-config.js';
@@ -21,16 +22,17 @@ import { UploadTagging } from './upload-tagging.js';
 import type { Upstream } from './upstream.js';
 
 /** Start-up failure: the meta bucket named in the options is not there (or not reachable). */
-export class MetaBucketMissingError extends Error {
+export class MetaBucketMissingError extends VgwrdmaError<'VGW_ERR_S3_META_BUCKET_MISSING'> {
+  override readonly name = 'MetaBucketMissingError';
   constructor(
     readonly bucket: string,
     options?: { cause?: unknown },
   ) {
     super(
+      'VGW_ERR_S3_META_BUCKET_MISSING',
       `the meta bucket "${bucket}" does not exist upstream (or cannot be reached): create it first`,
       options,
     );
-    this.name = 'MetaBucketMissingError';
   }
 }
 

@@ -1,6 +1,7 @@
 // The sizes that bound a body of unknown length, from the backend's options (defaults filled in,
 // the part size checked against S3's limits).
 import { tmpdir } from 'node:os';
+import { InvalidArgumentError } from '@vgwrdma/errors';
 import {
   DEFAULT_SPOOL_MEMORY,
   DEFAULT_UPLOAD_PART_SIZE,
@@ -20,10 +21,12 @@ export interface SpoolConfig {
 export function spoolConfig(options: S3BackendOptions): SpoolConfig {
   const partSize = options.uploadPartSize ?? DEFAULT_UPLOAD_PART_SIZE;
   if (!Number.isSafeInteger(partSize) || partSize < MIN_UPLOAD_PART_SIZE || partSize > MAX_UPLOAD_PART_SIZE)
-    throw new RangeError(`uploadPartSize must be ${MIN_UPLOAD_PART_SIZE}..${MAX_UPLOAD_PART_SIZE} bytes`);
+    throw new InvalidArgumentError(
+      `uploadPartSize must be ${MIN_UPLOAD_PART_SIZE}..${MAX_UPLOAD_PART_SIZE} bytes`,
+    );
   const memoryBytes = options.spoolMemory ?? DEFAULT_SPOOL_MEMORY;
   if (!Number.isSafeInteger(memoryBytes) || memoryBytes < 0)
-    throw new RangeError('spoolMemory must be a whole number of bytes');
+    throw new InvalidArgumentError('spoolMemory must be a whole number of bytes');
   return { partSize, memoryBytes, dir: options.spoolDir ?? tmpdir() };
 }
 
