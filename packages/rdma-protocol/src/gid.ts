@@ -1,6 +1,7 @@
 // The GID field as softnic uses it: an IPv4-mapped IPv6 address (::ffff:a.b.c.d) naming the
 // client agent, whose TCP port travels in the DCTN field (docs/protocol.md, softnic tokens).
 
+import { InvalidArgumentError } from '@vgwrdma/errors';
 import type { DcTokenFields } from './token-types.js';
 
 const MAPPED_PREFIX = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff] as const;
@@ -10,7 +11,7 @@ export function ipv4MappedGid(ipv4: string): Uint8Array {
   const parts = ipv4.split('.');
   const octets = parts.map((p) => (/^\d{1,3}$/.test(p) ? Number(p) : Number.NaN));
   if (octets.length !== 4 || octets.some((o) => !(o >= 0 && o <= 255))) {
-    throw new RangeError(`not an IPv4 address: ${ipv4}`);
+    throw new InvalidArgumentError(`not an IPv4 address: ${ipv4}`);
   }
   return Uint8Array.from([...MAPPED_PREFIX, ...octets]);
 }

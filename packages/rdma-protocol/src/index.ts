@@ -52,6 +52,7 @@ export {
 export {
   type DcTokenFields,
   RDMA_OP_CODE,
+  RDMA_TOKEN_ERROR_CODES,
   type RdmaOp,
   type RdmaToken,
   RdmaTokenError,

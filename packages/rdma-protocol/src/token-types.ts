@@ -1,6 +1,8 @@
 // Types of the cuObject DC v1 RDMA token (docs/protocol.md "The DC v1 token"): the typed value that
 // replaces the 81-character string once it has been parsed at the HTTP edge.
 
+import { type VgwErrorCodeOf, VgwrdmaError } from '@vgwrdma/errors';
+
 /** Direction of a transfer, seen from the client (cuObjOpType_t: GET = 0, PUT = 1). */
 export type RdmaOp = 'get' | 'put';
 
@@ -54,14 +56,25 @@ export type RdmaTokenKind = 'dc-v1' | 'dc-v1-override' | 'rc' | 'malformed';
 /** The failure kinds, which the HTTP edge maps to 501 (`unsupported`) or 400 (`malformed`). */
 export type RdmaTokenErrorKind = 'unsupported' | 'malformed';
 
-/** Thrown by `parseRdmaToken` (and `formatRdmaToken` for out-of-range fields). */
-export class RdmaTokenError extends Error {
+/** The catalogue code of each failure kind (docs/errors.md). */
+export const RDMA_TOKEN_ERROR_CODES = {
+  unsupported: 'VGW_ERR_RDMA_TOKEN_UNSUPPORTED',
+  malformed: 'VGW_ERR_RDMA_TOKEN_MALFORMED',
+} as const satisfies Record<RdmaTokenErrorKind, VgwErrorCodeOf<'RdmaTokenError'>>;
+
+/**
+ * Thrown by `parseRdmaToken` (and `formatRdmaToken` for out-of-range fields); `code` is
+ * VGW_ERR_RDMA_TOKEN_UNSUPPORTED or VGW_ERR_RDMA_TOKEN_MALFORMED.
+ */
+export class RdmaTokenError extends VgwrdmaError<VgwErrorCodeOf<'RdmaTokenError'>> {
   override readonly name = 'RdmaTokenError';
-  constructor(
-    readonly kind: RdmaTokenErrorKind,
-    message: string,
-  ) {
-    super(message);
+  constructor(kind: RdmaTokenErrorKind, message: string) {
+    super(RDMA_TOKEN_ERROR_CODES[kind], message);
+  }
+
+  /** @deprecated branch on `code`; the kind the code stands for, kept for callers of 0.x. */
+  get kind(): RdmaTokenErrorKind {
+    return this.code === RDMA_TOKEN_ERROR_CODES.unsupported ? 'unsupported' : 'malformed';
   }
 }
 

@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '@vgwrdma/errors';
 import { describe, expect, it } from 'vitest';
 import { gidToIpv4, ipv4MappedGid, softnicEndpoint } from '../src/gid.js';
 import {
@@ -103,7 +104,10 @@ describe('parseRdmaToken', () => {
         }
       })();
       expect(err).toBeInstanceOf(RdmaTokenError);
-      expect((err as RdmaTokenError).kind).toBe('unsupported');
+      expect([(err as RdmaTokenError).code, (err as RdmaTokenError).kind]).toEqual([
+        'VGW_ERR_RDMA_TOKEN_UNSUPPORTED',
+        'unsupported',
+      ]);
     }
   });
 
@@ -197,7 +201,10 @@ describe('formatRdmaToken', () => {
       { dctn: 0x100_0000 },
       { gid: new Uint8Array(15) },
     ];
-    for (const b of bad) expect(() => formatRdmaToken(fields(b))).toThrow(RdmaTokenError);
+    for (const b of bad)
+      expect(() => formatRdmaToken(fields(b))).toThrow(
+        expect.objectContaining({ name: 'RdmaTokenError', code: 'VGW_ERR_RDMA_TOKEN_MALFORMED' }),
+      );
   });
 });
 
@@ -213,7 +220,7 @@ describe('softnic GID helpers', () => {
 
   it('rejects non-IPv4 strings', () => {
     for (const s of ['1.2.3', '1.2.3.256', '::1', 'a.b.c.d', '1.2.3.4.5', '01.2.3.4444']) {
-      expect(() => ipv4MappedGid(s)).toThrow(RangeError);
+      expect(() => ipv4MappedGid(s)).toThrow(InvalidArgumentError);
     }
   });
 });
