@@ -3,6 +3,7 @@
 // slice B is being filled or drained. A lease is returned exactly once (release() or `using`);
 // after that its slices must not be used — the buffer may already belong to another request.
 
+import { InvalidArgumentError, InvalidStateError } from '@vgwrdma/errors';
 import type { RdmaBuffer } from '@vgwrdma/rdma-ffi';
 
 /** A window [offset, offset + length) of a leased buffer, ready for RdmaServer transfers. */
@@ -56,7 +57,7 @@ export class BufferLease implements Disposable {
       length <= 0 ||
       offset + length > this.size
     ) {
-      throw new RangeError(`slice [${offset}, +${length}) outside a ${this.size}-byte buffer`);
+      throw new InvalidArgumentError(`slice [${offset}, +${length}) outside a ${this.size}-byte buffer`);
     }
     return {
       buffer: this.buffer,
@@ -72,7 +73,7 @@ export class BufferLease implements Disposable {
    */
   slices(chunkSize: number, maxSlices = Number.POSITIVE_INFINITY): BufferSlice[] {
     if (!Number.isSafeInteger(chunkSize) || chunkSize <= 0)
-      throw new RangeError(`chunk size must be a positive integer, got ${chunkSize}`);
+      throw new InvalidArgumentError(`chunk size must be a positive integer, got ${chunkSize}`);
     const size = Math.min(chunkSize, this.size);
     const n = Math.max(1, Math.min(maxSlices, Math.floor(this.size / size)));
     return Array.from({ length: n }, (_, i) => this.slice(i * size, size));
@@ -90,6 +91,6 @@ export class BufferLease implements Disposable {
   }
 
   private assertLive(): void {
-    if (this.released) throw new Error('buffer lease used after release()');
+    if (this.released) throw new InvalidStateError('buffer lease used after release()');
   }
 }

@@ -9,6 +9,7 @@
 //   - close() rejects waiters, deregisters and frees the free buffers at once, and each leased
 //     buffer when its lease comes back.
 
+import { InvalidArgumentError } from '@vgwrdma/errors';
 import type { RdmaBuffer, RdmaServer } from '@vgwrdma/rdma-ffi';
 import { BufferLease } from './buffer-lease.js';
 import { abortReason, PoolError } from './errors.js';
@@ -78,11 +79,11 @@ export class BufferPool implements AsyncDisposable {
   static create(server: RdmaServer, options: BufferPoolOptions): BufferPool {
     const { count, size, defaultWaitMs = 1000 } = options;
     if (!Number.isSafeInteger(count) || count < 1)
-      throw new RangeError(`pool count must be ≥ 1, got ${count}`);
+      throw new InvalidArgumentError(`pool count must be ≥ 1, got ${count}`);
     if (!Number.isSafeInteger(size) || size < 1)
-      throw new RangeError(`pool buffer size must be ≥ 1, got ${size}`);
+      throw new InvalidArgumentError(`pool buffer size must be ≥ 1, got ${size}`);
     if (!(defaultWaitMs >= 0) || !Number.isFinite(defaultWaitMs)) {
-      throw new RangeError(`defaultWaitMs must be a finite number ≥ 0, got ${defaultWaitMs}`);
+      throw new InvalidArgumentError(`defaultWaitMs must be a finite number ≥ 0, got ${defaultWaitMs}`);
     }
     const buffers: RdmaBuffer[] = [];
     try {
@@ -126,7 +127,9 @@ export class BufferPool implements AsyncDisposable {
     const { signal } = options;
     const timeoutMs = options.timeoutMs ?? this.defaultWaitMs;
     if (!(timeoutMs >= 0) || !Number.isFinite(timeoutMs)) {
-      return Promise.reject(new RangeError(`timeoutMs must be a finite number ≥ 0, got ${timeoutMs}`));
+      return Promise.reject(
+        new InvalidArgumentError(`timeoutMs must be a finite number ≥ 0, got ${timeoutMs}`),
+      );
     }
     if (signal?.aborted) return Promise.reject(abortReason(signal));
     if (this.closing)
