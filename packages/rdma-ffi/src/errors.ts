@@ -5,7 +5,7 @@
 // NativeLoadError.
 
 import { constants } from 'node:os';
-import { VgwrdmaError } from '@vgwrdma/errors';
+import { InvalidArgumentError, VgwrdmaError } from '@vgwrdma/errors';
 
 // errno number → name, from the running platform's own table (Linux numbers on Linux). Where
 // two names share a number (EAGAIN/EWOULDBLOCK, ENOTSUP/EOPNOTSUPP) the first listed wins.
@@ -24,7 +24,7 @@ export function errnoName(errno: number): string {
 /** The negative errno for a name, e.g. 'ETIMEDOUT' → -110. Throws for an unknown name. */
 export function errnoOf(name: string): number {
   const n = (constants.errno as Record<string, number>)[name];
-  if (n === undefined) throw new RangeError(`unknown errno name ${name}`);
+  if (n === undefined) throw new InvalidArgumentError(`unknown errno name ${name}`);
   return -n;
 }
 

@@ -3,6 +3,7 @@
 // ArrayBuffer through koffi.view. After close() the memory is gone: `bytes` throws from then on,
 // and views taken before must not be used (V8 cannot detach an external ArrayBuffer here).
 
+import { InvalidStateError } from '@vgwrdma/errors';
 import { koffi } from '@vgwrdma/native';
 
 export abstract class NativeMemory {
@@ -23,7 +24,7 @@ export abstract class NativeMemory {
 
   /** The memory as bytes (no copy). Throws after close(). */
   get bytes(): Uint8Array {
-    if (this.released) throw new Error('native memory used after close()');
+    if (this.released) throw new InvalidStateError('native memory used after close()');
     if (!this.view) this.view = new Uint8Array(koffi.view(this.address, this.size));
     return this.view;
   }

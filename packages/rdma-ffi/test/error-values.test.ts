@@ -1,4 +1,4 @@
-import { isVgwrdmaError, VgwrdmaError } from '@vgwrdma/errors';
+import { InvalidArgumentError, isVgwrdmaError, VgwrdmaError } from '@vgwrdma/errors';
 import { NativeLoadError } from '@vgwrdma/native';
 import { describe, expect, it } from 'vitest';
 import { checkErrno, errnoName, errnoOf, RdmaError } from '../src/errors.js';
@@ -14,7 +14,7 @@ describe('RdmaError', () => {
     expect(errnoName(-11)).toBe('EAGAIN');
     expect(errnoName(-95)).toBe('ENOTSUP');
     expect(errnoOf('ENOMEM')).toBe(-12);
-    expect(() => errnoOf('ENOPE')).toThrow(RangeError);
+    expect(() => errnoOf('ENOPE')).toThrow(InvalidArgumentError);
   });
 
   it('keeps the negative errno, its name and the operation', () => {

@@ -3,6 +3,7 @@
 // side reads what stageToHost put there and writes what stageToDevice carries to the device;
 // clear errors without a runtime or device, for managed memory and for failed copies.
 
+import { InvalidArgumentError } from '@vgwrdma/errors';
 import { parseRdmaToken } from '@vgwrdma/rdma-protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GpuClient, RdmaError, RdmaServer } from '../src/index.js';
@@ -137,6 +138,6 @@ describe('GpuClient', () => {
     );
     delete process.env.FAKE_CUDART_FAIL;
     await dev.stageToHost();
-    await expect(dev.stageToDevice(2 * MiB - 1, 2)).rejects.toThrow(RangeError);
+    await expect(dev.stageToDevice(2 * MiB - 1, 2)).rejects.toThrow(InvalidArgumentError);
   });
 });

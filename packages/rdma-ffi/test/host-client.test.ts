@@ -1,6 +1,7 @@
 // HostClient on its own (no transfer): native memory shown to JS, tokens that name exactly the
 // requested window of a registration, and clear refusals for bad ranges and use after close.
 
+import { InvalidArgumentError } from '@vgwrdma/errors';
 import { gidToIpv4, parseRdmaToken, softnicEndpoint } from '@vgwrdma/rdma-protocol';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HostClient, NativeLoadError, RdmaError } from '../src/index.js';
@@ -58,8 +59,8 @@ describe('HostClient', () => {
     view.bytes[0] = 9;
     expect(owner.bytes[4096]).toBe(9);
     expect(parseRdmaToken(view.token(0, 4096, 'get')).addr).toBe(owner.address + 4096n);
-    expect(() => client.allocate(0)).toThrow(RangeError);
-    expect(() => client.allocate(2 ** 32)).toThrow(RangeError);
+    expect(() => client.allocate(0)).toThrow(InvalidArgumentError);
+    expect(() => client.allocate(2 ** 32)).toThrow(InvalidArgumentError);
   });
 
   it('after close: bytes and tokens are refused, close is idempotent', () => {
@@ -67,7 +68,12 @@ describe('HostClient', () => {
     mem.close();
     mem.close();
     expect(mem.closed).toBe(true);
-    expect(() => mem.bytes).toThrow(/after close/);
+    expect(() => mem.bytes).toThrow(
+      expect.objectContaining({
+        code: 'VGW_ERR_INVALID_STATE',
+        message: expect.stringMatching(/after close/),
+      }),
+    );
     expect(() => mem.token(0, 1, 'get')).toThrow(RdmaError);
   });
 

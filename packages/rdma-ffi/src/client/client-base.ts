@@ -2,6 +2,7 @@
 // thread), allocating and registering regions, and tearing all of it down. The flavour-specific
 // native calls come from a ClientAbi table.
 
+import { InvalidArgumentError } from '@vgwrdma/errors';
 import { errnoOf, RdmaError } from '../errors.js';
 import type { RdmaHostClientConfigStruct } from '../native/layouts.js';
 import { loadShimLibrary, type Ptr, type ShimLibrary } from '../native/shim-library.js';
@@ -72,7 +73,7 @@ function config(defaults: RdmaHostClientConfigStruct, o: HostClientOptions): Rdm
 
 function checkSize(size: number): void {
   if (!Number.isSafeInteger(size) || size <= 0 || size > MAX_HOST_REGION) {
-    throw new RangeError(`region size must be 1..${MAX_HOST_REGION}, got ${size}`);
+    throw new InvalidArgumentError(`region size must be 1..${MAX_HOST_REGION}, got ${size}`);
   }
 }
 
@@ -145,7 +146,7 @@ export abstract class ClientBase implements Disposable {
   /** @internal */
   protected registerKind(address: bigint, size: number, kind: MemoryKind): HostMemory {
     checkSize(size);
-    if (address === 0n) throw new RangeError('register: NULL address');
+    if (address === 0n) throw new InvalidArgumentError('register: NULL address');
     return this.track(address, size, kind, false);
   }
 

@@ -3,6 +3,7 @@
 // For sources and destinations that are moved part by part through other, registered memory
 // (cuobjclient's TransferManager), and for filling and checking them. close() frees it.
 
+import { InvalidArgumentError } from '@vgwrdma/errors';
 import { errnoOf, RdmaError } from '../errors.js';
 import type { Ptr, ShimLibrary } from '../native/shim-library.js';
 
@@ -75,7 +76,9 @@ export class DeviceAllocation implements Disposable {
       size <= 0 ||
       offset + size > this.size
     )
-      throw new RangeError(`${what}: [${offset}, +${size}) is outside the ${this.size}-byte allocation`);
+      throw new InvalidArgumentError(
+        `${what}: [${offset}, +${size}) is outside the ${this.size}-byte allocation`,
+      );
   }
 
   private copy(what: string, host: Uint8Array, offset: number, dir: number): void {

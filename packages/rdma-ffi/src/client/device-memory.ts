@@ -4,6 +4,7 @@
 // after it; cuobjclient's Session does both. copyFromHost / copyToHost / fill are plain
 // cudaMemcpy / cudaMemset for filling and checking device memory (tests, benchmarks).
 
+import { InvalidArgumentError } from '@vgwrdma/errors';
 import { koffi } from '@vgwrdma/native';
 import { errnoOf, RdmaError } from '../errors.js';
 import { HostMemory } from './host-memory.js';
@@ -20,7 +21,7 @@ function checkWindow(what: string, offset: number, size: number, total: number):
     size <= 0 ||
     offset + size > total
   )
-    throw new RangeError(`${what}: [${offset}, +${size}) is outside the ${total}-byte region`);
+    throw new InvalidArgumentError(`${what}: [${offset}, +${size}) is outside the ${total}-byte region`);
 }
 
 export class DeviceMemory extends HostMemory {
@@ -140,7 +141,7 @@ export class DeviceMemory extends HostMemory {
   private twinCopy(what: string, dev: bigint, size: number, twinOffset: number, dir: number): Promise<void> {
     let host: Uint8Array;
     try {
-      if (typeof dev !== 'bigint' || dev <= 0n) throw new RangeError(`${what}: bad device address`);
+      if (typeof dev !== 'bigint' || dev <= 0n) throw new InvalidArgumentError(`${what}: bad device address`);
       checkWindow(what, twinOffset, size, this.size);
       host = this.stagingBytes.subarray(twinOffset, twinOffset + size);
     } catch (e) {
@@ -172,7 +173,7 @@ export class DeviceMemory extends HostMemory {
     try {
       // (offset, size) for plain stages; (size, chunk) for overlapped ones, whose window starts at 0
       checkWindow(what, window[0], window[1], this.size);
-      if (!Number.isSafeInteger(b) || b < 0) throw new RangeError(`${what}: bad chunk size ${b}`);
+      if (!Number.isSafeInteger(b) || b < 0) throw new InvalidArgumentError(`${what}: bad chunk size ${b}`);
     } catch (e) {
       return Promise.reject(e);
     }

@@ -5,6 +5,7 @@
 // CUDA runtime is loaded at run time; without one (or without a device) CUDA calls fail with
 // RdmaError ENODEV naming what was missing. 'cuda-managed' is refused (ENOTSUP).
 
+import { InvalidArgumentError } from '@vgwrdma/errors';
 import { errnoOf, RdmaError } from '../errors.js';
 import { cuobjClientAbi, MEMORY_KIND_ID, type MemoryKind } from './client-abi.js';
 import { ClientBase, type HostClientOptions, type RegionInit } from './client-base.js';
@@ -47,7 +48,8 @@ export class GpuClient extends ClientBase {
    * any size the device has room for. Freed by its close() or this client's close().
    */
   allocateDevice(size: number): DeviceAllocation {
-    if (!Number.isSafeInteger(size) || size <= 0) throw new RangeError(`allocateDevice: bad size ${size}`);
+    if (!Number.isSafeInteger(size) || size <= 0)
+      throw new InvalidArgumentError(`allocateDevice: bad size ${size}`);
     const address = this.lib.fn.cuobj_client_alloc(
       this.handle,
       size,

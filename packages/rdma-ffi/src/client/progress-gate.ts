@@ -9,6 +9,7 @@
 //   'failed'   — waiting and later READs are refused at once (the client gave up).
 //   'off'      — no gate (every registration starts so).
 
+import { InvalidArgumentError } from '@vgwrdma/errors';
 import { koffi } from '@vgwrdma/native';
 import { RdmaError } from '../errors.js';
 import type { Ptr, ShimLibrary } from '../native/shim-library.js';
@@ -37,13 +38,14 @@ export class ProgressGate {
   arm(mode: ProgressMode, options: ProgressArmOptions = {}): void {
     const ms = options.stallTimeoutMs ?? 0;
     if (!Number.isSafeInteger(ms) || ms < 0 || ms > 0xffffffff)
-      throw new RangeError(`stallTimeoutMs must be 0..4294967295, got ${ms}`);
+      throw new InvalidArgumentError(`stallTimeoutMs must be 0..4294967295, got ${ms}`);
     this.check('progressArm', this.abi.progressArm(this.client, this.mr, MODE_ID[mode], ms));
   }
 
   /** 'upload': [0, bytes) is ready. Never lowers the word; RdmaError ERANGE past the region. */
   publish(bytes: number): void {
-    if (!Number.isSafeInteger(bytes) || bytes < 0) throw new RangeError(`publish: bad byte count ${bytes}`);
+    if (!Number.isSafeInteger(bytes) || bytes < 0)
+      throw new InvalidArgumentError(`publish: bad byte count ${bytes}`);
     this.check('progressPublish', this.abi.progressPublish(this.client, this.mr, bytes));
   }
 

@@ -2,6 +2,7 @@
 // by the shim (page-aligned, zeroed, freed on close) or caller-owned native memory that must
 // outlive the registration. Deregistration fails with EBUSY while a transfer uses it.
 
+import { InvalidArgumentError } from '@vgwrdma/errors';
 import { errnoOf, RdmaError } from '../errors.js';
 import type { Ptr, ShimLibrary } from '../native/shim-library.js';
 import { NativeMemory } from '../native-memory.js';
@@ -45,7 +46,7 @@ export function registerServerBuffer(
   onClose: (b: RdmaBuffer) => void,
 ): RdmaBuffer {
   if (!Number.isSafeInteger(size) || size <= 0)
-    throw new RangeError(`buffer size must be a positive integer, got ${size}`);
+    throw new InvalidArgumentError(`buffer size must be a positive integer, got ${size}`);
   const owned = external === undefined;
   const address = owned ? lib.fn.cuobj_server_alloc_host_buffer(srv, size) : external;
   if (address === 0n) {

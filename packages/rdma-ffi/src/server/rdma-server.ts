@@ -8,6 +8,7 @@
 // run in parallel. Calls larger than the 1 GiB ABI limit (or `maxBytesPerCall`) are split into
 // sequential submits on the same channel.
 
+import { InvalidArgumentError } from '@vgwrdma/errors';
 import { koffi } from '@vgwrdma/native';
 import type { RdmaToken } from '@vgwrdma/rdma-protocol';
 import { errnoOf, RdmaError } from '../errors.js';
@@ -91,7 +92,7 @@ export class RdmaServer implements Disposable, AsyncDisposable {
       this.maxBytesPerCall < 1 ||
       this.maxBytesPerCall > MAX_TRANSFER_PER_CALL
     ) {
-      throw new RangeError(`maxBytesPerCall must be 1..${MAX_TRANSFER_PER_CALL}`);
+      throw new InvalidArgumentError(`maxBytesPerCall must be 1..${MAX_TRANSFER_PER_CALL}`);
     }
     const load: LoadShimOptions = { shimDir: options.shimDir };
     this.lib = loadShimLibrary(load);
@@ -178,7 +179,7 @@ export class RdmaServer implements Disposable, AsyncDisposable {
 
   /** Registers caller-owned native memory (it must stay valid until the buffer is closed). */
   registerMemory(address: bigint, size: number): RdmaBuffer {
-    if (address === 0n) throw new RangeError('registerMemory: NULL address');
+    if (address === 0n) throw new InvalidArgumentError('registerMemory: NULL address');
     const b = registerServerBuffer(this.lib, this.live, size, address, (x) => this.buffers.delete(x));
     this.buffers.add(b);
     return b;
