@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { type VgwErrorCodeOf, VgwrdmaError } from '@vgwrdma/errors';
 import { libraryFileName } from './library-resolver.js';
 import { defaultSourceBuildRoot, shippedSourcesDir } from './package-paths.js';
 import { currentPlatform, describePlatform, platformTag } from './platform.js';
@@ -19,14 +20,17 @@ Builds libvgwrdma_shims.so from the C sources shipped in @vgwrdma/native (needs 
 a C11 compiler). Without --out it goes where @vgwrdma/native looks for it; with --out, point
 VGWRDMA_SHIM_DIR at that directory.`;
 
-/** A refusal of the build command: its message is printed as is, the exit status is 1 (2 for usage). */
-export class BuildCommandError extends Error {
+/**
+ * A refusal of the build command: its message is printed as is, the exit status is 1
+ * (VGW_ERR_NATIVE_BUILD_FAILED), or 2 for a bad command line and 0 for --help (VGW_ERR_NATIVE_BUILD_USAGE).
+ */
+export class BuildCommandError extends VgwrdmaError<VgwErrorCodeOf<'BuildCommandError'>> {
+  override readonly name = 'BuildCommandError';
   constructor(
     message: string,
     readonly exitCode = 1,
   ) {
-    super(message);
-    this.name = 'BuildCommandError';
+    super(exitCode === 1 ? 'VGW_ERR_NATIVE_BUILD_FAILED' : 'VGW_ERR_NATIVE_BUILD_USAGE', message);
   }
 }
 

@@ -13,6 +13,7 @@
 // VM where a fresh page takes ~3.5 µs. nativeDigests() answers undefined when the
 // library found no OpenSSL; installNativeKernels() then leaves backend-contract hashing inline.
 import type { OffThreadAlgorithm, OffThreadDigest } from '@vgwrdma/backend-contract';
+import { InvalidStateError } from '@vgwrdma/errors';
 import type { NativeFn, NativeLibrary } from '../shim-library.js';
 
 const ALGORITHM_IDS: Record<OffThreadAlgorithm, number> = { md5: 1, sha256: 2 };
@@ -116,7 +117,8 @@ class NativeDigest implements OffThreadDigest {
   }
 
   update(chunk: Uint8Array, done?: () => void): void {
-    if (this.closing || this.disposed) throw new Error(`${this.algorithm} digest updated after it ended`);
+    if (this.closing || this.disposed)
+      throw new InvalidStateError(`${this.algorithm} digest updated after it ended`);
     if (chunk.length === 0 || this.failure) {
       done?.();
       return;
@@ -135,12 +137,12 @@ class NativeDigest implements OffThreadDigest {
   }
 
   async digest(): Promise<Buffer> {
-    if (this.closing || this.disposed) throw new Error(`${this.algorithm} digest ended twice`);
+    if (this.closing || this.disposed) throw new InvalidStateError(`${this.algorithm} digest ended twice`);
     this.closing = true;
     try {
       await this.drained(0);
       if (this.failure) throw this.failure;
-      if (this.disposed) throw new Error(`${this.algorithm} digest disposed before it ended`);
+      if (this.disposed) throw new InvalidStateError(`${this.algorithm} digest disposed before it ended`);
       const out = Buffer.alloc(32);
       const n = this.fns.final(this.ctx, out, out.length) as number;
       if (n <= 0) throw new Error(`native ${this.algorithm} final failed (${n})`);

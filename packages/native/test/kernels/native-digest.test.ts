@@ -95,5 +95,9 @@ describe('off-thread digests', () => {
     expect((await d?.digest())?.toString('hex')).toBe('900150983cd24fb0d6963f7d28e17f72');
     await expect(d?.digest()).rejects.toThrow(/ended twice/);
     expect(() => d?.update(Buffer.from('x'))).toThrow(/after it ended/);
+    await expect(d?.digest()).rejects.toMatchObject({
+      name: 'InvalidStateError',
+      code: 'VGW_ERR_INVALID_STATE',
+    });
   });
 });
