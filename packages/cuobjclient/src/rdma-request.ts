@@ -18,6 +18,7 @@ import type {
   UploadPartCommand,
   UploadPartCommandOutput,
 } from '@aws-sdk/client-s3';
+import { VgwrdmaError } from '@vgwrdma/errors';
 import { REPLY_HEADER, replyMeaning, TOKEN_HEADER } from '@vgwrdma/rdma-protocol';
 
 /** The raw HTTP answer of one request. */
@@ -137,12 +138,13 @@ export async function sendWithRdma(
   }
 }
 
-/** The SDK's error plus the raw answer, when one arrived. */
-export class RdmaRequestError extends Error {
+/** The SDK's error plus the raw answer, when one arrived (internal: the session judges it). */
+export class RdmaRequestError extends VgwrdmaError<'VGW_ERR_CUOBJ_REQUEST_FAILED'> {
+  override readonly name = 'RdmaRequestError';
   constructor(
     override readonly cause: unknown,
     readonly answer: RawAnswer | undefined,
   ) {
-    super(cause instanceof Error ? cause.message : String(cause));
+    super('VGW_ERR_CUOBJ_REQUEST_FAILED', cause instanceof Error ? cause.message : String(cause), { cause });
   }
 }

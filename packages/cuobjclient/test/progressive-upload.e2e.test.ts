@@ -96,6 +96,7 @@ describe('progress gates against a gateway process', () => {
       // The gateway answers a transfer that failed after acceptance with 500 InternalError and
       // no reply header (its log names the stall); it read what was published, nothing more.
       expect(err).toBeInstanceOf(RdmaRequestError);
+      expect((err as RdmaRequestError).code).toBe('VGW_ERR_CUOBJ_REQUEST_FAILED');
       const answer = (err as RdmaRequestError).answer;
       expect(answer?.status).toBe(500);
       expect(answer?.headers['x-amz-rdma-reply']).toBeUndefined();
