@@ -4,6 +4,7 @@
 
 import { randomFillSync } from 'node:crypto';
 import { crc32 } from 'node:zlib';
+import { InvalidArgumentError } from '@vgwrdma/errors';
 
 const CHUNK = 2 ** 30;
 const FILL = 2 ** 30; // randomFillSync takes at most 2^31 - 1 bytes per call
@@ -63,7 +64,7 @@ export class ChunkedBytes {
     f: (chunk: Uint8Array, from: number, at: number, n: number) => void,
   ): void {
     if (offset < 0 || offset + length > this.size)
-      throw new RangeError(`[${offset}, +${length}) is outside ${this.size} bytes`);
+      throw new InvalidArgumentError(`[${offset}, +${length}) is outside ${this.size} bytes`);
     let at = 0;
     while (at < length) {
       const pos = offset + at;

@@ -14,7 +14,7 @@ import {
   type S3Client,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
-import { type DeviceAllocation, planParts, TransferManager } from '@vgwrdma/cuobjclient';
+import { CuObjError, type DeviceAllocation, planParts, TransferManager } from '@vgwrdma/cuobjclient';
 import { ChunkedBytes } from './chunked-bytes.js';
 import type { Memory, Moved, Transport } from './transports.js';
 
@@ -196,12 +196,15 @@ export class MultipartHttpTransport implements Transport {
       let at = p.offset;
       for await (const chunk of out.Body as AsyncIterable<Uint8Array>) {
         if (at + chunk.length > p.offset + p.length)
-          throw new Error(`GET ${key}: range ${p.number} is too long`);
+          throw new CuObjError('VGW_ERR_CUOBJ_BODY_LENGTH', `GET ${key}: range ${p.number} is too long`);
         this.bytes.write(at, chunk);
         at += chunk.length;
       }
       if (at !== p.offset + p.length)
-        throw new Error(`GET ${key}: range ${p.number} has ${at - p.offset} bytes`);
+        throw new CuObjError(
+          'VGW_ERR_CUOBJ_BODY_LENGTH',
+          `GET ${key}: range ${p.number} has ${at - p.offset} bytes`,
+        );
     });
     return { parts: spans.length, retries: 0, etag };
   }

@@ -8,7 +8,7 @@
 import { randomFillSync } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { Session } from '@vgwrdma/cuobjclient';
+import { CuObjError, Session } from '@vgwrdma/cuobjclient';
 import { ManagedRdmaTransport, MultipartHttpTransport, type PartSettings } from './managed-transports.js';
 
 export type Mode = 'rdma' | 'std-s3';
@@ -181,7 +181,8 @@ export async function crcOfObject(s3: S3Client, bucket: string, key: string, siz
     crc = crc32(chunk, crc);
     at += chunk.length;
   }
-  if (at !== size) throw new Error(`GET ${key}: object has ${at} bytes, expected ${size}`);
+  if (at !== size)
+    throw new CuObjError('VGW_ERR_CUOBJ_BODY_LENGTH', `GET ${key}: object has ${at} bytes, expected ${size}`);
   return crc >>> 0;
 }
 
@@ -191,9 +192,16 @@ export async function getInto(s3: S3Client, bucket: string, key: string, target:
   let at = 0;
   for await (const chunk of out.Body as AsyncIterable<Uint8Array>) {
     if (at + chunk.length > target.length)
-      throw new Error(`GET ${key}: object is larger than ${target.length} bytes`);
+      throw new CuObjError(
+        'VGW_ERR_CUOBJ_BODY_LENGTH',
+        `GET ${key}: object is larger than ${target.length} bytes`,
+      );
     target.set(chunk, at);
     at += chunk.length;
   }
-  if (at !== target.length) throw new Error(`GET ${key}: object has ${at} bytes, expected ${target.length}`);
+  if (at !== target.length)
+    throw new CuObjError(
+      'VGW_ERR_CUOBJ_BODY_LENGTH',
+      `GET ${key}: object has ${at} bytes, expected ${target.length}`,
+    );
 }
