@@ -1,6 +1,8 @@
 // What the console listener tells the page (GET api/config.json): where the gateway's S3 and
 // admin APIs are, the region to sign for, whether RDMA is on. A null host means the page's own.
 
+import { NetworkError } from './errors.js';
+
 export interface Endpoint {
   readonly scheme: 'http' | 'https';
   readonly host: string | null;
@@ -19,7 +21,7 @@ let loaded: ConsoleConfig | undefined;
 
 export async function loadConfig(): Promise<ConsoleConfig> {
   const res = await fetch('api/config.json', { cache: 'no-store' });
-  if (!res.ok) throw new Error(`the console listener answered ${res.status} for its configuration`);
+  if (!res.ok) throw new NetworkError(`the console listener answered ${res.status} for its configuration`);
   return useConfig((await res.json()) as ConsoleConfig);
 }
 

@@ -1,20 +1,27 @@
 // What can go wrong talking to the gateway, as values the pages show: an S3 error answer (its
 // code, message and status), or no answer at all (network, CORS, gateway down). Expired or
-// refused signatures and unreachable gateways offer to sign in again.
+// refused signatures and unreachable gateways offer to sign in again. Both are members of the
+// project's error catalogue (@vgwrdma/errors, docs/errors.md): `code` is the VGW_ERR_* code, the
+// S3 answer's own code is `s3Code`.
+import { VgwrdmaError } from '@vgwrdma/errors';
 
-export class S3ApiError extends Error {
+export class S3ApiError extends VgwrdmaError<'VGW_ERR_WEBUI_S3_ERROR'> {
   override readonly name = 'S3ApiError';
   constructor(
-    readonly code: string,
+    /** The S3 error code of the answer (`NoSuchKey`, `AccessDenied`, `HTTP500` without a body). */
+    readonly s3Code: string,
     message: string,
     readonly status: number,
   ) {
-    super(message);
+    super('VGW_ERR_WEBUI_S3_ERROR', message);
   }
 }
 
-export class NetworkError extends Error {
+export class NetworkError extends VgwrdmaError<'VGW_ERR_WEBUI_NETWORK'> {
   override readonly name = 'NetworkError';
+  constructor(message: string) {
+    super('VGW_ERR_WEBUI_NETWORK', message);
+  }
 }
 
 const SIGN_IN_AGAIN = new Set([
@@ -27,12 +34,12 @@ const SIGN_IN_AGAIN = new Set([
 
 /** Whether the error means the keys (or the connection) are no good any more. */
 export function wantsSignIn(error: unknown): boolean {
-  return error instanceof NetworkError || (error instanceof S3ApiError && SIGN_IN_AGAIN.has(error.code));
+  return error instanceof NetworkError || (error instanceof S3ApiError && SIGN_IN_AGAIN.has(error.s3Code));
 }
 
 export function describe(error: unknown): { title: string; detail: string } {
   if (error instanceof S3ApiError)
-    return { title: `${error.code} (HTTP ${error.status})`, detail: error.message };
+    return { title: `${error.s3Code} (HTTP ${error.status})`, detail: error.message };
   if (error instanceof NetworkError)
     return {
       title: 'Network failure',

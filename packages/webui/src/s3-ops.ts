@@ -1,6 +1,7 @@
 // The S3 operations the pages use, each one signed REST call (s3.ts) and its answer read into a
 // plain value. Listing is always one page (ListObjectsV2 with a delimiter and a continuation
 // token), never a whole bucket.
+import { S3ApiError } from './errors.js';
 import { call, callXml, childrenNamed, textOf } from './s3.js';
 
 export interface BucketRow {
@@ -177,7 +178,7 @@ export async function getSubresource(
     const res = await call({ method: 'GET', bucket, query: { [sub]: '' } });
     return await res.text();
   } catch (error) {
-    if (error instanceof Error && 'code' in error && missing.includes(String(error.code))) return '';
+    if (error instanceof S3ApiError && missing.includes(error.s3Code)) return '';
     throw error;
   }
 }

@@ -2,6 +2,7 @@
 // events) up to MULTIPART_THRESHOLD, a multipart upload above it (parts in order, the aborted or
 // failed upload aborted on the gateway too). Object bodies are sent as UNSIGNED-PAYLOAD: hashing
 // gigabytes in the page first would take longer than sending them.
+import { VgwrdmaError } from '@vgwrdma/errors';
 import { baseUrl, config } from './config.js';
 import { errorFromBody, NetworkError } from './errors.js';
 import { call, childrenNamed, parseXml, pathOf, textOf } from './s3.js';
@@ -16,10 +17,10 @@ export interface UploadHandle {
   abort(): void;
 }
 
-export class AbortedError extends Error {
+export class AbortedError extends VgwrdmaError<'VGW_ERR_WEBUI_ABORTED'> {
   override readonly name = 'AbortedError';
   constructor() {
-    super('upload aborted');
+    super('VGW_ERR_WEBUI_ABORTED', 'upload aborted');
   }
 }
 

@@ -2,6 +2,7 @@
 // and public access block. Each editor checks what it can before sending (JSON syntax, XML root,
 // tag limits) and shows the problem inline; the gateway's own refusal (MalformedPolicy, …) is
 // shown with its code beside the editor.
+import { InvalidArgumentError } from '@vgwrdma/errors';
 import { h } from '../dom.js';
 import { childrenNamed, parseXml, textOf } from '../s3.js';
 import {
@@ -241,6 +242,6 @@ export async function bucketSettingsPage(main: HTMLElement, args: string[]): Pro
     ...EDITORS.map((spec) => editor(bucket, spec)),
     publicAccessEditor(bucket),
   );
-  if (bucket === '') showError(errors, new Error('no bucket named'));
+  if (bucket === '') showError(errors, new InvalidArgumentError('no bucket named'));
   return undefined;
 }

@@ -49,9 +49,9 @@ export async function bucketsPage(main: HTMLElement): Promise<undefined> {
       try {
         await deleteBucket(bucket);
       } catch (error) {
-        if (error instanceof S3ApiError && error.code === 'BucketNotEmpty')
+        if (error instanceof S3ApiError && error.s3Code === 'BucketNotEmpty')
           throw new S3ApiError(
-            error.code,
+            error.s3Code,
             `"${bucket}" still holds objects (or object versions): delete them first, then the bucket. ${error.message}`,
             error.status,
           );

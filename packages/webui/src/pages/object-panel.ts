@@ -1,6 +1,7 @@
 // One object's details in the explorer: its metadata (HeadObject), tags (view and edit), its
 // versions when the bucket keeps them (each deletable), a presigned GET URL with an expiry picker,
 // and download. Every value is shown as text.
+import { InvalidArgumentError } from '@vgwrdma/errors';
 import { formatBytes, h, replace, table } from '../dom.js';
 import { pathOf, s3Base } from '../s3.js';
 import {
@@ -141,7 +142,7 @@ export function objectPanel(
         .filter((l) => l.trim() !== '')
         .map((l) => {
           const eq = l.indexOf('=');
-          if (eq <= 0) throw new Error(`"${l}" is not key=value`);
+          if (eq <= 0) throw new InvalidArgumentError(`"${l}" is not key=value`);
           return [l.slice(0, eq).trim(), l.slice(eq + 1).trim()];
         });
       await putObjectTags(bucket, key, tags);
