@@ -5,6 +5,7 @@ import { createHash, createHmac } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { SignatureV4 } from '@smithy/signature-v4';
+import { VgwrdmaError } from '@vgwrdma/errors';
 import { trustedCas } from './trusted-cas.js';
 
 /** The hash constructor SignatureV4 asks for: SHA-256, or HMAC-SHA-256 with a key. */
@@ -45,15 +46,15 @@ export interface AdminAnswer {
 }
 
 /** The request never got an HTTP answer (refused, reset, DNS, TLS, timeout). */
-export class UnreachableError extends Error {
+export class UnreachableError extends VgwrdmaError<'VGW_ERR_ADMIN_UNREACHABLE'> {
   override readonly name = 'UnreachableError';
   constructor(
     readonly endpoint: string,
     readonly reason: string,
-    /** Node's error code (ECONNREFUSED, DEPTH_ZERO_SELF_SIGNED_CERT, …). */
-    readonly code?: string,
+    /** Node's error code (ECONNREFUSED, DEPTH_ZERO_SELF_SIGNED_CERT, …); `code` is the catalogue's. */
+    readonly nodeCode?: string,
   ) {
-    super(`cannot reach ${endpoint}: ${reason}`);
+    super('VGW_ERR_ADMIN_UNREACHABLE', `cannot reach ${endpoint}: ${reason}`);
   }
 }
 

@@ -181,8 +181,8 @@ export async function runAdmin(argv: readonly string[], env: Env, io: AdminIO): 
     return 0;
   } catch (error) {
     if (!(error instanceof UnreachableError)) throw error;
-    if (isUntrustedCertificate(error.code)) {
-      io.stderr.write(`vgwrdma admin: ${error.endpoint}: ${untrustedAdvice(error.code as string)}\n`);
+    if (isUntrustedCertificate(error.nodeCode)) {
+      io.stderr.write(`vgwrdma admin: ${error.endpoint}: ${untrustedAdvice(error.nodeCode as string)}\n`);
       return 1;
     }
     io.stderr.write(

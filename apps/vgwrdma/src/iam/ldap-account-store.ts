@@ -26,6 +26,7 @@ import {
   Attribute as LdapAttribute,
   NoSuchObjectError,
 } from 'ldapts';
+import { AccountStoreError } from './account-store-error.js';
 
 export interface LdapAttributeNames {
   readonly access: string;
@@ -68,7 +69,11 @@ function integer(entry: Entry, name: string | undefined): number {
   const text = first(entry, name);
   if (text === undefined || text === '') return 0;
   const n = Number(text);
-  if (!Number.isInteger(n)) throw new Error(`LDAP entry ${entry.dn}: ${name} "${text}" is not an integer`);
+  if (!Number.isInteger(n))
+    throw new AccountStoreError(
+      'VGW_ERR_IAM_STORE_BAD_ENTRY',
+      `LDAP entry ${entry.dn}: ${name} "${text}" is not an integer`,
+    );
   return n;
 }
 
@@ -85,7 +90,11 @@ export class LdapAccountStore implements AccountStore {
   /** Connects and binds; a wrong URL, DN or password stops here with the server's answer. */
   static async open(opts: LdapStoreOptions): Promise<LdapAccountStore> {
     for (const name of [...opts.objectClasses, ...Object.values(opts.attributes)])
-      if (!LDAP_NAME.test(name)) throw new Error(`not an LDAP attribute or class name: "${name}"`);
+      if (!LDAP_NAME.test(name))
+        throw new AccountStoreError(
+          'VGW_ERR_IAM_STORE_BAD_ENTRY',
+          `not an LDAP attribute or class name: "${name}"`,
+        );
     const timeout = opts.timeoutMs ?? 10_000;
     const client = new Client({
       url: opts.url,
@@ -101,8 +110,10 @@ export class LdapAccountStore implements AccountStore {
       await client.bind(opts.bindDn, opts.bindPassword);
     } catch (err) {
       await client.unbind().catch(() => {});
-      throw new Error(
+      throw new AccountStoreError(
+        'VGW_ERR_IAM_STORE_UNREADABLE',
         `cannot bind to ${opts.url} as ${opts.bindDn}: ${err instanceof Error ? err.message : String(err)}`,
+        { cause: err },
       );
     }
     return new LdapAccountStore(client, opts);

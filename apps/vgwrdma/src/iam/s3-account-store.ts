@@ -19,6 +19,7 @@ import {
   serializeUsers,
   USERS_FILE,
 } from '@vgwrdma/gateway';
+import { AccountStoreError } from './account-store-error.js';
 
 export interface S3StoreOptions {
   readonly endpoint: string;
@@ -75,7 +76,11 @@ export class S3AccountStore implements AccountStore {
     } catch (err) {
       store.client.destroy();
       const why = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-      throw new Error(`cannot read s3://${opts.bucket}/${USERS_FILE} at ${opts.endpoint}: ${why}`);
+      throw new AccountStoreError(
+        'VGW_ERR_IAM_STORE_UNREADABLE',
+        `cannot read s3://${opts.bucket}/${USERS_FILE} at ${opts.endpoint}: ${why}`,
+        { cause: err },
+      );
     }
     return store;
   }

@@ -7,6 +7,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { extname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { StartupError } from '../open-backend.js';
 
 /** Content types of what vite writes; anything else is not served. */
 const TYPES: Readonly<Record<string, string>> = {
@@ -66,7 +67,7 @@ export async function loadConsoleFiles(dir: string): Promise<ConsoleFiles> {
     });
   }
   if (!files.has('/index.html'))
-    throw new Error(`the web console's files are missing (no index.html in ${dir}); rebuild the app`);
+    throw new StartupError(`the web console's files are missing (no index.html in ${dir}); rebuild the app`);
   return files;
 }
 
