@@ -36,7 +36,7 @@ function filesUnder(dir: string): string[] {
 }
 
 /** Sources of one source map that lie in another workspace package's folder. */
-export function foreignSources(mapFile: string, ownDir: string, text: string): string[] {
+function foreignSources(mapFile: string, ownDir: string, text: string): string[] {
   const { sources } = JSON.parse(text) as { sources: string[] };
   const workspace = [join(ROOT, 'packages'), join(ROOT, 'apps')];
   return sources.filter((s) => {

@@ -23,7 +23,11 @@ export class AzureUnreachableError extends VgwrdmaError<'VGW_ERR_AZURE_UNREACHAB
     readonly url: string,
     options?: { cause?: unknown },
   ) {
-    super('VGW_ERR_AZURE_UNREACHABLE', `cannot reach Azure Blob Storage at ${url} with the given credentials`, options);
+    super(
+      'VGW_ERR_AZURE_UNREACHABLE',
+      `cannot reach Azure Blob Storage at ${url} with the given credentials`,
+      options,
+    );
   }
 }
 

@@ -19,6 +19,7 @@ export interface AzureBackendOptions {
 export function serviceUrl(options: AzureBackendOptions): string {
   const url =
     options.url ?? (options.account ? `https://${options.account}.blob.core.windows.net` : undefined);
-  if (url === undefined) throw new InvalidArgumentError('azure backend: give a service URL or an account name');
+  if (url === undefined)
+    throw new InvalidArgumentError('azure backend: give a service URL or an account name');
   return url.replace(/\/+$/, '');
 }
