@@ -113,7 +113,6 @@ export class LdapAccountStore implements AccountStore {
       throw new AccountStoreError(
         'VGW_ERR_IAM_STORE_UNREADABLE',
         `cannot bind to ${opts.url} as ${opts.bindDn}: ${err instanceof Error ? err.message : String(err)}`,
-        { cause: err },
       );
     }
     return new LdapAccountStore(client, opts);

@@ -155,11 +155,13 @@ describe.skipIf(skip !== undefined)('LdapAccountStore (slapd)', () => {
     expect(err?.message).toMatch(/cannot bind to ldap:\/\/127\.0\.0\.1:\d+ as cn=admin/);
     expect(err?.message).toMatch(/Invalid credentials|0x31/i);
     expect(err?.message).not.toContain(secret);
+    expect(err).toMatchObject({ name: 'AccountStoreError', code: 'VGW_ERR_IAM_STORE_UNREADABLE' });
   });
 
   it('refuses attribute names that could carry filter syntax', async () => {
     const bad = { ...opts, attributes: { ...opts.attributes, access: 'uid)(cn=*' } };
     await expect(LdapAccountStore.open(bad)).rejects.toThrow(/not an LDAP attribute or class name/);
+    await expect(LdapAccountStore.open(bad)).rejects.toMatchObject({ code: 'VGW_ERR_IAM_STORE_BAD_ENTRY' });
   });
 
   it('speaks LDAPS: verifies the certificate, or skips verification when told', async () => {
