@@ -8,13 +8,9 @@ describe('backend-s3 errors', () => {
   it('MetaBucketMissingError is VGW_ERR_S3_META_BUCKET_MISSING, keeping its name, bucket and cause', () => {
     const cause = new Error('NotFound');
     const e = new MetaBucketMissingError('meta', { cause });
+    expect(e).toBeInstanceOf(MetaBucketMissingError);
     expect(isVgwrdmaError(e, 'VGW_ERR_S3_META_BUCKET_MISSING')).toBe(true);
-    expect([e.name, e.bucket, e.cause, e instanceof MetaBucketMissingError]).toEqual([
-      'MetaBucketMissingError',
-      'meta',
-      cause,
-      true,
-    ]);
+    expect(e).toMatchObject({ name: 'MetaBucketMissingError', bucket: 'meta', cause });
   });
 
   it('spool sizes out of range are VGW_ERR_INVALID_ARGUMENT; valid ones pass', () => {
