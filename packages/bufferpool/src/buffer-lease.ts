@@ -47,7 +47,7 @@ export class BufferLease implements Disposable {
     return this.buffer.bytes;
   }
 
-  /** A window of the buffer. Throws RangeError when it does not fit. */
+  /** A window of the buffer. Throws InvalidArgumentError when it does not fit. */
   slice(offset: number, length: number): BufferSlice {
     this.assertLive();
     if (
