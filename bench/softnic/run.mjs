@@ -24,6 +24,8 @@ const pkgDir = join(root, 'packages/rdma-ffi');
 const distEntry = join(pkgDir, 'dist/index.js');
 const protocolDir = join(root, 'packages/rdma-protocol');
 const protocolEntry = join(protocolDir, 'dist/index.js');
+const cliOptionsDir = join(root, 'packages/cli-options');
+const cliOptionsEntry = join(cliOptionsDir, 'dist/index.js');
 const shimsDir = join(root, 'native-shims');
 
 const { values: args } = parseArgs({
@@ -63,6 +65,14 @@ function ensureBuilt() {
       process.execPath,
       [join(protocolDir, 'node_modules/tsup/dist/cli-default.js')],
       protocolDir,
+    );
+  }
+  if (args.rebuild || !existsSync(cliOptionsEntry)) {
+    run(
+      '@vgwrdma/cli-options',
+      process.execPath,
+      [join(cliOptionsDir, 'node_modules/tsup/dist/cli-default.js')],
+      cliOptionsDir,
     );
   }
   if (args.rebuild || !existsSync(distEntry)) {
@@ -114,7 +124,7 @@ async function main() {
     throw new Error('--iterations must be a positive integer');
   ensureBuilt();
   // the one byte-size rule of every size flag (README.md, "Byte sizes")
-  const { ByteSizeError, parseByteSize } = await import(protocolEntry);
+  const { ByteSizeError, parseByteSize } = await import(cliOptionsEntry);
   let size;
   try {
     size = parseByteSize(args.size, { max: 2 ** 30 });

@@ -4,7 +4,8 @@
 
 import { CreateBucketCommand, HeadBucketCommand, type S3Client } from '@aws-sdk/client-s3';
 import { DEFAULT_CONCURRENCY, DEFAULT_PART_SIZE } from '@vgwrdma/cuobjclient';
-import { formatByteSize, TOKEN_CAPACITY } from '@vgwrdma/rdma-protocol';
+import { formatByteSize } from '@vgwrdma/cli-options';
+import { TOKEN_CAPACITY } from '@vgwrdma/rdma-protocol';
 import type { Config } from './flags.js';
 import type { PartSettings } from './managed-transports.js';
 import type { Iteration, PairRatios, RunResult } from './result.js';

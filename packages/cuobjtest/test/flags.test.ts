@@ -1,4 +1,4 @@
-import { BYTE_SIZE_FORMS } from '@vgwrdma/rdma-protocol';
+import { BYTE_SIZE_FORMS } from '@vgwrdma/cli-options';
 import { describe, expect, it } from 'vitest';
 import { partsOf } from '../src/bench.js';
 import { FLAGS, parseFlags, UsageError, usage } from '../src/flags.js';
