@@ -3,16 +3,14 @@
 // to one named account. Without it such buckets stay nobody's: served to admin accounts only,
 // and CreateBucket answers BucketAlreadyExists to everyone else (docs/security.md). Spread into
 // GLOBAL_FLAGS (flags.ts) like the --bucket-cache-ttl row.
-import { z } from 'zod';
-import type { FlagSpec } from './flags.js';
 
-export const ADOPT_FLAGS = [
-  {
-    name: 'adopt-ownerless-buckets',
-    type: 'string',
+import { option } from '@vgwrdma/cli-options';
+import { z } from 'zod';
+
+export const ADOPT_OPTIONS = {
+  'adopt-ownerless-buckets': option(z.string().min(1, 'must not be empty'), {
     env: ['VGW_ADOPT_OWNERLESS_BUCKETS'],
-    schema: z.string().min(1, 'must not be empty'),
     arg: 'ACCESS',
     help: 'at start-up, make the account with access key ACCESS the owner of every bucket that has no recorded owner (otherwise such buckets are served to admins only, and CreateBucket on them answers BucketAlreadyExists)',
-  },
-] as const satisfies readonly FlagSpec[];
+  }).optional(),
+};

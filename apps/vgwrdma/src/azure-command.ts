@@ -9,54 +9,48 @@ import {
   serviceUrl,
 } from '@vgwrdma/backend-azure';
 import type { Backend } from '@vgwrdma/backend-contract';
+import {
+  cliOptions,
+  type Env,
+  HELP_OPTION,
+  helpLines,
+  nonEmpty,
+  option,
+  resolveOptions,
+} from '@vgwrdma/cli-options';
+import { UsageError } from '@vgwrdma/errors';
 import { z } from 'zod';
-import { type FlagSpec, HELP_FLAG } from './flags.js';
-import { type Env, resolveFlags, UsageError } from './resolve-flags.js';
-import { flagLines } from './usage.js';
 
-const nonEmpty = z.string().min(1, 'must not be empty');
-
-export const AZURE_FLAGS = [
-  {
-    name: 'account',
-    short: 'a',
-    type: 'string',
-    env: ['AZ_ACCOUNT_NAME'],
-    schema: z
+export const AZURE_OPTIONS = {
+  account: option(
+    z
       .string()
       .regex(/^[a-z0-9]{3,24}$/, 'must be a storage account name (3-24 lower-case letters and digits)'),
-    arg: 'NAME',
-    help: 'azure storage account name',
-  },
-  {
-    name: 'access-key',
+    { short: 'a', env: ['AZ_ACCOUNT_NAME'], arg: 'NAME', help: 'azure storage account name' },
+  ).optional(),
+  'access-key': option(z.base64('must be the base64 account key'), {
     short: 'k',
-    type: 'string',
     env: ['AZ_ACCESS_KEY'],
-    schema: z.base64('must be the base64 account key'),
     arg: 'KEY',
     help: 'azure storage account key',
-  },
-  {
-    name: 'sas-token',
+  }).optional(),
+  'sas-token': option(nonEmpty, {
     aliases: ['st'],
-    type: 'string',
     env: ['AZ_SAS_TOKEN'],
-    schema: nonEmpty,
     arg: 'TOKEN',
     help: 'azure blob storage SAS token (instead of the account key)',
-  },
-  {
-    name: 'url',
+  }).optional(),
+  url: option(z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }), {
     short: 'u',
-    type: 'string',
     env: ['AZ_ENDPOINT'],
-    schema: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }),
     arg: 'URL',
     help: 'azure blob service URL (default https://<account>.blob.core.windows.net/)',
-  },
-  HELP_FLAG,
-] as const satisfies readonly FlagSpec[];
+  }).optional(),
+  ...HELP_OPTION,
+};
+
+export const AZURE_SCHEMA = z.object(AZURE_OPTIONS);
+export const AZURE_FLAGS = cliOptions(AZURE_SCHEMA);
 
 export interface AzureBackendConfig {
   readonly kind: 'azure';
@@ -72,7 +66,7 @@ export function azureBackendConfig(
   if (positionals.length > 0) {
     throw new UsageError(`unexpected argument(s) for the azure backend: ${positionals.join(' ')}`);
   }
-  const f = resolveFlags(AZURE_FLAGS, values, env);
+  const f = resolveOptions(AZURE_SCHEMA, values, env);
   if (f.url === undefined && f.account === undefined) {
     throw new UsageError('the azure backend needs --account (AZ_ACCOUNT_NAME) or --url (AZ_ENDPOINT)');
   }
@@ -134,6 +128,6 @@ metadata. Authenticate with the account key (--access-key) or a SAS token (--sas
 neither, requests are anonymous. For Azurite: --url http://127.0.0.1:10000/devstoreaccount1.
 
 Azure flags:
-${flagLines(AZURE_FLAGS)}
+${helpLines(AZURE_FLAGS)}
 `;
 }

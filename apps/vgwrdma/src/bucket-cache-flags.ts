@@ -3,8 +3,9 @@
 // this gateway invalidates its copy at once; the TTL bounds how long a write through ANOTHER
 // gateway on the same backend takes to be enforced here (docs/deployment.md). Spread into
 // GLOBAL_FLAGS (flags.ts) like the --rdma-* rows.
+
+import { option } from '@vgwrdma/cli-options';
 import { z } from 'zod';
-import type { FlagSpec } from './flags.js';
 
 /** Seconds, fractions allowed, more than 0 and at most an hour; converted to milliseconds. */
 const ttlSeconds = z
@@ -14,14 +15,11 @@ const ttlSeconds = z
   .refine((ms) => ms > 0, 'must be more than 0 seconds')
   .refine((ms) => ms <= 3_600_000, 'must be at most 3600 seconds');
 
-export const BUCKET_CACHE_FLAGS = [
-  {
-    name: 'bucket-cache-ttl',
-    type: 'string',
+export const BUCKET_CACHE_OPTIONS = {
+  'bucket-cache-ttl': option(ttlSeconds, {
     env: ['VGW_BUCKET_CACHE_TTL'],
-    schema: ttlSeconds,
     default: '5',
     arg: 'SECONDS',
     help: "how long a bucket's cached ACL/policy/CORS is trusted: the most a change made through another gateway on the same backend takes to apply here",
-  },
-] as const satisfies readonly FlagSpec[];
+  }),
+};

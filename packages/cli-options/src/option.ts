@@ -88,3 +88,8 @@ export function cliOptions(schema: z.ZodObject): CliOption[] {
   }
   return options;
 }
+
+/** -h / --help, the same in every command's schema: spread it into the object. */
+export const HELP_OPTION = {
+  help: option(z.boolean(), { short: 'h', default: false, help: 'show this help' }),
+};
