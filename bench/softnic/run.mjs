@@ -59,29 +59,15 @@ function ensureBuilt() {
     }
     run('native-shims', process.execPath, ['build.mjs'], shimsDir);
   }
-  if (args.rebuild || !existsSync(protocolEntry)) {
-    run(
-      '@vgwrdma/rdma-protocol',
-      process.execPath,
-      [join(protocolDir, 'node_modules/tsup/dist/cli-default.js')],
-      protocolDir,
-    );
-  }
-  if (args.rebuild || !existsSync(cliOptionsEntry)) {
-    run(
-      '@vgwrdma/cli-options',
-      process.execPath,
-      [join(cliOptionsDir, 'node_modules/tsup/dist/cli-default.js')],
-      cliOptionsDir,
-    );
-  }
-  if (args.rebuild || !existsSync(distEntry)) {
-    run(
-      '@vgwrdma/rdma-ffi',
-      process.execPath,
-      [join(pkgDir, 'node_modules/tsup/dist/cli-default.js')],
-      pkgDir,
-    );
+  // The packages this script loads from their dist/, in build order.
+  for (const [name, dir, entry] of [
+    ['@vgwrdma/rdma-protocol', protocolDir, protocolEntry],
+    ['@vgwrdma/cli-options', cliOptionsDir, cliOptionsEntry],
+    ['@vgwrdma/rdma-ffi', pkgDir, distEntry],
+  ]) {
+    if (args.rebuild || !existsSync(entry)) {
+      run(name, process.execPath, [join(dir, 'node_modules/tsup/dist/cli-default.js')], dir);
+    }
   }
 }
 

@@ -5,7 +5,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type EtagMode, MD5_ETAG } from '@vgwrdma/backend-contract';
-import { type Env, parseArgv, parserOptions, resolveOptions } from '@vgwrdma/cli-options';
+import { type Env, parseArgv, parserOptions, resolveEach, resolveOptions } from '@vgwrdma/cli-options';
 import { RDMA_PLUGIN_OPTIONS, type RdmaPluginOptions } from '@vgwrdma/cu-backend';
 import { UsageError } from '@vgwrdma/errors';
 import { AZURE_FLAGS, type AzureBackendConfig, azureBackendConfig, azureUsage } from './azure-command.js';
@@ -173,8 +173,7 @@ export function parseCommandLine(argv: readonly string[], env: Env, cwd = proces
   const posix = parseArgv(s3 || azure ? [] : split.backendArgs, parserOptions(POSIX_FLAGS), true);
   if (posix.values.help === true) return { kind: 'help', text: posixUsage() };
 
-  const g = resolveOptions(GLOBAL_SCHEMA, global.values, env);
-  const rdma = resolveOptions(RDMA_PLUGIN_OPTIONS, global.values, env);
+  const [g, rdma] = resolveEach([GLOBAL_SCHEMA, RDMA_PLUGIN_OPTIONS], global.values, env);
   const iamDir = g['iam-dir'] === undefined ? undefined : resolve(cwd, g['iam-dir']);
   const iamService = iamServiceConfig(global.values, env, iamDir);
   const p = resolveOptions(POSIX_SCHEMA, posix.values, env);

@@ -1,9 +1,9 @@
 // Bucket event notifications: versitygw's --event-webhook-url (same name and environment
 // variable) names the one target every configured destination is delivered to; vgwrdma adds the
 // bounds of the delivery queue, a directory that keeps it across restarts and an HMAC secret
-// that signs each POST. Spread into GLOBAL_FLAGS (flags.ts) like the limits.
+// that signs each POST. Spread into the global options (flags.ts) like the limits.
 
-import { option } from '@vgwrdma/cli-options';
+import { nonEmpty, option } from '@vgwrdma/cli-options';
 import { z } from 'zod';
 import { isHttpUrl } from './http-url.js';
 
@@ -35,7 +35,7 @@ export const EVENT_OPTIONS = {
     arg: 'N',
     help: 'sends of one event notification at most (retries back off from 200 ms, doubling, up to 10 s)',
   }),
-  'event-queue-dir': option(z.string().min(1, 'must not be empty'), {
+  'event-queue-dir': option(nonEmpty, {
     env: ['VGW_EVENT_QUEUE_DIR'],
     arg: 'DIR',
     help: 'keep the event queue in DIR (one file per event) so a restart drops nothing: what is left at shutdown is sent by the next start (at-least-once)',

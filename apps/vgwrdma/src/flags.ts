@@ -5,12 +5,10 @@
 import { type CliOption, cliOptions, HELP_OPTION, nonEmpty, option } from '@vgwrdma/cli-options';
 import { RDMA_PLUGIN_OPTIONS } from '@vgwrdma/cu-backend';
 import { z } from 'zod';
-import { ADOPT_OPTIONS } from './adopt-flags.js';
-import { BUCKET_CACHE_OPTIONS } from './bucket-cache-flags.js';
 import { ETAG_OPTIONS } from './etag-flags.js';
 import { EVENT_OPTIONS } from './event-flags.js';
 import { IAM_OPTIONS } from './iam-flags.js';
-import { LIMIT_OPTIONS } from './limit-flags.js';
+import { hourSeconds, LIMIT_OPTIONS } from './limit-flags.js';
 import { listenAddress } from './listen-address.js';
 import { LISTENER_OPTIONS } from './listener-flags.js';
 import { OBSERVABILITY_OPTIONS } from './observability-flags.js';
@@ -112,10 +110,25 @@ export const GLOBAL_OPTIONS = {
   ...WEBUI_OPTIONS,
   // --max-connections, --max-requests, --body-idle-timeout (limit-flags.ts).
   ...LIMIT_OPTIONS,
-  // --bucket-cache-ttl (bucket-cache-flags.ts).
-  ...BUCKET_CACHE_OPTIONS,
-  // --adopt-ownerless-buckets (adopt-flags.ts).
-  ...ADOPT_OPTIONS,
+  // How long a gateway trusts its cached copy of a bucket's ACL, policy, ownership, public access
+  // block and CORS rules (gateway's BucketStateCache). A write through this gateway invalidates
+  // its copy at once; the TTL bounds how long a write through ANOTHER gateway on the same backend
+  // takes to be enforced here (docs/deployment.md).
+  'bucket-cache-ttl': option(hourSeconds('5'), {
+    env: ['VGW_BUCKET_CACHE_TTL'],
+    default: '5',
+    arg: 'SECONDS',
+    help: "how long a bucket's cached ACL/policy/CORS is trusted: the most a change made through another gateway on the same backend takes to apply here",
+  }),
+  // At start-up, give every bucket without a recorded owner (a directory an operator made in the
+  // posix root, a bucket created directly upstream or in Azure) to one named account. Without it
+  // such buckets stay nobody's: served to admin accounts only, and CreateBucket answers
+  // BucketAlreadyExists to everyone else (docs/security.md).
+  'adopt-ownerless-buckets': option(nonEmpty, {
+    env: ['VGW_ADOPT_OWNERLESS_BUCKETS'],
+    arg: 'ACCESS',
+    help: 'at start-up, make the account with access key ACCESS the owner of every bucket that has no recorded owner (otherwise such buckets are served to admins only, and CreateBucket on them answers BucketAlreadyExists)',
+  }).optional(),
   // --event-webhook-url and its delivery queue (event-flags.ts).
   ...EVENT_OPTIONS,
   version: option(boolFlag, { short: 'v', default: false, help: 'print the vgwrdma version and exit' }),

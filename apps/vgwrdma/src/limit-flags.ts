@@ -1,7 +1,7 @@
 // Resource limits of the HTTP listener: versitygw's --max-connections / --max-requests (same
 // names, aliases, environment variables and defaults), and vgwrdma's --body-idle-timeout and
 // --shutdown-timeout (the drain at SIGTERM; 30 s like the systemd unit's TimeoutStopSec). Spread
-// into GLOBAL_FLAGS (flags.ts) like the --rdma-* rows.
+// into the global options (flags.ts).
 
 import { option } from '@vgwrdma/cli-options';
 import { z } from 'zod';
@@ -19,13 +19,14 @@ const seconds = z
   .transform((value) => Math.round(Number(value) * 1000))
   .refine((ms) => ms <= 86_400_000, 'must be at most 86400 seconds');
 
-/** The drain at SIGTERM: more than 0 seconds, at most an hour. */
-const drainSeconds = z
-  .string()
-  .regex(/^\d{1,4}(\.\d{1,3})?$/, 'must be a number of seconds such as 30 or 0.5')
-  .transform((value) => Math.round(Number(value) * 1000))
-  .refine((ms) => ms > 0, 'must be more than 0 seconds')
-  .refine((ms) => ms <= 3_600_000, 'must be at most 3600 seconds');
+/** Seconds, fractions allowed, more than 0 and at most an hour (`example` in the message); in ms. */
+export const hourSeconds = (example: string) =>
+  z
+    .string()
+    .regex(/^\d{1,4}(\.\d{1,3})?$/, `must be a number of seconds such as ${example} or 0.5`)
+    .transform((value) => Math.round(Number(value) * 1000))
+    .refine((ms) => ms > 0, 'must be more than 0 seconds')
+    .refine((ms) => ms <= 3_600_000, 'must be at most 3600 seconds');
 
 export const LIMIT_OPTIONS = {
   'max-connections': option(count, {
@@ -48,7 +49,7 @@ export const LIMIT_OPTIONS = {
     arg: 'SECONDS',
     help: 'a request body that sends nothing for this long fails with 400 RequestTimeout and its connection is closed (0 = no limit)',
   }),
-  'shutdown-timeout': option(drainSeconds, {
+  'shutdown-timeout': option(hourSeconds('30'), {
     env: ['VGW_SHUTDOWN_TIMEOUT'],
     default: '30',
     arg: 'SECONDS',

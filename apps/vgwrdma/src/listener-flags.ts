@@ -2,7 +2,7 @@
 // own, optionally HTTPS with --admin-cert / --admin-cert-key; the S3 listener then no longer
 // serves admin operations) and --socket-perm (the mode of a file-backed unix socket given to
 // --port or --admin-port as /path/to/socket, unix:/path or @abstract-name). Same names,
-// aliases and environment variables as versitygw. Spread into GLOBAL_FLAGS (flags.ts).
+// aliases and environment variables as versitygw. Spread into the global options (flags.ts).
 
 import { option } from '@vgwrdma/cli-options';
 import { z } from 'zod';

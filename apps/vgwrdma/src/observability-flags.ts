@@ -1,6 +1,6 @@
 // The observability flags: --metrics-port (the Prometheus listener, its own address, loopback
 // unless the operator names another interface) and --access-log-format (json or AWS's server
-// access log format). Spread into GLOBAL_FLAGS (flags.ts) like the --rdma-* rows.
+// access log format). Spread into the global options (flags.ts).
 
 import { option } from '@vgwrdma/cli-options';
 import { z } from 'zod';

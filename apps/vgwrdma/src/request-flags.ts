@@ -1,7 +1,7 @@
 // Gateway-wide request settings from versitygw's flag set: --mp-max-parts (highest part number
 // of a multipart upload), --copy-object-threshold (largest CopyObject source) and
 // --cors-allow-origin (the CORS answer of buckets without a configuration). Same names,
-// environment variables and defaults. Spread into GLOBAL_FLAGS (flags.ts).
+// environment variables and defaults. Spread into the global options (flags.ts).
 
 import { option } from '@vgwrdma/cli-options';
 import { z } from 'zod';

@@ -1,6 +1,6 @@
 // The HTTPS listener's flags: versitygw's --cert / --key (same environment variables). Given
 // together they turn the S3 port into HTTPS (TLS 1.2+); one without the other is a usage error.
-// Spread into GLOBAL_FLAGS (flags.ts) like the limit and --rdma-* rows.
+// Spread into the global options (flags.ts).
 
 import { option } from '@vgwrdma/cli-options';
 import { z } from 'zod';

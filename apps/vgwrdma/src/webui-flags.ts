@@ -2,7 +2,7 @@
 // stats endpoint; off unless given), its TLS pair (--webui-cert / --webui-cert-key; by default the
 // gateway's --cert / --key when it has them) and --webui-origin (the origin browsers see when the
 // console sits behind a reverse proxy) and --webui-s3-url (where its browsers reach the S3 API
-// there). Spread into GLOBAL_FLAGS (flags.ts).
+// there). Spread into the global options (flags.ts).
 
 import { option } from '@vgwrdma/cli-options';
 import { z } from 'zod';

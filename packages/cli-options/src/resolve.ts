@@ -18,10 +18,30 @@ export function describeFlag(o: CliOption): string {
 
 /** The options of `schema` from `given` (parseArgs values, by flag name) and `env`; throws UsageError. */
 export function resolveOptions<S extends z.ZodObject>(schema: S, given: GivenValues, env: Env): z.output<S> {
+  return resolveEach([schema], given, env)[0];
+}
+
+type Outputs<S extends readonly z.ZodObject[]> = { -readonly [K in keyof S]: z.output<S[K]> };
+
+/**
+ * Several schemas read from the same flags (one command level), e.g. the gateway's options and the
+ * RDMA plugin's: every problem of every schema is reported in one UsageError.
+ */
+export function resolveEach<const S extends readonly z.ZodObject[]>(
+  schemas: S,
+  given: GivenValues,
+  env: Env,
+): Outputs<S> {
+  const problems: string[] = [];
+  const outputs = schemas.map((schema) => collect(schema, given, env, problems));
+  if (problems.length > 0) throw new UsageError(problems.join('\n'));
+  return outputs as Outputs<S>;
+}
+
+function collect(schema: z.ZodObject, given: GivenValues, env: Env, problems: string[]): unknown {
   const options = cliOptions(schema);
   const raw: Record<string, unknown> = {};
   const sources = new Map<string, string>();
-  const problems: string[] = [];
   /** Keys whose raw value was already refused (a bad boolean spelling): not reported twice. */
   const refused = new Set<string>();
 
@@ -58,7 +78,7 @@ export function resolveOptions<S extends z.ZodObject>(schema: S, given: GivenVal
     for (const o of options) {
       const issues = result.error.issues
         .filter((issue) => issue.path[0] === o.key)
-        .map((issue) => ({ ...issue, path: issue.path.slice(1) }));
+        .map((issue) => ({ ...issue, path: [] })); // the flag names the place
       if (issues.length === 0 || refused.has(o.key)) continue;
       const source = sources.get(o.key);
       const where = source === undefined ? '' : ` from ${source}`;
@@ -70,6 +90,5 @@ export function resolveOptions<S extends z.ZodObject>(schema: S, given: GivenVal
       if (!known.has(String(issue.path[0]))) problems.push(issue.message);
     }
   }
-  if (problems.length > 0) throw new UsageError(problems.join('\n'));
-  return result.data as z.output<S>;
+  return result.data;
 }
