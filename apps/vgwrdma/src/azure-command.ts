@@ -9,19 +9,11 @@ import {
   serviceUrl,
 } from '@vgwrdma/backend-azure';
 import type { Backend } from '@vgwrdma/backend-contract';
-import {
-  cliOptions,
-  type Env,
-  HELP_OPTION,
-  helpLines,
-  nonEmpty,
-  option,
-  resolveOptions,
-} from '@vgwrdma/cli-options';
+import { type Env, HELP_OPTION, nonEmpty, option, optionLevel } from '@vgwrdma/cli-options';
 import { UsageError } from '@vgwrdma/errors';
 import { z } from 'zod';
 
-export const AZURE_OPTIONS = {
+const AZURE_OPTIONS = {
   account: option(
     z
       .string()
@@ -49,8 +41,8 @@ export const AZURE_OPTIONS = {
   ...HELP_OPTION,
 };
 
-export const AZURE_SCHEMA = z.object(AZURE_OPTIONS);
-export const AZURE_FLAGS = cliOptions(AZURE_SCHEMA);
+const AZURE_LEVEL = optionLevel(AZURE_OPTIONS);
+export const AZURE_FLAGS = AZURE_LEVEL.flags;
 
 export interface AzureBackendConfig {
   readonly kind: 'azure';
@@ -66,7 +58,7 @@ export function azureBackendConfig(
   if (positionals.length > 0) {
     throw new UsageError(`unexpected argument(s) for the azure backend: ${positionals.join(' ')}`);
   }
-  const f = resolveOptions(AZURE_SCHEMA, values, env);
+  const f = AZURE_LEVEL.resolve(values, env);
   if (f.url === undefined && f.account === undefined) {
     throw new UsageError('the azure backend needs --account (AZ_ACCOUNT_NAME) or --url (AZ_ENDPOINT)');
   }
@@ -128,6 +120,6 @@ metadata. Authenticate with the account key (--access-key) or a SAS token (--sas
 neither, requests are anonymous. For Azurite: --url http://127.0.0.1:10000/devstoreaccount1.
 
 Azure flags:
-${helpLines(AZURE_FLAGS)}
+${AZURE_LEVEL.help()}
 `;
 }

@@ -15,14 +15,12 @@ import {
 } from '@vgwrdma/backend-s3';
 import {
   ByteSizeError,
-  cliOptions,
   type Env,
   HELP_OPTION,
-  helpLines,
   nonEmpty,
   option,
+  optionLevel,
   parseByteSize,
-  resolveOptions,
 } from '@vgwrdma/cli-options';
 import { UsageError } from '@vgwrdma/errors';
 import { z } from 'zod';
@@ -46,7 +44,7 @@ const endpoint = z.url({
   error: 'must be an http:// or https:// URL',
 });
 
-export const S3_OPTIONS = {
+const S3_OPTIONS = {
   access: option(nonEmpty, {
     short: 'a',
     env: ['VGW_S3_ACCESS_KEY'],
@@ -116,8 +114,8 @@ export const S3_OPTIONS = {
   ...HELP_OPTION,
 };
 
-export const S3_SCHEMA = z.object(S3_OPTIONS);
-export const S3_FLAGS = cliOptions(S3_SCHEMA);
+const S3_LEVEL = optionLevel(S3_OPTIONS);
+export const S3_FLAGS = S3_LEVEL.flags;
 
 export interface S3BackendConfig {
   readonly kind: 's3';
@@ -133,7 +131,7 @@ export function s3BackendConfig(
   if (positionals.length > 0) {
     throw new UsageError(`unexpected argument(s) for the s3 backend: ${positionals.join(' ')}`);
   }
-  const f = resolveOptions(S3_SCHEMA, values, env);
+  const f = S3_LEVEL.resolve(values, env);
   if ((f.access === undefined) !== (f.secret === undefined)) {
     throw new UsageError(
       'give both --access and --secret for the upstream, or neither (default credential chain)',
@@ -202,6 +200,6 @@ ACLs (owners), policies, CORS and website configurations are kept in that upstre
 versitygw does; without it, bucket ownership is not tracked.
 
 S3 flags:
-${helpLines(S3_FLAGS)}
+${S3_LEVEL.help()}
 `;
 }

@@ -14,4 +14,11 @@ export * from './byte-size.js';
 export { booleanText, byteSize, integer, nonEmpty, parseBooleanText } from './fields.js';
 export { helpLines } from './help.js';
 export { type CliOption, cliOptions, cliRegistry, HELP_OPTION, type OptionMeta, option } from './option.js';
-export { describeFlag, type Env, type GivenValues, resolveEach, resolveOptions } from './resolve.js';
+export {
+  describeFlag,
+  type Env,
+  type GivenValues,
+  optionLevel,
+  resolveEach,
+  resolveOptions,
+} from './resolve.js';

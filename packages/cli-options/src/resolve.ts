@@ -5,6 +5,7 @@
 import { UsageError } from '@vgwrdma/errors';
 import { z } from 'zod';
 import { parseBooleanText } from './fields.js';
+import { helpLines } from './help.js';
 import { type CliOption, cliOptions } from './option.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -91,4 +92,16 @@ function collect(schema: z.ZodObject, given: GivenValues, env: Env, problems: st
     }
   }
   return result.data;
+}
+
+/** One command level declared at once: its schema, its flags in order, and resolve/help bound to them. */
+export function optionLevel<T extends z.ZodRawShape>(shape: T) {
+  const schema = z.object(shape);
+  const flags = cliOptions(schema);
+  return {
+    schema,
+    flags,
+    resolve: (given: GivenValues, env: Env): z.output<typeof schema> => resolveOptions(schema, given, env),
+    help: (): string => helpLines(flags),
+  };
 }
