@@ -37,7 +37,7 @@ if (args.bundled) {
   const { useCuobjtestBin } = await import('./lib/cuobjtest.mjs');
   useCuobjtestBin(fileURLToPath(new URL('./cuobjtest.mjs', import.meta.url)));
 }
-const { parseByteSize } = await import('../packages/rdma-protocol/dist/index.js');
+const { parseByteSize } = await import('../packages/cli-options/dist/index.js');
 const { ceilingMedians, ceilingRound } = await import('./lib/ceiling-rounds.mjs');
 const { comparePhase } = await import('./lib/phases.mjs');
 const { startServer } = await import('./lib/server-process.mjs');

@@ -24,6 +24,8 @@ const pkgDir = join(root, 'packages/rdma-ffi');
 const distEntry = join(pkgDir, 'dist/index.js');
 const protocolDir = join(root, 'packages/rdma-protocol');
 const protocolEntry = join(protocolDir, 'dist/index.js');
+const cliOptionsDir = join(root, 'packages/cli-options');
+const cliOptionsEntry = join(cliOptionsDir, 'dist/index.js');
 const shimsDir = join(root, 'native-shims');
 
 const { values: args } = parseArgs({
@@ -57,21 +59,15 @@ function ensureBuilt() {
     }
     run('native-shims', process.execPath, ['build.mjs'], shimsDir);
   }
-  if (args.rebuild || !existsSync(protocolEntry)) {
-    run(
-      '@vgwrdma/rdma-protocol',
-      process.execPath,
-      [join(protocolDir, 'node_modules/tsup/dist/cli-default.js')],
-      protocolDir,
-    );
-  }
-  if (args.rebuild || !existsSync(distEntry)) {
-    run(
-      '@vgwrdma/rdma-ffi',
-      process.execPath,
-      [join(pkgDir, 'node_modules/tsup/dist/cli-default.js')],
-      pkgDir,
-    );
+  // The packages this script loads from their dist/, in build order.
+  for (const [name, dir, entry] of [
+    ['@vgwrdma/rdma-protocol', protocolDir, protocolEntry],
+    ['@vgwrdma/cli-options', cliOptionsDir, cliOptionsEntry],
+    ['@vgwrdma/rdma-ffi', pkgDir, distEntry],
+  ]) {
+    if (args.rebuild || !existsSync(entry)) {
+      run(name, process.execPath, [join(dir, 'node_modules/tsup/dist/cli-default.js')], dir);
+    }
   }
 }
 
@@ -114,7 +110,7 @@ async function main() {
     throw new Error('--iterations must be a positive integer');
   ensureBuilt();
   // the one byte-size rule of every size flag (README.md, "Byte sizes")
-  const { ByteSizeError, parseByteSize } = await import(protocolEntry);
+  const { ByteSizeError, parseByteSize } = await import(cliOptionsEntry);
   let size;
   try {
     size = parseByteSize(args.size, { max: 2 ** 30 });

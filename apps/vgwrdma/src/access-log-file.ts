@@ -7,7 +7,7 @@
 // synchronous, one write per line, as pino's sync destination made them.
 import { closeSync, constants, fstatSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { StartupError } from './open-backend.js';
+import { StartupError } from '@vgwrdma/errors';
 
 /** Created log files: owner read/write, group read (an ingester's group), nothing for others. */
 export const ACCESS_LOG_MODE = 0o640;

@@ -5,8 +5,8 @@
 // start. A top-level entry that is no valid bucket name is left alone, with a warning.
 
 import { type Backend, isS3Error, type RequestContext } from '@vgwrdma/backend-contract';
+import { StartupError } from '@vgwrdma/errors';
 import type { IamStore, Logger } from '@vgwrdma/gateway';
-import { StartupError } from './open-backend.js';
 
 const FLAG = '--adopt-ownerless-buckets';
 

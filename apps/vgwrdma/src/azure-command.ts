@@ -9,54 +9,40 @@ import {
   serviceUrl,
 } from '@vgwrdma/backend-azure';
 import type { Backend } from '@vgwrdma/backend-contract';
+import { type Env, HELP_OPTION, nonEmpty, option, optionLevel } from '@vgwrdma/cli-options';
+import { UsageError } from '@vgwrdma/errors';
 import { z } from 'zod';
-import { type FlagSpec, HELP_FLAG } from './flags.js';
-import { type Env, resolveFlags, UsageError } from './resolve-flags.js';
-import { flagLines } from './usage.js';
 
-const nonEmpty = z.string().min(1, 'must not be empty');
-
-export const AZURE_FLAGS = [
-  {
-    name: 'account',
-    short: 'a',
-    type: 'string',
-    env: ['AZ_ACCOUNT_NAME'],
-    schema: z
+const AZURE_OPTIONS = {
+  account: option(
+    z
       .string()
       .regex(/^[a-z0-9]{3,24}$/, 'must be a storage account name (3-24 lower-case letters and digits)'),
-    arg: 'NAME',
-    help: 'azure storage account name',
-  },
-  {
-    name: 'access-key',
+    { short: 'a', env: ['AZ_ACCOUNT_NAME'], arg: 'NAME', help: 'azure storage account name' },
+  ).optional(),
+  'access-key': option(z.base64('must be the base64 account key'), {
     short: 'k',
-    type: 'string',
     env: ['AZ_ACCESS_KEY'],
-    schema: z.base64('must be the base64 account key'),
     arg: 'KEY',
     help: 'azure storage account key',
-  },
-  {
-    name: 'sas-token',
+  }).optional(),
+  'sas-token': option(nonEmpty, {
     aliases: ['st'],
-    type: 'string',
     env: ['AZ_SAS_TOKEN'],
-    schema: nonEmpty,
     arg: 'TOKEN',
     help: 'azure blob storage SAS token (instead of the account key)',
-  },
-  {
-    name: 'url',
+  }).optional(),
+  url: option(z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }), {
     short: 'u',
-    type: 'string',
     env: ['AZ_ENDPOINT'],
-    schema: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }),
     arg: 'URL',
     help: 'azure blob service URL (default https://<account>.blob.core.windows.net/)',
-  },
-  HELP_FLAG,
-] as const satisfies readonly FlagSpec[];
+  }).optional(),
+  ...HELP_OPTION,
+};
+
+const AZURE_LEVEL = optionLevel(AZURE_OPTIONS);
+export const AZURE_FLAGS = AZURE_LEVEL.flags;
 
 export interface AzureBackendConfig {
   readonly kind: 'azure';
@@ -72,7 +58,7 @@ export function azureBackendConfig(
   if (positionals.length > 0) {
     throw new UsageError(`unexpected argument(s) for the azure backend: ${positionals.join(' ')}`);
   }
-  const f = resolveFlags(AZURE_FLAGS, values, env);
+  const f = AZURE_LEVEL.resolve(values, env);
   if (f.url === undefined && f.account === undefined) {
     throw new UsageError('the azure backend needs --account (AZ_ACCOUNT_NAME) or --url (AZ_ENDPOINT)');
   }
@@ -134,6 +120,6 @@ metadata. Authenticate with the account key (--access-key) or a SAS token (--sas
 neither, requests are anonymous. For Azurite: --url http://127.0.0.1:10000/devstoreaccount1.
 
 Azure flags:
-${flagLines(AZURE_FLAGS)}
+${AZURE_LEVEL.help()}
 `;
 }

@@ -5,15 +5,15 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type EtagMode, MD5_ETAG } from '@vgwrdma/backend-contract';
-import type { CuServerConfig } from '@vgwrdma/cu-backend';
+import { type Env, parseArgv, parserOptions, resolveEach, resolveOptions } from '@vgwrdma/cli-options';
+import { RDMA_PLUGIN_OPTIONS, type RdmaPluginOptions } from '@vgwrdma/cu-backend';
+import { UsageError } from '@vgwrdma/errors';
 import { AZURE_FLAGS, type AzureBackendConfig, azureBackendConfig, azureUsage } from './azure-command.js';
-import { GLOBAL_FLAGS, POSIX_FLAGS, parseArgsOptions } from './flags.js';
+import { GLOBAL_FLAGS, GLOBAL_SCHEMA, POSIX_FLAGS, POSIX_SCHEMA } from './flags.js';
 import { type IamServiceConfig, iamServiceConfig } from './iam-config.js';
 import { UNSUPPORTED_IAM_FLAGS } from './iam-flags.js';
 import type { ListenAddress } from './listen-address.js';
 import type { AccessLogFormat } from './observability-flags.js';
-import { defaultPoolBufCount } from './rdma-flags.js';
-import { type Env, resolveFlags, UsageError } from './resolve-flags.js';
 import { S3_FLAGS, type S3BackendConfig, s3BackendConfig, s3Usage } from './s3-command.js';
 import type { TlsFiles } from './tls-files.js';
 import { globalUsage, posixUsage } from './usage.js';
@@ -70,7 +70,7 @@ export interface RequestSettings {
  * Present when --rdma-ip (VGW_RDMA_IP) is given: the options of cu-backend's rdmaPlugin (taken as
  * they are), which wraps the backend in CuServer and puts cu-middleware before the router.
  */
-export interface RdmaConfig extends CuServerConfig {
+export interface RdmaConfig extends RdmaPluginOptions {
   /** --rdma-ip: the local address the transport binds to. */
   readonly ip: string;
   readonly transport: 'softnic' | 'cuobj';
@@ -148,11 +148,11 @@ export type Command =
 const BACKENDS = ['posix', 's3', 'azure'] as const;
 
 /** The global level's parser options: the table plus the refused Vault/IPA flags (iam-flags.ts). */
-const globalOptions = () => parseArgsOptions([...GLOBAL_FLAGS, ...UNSUPPORTED_IAM_FLAGS]);
+const globalOptions = () => parserOptions([...GLOBAL_FLAGS, ...UNSUPPORTED_IAM_FLAGS]);
 
 export function parseCommandLine(argv: readonly string[], env: Env, cwd = process.cwd()): Command {
   const split = splitAtBackend(argv);
-  const global = parseLevel(split.globalArgs, globalOptions(), false);
+  const global = parseArgv(split.globalArgs, globalOptions(), false);
   if (global.values.help === true) return { kind: 'help', text: globalUsage() };
   if (global.values.version === true) return { kind: 'version', text: `vgwrdma ${VERSION}` };
   if (split.backend === undefined) {
@@ -165,21 +165,18 @@ export function parseCommandLine(argv: readonly string[], env: Env, cwd = proces
   }
 
   // The s3 backend takes its own flags and no positional root; the rest is shared with posix.
-  const s3 =
-    split.backend === 's3' ? parseLevel(split.backendArgs, parseArgsOptions(S3_FLAGS), true) : undefined;
+  const s3 = split.backend === 's3' ? parseArgv(split.backendArgs, parserOptions(S3_FLAGS), true) : undefined;
   if (s3?.values.help === true) return { kind: 'help', text: s3Usage() };
   const azure =
-    split.backend === 'azure'
-      ? parseLevel(split.backendArgs, parseArgsOptions(AZURE_FLAGS), true)
-      : undefined;
+    split.backend === 'azure' ? parseArgv(split.backendArgs, parserOptions(AZURE_FLAGS), true) : undefined;
   if (azure?.values.help === true) return { kind: 'help', text: azureUsage() };
-  const posix = parseLevel(s3 || azure ? [] : split.backendArgs, parseArgsOptions(POSIX_FLAGS), true);
+  const posix = parseArgv(s3 || azure ? [] : split.backendArgs, parserOptions(POSIX_FLAGS), true);
   if (posix.values.help === true) return { kind: 'help', text: posixUsage() };
 
-  const g = resolveFlags(GLOBAL_FLAGS, global.values, env);
+  const [g, rdma] = resolveEach([GLOBAL_SCHEMA, RDMA_PLUGIN_OPTIONS], global.values, env);
   const iamDir = g['iam-dir'] === undefined ? undefined : resolve(cwd, g['iam-dir']);
   const iamService = iamServiceConfig(global.values, env, iamDir);
-  const p = resolveFlags(POSIX_FLAGS, posix.values, env);
+  const p = resolveOptions(POSIX_SCHEMA, posix.values, env);
   const remoteBackend = s3
     ? s3BackendConfig(s3.values, s3.positionals, env)
     : azure
@@ -264,29 +261,8 @@ export function parseCommandLine(argv: readonly string[], env: Env, cwd = proces
       ...(g.cert === undefined || g.key === undefined
         ? {}
         : { tls: { certFile: resolve(cwd, g.cert), keyFile: resolve(cwd, g.key) } }),
-      ...(g['rdma-ip'] === undefined
-        ? {}
-        : {
-            rdma: {
-              ip: g['rdma-ip'],
-              port: g['rdma-port'],
-              transport: g['rdma-transport'],
-              poolBufSize: g['pool-buf-size'],
-              poolBufCount: g['pool-buf-count'] ?? defaultPoolBufCount(),
-              dcKey: g['rdma-dc-key'],
-              numDcis: g['rdma-num-dcis'],
-              cqDepth: g['rdma-cq-depth'],
-              retryCount: g['rdma-retry-count'],
-              poolWaitMs: g['rdma-pool-wait-ms'],
-              getLanes: g['rdma-get-lanes'] as 1 | 2,
-              putLanes: g['rdma-put-lanes'] as 1 | 2,
-              directPrivileged: g['rdma-direct-privileged'],
-              transferTimeoutMs: g['rdma-transfer-timeout'],
-              ...(g['rdma-allow-agents'] === undefined ? {} : { allowAgents: g['rdma-allow-agents'] }),
-              ...(g['rdma-max-per-agent'] === undefined ? {} : { maxPerAgent: g['rdma-max-per-agent'] }),
-              vendorDebug: g.debug, // cuobj: the library's debug telemetry follows --debug
-            },
-          }),
+      // The CLI fills every defaulted field, so ip, transport and port are all present here.
+      ...(rdma.ip === undefined ? {} : { rdma: { ...rdma, vendorDebug: g.debug } as RdmaConfig }),
       ...(g['virtual-domain'] === undefined ? {} : { virtualDomain: g['virtual-domain'] }),
       ...(g['access-log'] === undefined ? {} : { accessLog: resolve(cwd, g['access-log']) }),
       ...(iamDir === undefined ? {} : { iamDir }),
@@ -403,31 +379,4 @@ function splitAtBackend(argv: readonly string[]): SplitArgs {
     backend: first.value,
     backendArgs: argv.slice(first.index + 1),
   };
-}
-
-interface Level {
-  readonly values: Record<string, string | boolean | undefined>;
-  readonly positionals: string[];
-}
-
-function parseLevel(
-  args: readonly string[],
-  options: ReturnType<typeof parseArgsOptions>,
-  allowPositionals: boolean,
-): Level {
-  try {
-    const parsed = parseArgs({ args: [...args], options, strict: true, allowPositionals });
-    return { values: parsed.values, positionals: parsed.positionals };
-  } catch (error) {
-    throw new UsageError(describeParseArgsError(error));
-  }
-}
-
-/** Node's parseArgs errors already name the option; drop its advice about `--` positionals. */
-function describeParseArgsError(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  const code = (error as { code?: unknown }).code;
-  const unknown = /Unknown option '([^']+)'/.exec(message);
-  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && unknown) return `unknown flag ${unknown[1]}`;
-  return message.replace(/\. To specify a positional argument.*$/s, '');
 }

@@ -3,9 +3,8 @@
 // write is not bound by one core's MD5, and gives it S3's multipart-form ETag.
 
 import { MIN_ETAG_PART_SIZE } from '@vgwrdma/backend-contract';
-import { ByteSizeError, parseByteSize } from '@vgwrdma/rdma-protocol';
+import { ByteSizeError, option, parseByteSize } from '@vgwrdma/cli-options';
 import { z } from 'zod';
-import type { FlagSpec } from './flags.js';
 
 const MAX_PART = 5 * 1024 ** 3;
 
@@ -19,23 +18,17 @@ const partSize = z.string().transform((value, ctx) => {
   }
 });
 
-export const ETAG_FLAGS = [
-  {
-    name: 'etag-mode',
-    type: 'string',
+export const ETAG_OPTIONS = {
+  'etag-mode': option(z.enum(['md5', 'parts'], { message: "must be 'md5' or 'parts'" }), {
     env: ['VGW_ETAG_MODE'],
-    schema: z.enum(['md5', 'parts'], { message: "must be 'md5' or 'parts'" }),
     default: 'md5',
     arg: 'MODE',
     help: "ETag of a single PUT: 'md5' (the whole body's MD5) or 'parts' (parts hashed at once; a body larger than --etag-part-size gets the multipart form '<md5>-<N>'; Content-MD5 still forces the MD5)",
-  },
-  {
-    name: 'etag-part-size',
-    type: 'string',
+  }),
+  'etag-part-size': option(partSize, {
     env: ['VGW_ETAG_PART_SIZE'],
-    schema: partSize,
     default: '8MiB',
     arg: 'SIZE',
     help: "part size of the 'parts' ETag mode, 5MiB to 5GiB",
-  },
-] as const satisfies readonly FlagSpec[];
+  }),
+};

@@ -1,260 +1,175 @@
-// The command-line flag tables. One row per flag drives everything else: the `node:util`
-// parseArgs options, the environment-variable fallback, zod validation and the --help text.
-// Names, aliases and environment variables follow versitygw (cmd/versitygw/main.go, posix.go),
-// so an operator's scripts and unit files carry over unchanged.
+// The command-line options of vgwrdma's global level and of its posix backend, as zod schemas whose
+// fields carry their flag metadata (@vgwrdma/cli-options derives parsing, the environment fallback,
+// validation and --help from them). Names, aliases and environment variables follow versitygw
+// (cmd/versitygw/main.go, posix.go), so an operator's scripts and unit files carry over unchanged.
+import { type CliOption, cliOptions, HELP_OPTION, nonEmpty, option } from '@vgwrdma/cli-options';
+import { RDMA_PLUGIN_OPTIONS } from '@vgwrdma/cu-backend';
 import { z } from 'zod';
-import { ADOPT_FLAGS } from './adopt-flags.js';
-import { BUCKET_CACHE_FLAGS } from './bucket-cache-flags.js';
-import { ETAG_FLAGS } from './etag-flags.js';
-import { EVENT_FLAGS } from './event-flags.js';
-import { IAM_FLAGS } from './iam-flags.js';
-import { LIMIT_FLAGS } from './limit-flags.js';
+import { ETAG_OPTIONS } from './etag-flags.js';
+import { EVENT_OPTIONS } from './event-flags.js';
+import { IAM_OPTIONS } from './iam-flags.js';
+import { hourSeconds, LIMIT_OPTIONS } from './limit-flags.js';
 import { listenAddress } from './listen-address.js';
-import { LISTENER_FLAGS } from './listener-flags.js';
-import { OBSERVABILITY_FLAGS } from './observability-flags.js';
+import { LISTENER_OPTIONS } from './listener-flags.js';
+import { OBSERVABILITY_OPTIONS } from './observability-flags.js';
 import { octalMode } from './octal-mode.js';
-import { POSIX_EXTRA_FLAGS } from './posix-flags.js';
-import { RDMA_FLAGS } from './rdma-flags.js';
-import { REQUEST_FLAGS } from './request-flags.js';
-import { TLS_FLAGS } from './tls-flags.js';
-import { WEBUI_FLAGS } from './webui-flags.js';
-
-export interface FlagSpec {
-  /** Long name, without the leading dashes. */
-  readonly name: string;
-  readonly short?: string;
-  /** Further long names (versitygw's multi-letter aliases, e.g. --noacl), given as `--alias`. */
-  readonly aliases?: readonly string[];
-  readonly type: 'string' | 'boolean';
-  /** Environment variables read, in order, when the flag is not given. */
-  readonly env: readonly string[];
-  /** Validates and converts the raw string (or boolean) into its typed value. */
-  readonly schema: z.ZodType;
-  /** Value used when neither the flag nor an environment variable is set. */
-  readonly default?: string | boolean;
-  /** Placeholder shown in --help for string flags. */
-  readonly arg?: string;
-  readonly help: string;
-}
-
-const nonEmpty = z.string().min(1, 'must not be empty');
-
-/** Booleans from the environment: versitygw accepts Go's strconv.ParseBool spellings. */
-export const envBoolean = z.stringbool({
-  truthy: ['1', 't', 'true', 'yes', 'y', 'on'],
-  falsy: ['0', 'f', 'false', 'no', 'n', 'off', ''],
-});
+import { POSIX_EXTRA_OPTIONS } from './posix-flags.js';
+import { REQUEST_OPTIONS } from './request-flags.js';
+import { TLS_OPTIONS } from './tls-flags.js';
+import { WEBUI_OPTIONS } from './webui-flags.js';
 
 const boolFlag = z.boolean();
 
 const healthPath = z.string().regex(/^\/\S*$/, "must be a path starting with '/', e.g. /health");
 
-/** -h / --help, the same in every command's table. */
-export const HELP_FLAG = {
-  name: 'help',
-  short: 'h',
-  type: 'boolean',
-  env: [],
-  schema: boolFlag,
-  default: false,
-  help: 'show this help',
-} as const satisfies FlagSpec;
-export const GLOBAL_FLAGS = [
-  {
-    name: 'port',
+export const GLOBAL_OPTIONS = {
+  port: option(listenAddress, {
     short: 'p',
-    type: 'string',
     env: ['VGW_PORT'],
-    schema: listenAddress,
     default: ':7070',
     arg: 'ADDR',
     help: 'gateway listen address <ip>:<port> or :<port> (port 0 picks a free port), or a unix socket /path, unix:/path or @name',
-  },
-  {
-    name: 'access',
+  }),
+  access: option(nonEmpty, {
     short: 'a',
-    type: 'string',
     env: ['ROOT_ACCESS_KEY_ID', 'ROOT_ACCESS_KEY'],
-    schema: nonEmpty,
     arg: 'KEY',
     help: 'root user access key',
-  },
-  {
-    name: 'secret',
+  }).optional(),
+  secret: option(nonEmpty, {
     short: 's',
-    type: 'string',
     env: ['ROOT_SECRET_ACCESS_KEY', 'ROOT_SECRET_KEY'],
-    schema: nonEmpty,
     arg: 'SECRET',
     help: 'root user secret access key',
-  },
-  {
-    name: 'region',
+  }).optional(),
+  region: option(z.string().regex(/^[a-z0-9-]+$/, 'must be a region name such as us-east-1'), {
     short: 'r',
-    type: 'string',
     env: ['VGW_REGION'],
-    schema: z.string().regex(/^[a-z0-9-]+$/, 'must be a region name such as us-east-1'),
     default: 'us-east-1',
     arg: 'REGION',
     help: 's3 region string',
-  },
-  {
-    name: 'health',
-    type: 'string',
+  }),
+  health: option(healthPath, {
     env: ['VGW_HEALTH'],
-    schema: healthPath,
     arg: 'PATH',
     help: "liveness endpoint path, answered 200 on GET while the process serves (must start with '/', e.g. /health)",
-  },
-  {
-    name: 'ready',
-    type: 'string',
+  }).optional(),
+  ready: option(healthPath, {
     env: ['VGW_READY'],
-    schema: healthPath,
     arg: 'PATH',
     help: 'readiness endpoint path: 200 when the backend answers a probe (and, with RDMA, the pool and RDMA server are up), 503 otherwise (e.g. /ready)',
-  },
-  {
-    name: 'readonly',
-    type: 'boolean',
+  }).optional(),
+  readonly: option(boolFlag, {
     env: ['VGW_READ_ONLY'],
-    schema: boolFlag,
     default: false,
     help: 'allow only read operations across all the gateway',
-  },
-  {
-    name: 'virtual-domain',
-    aliases: ['vd'],
-    type: 'string',
-    env: ['VGW_VIRTUAL_DOMAIN'],
-    schema: z.string().regex(/^[a-z0-9.-]+(:\d+)?$/i, 'must be a domain such as s3.example.com'),
-    arg: 'DOMAIN',
-    help: 'also accept virtual-host style requests (<bucket>.DOMAIN); path style always works',
-  },
-  {
-    name: 'disable-acl',
+  }),
+  'virtual-domain': option(
+    z.string().regex(/^[a-z0-9.-]+(:\d+)?$/i, 'must be a domain such as s3.example.com'),
+    {
+      aliases: ['vd'],
+      env: ['VGW_VIRTUAL_DOMAIN'],
+      arg: 'DOMAIN',
+      help: 'also accept virtual-host style requests (<bucket>.DOMAIN); path style always works',
+    },
+  ).optional(),
+  'disable-acl': option(boolFlag, {
     aliases: ['noacl'],
-    type: 'boolean',
     env: ['VGW_DISABLE_ACL'],
-    schema: boolFlag,
     default: false,
     help: 'disable bucket ACLs: ACL headers are ignored and Put*Acl is refused',
-  },
-  {
-    name: 'iam-dir',
-    type: 'string',
+  }),
+  'iam-dir': option(nonEmpty, {
     env: ['VGW_IAM_DIR'],
-    schema: nonEmpty,
     arg: 'DIR',
     help: 'if defined, run the internal IAM service: user accounts in DIR/users.json (versitygw format)',
-  },
+  }).optional(),
   // --iam-ldap-*, --s3-iam-*, --iam-cache-*: accounts in LDAP or an S3 bucket (iam-flags.ts).
-  ...IAM_FLAGS,
-  {
-    name: 'access-log',
-    type: 'string',
+  ...IAM_OPTIONS,
+  'access-log': option(nonEmpty, {
     env: ['LOGFILE', 'VGW_ACCESS_LOG'],
-    schema: nonEmpty,
     arg: 'FILE',
     help: 'enable server access logging to specified file',
-  },
-  {
-    name: 'quiet',
+  }).optional(),
+  quiet: option(boolFlag, {
     short: 'q',
-    type: 'boolean',
     env: ['VGW_QUIET'],
-    schema: boolFlag,
     default: false,
     help: 'silence per-request log output',
-  },
-  {
-    name: 'debug',
-    type: 'boolean',
-    env: ['VGW_DEBUG'],
-    schema: boolFlag,
-    default: false,
-    help: 'enable debug output',
-  },
+  }),
+  debug: option(boolFlag, { env: ['VGW_DEBUG'], default: false, help: 'enable debug output' }),
   // --cert, --key: HTTPS on the S3 port (tls-flags.ts).
-  ...TLS_FLAGS,
+  ...TLS_OPTIONS,
   // --admin-port and its TLS pair, --socket-perm (listener-flags.ts).
-  ...LISTENER_FLAGS,
+  ...LISTENER_OPTIONS,
   // --mp-max-parts, --copy-object-threshold, --cors-allow-origin (request-flags.ts).
-  ...REQUEST_FLAGS,
+  ...REQUEST_OPTIONS,
   // --metrics-port, --access-log-format (observability-flags.ts).
-  ...OBSERVABILITY_FLAGS,
+  ...OBSERVABILITY_OPTIONS,
   // --webui, its TLS pair and --webui-origin: the web console (webui-flags.ts).
-  ...WEBUI_FLAGS,
+  ...WEBUI_OPTIONS,
   // --max-connections, --max-requests, --body-idle-timeout (limit-flags.ts).
-  ...LIMIT_FLAGS,
-  // --bucket-cache-ttl (bucket-cache-flags.ts).
-  ...BUCKET_CACHE_FLAGS,
-  // --adopt-ownerless-buckets (adopt-flags.ts).
-  ...ADOPT_FLAGS,
+  ...LIMIT_OPTIONS,
+  // How long a gateway trusts its cached copy of a bucket's ACL, policy, ownership, public access
+  // block and CORS rules (gateway's BucketStateCache). A write through this gateway invalidates
+  // its copy at once; the TTL bounds how long a write through ANOTHER gateway on the same backend
+  // takes to be enforced here (docs/deployment.md).
+  'bucket-cache-ttl': option(hourSeconds('5'), {
+    env: ['VGW_BUCKET_CACHE_TTL'],
+    default: '5',
+    arg: 'SECONDS',
+    help: "how long a bucket's cached ACL/policy/CORS is trusted: the most a change made through another gateway on the same backend takes to apply here",
+  }),
+  // At start-up, give every bucket without a recorded owner (a directory an operator made in the
+  // posix root, a bucket created directly upstream or in Azure) to one named account. Without it
+  // such buckets stay nobody's: served to admin accounts only, and CreateBucket answers
+  // BucketAlreadyExists to everyone else (docs/security.md).
+  'adopt-ownerless-buckets': option(nonEmpty, {
+    env: ['VGW_ADOPT_OWNERLESS_BUCKETS'],
+    arg: 'ACCESS',
+    help: 'at start-up, make the account with access key ACCESS the owner of every bucket that has no recorded owner (otherwise such buckets are served to admins only, and CreateBucket on them answers BucketAlreadyExists)',
+  }).optional(),
   // --event-webhook-url and its delivery queue (event-flags.ts).
-  ...EVENT_FLAGS,
-  // --rdma-ip turns RDMA on; the other --rdma-* / --pool-* flags tune it (rdma-flags.ts).
-  ...RDMA_FLAGS,
-  {
-    name: 'version',
-    short: 'v',
-    type: 'boolean',
-    env: [],
-    schema: boolFlag,
-    default: false,
-    help: 'print the vgwrdma version and exit',
-  },
-  HELP_FLAG,
-] as const satisfies readonly FlagSpec[];
+  ...EVENT_OPTIONS,
+  version: option(boolFlag, { short: 'v', default: false, help: 'print the vgwrdma version and exit' }),
+  ...HELP_OPTION,
+};
 
-export const POSIX_FLAGS = [
-  {
-    name: 'sidecar',
-    type: 'string',
+export const POSIX_OPTIONS = {
+  sidecar: option(nonEmpty, {
     env: ['VGW_META_SIDECAR'],
-    schema: nonEmpty,
     arg: 'DIR',
     help: 'store metadata as files under DIR instead of extended attributes',
-  },
-  {
-    name: 'versioning-dir',
-    type: 'string',
+  }).optional(),
+  'versioning-dir': option(nonEmpty, {
     env: ['VGW_VERSIONING_DIR'],
-    schema: nonEmpty,
     arg: 'DIR',
     help: 'the directory path to enable bucket versioning (non-current versions are kept there)',
-  },
-  {
-    name: 'nometa',
-    type: 'boolean',
-    env: ['VGW_META_NONE'],
-    schema: boolFlag,
-    default: false,
-    help: 'disable metadata storage',
-  },
-  {
-    name: 'dir-perms',
-    type: 'string',
+  }).optional(),
+  nometa: option(boolFlag, { env: ['VGW_META_NONE'], default: false, help: 'disable metadata storage' }),
+  'dir-perms': option(octalMode, {
     env: ['VGW_DIR_PERMS'],
-    schema: octalMode,
     default: '0755',
     arg: 'MODE',
     help: 'default directory permissions for new directories (octal)',
-  },
-  ...ETAG_FLAGS,
+  }),
+  ...ETAG_OPTIONS,
   // --file-perms, --concurrency (posix-flags.ts).
-  ...POSIX_EXTRA_FLAGS,
-  HELP_FLAG,
-] as const satisfies readonly FlagSpec[];
+  ...POSIX_EXTRA_OPTIONS,
+  ...HELP_OPTION,
+};
 
-/** The parseArgs `options` object for a flag table. */
-export function parseArgsOptions(
-  flags: readonly FlagSpec[],
-): Record<string, { type: 'string' | 'boolean'; short?: string }> {
-  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = {};
-  for (const flag of flags) {
-    options[flag.name] = flag.short ? { type: flag.type, short: flag.short } : { type: flag.type };
-    for (const alias of flag.aliases ?? []) options[alias] = { type: flag.type };
-  }
-  return options;
-}
+/** The global level: the gateway's options (their --rdma-* flags come from cu-backend's schema). */
+export const GLOBAL_SCHEMA = z.object(GLOBAL_OPTIONS);
+export const POSIX_SCHEMA = z.object(POSIX_OPTIONS);
+
+const globals = cliOptions(GLOBAL_SCHEMA);
+const last = new Set(['version', 'help']);
+
+/** The global flags in --help order: the gateway's, the --rdma-* ones, then --version and --help. */
+export const GLOBAL_FLAGS: readonly CliOption[] = [
+  ...globals.filter((o) => !last.has(o.name)),
+  ...cliOptions(RDMA_PLUGIN_OPTIONS),
+  ...globals.filter((o) => last.has(o.name)),
+];
+export const POSIX_FLAGS: readonly CliOption[] = cliOptions(POSIX_SCHEMA);

@@ -3,16 +3,19 @@
 // sits in front (--iam-cache-*). Every problem is a UsageError naming the flags, so a half
 // configured store stops the start instead of running single-user. The secrets (bind password,
 // S3 secret key) are only carried here, never printed.
+
+import { cliOptions, type Env, resolveOptions } from '@vgwrdma/cli-options';
+import { UsageError } from '@vgwrdma/errors';
+import { z } from 'zod';
 import type { LdapStoreOptions } from './iam/ldap-account-store.js';
 import type { S3StoreOptions } from './iam/s3-account-store.js';
 import {
-  IAM_FLAGS,
+  IAM_OPTIONS,
   LDAP_FLAG_NAMES,
   LDAP_REQUIRED_FLAG_NAMES,
   S3_IAM_FLAG_NAMES,
   UNSUPPORTED_IAM_FLAGS,
 } from './iam-flags.js';
-import { type Env, resolveFlags, UsageError } from './resolve-flags.js';
 
 export interface IamCacheConfig {
   readonly ttlMs: number;
@@ -26,6 +29,9 @@ export type IamServiceConfig = (
   /** Absent with --iam-cache-disable. */
   readonly cache?: IamCacheConfig;
 };
+
+const IAM_SCHEMA = z.object(IAM_OPTIONS);
+const IAM_FLAG_LIST = cliOptions(IAM_SCHEMA);
 
 type Given = Readonly<Record<string, string | boolean | undefined>>;
 
@@ -57,8 +63,8 @@ export function iamServiceConfig(
   iamDir: string | undefined,
 ): IamServiceConfig | undefined {
   refuseUnsupported(given, vars);
-  const v = resolveFlags(IAM_FLAGS, given, vars);
-  const envOf = (name: string) => IAM_FLAGS.find((f) => f.name === name)?.env ?? [];
+  const v = resolveOptions(IAM_SCHEMA, given, vars);
+  const envOf = (name: string) => IAM_FLAG_LIST.find((f) => f.name === name)?.env ?? [];
   const anyGiven = (names: readonly string[]) =>
     names.filter((n) => n !== 's3-iam-region' && flagOrEnvGiven(n, envOf(n), given, vars));
 

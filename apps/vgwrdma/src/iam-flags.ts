@@ -3,11 +3,11 @@
 // either (--iam-cache-*). versitygw's Vault (--iam-vault-*) and FreeIPA (--ipa-*) services are
 // not implemented: their flags are parsed only to stop the start with an error naming the flag
 // (iam-config.ts), instead of "unknown flag" or — worse — quietly running without the accounts.
-// Spread into GLOBAL_FLAGS (flags.ts) like the limits.
-import { z } from 'zod';
-import type { FlagSpec } from './flags.js';
+// Spread into the global options (flags.ts) like the limits.
 
-const nonEmpty = z.string().min(1, 'must not be empty');
+import { type CliOption, cliOptions, nonEmpty, option } from '@vgwrdma/cli-options';
+import { z } from 'zod';
+
 const ldapName = z.string().regex(/^[A-Za-z][A-Za-z0-9-]*$/, 'must be an LDAP attribute name such as uid');
 const ldapUrl = z.string().regex(/^ldaps?:\/\/[^/\s]+\/?$/i, 'must be ldap://host:port or ldaps://host:port');
 const httpUrl = z.string().regex(/^https?:\/\/\S+$/i, 'must be an http:// or https:// URL');
@@ -22,22 +22,11 @@ const seconds = z
   .regex(/^\d{1,7}$/, 'must be a whole number of seconds')
   .transform(Number);
 
-const str = <const N extends string, S extends z.ZodType>(
-  name: N,
-  env: string,
-  help: string,
-  schema: S,
-  arg: string,
-) => ({ name, type: 'string', env: [env], schema, arg, help }) as const satisfies FlagSpec;
-const bool = <const N extends string>(name: N, env: string, help: string) =>
-  ({
-    name,
-    type: 'boolean',
-    env: [env],
-    schema: z.boolean(),
-    default: false,
-    help,
-  }) as const satisfies FlagSpec;
+const str = <S extends z.ZodType>(env: string, help: string, schema: S, arg: string) =>
+  option(schema, { env: [env], arg, help }).optional();
+const withDefault = <S extends z.ZodType>(env: string, help: string, schema: S, arg: string, value: string) =>
+  option(schema, { env: [env], arg, help, default: value });
+const bool = (env: string, help: string) => option(z.boolean(), { env: [env], default: false, help });
 
 /** What an LDAP store cannot do without, once --iam-ldap-url is given. */
 export const LDAP_REQUIRED_FLAG_NAMES = [
@@ -68,136 +57,118 @@ export const S3_IAM_FLAG_NAMES = [
   's3-iam-noverify',
 ] as const;
 
-export const IAM_FLAGS = [
-  str(
-    'iam-ldap-url',
+export const IAM_OPTIONS = {
+  'iam-ldap-url': str(
     'VGW_IAM_LDAP_URL',
     'keep accounts in this LDAP server (ldap:// or ldaps://)',
     ldapUrl,
     'URL',
   ),
-  str(
-    'iam-ldap-bind-dn',
+  'iam-ldap-bind-dn': str(
     'VGW_IAM_LDAP_BIND_DN',
     "LDAP bind DN, e.g. 'cn=admin,dc=example,dc=com'",
     nonEmpty,
     'DN',
   ),
-  str(
-    'iam-ldap-bind-pass',
+  'iam-ldap-bind-pass': str(
     'VGW_IAM_LDAP_BIND_PASS',
     'LDAP bind password (prefer the environment variable)',
     nonEmpty,
     'PASS',
   ),
-  str(
-    'iam-ldap-query-base',
+  'iam-ldap-query-base': str(
     'VGW_IAM_LDAP_QUERY_BASE',
     "LDAP base DN of the accounts, e.g. 'ou=iam,dc=example,dc=com'",
     nonEmpty,
     'DN',
   ),
-  str(
-    'iam-ldap-object-classes',
+  'iam-ldap-object-classes': str(
     'VGW_IAM_LDAP_OBJECT_CLASSES',
     "object classes of account entries, comma separated, e.g. 'top,account'",
     classes,
     'LIST',
   ),
-  str(
-    'iam-ldap-access-atr',
+  'iam-ldap-access-atr': str(
     'VGW_IAM_LDAP_ACCESS_ATR',
     'attribute holding the access key id (also the entry RDN)',
     ldapName,
     'ATTR',
   ),
-  str(
-    'iam-ldap-secret-atr',
+  'iam-ldap-secret-atr': str(
     'VGW_IAM_LDAP_SECRET_ATR',
     'attribute holding the secret access key',
     ldapName,
     'ATTR',
   ),
-  str(
-    'iam-ldap-role-atr',
+  'iam-ldap-role-atr': str(
     'VGW_IAM_LDAP_ROLE_ATR',
     'attribute holding the role (user, userplus, admin)',
     ldapName,
     'ATTR',
   ),
-  str('iam-ldap-user-id-atr', 'VGW_IAM_LDAP_USER_ID_ATR', 'attribute holding the user id', ldapName, 'ATTR'),
-  str(
-    'iam-ldap-group-id-atr',
+  'iam-ldap-user-id-atr': str('VGW_IAM_LDAP_USER_ID_ATR', 'attribute holding the user id', ldapName, 'ATTR'),
+  'iam-ldap-group-id-atr': str(
     'VGW_IAM_LDAP_GROUP_ID_ATR',
     'attribute holding the group id',
     ldapName,
     'ATTR',
   ),
-  str(
-    'iam-ldap-project-id-atr',
+  'iam-ldap-project-id-atr': str(
     'VGW_IAM_LDAP_PROJECT_ID_ATR',
     'attribute holding the project id (optional)',
     ldapName,
     'ATTR',
   ),
-  bool(
-    'iam-ldap-tls-skip-verify',
+  'iam-ldap-tls-skip-verify': bool(
     'VGW_IAM_LDAP_TLS_SKIP_VERIFY',
     'ldaps: do not verify the server certificate (insecure)',
   ),
-  str(
-    's3-iam-access',
+  's3-iam-access': str(
     'VGW_S3_IAM_ACCESS_KEY',
     'access key for the bucket holding users.json',
     nonEmpty,
     'KEY',
   ),
-  str(
-    's3-iam-secret',
+  's3-iam-secret': str(
     'VGW_S3_IAM_SECRET_KEY',
     'secret key for that bucket (prefer the environment variable)',
     nonEmpty,
     'SECRET',
   ),
-  {
-    ...str('s3-iam-region', 'VGW_S3_IAM_REGION', 'region of the IAM bucket', nonEmpty, 'REGION'),
-    default: 'us-east-1',
-  },
-  str('s3-iam-bucket', 'VGW_S3_IAM_BUCKET', 'keep accounts as users.json in this bucket', nonEmpty, 'BUCKET'),
-  str(
-    's3-iam-endpoint',
+  's3-iam-region': withDefault(
+    'VGW_S3_IAM_REGION',
+    'region of the IAM bucket',
+    nonEmpty,
+    'REGION',
+    'us-east-1',
+  ),
+  's3-iam-bucket': str('VGW_S3_IAM_BUCKET', 'keep accounts as users.json in this bucket', nonEmpty, 'BUCKET'),
+  's3-iam-endpoint': str(
     'VGW_S3_IAM_ENDPOINT',
     'S3 endpoint of the IAM bucket (path-style requests)',
     httpUrl,
     'URL',
   ),
-  bool(
-    's3-iam-noverify',
+  's3-iam-noverify': bool(
     'VGW_S3_IAM_NO_VERIFY',
     'https: do not verify the IAM endpoint certificate (insecure)',
   ),
-  bool('iam-cache-disable', 'VGW_IAM_CACHE_DISABLE', 'LDAP/S3 IAM: look every request up in the store'),
-  {
-    ...str(
-      'iam-cache-ttl',
-      'VGW_IAM_CACHE_TTL',
-      'LDAP/S3 IAM: seconds an account is served from memory',
-      seconds,
-      'SECONDS',
-    ),
-    default: '120',
-  },
-  {
-    ...str(
-      'iam-cache-prune',
-      'VGW_IAM_CACHE_PRUNE',
-      'LDAP/S3 IAM: seconds between sweeps of expired cache entries',
-      seconds,
-      'SECONDS',
-    ),
-    default: '3600',
-  },
-] as const satisfies readonly FlagSpec[];
+  'iam-cache-disable': bool('VGW_IAM_CACHE_DISABLE', 'LDAP/S3 IAM: look every request up in the store'),
+  'iam-cache-ttl': withDefault(
+    'VGW_IAM_CACHE_TTL',
+    'LDAP/S3 IAM: seconds an account is served from memory',
+    seconds,
+    'SECONDS',
+    '120',
+  ),
+  'iam-cache-prune': withDefault(
+    'VGW_IAM_CACHE_PRUNE',
+    'LDAP/S3 IAM: seconds between sweeps of expired cache entries',
+    seconds,
+    'SECONDS',
+    '3600',
+  ),
+};
 
 /** versitygw's Vault and FreeIPA flags: accepted by the parser only to be refused by name. */
 const UNSUPPORTED: readonly (readonly [string, string, 'string' | 'boolean'])[] = [
@@ -221,10 +192,17 @@ const UNSUPPORTED: readonly (readonly [string, string, 'string' | 'boolean'])[] 
   ['ipa-insecure', 'VGW_IPA_INSECURE', 'boolean'],
 ];
 
-export const UNSUPPORTED_IAM_FLAGS: readonly FlagSpec[] = UNSUPPORTED.map(([name, env, type]) => ({
-  name,
-  type,
-  env: [env],
-  schema: type === 'boolean' ? z.boolean() : z.string(),
-  help: `not supported (${name.startsWith('ipa') ? 'FreeIPA' : 'Vault'} IAM): the start stops naming this flag`,
-}));
+/** The Vault and FreeIPA flags, as options of their own (parsed, never resolved). */
+export const UNSUPPORTED_IAM_FLAGS: readonly CliOption[] = cliOptions(
+  z.object(
+    Object.fromEntries(
+      UNSUPPORTED.map(([name, env, type]) => [
+        name,
+        option(type === 'boolean' ? z.boolean() : z.string(), {
+          env: [env],
+          help: `not supported (${name.startsWith('ipa') ? 'FreeIPA' : 'Vault'} IAM): the start stops naming this flag`,
+        }).optional(),
+      ]),
+    ),
+  ),
+);

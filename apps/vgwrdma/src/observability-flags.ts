@@ -1,8 +1,9 @@
 // The observability flags: --metrics-port (the Prometheus listener, its own address, loopback
 // unless the operator names another interface) and --access-log-format (json or AWS's server
-// access log format). Spread into GLOBAL_FLAGS (flags.ts) like the --rdma-* rows.
+// access log format). Spread into the global options (flags.ts).
+
+import { option } from '@vgwrdma/cli-options';
 import { z } from 'zod';
-import type { FlagSpec } from './flags.js';
 import { type ListenAddress, parseListenAddress } from './listen-address.js';
 
 /**
@@ -25,30 +26,21 @@ const metricsAddress = z.string().transform((value, ctx): ListenAddress => {
 export const ACCESS_LOG_FORMATS = ['json', 's3'] as const;
 export type AccessLogFormat = (typeof ACCESS_LOG_FORMATS)[number];
 
-export const OBSERVABILITY_FLAGS = [
-  {
-    name: 'metrics-port',
-    type: 'string',
+export const OBSERVABILITY_OPTIONS = {
+  'metrics-port': option(metricsAddress, {
     env: ['VGW_METRICS_PORT'],
-    schema: metricsAddress,
     arg: 'ADDR',
     help: 'serve Prometheus metrics at http://ADDR/metrics on a listener of their own (a bare port binds 127.0.0.1; never the S3 port)',
-  },
-  {
-    name: 'metrics-per-bucket',
-    type: 'boolean',
+  }).optional(),
+  'metrics-per-bucket': option(z.boolean(), {
     env: ['VGW_METRICS_PER_BUCKET'],
-    schema: z.boolean(),
     default: false,
     help: 'add request and byte counters with a bucket label (one series per bucket: mind the cardinality)',
-  },
-  {
-    name: 'access-log-format',
-    type: 'string',
+  }),
+  'access-log-format': option(z.enum(ACCESS_LOG_FORMATS, { message: "must be 'json' or 's3'" }), {
     env: ['VGW_ACCESS_LOG_FORMAT'],
-    schema: z.enum(ACCESS_LOG_FORMATS, { message: "must be 'json' or 's3'" }),
     default: 'json',
     arg: 'FORMAT',
     help: "access log lines: 'json' (one object per request) or 's3' (AWS's server access log format)",
-  },
-] as const satisfies readonly FlagSpec[];
+  }),
+};

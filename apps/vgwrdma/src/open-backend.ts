@@ -4,19 +4,10 @@
 import { stat } from 'node:fs/promises';
 import type { Backend } from '@vgwrdma/backend-contract';
 import { limitConcurrency, PosixBackend, XattrUnsupportedError } from '@vgwrdma/backend-posix';
-import { VgwrdmaError } from '@vgwrdma/errors';
+import { StartupError } from '@vgwrdma/errors';
 import { openAzureBackend } from './azure-command.js';
 import type { GatewayConfig } from './config.js';
 import { openS3Backend } from './s3-command.js';
-
-/** A start-up failure (code VGW_ERR_STARTUP) with a message meant for the operator: printed as is, exit status 1. */
-export class StartupError extends VgwrdmaError<'VGW_ERR_STARTUP'> {
-  override readonly name = 'StartupError';
-  readonly exitCode = 1;
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('VGW_ERR_STARTUP', message, options);
-  }
-}
 
 async function checkDirectory(path: string, what: string): Promise<void> {
   const info = await stat(path).catch((error: NodeJS.ErrnoException) => {

@@ -3,8 +3,8 @@
 // library, a transport this host cannot use, bad tunables — already say what went wrong in one
 // sentence; here they become StartupErrors, so the app prints just that and exits non-zero.
 import { type RdmaPlugin, rdmaPlugin } from '@vgwrdma/cu-backend';
+import { StartupError } from '@vgwrdma/errors';
 import type { RdmaConfig } from './config.js';
-import { StartupError } from './open-backend.js';
 
 export async function openRdma(config: RdmaConfig): Promise<RdmaPlugin> {
   try {

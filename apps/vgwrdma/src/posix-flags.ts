@@ -2,8 +2,9 @@
 // (mode of new object files), --concurrency (backend operations in flight) and --chuid / --chgid
 // (new files and directories owned by the requesting account). Same names, environment
 // variables and defaults. Spread into POSIX_FLAGS (flags.ts).
+
+import { option } from '@vgwrdma/cli-options';
 import { z } from 'zod';
-import type { FlagSpec } from './flags.js';
 import { octalMode } from './octal-mode.js';
 
 const positive = z
@@ -12,47 +13,32 @@ const positive = z
   .transform(Number)
   .refine((n) => n >= 1, 'must be at least 1');
 
-export const POSIX_EXTRA_FLAGS = [
-  {
-    name: 'bucketlinks',
-    type: 'boolean',
+export const POSIX_EXTRA_OPTIONS = {
+  bucketlinks: option(z.boolean(), {
     env: ['VGW_BUCKET_LINKS'],
-    schema: z.boolean(),
     default: false,
     help: 'allow symlinked directories at bucket level to be treated as buckets (keys still never leave the link target)',
-  },
-  {
-    name: 'chuid',
-    type: 'boolean',
+  }),
+  chuid: option(z.boolean(), {
     env: ['VGW_CHOWN_UID'],
-    schema: z.boolean(),
     default: false,
     help: "chown newly created files and directories to the client account's userID (users.json; needs root or CAP_CHOWN)",
-  },
-  {
-    name: 'chgid',
-    type: 'boolean',
+  }),
+  chgid: option(z.boolean(), {
     env: ['VGW_CHOWN_GID'],
-    schema: z.boolean(),
     default: false,
     help: "chown newly created files and directories to the client account's groupID (users.json; needs root or CAP_CHOWN)",
-  },
-  {
-    name: 'file-perms',
-    type: 'string',
+  }),
+  'file-perms': option(octalMode, {
     env: ['VGW_FILE_PERMS'],
-    schema: octalMode,
     default: '0644',
     arg: 'MODE',
     help: 'default file permissions for new objects (octal; set exactly, whatever the umask)',
-  },
-  {
-    name: 'concurrency',
-    type: 'string',
+  }),
+  concurrency: option(positive, {
     env: ['VGW_POSIX_CONCURRENCY'],
-    schema: positive,
     default: '5000',
     arg: 'N',
     help: 'maximum concurrent backend operations; more wait their turn',
-  },
-] as const satisfies readonly FlagSpec[];
+  }),
+};

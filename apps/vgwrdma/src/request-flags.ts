@@ -1,9 +1,10 @@
 // Gateway-wide request settings from versitygw's flag set: --mp-max-parts (highest part number
 // of a multipart upload), --copy-object-threshold (largest CopyObject source) and
 // --cors-allow-origin (the CORS answer of buckets without a configuration). Same names,
-// environment variables and defaults. Spread into GLOBAL_FLAGS (flags.ts).
+// environment variables and defaults. Spread into the global options (flags.ts).
+
+import { option } from '@vgwrdma/cli-options';
 import { z } from 'zod';
-import type { FlagSpec } from './flags.js';
 
 const S3_MAX_PARTS = 10_000;
 const S3_MAX_COPY = 5 * 1024 ** 3;
@@ -25,31 +26,22 @@ const origin = z
   .string()
   .regex(/^(\*|https?:\/\/[^\s/,]+)$/, 'must be * or an origin such as https://app.example.com');
 
-export const REQUEST_FLAGS = [
-  {
-    name: 'mp-max-parts',
-    type: 'string',
+export const REQUEST_OPTIONS = {
+  'mp-max-parts': option(maxParts, {
     env: ['VGW_MP_MAX_PARTS'],
-    schema: maxParts,
     default: String(S3_MAX_PARTS),
     arg: 'N',
     help: 'highest part number of a multipart upload (UploadPart beyond it: 400 InvalidArgument)',
-  },
-  {
-    name: 'copy-object-threshold',
-    type: 'string',
+  }),
+  'copy-object-threshold': option(bytes, {
     env: ['VGW_COPY_OBJECT_THRESHOLD'],
-    schema: bytes,
     default: String(S3_MAX_COPY),
     arg: 'BYTES',
     help: 'largest source a CopyObject may copy, in bytes (larger: 400 InvalidRequest)',
-  },
-  {
-    name: 'cors-allow-origin',
-    type: 'string',
+  }),
+  'cors-allow-origin': option(origin, {
     env: ['VGW_CORS_ALLOW_ORIGIN'],
-    schema: origin,
     arg: 'ORIGIN',
     help: 'default CORS Access-Control-Allow-Origin (* or an origin) for buckets without a CORS configuration and for admin requests',
-  },
-] as const satisfies readonly FlagSpec[];
+  }).optional(),
+};

@@ -6,7 +6,9 @@
 // process.exit.
 import { serviceUrl } from '@vgwrdma/backend-azure';
 import type { Backend } from '@vgwrdma/backend-contract';
+import type { Env } from '@vgwrdma/cli-options';
 import type { RdmaPlugin } from '@vgwrdma/cu-backend';
+import { StartupError, UsageError } from '@vgwrdma/errors';
 import { createGateway, type Gateway, type IamStore } from '@vgwrdma/gateway';
 import { installNativeKernels } from '@vgwrdma/native/kernels';
 import { createAccessLog } from './access-log/index.js';
@@ -20,10 +22,9 @@ import { weakSecretWarnings } from './iam/weak-secrets.js';
 import type { ListenAddress } from './listen-address.js';
 import { createLoggers, type Loggers } from './logger.js';
 import { createAppMetrics, type MetricsServer, startMetricsServer } from './metrics/index.js';
-import { openBackend, StartupError } from './open-backend.js';
+import { openBackend } from './open-backend.js';
 import { openRdma } from './open-rdma.js';
 import { watchReloadSignal } from './reload-signal.js';
-import { type Env, UsageError } from './resolve-flags.js';
 import { watchShutdownSignals } from './signals.js';
 import { loadTlsFiles } from './tls-files.js';
 import { reloadTls } from './tls-reload.js';

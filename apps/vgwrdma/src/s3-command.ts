@@ -13,13 +13,18 @@ import {
   S3Backend,
   type S3BackendOptions,
 } from '@vgwrdma/backend-s3';
-import { ByteSizeError, parseByteSize } from '@vgwrdma/rdma-protocol';
+import {
+  ByteSizeError,
+  type Env,
+  HELP_OPTION,
+  nonEmpty,
+  option,
+  optionLevel,
+  parseByteSize,
+} from '@vgwrdma/cli-options';
+import { UsageError } from '@vgwrdma/errors';
 import { z } from 'zod';
-import { type FlagSpec, HELP_FLAG } from './flags.js';
-import { type Env, resolveFlags, UsageError } from './resolve-flags.js';
-import { flagLines } from './usage.js';
 
-const nonEmpty = z.string().min(1, 'must not be empty');
 const boolFlag = z.boolean();
 /** Bytes in parseByteSize's forms (16MiB, 1048576, ...) within [min, max]. */
 const bytesIn = (min: number, max: number) =>
@@ -39,111 +44,78 @@ const endpoint = z.url({
   error: 'must be an http:// or https:// URL',
 });
 
-export const S3_FLAGS = [
-  {
-    name: 'access',
+const S3_OPTIONS = {
+  access: option(nonEmpty, {
     short: 'a',
-    type: 'string',
     env: ['VGW_S3_ACCESS_KEY'],
-    schema: nonEmpty,
     arg: 'KEY',
     help: 'upstream access key id (the AWS default credential chain when not given)',
-  },
-  {
-    name: 'secret',
+  }).optional(),
+  secret: option(nonEmpty, {
     short: 's',
-    type: 'string',
     env: ['VGW_S3_SECRET_KEY'],
-    schema: nonEmpty,
     arg: 'SECRET',
     help: 'upstream secret access key',
-  },
-  {
-    name: 'endpoint',
-    type: 'string',
+  }).optional(),
+  endpoint: option(endpoint, {
     env: ['VGW_S3_ENDPOINT'],
-    schema: endpoint,
     arg: 'URL',
     help: 'upstream s3 service endpoint, AWS S3 if not given',
-  },
-  {
-    name: 'region',
-    type: 'string',
+  }).optional(),
+  region: option(z.string().regex(/^[a-z0-9-]+$/, 'must be a region name such as us-east-1'), {
     env: ['VGW_S3_REGION'],
-    schema: z.string().regex(/^[a-z0-9-]+$/, 'must be a region name such as us-east-1'),
     default: 'us-east-1',
     arg: 'REGION',
     help: 'upstream s3 service region',
-  },
-  {
-    name: 'meta-bucket',
-    type: 'string',
+  }),
+  'meta-bucket': option(nonEmpty, {
     env: ['VGW_S3_META_BUCKET'],
-    schema: nonEmpty,
     arg: 'BUCKET',
     help: 'existing upstream bucket where the gateway keeps bucket ACLs, policies, CORS and website configurations (hidden from clients)',
-  },
-  {
-    name: 'anonymous-credentials',
+  }).optional(),
+  'anonymous-credentials': option(boolFlag, {
     aliases: ['anonymous'],
-    type: 'boolean',
     env: ['VGW_S3_ANONYMOUS_CREDENTIALS'],
-    schema: boolFlag,
     default: false,
     help: 'send unsigned upstream requests instead of using credentials',
-  },
-  {
-    name: 'disable-checksum',
-    type: 'boolean',
+  }),
+  'disable-checksum': option(boolFlag, {
     env: ['VGW_S3_DISABLE_CHECKSUM'],
-    schema: boolFlag,
     default: false,
     help: 'send no flexible checksums upstream (client checksums are still verified)',
-  },
-  {
-    name: 'ssl-skip-verify',
-    type: 'boolean',
+  }),
+  'ssl-skip-verify': option(boolFlag, {
     env: ['VGW_S3_SSL_SKIP_VERIFY'],
-    schema: boolFlag,
     default: false,
     help: 'skip TLS certificate verification of the upstream',
-  },
-  {
-    name: 'use-path-style',
-    type: 'boolean',
+  }),
+  'use-path-style': option(boolFlag, {
     env: ['VGW_S3_USE_PATH_STYLE'],
-    schema: boolFlag,
     default: false,
     help: 'use path-style addressing upstream (endpoint/bucket/key)',
-  },
-  {
-    name: 'upload-part-size',
-    type: 'string',
+  }),
+  'upload-part-size': option(bytesIn(MIN_UPLOAD_PART_SIZE, MAX_UPLOAD_PART_SIZE), {
     env: ['VGW_S3_UPLOAD_PART_SIZE'],
-    schema: bytesIn(MIN_UPLOAD_PART_SIZE, MAX_UPLOAD_PART_SIZE),
     default: `${DEFAULT_UPLOAD_PART_SIZE / 1024 ** 2}MiB`,
     arg: 'BYTES',
     help: 'bodies of unknown length (chunked, POST forms): up to this size spooled and sent as one PutObject, above it a multipart upload upstream in parts of this size (5MiB..5GiB)',
-  },
-  {
-    name: 'spool-memory',
-    type: 'string',
+  }),
+  'spool-memory': option(bytesIn(0, MAX_UPLOAD_PART_SIZE), {
     env: ['VGW_S3_SPOOL_MEMORY'],
-    schema: bytesIn(0, MAX_UPLOAD_PART_SIZE),
     default: `${DEFAULT_SPOOL_MEMORY / 1024 ** 2}MiB`,
     arg: 'BYTES',
     help: 'bytes of one spooled body (or part) kept in memory before the rest goes to a temp file',
-  },
-  {
-    name: 'spool-dir',
-    type: 'string',
+  }),
+  'spool-dir': option(nonEmpty, {
     env: ['VGW_S3_SPOOL_DIR'],
-    schema: nonEmpty,
     arg: 'DIR',
     help: 'directory of the spool temp files (unlinked as soon as opened) [default: the OS temp directory]',
-  },
-  HELP_FLAG,
-] as const satisfies readonly FlagSpec[];
+  }).optional(),
+  ...HELP_OPTION,
+};
+
+const S3_LEVEL = optionLevel(S3_OPTIONS);
+export const S3_FLAGS = S3_LEVEL.flags;
 
 export interface S3BackendConfig {
   readonly kind: 's3';
@@ -159,7 +131,7 @@ export function s3BackendConfig(
   if (positionals.length > 0) {
     throw new UsageError(`unexpected argument(s) for the s3 backend: ${positionals.join(' ')}`);
   }
-  const f = resolveFlags(S3_FLAGS, values, env);
+  const f = S3_LEVEL.resolve(values, env);
   if ((f.access === undefined) !== (f.secret === undefined)) {
     throw new UsageError(
       'give both --access and --secret for the upstream, or neither (default credential chain)',
@@ -228,6 +200,6 @@ ACLs (owners), policies, CORS and website configurations are kept in that upstre
 versitygw does; without it, bucket ownership is not tracked.
 
 S3 flags:
-${flagLines(S3_FLAGS)}
+${S3_LEVEL.help()}
 `;
 }

@@ -5,8 +5,8 @@
 import { X509Certificate } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createSecureContext } from 'node:tls';
+import { StartupError } from '@vgwrdma/errors';
 import type { TlsCredentials } from '@vgwrdma/gateway';
-import { StartupError } from './open-backend.js';
 
 /** Where the pair lives (absolute paths). */
 export interface TlsFiles {

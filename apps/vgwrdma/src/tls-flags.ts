@@ -1,26 +1,21 @@
 // The HTTPS listener's flags: versitygw's --cert / --key (same environment variables). Given
 // together they turn the S3 port into HTTPS (TLS 1.2+); one without the other is a usage error.
-// Spread into GLOBAL_FLAGS (flags.ts) like the limit and --rdma-* rows.
+// Spread into the global options (flags.ts).
+
+import { option } from '@vgwrdma/cli-options';
 import { z } from 'zod';
-import type { FlagSpec } from './flags.js';
 
 const file = z.string().min(1, 'must be a file path');
 
-export const TLS_FLAGS = [
-  {
-    name: 'cert',
-    type: 'string',
+export const TLS_OPTIONS = {
+  cert: option(file, {
     env: ['VGW_CERT'],
-    schema: file,
     arg: 'FILE',
     help: 'TLS certificate chain (PEM); with --key the gateway serves HTTPS (TLS 1.2+); re-read on SIGHUP',
-  },
-  {
-    name: 'key',
-    type: 'string',
+  }).optional(),
+  key: option(file, {
     env: ['VGW_KEY'],
-    schema: file,
     arg: 'FILE',
     help: 'TLS private key (PEM) of --cert; re-read on SIGHUP',
-  },
-] as const satisfies readonly FlagSpec[];
+  }).optional(),
+};

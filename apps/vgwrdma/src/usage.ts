@@ -1,19 +1,6 @@
-// The --help texts, generated from the flag tables so they can never drift from what is parsed.
-import { type FlagSpec, GLOBAL_FLAGS, POSIX_FLAGS } from './flags.js';
-
-export function flagLines(flags: readonly FlagSpec[]): string {
-  const rows = flags.map((flag) => {
-    const longs = [flag.name, ...(flag.aliases ?? [])].map((name) => `--${name}`).join(', ');
-    const names = `${flag.short ? `-${flag.short}, ` : '    '}${longs}${flag.arg ? ` ${flag.arg}` : ''}`;
-    const extras = [
-      flag.default !== undefined && flag.default !== false ? `default ${String(flag.default)}` : '',
-      flag.env.length > 0 ? `env ${flag.env.join(', ')}` : '',
-    ].filter(Boolean);
-    return { names, help: extras.length > 0 ? `${flag.help} [${extras.join('; ')}]` : flag.help };
-  });
-  const width = Math.max(...rows.map((row) => row.names.length)) + 2;
-  return rows.map((row) => `  ${row.names.padEnd(width)}${row.help}`).join('\n');
-}
+// The --help texts, generated from the option schemas so they can never drift from what is parsed.
+import { helpLines } from '@vgwrdma/cli-options';
+import { GLOBAL_FLAGS, POSIX_FLAGS } from './flags.js';
 
 export function globalUsage(): string {
   return `vgwrdma - S3 gateway that can move object data by RDMA (cuObject DC v1) or softnic
@@ -37,7 +24,7 @@ Admin:
   admin    manage the accounts and bucket owners of a running gateway (create-user, list-users, ...)
 
 Global flags:
-${flagLines(GLOBAL_FLAGS)}
+${helpLines(GLOBAL_FLAGS)}
 `;
 }
 
@@ -52,6 +39,6 @@ Every subdirectory of <root> is a bucket; the object key "a/b/c" of bucket "b1" 
 --sidecar or --nometa is given.
 
 Posix flags:
-${flagLines(POSIX_FLAGS)}
+${helpLines(POSIX_FLAGS)}
 `;
 }

@@ -2,9 +2,10 @@
 // stats endpoint; off unless given), its TLS pair (--webui-cert / --webui-cert-key; by default the
 // gateway's --cert / --key when it has them) and --webui-origin (the origin browsers see when the
 // console sits behind a reverse proxy) and --webui-s3-url (where its browsers reach the S3 API
-// there). Spread into GLOBAL_FLAGS (flags.ts).
+// there). Spread into the global options (flags.ts).
+
+import { option } from '@vgwrdma/cli-options';
 import { z } from 'zod';
-import type { FlagSpec } from './flags.js';
 import { isHttpUrl } from './http-url.js';
 import { listenAddress } from './listen-address.js';
 
@@ -24,51 +25,39 @@ const origins = z
     'must be one or more comma-separated origins such as https://console.example.com (no path, no wildcard)',
   );
 
-export const WEBUI_FLAGS = [
-  {
-    name: 'webui',
-    type: 'string',
+export const WEBUI_OPTIONS = {
+  webui: option(listenAddress, {
     env: ['VGW_WEBUI'],
-    schema: listenAddress,
     arg: 'ADDR',
     help: "serve the web console on its own listener (<ip>:<port>, :<port> or a unix socket); the S3 and admin ports then answer its origin's CORS requests",
-  },
-  {
-    name: 'webui-cert',
-    type: 'string',
+  }).optional(),
+  'webui-cert': option(file, {
     env: ['VGW_WEBUI_CERT'],
-    schema: file,
     arg: 'FILE',
     help: "TLS certificate chain (PEM) of the web console; with --webui-cert-key it serves HTTPS (default: the gateway's --cert / --key when given)",
-  },
-  {
-    name: 'webui-cert-key',
-    type: 'string',
+  }).optional(),
+  'webui-cert-key': option(file, {
     env: ['VGW_WEBUI_CERT_KEY'],
-    schema: file,
     arg: 'FILE',
     help: 'TLS private key (PEM) of --webui-cert',
-  },
-  {
-    name: 'webui-origin',
-    type: 'string',
+  }).optional(),
+  'webui-origin': option(origins, {
     env: ['VGW_WEBUI_ORIGIN'],
-    schema: origins,
     arg: 'ORIGINS',
     help: "the console's origin(s) as browsers see them behind a reverse proxy (comma-separated, e.g. https://console.example.com); added to the listener's own",
-  },
-  {
-    name: 'webui-s3-url',
-    type: 'string',
-    env: ['VGW_WEBUI_S3_URL'],
-    schema: z
+  }).optional(),
+  'webui-s3-url': option(
+    z
       .string()
       .refine(
         (v) => isHttpUrl(v) && /^https?:\/\/[^/]+\/?$/.test(v),
         'must be an http:// or https:// URL without a path, e.g. https://s3.example.com',
       )
       .transform((v) => v.replace(/\/$/, '')),
-    arg: 'URL',
-    help: "where the console's browsers reach the S3 API (behind a reverse proxy); default the S3 listener's address",
-  },
-] as const satisfies readonly FlagSpec[];
+    {
+      env: ['VGW_WEBUI_S3_URL'],
+      arg: 'URL',
+      help: "where the console's browsers reach the S3 API (behind a reverse proxy); default the S3 listener's address",
+    },
+  ).optional(),
+};

@@ -1,9 +1,10 @@
 // --adopt-ownerless-buckets: off by default; the access key from the flag or
 // VGW_ADOPT_OWNERLESS_BUCKETS (the flag wins); an empty value is refused naming the flag; listed
 // in --help. What it does at start-up is ownerless-buckets.e2e.test.ts's.
+
+import { UsageError } from '@vgwrdma/errors';
 import { describe, expect, it } from 'vitest';
 import { parseCommandLine } from '../src/config.js';
-import { UsageError } from '../src/resolve-flags.js';
 
 const creds = { ROOT_ACCESS_KEY_ID: 'ak', ROOT_SECRET_ACCESS_KEY: 'sk' };
 

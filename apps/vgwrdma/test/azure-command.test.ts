@@ -1,9 +1,10 @@
 // The `azure` subcommand's command line: versitygw's azure flag names, aliases and AZ_*
 // variables, flags winning over the environment, errors that name the flag, and banner rows that
 // never show the key or token.
+
+import type { Env } from '@vgwrdma/cli-options';
 import { describe, expect, it } from 'vitest';
 import { formatBanner } from '../src/banner.js';
-import type { Env } from '../src/resolve-flags.js';
 import { backendConfig, usageError as usageErrorOf } from './helpers/command-line.js';
 
 const root = { ROOT_ACCESS_KEY_ID: 'gw-ak', ROOT_SECRET_ACCESS_KEY: 'gw-sk' };

@@ -1,9 +1,10 @@
 // --bucket-cache-ttl: seconds (fractions allowed) to milliseconds, 5 s by default, from the flag or
 // VGW_BUCKET_CACHE_TTL (the flag wins); 0, negative, non-numbers and more than an hour are refused
 // with a message naming the flag.
+
+import { UsageError } from '@vgwrdma/errors';
 import { describe, expect, it } from 'vitest';
 import { parseCommandLine } from '../src/config.js';
-import { UsageError } from '../src/resolve-flags.js';
 
 const creds = { ROOT_ACCESS_KEY_ID: 'ak', ROOT_SECRET_ACCESS_KEY: 'sk' };
 

@@ -1,8 +1,9 @@
 // --event-webhook-url and its queue bounds: off by default, read from versitygw's environment
 // variable, and a bad value is a UsageError naming the flag.
+
+import { UsageError } from '@vgwrdma/errors';
 import { describe, expect, it } from 'vitest';
 import { parseCommandLine } from '../src/config.js';
-import { UsageError } from '../src/resolve-flags.js';
 
 const creds = { ROOT_ACCESS_KEY_ID: 'ak', ROOT_SECRET_ACCESS_KEY: 'sk' };
 const config = (argv: string[], env: Record<string, string> = creds) => {

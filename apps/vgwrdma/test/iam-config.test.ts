@@ -1,9 +1,10 @@
 // The IAM store flags (iam-flags.ts, iam-config.ts): versitygw's names and environment variables
 // for LDAP, the S3 bucket and the cache; one store at a time; a half-configured store is an error
 // naming the missing flags; Vault and FreeIPA flags stop the start by name.
+
+import type { Env } from '@vgwrdma/cli-options';
 import { describe, expect, it } from 'vitest';
 import { parseCommandLine } from '../src/config.js';
-import type { Env } from '../src/resolve-flags.js';
 import { ROOT_ENV, serveConfig, usageError as usageErrorOf } from './helpers/command-line.js';
 
 /** `vgwrdma <argv> posix data` with the root keys and whatever else the test adds to the environment. */

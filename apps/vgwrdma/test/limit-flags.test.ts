@@ -1,8 +1,9 @@
 // The listener limits: versitygw's names, aliases, environment variables and defaults for
 // --max-connections / --max-requests, and --body-idle-timeout in (fractional) seconds.
+
+import { UsageError } from '@vgwrdma/errors';
 import { describe, expect, it } from 'vitest';
 import { parseCommandLine } from '../src/config.js';
-import { UsageError } from '../src/resolve-flags.js';
 
 const creds = { ROOT_ACCESS_KEY_ID: 'ak', ROOT_SECRET_ACCESS_KEY: 'sk' };
 

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PosixBackend } from '@vgwrdma/backend-posix';
 import { CuServer } from '@vgwrdma/cu-backend';
+import { StartupError } from '@vgwrdma/errors';
 import { describe, expect, it } from 'vitest';
-import { StartupError } from '../src/open-backend.js';
 import { openRdma } from '../src/open-rdma.js';
 
 const FLAGS = { ip: '127.0.0.1', port: 19100, poolBufSize: 4096, poolBufCount: 1 } as const;

@@ -1,9 +1,10 @@
 // The --rdma-* flags: off unless --rdma-ip (or VGW_RDMA_IP) is given; vgwrdma's defaults (with a
 // 64 MiB buffer instead of 1 GiB); flag > env > default; errors that name the flag.
-import { BYTE_SIZE_FORMS } from '@vgwrdma/rdma-protocol';
+
+import type { Env } from '@vgwrdma/cli-options';
+import { BYTE_SIZE_FORMS } from '@vgwrdma/cli-options';
+import { defaultPoolBufCount } from '@vgwrdma/cu-backend';
 import { describe, expect, it } from 'vitest';
-import { defaultPoolBufCount } from '../src/rdma-flags.js';
-import type { Env } from '../src/resolve-flags.js';
 import { globalUsage } from '../src/usage.js';
 import { ROOT_ENV, serveConfig, usageError as usageErrorOf } from './helpers/command-line.js';
 

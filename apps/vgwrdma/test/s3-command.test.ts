@@ -1,10 +1,11 @@
 // The `s3` subcommand's command line: versitygw's s3 flag names and VGW_S3_* variables, the
 // upstream keys kept apart from the gateway's root keys, errors that name the problem, the help
 // text and the banner rows.
+
+import type { Env } from '@vgwrdma/cli-options';
 import { describe, expect, it } from 'vitest';
 import { formatBanner } from '../src/banner.js';
 import { parseCommandLine } from '../src/config.js';
-import type { Env } from '../src/resolve-flags.js';
 import { backendConfig, usageError as usageErrorOf } from './helpers/command-line.js';
 
 const root = { ROOT_ACCESS_KEY_ID: 'gw-ak', ROOT_SECRET_ACCESS_KEY: 'gw-sk' };

@@ -1,11 +1,12 @@
 // --cert / --key / --ready on the command line: flag and environment (VGW_CERT, VGW_KEY,
 // VGW_READY), paths resolved against the working directory, one of the pair alone refused with
 // the missing flag named, and the banner's https endpoint and tls/ready rows.
+
+import { UsageError } from '@vgwrdma/errors';
 import { describe, expect, it } from 'vitest';
 import { formatBanner } from '../src/banner.js';
 import { parseCommandLine } from '../src/config.js';
 import { endpointUrl } from '../src/listen-address.js';
-import { UsageError } from '../src/resolve-flags.js';
 import { ROOT_ENV, serveConfig } from './helpers/command-line.js';
 
 const creds = ROOT_ENV;

@@ -3,9 +3,10 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { StartupError } from '@vgwrdma/errors';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseCommandLine } from '../src/config.js';
-import { openBackend, StartupError } from '../src/open-backend.js';
+import { openBackend } from '../src/open-backend.js';
 
 const env = { ROOT_ACCESS_KEY_ID: 'ak', ROOT_SECRET_ACCESS_KEY: 'sk' };
 const ctx = {

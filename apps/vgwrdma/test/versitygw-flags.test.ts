@@ -1,8 +1,9 @@
 // The versitygw flags added for issue 23 (listener-flags.ts, request-flags.ts, posix-flags.ts):
 // versitygw's names, aliases and environment variables, their defaults, and errors that name the
 // flag. What each does is tested end to end in versitygw-flags.e2e.test.ts.
+
+import type { Env } from '@vgwrdma/cli-options';
 import { describe, expect, it } from 'vitest';
-import type { Env } from '../src/resolve-flags.js';
 import { globalUsage, posixUsage } from '../src/usage.js';
 import { ROOT_ENV, serveConfig, usageError as usageErrorOf } from './helpers/command-line.js';
 

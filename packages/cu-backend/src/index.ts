@@ -11,7 +11,12 @@ export {
   type RdmaTransport,
 } from './open-cu-server.js';
 export { type RdmaPlugin, rdmaPlugin } from './rdma-plugin.js';
-export { parseRdmaPluginOptions, type RdmaPluginOptions } from './rdma-plugin-options.js';
+export {
+  defaultPoolBufCount,
+  parseRdmaPluginOptions,
+  RDMA_PLUGIN_OPTIONS,
+  type RdmaPluginOptions,
+} from './rdma-plugin-options.js';
 export { type RdmaStatsReport, rdmaStatsReport } from './rdma-stats.js';
 export type {
   RdmaTransferEvent,

@@ -3,8 +3,9 @@
 // of them), verification, and per-pair RDMA/std-s3 ratios for --compare.
 
 import { CreateBucketCommand, HeadBucketCommand, type S3Client } from '@aws-sdk/client-s3';
+import { formatByteSize } from '@vgwrdma/cli-options';
 import { DEFAULT_CONCURRENCY, DEFAULT_PART_SIZE } from '@vgwrdma/cuobjclient';
-import { formatByteSize, TOKEN_CAPACITY } from '@vgwrdma/rdma-protocol';
+import { TOKEN_CAPACITY } from '@vgwrdma/rdma-protocol';
 import type { Config } from './flags.js';
 import type { PartSettings } from './managed-transports.js';
 import type { Iteration, PairRatios, RunResult } from './result.js';

@@ -2,14 +2,18 @@
 // --help. vgwrdma's cuobjtest flags keep their names and defaults and Go's single-dash form
 // (-size 64MiB, -size=64MiB); GNU-style --size is accepted for every flag too.
 
-import { VgwrdmaError } from '@vgwrdma/errors';
 import {
   BYTE_SIZE_FORMS,
   ByteSizeError,
   formatByteSize,
+  integer,
+  parseBooleanText,
   parseByteSize,
-  TOKEN_CAPACITY,
-} from '@vgwrdma/rdma-protocol';
+} from '@vgwrdma/cli-options';
+import { UsageError } from '@vgwrdma/errors';
+import { TOKEN_CAPACITY } from '@vgwrdma/rdma-protocol';
+
+export { UsageError };
 
 /** S3's smallest part (but the last). */
 const MIN_PART_SIZE = 5 * 2 ** 20;
@@ -220,28 +224,11 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: 'help', field: 'help', kind: 'boolean', default: false, help: 'show this help' },
 ];
 
-/**
- * A command-line problem (code VGW_ERR_USAGE, as vgwrdma's): exit status 2, except a missing
- * secret, which exits 1 as the original cuobjtest does.
- */
-export class UsageError extends VgwrdmaError<'VGW_ERR_USAGE'> {
-  override readonly name = 'UsageError';
-  constructor(
-    message: string,
-    readonly exitCode: 1 | 2 = 2,
-  ) {
-    super('VGW_ERR_USAGE', message);
-  }
-}
+// A command-line problem is the catalogue's UsageError (VGW_ERR_USAGE): exit status 2, except a
+// missing secret, which exits 1 as the original cuobjtest does.
 
-const BOOLEAN_TEXT: Readonly<Record<string, boolean>> = {
-  true: true,
-  '1': true,
-  t: true,
-  false: false,
-  '0': false,
-  f: false,
-};
+const POSITIVE = integer(1);
+const WHOLE = integer(0);
 
 /** One size by the one byte-size rule (rdma-protocol); a refusal names the flag. */
 function byteSize(spec: FlagSpec, raw: string): number {
@@ -262,17 +249,17 @@ function convert(spec: FlagSpec, raw: string): Value {
     case 'sizes':
       return raw.split(',').map((part) => byteSize(spec, part));
     case 'count': {
-      if (!/^\d+$/.test(raw) || Number(raw) < 1)
-        throw new UsageError(`-${spec.name}: must be a positive integer, got '${raw}'`);
-      return Number(raw);
+      const n = POSITIVE.safeParse(raw);
+      if (!n.success) throw new UsageError(`-${spec.name}: must be a positive integer, got '${raw}'`);
+      return n.data;
     }
     case 'whole': {
-      if (!/^\d+$/.test(raw))
-        throw new UsageError(`-${spec.name}: must be 0 or a positive integer, got '${raw}'`);
-      return Number(raw);
+      const n = WHOLE.safeParse(raw);
+      if (!n.success) throw new UsageError(`-${spec.name}: must be 0 or a positive integer, got '${raw}'`);
+      return n.data;
     }
     case 'boolean': {
-      const b = BOOLEAN_TEXT[raw.toLowerCase()];
+      const b = parseBooleanText(raw);
       if (b === undefined) throw new UsageError(`-${spec.name}: must be true or false, got '${raw}'`);
       return b;
     }

@@ -1,7 +1,7 @@
 // --report FILE.svg|html: GB/s by object size, one line per (mode, direction), log2 x axis.
 // Plain SVG text (no dependencies); the HTML variant embeds it above a table of the numbers.
 
-import { formatByteSize } from '@vgwrdma/rdma-protocol';
+import { formatByteSize } from '@vgwrdma/cli-options';
 import type { RunResult } from './result.js';
 
 const W = 720;

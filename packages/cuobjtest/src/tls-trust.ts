@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { Agent } from 'node:https';
 import { rootCertificates } from 'node:tls';
-import { UsageError } from './flags.js';
+import { UsageError } from '@vgwrdma/errors';
 
 function readPem(flag: string, file: string): string {
   try {

@@ -1,4 +1,5 @@
-import { BYTE_SIZE_FORMS } from '@vgwrdma/rdma-protocol';
+import { readFileSync } from 'node:fs';
+import { BYTE_SIZE_FORMS } from '@vgwrdma/cli-options';
 import { describe, expect, it } from 'vitest';
 import { partsOf } from '../src/bench.js';
 import { FLAGS, parseFlags, UsageError, usage } from '../src/flags.js';
@@ -122,6 +123,18 @@ describe('flags', () => {
     const text = usage();
     for (const f of FLAGS) expect(text).toContain(`-${f.name}`);
     expect(text).toContain('(default 64MiB)');
+  });
+
+  it("the README's flag table lists every flag of the table (help and the table cannot drift)", () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const documented = new Set<string>();
+    for (const line of readme.split('\n')) {
+      if (!line.startsWith('| `')) continue;
+      const first = line.slice(2, line.indexOf(' |', 2));
+      for (const [, name] of first.matchAll(/`--?([a-z][a-z0-9-]*)/g)) documented.add(name as string);
+    }
+    const missing = FLAGS.map((f) => f.name).filter((name) => name !== 'help' && !documented.has(name));
+    expect(missing, `flags without a row in README.md: ${missing.join(', ')}`).toEqual([]);
   });
 });
 

@@ -3,3 +3,4 @@
 // every package (the pure protocol one included) can throw coded errors from the same table.
 
 export * from './errors.js';
+export * from './usage-error.js';

@@ -2,7 +2,6 @@
 // token codec, GID helpers, header names, the header parser, reply values, limits and the
 // descriptor type every other package takes its protocol from.
 
-export * from './byte-size.js';
 export type { RdmaAgent, RdmaDescriptor, RdmaScheme } from './descriptor.js';
 export { gidToIpv4, ipv4MappedGid, softnicEndpoint } from './gid.js';
 export {

@@ -3,11 +3,21 @@
 // table or, with --json, as JSON on stdout. A gateway that cannot be reached, or that refuses
 // (the S3 error code and message are printed), is exit status 1.
 import { parseArgs } from 'node:util';
-import { parseArgsOptions } from '../flags.js';
-import { type Env, resolveFlags, UsageError } from '../resolve-flags.js';
-import { flagLines } from '../usage.js';
+import {
+  cliOptions,
+  type Env,
+  helpLines,
+  parseArgv,
+  parserOptions,
+  resolveOptions,
+} from '@vgwrdma/cli-options';
+import { UsageError } from '@vgwrdma/errors';
+import type { z } from 'zod';
 import { type AdminConnection, adminCall, UnreachableError } from './admin-client.js';
-import { ADMIN_FLAGS } from './admin-flags.js';
+import { ADMIN_SCHEMA } from './admin-flags.js';
+
+const ADMIN_FLAGS = cliOptions(ADMIN_SCHEMA);
+
 import { ADMIN_VERBS, type AdminVerb } from './admin-verbs.js';
 import { parseError } from './admin-xml.js';
 import { longFormAliases } from './argv-aliases.js';
@@ -34,7 +44,7 @@ Commands:
 ${verbs}
 
 Flags:
-${flagLines(ADMIN_FLAGS)}
+${helpLines(ADMIN_FLAGS)}
 `;
 }
 
@@ -46,29 +56,13 @@ Usage:
   vgwrdma admin [flags] ${name} [command flags]${required === '' ? '' : `\n\nRequired: ${required}`}
 
 Command flags:
-${flagLines(verb.flags)}
+${helpLines(cliOptions(verb.flags))}
 `;
 }
 
-function parseLevel(
-  args: readonly string[],
-  flags: Parameters<typeof parseArgsOptions>[0],
-  positionals: boolean,
-) {
-  try {
-    return parseArgs({
-      args: longFormAliases(args, flags),
-      options: parseArgsOptions(flags),
-      strict: true,
-      allowPositionals: positionals,
-    });
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const unknown = /Unknown option '([^']+)'/.exec(message);
-    throw new UsageError(
-      unknown ? `unknown flag ${unknown[1]}` : message.replace(/\. To specify a positional argument.*$/s, ''),
-    );
-  }
+function parseLevel(args: readonly string[], schema: z.ZodObject, positionals: boolean) {
+  const flags = cliOptions(schema);
+  return parseArgv(longFormAliases(args, flags), parserOptions(flags), positionals);
 }
 
 type Parsed =
@@ -86,14 +80,14 @@ export function parseAdminCommandLine(argv: readonly string[], env: Env): Parsed
   // The verb is the first positional word: flags before it are the connection's.
   const { tokens } = parseArgs({
     args: longFormAliases(argv, ADMIN_FLAGS),
-    options: parseArgsOptions(ADMIN_FLAGS),
+    options: parserOptions(ADMIN_FLAGS),
     strict: false,
     allowPositionals: true,
     tokens: true,
   });
   const first = tokens.find((t) => t.kind === 'positional');
   const globalArgs = first === undefined ? argv : argv.slice(0, first.index);
-  const g0 = parseLevel(globalArgs, ADMIN_FLAGS, false);
+  const g0 = parseLevel(globalArgs, ADMIN_SCHEMA, false);
   if (g0.values.help === true) return { kind: 'help', text: adminUsage() };
   if (first?.kind !== 'positional') {
     throw new UsageError(`no admin command given (available: ${Object.keys(ADMIN_VERBS).join(', ')})`);
@@ -108,8 +102,8 @@ export function parseAdminCommandLine(argv: readonly string[], env: Env): Parsed
   const v0 = parseLevel(argv.slice(first.index + 1), verb.flags, true);
   if (v0.values.help === true) return { kind: 'help', text: verbUsage(name, verb) };
   if (v0.positionals.length > 0) throw new UsageError(`unexpected argument(s): ${v0.positionals.join(' ')}`);
-  const g = resolveFlags(ADMIN_FLAGS, g0.values, env);
-  const values = resolveFlags(verb.flags, v0.values, {}) as Record<string, unknown>;
+  const g = resolveOptions(ADMIN_SCHEMA, g0.values, env);
+  const values: Record<string, unknown> = resolveOptions(verb.flags, v0.values, {});
   const missing = verb.required.filter((f) => values[f] === undefined);
   if (missing.length > 0) {
     throw new UsageError(`${name} needs ${missing.map((f) => describe(verb, f)).join(' and ')}`);
@@ -148,7 +142,7 @@ function caBundle(file: string): Buffer {
 }
 
 function describe(verb: AdminVerb, flag: string): string {
-  const spec = verb.flags.find((f) => f.name === flag);
+  const spec = cliOptions(verb.flags).find((f) => f.name === flag);
   return spec?.short ? `--${flag} (-${spec.short})` : `--${flag}`;
 }
 

@@ -2,14 +2,14 @@
 // the admin API call its values make, and how the answer is shown (a table, or JSON with --json).
 // The calls are versitygw's: PATCH /create-user, /update-user?access=, /delete-user?access=,
 // /list-users, /list-buckets, /change-bucket-owner?bucket=&owner=.
-import type { FlagSpec } from '../flags.js';
+import type { z } from 'zod';
 import type { AdminCall } from './admin-client.js';
 import {
-  CHANGE_OWNER_FLAGS,
-  CREATE_USER_FLAGS,
-  DELETE_USER_FLAGS,
-  LIST_FLAGS,
-  UPDATE_USER_FLAGS,
+  CHANGE_OWNER_SCHEMA,
+  CREATE_USER_SCHEMA,
+  DELETE_USER_SCHEMA,
+  LIST_SCHEMA,
+  UPDATE_USER_SCHEMA,
 } from './admin-flags.js';
 import { formatTable } from './admin-table.js';
 import { type AccountFields, accountBody, parseBuckets, parseUsers } from './admin-xml.js';
@@ -25,7 +25,8 @@ export interface Output {
 
 export interface AdminVerb {
   readonly help: string;
-  readonly flags: readonly FlagSpec[];
+  /** The verb's own options. */
+  readonly flags: z.ZodObject;
   /** Flags without which the verb cannot run. */
   readonly required: readonly string[];
   call(v: VerbValues): AdminCall;
@@ -60,7 +61,7 @@ const done = (message: string, json: Record<string, unknown>): Output => ({
 export const ADMIN_VERBS: Readonly<Record<string, AdminVerb>> = {
   'create-user': {
     help: 'create a user account (role user unless --role says otherwise)',
-    flags: CREATE_USER_FLAGS,
+    flags: CREATE_USER_SCHEMA,
     required: ['access', 'secret'],
     call: (v) => ({
       operation: 'create-user',
@@ -70,7 +71,7 @@ export const ADMIN_VERBS: Readonly<Record<string, AdminVerb>> = {
   },
   'update-user': {
     help: "change a user's secret, role, ids, display name or e-mail (only the flags given)",
-    flags: UPDATE_USER_FLAGS,
+    flags: UPDATE_USER_SCHEMA,
     required: ['access'],
     call: (v) => ({
       operation: 'update-user',
@@ -81,14 +82,14 @@ export const ADMIN_VERBS: Readonly<Record<string, AdminVerb>> = {
   },
   'delete-user': {
     help: 'delete a user account',
-    flags: DELETE_USER_FLAGS,
+    flags: DELETE_USER_SCHEMA,
     required: ['access'],
     call: (v) => ({ operation: 'delete-user', query: { access: s(v.access) } }),
     show: (v) => done(`deleted user ${s(v.access)}`, { access: v.access }),
   },
   'list-users': {
     help: 'list the user accounts (secrets are never printed)',
-    flags: LIST_FLAGS,
+    flags: LIST_SCHEMA,
     required: [],
     call: () => ({ operation: 'list-users' }),
     show: (_v, body) => {
@@ -112,7 +113,7 @@ export const ADMIN_VERBS: Readonly<Record<string, AdminVerb>> = {
   },
   'list-buckets': {
     help: 'list every bucket with its owner',
-    flags: LIST_FLAGS,
+    flags: LIST_SCHEMA,
     required: [],
     call: () => ({ operation: 'list-buckets' }),
     show: (_v, body) => {
@@ -128,7 +129,7 @@ export const ADMIN_VERBS: Readonly<Record<string, AdminVerb>> = {
   },
   'change-bucket-owner': {
     help: 'give a bucket to another account',
-    flags: CHANGE_OWNER_FLAGS,
+    flags: CHANGE_OWNER_SCHEMA,
     required: ['bucket', 'owner'],
     call: (v) => ({ operation: 'change-bucket-owner', query: { bucket: s(v.bucket), owner: s(v.owner) } }),
     show: (v) =>

@@ -1,10 +1,10 @@
 // versitygw's admin flags have multi-letter aliases written with one dash (`-er URL`, `-ui 7`),
 // which node:util parseArgs would read as a cluster of short flags. Before parsing, a word that is
 // one dash plus a known multi-letter alias (optionally `=value`) becomes `--alias`.
-import type { FlagSpec } from '../flags.js';
+import type { CliOption } from '@vgwrdma/cli-options';
 
-export function longFormAliases(argv: readonly string[], flags: readonly FlagSpec[]): string[] {
-  const aliases = new Set(flags.flatMap((f) => (f.aliases ?? []).filter((a) => a.length > 1)));
+export function longFormAliases(argv: readonly string[], flags: readonly CliOption[]): string[] {
+  const aliases = new Set(flags.flatMap((f) => f.aliases.filter((a) => a.length > 1)));
   const out: string[] = [];
   for (const [i, word] of argv.entries()) {
     if (word === '--') return [...out, ...argv.slice(i)];

@@ -2,10 +2,11 @@
 // own TLS pair, or the gateway's), and works out the origins the S3 and admin ports must answer.
 // Started before the gateway is built, because the gateway's CORS rule needs the console's
 // origin; told where the S3 and admin listeners ended up once they listen (setConfig).
+
+import { StartupError } from '@vgwrdma/errors';
 import type { CredentialStore } from '@vgwrdma/gateway';
 import type { WebuiConfig } from '../config.js';
 import { type ListenAddress, listenerEndpoint } from '../listen-address.js';
-import { StartupError } from '../open-backend.js';
 import { loadTlsFiles } from '../tls-files.js';
 import { defaultConsoleDir, loadConsoleFiles } from './console-files.js';
 import { consoleOrigins } from './console-origins.js';

@@ -1,7 +1,13 @@
 // versitygw's one-dash multi-letter aliases (-er, -ui) become `--alias` before parseArgs; other
 // words (values, single-letter shorts, unknown words, everything after `--`) are left alone.
+
+import { cliOptions } from '@vgwrdma/cli-options';
 import { describe, expect, it } from 'vitest';
-import { ADMIN_FLAGS, CREATE_USER_FLAGS } from '../../src/admin/admin-flags.js';
+import { ADMIN_SCHEMA, CREATE_USER_SCHEMA } from '../../src/admin/admin-flags.js';
+
+const ADMIN_FLAGS = cliOptions(ADMIN_SCHEMA);
+const CREATE_USER_FLAGS = cliOptions(CREATE_USER_SCHEMA);
+
 import { longFormAliases } from '../../src/admin/argv-aliases.js';
 
 describe('longFormAliases', () => {

@@ -2,9 +2,11 @@
 // one kind) for an argv and an environment, and the message of the UsageError a bad one raises
 // (checked to be the usage error: code VGW_ERR_USAGE, exit status 2). The environment is taken
 // as given: spread ROOT_ENV into it where the test wants the root keys too.
+
+import type { Env } from '@vgwrdma/cli-options';
+import { UsageError } from '@vgwrdma/errors';
 import { expect } from 'vitest';
 import { type GatewayConfig, parseCommandLine } from '../../src/config.js';
-import { type Env, UsageError } from '../../src/resolve-flags.js';
 
 /** Root keys that satisfy the required --access/--secret. */
 export const ROOT_ENV = { ROOT_ACCESS_KEY_ID: 'ak', ROOT_SECRET_ACCESS_KEY: 'sk' } as const;

@@ -1,8 +1,8 @@
-// Byte sizes as operators type them: one rule for every size flag and environment variable
-// (vgwrdma's --pool-buf-size, cuobjtest's -size/--sizes). A whole number of bytes, or a number
-// with a unit, case-insensitive: B; K, M, G, T and KiB, MiB, GiB, TiB are binary (1024^n);
-// KB, MB, GB, TB are decimal (1000^n). A fraction is allowed when the result is whole bytes
-// (1.5KiB = 1536). Formatting picks the largest binary unit.
+// Byte sizes as operators type them: one rule for every size option (vgwrdma's --pool-buf-size,
+// --etag-part-size, cuobjtest's -size/-sizes). A whole number of bytes, or a number with a unit,
+// case-insensitive: B; K, M, G, T and KiB, MiB, GiB, TiB are binary (1024^n); KB, MB, GB, TB are
+// decimal (1000^n). A fraction is allowed when the result is whole bytes (1.5KiB = 1536).
+// Formatting picks the largest binary unit.
 import { VgwrdmaError } from '@vgwrdma/errors';
 
 const KiB = 2 ** 10;
