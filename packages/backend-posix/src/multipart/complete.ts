@@ -3,6 +3,8 @@
 // complete with the same parts (same etag) waits for the claim to end and answers the object the
 // winner published (recognised by `mp-metadata`'s uploadId). The parts are checked, assembled
 // into a temp file, given the upload's attributes, and published; then the claim is removed.
+// When the parts are exactly the ones written in place, 1..N (in-place.ts), the upload's
+// assembly file already holds the object: it is cut to size and published itself, no byte copied.
 // If checking or assembling fails, the claim is released so the client can retry.
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
@@ -20,19 +22,23 @@ import {
   normalizeETag,
   type RequestContext,
   S3Error,
+  s3ErrorFromErrno,
 } from '@vgwrdma/backend-contract';
 import type { PosixEnv } from '../env.js';
 import { isErrno, requireBucket } from '../fs/errors.js';
+import { accountOwner, type FileOwner } from '../fs/file-owner.js';
 import { abs, assertBucketName, assertKey, objectRel, uploadRel, uploadsRel } from '../fs/layout.js';
 import { ownerId } from '../fs/owner.js';
+import type { TempFile } from '../fs/temp-file.js';
 import { ATTR } from '../meta/attr-names.js';
 import { encodeMpMetadata } from '../meta/object-attrs.js';
 import { getText } from '../meta/store.js';
 import { isAttrsTooLarge } from '../meta/xattr-fit.js';
 import { openObject, readExisting } from '../ops/read-object.js';
 import { planWrite, publishVersion } from '../versioning/write-hook.js';
-import { assemble } from './assemble.js';
+import { assemble, copyParts, type PartCopy } from './assemble.js';
 import { combinePartCrcs, type PartCrc } from './full-object-crc.js';
+import { ASSEMBLY, adoptAssembly, placedPart, slotNumbers, slotRel, uploadStride } from './in-place.js';
 import { partChecksums } from './parts.js';
 import { findPart } from './replaced-parts.js';
 import {
@@ -48,8 +54,14 @@ const CLAIM_POLL_MS = 20;
 
 interface CheckedPart {
   number: number;
+  /** The part's record: its part file, or its in-place slot. */
   rel: string;
   size: number;
+  /** Where its bytes are: `size` at `at` in the file `data`. */
+  data: string;
+  at: number;
+  /** Written in place (rel is its slot). */
+  placed: boolean;
 }
 
 /**
@@ -217,6 +229,11 @@ async function finish(
   };
   // Every named part must exist with its ETag (InvalidPart) before sizes are judged.
   for (const p of input.parts) {
+    const placed = await findPlaced(env, claimed, p);
+    if (placed) {
+      parts.push(placed);
+      continue;
+    }
     const rel = await findPart(claimed, p, (r) => partETag(env, r));
     let size: number;
     try {
@@ -224,7 +241,7 @@ async function finish(
     } catch {
       throw new S3Error('InvalidPart');
     }
-    parts.push({ number: p.partNumber, rel, size });
+    parts.push({ number: p.partNumber, rel, size, data: rel, at: 0, placed: false });
   }
   for (const [i, p] of input.parts.entries()) {
     const { rel, size } = parts[i] as CheckedPart;
@@ -263,7 +280,15 @@ async function finish(
     else combined[alg] = crc;
   }
   const plan = await planWrite(env, input.bucket, input.key);
-  const assembled = await assemble(env, ctx, { bucket: input.bucket, parts, algorithms: reread });
+  const owner = accountOwner(env.chown, ctx.account);
+  const fill = reread.length === 0 ? await inPlacePlan(env, claimed, parts) : undefined;
+  const assembled = fill
+    ? { tmp: await completeInPlace(env, ctx, claimed, total, owner, fill), checksums: {} as Checksums }
+    : await assemble(env, ctx, {
+        bucket: input.bucket,
+        parts: parts.map((p) => ({ rel: p.data, at: p.at, size: p.size })),
+        algorithms: reread,
+      });
   try {
     const stored: Record<string, string> = { ...combined, ...assembled.checksums };
     let answer: Checksums = {};
@@ -317,6 +342,73 @@ async function finish(
     await assembled.tmp.discard();
     throw err;
   }
+}
+
+/** Part (number, etag) written in place and done, or undefined. */
+async function findPlaced(
+  env: PosixEnv,
+  claimed: string,
+  p: { partNumber: number; etag: string },
+): Promise<CheckedPart | undefined> {
+  const rel = slotRel(claimed, p.partNumber);
+  const placed = await placedPart(env, rel);
+  if (!placed) return undefined;
+  const etag = await getText(env.meta, rel, ATTR.etag);
+  if (etag === undefined || normalizeETag(etag) !== normalizeETag(p.etag)) return undefined;
+  const data = `${claimed}/${ASSEMBLY}`;
+  return { number: p.partNumber, rel, size: placed.size, data, at: placed.at, placed: true };
+}
+
+/**
+ * Whether the assembly file can be the object, and what must be copied into it first: the parts
+ * are 1..N, all but the last of the upload's stride and the last no larger; those written in
+ * place are at (n - 1) × stride; the others (a short last part that arrived before the stride was
+ * set, a part uploaded to a part file) are copied to where they belong, which no slot holds. No
+ * other slot may exist: none still being written (its bytes could land after the publish) and
+ * none of a part not named (cutting the file to size or copying over it must lose no part a later
+ * Complete could name). Undefined: the parts are assembled into a new file instead.
+ */
+async function inPlacePlan(
+  env: PosixEnv,
+  claimed: string,
+  parts: readonly CheckedPart[],
+): Promise<PartCopy[] | undefined> {
+  if (!parts.some((p) => p.placed)) return undefined;
+  const stride = await uploadStride(env, claimed);
+  if (stride === undefined) return undefined;
+  const last = parts.length - 1;
+  const lined = parts.every(
+    (p, i) =>
+      p.number === i + 1 &&
+      (i === last ? p.size <= stride : p.size === stride) &&
+      (!p.placed || p.at === i * stride),
+  );
+  if (!lined) return undefined;
+  const slots = await slotNumbers(env, claimed);
+  const placed = parts.filter((p) => p.placed).map((p) => p.number);
+  if (slots.length !== placed.length || slots.some((n, i) => n !== placed[i])) return undefined;
+  return parts
+    .filter((p) => !p.placed)
+    .map((p) => ({ rel: p.data, at: p.at, size: p.size, to: (p.number - 1) * stride }));
+}
+
+/** The assembly file as the object's temp file, with the parts that were not in place copied in. */
+async function completeInPlace(
+  env: PosixEnv,
+  ctx: RequestContext,
+  claimed: string,
+  size: number,
+  owner: FileOwner | undefined,
+  fill: readonly PartCopy[],
+): Promise<TempFile> {
+  const tmp = await adoptAssembly(env, claimed, size, owner);
+  try {
+    if (fill.length > 0) await copyParts(env, ctx, tmp, fill);
+  } catch (err) {
+    await tmp.discard();
+    throw s3ErrorFromErrno(err) ?? err;
+  }
+  return tmp;
 }
 
 async function checkCompleteConditions(env: PosixEnv, input: CompleteMultipartUploadInput): Promise<void> {
