@@ -16,7 +16,8 @@
 // UploadPartCopy and a body of unknown length go to a part file as before, so a region of the
 // assembly file is written by one upload only and a finished part's bytes are never overwritten
 // (Complete may name the ETag of any finished upload of a number). A failed in-place write removes
-// its slot (a retry may take it again); its partial bytes are referenced by nothing.
+// its slot (a retry may take it again); its partial bytes are referenced by nothing. A process
+// killed mid-part leaves its slot unfinished: the retry goes to a part file, Complete copies.
 // The names are not part numbers, so versitygw sees no part for a number written in place (its
 // Complete answers InvalidPart, never a wrong object). VGWRDMA_INPLACE_PARTS=off turns this off;
 // so does --nometa (no attribute to record a part in).

@@ -182,6 +182,28 @@ describe('with a sidecar attribute store (--sidecar)', () => {
   });
 });
 
+describe('in a versioned bucket', () => {
+  it('each Complete publishes its assembly file as a new version; the older stays readable', async () => {
+    await f.cleanup();
+    f = await fixture({ versioningName: 'versions' });
+    bucket = await withBucket(f);
+    await f.backend.putBucketVersioning(ctx(), bucket, 'Enabled');
+    const [a, b] = [sizes(5, 1), sizes(5, 2)];
+    const first = await roundTrip('v', a);
+    const second = await roundTrip('v', b);
+    expect([first.inPlace, second.inPlace]).toEqual([true, true]);
+    expect(first.out.versionId).toBeDefined();
+    expect(second.out.versionId).not.toBe(first.out.versionId);
+    const old = await f.backend.getObject(ctx(), {
+      bucket,
+      key: 'v',
+      versionId: first.out.versionId as string,
+    });
+    expect((await readAll(old.body)).equals(Buffer.concat(a))).toBe(true);
+    expect((await readObject('v')).bytes.equals(Buffer.concat(b))).toBe(true);
+  });
+});
+
 describe('other shapes fall back to copying, and give the right object', () => {
   it('a part before the last smaller than the stride', async () => {
     const datas = sizes(6, 5, 1);
