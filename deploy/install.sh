@@ -2,7 +2,7 @@
 # Installs the vgwrdma gateway from this repository into PREFIX (default /opt/vgwrdma):
 #   PREFIX/app                  the app with its production dependencies (pnpm deploy)
 #   PREFIX/lib                  libvgwrdma_shims.so (softnic, native hashing)
-#   PREFIX/bin/vgwrdma          the command (node PREFIX/app/dist/main.js, shim directory set)
+#   PREFIX/bin/vgwrdma          the command (node PREFIX/app/bin/vgwrdma.cjs, shim directory set)
 #   PREFIX/bin/vgwrdma-healthcheck  exits 0 while the liveness path answers 200 (Docker HEALTHCHECK)
 # These are the steps deploy/Dockerfile runs in its build stage, and what
 # apps/vgwrdma/test/service-install.e2e.test.ts runs on the test machine.
@@ -46,7 +46,7 @@ cat > "$prefix/bin/vgwrdma" <<SH
 #!/bin/sh
 # vgwrdma, as installed by deploy/install.sh.
 export VGWRDMA_SHIM_DIR="\${VGWRDMA_SHIM_DIR:-$prefix/lib}"
-exec node "$prefix/app/dist/main.js" "\$@"
+exec node "$prefix/app/bin/vgwrdma.cjs" "\$@"
 SH
 cat > "$prefix/bin/vgwrdma-healthcheck" <<SH
 #!/bin/sh

@@ -5,9 +5,10 @@
 //     + Retry-After) and the manager retries them; the upload completes byte-exact with the
 //     multipart ETag, and every retry the client counted is a pool-busy decline the gateway
 //     counted (no part failed, none went by HTTP) — whatever the interleaving.
-//   - CompleteMultipartUpload assembles by copy_file_range (default) and, with
-//     VGWRDMA_COPY_RANGE=off (as on a file system without it), by read/write: the same bytes
-//     and ETag either way.
+//   - CompleteMultipartUpload publishes the parts written in place (default: the parts line up),
+//     assembles part files by copy_file_range (VGWRDMA_INPLACE_PARTS=off) and, with
+//     VGWRDMA_COPY_RANGE=off too (as on a file system without it), by read/write: the same bytes
+//     and ETag every way (backend-posix's in-place.test.ts proves which path ran).
 import { createHash, randomFillSync } from 'node:crypto';
 import { CreateBucketCommand, GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { TransferManager } from '@vgwrdma/cuobjclient';
@@ -118,8 +119,9 @@ describe('managed uploads against the gateway', () => {
   });
 
   it.each([
-    ['copy_file_range', {}],
-    ['read/write (VGWRDMA_COPY_RANGE=off)', { VGWRDMA_COPY_RANGE: 'off' }],
+    ['parts written in place', {}],
+    ['copy_file_range (VGWRDMA_INPLACE_PARTS=off)', { VGWRDMA_INPLACE_PARTS: 'off' }],
+    ['read/write (VGWRDMA_COPY_RANGE=off)', { VGWRDMA_INPLACE_PARTS: 'off', VGWRDMA_COPY_RANGE: 'off' }],
   ])('Complete assembles by %s: byte-exact object, multipart ETag', async (_name, env) => {
     const { sdk } = await scene(['--pool-buf-size', '8MiB', '--pool-buf-count', '4'], env);
     const data = new Uint8Array(3 * PART + 12_345);

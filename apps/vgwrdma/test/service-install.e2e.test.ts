@@ -107,6 +107,7 @@ describe('deploy/: service install', { timeout: 120_000 }, () => {
       'bin/vgwrdma-healthcheck',
       'lib/libvgwrdma_shims.so',
       'app/dist/main.js',
+      'app/bin/vgwrdma.cjs',
     ])
       expect(existsSync(join(prefix, file)), file).toBe(true);
     // Workspace packages are copied in, so the install does not depend on the repository.

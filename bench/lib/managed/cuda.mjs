@@ -4,12 +4,12 @@
 // own device memory stops at one token's capacity and brings a pinned host twin of the same size).
 import { createRequire } from 'node:module';
 
-/** koffi: beside the bundle (bench/device), else rdma-ffi's dependency in the workspace. */
+/** koffi: beside the bundle (bench/device), else @vgwrdma/native's (the workspace's one koffi). */
 async function loadKoffi() {
   try {
     return (await import('koffi')).default;
   } catch {
-    return createRequire(new URL('../../../packages/rdma-ffi/package.json', import.meta.url))('koffi');
+    return createRequire(new URL('../../../packages/native/package.json', import.meta.url))('koffi');
   }
 }
 const koffi = await loadKoffi();

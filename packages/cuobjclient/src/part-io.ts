@@ -15,6 +15,7 @@ import {
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { getChecksum } from '@vgwrdma/backend-contract';
+import { DECLINE_REASON_HEADER } from '@vgwrdma/rdma-protocol';
 import { CuObjError } from './errors.js';
 import { discardBody, drainBody, readBodyInto } from './http-body.js';
 import { gatewayAnswer, judgeFailure, judgeSuccess } from './judge-reply.js';
@@ -66,7 +67,12 @@ export type PartAttempt =
       /** The answer's headers (lower-case), e.g. the object's checksum on a single PUT. */
       readonly headers: Readonly<Record<string, string>>;
     }
-  | { readonly kind: 'declined'; readonly error: CuObjError };
+  | {
+      readonly kind: 'declined';
+      readonly error: CuObjError;
+      /** x-amz-rdma-decline-reason, when the gateway sent one (isRetryableDecline judges it). */
+      readonly reason: string | undefined;
+    };
 
 /** Puts the part's bytes into the session's host memory (`view`: [0, length) of it). */
 export type FillPart = (view: Uint8Array, mem: SessionBuffer, span: PartSpan) => Promise<void>;
@@ -97,6 +103,10 @@ function putCommand(target: PutTarget, span: PartSpan, body: Uint8Array, sums: R
     : new PutObjectCommand({ ...target.extra, ...sums, Bucket, Key, Body: body });
 }
 
+function declineReason(answer: RawAnswer | undefined): string | undefined {
+  return answer?.headers[DECLINE_REASON_HEADER];
+}
+
 /** Network and client-side errors are rethrown as they are; gateway answers become CuObjErrors. */
 function rethrowUnlessDeclined(op: 'put' | 'get', err: unknown): void {
   if (!(err instanceof RdmaRequestError)) throw err;
@@ -125,7 +135,7 @@ export function putPart(session: Session, a: PutPartArgs): Promise<PartAttempt> 
     } catch (err) {
       rethrowUnlessDeclined('put', err);
       const e = err as RdmaRequestError;
-      return { kind: 'declined', error: declined('PUT', e.answer, e.cause) };
+      return { kind: 'declined', error: declined('PUT', e.answer, e.cause), reason: declineReason(e.answer) };
     }
     if (judgeSuccess('put', answer, a.span.length) === 'no-reply') {
       throw new CuObjError('VGW_ERR_CUOBJ_NO_RDMA_REPLY', 'PUT: gateway did not confirm RDMA offload', {
@@ -199,7 +209,7 @@ export function getRange(session: Session, a: GetRangeArgs): Promise<PartAttempt
       });
     } else if (!a.http) {
       discardBody(output.Body);
-      return { kind: 'declined', error: declined('GET', answer, undefined) };
+      return { kind: 'declined', error: declined('GET', answer, undefined), reason: declineReason(answer) };
     } else {
       await readBodyInto(output.Body, view); // the declined GET carries the range in its body
       via = 'http';

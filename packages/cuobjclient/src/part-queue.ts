@@ -1,12 +1,16 @@
 // Runs the parts of one managed transfer: at most `concurrency` in flight (each holding one pooled
 // session), a failed part retried up to maxRetries times when the failure is transient (network,
 // 5xx, timeout, a short or corrupt transfer), a declined part retried with backoff up to
-// declineRetries times and then sent by HTTP where fallback 'http' allows it. The first part that
+// declineRetries times when the decline is a busy one (x-amz-rdma-decline-reason judged by
+// rdma-protocol's isRetryableDecline; a gateway that names no reason is retried as before), and
+// then, or at once for a permanent decline (size-over-limit, anonymous, shutting-down, ...), sent by
+// HTTP where fallback 'http' allows it. The first part that
 // fails for good stops the scheduling; parts in flight are always let finish (a gateway may still
 // be reading or writing a session's memory until its answer comes, so a session is never reused
 // before that), then the queue rejects with VGW_ERR_CUOBJ_PART_FAILED naming the part, or with
 // VGW_ERR_CUOBJ_ABORTED when the signal fired. Progress is reported after each part, monotonic.
 
+import { isRetryableDecline } from '@vgwrdma/rdma-protocol';
 import { CuObjError } from './errors.js';
 import type { PartAttempt } from './part-io.js';
 import type { Session } from './session.js';
@@ -74,6 +78,16 @@ export function isRetryable(err: unknown): boolean {
   const code = (err as { code?: unknown } | undefined)?.code;
   const name = (err as { name?: unknown } | undefined)?.name;
   return (typeof code === 'string' && NETWORK_CODES.has(code)) || name === 'TimeoutError';
+}
+
+/**
+ * Whether another RDMA try of a declined part can help: a busy decline (pool-busy, no-channel,
+ * agent-busy) clears; a permanent one (the request is over the gateway's limit, anonymous, the
+ * gateway shutting down, no transport) answers the same every time. No reason header: a gateway
+ * older than the header, whose declines were busy ones, so it is retried.
+ */
+export function declineWorthRetrying(reason: string | undefined): boolean {
+  return reason === undefined || isRetryableDecline(reason);
 }
 
 export function abortedError(signal: AbortSignal): CuObjError {
@@ -147,7 +161,7 @@ export async function runParts(
         continue;
       }
       if (r.kind === 'declined') {
-        if (declines < q.declineRetries) {
+        if (declines < q.declineRetries && declineWorthRetrying(r.reason)) {
           declines++;
           retries++;
           await sleep(backoff(q.backoffMs, declines), q.signal);

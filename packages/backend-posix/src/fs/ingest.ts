@@ -32,6 +32,8 @@ interface IngestOptions {
   algorithms: readonly ChecksumAlgorithm[];
   /** How the ETag is computed (default: the MD5 of the whole body). */
   etag?: EtagMode | undefined;
+  /** Where in the file the body's first byte goes (default 0; a multipart part written in place). */
+  at?: number | undefined;
 }
 
 interface IngestResult {
@@ -63,7 +65,7 @@ export async function ingest(fh: PositionalFile, opts: IngestOptions): Promise<I
   // A stalled body never yields again; destroying it on abort ends the loop below.
   const onAbort = () => body.destroy(abortError(signal));
   signal.addEventListener('abort', onAbort, { once: true });
-  const writer = new PositionalWriter(fh);
+  const writer = new PositionalWriter(fh, opts.at ?? 0);
   let size = 0;
   /** Hashes a chunk (while its write, already started, runs). */
   const take = (chunk: Buffer) => {

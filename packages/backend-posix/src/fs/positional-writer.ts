@@ -24,7 +24,11 @@ export class PositionalWriter {
   private readonly inFlight = new Set<Promise<void>>();
   private error: unknown;
 
-  constructor(private readonly fh: PositionalFile) {}
+  /** `base`: where in the file the body's first byte goes (a multipart part written in place). */
+  constructor(
+    private readonly fh: PositionalFile,
+    private readonly base = 0,
+  ) {}
 
   /** Queues an owned chunk (the caller will not change it); written in batches. */
   push(chunk: Buffer): void {
@@ -52,8 +56,8 @@ export class PositionalWriter {
       this.pending = [];
       this.position = this.pendingBytes;
       this.pendingBytes = 0;
-      writeAllSync(this.fh.fd, chunks, 0);
-      this.fh.wrote?.(0, this.position);
+      writeAllSync(this.fh.fd, chunks, this.base);
+      this.fh.wrote?.(this.base, this.position);
       return;
     }
     this.flushPending();
@@ -79,7 +83,7 @@ export class PositionalWriter {
     const position = this.position;
     this.position += bytes;
     this.inFlightBytes += bytes;
-    const p = writeAll(this.fh, chunks, position)
+    const p = writeAll(this.fh, chunks, this.base + position)
       .catch((err: unknown) => {
         this.error ??= err;
       })

@@ -38,6 +38,8 @@ export const DEFAULT_FILE_PERMS = 0o644;
 export class TempFile {
   private closed = false;
   private done = false;
+  /** An adopted file (adopt()): discard() closes it and leaves the file where it is. */
+  private keep = false;
 
   private constructor(
     private readonly layout: Layout,
@@ -85,6 +87,17 @@ export class TempFile {
         await mkdir(abs(layout, dir), { recursive: true, mode: dirPerms });
       }
     }
+  }
+
+  /**
+   * An existing file `rel`, open as `fh`, handled as a temp file: its attributes are set and it
+   * is published like one, but discard() only closes it (the file stays, its owner's to remove).
+   * Multipart's in-place assembly file (multipart/in-place.ts) is published this way.
+   */
+  static adopt(layout: Layout, meta: MetaStore, rel: string, fh: FdFile, owner?: FileOwner): TempFile {
+    const file = new TempFile(layout, meta, rel, abs(layout, rel), fh, owner);
+    file.keep = true;
+    return file;
   }
 
   get fd(): number {
@@ -161,6 +174,7 @@ export class TempFile {
     if (this.done) return;
     this.done = true;
     await this.close().catch(() => undefined);
+    if (this.keep) return;
     await unlink(this.path).catch(() => undefined);
     await this.meta.dropped(this.rel).catch(() => undefined);
   }

@@ -27,6 +27,8 @@ export const ATTR = {
   publicAccessBlock: 'vgwrdma-public-access-block',
   /** This gateway's own: `<tag>-<pid>` of the process holding a multipart claim (fs/owner.ts). */
   claimOwner: 'vgwrdma-claim-owner',
+  /** This gateway's own: where a part written in place lies in the upload's assembly file (JSON). */
+  partAt: 'vgwrdma-part-at',
 } as const;
 
 /** content-type, cache-control, ... by ContentHeaders field. */

@@ -5,7 +5,8 @@
 // at its own offset. A file system that cannot (EXDEV, EOPNOTSUPP, ENOSYS, …) gets the rest of
 // that part and every later one by read/write through JS. `algorithms` names the checksums that
 // could not be combined: then every byte must be hashed anyway, so the whole object is copied
-// through JS, hashing as it goes.
+// through JS, hashing as it goes. A part written in place (in-place.ts) is read from the upload's
+// assembly file at its offset (`at`).
 
 import { createReadStream } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
@@ -34,12 +35,16 @@ const COPIES_AT_ONCE = Math.min(16, Math.max(4, Number(process.env.UV_THREADPOOL
 
 interface AssembleSpec {
   bucket: string;
-  parts: readonly { rel: string; size: number }[];
+  /** Each part's bytes: `size` of them at `at` (default 0) in the file `rel`. */
+  parts: readonly { rel: string; at?: number; size: number }[];
   algorithms: readonly ChecksumAlgorithm[];
 }
 
-/** How the bytes were put together: 'kernel' (copy_file_range throughout), 'js', or 'mixed'. */
-export type AssembleMethod = 'kernel' | 'js' | 'mixed';
+/**
+ * How the bytes were put together: 'kernel' (copy_file_range throughout), 'js', 'mixed', or
+ * 'in-place' (no copy: the parts were written where the object is, complete.ts).
+ */
+export type AssembleMethod = 'kernel' | 'js' | 'mixed' | 'in-place';
 
 interface Assembled {
   /** Holds the whole object; the caller sets attributes and publishes or discards it. */
@@ -63,7 +68,13 @@ export async function assemble(env: PosixEnv, ctx: RequestContext, spec: Assembl
       const { size, checksums } = await copyHashing(env, ctx, tmp, spec);
       return { tmp, size, checksums, method: 'js' };
     }
-    const { size, method } = await copyParts(env, ctx, tmp, spec.parts);
+    let size = 0;
+    const placed = spec.parts.map((p) => {
+      const to = size;
+      size += p.size;
+      return { ...p, to };
+    });
+    const method = await copyParts(env, ctx, tmp, placed);
     return { tmp, size, checksums: {}, method };
   } catch (err) {
     await tmp.discard();
@@ -71,19 +82,19 @@ export async function assemble(env: PosixEnv, ctx: RequestContext, spec: Assembl
   }
 }
 
-/** Every part at its offset, in the kernel where the file system allows it. */
-async function copyParts(
+/** A part's bytes and where they go in the object. */
+export type PartCopy = AssembleSpec['parts'][number] & { to: number };
+
+/**
+ * Every part to its offset `to` in `tmp`, in the kernel where the file system allows it (also
+ * used by complete.ts to fill the few parts of an in-place upload that are not in place).
+ */
+export async function copyParts(
   env: PosixEnv,
   ctx: RequestContext,
   tmp: TempFile,
-  parts: AssembleSpec['parts'],
-): Promise<{ size: number; method: AssembleMethod }> {
-  const offsets: number[] = [];
-  let size = 0;
-  for (const p of parts) {
-    offsets.push(size);
-    size += p.size;
-  }
+  parts: readonly PartCopy[],
+): Promise<AssembleMethod> {
   let kernel = true; // false once the file system declined: the rest goes through JS
   let inKernel = 0;
   let inJs = 0;
@@ -91,17 +102,18 @@ async function copyParts(
   const worker = async () => {
     for (let i = next++; i < parts.length; i = next++) {
       if (ctx.signal.aborted) throw abortError(ctx.signal);
-      const part = parts[i] as AssembleSpec['parts'][number];
-      const at = offsets[i] as number;
+      const part = parts[i] as PartCopy;
+      const at = part.to;
       const src = await open(abs(env, part.rel), 'r');
       try {
         let done = 0;
+        const from = part.at ?? 0;
         if (kernel && part.size > 0) {
-          const r = await copyRange(src.fd, 0, tmp.fd, at, part.size);
+          const r = await copyRange(src.fd, from, tmp.fd, at, part.size);
           done = r.done;
           if (!r.copied) kernel = false;
         }
-        if (done < part.size) await copyThroughJs(ctx, src, done, part.size, tmp, at);
+        if (done < part.size) await copyThroughJs(ctx, src, from, done, part.size, tmp, at);
         if (done > 0) inKernel++;
         if (done < part.size) inJs++;
       } finally {
@@ -111,14 +123,14 @@ async function copyParts(
     }
   };
   await Promise.all(Array.from({ length: Math.min(COPIES_AT_ONCE, parts.length) }, worker));
-  const method: AssembleMethod = inJs === 0 ? 'kernel' : inKernel === 0 ? 'js' : 'mixed';
-  return { size, method };
+  return inJs === 0 ? 'kernel' : inKernel === 0 ? 'js' : 'mixed';
 }
 
-/** Bytes [from, size) of the open part `src` into `tmp` at `at + from`, by read/write. */
+/** Bytes [from, size) of the part at `srcAt` in `src` into `tmp` at `at + from`, by read/write. */
 async function copyThroughJs(
   ctx: RequestContext,
   src: FileHandle,
+  srcAt: number,
   from: number,
   size: number,
   tmp: TempFile,
@@ -127,7 +139,7 @@ async function copyThroughJs(
   const buf = Buffer.allocUnsafe(Math.min(READ_CHUNK, size - from));
   for (let pos = from; pos < size; ) {
     if (ctx.signal.aborted) throw abortError(ctx.signal);
-    const { bytesRead } = await src.read(buf, 0, Math.min(buf.length, size - pos), pos);
+    const { bytesRead } = await src.read(buf, 0, Math.min(buf.length, size - pos), srcAt + pos);
     if (bytesRead === 0) throw new Error(`part changed while it was assembled: ${pos} of ${size} bytes`);
     await tmp.fh.write(buf, 0, bytesRead, at + pos);
     pos += bytesRead;
@@ -144,7 +156,10 @@ async function copyHashing(
   const hashers = spec.algorithms.map((a) => [a, getChecksum(a).create()] as [ChecksumAlgorithm, Hasher]);
   let size = 0;
   for (const part of spec.parts) {
-    for await (const raw of createReadStream(abs(env, part.rel), { highWaterMark: READ_CHUNK })) {
+    if (part.size === 0) continue;
+    const start = part.at ?? 0;
+    const range = { highWaterMark: READ_CHUNK, start, end: start + part.size - 1 };
+    for await (const raw of createReadStream(abs(env, part.rel), range)) {
       if (ctx.signal.aborted) throw abortError(ctx.signal);
       const chunk = raw as Buffer;
       for (const [, h] of hashers) h.update(chunk);

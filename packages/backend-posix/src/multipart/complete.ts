@@ -3,6 +3,8 @@
 // complete with the same parts (same etag) waits for the claim to end and answers the object the
 // winner published (recognised by `mp-metadata`'s uploadId). The parts are checked, assembled
 // into a temp file, given the upload's attributes, and published; then the claim is removed.
+// When the parts are exactly the ones written in place, 1..N (in-place.ts), the upload's
+// assembly file already holds the object: it is cut to size and published itself, no byte copied.
 // If checking or assembling fails, the claim is released so the client can retry.
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
@@ -23,6 +25,7 @@ import {
 } from '@vgwrdma/backend-contract';
 import type { PosixEnv } from '../env.js';
 import { isErrno, requireBucket } from '../fs/errors.js';
+import { accountOwner } from '../fs/file-owner.js';
 import { abs, assertBucketName, assertKey, objectRel, uploadRel, uploadsRel } from '../fs/layout.js';
 import { ownerId } from '../fs/owner.js';
 import { ATTR } from '../meta/attr-names.js';
@@ -32,6 +35,7 @@ import { isAttrsTooLarge } from '../meta/xattr-fit.js';
 import { openObject, readExisting } from '../ops/read-object.js';
 import { planWrite, publishVersion } from '../versioning/write-hook.js';
 import { assemble } from './assemble.js';
+import { type CheckedPart, completeInPlace, findPlaced, inPlacePlan } from './complete-in-place.js';
 import { combinePartCrcs, type PartCrc } from './full-object-crc.js';
 import { partChecksums } from './parts.js';
 import { findPart } from './replaced-parts.js';
@@ -45,12 +49,6 @@ import {
 } from './uploads.js';
 
 const CLAIM_POLL_MS = 20;
-
-interface CheckedPart {
-  number: number;
-  rel: string;
-  size: number;
-}
 
 /**
  * A part number listed more than once in a row (two uploads of one part raced and the client
@@ -217,6 +215,11 @@ async function finish(
   };
   // Every named part must exist with its ETag (InvalidPart) before sizes are judged.
   for (const p of input.parts) {
+    const placed = await findPlaced(env, claimed, p);
+    if (placed) {
+      parts.push(placed);
+      continue;
+    }
     const rel = await findPart(claimed, p, (r) => partETag(env, r));
     let size: number;
     try {
@@ -224,7 +227,7 @@ async function finish(
     } catch {
       throw new S3Error('InvalidPart');
     }
-    parts.push({ number: p.partNumber, rel, size });
+    parts.push({ number: p.partNumber, rel, size, data: rel, at: 0, placed: false });
   }
   for (const [i, p] of input.parts.entries()) {
     const { rel, size } = parts[i] as CheckedPart;
@@ -263,7 +266,15 @@ async function finish(
     else combined[alg] = crc;
   }
   const plan = await planWrite(env, input.bucket, input.key);
-  const assembled = await assemble(env, ctx, { bucket: input.bucket, parts, algorithms: reread });
+  const owner = accountOwner(env.chown, ctx.account);
+  const fill = reread.length === 0 ? await inPlacePlan(env, claimed, parts) : undefined;
+  const assembled = fill
+    ? { tmp: await completeInPlace(env, ctx, claimed, total, owner, fill), checksums: {} as Checksums }
+    : await assemble(env, ctx, {
+        bucket: input.bucket,
+        parts: parts.map((p) => ({ rel: p.data, at: p.at, size: p.size })),
+        algorithms: reread,
+      });
   try {
     const stored: Record<string, string> = { ...combined, ...assembled.checksums };
     let answer: Checksums = {};

@@ -9,6 +9,7 @@ import {
   type ChecksumAlgorithm,
   type ChecksumRequest,
   type Checksums,
+  type ChecksumType,
   checkConditions,
   type ListedPart,
   type ListPartsInput,
@@ -34,6 +35,15 @@ import { getJson, getText } from '../meta/store.js';
 import { readBucketOwner } from '../ops/bucket-acl.js';
 import { openObject } from '../ops/read-object.js';
 import { MAX_PUT_SIZE, verifyChecksum } from '../ops/write-object.js';
+import {
+  claimSlot,
+  finishSlot,
+  inPlaceEnabled,
+  placedPart,
+  type Slot,
+  slotNumbers,
+  slotRel,
+} from './in-place.js';
 import { publishPart } from './replaced-parts.js';
 import { MAX_PART_NUMBER, noSuchUpload, readUploadChecksum, requireUpload } from './uploads.js';
 
@@ -50,6 +60,8 @@ interface PartWrite {
   contentLength?: number | undefined;
   contentMD5?: string | undefined;
   checksum?: ChecksumRequest | undefined;
+  /** May go where the object will be (in-place.ts): UploadPart with a known length. */
+  inPlace?: boolean;
 }
 
 interface PartWritten {
@@ -74,40 +86,47 @@ async function writePart(
   if (w.checksum) algorithms.add(w.checksum.algorithm);
   const expectedMd5 = w.contentMD5 === undefined ? undefined : Buffer.from(w.contentMD5, 'base64');
   if (expectedMd5 && expectedMd5.length !== 16) throw new S3Error('InvalidDigest');
-  const tmp = await TempFile.create(
-    env,
-    env.meta,
-    ref.bucket,
-    env.dirPerms,
-    env.filePerms,
-    accountOwner(env.chown, ctx.account),
-  );
-  try {
-    const got = await ingest(tmp.fh, {
-      body: w.body,
-      signal: ctx.signal,
-      contentLength: w.contentLength,
-      maxSize: MAX_PUT_SIZE,
-      algorithms: [...algorithms],
-    });
-    // A part's ETag is always its MD5 (ingest's default mode).
+  const owner = accountOwner(env.chown, ctx.account);
+  const ingestOptions = {
+    body: w.body,
+    signal: ctx.signal,
+    contentLength: w.contentLength,
+    maxSize: MAX_PUT_SIZE,
+    algorithms: [...algorithms],
+  };
+  /** The part's ETag (always its MD5: ingest's default mode), checked; its attributes. */
+  const judge = (got: Awaited<ReturnType<typeof ingest>>) => {
     if (expectedMd5 && !got.etag.md5?.equals(expectedMd5)) throw new S3Error('BadDigest');
     verifyChecksum(w.checksum, got.checksums);
-    const etag = got.etag.etag;
-    await tmp.setAttr(ATTR.etag, etag);
-    let checksums: Checksums = {};
-    if (algorithm) {
-      const stored: StoredChecksums = {
-        Algorithm: algorithm,
-        ...(type ? { Type: type } : {}),
-        ...got.checksums,
-      };
-      await tmp.setAttr(ATTR.checksums, JSON.stringify(stored));
-      const value = got.checksums[algorithm];
-      if (value !== undefined) checksums = { [algorithm]: value };
-    } else {
-      await tmp.setAttr(ATTR.partCrc64, got.checksums.CRC64NVME ?? '');
+    return partAttrs(got.etag.etag, got.checksums, algorithm, type);
+  };
+  if (w.inPlace && w.contentLength !== undefined && w.contentLength <= MAX_PUT_SIZE && inPlaceEnabled(env)) {
+    let slot: Slot | undefined;
+    try {
+      slot = await claimSlot(env, uploadRel, ref.partNumber, w.contentLength, owner);
+    } catch (err) {
+      if (isErrno(err, 'ENOENT')) throw noSuchUpload(ref.uploadId);
+      throw s3ErrorFromErrno(err) ?? err;
     }
+    if (slot) {
+      try {
+        const got = await ingest(slot.file, { ...ingestOptions, at: slot.at });
+        const { etag, attrs, checksums } = judge(got);
+        await slot.file.close();
+        const lastModified = await finishSlot(env, slot, got.size, attrs);
+        return { etag, size: got.size, checksums, lastModified };
+      } catch (err) {
+        await slot.release();
+        if (isErrno(err, 'ENOENT')) throw noSuchUpload(ref.uploadId);
+        throw s3ErrorFromErrno(err) ?? err; // ENOSPC → InsufficientStorage, EDQUOT, EROFS
+      }
+    }
+  }
+  const tmp = await TempFile.create(env, env.meta, ref.bucket, env.dirPerms, env.filePerms, owner);
+  try {
+    const got = await ingest(tmp.fh, ingestOptions);
+    const { etag, attrs, checksums } = judge(got);
+    for (const [attr, value] of attrs) await tmp.setAttr(attr, value);
     const partRel = `${uploadRel}/${ref.partNumber}`;
     try {
       await publishPart(env, partRel, etag, () => tmp.publish(partRel, env.dirPerms, false));
@@ -124,6 +143,34 @@ async function writePart(
   }
 }
 
+/** A part's attributes: etag, and the upload's checksums (with their settings) or its CRC64NVME. */
+function partAttrs(
+  etag: string,
+  got: Checksums,
+  algorithm: ChecksumAlgorithm | undefined,
+  type: ChecksumType | undefined,
+): { etag: string; attrs: [string, string][]; checksums: Checksums } {
+  if (!algorithm)
+    return {
+      etag,
+      attrs: [
+        [ATTR.etag, etag],
+        [ATTR.partCrc64, got.CRC64NVME ?? ''],
+      ],
+      checksums: {},
+    };
+  const stored: StoredChecksums = { Algorithm: algorithm, ...(type ? { Type: type } : {}), ...got };
+  const value = got[algorithm];
+  return {
+    etag,
+    attrs: [
+      [ATTR.etag, etag],
+      [ATTR.checksums, JSON.stringify(stored)],
+    ],
+    checksums: value === undefined ? {} : { [algorithm]: value },
+  };
+}
+
 export async function uploadPart(
   env: PosixEnv,
   ctx: RequestContext,
@@ -134,6 +181,7 @@ export async function uploadPart(
     contentLength: input.contentLength,
     contentMD5: input.contentMD5,
     checksum: input.checksum,
+    inPlace: true,
   });
   return { etag: r.etag, size: r.size, checksums: r.checksums };
 }
@@ -192,11 +240,32 @@ export async function partChecksums(env: PosixEnv, partRel: string): Promise<Sto
   return getJson<StoredChecksums>(env.meta, partRel, ATTR.checksums);
 }
 
+/**
+ * The part n that finished last: its part file, or its in-place record (done), whichever is
+ * newer when both exist (a later upload of n went to a part file, or raced the in-place one).
+ */
+async function currentPart(
+  env: PosixEnv,
+  uploadRel: string,
+  n: number,
+): Promise<{ rel: string; size: number; mtime: Date } | undefined> {
+  const fileRel = `${uploadRel}/${n}`;
+  const file = await stat(abs(env, fileRel)).catch(() => undefined);
+  const recordRel = slotRel(uploadRel, n);
+  const placed = await placedPart(env, recordRel);
+  const record = placed && (await stat(abs(env, recordRel)).catch(() => undefined));
+  if (placed && record && (!file || record.mtimeMs >= file.mtimeMs)) {
+    return { rel: recordRel, size: placed.size, mtime: record.mtime };
+  }
+  return file && { rel: fileRel, size: file.size, mtime: file.mtime };
+}
+
 export async function listParts(env: PosixEnv, input: ListPartsInput): Promise<ListPartsOutput> {
   const uploadRel = await requireUpload(env, input);
   const { algorithm, type } = await readUploadChecksum(env, uploadRel);
   const marker = input.partNumberMarker ?? 0;
-  const after = (await partNumbers(env, uploadRel)).filter((n) => n > marker);
+  const numbers = new Set([...(await partNumbers(env, uploadRel)), ...(await slotNumbers(env, uploadRel))]);
+  const after = [...numbers].filter((n) => n > marker).sort((a, b) => a - b);
   const parts: ListedPart[] = [];
   let isTruncated = false;
   for (const n of after) {
@@ -204,18 +273,14 @@ export async function listParts(env: PosixEnv, input: ListPartsInput): Promise<L
       isTruncated = true;
       break;
     }
-    const rel = `${uploadRel}/${n}`;
-    let st: Awaited<ReturnType<typeof stat>>;
-    try {
-      st = await stat(abs(env, rel));
-    } catch {
-      continue; // replaced or removed meanwhile
-    }
+    const found = await currentPart(env, uploadRel, n);
+    if (!found) continue; // replaced or removed meanwhile, or still being written in place
+    const { rel, size, mtime } = found;
     const part: ListedPart = {
       partNumber: n,
       etag: (await getText(env.meta, rel, ATTR.etag)) ?? '',
-      size: st.size,
-      lastModified: st.mtime,
+      size,
+      lastModified: mtime,
     };
     const sums = algorithm ? await partChecksums(env, rel) : undefined;
     const value = algorithm ? sums?.[algorithm] : undefined;

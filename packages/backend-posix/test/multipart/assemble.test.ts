@@ -15,10 +15,13 @@ const MiB = 1024 * 1024;
 let f: Fixture;
 let bucket: string;
 beforeEach(async () => {
+  // The copy path: parts in part files (in-place.test.ts covers parts written where the object is).
+  process.env.VGWRDMA_INPLACE_PARTS = 'off';
   f = await fixture();
   bucket = await withBucket(f);
 });
 afterEach(async () => {
+  delete process.env.VGWRDMA_INPLACE_PARTS;
   forceCopyRangeErrno(undefined);
   await f.cleanup();
 });
