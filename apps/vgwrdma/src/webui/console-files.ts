@@ -7,7 +7,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { extname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { StartupError } from '../open-backend.js';
+import { StartupError } from '@vgwrdma/errors';
 
 /** Content types of what vite writes; anything else is not served. */
 const TYPES: Readonly<Record<string, string>> = {
