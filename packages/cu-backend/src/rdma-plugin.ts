@@ -76,8 +76,9 @@ export function rdmaPlugin(options: RdmaPluginOptions): RdmaPlugin {
   let stopped: Promise<void> | undefined;
 
   const opened = (): RdmaTransport => {
+    if (transport !== undefined) return transport; // after shutdown too: read-only use
     if (stopped) throw new Error('rdmaPlugin: opened after shutdown()');
-    transport ??= openOrExplain(config);
+    transport = openOrExplain(config);
     return transport;
   };
   const installed = (): CuServer => {
