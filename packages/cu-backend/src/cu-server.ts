@@ -28,6 +28,7 @@ import {
   type UploadPartOutput,
 } from '@vgwrdma/backend-contract';
 import { type BufferLease, type BufferPool, PoolError } from '@vgwrdma/bufferpool';
+import { VgwrdmaError } from '@vgwrdma/errors';
 import type { RdmaChannel, RdmaServer } from '@vgwrdma/rdma-ffi';
 import {
   DECLINED_REPLY,
@@ -93,8 +94,11 @@ const DEFAULT_POOL_WAIT_MS = 1000;
 const SLICES = 4;
 
 /** Marks a decline inside the acquire path, so both PUT and GET can answer it their way. */
-class Declined {
-  constructor(readonly reason: DeclineReason) {}
+class RdmaDeclinedError extends VgwrdmaError<'VGW_ERR_RDMA_DECLINED'> {
+  override readonly name = 'RdmaDeclinedError';
+  constructor(readonly reason: DeclineReason) {
+    super('VGW_ERR_RDMA_DECLINED', `RDMA declined: ${reason}`);
+  }
 }
 
 type UploadInput = PutObjectInput | UploadPartInput;
@@ -219,7 +223,7 @@ export class CuServer extends DelegatingBackend {
       session = await this.openSession(ctx, d);
     } catch (err) {
       release();
-      if (err instanceof Declined) return declined(err.reason);
+      if (err instanceof RdmaDeclinedError) return declined(err.reason);
       out.body.destroy();
       throw err;
     }
@@ -288,7 +292,7 @@ export class CuServer extends DelegatingBackend {
       session = await this.openSession(ctx, d);
     } catch (err) {
       admitted.release();
-      if (!(err instanceof Declined)) throw err;
+      if (!(err instanceof RdmaDeclinedError)) throw err;
       throw decline(err.reason);
     }
     this.addSpareLane(session, d.token.length, this.options.putLanes);
@@ -373,9 +377,9 @@ export class CuServer extends DelegatingBackend {
     return this.options.poolWaitMs ?? DEFAULT_POOL_WAIT_MS;
   }
 
-  /** A pool buffer and a channel for one request, or Declined. */
+  /** A pool buffer and a channel for one request, or RdmaDeclinedError. */
   private async openSession(ctx: RequestContext, d: RdmaDescriptor): Promise<RdmaSession> {
-    if (this.shuttingDown) throw new Declined('shutting-down');
+    if (this.shuttingDown) throw new RdmaDeclinedError('shutting-down');
     let lease: BufferLease;
     try {
       lease = await this.pool.acquire({
@@ -384,7 +388,7 @@ export class CuServer extends DelegatingBackend {
       });
     } catch (err) {
       if (err instanceof PoolError)
-        throw new Declined(err.code === 'VGW_ERR_POOL_TIMEOUT' ? 'pool-busy' : 'shutting-down');
+        throw new RdmaDeclinedError(err.code === 'VGW_ERR_POOL_TIMEOUT' ? 'pool-busy' : 'shutting-down');
       throw err;
     }
     let channel: RdmaChannel | undefined;
@@ -396,7 +400,7 @@ export class CuServer extends DelegatingBackend {
     }
     if (!channel) {
       lease.release();
-      throw new Declined('no-channel');
+      throw new RdmaDeclinedError('no-channel');
     }
     this.channelsInUse++;
     return new RdmaSession(this.server, lease, channel, d.token, this.chunkSize);
