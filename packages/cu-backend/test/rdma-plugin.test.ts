@@ -42,18 +42,18 @@ describe('rdmaPlugin options', () => {
     expect(() => rdmaPlugin(options as unknown as RdmaPluginOptions)).toThrow(message);
   });
 
-  it('a cuobj transport this build lacks: rdma-ffi’s one sentence, unchanged', () => {
-    const failure = catching(() => rdmaPlugin({ ...SMALL, transport: 'cuobj', port: 19100 }).open());
+  it('a cuobj transport this build lacks: rdma-ffi’s one sentence, unchanged', async () => {
+    const failure = await catching(() => rdmaPlugin({ ...SMALL, transport: 'cuobj', port: 19100 }).open());
     expect((failure as { code?: string }).code).toBe('VGW_ERR_NATIVE_PROVIDER_UNAVAILABLE');
     expect((failure as Error).message).toMatch(/libcuobjserver\.so/);
     expect((failure as Error).message).not.toContain('cannot start RDMA');
   });
 
-  it('other start failures say what was asked for, from open() or from createGateway()', () => {
+  it('other start failures say what was asked for, from open() or from createGateway()', async () => {
     const options = { ...SMALL, shimDir: join(dir, 'no-shims-here') };
     const explained = /^cannot start RDMA \(softnic on 127\.0\.0\.1, 2 x 65536-byte buffers\): /;
-    expect((catching(() => rdmaPlugin(options).open()) as Error).message).toMatch(explained);
-    const inGateway = catching(() =>
+    expect(((await catching(() => rdmaPlugin(options).open())) as Error).message).toMatch(explained);
+    const inGateway = await catching(() =>
       createGateway({
         backend: new CountingBackend(),
         credentials: CREDENTIALS,
@@ -142,11 +142,11 @@ function install(rdma: RdmaPlugin, backend: Backend): { wrapped: Backend; added:
   return { wrapped, added };
 }
 
-function catching(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a throw');
-}
+/** What `fn` throws (undefined when it returns). */
+const catching = (fn: () => unknown): Promise<unknown> =>
+  Promise.resolve()
+    .then(fn)
+    .then(
+      () => undefined,
+      (error: unknown) => error,
+    );

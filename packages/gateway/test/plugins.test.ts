@@ -67,6 +67,16 @@ async function serve(gateway: Gateway): Promise<RunningGateway> {
   return gateway.listen({ port: 0, host: '127.0.0.1' });
 }
 
+/** Creates `bucket` as the admin, then HEADs it; the HEAD's status. */
+async function createAndHead(running: RunningGateway, bucket: string): Promise<number> {
+  await signedRaw(running.url, ADMIN_ACCESS, ADMIN_SECRET, { method: 'PUT', path: `/${bucket}` });
+  const head = await signedRaw(running.url, ADMIN_ACCESS, ADMIN_SECRET, {
+    method: 'HEAD',
+    path: `/${bucket}`,
+  });
+  return head.status;
+}
+
 describe('plugin middleware', () => {
   it('runs after request id and health, in plugin order, before `middlewares` and authentication', async () => {
     const events: string[] = [];
@@ -127,12 +137,7 @@ describe('plugin middleware', () => {
     const backend = new Backend();
     const gateway = gatewayWith({ backend, plugins: [plugin] });
     const running = await serve(gateway);
-    await signedRaw(running.url, ADMIN_ACCESS, ADMIN_SECRET, { method: 'PUT', path: '/plugged' });
-    const head = await signedRaw(running.url, ADMIN_ACCESS, ADMIN_SECRET, {
-      method: 'HEAD',
-      path: '/plugged',
-    });
-    expect(head.status).toBe(200);
+    expect(await createAndHead(running, 'plugged')).toBe(200);
     expect(seen).toEqual([descriptor]);
 
     const refused = await raw(running.url, { path: '/plugged', headers: { 'x-test-refuse': '1' } });
@@ -218,12 +223,7 @@ describe('plugin install: named steps, backend decorator, observation fields', (
       ],
     });
     const running = await serve(gateway);
-    await signedRaw(running.url, ADMIN_ACCESS, ADMIN_SECRET, { method: 'PUT', path: '/wrapped' });
-    const head = await signedRaw(running.url, ADMIN_ACCESS, ADMIN_SECRET, {
-      method: 'HEAD',
-      path: '/wrapped',
-    });
-    expect(head.status).toBe(200);
+    expect(await createAndHead(running, 'wrapped')).toBe(200);
     expect(events).toEqual(['outer', 'inner']);
     await gateway.shutdown();
     expect(events).toEqual(['outer', 'inner', 'backend shutdown']);
