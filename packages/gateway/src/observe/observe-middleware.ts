@@ -110,7 +110,7 @@ function pluginObservations(
   for (const p of plugins) {
     const seen = p.observe?.(c);
     if (seen === undefined) continue;
-    if (seen.fields !== undefined) (fields ??= {})[p.name] = seen.fields;
+    if (seen.fields !== undefined) fields = { ...fields, [p.name]: seen.fields };
     objectSize ??= seen.objectSize;
   }
   return { ...(fields ? { fields } : {}), ...(objectSize === undefined ? {} : { objectSize }) };
