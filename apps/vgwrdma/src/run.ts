@@ -97,8 +97,8 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
       await adoptOwnerlessBuckets(backend, iam, config.adoptOwnerless, logger);
     // Accounts whose secret a captured request would give away to an offline guesser: say so.
     for (const line of await weakSecretWarnings(iam)) io.stderr.write(line);
-    // With --rdma-ip: the RDMA plugin wraps the backend in CuServer, puts cu-middleware (the RDMA
-    // headers → the request's descriptor) before the router and serves PATCH /rdma-stats.
+    // With --rdma-ip: the RDMA plugin, which installs itself into the gateway (its middleware after
+    // authentication, CuServer around the backend, PATCH /rdma-stats, the access log's RDMA fields).
     if (config.rdma !== undefined) rdma = await openRdma(config.rdma);
     // Per-request observers: the access log (JSON or AWS's format) and the Prometheus metrics.
     const accessLog = loggers.accessLog ? createAccessLog(config.accessLogFormat, loggers.access) : undefined;
@@ -109,9 +109,8 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
     const consoleStats = config.webui === undefined ? undefined : createConsoleStats();
     if (config.webui !== undefined && consoleStats !== undefined)
       webui = await openWebui(config.webui, { stats: consoleStats, credentials: iam, region: config.region });
-    const wrapped = rdma ? rdma.wrap(backend) : backend;
     gateway = createGateway({
-      backend: wrapped,
+      backend,
       plugins: rdma ? [rdma] : [],
       iam,
       region: config.region,
@@ -136,7 +135,6 @@ async function serve(config: GatewayConfig, io: RunIO): Promise<number> {
         ? {}
         : { corsAllowOrigin: config.requests.corsAllowOrigin }),
     });
-    if (rdma) accessLog?.attach(rdma);
     if (consoleStats) {
       const gw = gateway;
       consoleStats.attach(() => gw.limitStats(), rdma, config.rdma?.transport ?? '');

@@ -2,8 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PosixBackend } from '@vgwrdma/backend-posix';
-import { CuServer } from '@vgwrdma/cu-backend';
 import { StartupError } from '@vgwrdma/errors';
+import { createGateway, staticCredentials } from '@vgwrdma/gateway';
 import { describe, expect, it } from 'vitest';
 import { openRdma } from '../src/open-rdma.js';
 
@@ -30,14 +30,16 @@ describe('openRdma', () => {
     );
   });
 
-  it('softnic on the same flags starts, and wraps the backend in CuServer', async () => {
+  it('softnic on the same flags starts, and installs itself into a gateway (CuServer around the backend)', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'vgw-open-rdma-'));
     try {
       const rdma = await openRdma({ ...FLAGS, transport: 'softnic' });
       const posix = await PosixBackend.open({ root: join(dir, 'root') });
-      expect(rdma.wrap(posix)).toBeInstanceOf(CuServer);
-      await rdma.shutdown();
-      await posix.shutdown();
+      const gateway = createGateway({ backend: posix, credentials: staticCredentials([]), plugins: [rdma] });
+      expect(rdma.readiness().ok).toBe(true);
+      expect(rdma.stats().server).toMatchObject({ rdmaPuts: 0, buffersInUse: 0 });
+      await gateway.shutdown();
+      expect(rdma.pool.closed).toBe(true);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

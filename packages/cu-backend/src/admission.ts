@@ -1,35 +1,28 @@
-// Whether a request with an RDMA descriptor may use RDMA at all, decided before the pool wait and
-// before any connection (docs/protocol.md "trust rules"), in this order:
-//   anonymous request (or no origin)        → declined ('anonymous': 501 PUT / HTTP body GET)
-//   agent not the peer's address / allowed  → 403 AccessDenied (thrown)
-//   agent at --rdma-max-per-agent           → waits as long as for a pool buffer, then declined
-//                                             ('agent-busy')
+// Whether CuServer may start an RDMA transfer for a request, decided before the pool wait and
+// before any connection (docs/protocol.md "trust rules"). The trust decisions — anonymous caller,
+// agent address policy — were made at the HTTP edge (rdma-edge.ts) and ride on the descriptor's
+// grant; what is left here is the agent's share of the gateway:
+//   no grant, or declined at the edge        → declined ('anonymous': 501 PUT / HTTP body GET)
+//   agent at --rdma-max-per-agent            → waits as long as for a pool buffer, then declined
+//                                              ('agent-busy')
 // An admitted request holds one of its agent's slots until release().
 
 import type { RequestContext } from '@vgwrdma/backend-contract';
 import type { DeclineReason } from '@vgwrdma/rdma-protocol';
-import { type AgentPolicy, agentOf } from './agent-policy.js';
 import type { AgentSlots, SlotWait } from './agent-slots.js';
+import { rdmaRecordOf } from './rdma-grant.js';
 
 type AdmissionOutcome =
   | { readonly kind: 'declined'; readonly reason: DeclineReason }
   | { readonly kind: 'admitted'; readonly release: () => void };
 
 export class Admission {
-  constructor(
-    private readonly policy: AgentPolicy,
-    private readonly slots: AgentSlots,
-  ) {}
+  constructor(private readonly slots: AgentSlots) {}
 
-  /** Rejects with the 403 for an agent the request may not name; otherwise declined or admitted. */
   async admit(ctx: RequestContext, wait: Omit<SlotWait, 'signal'>): Promise<AdmissionOutcome> {
-    const d = ctx.rdma;
-    const origin = ctx.origin;
-    if (!d || !origin || origin.anonymous) return { kind: 'declined', reason: 'anonymous' };
-    const agent = agentOf(d);
-    const refusal = this.policy.check(agent, origin.peerAddress);
-    if (refusal || !agent) throw refusal;
-    const release = await this.slots.take(agent, { ...wait, signal: ctx.signal });
+    const grant = rdmaRecordOf(ctx.rdma)?.grant;
+    if (grant?.kind !== 'granted') return { kind: 'declined', reason: 'anonymous' };
+    const release = await this.slots.take(grant.agent, { ...wait, signal: ctx.signal });
     return release ? { kind: 'admitted', release } : { kind: 'declined', reason: 'agent-busy' };
   }
 }

@@ -1,11 +1,12 @@
 // CuServer: a Backend decorator that moves object payloads by RDMA when the request carries a
-// descriptor (ctx.rdma, set by cu-middleware), and delegates everything else unchanged.
+// descriptor (ctx.rdma, granted at the HTTP edge by the RDMA plugin: rdma-grant.ts), and
+// delegates everything else unchanged.
 //   PutObject / UploadPart: RDMA READ from the client → the wrapped backend's body (rdma-upload)
 //   GetObject (ranges too): the wrapped backend's body → RDMA WRITE to the client (rdma-download)
-// Decisions (docs/protocol.md): declines (anonymous request, agent at its cap, pool busy past the wait,
-// no channel, client unreachable, size over the limit) answer PUT with 501 + x-amz-rdma-reply 501
-// and store nothing, and GET with the object in the body + x-amz-rdma-reply 501; an agent other
-// than the client's own address (unless allowed) is 403 before any connection; a PUT over 5 GiB is
+// Decisions (docs/protocol.md): declines (declined at the edge: anonymous request; agent at its cap,
+// pool busy past the wait, no channel, client unreachable, size over the limit) answer PUT with
+// 501 + x-amz-rdma-reply 501 and store nothing, and GET with the object in the body +
+// x-amz-rdma-reply 501; the agent address policy is the edge's (403 there); a PUT over 5 GiB is
 // EntityTooLarge before any byte moves; a signed payload hash is checked against the bytes read
 // (XAmzContentSHA256Mismatch); a transfer past its deadline is abandoned (400 RequestTimeout); a
 // failure after acceptance is 500 InternalError; a PUT that fails stores nothing; buffer and
@@ -27,6 +28,7 @@ import {
   type UploadPartOutput,
 } from '@vgwrdma/backend-contract';
 import { type BufferLease, type BufferPool, PoolError } from '@vgwrdma/bufferpool';
+import { VgwrdmaError } from '@vgwrdma/errors';
 import type { RdmaChannel, RdmaServer } from '@vgwrdma/rdma-ffi';
 import {
   DECLINED_REPLY,
@@ -36,11 +38,11 @@ import {
   REPLY_HEADER,
 } from '@vgwrdma/rdma-protocol';
 import { Admission } from './admission.js';
-import { AgentPolicy } from './agent-policy.js';
 import { AgentSlots } from './agent-slots.js';
 import { rdmaDownload } from './rdma-download.js';
 import { rdmaDownloadAt } from './rdma-download-at.js';
 import { capacityTooSmall, declinedUpload, transferFailed } from './rdma-errors.js';
+import { rdmaRecordOf } from './rdma-grant.js';
 import { RdmaSession } from './rdma-session.js';
 import { RdmaUpload } from './rdma-upload.js';
 import { takeSpareLane } from './spare-lane.js';
@@ -73,11 +75,6 @@ export interface CuServerOptions {
    * rule as getLanes: the second only while every free pool buffer still keeps a free channel.
    */
   readonly putLanes?: 1 | 2;
-  /**
-   * IPv4 networks (CIDR, or a bare address) whose agents any signed request may name. Default
-   * none: a token must name an agent at the HTTP client's own address.
-   */
-  readonly allowAgents?: readonly string[];
   /** Base of each transfer's deadline in ms; the deadline is this + size at 50 MB/s. Default 30000. */
   readonly transferTimeoutMs?: number;
   /** Transfers one agent (address:port) may run at once; beyond it a request is declined. Default ⌈buffers / 2⌉. */
@@ -97,9 +94,10 @@ const DEFAULT_POOL_WAIT_MS = 1000;
 const SLICES = 4;
 
 /** Marks a decline inside the acquire path, so both PUT and GET can answer it their way. */
-class Declined extends Error {
+class RdmaDeclinedError extends VgwrdmaError<'VGW_ERR_RDMA_DECLINED'> {
+  override readonly name = 'RdmaDeclinedError';
   constructor(readonly reason: DeclineReason) {
-    super(reason);
+    super('VGW_ERR_RDMA_DECLINED', `RDMA declined: ${reason}`);
   }
 }
 
@@ -126,7 +124,7 @@ export class CuServer extends DelegatingBackend {
       throw new RangeError(`chunkSize must be a positive integer, got ${chunk}`);
     this.chunkSize = Math.min(chunk, options.pool.bufferSize);
     const perAgent = options.maxPerAgent ?? Math.ceil(options.pool.count / 2);
-    this.admission = new Admission(new AgentPolicy(options.allowAgents), new AgentSlots(perAgent));
+    this.admission = new Admission(new AgentSlots(perAgent));
   }
 
   /** The RDMA server CuServer moves data with (read-only use: stats, provider). */
@@ -170,7 +168,6 @@ export class CuServer extends DelegatingBackend {
     const d = ctx.rdma;
     if (!d) return this.inner.getObject(ctx, input);
     const started = performance.now();
-    // A refused agent: 403 before the object is opened.
     const admitted = await this.admission.admit(ctx, { timeoutMs: this.slotWaitMs });
     if (admitted.kind === 'declined') {
       this.ledger.record(ctx, 'get', started, {
@@ -226,7 +223,7 @@ export class CuServer extends DelegatingBackend {
       session = await this.openSession(ctx, d);
     } catch (err) {
       release();
-      if (err instanceof Declined) return declined(err.reason);
+      if (err instanceof RdmaDeclinedError) return declined(err.reason);
       out.body.destroy();
       throw err;
     }
@@ -282,7 +279,8 @@ export class CuServer extends DelegatingBackend {
       this.ledger.record(ctx, 'put', started, { outcome: 'declined', reason, bytes: 0, lanes: 0 });
       return declinedUpload(reason);
     };
-    if (!ctx.origin || ctx.origin.anonymous) throw decline('anonymous'); // before any other answer
+    const grant = rdmaRecordOf(d)?.grant;
+    if (grant?.kind !== 'granted') throw decline('anonymous'); // before any other answer
     const tooLarge = uploadTooLarge(d.token.length);
     if (tooLarge) throw tooLarge;
     if (this.options.maxTransferSize !== undefined && d.token.length > this.options.maxTransferSize)
@@ -294,12 +292,12 @@ export class CuServer extends DelegatingBackend {
       session = await this.openSession(ctx, d);
     } catch (err) {
       admitted.release();
-      if (!(err instanceof Declined)) throw err;
+      if (!(err instanceof RdmaDeclinedError)) throw err;
       throw decline(err.reason);
     }
     this.addSpareLane(session, d.token.length, this.options.putLanes);
     const stopClock = this.startDeadline(session, d.token.length);
-    const reader = new RdmaUpload(session, d.token.length, ctx.origin.payloadSha256);
+    const reader = new RdmaUpload(session, d.token.length, grant.payloadSha256);
     try {
       try {
         await reader.prime();
@@ -379,9 +377,9 @@ export class CuServer extends DelegatingBackend {
     return this.options.poolWaitMs ?? DEFAULT_POOL_WAIT_MS;
   }
 
-  /** A pool buffer and a channel for one request, or Declined. */
+  /** A pool buffer and a channel for one request, or RdmaDeclinedError. */
   private async openSession(ctx: RequestContext, d: RdmaDescriptor): Promise<RdmaSession> {
-    if (this.shuttingDown) throw new Declined('shutting-down');
+    if (this.shuttingDown) throw new RdmaDeclinedError('shutting-down');
     let lease: BufferLease;
     try {
       lease = await this.pool.acquire({
@@ -390,7 +388,7 @@ export class CuServer extends DelegatingBackend {
       });
     } catch (err) {
       if (err instanceof PoolError)
-        throw new Declined(err.code === 'VGW_ERR_POOL_TIMEOUT' ? 'pool-busy' : 'shutting-down');
+        throw new RdmaDeclinedError(err.code === 'VGW_ERR_POOL_TIMEOUT' ? 'pool-busy' : 'shutting-down');
       throw err;
     }
     let channel: RdmaChannel | undefined;
@@ -402,7 +400,7 @@ export class CuServer extends DelegatingBackend {
     }
     if (!channel) {
       lease.release();
-      throw new Declined('no-channel');
+      throw new RdmaDeclinedError('no-channel');
     }
     this.channelsInUse++;
     return new RdmaSession(this.server, lease, channel, d.token, this.chunkSize);

@@ -116,7 +116,6 @@ export function cuServerOptions(config: CuServerConfig, transport: RdmaTransport
     ...(config.putLanes === undefined ? {} : { putLanes: config.putLanes }),
     ...(config.maxTransferSize === undefined ? {} : { maxTransferSize: config.maxTransferSize }),
     ...(config.chunkSize === undefined ? {} : { chunkSize: config.chunkSize }),
-    ...(config.allowAgents === undefined ? {} : { allowAgents: config.allowAgents }),
     ...(config.transferTimeoutMs === undefined ? {} : { transferTimeoutMs: config.transferTimeoutMs }),
     ...(config.maxPerAgent === undefined ? {} : { maxPerAgent: config.maxPerAgent }),
   };

@@ -5,11 +5,15 @@
 // client's memory), so the HTTP reply never precedes the data.
 
 import type { Readable } from 'node:stream';
+import { VgwrdmaError } from '@vgwrdma/errors';
 import type { RdmaSession } from './rdma-session.js';
 
 /** The backend delivered another byte count than it announced. */
-export class BodyLengthError extends Error {
+export class BodyLengthError extends VgwrdmaError<'VGW_ERR_RDMA_BODY_LENGTH'> {
   override readonly name = 'BodyLengthError';
+  constructor(message: string) {
+    super('VGW_ERR_RDMA_BODY_LENGTH', message);
+  }
 }
 
 /** Writes exactly `payload` bytes of `body` into the token window; resolves with the count. */

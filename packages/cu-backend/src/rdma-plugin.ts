@@ -1,53 +1,64 @@
-// rdmaPlugin(): the RDMA data path as one gateway plugin. It opens the RDMA server and buffer pool
-// (openRdmaTransport), and gives an embedder the three pieces to plug in:
+// rdmaPlugin(): the RDMA data path as one gateway plugin. An embedder writes one line,
 //
-//   const rdma = await rdmaPlugin(options);
-//   const gateway = createGateway({ backend: rdma.wrap(backend), plugins: [rdma], ... });
-//   await gateway.shutdown(); // HTTP server, then rdma.shutdown(), then the backend
+//   const gateway = createGateway({ backend, credentials, plugins: [rdmaPlugin({ ip, poolBufSize, poolBufCount })] });
+//   await gateway.shutdown(); // HTTP server, then the plugin (pool, RDMA server), then the backend
 //
-// `wrap()` decorates the backend with CuServer, `middleware` is cu-middleware (the RDMA headers →
-// the request's descriptor), `adminHandlers` serves `PATCH /rdma-stats`, `shutdown()` closes the
-// pool and the RDMA server. The object is a @vgwrdma/gateway GatewayPlugin by shape only, so this
-// package does not depend on the gateway.
+// and the plugin installs itself: it opens the RDMA server and buffer pool (openRdmaTransport),
+// adds its edge middleware at the `afterAuthenticate` step (rdma-edge.ts: token → descriptor,
+// anonymous → decline, agent address policy), decorates the backend with CuServer, serves
+// `PATCH /rdma-stats`, reports each request's RDMA outcome as observation fields
+// (rdma-observation.ts) and closes pool and server at shutdown. The object is a
+// @vgwrdma/gateway GatewayPlugin by shape only, so this package does not depend on the gateway.
 
 import type { Backend } from '@vgwrdma/backend-contract';
 import type { BufferPool } from '@vgwrdma/bufferpool';
-import { type CuEnv, cuMiddleware } from '@vgwrdma/cu-middleware';
 import type { RdmaServer } from '@vgwrdma/rdma-ffi';
-import type { Context, Next } from 'hono';
+import { AgentPolicy } from './agent-policy.js';
 import { CuServer } from './cu-server.js';
-import { cuServerOptions, openRdmaTransport } from './open-cu-server.js';
+import { cuServerOptions, openRdmaTransport, type RdmaTransport } from './open-cu-server.js';
+import { type RdmaEdgeMiddleware, rdmaEdge } from './rdma-edge.js';
+import type { RdmaRequestRecord } from './rdma-grant.js';
+import { observeRecord, RDMA_PLUGIN_NAME, type RdmaObservation } from './rdma-observation.js';
 import { parseRdmaPluginOptions, type RdmaPluginOptions } from './rdma-plugin-options.js';
 import { type RdmaStatsReport, rdmaStatsReport, rdmaStatsResponse } from './rdma-stats.js';
 import type { TransferListener } from './transfer-events.js';
 
+/** What rdmaPlugin's install() uses of the gateway's stack (a GatewayStack, by shape). */
+export interface RdmaPluginStack {
+  add(step: 'afterAuthenticate', middleware: RdmaEdgeMiddleware): void;
+  wrapBackend(wrap: (backend: Backend) => Backend): void;
+}
+
 export interface RdmaPlugin {
-  readonly name: 'rdma';
-  /** The transport (read-only use: provider, stats). */
+  readonly name: typeof RDMA_PLUGIN_NAME;
+  /** The transport (read-only use: provider, stats). Opens it when not open yet. */
   readonly server: RdmaServer;
-  /** The registered buffers (read-only use: stats). */
+  /** The registered buffers (read-only use: stats). Opens the transport when not open yet. */
   readonly pool: BufferPool;
   /**
-   * cu-middleware, rendering refusals through the gateway's error handler. Generic over the
-   * context, so it fits any hono app whose variables include cu-middleware's (the gateway's do).
+   * Opens the RDMA server and the buffer pool, once (install() does it when nobody did before).
+   * A transport that cannot start throws an Error saying what was asked for and why; one this
+   * build lacks (cuobj without NVIDIA's library) throws rdma-ffi's own one-sentence error.
    */
-  readonly middleware: <E extends CuEnv>(c: Context<E>, next: Next) => Promise<Response | undefined>;
+  open(): void;
+  /** Called by createGateway(): the edge middleware after authentication, CuServer around the backend. */
+  install(stack: RdmaPluginStack): void;
   /** `PATCH /rdma-stats` (admin accounts): `stats()` as JSON. */
   readonly adminHandlers: Readonly<Record<'rdma-stats', () => Promise<Response>>>;
-  /** Decorates `backend` with CuServer over this plugin's server and pool. Once per plugin. */
-  wrap(backend: Backend): CuServer;
-  /** The counters of the wrapped CuServer, the pool and the transport. Throws before wrap(). */
+  /** The counters of CuServer, the pool and the transport. Throws before install(). */
   stats(): RdmaStatsReport;
-  /** The wrapped CuServer's per-transfer outcomes (metrics, access log). Throws before wrap(). */
+  /** CuServer's per-transfer outcomes (metrics). Throws before install(). */
   onTransfer(listener: TransferListener): () => void;
+  /** This request's RDMA outcome (observation fields), when it carried a descriptor. */
+  observe(c: object): { objectSize?: number; fields: RdmaObservation } | undefined;
   /**
    * For the gateway's ready path: ok while the buffer pool is allocated and the RDMA server's
-   * session is up (and wrap() has been called); `detail` names what is missing otherwise.
+   * session is up (and the plugin is installed); `detail` names what is missing otherwise.
    */
   readiness(): { ok: boolean; detail?: string };
   /**
    * Declines new transfers, waits for the buffers to come back, closes the pool and the RDMA
-   * server. The wrapped backend stays open (the gateway shuts it down next). Idempotent.
+   * server. The decorated backend stays open (the gateway shuts it down next). Idempotent.
    */
   shutdown(): Promise<void>;
 }
@@ -55,71 +66,81 @@ export interface RdmaPlugin {
 /** rdma-ffi's code for a transport this host cannot use (cuobj without NVIDIA's library). */
 const PROVIDER_UNAVAILABLE = 'VGW_ERR_NATIVE_PROVIDER_UNAVAILABLE';
 
-/**
- * Validates `options` (a TypeError naming the field), then opens the transport. A transport that
- * cannot start throws an Error saying what was asked for and why; one this build lacks (cuobj
- * without NVIDIA's library) throws rdma-ffi's own one-sentence error unchanged.
- */
-export async function rdmaPlugin(options: RdmaPluginOptions): Promise<RdmaPlugin> {
+/** Validates `options` (a TypeError naming the field); opens nothing until open() or install(). */
+export function rdmaPlugin(options: RdmaPluginOptions): RdmaPlugin {
   const config = parseRdmaPluginOptions(options);
-  const transport = openOrExplain(config);
+  const policy = new AgentPolicy(config.allowAgents);
+  const requests = new WeakMap<object, RdmaRequestRecord>();
+  let transport: RdmaTransport | undefined;
   let cu: CuServer | undefined;
   let stopped: Promise<void> | undefined;
-  const parse = cuMiddleware<CuEnv>({ errors: 'throw', transport: config.transport ?? 'softnic' });
 
-  const wrapped = (): CuServer => {
+  const opened = (): RdmaTransport => {
+    if (transport !== undefined) return transport; // after shutdown too: read-only use
+    if (stopped) throw new Error('rdmaPlugin: opened after shutdown()');
+    transport = openOrExplain(config);
+    return transport;
+  };
+  const installed = (): CuServer => {
     if (cu === undefined)
-      throw new Error('rdmaPlugin: wrap() the gateway backend first (rdma.wrap(backend))');
+      throw new Error('rdmaPlugin: not installed (give it to createGateway({ plugins }))');
     return cu;
   };
-  const stats = () => rdmaStatsReport(wrapped());
+  const stats = () => rdmaStatsReport(installed());
 
   return {
-    name: 'rdma',
-    server: transport.server,
-    pool: transport.pool,
-    // Without wrap() a descriptor would reach a backend that ignores it (a PUT would store its empty
-    // HTTP body), so an unwrapped gateway answers every request with an error instead.
-    middleware: async (c, next) => {
-      wrapped();
-      // cu-middleware reads and writes only CuEnv's variables, which E includes.
-      return (await parse(c as unknown as Context<CuEnv>, next)) ?? undefined;
+    name: RDMA_PLUGIN_NAME,
+    get server() {
+      return opened().server;
+    },
+    get pool() {
+      return opened().pool;
+    },
+    open: () => void opened(),
+    install(stack) {
+      if (cu !== undefined) throw new Error('rdmaPlugin: installed twice; one plugin serves one gateway');
+      const t = opened();
+      stack.add(
+        'afterAuthenticate',
+        rdmaEdge({ transport: config.transport ?? 'softnic', policy, requests }),
+      );
+      stack.wrapBackend((backend) => {
+        cu = new CuServer(cuServerOptions(config, t), backend);
+        return cu;
+      });
     },
     adminHandlers: { 'rdma-stats': async () => rdmaStatsResponse(stats()) },
-    wrap(backend) {
-      if (stopped) throw new Error('rdmaPlugin: wrap() after shutdown()');
-      if (cu !== undefined)
-        throw new Error('rdmaPlugin: wrap() was already called; one plugin wraps one backend');
-      cu = new CuServer(cuServerOptions(config, transport), backend);
-      return cu;
-    },
     stats,
+    onTransfer: (listener) => installed().onTransfer(listener),
+    observe(c) {
+      const record = requests.get(c);
+      return record === undefined ? undefined : observeRecord(record);
+    },
     readiness() {
       const missing = [
-        cu === undefined ? 'no backend wrapped' : '',
-        stopped !== undefined || transport.pool.closed ? 'buffer pool closed' : '',
-        transport.server.connected ? '' : 'RDMA server not connected',
+        cu === undefined ? 'not installed in a gateway' : '',
+        stopped !== undefined || transport === undefined || transport.pool.closed ? 'buffer pool closed' : '',
+        transport?.server.connected ? '' : 'RDMA server not connected',
       ].filter(Boolean);
-      if (missing.length > 0) return { ok: false, detail: missing.join('; ') };
+      if (missing.length > 0 || transport === undefined) return { ok: false, detail: missing.join('; ') };
       const { count, bufferSize } = transport.pool.stats();
       return {
         ok: true,
         detail: `${count} x ${bufferSize}-byte buffers, ${transport.server.channelCount} channels`,
       };
     },
-    onTransfer: (listener) => wrapped().onTransfer(listener),
     shutdown() {
       stopped ??= (async () => {
         await cu?.closeRdma();
-        await transport.pool.close();
-        await transport.server.closeAsync();
+        await transport?.pool.close();
+        await transport?.server.closeAsync();
       })();
       return stopped;
     },
   };
 }
 
-function openOrExplain(config: RdmaPluginOptions): ReturnType<typeof openRdmaTransport> {
+function openOrExplain(config: RdmaPluginOptions): RdmaTransport {
   try {
     return openRdmaTransport(config);
   } catch (error) {

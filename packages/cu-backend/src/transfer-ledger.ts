@@ -4,6 +4,7 @@
 
 import type { RequestContext } from '@vgwrdma/backend-contract';
 import type { DeclineReason } from '@vgwrdma/rdma-protocol';
+import { rdmaRecordOf } from './rdma-grant.js';
 import type { RdmaTransferEvent, TransferDirection, TransferListener } from './transfer-events.js';
 
 /** A transfer's outcome as CuServer knows it (the event without what the ledger adds). */
@@ -68,13 +69,16 @@ export class TransferLedger {
         this.counts.bytesRead += outcome.bytes;
       }
     }
-    if (this.listeners.length === 0) return;
+    const record = rdmaRecordOf(ctx.rdma);
+    if (this.listeners.length === 0 && record === undefined) return;
     const event: RdmaTransferEvent = {
       requestId: ctx.requestId,
       direction,
       ms: performance.now() - started,
       ...outcome,
     };
+    // The request's own outcome (its observation fields), beside the listeners' stream.
+    if (record) record.transfer = event;
     for (const l of this.listeners) l(event);
   }
 

@@ -21,6 +21,7 @@ import { parseRdmaToken } from '@vgwrdma/rdma-protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CuServer } from '../src/index.js';
 import { ClientProcess } from './client-process.js';
+import { granted } from './granted.js';
 
 const MiB = 1 << 20;
 const K = 4;
@@ -36,8 +37,7 @@ function ctx(token?: string): RequestContext {
   return token
     ? {
         ...base,
-        rdma: { token: parseRdmaToken(token), scheme: 'token' },
-        origin: { anonymous: false, peerAddress: '127.0.0.1' },
+        rdma: granted({ token: parseRdmaToken(token), scheme: 'token' }),
       }
     : base;
 }

@@ -21,17 +21,16 @@ import { formatRdmaToken, parseRdmaToken, withWindow } from '@vgwrdma/rdma-proto
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CuServer, type RdmaTransferEvent } from '../src/index.js';
 import { ClientProcess } from './client-process.js';
+import { granted } from './granted.js';
 
 const MiB = 1 << 20;
 const CHANNELS = 4;
 const POOL = { count: 2, size: 2 * MiB };
 const OWNER = 'cu-owner';
-/** A signed request from this host, as the gateway describes it (agents run on 127.0.0.1). */
-const SIGNED_LOCAL = { anonymous: false, peerAddress: '127.0.0.1' } as const;
 
 function ctx(rdma?: RdmaDescriptor, signal = new AbortController().signal): RequestContext {
   const base = { account: { access: OWNER, role: 'admin' as const }, requestId: 'cu-test', signal };
-  return rdma ? { ...base, rdma, origin: SIGNED_LOCAL } : base;
+  return rdma ? { ...base, rdma: granted(rdma) } : base;
 }
 
 /** What cu-middleware would put on the context for this token. */

@@ -15,6 +15,7 @@ import { parseRdmaToken } from '@vgwrdma/rdma-protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CuServer } from '../src/index.js';
 import { ClientProcess } from './client-process.js';
+import { granted } from './granted.js';
 
 const MiB = 1 << 20;
 const CHANNELS = 4;
@@ -27,7 +28,7 @@ function ctx(rdma?: RdmaDescriptor): RequestContext {
     requestId: 'lanes',
     signal: new AbortController().signal,
   };
-  return rdma ? { ...base, rdma, origin: { anonymous: false, peerAddress: '127.0.0.1' } } : base;
+  return rdma ? { ...base, rdma: granted(rdma) } : base;
 }
 
 function descriptor(token: string): RdmaDescriptor {

@@ -23,6 +23,7 @@ import { parseRdmaToken } from '@vgwrdma/rdma-protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CuServer } from '../src/index.js';
 import { ClientProcess } from './client-process.js';
+import { granted } from './granted.js';
 
 const MiB = 1 << 20;
 const PIECE = 256 * 1024;
@@ -136,8 +137,7 @@ describe('GET pipelining', () => {
       account: { access: 'a', role: 'admin' },
       requestId: 'pipe',
       signal: new AbortController().signal,
-      rdma: { token: t, scheme: 'token' },
-      origin: { anonymous: false, peerAddress: '127.0.0.1' },
+      rdma: granted({ token: t, scheme: 'token' }),
     };
     const out = await cu.getObject(ctx, { bucket: 'any', key: 'k' });
     expect(seen).toEqual({ inFlight: 1, completed: 0 });

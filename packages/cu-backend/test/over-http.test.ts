@@ -20,7 +20,7 @@ import { PosixBackend } from '@vgwrdma/backend-posix';
 import { createGateway, type Gateway, type RunningGateway, staticCredentials } from '@vgwrdma/gateway';
 import { adminRequest } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CuServer, type RdmaPlugin, type RdmaStatsReport, rdmaPlugin } from '../src/index.js';
+import { type RdmaPlugin, type RdmaStatsReport, rdmaPlugin } from '../src/index.js';
 import { ClientProcess } from './client-process.js';
 import { s3, sendError, sendWithToken } from './s3-over-rdma.js';
 
@@ -33,7 +33,6 @@ describe('rdmaPlugin in the gateway, over HTTP with the SDK', () => {
   let client: ClientProcess;
   let dir: string;
   let rdma: RdmaPlugin;
-  let cu: CuServer;
   let gateway: Gateway;
   let gw: RunningGateway;
   let sdk: S3Client;
@@ -43,7 +42,7 @@ describe('rdmaPlugin in the gateway, over HTTP with the SDK', () => {
     client = await ClientProcess.start();
     dir = await mkdtemp(join(tmpdir(), 'cu-http-'));
     const posix = await PosixBackend.open({ root: join(dir, 'root') });
-    rdma = await rdmaPlugin({
+    rdma = rdmaPlugin({
       ip: '127.0.0.1',
       poolBufSize: 4 * MiB,
       poolBufCount: 2,
@@ -51,9 +50,8 @@ describe('rdmaPlugin in the gateway, over HTTP with the SDK', () => {
       poolWaitMs: 200,
       chunkSize: MiB,
     });
-    cu = rdma.wrap(posix);
     gateway = createGateway({
-      backend: cu,
+      backend: posix,
       plugins: [rdma],
       credentials: staticCredentials([{ access: ACCESS, secret: SECRET, account: { role: 'admin' } }]),
     });
@@ -201,7 +199,7 @@ describe('rdmaPlugin in the gateway, over HTTP with the SDK', () => {
   });
 
   it('pool exhausted: PUT declined 501 + reply 501 and nothing stored; GET served in the body + reply 501', async () => {
-    const held = [await cu.bufferPool.acquire(), await cu.bufferPool.acquire()];
+    const held = [await rdma.pool.acquire(), await rdma.pool.acquire()];
     try {
       const r = await region(MiB, 4);
       const declined = await sendError(
@@ -227,7 +225,7 @@ describe('rdmaPlugin in the gateway, over HTTP with the SDK', () => {
     } finally {
       for (const l of held) l.release();
     }
-    expect(cu.stats()).toMatchObject({ channelsInUse: 0, buffersInUse: 0 });
+    expect(rdma.stats().server).toMatchObject({ channelsInUse: 0, buffersInUse: 0 });
   });
 
   it('PATCH /rdma-stats (admin-signed) reports the transfers, the pool and the transport', async () => {

@@ -15,6 +15,7 @@ import { parseRdmaToken } from '@vgwrdma/rdma-protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CuServer, type RdmaTransferEvent } from '../src/index.js';
 import { ClientProcess } from './client-process.js';
+import { granted } from './granted.js';
 
 const MiB = 1 << 20;
 const OWNER = 'put-lanes-owner';
@@ -27,7 +28,7 @@ function ctx(rdma?: RdmaDescriptor): RequestContext {
     requestId: 'put-lanes',
     signal: new AbortController().signal,
   };
-  return rdma ? { ...base, rdma, origin: { anonymous: false, peerAddress: '127.0.0.1' } } : base;
+  return rdma ? { ...base, rdma: granted(rdma) } : base;
 }
 
 const md5 = (b: Uint8Array) => createHash('md5').update(b).digest('hex');

@@ -1,6 +1,7 @@
 // cuMiddleware(): the hono middleware that turns the RDMA request headers into a typed
-// descriptor on the context (`c.get('rdma')`), where the gateway puts it into the Backend's
-// RequestContext for CuServer. Requests without RDMA headers pass through untouched. Refusals
+// descriptor on the context (`c.get('rdma')`); readRdmaRequest() is the same reading for a caller
+// with its own middleware (cu-backend's RDMA plugin, after authentication). Requests without RDMA
+// headers pass through untouched. Refusals
 // (docs/protocol.md) never carry x-amz-rdma-reply — the RDMA leg never started:
 //   malformed token / legacy numbers / agent value, or a token with a body → 400
 //   RC-style token → 501 NotImplemented (clients fall back to HTTP)
@@ -36,15 +37,28 @@ export function cuMiddleware<E extends Env = CuEnv>(options: CuMiddlewareOptions
   const mode = options.errors ?? 'respond';
   return async (ctx, next) => {
     const c = ctx as unknown as Context<CuEnv>;
-    const outcome = parseRdmaHeaders(
-      (name) => c.req.header(name),
-      options.transport === undefined ? {} : { transport: options.transport },
-    );
-    if (outcome.kind === 'none') return next();
-    if (outcome.kind === 'refused') return refuse(c, toS3Error(outcome.refusal), mode);
-    c.set('rdma', outcome.descriptor);
+    let descriptor: RdmaDescriptor | undefined;
+    try {
+      descriptor = readRdmaRequest((name) => c.req.header(name), options.transport);
+    } catch (error) {
+      return refuse(c, error as S3Error, mode);
+    }
+    if (descriptor !== undefined) c.set('rdma', descriptor);
     return next();
   };
+}
+
+/**
+ * The request's RDMA descriptor from its headers (`header` looks one up by name), undefined when
+ * it carries none; a refusal is thrown as the S3Error the gateway answers with.
+ */
+export function readRdmaRequest(
+  header: (name: string) => string | undefined,
+  transport?: RdmaTransportKind,
+): RdmaDescriptor | undefined {
+  const outcome = parseRdmaHeaders(header, transport === undefined ? {} : { transport });
+  if (outcome.kind === 'refused') throw toS3Error(outcome.refusal);
+  return outcome.kind === 'none' ? undefined : outcome.descriptor;
 }
 
 /** The protocol's refusal as the S3 error the gateway answers with (same code, status and text). */

@@ -23,6 +23,10 @@ export const VGW_ERROR_CODES = {
     'VGW_ERR_NATIVE_DUPLICATE_KOFFI',
   ],
   PoolError: ['VGW_ERR_POOL_TIMEOUT', 'VGW_ERR_POOL_CLOSED'],
+  /** cu-backend: a GET's backend body is not the length it announced (the RDMA leg fails, 500). */
+  BodyLengthError: ['VGW_ERR_RDMA_BODY_LENGTH'],
+  /** cu-backend: CuServer cannot take a transfer now; never leaves it (a 501 decline / GET by HTTP). */
+  RdmaDeclinedError: ['VGW_ERR_RDMA_DECLINED'],
   CuObjError: [
     'VGW_ERR_CUOBJ_UNAVAILABLE',
     'VGW_ERR_CUOBJ_INVALID_OPTION',

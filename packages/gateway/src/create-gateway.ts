@@ -1,13 +1,15 @@
-// createGateway(): assembles the hono app — request id → observe (metrics hook, access log) → health → ready → request limit →
-// plugin middlewares → extra middlewares → router over the route table — with one error handler,
-// a listen() that serves it on Node's HTTP server, and an ordered shutdown() (servers, plugins in
-// reverse order, backend).
+// createGateway(): installs the plugins (their middlewares at named steps, their backend
+// decorators), then assembles the hono app — request id → observe (metrics hook, access log) →
+// health → ready → request limit → the pipeline's steps over the route table (pipeline/steps.ts)
+// — with one error handler, a listen() that serves it on Node's HTTP server, and an ordered
+// shutdown() (servers, plugins in reverse order, backend).
 import { Hono } from 'hono';
 import { Authorizer } from './authz/index.js';
 import { consoleCorsRule } from './cors/console-rule.js';
 import { defaultCorsRule } from './cors/default-rule.js';
-import type { GatewayEnv, GatewayOptions } from './env.js';
+import type { GatewayEnv } from './env.js';
 import { EventNotifier } from './events/index.js';
+import type { GatewayOptions } from './gateway-options.js';
 import { checkReadiness } from './health/readiness.js';
 import { adminBucketHandlers, adminUserHandlers, IamStore, singleUserHandlers } from './iam/index.js';
 import { defaultLogger } from './logger.js';
@@ -17,9 +19,15 @@ import { readyMiddleware } from './middleware/ready.js';
 import { requestIdMiddleware } from './middleware/request-id.js';
 import { requestLimitMiddleware } from './middleware/request-limit.js';
 import { accessLogObserver, observeMiddleware } from './observe/index.js';
-import { checkPluginNames, pluginAdminHandlers, pluginStats, runShutdown } from './plugins/index.js';
+import { installPipeline } from './pipeline/index.js';
+import {
+  checkPluginNames,
+  installPlugins,
+  pluginAdminHandlers,
+  pluginStats,
+  runShutdown,
+} from './plugins/index.js';
 import { DEFAULT_REQUEST_LIMITS } from './routes/request-limits.js';
-import { createRouter } from './routes/router.js';
 import { ROUTES } from './routes/table.js';
 import { InFlightRequests } from './server/in-flight.js';
 import { LimitCounters, type LimitStats } from './server/limit-stats.js';
@@ -55,20 +63,21 @@ export function createGateway(options: GatewayOptions): Gateway {
   const region = options.region ?? DEFAULT_REGION;
   const plugins = options.plugins ?? [];
   checkPluginNames(plugins);
+  // Each plugin installs itself once: middlewares at named steps, a decorator of the backend.
+  const installed = installPlugins(plugins, options.backend);
+  const backend = installed.backend;
   const app = new Hono<GatewayEnv>();
   const counters = new LimitCounters();
   const inFlight = new InFlightRequests();
 
   const observers = [...(options.accessLog ? [accessLogObserver(logger)] : []), ...(options.observers ?? [])];
   app.use(requestIdMiddleware());
-  app.use(observeMiddleware(observers));
+  app.use(observeMiddleware(observers, plugins));
   if (options.healthPath) app.use(healthMiddleware(options.healthPath));
   if (options.readyPath)
     app.use(readyMiddleware(options.readyPath, () => checkReadiness(options.backend, plugins)));
   // Always counts in-flight requests (limitStats); refuses with SlowDown only with maxRequests.
   app.use(requestLimitMiddleware(options.maxRequests ?? 0, counters, inFlight));
-  for (const p of plugins) if (p.middleware) app.use(p.middleware);
-  for (const m of options.middlewares ?? []) app.use(m);
 
   // An IamStore given as `credentials` counts as `iam` too.
   const iam = options.iam ?? (options.credentials instanceof IamStore ? options.credentials : undefined);
@@ -81,38 +90,46 @@ export function createGateway(options: GatewayOptions): Gateway {
     ...adminBucketHandlers(iam, authorizer.cache),
   };
   const events = options.eventNotifications
-    ? new EventNotifier(options.backend, logger, options.eventNotifications)
+    ? new EventNotifier(backend, logger, options.eventNotifications)
     : undefined;
-  const router = createRouter(ROUTES, {
-    backend: options.backend,
-    ...(events ? { events } : {}),
-    credentials: options.credentials ?? iam ?? missingCredentials(),
-    authorizer,
-    adminHandlers: {
-      ...builtInAdmin,
-      ...pluginAdminHandlers(plugins, builtInAdmin),
-      ...options.adminHandlers,
+  const at = {
+    ...installed.at,
+    beforeTarget: [...installed.at.beforeTarget, ...(options.middlewares ?? [])],
+  };
+  installPipeline(
+    app,
+    ROUTES,
+    {
+      backend,
+      ...(events ? { events } : {}),
+      credentials: options.credentials ?? iam ?? missingCredentials(),
+      authorizer,
+      adminHandlers: {
+        ...builtInAdmin,
+        ...pluginAdminHandlers(plugins, builtInAdmin),
+        ...options.adminHandlers,
+      },
+      region,
+      readonly: options.readonly ?? false,
+      anonymousAccess: options.anonymousAccess ?? false,
+      logger,
+      bodyIdleTimeoutMs: options.bodyIdleTimeoutMs ?? DEFAULT_BODY_IDLE_TIMEOUT_MS,
+      onBodyIdleTimeout: () => counters.bodyIdleTimeouts++,
+      ...(options.maxClockSkewMs === undefined ? {} : { maxClockSkewMs: options.maxClockSkewMs }),
+      ...(options.virtualHostDomain === undefined ? {} : { virtualHostDomain: options.virtualHostDomain }),
+      limits: {
+        maxParts: options.multipartMaxParts ?? DEFAULT_REQUEST_LIMITS.maxParts,
+        copyObjectThreshold: options.copyObjectThreshold ?? DEFAULT_REQUEST_LIMITS.copyObjectThreshold,
+      },
+      ...(options.corsAllowOrigin === undefined
+        ? {}
+        : { defaultCors: defaultCorsRule(options.corsAllowOrigin) }),
+      ...(options.consoleOrigins === undefined || options.consoleOrigins.length === 0
+        ? {}
+        : { consoleCors: consoleCorsRule(options.consoleOrigins) }),
     },
-    region,
-    readonly: options.readonly ?? false,
-    anonymousAccess: options.anonymousAccess ?? false,
-    logger,
-    bodyIdleTimeoutMs: options.bodyIdleTimeoutMs ?? DEFAULT_BODY_IDLE_TIMEOUT_MS,
-    onBodyIdleTimeout: () => counters.bodyIdleTimeouts++,
-    ...(options.maxClockSkewMs === undefined ? {} : { maxClockSkewMs: options.maxClockSkewMs }),
-    ...(options.virtualHostDomain === undefined ? {} : { virtualHostDomain: options.virtualHostDomain }),
-    limits: {
-      maxParts: options.multipartMaxParts ?? DEFAULT_REQUEST_LIMITS.maxParts,
-      copyObjectThreshold: options.copyObjectThreshold ?? DEFAULT_REQUEST_LIMITS.copyObjectThreshold,
-    },
-    ...(options.corsAllowOrigin === undefined
-      ? {}
-      : { defaultCors: defaultCorsRule(options.corsAllowOrigin) }),
-    ...(options.consoleOrigins === undefined || options.consoleOrigins.length === 0
-      ? {}
-      : { consoleCors: consoleCorsRule(options.consoleOrigins) }),
-  });
-  app.all('*', (c) => router(c));
+    at,
+  );
   app.onError(errorHandler(logger));
 
   const servers = new Set<RunningGateway>();

@@ -1,32 +1,56 @@
-// The typed hono environment every gateway middleware and handler shares, and the options
-// createGateway() takes. Variables are how middleware hands parsed values to handlers.
+// The typed hono environment every gateway middleware and handler shares: the request variables
+// each pipeline step sets for the steps after it (pipeline/steps.ts has the order), and the Node
+// bindings. createGateway()'s options are in gateway-options.ts.
 import type { HttpBindings } from '@hono/node-server';
-import type { Account, Backend, RdmaDescriptor } from '@vgwrdma/backend-contract';
-import type { MiddlewareHandler } from 'hono';
-import type { AuthResult, CredentialStore } from './auth/index.js';
-import type { BucketStateCacheOptions } from './authz/index.js';
-import type { EventNotificationOptions } from './events/index.js';
-import type { IamStore } from './iam/index.js';
-import type { Logger } from './logger.js';
-import type { RequestObserver } from './observe/index.js';
-import type { GatewayPlugin } from './plugins/index.js';
-import type { Handler } from './routes/types.js';
+import type { Account, Backend, RequestContext } from '@vgwrdma/backend-contract';
+import type { AuthResult } from './auth/index.js';
+import type { AuthzOutcome } from './authz/index.js';
+import type { DecodedBody } from './body/index.js';
+import type { RequestTarget } from './http/request-target.js';
+import type { RouteRow, RouteTarget } from './routes/types.js';
 import type { ListenerRole } from './server/listen.js';
 
+/** What the target step read from the request line and Host (names already validated). */
+export interface ParsedTarget extends RequestTarget {
+  /** The request method, upper-case. */
+  readonly method: string;
+  readonly kind: RouteTarget;
+  /** The bucket named by a virtual-host–style Host, when there is one. */
+  readonly hostBucket?: string;
+}
+
+/**
+ * Fields a plugin adds to the Backend's RequestContext (the RDMA plugin: the descriptor of a
+ * payload that moves by RDMA). Set before the authorize step, which builds the context.
+ */
+export type BackendContextFields = Omit<Partial<RequestContext>, 'account' | 'requestId' | 'signal'>;
+
 export interface GatewayVariables {
-  /** Echoed as x-amz-request-id and in error bodies. */
+  /** Echoed as x-amz-request-id and in error bodies (request-id middleware). */
   requestId: string;
-  /** The authenticated account (ANONYMOUS for unsigned requests, when allowed). */
-  account: Account;
-  /** Set by the RDMA plugin's middleware (cu-middleware) when the payload moves by RDMA. */
-  rdma?: RdmaDescriptor;
-  /** The authentication outcome, including how the body is framed. */
-  auth: AuthResult;
-  /** The matched route's S3 operation name (set by the router; metrics and access log). */
+  /** target step: the parsed, validated request target. */
+  target: ParsedTarget;
+  /** target step: the matched route-table row (or the admin row). */
+  route: RouteRow;
+  /** The matched route's S3 operation name (target step; metrics and access log). */
   operation?: string;
-  /** The request's bucket and key as the router parsed them ('' when absent). */
+  /** The request's bucket and key as the target step parsed them (absent when none). */
   bucket?: string;
   key?: string;
+  /** authenticate step: the authentication outcome, including how the body is framed. */
+  auth: AuthResult;
+  /** authenticate step: the authenticated account (ANONYMOUS for unsigned requests, when allowed). */
+  account: Account;
+  /** Plugins (afterTarget / afterAuthenticate): extra fields of the Backend's RequestContext. */
+  backendContext?: BackendContextFields;
+  /** authorize step: the context every Backend call of this request gets. */
+  requestContext: RequestContext;
+  /** authorize step: the ACL/policy outcome (bucket state; DeleteObjects' filtered backend). */
+  authz: AuthzOutcome;
+  /** authorize step: the backend the handler calls (the plugins' decorated one, or authz's view). */
+  backend: Backend;
+  /** body step: the decoded request body, for routes with a body flag. */
+  body?: DecodedBody;
   /** The S3 error code of an error answer (set by the error handler). */
   errorCode?: string;
 }
@@ -35,100 +59,3 @@ export interface GatewayVariables {
 export type GatewayBindings = HttpBindings & { listener?: ListenerRole };
 
 export type GatewayEnv = { Bindings: GatewayBindings; Variables: GatewayVariables };
-
-export interface GatewayOptions {
-  backend: Backend;
-  /** Who may sign requests. Optional when `iam` is given (which then serves lookups). */
-  credentials?: CredentialStore;
-  /** Multi-user accounts (root + users.json) and the admin user API over them. */
-  iam?: IamStore;
-  /** versitygw's --disable-acl: bucket ACLs can be neither set nor used for access. */
-  disableAcl?: boolean;
-  /** Bounds of the per-bucket ACL/policy/ownership/CORS cache. */
-  bucketStateCache?: BucketStateCacheOptions;
-  /** Region in SigV4 scopes and GetBucketLocation answers. Default 'us-east-1'. */
-  region?: string;
-  /**
-   * Add-ons (the RDMA data path: cu-backend's rdmaPlugin): their middleware runs after request id /
-   * observe / health / request limit, in this order, their admin operations are served, and
-   * `Gateway.shutdown()` shuts them down in reverse order between the HTTP server and the backend.
-   */
-  plugins?: readonly GatewayPlugin[];
-  /** Run after the plugins' middleware, before the router. */
-  middlewares?: MiddlewareHandler<GatewayEnv>[];
-  /** A path answered 200 without authentication (liveness: load-balancer checks). */
-  healthPath?: string;
-  /**
-   * A path answered without authentication with 200 when the backend answers a cheap probe and
-   * every plugin reports ready, 503 otherwise (readiness), with the checks as JSON.
-   */
-  readyPath?: string;
-  /**
-   * Extra admin operations, served like versitygw's user API: `PATCH /<name>`, SigV4-signed by an
-   * admin account (others get AccessDenied). Given here, a name replaces a built-in or plugin one.
-   */
-  adminHandlers?: Readonly<Record<string, Handler>>;
-  /** Refuse every write with AccessDenied. */
-  readonly?: boolean;
-  /** pino-compatible; default writes warnings and errors to stderr as JSON. */
-  logger?: Logger;
-  /** Log one line per request at info level (the RequestObservation as JSON). Default false. */
-  accessLog?: boolean;
-  /**
-   * Called once per request when its response has ended or its connection closed, with the S3
-   * operation, status, error code, bytes, timings and RDMA reply (metrics, custom access logs).
-   */
-  observers?: readonly RequestObserver[];
-  /** Largest accepted difference between the request's date and ours. Auth's default when unset. */
-  maxClockSkewMs?: number;
-  /** Node's requestTimeout for the whole request; 0 (default) = none, so large PUTs are not cut off. */
-  requestTimeoutMs?: number;
-  /**
-   * How long shutdown() lets in-flight requests finish (default 30 000). Those still running then
-   * are cut: their access-log line has status 499 and `cut: "shutdown"`, limitStats().cutAtShutdown
-   * counts them, and their handlers unwind (temp files discarded) before the backend shuts down.
-   */
-  shutdownTimeoutMs?: number;
-  /**
-   * A request body (PUT, UploadPart, POST form, XML) that sends nothing for this long while the
-   * gateway reads it fails with 400 RequestTimeout and its connection is closed. Default 60 000;
-   * 0 = no limit.
-   */
-  bodyIdleTimeoutMs?: number;
-  /** Open connections beyond this are closed as soon as accepted (Node's maxConnections). 0/unset: no cap. */
-  maxConnections?: number;
-  /** S3 requests in flight beyond this get 503 SlowDown (the health path is exempt). 0/unset: no cap. */
-  maxRequests?: number;
-  /**
-   * Also accept virtual-host–style requests: a Host of `<bucket>.<domain>` names the bucket and
-   * the whole path is the key. Unset (default): path-style only.
-   */
-  virtualHostDomain?: string;
-  /** Serve unsigned requests as the anonymous account. Default false (AccessDenied). */
-  anonymousAccess?: boolean;
-  /**
-   * Bucket event notifications: PutBucketNotificationConfiguration is accepted, and events of
-   * configured buckets are POSTed to `webhookUrl` (queued, retried, never blocking a request).
-   * Absent: configurations are refused (no destination can be validated).
-   */
-  eventNotifications?: EventNotificationOptions;
-  /** versitygw's --mp-max-parts: part numbers run 1..this (default and at most 10000). */
-  multipartMaxParts?: number;
-  /**
-   * versitygw's --copy-object-threshold: a CopyObject whose source is larger than this many
-   * bytes is refused with 400 InvalidRequest (default 5 GiB, S3's own limit).
-   */
-  copyObjectThreshold?: number;
-  /**
-   * versitygw's --cors-allow-origin: buckets without a CORS configuration (and service-level
-   * and admin requests) answer browsers from this origin (`*` for any) as if configured with
-   * one rule allowing it GET, PUT, POST, DELETE and HEAD with any header.
-   */
-  corsAllowOrigin?: string;
-  /**
-   * The web console's origins (the app's --webui): their browsers get CORS answers for every S3
-   * and admin request — preflights included, before and whatever any bucket's configuration
-   * says — and no other origin gains anything. Exact origins such as `https://console.example`.
-   */
-  consoleOrigins?: readonly string[];
-}

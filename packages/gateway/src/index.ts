@@ -15,9 +15,10 @@ export type { BucketPolicy, PolicyDecision, PolicyRequest } from './authz/policy
 export { evaluatePolicy, parseBucketPolicy } from './authz/policy/index.js';
 export type { Gateway } from './create-gateway.js';
 export { createGateway, DEFAULT_REGION, DEFAULT_SHUTDOWN_TIMEOUT_MS } from './create-gateway.js';
-export type { GatewayEnv, GatewayOptions, GatewayVariables } from './env.js';
+export type { BackendContextFields, GatewayEnv, GatewayVariables, ParsedTarget } from './env.js';
 export type { DeliveryStats, EventAbout, EventNotificationOptions } from './events/index.js';
 export { WEBHOOK_SIGNATURE_HEADER, webhookSignature } from './events/index.js';
+export type { GatewayOptions } from './gateway-options.js';
 export type { ReadinessCheck, ReadinessReport } from './health/readiness.js';
 export type {
   AccountCacheOptions,
@@ -39,9 +40,10 @@ export {
   UsersFileStore,
 } from './iam/index.js';
 export type { Logger } from './logger.js';
-export type { RdmaObservation, RequestObservation, RequestObserver } from './observe/index.js';
+export type { RequestObservation, RequestObserver } from './observe/index.js';
 export { ACCESS_LOG_MESSAGE, REDACTED, redactUrl } from './observe/index.js';
-export type { GatewayPlugin } from './plugins/index.js';
+export { PLUGIN_STEPS, type PluginStep } from './pipeline/index.js';
+export type { GatewayPlugin, GatewayStack, PluginObservation } from './plugins/index.js';
 export { ROUTES } from './routes/table.js';
 export type { Handler, RouteFlags, RouteRow, RouteTarget, S3Request, Subresource } from './routes/types.js';
 export type { LimitStats } from './server/limit-stats.js';

@@ -54,7 +54,7 @@ it('hands an RDMA descriptor set by a middleware to the backend, with account an
     scheme: 'token',
   };
   const setRdma: MiddlewareHandler<GatewayEnv> = async (c, next) => {
-    if (c.req.header('x-amz-rdma-token')) c.set('rdma', descriptor);
+    if (c.req.header('x-amz-rdma-token')) c.set('backendContext', { rdma: descriptor });
     await next();
   };
   const backend = new MemoryBackend();

@@ -9,7 +9,8 @@ import type { MiddlewareHandler } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
 import { staticCredentials } from '../src/auth/index.js';
 import { createGateway, type Gateway } from '../src/create-gateway.js';
-import type { GatewayEnv, GatewayOptions } from '../src/env.js';
+import type { GatewayEnv } from '../src/env.js';
+import type { GatewayOptions } from '../src/gateway-options.js';
 import type { GatewayPlugin } from '../src/plugins/index.js';
 import type { RunningGateway } from '../src/server/listen.js';
 import { ADMIN_ACCESS, ADMIN_SECRET } from './support/harness.js';
@@ -66,6 +67,16 @@ async function serve(gateway: Gateway): Promise<RunningGateway> {
   return gateway.listen({ port: 0, host: '127.0.0.1' });
 }
 
+/** Creates `bucket` as the admin, then HEADs it; the HEAD's status. */
+async function createAndHead(running: RunningGateway, bucket: string): Promise<number> {
+  await signedRaw(running.url, ADMIN_ACCESS, ADMIN_SECRET, { method: 'PUT', path: `/${bucket}` });
+  const head = await signedRaw(running.url, ADMIN_ACCESS, ADMIN_SECRET, {
+    method: 'HEAD',
+    path: `/${bucket}`,
+  });
+  return head.status;
+}
+
 describe('plugin middleware', () => {
   it('runs after request id and health, in plugin order, before `middlewares` and authentication', async () => {
     const events: string[] = [];
@@ -119,24 +130,133 @@ describe('plugin middleware', () => {
       name: 'descriptor',
       middleware: async (c, next) => {
         if (c.req.header('x-test-refuse')) throw new S3Error('InvalidArgument');
-        c.set('rdma', descriptor);
+        c.set('backendContext', { rdma: descriptor });
         await next();
       },
     };
     const backend = new Backend();
     const gateway = gatewayWith({ backend, plugins: [plugin] });
     const running = await serve(gateway);
-    await signedRaw(running.url, ADMIN_ACCESS, ADMIN_SECRET, { method: 'PUT', path: '/plugged' });
-    const head = await signedRaw(running.url, ADMIN_ACCESS, ADMIN_SECRET, {
-      method: 'HEAD',
-      path: '/plugged',
-    });
-    expect(head.status).toBe(200);
+    expect(await createAndHead(running, 'plugged')).toBe(200);
     expect(seen).toEqual([descriptor]);
 
     const refused = await raw(running.url, { path: '/plugged', headers: { 'x-test-refuse': '1' } });
     expect(refused.status).toBe(400);
     expect(refused.body).toContain('<Code>InvalidArgument</Code>');
+  });
+});
+
+describe('plugin install: named steps, backend decorator, observation fields', () => {
+  it('runs each step middleware at its point: target parsed, then authenticated, then authorized', async () => {
+    const events: string[] = [];
+    const plugin: GatewayPlugin = {
+      name: 'steps',
+      install(stack) {
+        stack.add('afterBody', async (c, next) => {
+          events.push(`afterBody (body ${c.get('body') === undefined ? 'absent' : 'decoded'})`);
+          await next();
+        });
+        stack.add('afterAuthorize', async (c, next) => {
+          events.push(`afterAuthorize (context for ${c.get('requestContext').account.access})`);
+          await next();
+        });
+        stack.add('afterAuthenticate', async (c, next) => {
+          events.push(
+            `afterAuthenticate (${c.get('auth').anonymous ? 'anonymous' : c.get('account').access})`,
+          );
+          await next();
+        });
+        stack.add('afterTarget', async (c, next) => {
+          events.push(`afterTarget (${c.get('route').operation}, auth ${c.get('auth') ? 'set' : 'unset'})`);
+          await next();
+        });
+      },
+    };
+    const gateway = gatewayWith({ backend: new MemoryBackend(), plugins: [plugin] });
+    const running = await serve(gateway);
+    const put = await signedRaw(running.url, ADMIN_ACCESS, ADMIN_SECRET, { method: 'PUT', path: '/steps' });
+    expect(put.status).toBe(200);
+    expect(events).toEqual([
+      'afterTarget (CreateBucket, auth unset)',
+      `afterAuthenticate (${ADMIN_ACCESS})`,
+      `afterAuthorize (context for ${ADMIN_ACCESS})`,
+      'afterBody (body decoded)',
+    ]);
+    // An unsigned request is authenticated as anonymous, then refused by the authorize step: the
+    // points after it never run.
+    events.length = 0;
+    const unsigned = await raw(running.url, { method: 'HEAD', path: '/steps' });
+    expect(unsigned.status).toBe(403);
+    expect(events).toEqual(['afterTarget (HeadBucket, auth unset)', 'afterAuthenticate (anonymous)']);
+  });
+
+  it('refuses a step name the pipeline does not have', () => {
+    const plugin: GatewayPlugin = {
+      name: 'typo',
+      install: (stack) => stack.add('afterAuth' as never, async (_c, next) => next()),
+    };
+    expect(() => gatewayWith({ backend: new MemoryBackend(), plugins: [plugin] })).toThrow(
+      "plugin 'typo': no pipeline step 'afterAuth'",
+    );
+  });
+
+  it('serves requests through the backend decorators, last plugin outermost; shuts down the given backend', async () => {
+    const events: string[] = [];
+    const decorate =
+      (name: string) =>
+      (inner: import('@vgwrdma/backend-contract').Backend): import('@vgwrdma/backend-contract').Backend =>
+        new Proxy(inner, {
+          get(target, prop, receiver) {
+            if (prop !== 'headBucket') return Reflect.get(target, prop, receiver);
+            return (ctx: RequestContext, bucket: string) => {
+              events.push(name);
+              return target.headBucket(ctx, bucket);
+            };
+          },
+        });
+    const backend = new RecordingBackend(events);
+    const gateway = gatewayWith({
+      backend,
+      plugins: [
+        { name: 'inner', install: (stack) => stack.wrapBackend(decorate('inner')) },
+        { name: 'outer', install: (stack) => stack.wrapBackend(decorate('outer')) },
+      ],
+    });
+    const running = await serve(gateway);
+    expect(await createAndHead(running, 'wrapped')).toBe(200);
+    expect(events).toEqual(['outer', 'inner']);
+    await gateway.shutdown();
+    expect(events).toEqual(['outer', 'inner', 'backend shutdown']);
+  });
+
+  it("hands each plugin's observation fields and moved bytes to the observers, by plugin name", async () => {
+    const seen: import('../src/observe/index.js').RequestObservation[] = [];
+    const marked = new WeakSet<object>();
+    const plugin: GatewayPlugin = {
+      name: 'marker',
+      install: (stack) =>
+        stack.add('afterAuthenticate', async (c, next) => {
+          if (c.req.header('x-test-mark')) marked.add(c);
+          await next();
+        }),
+      observe: (c) => (marked.has(c) ? { objectSize: 42, fields: { marked: true } } : undefined),
+    };
+    const gateway = gatewayWith({
+      backend: new MemoryBackend(),
+      plugins: [plugin],
+      observers: [(o) => seen.push(o)],
+    });
+    const running = await serve(gateway);
+    await signedRaw(running.url, ADMIN_ACCESS, ADMIN_SECRET, { method: 'PUT', path: '/observed' });
+    await signedRaw(running.url, ADMIN_ACCESS, ADMIN_SECRET, {
+      method: 'PUT',
+      path: '/observed/k',
+      headers: { 'x-test-mark': '1' },
+    });
+    await expect.poll(() => seen.length).toBe(2);
+    expect(seen[0]?.plugins).toBeUndefined();
+    expect(seen[1]?.plugins).toEqual({ marker: { marked: true } });
+    expect(seen[1]?.objectSize).toBe(42);
   });
 });
 

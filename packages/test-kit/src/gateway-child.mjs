@@ -47,7 +47,7 @@ const backend = await openBackend(opts.backend);
 const rdma =
   opts.rdma === false
     ? undefined
-    : await rdmaPlugin({
+    : rdmaPlugin({
         numDcis: opts.rdma.channels,
         ioTimeoutMs: opts.rdma.ioTimeoutMs,
         poolBufCount: opts.rdma.pool.count,
@@ -57,7 +57,7 @@ const rdma =
         ...(opts.rdma.putLanes === undefined ? {} : { putLanes: opts.rdma.putLanes }),
       });
 const gateway = createGateway({
-  backend: rdma ? rdma.wrap(backend) : backend,
+  backend,
   plugins: rdma ? [rdma] : [],
   credentials: staticCredentials([{ access: opts.access, secret: opts.secret, account: { role: 'admin' } }]),
   region: 'us-east-1',

@@ -4,7 +4,7 @@
 // epoch ms when the line was written, as on every other line — and the request's arrival is
 // `startTime` (ISO 8601), so no key appears twice. Values are JSON-escaped by pino; the URL carries
 // no signature (the gateway's observation redacts it).
-import type { RdmaTransferEvent } from '@vgwrdma/cu-backend';
+import type { RdmaObservation } from '@vgwrdma/cu-backend';
 import type { RequestObservation } from '@vgwrdma/gateway';
 
 /** The observation's fields an operator filters on, under the observation's own names. */
@@ -43,8 +43,7 @@ export interface AccessRecord extends Pick<RequestObservation, ObservedField> {
 
 const ms = (v: number): number => Math.round(v * 1000) / 1000;
 
-export function accessRecord(o: RequestObservation, transfer: RdmaTransferEvent | undefined): AccessRecord {
-  const rdmaDone = transfer?.outcome === 'done';
+export function accessRecord(o: RequestObservation, rdma: RdmaObservation | undefined): AccessRecord {
   return {
     requestId: o.requestId,
     startTime: new Date(o.startedAt).toISOString(),
@@ -69,8 +68,8 @@ export function accessRecord(o: RequestObservation, transfer: RdmaTransferEvent 
     firstByteMs: o.firstByteMs === undefined ? undefined : ms(o.firstByteMs),
     completed: o.completed,
     ...(o.cut === undefined ? {} : { cut: o.cut }),
-    via: rdmaDone ? 'rdma' : 'http',
-    ...(o.rdma ? { rdmaBytes: rdmaDone ? transfer.bytes : 0 } : {}),
-    ...(transfer?.reason === undefined ? {} : { declineReason: transfer.reason }),
+    via: rdma?.via ?? 'http',
+    ...(rdma ? { rdmaBytes: rdma.bytes } : {}),
+    ...(rdma?.declineReason === undefined ? {} : { declineReason: rdma.declineReason }),
   };
 }

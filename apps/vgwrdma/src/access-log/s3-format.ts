@@ -5,7 +5,7 @@
 // no canonical user ids, so Bucket Owner is '-' and Requester is the signing access key. AWS
 // appends new fields at the end and tells parsers to ignore what they do not know; three vgwrdma
 // fields follow AWS's last one: via (http | rdma), RDMA bytes moved, RDMA decline reason.
-import type { RdmaTransferEvent } from '@vgwrdma/cu-backend';
+import type { RdmaObservation } from '@vgwrdma/cu-backend';
 import type { RequestObservation } from '@vgwrdma/gateway';
 
 /** AWS's operation names (REST.<method>.<resource>) for the S3 operations that have a fixed one. */
@@ -89,8 +89,7 @@ export const unquoted = (v: string | number | undefined): string =>
 export const quoted = (v: string | undefined): string =>
   v === undefined ? '"-"' : `"${v.replace(QUOTED_UNSAFE, percent)}"`;
 
-export function s3AccessLine(o: RequestObservation, transfer: RdmaTransferEvent | undefined): string {
-  const rdmaDone = transfer?.outcome === 'done';
+export function s3AccessLine(o: RequestObservation, rdma: RdmaObservation | undefined): string {
   return [
     '-', // Bucket Owner
     unquoted(o.bucket),
@@ -119,8 +118,8 @@ export function s3AccessLine(o: RequestObservation, transfer: RdmaTransferEvent 
     unquoted(o.tlsVersion),
     '-', // Access Point ARN
     '-', // aclRequired
-    rdmaDone ? 'rdma' : 'http',
-    o.rdma ? String(rdmaDone ? transfer.bytes : 0) : '-',
-    unquoted(transfer?.reason),
+    rdma?.via ?? 'http',
+    rdma ? String(rdma.bytes) : '-',
+    unquoted(rdma?.declineReason),
   ].join(' ');
 }

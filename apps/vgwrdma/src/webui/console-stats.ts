@@ -3,7 +3,7 @@
 // bytes by client (agent host) from the same observations, and — read when asked — the RDMA
 // plugin's own counters (bytes, declines by reason) and buffer pool. Counters only grow; the
 // console turns two snapshots into rates.
-import type { RdmaPlugin } from '@vgwrdma/cu-backend';
+import { type RdmaPlugin, rdmaObservation } from '@vgwrdma/cu-backend';
 import type { LimitStats, RequestObservation, RequestObserver } from '@vgwrdma/gateway';
 
 /** Latencies kept per operation for the percentiles (the most recent ones). */
@@ -98,11 +98,12 @@ export function createConsoleStats(now: () => number = Date.now): ConsoleStats {
     counts.bytesOut += o.bytesSent;
     const which = LATENCY_OPERATIONS[o.operation as keyof typeof LATENCY_OPERATIONS];
     if (which !== undefined && o.status < 400) push(latency[which], o.totalMs);
-    if (o.rdma !== undefined && o.rdma.bytes > 0) {
+    const rdma = rdmaObservation(o);
+    if (rdma !== undefined && rdma.bytes > 0) {
       const key = o.remoteAddress ?? 'unknown';
       const row = agents.get(key) ?? { transfers: 0, bytes: 0 };
       row.transfers++;
-      row.bytes += o.rdma.bytes;
+      row.bytes += rdma.bytes;
       agents.set(key, row);
     }
   };

@@ -2,7 +2,7 @@
 // fallback), escaping that keeps one record one line with AWS's field count whatever a client
 // sends, '-' for what does not apply, the signing and TLS fields, and the three trailing RDMA
 // fields.
-import type { RdmaTransferEvent } from '@vgwrdma/cu-backend';
+import type { RdmaObservation } from '@vgwrdma/cu-backend';
 import type { RequestObservation } from '@vgwrdma/gateway';
 import { describe, expect, it } from 'vitest';
 import { awsOperation, awsTime, quoted, s3AccessLine, unquoted } from '../../src/access-log/s3-format.js';
@@ -32,7 +32,6 @@ const base: RequestObservation = {
   totalMs: 7.6,
   firstByteMs: 2.2,
   completed: true,
-  rdma: { reply: '200', bytes: 4096 },
 };
 
 describe('s3AccessLine', () => {
@@ -45,17 +44,8 @@ describe('s3AccessLine', () => {
     );
   });
 
-  const { rdma: _rdma, ...plain } = base;
-
   it('keeps one record on one line, quotes escaped, dashes for the unknown, RDMA fields last', () => {
-    const done: RdmaTransferEvent = {
-      requestId: base.requestId,
-      direction: 'get',
-      outcome: 'done',
-      bytes: 4096,
-      ms: 1,
-      lanes: 1,
-    };
+    const done: RdmaObservation = { via: 'rdma', direction: 'get', outcome: 'done', bytes: 4096 };
     const line = s3AccessLine(base, done);
     expect(line).not.toContain('\n');
     expect(line).toContain('"agent %22quoted%22%0Anext"');
@@ -66,19 +56,15 @@ describe('s3AccessLine', () => {
     ).toBe(true);
     expect(line).toContain(' "GET /bkt/a%20b HTTP/1.1" 200 - - 4096 8 2 "-" ');
     expect(line.endsWith(' gw:7070 - - - rdma 4096 -')).toBe(true);
-    const declined: RdmaTransferEvent = {
-      ...done,
+    const declined: RdmaObservation = {
+      via: 'http',
+      direction: 'get',
       outcome: 'declined',
-      reason: 'pool-busy',
+      declineReason: 'pool-busy',
       bytes: 0,
-      lanes: 0,
     };
-    expect(
-      s3AccessLine({ ...base, rdma: { reply: '501', bytes: 0 }, bytesSent: 4096 }, declined).endsWith(
-        ' http 0 pool-busy',
-      ),
-    ).toBe(true);
-    expect(s3AccessLine(plain, undefined).endsWith(' http - -')).toBe(true);
+    expect(s3AccessLine({ ...base, bytesSent: 4096 }, declined).endsWith(' http 0 pool-busy')).toBe(true);
+    expect(s3AccessLine(base, undefined).endsWith(' http - -')).toBe(true);
   });
 });
 

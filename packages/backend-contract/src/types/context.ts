@@ -25,27 +25,15 @@ export const ANONYMOUS: Account = Object.freeze({ access: '', role: 'user' });
  */
 export type { RdmaDescriptor } from '@vgwrdma/rdma-protocol';
 
-/**
- * What the HTTP edge knows about who sent a request and what its signature pins; CuServer's
- * trust rules read it (docs/protocol.md "trust rules"). A context without it is treated as anonymous.
- */
-export interface RequestOrigin {
-  /** The request carried no signature (served as the anonymous account). */
-  readonly anonymous: boolean;
-  /** The HTTP peer's address as the socket reports it ('127.0.0.1', '::ffff:10.0.0.5', ...). */
-  readonly peerAddress?: string;
-  /** Lower-case hex SHA-256 the signature pins for the payload (x-amz-content-sha256 when a hash). */
-  readonly payloadSha256?: string;
-}
-
 export interface RequestContext {
   readonly account: Account;
   /** The id echoed as x-amz-request-id and in error bodies. */
   readonly requestId: string;
   /** Aborted when the client goes away or the server shuts down. */
   readonly signal: AbortSignal;
-  /** Present when the payload moves by RDMA (set by cu-middleware, consumed by CuServer). */
+  /**
+   * Present when the payload moves by RDMA: set by the RDMA plugin's middleware after
+   * authentication (with its trust decision beside it), consumed by CuServer.
+   */
   readonly rdma?: RdmaDescriptor;
-  /** Who sent it and what the signature pins (set by the gateway). */
-  readonly origin?: RequestOrigin;
 }

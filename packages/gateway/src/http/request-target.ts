@@ -4,7 +4,7 @@
 // taken the bucket from the Host header.
 import { S3Error } from '@vgwrdma/backend-contract';
 
-interface RequestTarget {
+export interface RequestTarget {
   /** The path as sent, percent-encoding intact (SigV4 canonicalises this). */
   rawPath: string;
   /** The query string as sent, without '?'. */

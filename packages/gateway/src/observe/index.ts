@@ -3,4 +3,4 @@
 export { ACCESS_LOG_MESSAGE, accessLogObserver } from './access-log-observer.js';
 export { observeMiddleware } from './observe-middleware.js';
 export { REDACTED, redactUrl } from './redact-url.js';
-export type { RdmaObservation, RequestObservation, RequestObserver } from './request-observation.js';
+export type { RequestObservation, RequestObserver } from './request-observation.js';

@@ -1,6 +1,6 @@
 // The object size an access-log line reports (AWS's "Object Size"): the whole object's size for
 // reads (a range answer's Content-Range total), the stored size for writes (the decoded length of
-// an aws-chunked body), and for RDMA the bytes the RDMA leg moved, since the HTTP body is empty.
+// an aws-chunked body), and the bytes a plugin moved outside the HTTP body (RDMA: the body is empty).
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 
 const READS = new Set(['GetObject', 'HeadObject']);
@@ -10,7 +10,8 @@ export function objectSizeOf(
   operation: string,
   request: IncomingHttpHeaders,
   response: ServerResponse,
-  rdmaBytes: number | undefined,
+  /** Payload bytes a plugin moved outside the HTTP body (PluginObservation.objectSize). */
+  movedBytes: number | undefined,
 ): number | undefined {
   if (response.statusCode >= 300) return undefined;
   if (READS.has(operation)) {
@@ -18,11 +19,11 @@ export function objectSizeOf(
     const total =
       typeof range === 'string' ? numberHeader(range.slice(range.lastIndexOf('/') + 1)) : undefined;
     if (total !== undefined) return total;
-    if (rdmaBytes) return rdmaBytes;
+    if (movedBytes) return movedBytes;
     return numberHeader(response.getHeader('content-length'));
   }
   if (WRITES.has(operation)) {
-    if (rdmaBytes) return rdmaBytes;
+    if (movedBytes) return movedBytes;
     return numberHeader(request['x-amz-decoded-content-length']) ?? numberHeader(request['content-length']);
   }
   return undefined;

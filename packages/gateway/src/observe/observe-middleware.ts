@@ -1,20 +1,24 @@
 // The per-request metrics hook: notes when the status line is written (first byte), and when the
-// Node response closes — finished or cut — builds one RequestObservation from what the router and
-// the error handler left in the context and hands it to every observer. Without observers it does
-// nothing (the limit counters are kept by the request-limit middleware and the listener).
+// Node response closes — finished or cut — builds one RequestObservation from what the pipeline's
+// steps and the error handler left in the context, plus each plugin's own observation fields, and
+// hands it to every observer. Without observers it does nothing (the limit counters are kept by
+// the request-limit middleware and the listener).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { TLSSocket } from 'node:tls';
-import { BYTES_TRANSFERRED_HEADER, REPLY_HEADER } from '@vgwrdma/rdma-protocol';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { GatewayEnv } from '../env.js';
 import { onResponseClose } from '../http/response-close.js';
+import type { GatewayPlugin } from '../plugins/index.js';
 import { wasCutAtShutdown } from '../server/in-flight.js';
 import { numberHeader, objectSizeOf } from './object-size.js';
 import { redactUrl } from './redact-url.js';
 import type { RequestObservation, RequestObserver } from './request-observation.js';
 import { signatureKind } from './signature-kind.js';
 
-export function observeMiddleware(observers: readonly RequestObserver[]): MiddlewareHandler<GatewayEnv> {
+export function observeMiddleware(
+  observers: readonly RequestObserver[],
+  plugins: readonly GatewayPlugin[] = [],
+): MiddlewareHandler<GatewayEnv> {
   return async (c, next) => {
     const outgoing = c.env?.outgoing;
     if (!outgoing || observers.length === 0) return next();
@@ -29,7 +33,7 @@ export function observeMiddleware(observers: readonly RequestObserver[]): Middle
     } as ServerResponse['writeHead'];
     const startedAt = Date.now();
     onResponseClose(outgoing, () => {
-      const o = observe(c, started, startedAt, firstByte, sentBefore);
+      const o = observe(c, plugins, started, startedAt, firstByte, sentBefore);
       for (const fn of observers) fn(o);
     });
     await next();
@@ -38,6 +42,7 @@ export function observeMiddleware(observers: readonly RequestObserver[]): Middle
 
 function observe(
   c: Context<GatewayEnv>,
+  plugins: readonly GatewayPlugin[],
   started: number,
   startedAt: number,
   firstByte: number | undefined,
@@ -59,12 +64,7 @@ function observe(
       : (contentLength ?? 0)
     : Math.max(0, (outgoing.socket?.bytesWritten ?? sentBefore) - sentBefore);
   const declared = numberHeader(incoming.headers['content-length']);
-  const rdma = c.get('rdma')
-    ? {
-        reply: stringHeader(outgoing.getHeader(REPLY_HEADER)),
-        bytes: numberHeader(outgoing.getHeader(BYTES_TRANSFERRED_HEADER)) ?? 0,
-      }
-    : undefined;
+  const fromPlugins = pluginObservations(c, plugins);
   const account = c.get('account');
   const url = incoming.url ?? '/';
   const signed = signatureKind(c.get('auth'));
@@ -83,7 +83,7 @@ function observe(
     errorCode: c.get('errorCode'),
     bytesSent,
     bytesReceived: incoming.complete ? (declared ?? 0) : 0,
-    objectSize: objectSizeOf(operation, incoming.headers, outgoing, rdma?.bytes),
+    objectSize: objectSizeOf(operation, incoming.headers, outgoing, fromPlugins.objectSize),
     userAgent: incoming.headers['user-agent'],
     referer: incoming.headers.referer === undefined ? undefined : redactUrl(incoming.headers.referer),
     host: incoming.headers.host,
@@ -96,10 +96,22 @@ function observe(
     firstByteMs: firstByte === undefined ? undefined : firstByte - started,
     completed,
     ...(cutAtShutdown ? { cut: 'shutdown' as const } : {}),
-    ...(rdma ? { rdma } : {}),
+    ...(fromPlugins.fields ? { plugins: fromPlugins.fields } : {}),
   };
 }
 
-function stringHeader(v: number | string | readonly string[] | undefined): string | undefined {
-  return v === undefined ? undefined : String(v);
+/** Each plugin's fields by plugin name (only those that took part), and the payload it moved. */
+function pluginObservations(
+  c: Context<GatewayEnv>,
+  plugins: readonly GatewayPlugin[],
+): { fields?: Record<string, unknown>; objectSize?: number } {
+  let fields: Record<string, unknown> | undefined;
+  let objectSize: number | undefined;
+  for (const p of plugins) {
+    const seen = p.observe?.(c);
+    if (seen === undefined) continue;
+    if (seen.fields !== undefined) fields = { ...fields, [p.name]: seen.fields };
+    objectSize ??= seen.objectSize;
+  }
+  return { ...(fields ? { fields } : {}), ...(objectSize === undefined ? {} : { objectSize }) };
 }

@@ -49,15 +49,12 @@ export interface RequestObservation {
   readonly completed: boolean;
   /** 'shutdown' when the request was still running at the shutdown deadline and was cut. */
   readonly cut?: 'shutdown';
-  /** Present when the request carried an RDMA descriptor (cu-middleware set one). */
-  readonly rdma?: RdmaObservation;
-}
-
-export interface RdmaObservation {
-  /** The x-amz-rdma-reply the gateway answered ('200'/'206': moved by RDMA, '501': declined). */
-  readonly reply: string | undefined;
-  /** x-amz-rdma-bytes-transferred of the answer (0 when absent). */
-  readonly bytes: number;
+  /**
+   * Each plugin's own fields for this request, by plugin name (GatewayPlugin.observe); only the
+   * plugins that took part. The plugin's package exports their type and a typed reader (the RDMA
+   * plugin: cu-backend's rdmaObservation()).
+   */
+  readonly plugins?: Readonly<Record<string, unknown>>;
 }
 
 /** Called once per request, after the response ended; must not throw (it is not awaited). */

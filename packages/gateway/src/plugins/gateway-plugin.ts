@@ -1,19 +1,41 @@
-// GatewayPlugin: what an add-on (the RDMA data path is the first) contributes to a gateway — a
-// request middleware in the pipeline's extension slot, admin operations, a stats provider, and a
-// shutdown step. A plugin is a plain object, so a package can build one without depending on the
-// gateway: structural typing is the contract.
-import type { MiddlewareHandler } from 'hono';
+// GatewayPlugin: what an add-on (the RDMA data path is the first) contributes to a gateway. It
+// installs itself once, when createGateway() runs: middlewares at named pipeline steps
+// (pipeline/steps.ts), a decorator of the backend, and then serves admin operations, readiness,
+// stats, per-request observation fields (access log, metrics) and a shutdown step. A plugin is a
+// plain object, so a package can build one without depending on the gateway: structural typing
+// is the contract.
+import type { Backend } from '@vgwrdma/backend-contract';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { GatewayEnv } from '../env.js';
+import type { PluginStep } from '../pipeline/steps.js';
 import type { Handler } from '../routes/types.js';
 
-export interface GatewayPlugin {
-  /** Names the plugin in errors and in `Gateway.stats()`; unique among a gateway's plugins. */
-  readonly name: string;
+/** What a plugin's install() may do to the gateway being built. */
+export interface GatewayStack {
+  /** Adds `middleware` at `step`; it may `c.set(...)` request variables or throw an S3Error. */
+  add(step: PluginStep, middleware: MiddlewareHandler<GatewayEnv>): void;
   /**
-   * Runs after request id → observe → health → request limit and before `middlewares` and the
-   * router, in plugin order. It may `c.set(...)` variables (the RDMA descriptor) or throw an
-   * S3Error, which the gateway's error handler renders.
+   * Decorates the backend the handlers call (plugins in order: the last one is outermost). The
+   * gateway still shuts down only the backend it was given; a decorator's own resources are the
+   * plugin's to release in its shutdown().
    */
+  wrapBackend(wrap: (backend: Backend) => Backend): void;
+}
+
+/** What a plugin reports about one request once its response ended. */
+export interface PluginObservation {
+  /** Payload bytes the plugin moved outside the HTTP body (the access log's object size). */
+  readonly objectSize?: number;
+  /** The plugin's own fields: `RequestObservation.plugins[name]` (the plugin exports their type). */
+  readonly fields?: unknown;
+}
+
+export interface GatewayPlugin {
+  /** Names the plugin in errors, `Gateway.stats()` and observations; unique among a gateway's plugins. */
+  readonly name: string;
+  /** Called once by createGateway(), in plugin order, before any request is served. */
+  install?(stack: GatewayStack): void;
+  /** Shorthand for `stack.add('beforeTarget', middleware)`. */
   readonly middleware?: MiddlewareHandler<GatewayEnv>;
   /** `PATCH /<name>` admin operations, admin accounts only; a name may be claimed once. */
   readonly adminHandlers?: Readonly<Record<string, Handler>>;
@@ -24,6 +46,11 @@ export interface GatewayPlugin {
    * the gateway's ready path next to its backend probe; `ok: false` makes the path answer 503.
    */
   readiness?(): { ok: boolean; detail?: string } | Promise<{ ok: boolean; detail?: string }>;
+  /**
+   * The plugin's outcome for this request (when its response ended or its connection closed), or
+   * undefined when it took no part. Must not throw.
+   */
+  observe?(c: Context<GatewayEnv>): PluginObservation | undefined;
   /**
    * Releases what the plugin owns. Called once by `Gateway.shutdown()`, in reverse plugin order,
    * after every HTTP server of the gateway closed and before the backend shuts down.

@@ -1,2 +1,10 @@
-export { checkPluginNames, type GatewayPlugin, pluginAdminHandlers, pluginStats } from './gateway-plugin.js';
+export {
+  checkPluginNames,
+  type GatewayPlugin,
+  type GatewayStack,
+  type PluginObservation,
+  pluginAdminHandlers,
+  pluginStats,
+} from './gateway-plugin.js';
+export { type InstalledPlugins, installPlugins } from './install-plugins.js';
 export { runShutdown, type ShutdownStep } from './ordered-shutdown.js';

@@ -50,7 +50,7 @@ it('observes each request once with its S3 operation, status, error code, bytes 
     completed: true,
     errorCode: undefined,
   });
-  expect(put?.rdma).toBeUndefined();
+  expect(put?.plugins).toBeUndefined();
   expect(put?.firstByteMs).toBeGreaterThanOrEqual(0);
   expect(put?.totalMs).toBeGreaterThanOrEqual(put?.firstByteMs ?? Infinity);
   expect(get).toMatchObject({ operation: 'GetObject', status: 206, bytesSent: 100, objectSize: 777 });

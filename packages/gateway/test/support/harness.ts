@@ -4,7 +4,7 @@ import { S3Client } from '@aws-sdk/client-s3';
 import type { Backend } from '@vgwrdma/backend-contract';
 import { staticCredentials } from '../../src/auth/index.js';
 import { createGateway, type Gateway } from '../../src/create-gateway.js';
-import type { GatewayOptions } from '../../src/env.js';
+import type { GatewayOptions } from '../../src/gateway-options.js';
 import type { RunningGateway } from '../../src/server/listen.js';
 
 export const ACCESS = 'AKIDGATEWAYTEST';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { PosixBackend } from '@vgwrdma/backend-posix';
 import { createGateway } from '../../src/create-gateway.js';
-import type { GatewayOptions } from '../../src/env.js';
+import type { GatewayOptions } from '../../src/gateway-options.js';
 import { IamStore } from '../../src/iam/index.js';
 import type { RunningGateway } from '../../src/server/listen.js';
 import { s3Client } from './harness.js';
