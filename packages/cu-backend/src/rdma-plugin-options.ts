@@ -88,14 +88,14 @@ export const RDMA_PLUGIN_OPTIONS = z.strictObject({
     default: '64MiB',
     arg: 'BYTES',
     help: `bytes per registered RDMA buffer, at least 4096: ${BYTE_SIZE_FORMS}; vgwrdma's old default of 1 GiB pins count × 1 GiB of memory, too much on small machines`,
-  }),
+  }).optional(),
   poolBufCount: option(integer(1, 1024), {
     flag: 'pool-buf-count',
     env: ['VGW_POOL_BUF_COUNT'],
     fallback: () => String(defaultPoolBufCount()),
     arg: 'N',
     help: 'number of registered RDMA buffers (concurrent RDMA requests); default one per core, 4 to 16 (a transfer keeps about one core busy hashing, so more only queue)',
-  }),
+  }).optional(),
   dcKey: option(u64, {
     flag: 'rdma-dc-key',
     env: ['VGW_RDMA_DC_KEY'],
@@ -178,11 +178,18 @@ export const RDMA_PLUGIN_OPTIONS = z.strictObject({
   ioTimeoutMs: integer(1).optional(),
 });
 
-/** rdmaPlugin's options: the same fields as openCuServer's config. */
-export type RdmaPluginOptions = CuServerConfig;
+/** The pool buffer size a program gets when it names none: --pool-buf-size's default. */
+export const DEFAULT_POOL_BUF_SIZE = 64 << 20;
 
-/** Validates `input`; throws a TypeError naming each bad field. */
-export function parseRdmaPluginOptions(input: unknown): RdmaPluginOptions {
+/**
+ * rdmaPlugin's options: the same fields as openCuServer's config, with the pool sizes optional
+ * (`rdmaPlugin({ ip })` gets --pool-buf-size's and --pool-buf-count's defaults).
+ */
+export type RdmaPluginOptions = Omit<CuServerConfig, 'poolBufSize' | 'poolBufCount'> &
+  Partial<Pick<CuServerConfig, 'poolBufSize' | 'poolBufCount'>>;
+
+/** Validates `input` and fills the pool defaults; throws a TypeError naming each bad field. */
+export function parseRdmaPluginOptions(input: unknown): CuServerConfig {
   const result = RDMA_PLUGIN_OPTIONS.safeParse(input);
   if (!result.success) {
     const issues = result.error.issues.map(
@@ -191,5 +198,10 @@ export function parseRdmaPluginOptions(input: unknown): RdmaPluginOptions {
     throw new TypeError(`rdmaPlugin: ${issues.join('; ')}`);
   }
   // zod leaves absent optional keys absent, so the output has no explicit `undefined`s.
-  return result.data as RdmaPluginOptions;
+  const data = result.data as RdmaPluginOptions;
+  return {
+    ...data,
+    poolBufSize: data.poolBufSize ?? DEFAULT_POOL_BUF_SIZE,
+    poolBufCount: data.poolBufCount ?? defaultPoolBufCount(),
+  };
 }
