@@ -38,6 +38,7 @@ import {
   S3Error,
   type TagSet,
   UnsupportedBackend,
+  unversionedPage,
 } from '@vgwrdma/backend-contract';
 import { listPage } from './listing.js';
 import { checkKey, checkMetadata, type MemObject, MemStore, pickHeaders } from './store.js';
@@ -221,14 +222,13 @@ export class MemoryObjects extends UnsupportedBackend {
   ): Promise<ListObjectVersionsOutput> {
     const bucket = this.store.bucket(input.bucket);
     const page = listPage(bucket.objects.keys(), { ...input, after: input.keyMarker });
-    const out: ListObjectVersionsOutput = {
-      versions: page.keys.map((key) => {
+    return unversionedPage(
+      page,
+      page.keys.map((key) => {
         const o = bucket.objects.get(key) as MemObject;
         // An unversioned bucket's objects each have one version, the "null" version.
         return {
           key,
-          versionId: 'null',
-          isLatest: true,
           lastModified: o.lastModified,
           etag: o.etag,
           size: o.size,
@@ -236,15 +236,7 @@ export class MemoryObjects extends UnsupportedBackend {
           owner: { id: bucket.owner },
         };
       }),
-      deleteMarkers: [],
-      commonPrefixes: page.commonPrefixes,
-      isTruncated: page.isTruncated,
-    };
-    if (page.isTruncated && page.last !== undefined) {
-      out.nextKeyMarker = page.last;
-      out.nextVersionIdMarker = 'null';
-    }
-    return out;
+    );
   }
 
   private list(
