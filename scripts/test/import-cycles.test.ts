@@ -45,7 +45,7 @@ function target(from: string, spec: string): string | undefined {
 }
 
 /** The value edges among `files`: file → files it imports values from. */
-export function valueEdges(files: string[]): Map<string, string[]> {
+function valueEdges(files: string[]): Map<string, string[]> {
   const edges = new Map<string, string[]>();
   for (const f of files) {
     const text = readFileSync(f, 'utf8');
@@ -65,7 +65,7 @@ export function valueEdges(files: string[]): Map<string, string[]> {
 }
 
 /** Each cycle once, as the files along it (depth-first search; grey = on the current path). */
-export function cycles(edges: Map<string, string[]>): string[][] {
+function cycles(edges: Map<string, string[]>): string[][] {
   const state = new Map<string, 'grey' | 'black'>();
   const path: string[] = [];
   const found: string[][] = [];
@@ -97,7 +97,9 @@ describe('value imports', () => {
     expect(bringsValue('* as ns')).toBe(true);
   });
 
-  const packages = readdirSync(join(ROOT, 'packages')).filter((p) => existsSync(join(ROOT, 'packages', p, 'src')));
+  const packages = readdirSync(join(ROOT, 'packages')).filter((p) =>
+    existsSync(join(ROOT, 'packages', p, 'src')),
+  );
   it.each(packages)('packages/%s/src has no value cycle', (pkg) => {
     const found = cycles(valueEdges(tsFiles(join(ROOT, 'packages', pkg, 'src'))));
     expect(found.map((c) => c.map((f) => relative(ROOT, f)).join(' → '))).toEqual([]);
