@@ -4,28 +4,24 @@
 import { libc } from '../libc.js';
 import { declareOnce } from './once.js';
 
+/** fd_in, off_in, fd_out, off_out, len, flags: copy_file_range's own arguments. */
+export type CopyFileRangeArgs = [
+  fdIn: number,
+  offIn: BigInt64Array,
+  fdOut: number,
+  offOut: BigInt64Array,
+  len: number,
+  flags: number,
+];
+
 export interface CopyFileRangeCall {
   /** On this thread: bytes copied, or -1 with errno (lastErrno()). */
-  sync(
-    fdIn: number,
-    offIn: BigInt64Array,
-    fdOut: number,
-    offOut: BigInt64Array,
-    len: number,
-    flags: number,
-  ): number;
+  sync(...args: CopyFileRangeArgs): number;
   /**
    * On the libuv pool: bytes copied, or -1 (errno cannot be read back from the pool). Rejects
    * when koffi could not make the call. The offsets stay referenced until it settles.
    */
-  pooled(
-    fdIn: number,
-    offIn: BigInt64Array,
-    fdOut: number,
-    offOut: BigInt64Array,
-    len: number,
-    flags: number,
-  ): Promise<number>;
+  pooled(...args: CopyFileRangeArgs): Promise<number>;
 }
 
 /** The call (throws where libc cannot be opened or lacks it). */
@@ -34,10 +30,10 @@ export const copyFileRangeCall: () => CopyFileRangeCall = declareOnce(() => {
     'intptr_t copy_file_range(int fd_in, int64_t *off_in, int fd_out, int64_t *off_out, size_t len, unsigned int flags)',
   );
   return {
-    sync: (fdIn, offIn, fdOut, offOut, len, flags) => Number(fn(fdIn, offIn, fdOut, offOut, len, flags)),
-    pooled: (fdIn, offIn, fdOut, offOut, len, flags) =>
+    sync: (...args) => Number(fn(...args)),
+    pooled: (...args) =>
       new Promise((resolve, reject) => {
-        fn.async(fdIn, offIn, fdOut, offOut, len, flags, (err: unknown, n: number | bigint) => {
+        fn.async(...args, (err: unknown, n: number | bigint) => {
           if (err) reject(err);
           else resolve(Number(n));
         });
