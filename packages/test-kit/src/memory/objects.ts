@@ -23,6 +23,7 @@ import {
   type HeadObjectOutput,
   type ListBucketsInput,
   type ListBucketsOutput,
+  type ListedObject,
   type ListObjectsOutput,
   type ListObjectsV1Input,
   type ListObjectsV2Input,
@@ -41,7 +42,7 @@ import {
   unversionedPage,
 } from '@vgwrdma/backend-contract';
 import { listPage } from './listing.js';
-import { checkKey, checkMetadata, type MemObject, MemStore, pickHeaders } from './store.js';
+import { checkKey, checkMetadata, type MemBucket, type MemObject, MemStore, pickHeaders } from './store.js';
 
 type Ctx = RequestContext;
 
@@ -224,18 +225,8 @@ export class MemoryObjects extends UnsupportedBackend {
     const page = listPage(bucket.objects.keys(), { ...input, after: input.keyMarker });
     return unversionedPage(
       page,
-      page.keys.map((key) => {
-        const o = bucket.objects.get(key) as MemObject;
-        // An unversioned bucket's objects each have one version, the "null" version.
-        return {
-          key,
-          lastModified: o.lastModified,
-          etag: o.etag,
-          size: o.size,
-          storageClass: 'STANDARD',
-          owner: { id: bucket.owner },
-        };
-      }),
+      // An unversioned bucket's objects each have one version, the "null" version.
+      page.keys.map((key) => listedObject(bucket, key)),
     );
   }
 
@@ -252,17 +243,7 @@ export class MemoryObjects extends UnsupportedBackend {
       maxKeys: input.maxKeys,
     });
     const out: ListObjectsOutput = {
-      contents: page.keys.map((key) => {
-        const o = bucket.objects.get(key) as MemObject;
-        return {
-          key,
-          lastModified: o.lastModified,
-          etag: o.etag,
-          size: o.size,
-          storageClass: 'STANDARD',
-          owner: { id: bucket.owner },
-        };
-      }),
+      contents: page.keys.map((key) => listedObject(bucket, key)),
       commonPrefixes: page.commonPrefixes,
       isTruncated: page.isTruncated,
     };
@@ -302,3 +283,16 @@ function selectRange(obj: MemObject, input: HeadObjectInput): ResolvedRange | un
 // Continuation tokens are opaque to clients; base64 of the last key keeps them so.
 const encodeToken = (last: string) => Buffer.from(last).toString('base64url');
 const decodeToken = (token: string) => Buffer.from(token, 'base64url').toString();
+
+/** An object of `bucket` as a listing shows it. */
+function listedObject(bucket: MemBucket, key: string): ListedObject {
+  const o = bucket.objects.get(key) as MemObject;
+  return {
+    key,
+    lastModified: o.lastModified,
+    etag: o.etag,
+    size: o.size,
+    storageClass: 'STANDARD',
+    owner: { id: bucket.owner },
+  };
+}
