@@ -66,6 +66,7 @@ export {
   ListPager,
   pageUploads,
   type UploadEntry,
+  unversionedPage,
 } from './list-page.js';
 export { contentRangeHeader, parseRange, resolveRange } from './range.js';
 export * from './types/index.js';

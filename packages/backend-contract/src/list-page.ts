@@ -2,7 +2,9 @@
 // backend's flat blob listing, the in-memory reference backend): skip up to the marker, roll keys
 // up at the delimiter into common prefixes, stop after maxKeys entries. The caller feeds keys
 // that already start with the prefix, in S3 order (compareKeys), and stops when offer() says so.
-// pageUploads does the same for ListMultipartUploads over a bucket's uploads held in full.
+// pageUploads does the same for ListMultipartUploads over a bucket's uploads held in full;
+// unversionedPage answers ListObjectVersions from such a page where a store keeps no versions.
+import type { ListedVersion, ListObjectVersionsOutput } from './types/listing.js';
 import type {
   ListedUpload,
   ListMultipartUploadsInput,
@@ -102,6 +104,28 @@ export function pageUploads(
   if (out.isTruncated && last) {
     out.nextKeyMarker = last.key;
     out.nextUploadIdMarker = last.uploadId;
+  }
+  return out;
+}
+
+/**
+ * ListObjectVersions for a store that keeps no versions: each listed object is its one version,
+ * "null" and the latest; there are no delete markers; a truncated page continues after its last
+ * key's "null" version.
+ */
+export function unversionedPage(
+  page: Pick<ListPageResult<unknown>, 'commonPrefixes' | 'isTruncated' | 'last'>,
+  objects: readonly Omit<ListedVersion, 'versionId' | 'isLatest'>[],
+): ListObjectVersionsOutput {
+  const out: ListObjectVersionsOutput = {
+    versions: objects.map((o) => ({ ...o, versionId: 'null', isLatest: true })),
+    deleteMarkers: [],
+    commonPrefixes: page.commonPrefixes,
+    isTruncated: page.isTruncated,
+  };
+  if (page.isTruncated && page.last !== undefined) {
+    out.nextKeyMarker = page.last;
+    out.nextVersionIdMarker = 'null';
   }
   return out;
 }

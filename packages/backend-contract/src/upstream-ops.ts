@@ -23,7 +23,7 @@ export type UpstreamOps<U> = { readonly [M in BackendMethod]?: UpstreamOp<U, M> 
  * modules exporting the same method is a programming error and throws.
  */
 export function installUpstreamOps<U, B extends Backend>(
-  cls: abstract new (...args: never[]) => B,
+  cls: { readonly name: string; readonly prototype: B }, // a class; its constructor may be private
   upstreamOf: (backend: B) => U,
   modules: readonly UpstreamOps<U>[],
 ): void {

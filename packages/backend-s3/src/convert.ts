@@ -13,6 +13,7 @@ import type {
   Owner,
   ResolvedRange,
   TagSet,
+  UploadRef,
 } from '@vgwrdma/backend-contract';
 import { CHECKSUM_ALGORITHMS } from '@vgwrdma/backend-contract';
 import { compact } from './compact.js';
@@ -155,4 +156,14 @@ export function objectInfoFrom(key: string, out: SdkHeadObjectOutput): HeadObjec
     deleteMarker: out.DeleteMarker,
     range,
   });
+}
+
+/** The SDK's fields naming an upload: Bucket, Key, UploadId. */
+export function uploadFields(ref: UploadRef) {
+  return { Bucket: ref.bucket, Key: ref.key, UploadId: ref.uploadId };
+}
+
+/** The SDK's fields naming one part of an upload. */
+export function partFields(ref: UploadRef & { readonly partNumber: number }) {
+  return { ...uploadFields(ref), PartNumber: ref.partNumber };
 }

@@ -15,6 +15,7 @@ import * as listing from './ops/listing.js';
 import * as mp from './ops/multipart.js';
 import { getObjectAttributes } from './ops/object-attributes.js';
 import * as oc from './ops/object-config.js';
+import * as reads from './ops/object-reads.js';
 import * as objects from './ops/objects.js';
 import type { S3BackendOptions } from './options.js';
 import { spoolConfig } from './spool/spool-config.js';
@@ -107,6 +108,7 @@ export class S3Backend extends UnsupportedBackend {
       buckets,
       cfg,
       objects,
+      reads,
       oc,
       { getObjectAttributes },
       listing,

@@ -1,7 +1,8 @@
 // @vgwrdma/native: the one loader of native code. It finds libvgwrdma_shims (VGWRDMA_SHIM_DIR →
 // @vgwrdma/native-shims-<platform>-<arch> → its own build dir (`npx @vgwrdma/native build`) → the
 // repository's native-shims/build), checks its ABI,
-// logs one start line, and opens libc for the system calls Node lacks. Transfers
+// logs one start line, and opens libc and declares its calls that Node lacks (typed, in sys/: no
+// other package declares a libc function). Transfers
 // (@vgwrdma/rdma-ffi) bind their functions on the library this returns; native hashing for
 // backend-contract is the `@vgwrdma/native/kernels` subpath.
 export { abiString, checkAbi, EXPECTED_ABI } from './abi.js';
@@ -37,3 +38,17 @@ export {
   type NativeLibrary,
   SHIM_LIBRARY,
 } from './shim-library.js';
+export {
+  AT_FDCWD,
+  type CopyFileRangeCall,
+  copyFileRangeCall,
+  type InlineReadCalls,
+  inlineReadCalls,
+  RENAME_EXCHANGE,
+  type Renameat2Fn,
+  renameat2Call,
+  type StatxFn,
+  statxCall,
+  type XattrCalls,
+  xattrCalls,
+} from './sys/index.js';

@@ -2,7 +2,7 @@
 // this package imports: a struct registered on one koffi instance is unknown to another, and a
 // type object of one passed to a function of another aborts the process (the crash a global
 // install with three koffi copies showed). So @vgwrdma/native is koffi's only dependency holder;
-// @vgwrdma/rdma-ffi and @vgwrdma/backend-posix import `koffi` from here. At load this module
+// @vgwrdma/rdma-ffi imports `koffi` from here, and libc's calls are declared here (src/sys). At load this module
 // claims a process-wide slot (a global symbol) with its koffi's path; a second @vgwrdma/native
 // whose koffi is another copy refuses to load, naming both paths, instead of mixing instances.
 // An application's own koffi (any version) is no concern: our code never touches it.

@@ -89,6 +89,21 @@ describe('the workspace', () => {
     expect(importers).toEqual(['packages/native/src/koffi.ts']);
   });
 
+  it("declares libc's functions only in @vgwrdma/native; only rdma-ffi (the shims' bindings) uses its koffi", () => {
+    const users = (name: string) =>
+      sources()
+        .filter((f) => !f.startsWith('packages/native/'))
+        .filter((f) =>
+          new RegExp(`import\\s*\\{[^}]*\\b${name}\\b[^}]*\\}\\s*from\\s*['"]@vgwrdma/native['"]`).test(
+            readFileSync(join(REPO, f), 'utf8'),
+          ),
+        );
+    expect(users('libc')).toEqual([]);
+    expect(new Set(users('koffi').map((f) => f.split('/').slice(0, 2).join('/')))).toEqual(
+      new Set(['packages/rdma-ffi']),
+    );
+  });
+
   it('lists koffi as a dependency only in @vgwrdma/native', () => {
     const holders: string[] = [];
     for (const group of ['packages', 'apps']) {

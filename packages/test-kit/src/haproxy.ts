@@ -6,11 +6,14 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { collectOutput, exitOf, type Output } from './child-output.js';
 import { track } from './child-registry.js';
+import { freePort } from './free-port.js';
 import { makeTempDir, removeDir } from './temp-dir.js';
+
+export { freePort };
 
 /** The binary: HAPROXY_BIN, else Debian's path. */
 export const HAPROXY_BIN = process.env.HAPROXY_BIN ?? '/usr/sbin/haproxy';
@@ -120,19 +123,6 @@ export interface Haproxy {
    */
   waitFor(status: string, names: readonly string[], timeoutMs?: number): Promise<void>;
   stop(): Promise<void>;
-}
-
-/** A port free right now on 127.0.0.1 (haproxy cannot report one it picked itself). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function unixRequest(path: string, command: string): Promise<string> {

@@ -8,10 +8,11 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { createConnection, createServer } from 'node:net';
+import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { track } from './child-registry.js';
+import { freePort } from './free-port.js';
 import { makeTempDir, removeDir } from './temp-dir.js';
 import { makeTestCa } from './tls-certs.js';
 
@@ -52,18 +53,6 @@ export function slapdUnavailable(): string | undefined {
   ] as const)
     if (!existsSync(file)) return `${what} is not installed: ${file} is missing`;
   return undefined;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function waitForPort(port: number, child: ChildProcess, log: () => string): Promise<void> {

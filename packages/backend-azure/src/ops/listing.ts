@@ -14,7 +14,7 @@ import type {
   ListPageInput,
   ListPageResult,
 } from '@vgwrdma/backend-contract';
-import { ListPager } from '@vgwrdma/backend-contract';
+import { ListPager, unversionedPage } from '@vgwrdma/backend-contract';
 import { toS3Error } from '../azure-error.js';
 import { readStored } from '../blob-meta.js';
 import { container, UPLOADS_PREFIX, type Upstream } from '../upstream.js';
@@ -102,17 +102,7 @@ export async function listObjectVersions(
   input: ListObjectVersionsInput,
 ): Promise<ListObjectVersionsOutput> {
   const page = await listPage(up, input.bucket, { ...input, after: input.keyMarker });
-  const out: ListObjectVersionsOutput = {
-    versions: page.items.map((blob) => ({ ...listed(blob), versionId: 'null', isLatest: true })),
-    deleteMarkers: [],
-    commonPrefixes: page.commonPrefixes,
-    isTruncated: page.isTruncated,
-  };
-  if (page.isTruncated && page.last !== undefined) {
-    out.nextKeyMarker = page.last;
-    out.nextVersionIdMarker = 'null';
-  }
-  return out;
+  return unversionedPage(page, page.items.map(listed));
 }
 
 // Continuation tokens are opaque to clients; base64url of the last key keeps them so.

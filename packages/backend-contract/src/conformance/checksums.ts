@@ -63,7 +63,7 @@ export function checksumCases(h: Harness): void {
           h.put(b, 'k', data, { checksum: { algorithm: alg, expected: () => wrong } }),
           'BadDigest',
         );
-        await expectS3Error(h.backend.headObject(h.ctx, { bucket: b, key: 'k' }), 'NoSuchKey');
+        await h.expectNoKey(b, 'k');
       },
     );
   }

@@ -71,7 +71,7 @@ export function copyCases(h: Harness): void {
         h.backend.copyObject(h.ctx, { bucket: b, key: 'dst', source: { bucket: b, key: 'nope' } }),
         'NoSuchKey',
       );
-      await expectS3Error(h.backend.headObject(h.ctx, { bucket: b, key: 'dst' }), 'NoSuchKey');
+      await h.expectNoKey(b, 'dst');
     },
   );
 

@@ -106,6 +106,11 @@ export class Harness {
     });
   }
 
+  /** Asserts that HeadObject on `key` answers NoSuchKey (the object is not there, or no longer). */
+  async expectNoKey(bucket: string, key: string): Promise<void> {
+    await expectS3Error(this.backend.headObject(this.ctx, { bucket, key }), 'NoSuchKey');
+  }
+
   /** GetObject and read the whole body. */
   async read(bucket: string, key: string, extra: Partial<GetObjectInput> = {}) {
     const out = await this.backend.getObject(this.ctx, { bucket, key, ...extra });

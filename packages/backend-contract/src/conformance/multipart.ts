@@ -37,6 +37,13 @@ export function multipartCases(h: Harness): void {
       contentLength: data.length,
     });
 
+  const complete = (b: string, key: string, uploadId: string, parts: CompletedPart[]) =>
+    h.backend.completeMultipartUpload(h.ctx, { bucket: b, key, uploadId, parts });
+
+  /** Parts 1, 2, … with these ETags. */
+  const numbered = (...etags: string[]): CompletedPart[] =>
+    etags.map((etag, i) => ({ partNumber: i + 1, etag }));
+
   const threeParts = () => [pattern(5 * MiB, 21), pattern(5 * MiB + 17, 22), pattern(MiB + 3, 23)];
 
   h.case(
@@ -63,7 +70,7 @@ export function multipartCases(h: Harness): void {
       expect(listed.isTruncated).toBe(false);
 
       const parts: CompletedPart[] = etags.map((etag, i) => ({ partNumber: i + 1, etag }));
-      const done = await h.backend.completeMultipartUpload(h.ctx, { bucket: b, key: 'big', uploadId, parts });
+      const done = await complete(b, 'big', uploadId, parts);
       expect(done.etag).toBe(expectedETag(data));
 
       const got = await h.read(b, 'big');
@@ -91,8 +98,8 @@ export function multipartCases(h: Harness): void {
       const parts: CompletedPart[] = [];
       for (const [i, d] of data.entries())
         parts.push({ partNumber: i + 1, etag: (await upload(b, 'k', uploadId, i + 1, d)).etag });
-      const first = await h.backend.completeMultipartUpload(h.ctx, { bucket: b, key: 'k', uploadId, parts });
-      const second = await h.backend.completeMultipartUpload(h.ctx, { bucket: b, key: 'k', uploadId, parts });
+      const first = await complete(b, 'k', uploadId, parts);
+      const second = await complete(b, 'k', uploadId, parts);
       expect(second.etag).toBe(first.etag);
       expect((await h.read(b, 'k')).data.equals(Buffer.concat(data))).toBe(true);
     },
@@ -109,7 +116,7 @@ export function multipartCases(h: Harness): void {
       const parts: CompletedPart[] = [];
       for (const [i, d] of data.entries())
         parts.push({ partNumber: i + 1, etag: (await upload(b, 'k', uploadId, i + 1, d)).etag });
-      await h.backend.completeMultipartUpload(h.ctx, { bucket: b, key: 'k', uploadId, parts });
+      await complete(b, 'k', uploadId, parts);
       const hasher = CHECKSUMS.CRC64NVME.create();
       for (const d of data) hasher.update(d);
       const head = await h.backend.headObject(h.ctx, { bucket: b, key: 'k', checksumMode: true });
@@ -132,20 +139,12 @@ export function multipartCases(h: Harness): void {
         'NoSuchUpload',
       );
       await expectS3Error(upload(b, 'k', uploadId, 2, pattern(10)), 'NoSuchUpload');
-      await expectS3Error(
-        h.backend.completeMultipartUpload(h.ctx, {
-          bucket: b,
-          key: 'k',
-          uploadId,
-          parts: [{ partNumber: 1, etag: '"x"' }],
-        }),
-        'NoSuchUpload',
-      );
+      await expectS3Error(complete(b, 'k', uploadId, numbered('"x"')), 'NoSuchUpload');
       await expectS3Error(
         h.backend.abortMultipartUpload(h.ctx, { bucket: b, key: 'k', uploadId }),
         'NoSuchUpload',
       );
-      await expectS3Error(h.backend.headObject(h.ctx, { bucket: b, key: 'k' }), 'NoSuchKey');
+      await h.expectNoKey(b, 'k');
       expect((await h.backend.listMultipartUploads(h.ctx, { bucket: b, maxUploads: 1000 })).uploads).toEqual(
         [],
       );
@@ -202,19 +201,8 @@ export function multipartCases(h: Harness): void {
       const uploadId = await start(b, 'k');
       const p1 = await upload(b, 'k', uploadId, 1, pattern(1024, 51));
       const p2 = await upload(b, 'k', uploadId, 2, pattern(1024, 52));
-      await expectS3Error(
-        h.backend.completeMultipartUpload(h.ctx, {
-          bucket: b,
-          key: 'k',
-          uploadId,
-          parts: [
-            { partNumber: 1, etag: p1.etag },
-            { partNumber: 2, etag: p2.etag },
-          ],
-        }),
-        'EntityTooSmall',
-      );
-      await expectS3Error(h.backend.headObject(h.ctx, { bucket: b, key: 'k' }), 'NoSuchKey');
+      await expectS3Error(complete(b, 'k', uploadId, numbered(p1.etag, p2.etag)), 'EntityTooSmall');
+      await h.expectNoKey(b, 'k');
     },
   );
 
@@ -226,33 +214,12 @@ export function multipartCases(h: Harness): void {
       const uploadId = await start(b, 'k');
       const p1 = await upload(b, 'k', uploadId, 1, pattern(100, 61));
       await expectS3Error(
-        h.backend.completeMultipartUpload(h.ctx, {
-          bucket: b,
-          key: 'k',
-          uploadId,
-          parts: [{ partNumber: 1, etag: '"0123456789abcdef0123456789abcdef"' }],
-        }),
+        complete(b, 'k', uploadId, numbered('"0123456789abcdef0123456789abcdef"')),
         'InvalidPart',
       );
-      await expectS3Error(
-        h.backend.completeMultipartUpload(h.ctx, {
-          bucket: b,
-          key: 'k',
-          uploadId,
-          parts: [
-            { partNumber: 1, etag: p1.etag },
-            { partNumber: 2, etag: p1.etag },
-          ],
-        }),
-        'InvalidPart',
-      );
+      await expectS3Error(complete(b, 'k', uploadId, numbered(p1.etag, p1.etag)), 'InvalidPart');
       // A single part (also the last) may be small: the upload still completes afterwards.
-      await h.backend.completeMultipartUpload(h.ctx, {
-        bucket: b,
-        key: 'k',
-        uploadId,
-        parts: [{ partNumber: 1, etag: p1.etag }],
-      });
+      await complete(b, 'k', uploadId, numbered(p1.etag));
       expect((await h.read(b, 'k')).data.equals(pattern(100, 61))).toBe(true);
     },
   );
@@ -266,15 +233,10 @@ export function multipartCases(h: Harness): void {
       const p1 = await upload(b, 'k', uploadId, 1, pattern(5 * MiB, 71));
       const p2 = await upload(b, 'k', uploadId, 2, pattern(100, 72));
       await expectS3Error(
-        h.backend.completeMultipartUpload(h.ctx, {
-          bucket: b,
-          key: 'k',
-          uploadId,
-          parts: [
-            { partNumber: 2, etag: p2.etag },
-            { partNumber: 1, etag: p1.etag },
-          ],
-        }),
+        complete(b, 'k', uploadId, [
+          { partNumber: 2, etag: p2.etag },
+          { partNumber: 1, etag: p1.etag },
+        ]),
         'InvalidPartOrder',
       );
     },
@@ -308,15 +270,7 @@ export function multipartCases(h: Harness): void {
       });
       expect(c1.etag).toBe(`"${md5(source.subarray(0, split)).toString('hex')}"`);
       expect(c2.etag).toBe(`"${md5(source.subarray(split)).toString('hex')}"`);
-      await h.backend.completeMultipartUpload(h.ctx, {
-        bucket: b,
-        key: 'dst',
-        uploadId,
-        parts: [
-          { partNumber: 1, etag: c1.etag },
-          { partNumber: 2, etag: c2.etag },
-        ],
-      });
+      await complete(b, 'dst', uploadId, numbered(c1.etag, c2.etag));
       expect((await h.read(b, 'dst')).data.equals(source)).toBe(true);
     },
     TIMEOUT,
@@ -332,7 +286,7 @@ export function multipartCases(h: Harness): void {
       const parts: CompletedPart[] = [];
       for (const [i, d] of data.entries())
         parts.push({ partNumber: i + 1, etag: (await upload(b, 'k', uploadId, i + 1, d)).etag });
-      await h.backend.completeMultipartUpload(h.ctx, { bucket: b, key: 'k', uploadId, parts });
+      await complete(b, 'k', uploadId, parts);
       const total = data.reduce((n, d) => n + d.length, 0);
       let offset = 0;
       for (const [i, d] of data.entries()) {
@@ -359,12 +313,7 @@ export function multipartCases(h: Harness): void {
       const b = await h.bucket('mppartbad');
       const uploadId = await start(b, 'k');
       const p1 = await upload(b, 'k', uploadId, 1, pattern(100));
-      await h.backend.completeMultipartUpload(h.ctx, {
-        bucket: b,
-        key: 'k',
-        uploadId,
-        parts: [{ partNumber: 1, etag: p1.etag }],
-      });
+      await complete(b, 'k', uploadId, numbered(p1.etag));
       await expectS3Error(
         h.backend.getObject(h.ctx, { bucket: b, key: 'k', partNumber: 2 }),
         'InvalidPartNumber',

@@ -51,6 +51,16 @@ export const CONTENT_HEADER_NAMES = {
   websiteRedirectLocation: 'website-redirect-location',
 } as const satisfies Record<keyof ContentHeaders, string>;
 
+/** The content headers present on `from` (an input, stored attributes), and nothing else. */
+export function pickContentHeaders(from: ContentHeaders): ContentHeaders {
+  const out: ContentHeaders = {};
+  for (const k of Object.keys(CONTENT_HEADER_NAMES) as (keyof ContentHeaders)[]) {
+    const v = from[k];
+    if (v !== undefined) out[k] = v;
+  }
+  return out;
+}
+
 /** x-amz-meta-* pairs: keys lower-case, without the prefix. */
 export type UserMetadata = Record<string, string>;
 export type TagSet = Record<string, string>;

@@ -1,25 +1,21 @@
 // Copies a byte range of one file into another at an offset without the bytes passing through
-// JavaScript: copy_file_range(2), libc's (@vgwrdma/native) through koffi. The kernel keeps the
+// JavaScript: copy_file_range(2), libc's (declared in @vgwrdma/native). The kernel keeps the
 // copy in the page cache (ext4, tmpfs), or shares the blocks (a reflink: XFS and btrfs do that
 // inside copy_file_range, so no FICLONERANGE call is needed), or offloads it (NFS 4.2 server-side
 // copy). Used by CompleteMultipartUpload to concatenate part files.
 //
-// The big calls run on the libuv pool (koffi's async), where errno cannot be read back; so the
+// The big calls run on the libuv pool, where errno cannot be read back; so the
 // first call of a copy runs here, synchronously and small, to learn whether the file system copies
 // at all, and a pool call that fails is asked once more here, small, for its errno. A file system
 // that cannot (EXDEV, EOPNOTSUPP, ENOSYS, EINVAL, …) answers `false` with nothing half-claimed:
 // the caller copies the rest (from `done` on) through JS. Any other errno is an fs error.
 // VGWRDMA_COPY_RANGE=off (environment, read at start) turns the kernel copy off.
 import { constants } from 'node:os';
-import { lastErrno, libc as openLibc } from '@vgwrdma/native';
+import { copyFileRangeCall, lastErrno } from '@vgwrdma/native';
 import { errnoError } from './errno-error.js';
 
-const libc = openLibc();
-// koffi has no ssize_t / loff_t; intptr_t and int64_t are the same on Linux. The offsets go in
-// as one-element BigInt64Arrays (koffi passes a typed array's memory; the kernel advances them).
-const copyFileRange = libc.func(
-  'intptr_t copy_file_range(int fd_in, int64_t *off_in, int fd_out, int64_t *off_out, size_t len, unsigned int flags)',
-);
+// The offsets go in as one-element BigInt64Arrays (the kernel advances them).
+const copyFileRange = copyFileRangeCall();
 
 function at(pos: number): BigInt64Array {
   return BigInt64Array.of(BigInt(pos));
@@ -56,20 +52,13 @@ interface CallResult {
 
 function callSync(src: number, srcPos: number, dst: number, dstPos: number, len: number): CallResult {
   if (forcedErrno !== undefined) return { n: -1, errno: forcedErrno };
-  const n = Number(copyFileRange(src, at(srcPos), dst, at(dstPos), len, 0));
+  const n = copyFileRange.sync(src, at(srcPos), dst, at(dstPos), len, 0);
   return { n, errno: n < 0 ? lastErrno() : 0 };
 }
 
 function callAsync(src: number, srcPos: number, dst: number, dstPos: number, len: number): Promise<number> {
   if (forcedErrno !== undefined) return Promise.resolve(-1);
-  const offIn = at(srcPos);
-  const offOut = at(dstPos); // both stay referenced until the callback
-  return new Promise((resolve, reject) => {
-    copyFileRange.async(src, offIn, dst, offOut, len, 0, (err: unknown, n: number | bigint) => {
-      if (err) reject(err);
-      else resolve(Number(n));
-    });
-  });
+  return copyFileRange.pooled(src, at(srcPos), dst, at(dstPos), len, 0);
 }
 
 export interface CopyRangeOutcome {

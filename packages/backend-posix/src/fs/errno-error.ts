@@ -1,4 +1,4 @@
-// A failed libc call made through koffi, as the Node-style error the rest of the backend expects
+// A failed libc call (made through @vgwrdma/native), as the Node-style error the rest of the backend expects
 // (`code` = the errno's name, `errno` negative, `syscall`, `path`): isErrno and mapObjectError
 // treat it like an error from node:fs.
 import { constants } from 'node:os';

@@ -5,23 +5,17 @@
 // critical path. Exchanging the two names is just as atomic for readers (the old object until
 // the call, the new one after) and flushes nothing; the old object ends up under the temp name
 // and is unlinked after the request, like any temp file (a crash leaves it to the start-up
-// cleanup of dead owners' temp files). Node has no renameat2: libc's (@vgwrdma/native) through koffi, on the libuv pool.
+// cleanup of dead owners' temp files). Node has no renameat2: libc's (declared in @vgwrdma/native), on the libuv pool.
 import { lstat } from 'node:fs/promises';
-import { libc as openLibc } from '@vgwrdma/native';
+import { AT_FDCWD, RENAME_EXCHANGE, renameat2Call } from '@vgwrdma/native';
 
-const libc = openLibc();
-const renameat2 = libc.func(
-  'int renameat2(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, unsigned int flags)',
-);
-const AT_FDCWD = -100;
-const RENAME_EXCHANGE = 2;
+const renameat2 = renameat2Call();
 
 function exchange(a: string, b: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    renameat2.async(AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE, (err: unknown, rc: number) =>
-      resolve(!err && rc === 0),
-    );
-  });
+  return renameat2(AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE).then(
+    (rc) => rc === 0,
+    () => false,
+  );
 }
 
 async function isFile(path: string): Promise<boolean> {

@@ -14,7 +14,7 @@
 import { closeSync, createReadStream, constants as fsConstants, open, type ReadStream, read } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import { promisify } from 'node:util';
-import { koffi, lastErrno, libc } from '@vgwrdma/native';
+import { AT_FDCWD, inlineReadCalls, lastErrno } from '@vgwrdma/native';
 import { errnoError } from './errno-error.js';
 
 const openAsync = promisify(open);
@@ -30,40 +30,12 @@ const { EAGAIN, EINVAL, EOPNOTSUPP } = osConstants.errno;
  */
 const OPEN_FLAGS = fsConstants.O_RDONLY | fsConstants.O_NONBLOCK | fsConstants.O_NOCTTY;
 const O_CLOEXEC = 0o2000000;
-const AT_FDCWD = -100;
 const RESOLVE_CACHED = 0x20;
 const RESOLVE_NO_MAGICLINKS = 0x02;
-const SYS_OPENAT2 = 437; // the same number on x86_64 and arm64
 const RWF_NOWAIT = 0x8;
 
-interface Native {
-  openat2(path: string, how: Buffer): number;
-  preadv2(fd: number, target: Uint8Array, position: number): number;
-}
-
-function loadNative(): Native | undefined {
-  try {
-    const c = libc();
-    const syscall = c.func('long syscall(long number, ...)');
-    // registered by name: the prototype below refers to it
-    koffi.struct('vgw_read_iovec', { base: 'void *', len: 'size_t' });
-    const preadv2 = c.func(
-      'intptr_t preadv2(int fd, const vgw_read_iovec *iov, int iovcnt, int64_t offset, int flags)',
-    );
-    return {
-      openat2: (path, how) =>
-        Number(
-          syscall(SYS_OPENAT2, 'long', AT_FDCWD, 'const char *', path, 'void *', how, 'size_t', how.length),
-        ),
-      preadv2: (fd, target, position) =>
-        Number(preadv2(fd, { base: target, len: target.byteLength }, 1, position, RWF_NOWAIT)),
-    };
-  } catch {
-    return undefined;
-  }
-}
-
-const native = process.platform === 'linux' ? loadNative() : undefined;
+/** openat2 and preadv2 (@vgwrdma/native): undefined off Linux or where libc lacks them. */
+const native = inlineReadCalls();
 
 /** struct open_how { u64 flags; u64 mode; u64 resolve; } for O_RDONLY, cached lookups only. */
 const OPEN_HOW = (() => {
@@ -98,7 +70,7 @@ export class ReadFd {
   /** Opens `path` read-only: inline when its lookup is cached, on the pool otherwise. */
   static async open(path: string): Promise<ReadFd> {
     if (native !== undefined) {
-      const fd = native.openat2(path, OPEN_HOW);
+      const fd = native.openat2(AT_FDCWD, path, OPEN_HOW);
       if (fd >= 0) {
         readPaths.inlineOpens++;
         return new ReadFd(fd);
@@ -123,7 +95,7 @@ export class ReadFd {
     if (this.closing) throw Object.assign(new Error('EBADF: read after close'), { code: 'EBADF' });
     if (this.noWait && native !== undefined && length > 0 && length <= INLINE_READ_MAX) {
       const view = new Uint8Array(target.buffer, target.byteOffset + offset, length);
-      const got = native.preadv2(this.fd, view, position);
+      const got = native.preadv2(this.fd, view, position, RWF_NOWAIT);
       if (got >= 0) {
         readPaths.inlineReads++;
         return { bytesRead: got };
@@ -190,5 +162,5 @@ export class ReadFd {
   }
 }
 
-/** Whether the inline paths exist here (Linux with koffi and libc's preadv2; tests). */
+/** Whether the inline paths exist here (Linux with libc's preadv2; tests). */
 export const inlineReads = native !== undefined;

@@ -1,4 +1,4 @@
-// The one stat a listing makes per key, by libc's statx into a reused buffer (through koffi):
+// The one stat a listing makes per key, by libc's statx (@vgwrdma/native) into a reused buffer:
 // ~0.8 µs on the 2-core VM where Node's lstatSync took ~1.7 µs and left a Stats object (and its
 // Dates) per key for the garbage collector — a 1000-key page made 1000 of them (issue 22). The
 // struct statx layout is the kernel's, the same on x86_64 and arm64. Without statx in libc (glibc
@@ -6,7 +6,7 @@
 // no object, so the walk never reads outside the root through one.
 import { lstatSync, type Stats } from 'node:fs';
 import { constants } from 'node:os';
-import { lastErrno, libc } from '@vgwrdma/native';
+import { AT_FDCWD, lastErrno, statxCall } from '@vgwrdma/native';
 import { errnoError } from '../fs/errno-error.js';
 
 /** What a listing needs of an entry. Times are split into seconds and nanoseconds to stay exact. */
@@ -21,7 +21,6 @@ export interface EntryStat {
   ctimeNsec: number;
 }
 
-const AT_FDCWD = -100;
 const AT_SYMLINK_NOFOLLOW = 0x100;
 // STATX_TYPE | STATX_MODE | STATX_MTIME | STATX_CTIME | STATX_INO | STATX_SIZE
 const MASK = 0x1 | 0x2 | 0x40 | 0x80 | 0x100 | 0x200;
@@ -32,19 +31,7 @@ const S_IFDIR = 0o040000;
 const OFF = { mode: 0x1c, ino: 0x20, size: 0x28, ctime: 0x60, mtime: 0x70 } as const;
 const { ENOENT, ENOTDIR } = constants.errno;
 
-type StatxFn = (dirfd: number, path: string, flags: number, mask: number, out: Buffer) => number;
-
-function loadStatx(): StatxFn | undefined {
-  try {
-    return libc().func(
-      'int statx(int dirfd, const char *path, int flags, unsigned int mask, _Out_ uint8_t *buf)',
-    ) as StatxFn;
-  } catch {
-    return undefined;
-  }
-}
-
-const statx = loadStatx();
+const statx = statxCall();
 /** Only this thread's synchronous calls use it. */
 const OUT = Buffer.alloc(256);
 

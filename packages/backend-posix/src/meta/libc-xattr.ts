@@ -1,26 +1,15 @@
-// libc's xattr calls through koffi (libc from @vgwrdma/native): Node has no xattr API. All calls are
+// libc's xattr calls (declared in @vgwrdma/native): Node has no xattr API. All calls are
 // synchronous. A read is a single short syscall (~1-2 µs); setting an attribute through the fd of
 // an open file is no path lookup and, on ext4, an in-inode update that waits for no journal
 // commit: ~2.5 µs each measured on the 2-core VM (4 attributes 9-10 µs), while the same four on
-// the libuv pool (koffi's async) cost 75-125 µs of wall time and a pool slot each, and a 4 KiB PUT
+// the libuv pool cost 75-125 µs of wall time and a pool slot each, and a 4 KiB PUT
 // sets three or four. Errors come back as Node-style errors (`code` = errno name) so callers treat
 // them like fs errors.
 import { constants } from 'node:os';
-import { lastErrno, libc as openLibc } from '@vgwrdma/native';
+import { lastErrno, xattrCalls } from '@vgwrdma/native';
 import { type ErrnoError, errnoError } from '../fs/errno-error.js';
 
-const libc = openLibc();
-// koffi has no ssize_t; intptr_t has the same size and signedness on Linux.
-const getxattr = libc.func('intptr_t getxattr(const char *path, const char *name, void *value, size_t size)');
-const fgetxattr = libc.func('intptr_t fgetxattr(int fd, const char *name, void *value, size_t size)');
-const setxattr = libc.func(
-  'int setxattr(const char *path, const char *name, const void *value, size_t size, int flags)',
-);
-const fsetxattr = libc.func(
-  'int fsetxattr(int fd, const char *name, const void *value, size_t size, int flags)',
-);
-const listxattr = libc.func('intptr_t listxattr(const char *path, void *list, size_t size)');
-const removexattr = libc.func('int removexattr(const char *path, const char *name)');
+const { getxattr, fgetxattr, setxattr, fsetxattr, listxattr, removexattr } = xattrCalls();
 
 const ENODATA = constants.errno.ENODATA;
 const ERANGE = constants.errno.ERANGE;
@@ -71,11 +60,11 @@ function readAttr(
 }
 
 export function xattrGet(path: string, name: string): Buffer | undefined {
-  return readAttr((v, n) => Number(getxattr(path, name, v, n)), 'getxattr', path);
+  return readAttr((v, n) => getxattr(path, name, v, n), 'getxattr', path);
 }
 
 export function xattrGetFd(fd: number, name: string): Buffer | undefined {
-  return readAttr((v, n) => Number(fgetxattr(fd, name, v, n)), 'fgetxattr', fd);
+  return readAttr((v, n) => fgetxattr(fd, name, v, n), 'fgetxattr', fd);
 }
 
 export function xattrSet(path: string, name: string, value: Buffer): void {
@@ -92,7 +81,7 @@ export function xattrRemove(path: string, name: string): void {
 }
 
 export function xattrList(path: string): string[] {
-  const raw = readAttr((v, n) => Number(listxattr(path, v, n)), 'listxattr', path) ?? Buffer.alloc(0);
+  const raw = readAttr((v, n) => listxattr(path, v, n), 'listxattr', path) ?? Buffer.alloc(0);
   return raw
     .toString('utf8')
     .split('\0')

@@ -165,13 +165,3 @@ export function primaryChecksums(stored: StoredChecksums | undefined): {
   const checksums: Checksums = alg && value ? { [alg]: value } : {};
   return stored.Type ? { checksums, type: stored.Type } : { checksums };
 }
-
-/** Only the ContentHeaders fields of a stored attribute set (for COPY directives). */
-export function contentHeadersOf(a: ContentHeaders): ContentHeaders {
-  const out: ContentHeaders = {};
-  for (const field of Object.keys(CONTENT_ATTRS) as (keyof ContentHeaders)[]) {
-    const v = a[field];
-    if (v !== undefined) out[field] = v;
-  }
-  return out;
-}

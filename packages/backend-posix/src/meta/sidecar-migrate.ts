@@ -51,6 +51,16 @@ export async function migrateSidecar(root: string, sidecar: string): Promise<Mig
   return { skipped: false, moved };
 }
 
+/** The entries of `dir`; none when it is gone or no directory. */
+async function entriesOf(dir: string): Promise<Dirent[]> {
+  try {
+    return await readdir(dir, { withFileTypes: true });
+  } catch (err) {
+    if (isErrno(err, 'ENOENT', 'ENOTDIR')) return [];
+    throw err;
+  }
+}
+
 /**
  * The paths below a bucket directory (as segment lists) that have an escaped segment, deepest
  * first. `.sgwtmp` holds only generated names and is skipped.
@@ -58,14 +68,7 @@ export async function migrateSidecar(root: string, sidecar: string): Promise<Mig
 async function escapedPaths(bucketDir: string): Promise<string[][]> {
   const out: string[][] = [];
   const walk = async (dir: string, segs: string[], escaped: boolean): Promise<void> => {
-    let entries: Dirent[];
-    try {
-      entries = await readdir(dir, { withFileTypes: true });
-    } catch (err) {
-      if (isErrno(err, 'ENOENT', 'ENOTDIR')) return;
-      throw err;
-    }
-    for (const e of entries) {
+    for (const e of await entriesOf(dir)) {
       if (segs.length === 0 && e.name === TMP_DIR) continue;
       const child = [...segs, e.name];
       const childEscaped = escaped || isEscaped(e.name);
@@ -128,14 +131,7 @@ async function moveFile(from: string, toDir: string, name: string): Promise<bool
 
 /** Directories in a bucket's attribute directory are never attributes: old metadata of gone keys. */
 async function clearBucketAttrDir(dir: string): Promise<void> {
-  let entries: Dirent[];
-  try {
-    entries = await readdir(dir, { withFileTypes: true });
-  } catch (err) {
-    if (isErrno(err, 'ENOENT', 'ENOTDIR')) return;
-    throw err;
-  }
-  for (const e of entries) {
+  for (const e of await entriesOf(dir)) {
     if (e.isDirectory()) await rm(join(dir, e.name), { recursive: true, force: true });
   }
 }

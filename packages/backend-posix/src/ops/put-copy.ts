@@ -10,6 +10,7 @@ import {
   type ObjectAttributesInput,
   type PutObjectInput,
   type PutObjectOutput,
+  pickContentHeaders,
   type RequestContext,
 } from '@vgwrdma/backend-contract';
 import type { PosixEnv } from '../env.js';
@@ -19,7 +20,6 @@ import {
   checkContentHeaders,
   checkMetadataSize,
   checkObjectTags,
-  contentHeadersOf,
   creationAttrs,
 } from '../meta/object-attrs.js';
 import { openObject } from './read-object.js';
@@ -70,8 +70,8 @@ export async function copyObject(
     checkNotCopyToItself(input, source.versionId === undefined || source.versionId === src.versionId);
     const a = src.attrs;
     const attrs: ObjectAttributesInput = replaceMeta
-      ? { ...contentHeadersOf(input), metadata: input.metadata ?? {} }
-      : { ...contentHeadersOf(a), metadata: a.metadata };
+      ? { ...pickContentHeaders(input), metadata: input.metadata ?? {} }
+      : { ...pickContentHeaders(a), metadata: a.metadata };
     const tagging = replaceTags ? input.tagging : a.tagging;
     if (tagging) attrs.tagging = tagging;
     // The copy gets the request's ACL (private when it names none), never the source's.

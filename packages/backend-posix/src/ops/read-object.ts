@@ -8,6 +8,7 @@ import {
   type GetObjectOutput,
   type HeadObjectInput,
   type HeadObjectOutput,
+  pickContentHeaders,
   type ResolvedRange,
   resolveRange,
   S3Error,
@@ -66,18 +67,7 @@ function describe(key: string, o: OpenedObject, checksumMode: boolean): HeadObje
     metadata: a.metadata,
     storageClass: 'STANDARD',
   };
-  for (const field of [
-    'contentType',
-    'contentEncoding',
-    'contentLanguage',
-    'contentDisposition',
-    'cacheControl',
-    'expires',
-    'websiteRedirectLocation',
-  ] as const) {
-    const v = a[field];
-    if (v !== undefined) out[field] = v;
-  }
+  Object.assign(out, pickContentHeaders(a));
   if (checksumMode) {
     const { checksums, type } = primaryChecksums(a.checksums);
     out.checksums = checksums;

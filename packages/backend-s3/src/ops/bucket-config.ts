@@ -27,7 +27,7 @@ import { compact } from '../compact.js';
 import { tagsFromSdk, tagsToSdk } from '../convert.js';
 import type { MetaKind } from '../meta-bucket.js';
 import { call, checkBucket, type Upstream } from '../upstream.js';
-import { bucketMustExist } from './objects.js';
+import { bucketMustExist } from './object-reads.js';
 
 /** The gateway-side configurations: meta kind and the error answered when none is stored. */
 export const STORED_CONFIGS = {

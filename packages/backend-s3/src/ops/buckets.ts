@@ -29,7 +29,7 @@ import type { MetaKind } from '../meta-bucket.js';
 import { DEFAULT_REGION } from '../options.js';
 import { call, checkBucket, type Upstream } from '../upstream.js';
 import { pageBuckets, upstreamToken } from './bucket-pages.js';
-import { bucketMustExist } from './objects.js';
+import { bucketMustExist } from './object-reads.js';
 
 const ALL_META_KINDS: readonly MetaKind[] = ['acl', 'policy', 'cors', 'website', 'ownership'];
 

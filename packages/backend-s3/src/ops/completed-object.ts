@@ -4,7 +4,7 @@
 import { PutObjectTaggingCommand } from '@aws-sdk/client-s3';
 import type { RequestContext } from '@vgwrdma/backend-contract';
 import { call, type Upstream } from '../upstream.js';
-import { headObject } from './objects.js';
+import { headObject } from './object-reads.js';
 
 interface Written {
   bucket: string;

@@ -4,7 +4,7 @@
 import type { CopySource, RequestContext } from '@vgwrdma/backend-contract';
 import { checkConditions } from '@vgwrdma/backend-contract';
 import type { Upstream } from '../upstream.js';
-import { headObject } from './objects.js';
+import { headObject } from './object-reads.js';
 
 /** PreconditionFailed (412) when the source's conditions reject it; nothing is asked without any. */
 export async function checkCopySource(up: Upstream, ctx: RequestContext, source: CopySource): Promise<void> {

@@ -36,7 +36,9 @@ import {
   copySource,
   objectAttributeFields,
   ownerFrom,
+  partFields,
   taggingQuery,
+  uploadFields,
 } from '../convert.js';
 import { call, checkBucket, type Upstream } from '../upstream.js';
 import { checkPartOrder, checkWriteLimits, quotedETag, writeConditionETag } from '../upstream-quirks.js';
@@ -97,10 +99,7 @@ export async function uploadPart(
   const { result, size, computed } = await streamedUpload(up, ctx, input, 'upload', (body, spec, options) =>
     up.streamClient.send(
       new UploadPartCommand({
-        Bucket: input.bucket,
-        Key: input.key,
-        UploadId: input.uploadId,
-        PartNumber: input.partNumber,
+        ...partFields(input),
         Body: body,
         ContentLength: spec.contentLength,
         ...spec.checksumFields,
@@ -125,10 +124,7 @@ export async function uploadPartCopy(
   const out = await call(ctx, 'upload', (o) =>
     up.client.send(
       new UploadPartCopyCommand({
-        Bucket: input.bucket,
-        Key: input.key,
-        UploadId: input.uploadId,
-        PartNumber: input.partNumber,
+        ...partFields(input),
         CopySource: copySource(input.source.bucket, input.source.key, input.source.versionId),
         CopySourceRange: input.sourceRange && `bytes=${input.sourceRange.start}-${input.sourceRange.end}`,
         CopySourceIfMatch: c?.ifMatch,
@@ -161,9 +157,7 @@ export async function completeMultipartUpload(
     call(ctx, 'upload', (o) =>
       up.client.send(
         new CompleteMultipartUploadCommand({
-          Bucket: input.bucket,
-          Key: input.key,
-          UploadId: input.uploadId,
+          ...uploadFields(input),
           MultipartUpload: {
             Parts: input.parts.map((p) => ({
               PartNumber: p.partNumber,
@@ -202,12 +196,7 @@ export async function abortMultipartUpload(
   input: UploadRef,
 ): Promise<void> {
   checkBucket(up, input.bucket);
-  await call(ctx, 'upload', (o) =>
-    up.client.send(
-      new AbortMultipartUploadCommand({ Bucket: input.bucket, Key: input.key, UploadId: input.uploadId }),
-      o,
-    ),
-  );
+  await call(ctx, 'upload', (o) => up.client.send(new AbortMultipartUploadCommand(uploadFields(input)), o));
   await up.uploadTagging.forget({ bucket: input.bucket, uploadId: input.uploadId }, ctx.signal);
 }
 
@@ -221,9 +210,7 @@ export async function listParts(
     call(ctx, 'upload', (o) =>
       up.client.send(
         new ListPartsCommand({
-          Bucket: input.bucket,
-          Key: input.key,
-          UploadId: input.uploadId,
+          ...uploadFields(input),
           PartNumberMarker: input.partNumberMarker === undefined ? undefined : String(input.partNumberMarker),
           MaxParts: input.maxParts,
         }),

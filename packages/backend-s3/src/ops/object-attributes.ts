@@ -12,7 +12,7 @@ import type {
 } from '@vgwrdma/backend-contract';
 import { normalizeETag } from '@vgwrdma/backend-contract';
 import type { Upstream } from '../upstream.js';
-import { headObject } from './objects.js';
+import { headObject } from './object-reads.js';
 
 const DEFAULT_MAX_PARTS = 1000;
 /** Part HEADs sent at once for an ObjectParts page. */

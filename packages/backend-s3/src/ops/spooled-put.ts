@@ -13,7 +13,7 @@ import type {
   UploadPartOutput,
 } from '@vgwrdma/backend-contract';
 import { compact } from '../compact.js';
-import { checksumsFrom, checksumTypeOf, objectAttributeFields } from '../convert.js';
+import { checksumsFrom, checksumTypeOf, objectAttributeFields, partFields } from '../convert.js';
 import { BodyReader } from '../spool/body-reader.js';
 import { BodyDigests } from '../spool/digests.js';
 import { newSpool } from '../spool/spool-config.js';
@@ -85,10 +85,7 @@ export async function spooledUploadPart(
       (body, o) =>
         up.streamClient.send(
           new UploadPartCommand({
-            Bucket: input.bucket,
-            Key: input.key,
-            UploadId: input.uploadId,
-            PartNumber: input.partNumber,
+            ...partFields(input),
             Body: body,
             ContentLength: spool.size,
             ContentMD5: input.contentMD5,

@@ -1,9 +1,23 @@
 // Error texts S3 sends for SigV4 and SigV2 failures that the catalogue (data/s3-errors.json) lists under no code (they
 // name the offending value). Kept in one table so every auth module throws the same words.
-import { S3Error } from '@vgwrdma/backend-contract';
+import { S3Error, type S3ErrorCode } from '@vgwrdma/backend-contract';
 
 const HEADER_PREFIX = 'The authorization header is malformed; ';
 const CREDENTIAL_PREFIX = 'Error parsing the X-Amz-Credential parameter; ';
+
+/** A credential scope's wrong region, service or terminal: the same words in both forms. */
+function scopeErrors(code: S3ErrorCode, prefix: string) {
+  return {
+    wrongRegion: (got: string, want: string) =>
+      S3Error.custom(code, `${prefix}the region '${got}' is wrong; expecting '${want}'`),
+    wrongService: (got: string, want: string) =>
+      S3Error.custom(code, `${prefix}incorrect service "${got}". This endpoint belongs to "${want}".`),
+    wrongTerminal: (got: string) =>
+      S3Error.custom(code, `${prefix}incorrect terminal "${got}". This endpoint uses "aws4_request".`),
+  };
+}
+const HEADER_SCOPE = scopeErrors('AuthorizationHeaderMalformed', HEADER_PREFIX);
+const QUERY_SCOPE = scopeErrors('AuthorizationQueryParametersError', CREDENTIAL_PREFIX);
 
 export const authErrors = {
   unsupportedMechanism: () =>
@@ -44,21 +58,9 @@ export const authErrors = {
       'AuthorizationHeaderMalformed',
       `${HEADER_PREFIX}the authorization header requires three components: Credential, SignedHeaders, and Signature.`,
     ),
-  headerWrongRegion: (got: string, want: string) =>
-    S3Error.custom(
-      'AuthorizationHeaderMalformed',
-      `${HEADER_PREFIX}the region '${got}' is wrong; expecting '${want}'`,
-    ),
-  headerWrongService: (got: string, want: string) =>
-    S3Error.custom(
-      'AuthorizationHeaderMalformed',
-      `${HEADER_PREFIX}incorrect service "${got}". This endpoint belongs to "${want}".`,
-    ),
-  headerWrongTerminal: (got: string) =>
-    S3Error.custom(
-      'AuthorizationHeaderMalformed',
-      `${HEADER_PREFIX}incorrect terminal "${got}". This endpoint uses "aws4_request".`,
-    ),
+  headerWrongRegion: HEADER_SCOPE.wrongRegion,
+  headerWrongService: HEADER_SCOPE.wrongService,
+  headerWrongTerminal: HEADER_SCOPE.wrongTerminal,
   headerWrongDate: () =>
     S3Error.custom(
       'AuthorizationHeaderMalformed',
@@ -90,21 +92,9 @@ export const authErrors = {
       'AuthorizationQueryParametersError',
       `${CREDENTIAL_PREFIX}the Credential is mal-formed; expecting "<YOUR-AKID>/YYYYMMDD/REGION/SERVICE/aws4_request".`,
     ),
-  queryWrongRegion: (got: string, want: string) =>
-    S3Error.custom(
-      'AuthorizationQueryParametersError',
-      `${CREDENTIAL_PREFIX}the region '${got}' is wrong; expecting '${want}'`,
-    ),
-  queryWrongService: (got: string, want: string) =>
-    S3Error.custom(
-      'AuthorizationQueryParametersError',
-      `${CREDENTIAL_PREFIX}incorrect service "${got}". This endpoint belongs to "${want}".`,
-    ),
-  queryWrongTerminal: (got: string) =>
-    S3Error.custom(
-      'AuthorizationQueryParametersError',
-      `${CREDENTIAL_PREFIX}incorrect terminal "${got}". This endpoint uses "aws4_request".`,
-    ),
+  queryWrongRegion: QUERY_SCOPE.wrongRegion,
+  queryWrongService: QUERY_SCOPE.wrongService,
+  queryWrongTerminal: QUERY_SCOPE.wrongTerminal,
 
   // Signature Version 2 (`Authorization: AWS AK:sig`, `?AWSAccessKeyId=&Expires=&Signature=`).
   v2HeaderMalformed: () =>

@@ -8,7 +8,7 @@ import {
   type TagSet,
   type UserMetadata,
 } from '@vgwrdma/backend-contract';
-import { tagSetOf } from '../xml/requests.js';
+import { tagSetOf } from '../xml/tag-set.js';
 
 export type RawHeaders = Record<string, string | string[] | undefined>;
 

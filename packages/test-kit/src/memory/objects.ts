@@ -23,6 +23,7 @@ import {
   type HeadObjectOutput,
   type ListBucketsInput,
   type ListBucketsOutput,
+  type ListedObject,
   type ListObjectsOutput,
   type ListObjectsV1Input,
   type ListObjectsV2Input,
@@ -38,9 +39,10 @@ import {
   S3Error,
   type TagSet,
   UnsupportedBackend,
+  unversionedPage,
 } from '@vgwrdma/backend-contract';
 import { listPage } from './listing.js';
-import { checkKey, checkMetadata, type MemObject, MemStore, pickHeaders } from './store.js';
+import { checkKey, checkMetadata, type MemBucket, type MemObject, MemStore, pickHeaders } from './store.js';
 
 type Ctx = RequestContext;
 
@@ -221,30 +223,11 @@ export class MemoryObjects extends UnsupportedBackend {
   ): Promise<ListObjectVersionsOutput> {
     const bucket = this.store.bucket(input.bucket);
     const page = listPage(bucket.objects.keys(), { ...input, after: input.keyMarker });
-    const out: ListObjectVersionsOutput = {
-      versions: page.keys.map((key) => {
-        const o = bucket.objects.get(key) as MemObject;
-        // An unversioned bucket's objects each have one version, the "null" version.
-        return {
-          key,
-          versionId: 'null',
-          isLatest: true,
-          lastModified: o.lastModified,
-          etag: o.etag,
-          size: o.size,
-          storageClass: 'STANDARD',
-          owner: { id: bucket.owner },
-        };
-      }),
-      deleteMarkers: [],
-      commonPrefixes: page.commonPrefixes,
-      isTruncated: page.isTruncated,
-    };
-    if (page.isTruncated && page.last !== undefined) {
-      out.nextKeyMarker = page.last;
-      out.nextVersionIdMarker = 'null';
-    }
-    return out;
+    return unversionedPage(
+      page,
+      // An unversioned bucket's objects each have one version, the "null" version.
+      page.keys.map((key) => listedObject(bucket, key)),
+    );
   }
 
   private list(
@@ -260,17 +243,7 @@ export class MemoryObjects extends UnsupportedBackend {
       maxKeys: input.maxKeys,
     });
     const out: ListObjectsOutput = {
-      contents: page.keys.map((key) => {
-        const o = bucket.objects.get(key) as MemObject;
-        return {
-          key,
-          lastModified: o.lastModified,
-          etag: o.etag,
-          size: o.size,
-          storageClass: 'STANDARD',
-          owner: { id: bucket.owner },
-        };
-      }),
+      contents: page.keys.map((key) => listedObject(bucket, key)),
       commonPrefixes: page.commonPrefixes,
       isTruncated: page.isTruncated,
     };
@@ -310,3 +283,16 @@ function selectRange(obj: MemObject, input: HeadObjectInput): ResolvedRange | un
 // Continuation tokens are opaque to clients; base64 of the last key keeps them so.
 const encodeToken = (last: string) => Buffer.from(last).toString('base64url');
 const decodeToken = (token: string) => Buffer.from(token, 'base64url').toString();
+
+/** An object of `bucket` as a listing shows it. */
+function listedObject(bucket: MemBucket, key: string): ListedObject {
+  const o = bucket.objects.get(key) as MemObject;
+  return {
+    key,
+    lastModified: o.lastModified,
+    etag: o.etag,
+    size: o.size,
+    storageClass: 'STANDARD',
+    owner: { id: bucket.owner },
+  };
+}

@@ -8,6 +8,7 @@ import {
   type ContentHeaders,
   type ObjectAttributesInput,
   type ObjectOwnership,
+  pickContentHeaders,
   S3Error,
   type TagSet,
   type UserMetadata,
@@ -63,25 +64,8 @@ export interface MemBucket {
   lock?: BucketLockConfig;
 }
 
-const HEADER_KEYS = [
-  'contentType',
-  'contentEncoding',
-  'contentLanguage',
-  'contentDisposition',
-  'cacheControl',
-  'expires',
-  'websiteRedirectLocation',
-] as const satisfies readonly (keyof ContentHeaders)[];
-
 /** The content headers present on an input, and nothing else. */
-export function pickHeaders(input: ContentHeaders): ContentHeaders {
-  const out: ContentHeaders = {};
-  for (const k of HEADER_KEYS) {
-    const v = input[k];
-    if (v !== undefined) out[k] = v;
-  }
-  return out;
-}
+export const pickHeaders = pickContentHeaders;
 
 export const MAX_KEY_BYTES = 1024;
 export const MAX_METADATA_BYTES = 2048;
