@@ -1,14 +1,13 @@
 // A gateway scene described by data: the built gateway on posix with the given users (users.json
 // in an --iam-dir), a --versioning-dir, RDMA (softnic) and any other flags, its buckets created,
 // and S3 clients and AWS CLI runners for its accounts. stop() destroys the clients, stops the
-// gateway and removes every folder the scene made. The vitest fixtures of
+// gateway and removes every folder the scene made (its root included). The vitest fixtures of
 // `@vgwrdma/test-kit/scene` are built on this; tests that start a gateway inside a test call it
 // directly.
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CreateBucketCommand, type S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
 import { type AwsRunner, awsCli } from './aws-cli.js';
-import { killAllChildren } from './child-registry.js';
 import {
   type Credentials,
   type GatewayProcess,
@@ -83,7 +82,10 @@ export interface Scene<U extends string = string> {
   aws(who?: Credentials): Promise<AwsRunner>;
   /** Replaces users.json, as another gateway or an operator would (scenes with an --iam-dir). */
   writeUsers(users: readonly IamUser[]): Promise<void>;
-  /** Destroys the clients, stops the gateway, kills tracked children, removes the folders. */
+  /**
+   * Destroys the clients, stops the gateway (SIGTERM, awaited) and removes the folders. Other
+   * processes are left alone: a scene started inside a test stops without touching the file's.
+   */
   stop(): Promise<void>;
 }
 
@@ -161,7 +163,6 @@ export async function startScene<U extends string = never>(source: SceneSource<U
     async stop() {
       for (const c of clients) c.destroy();
       await gw.stop();
-      killAllChildren();
       await removeDir(dir);
       await removeDir(gw.root);
     },

@@ -3,6 +3,7 @@
 // authorization e2e tests share. A startScene (gateway-scene.ts) with users; stop() destroys the
 // clients, stops the gateway and removes every folder it made.
 import type { S3Client } from '@aws-sdk/client-s3';
+import { killAllChildren } from './child-registry.js';
 import type { Credentials, GatewayProcess } from './gateway-process.js';
 import { startScene } from './gateway-scene.js';
 import type { IamUser } from './iam-users.js';
@@ -39,6 +40,9 @@ export async function startIamScene(options: IamSceneOptions): Promise<IamScene>
     iamDir: scene.iamDir as string,
     client: (user) => scene.client(user),
     writeUsers: scene.writeUsers,
-    stop: scene.stop,
+    async stop() {
+      await scene.stop();
+      killAllChildren();
+    },
   };
 }

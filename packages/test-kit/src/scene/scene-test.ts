@@ -1,11 +1,13 @@
 // sceneTest: a vitest `test` whose fixtures are a gateway scene (gateway-scene.ts) described by
 // data. Every fixture is file-scoped and lazy: the gateway starts when the first test (or
 // `test.beforeAll`) of the file asks for one of them, is shared by the file's tests, and is torn
-// down when the file ends (clients destroyed, gateway stopped, folders removed). Two sceneTest
-// objects in one file are two independent gateways.
+// down when the file ends (clients destroyed, gateway stopped, folders removed, and every child
+// the file started through the kit killed). Two sceneTest objects in one file are two
+// independent gateways.
 import type { S3Client } from '@aws-sdk/client-s3';
 import { test } from 'vitest';
 import type { AwsRunner } from '../aws-cli.js';
+import { killAllChildren } from '../child-registry.js';
 import { type Scene, type SceneSource, startScene } from '../gateway-scene.js';
 
 function clientsOf<U extends string>(scene: Scene<U>): Record<U, S3Client> {
@@ -26,7 +28,10 @@ export function sceneTest<U extends string = never>(source: SceneSource<U> = {})
       // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from this pattern
       .extend('scene', { scope: 'file' }, async ({}, { onCleanup }) => {
         const scene = await startScene(source);
-        onCleanup(() => scene.stop());
+        onCleanup(async () => {
+          await scene.stop();
+          killAllChildren();
+        });
         return scene;
       })
       .extend('url', { scope: 'file' }, async ({ scene }) => scene.url)
