@@ -72,3 +72,10 @@ export async function awsCli(options: AwsOptions): Promise<AwsRunner> {
       child.stdin?.end(stdin);
     });
 }
+
+/** `aws <args>`'s standard output; throws with the command and its stderr when it exits non-zero. */
+export async function awsOk(aws: AwsRunner, args: readonly string[]): Promise<string> {
+  const result = await aws(args);
+  if (result.code !== 0) throw new Error(`aws ${args.join(' ')} exited ${result.code}:\n${result.stderr}`);
+  return result.stdout;
+}

@@ -2,7 +2,7 @@
 // every package reach the built app, the shims and other packages' builds only through here.
 
 export { adminRequest } from './admin-request.js';
-export { AWS_BIN, type AwsOptions, type AwsRunner, awsCli, type CliResult } from './aws-cli.js';
+export { AWS_BIN, type AwsOptions, type AwsRunner, awsCli, awsOk, type CliResult } from './aws-cli.js';
 export {
   AZURITE_ACCOUNT,
   AZURITE_KEY,
