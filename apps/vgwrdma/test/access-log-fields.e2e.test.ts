@@ -10,30 +10,38 @@ import { Agent } from 'node:https';
 import { join } from 'node:path';
 import { CreateBucketCommand, GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import {
-  adminRequest,
-  type GatewayProcess,
-  killAllChildren,
-  makeTempDir,
-  makeTestCa,
-  ROOT_CREDENTIALS,
-  removeDir,
-  s3Client,
-  startGateway,
-} from '@vgwrdma/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminRequest, type GatewayProcess, makeTestCa, ROOT_CREDENTIALS } from '@vgwrdma/test-kit';
+import { sceneTest } from '@vgwrdma/test-kit/scene';
+import { describe, expect, it } from 'vitest';
 import { duplicateKeys, logLines, rawExchange, s3LogFields } from './helpers/access-log-lines.js';
 import { BOTO3_PYTHON, boto3Run } from './helpers/boto3.js';
 
 const MiB = 1024 * 1024;
 
-let work: string;
-beforeAll(async () => {
-  work = await makeTempDir('vgwrdma-logfields-');
-});
-afterAll(async () => {
-  killAllChildren();
-  if (work) await removeDir(work);
+/** JSON lines to json.log in the scene folder, with the probes on. */
+const jsonLog = sceneTest((dir) => ({
+  globalArgs: ['--access-log', join(dir, 'json.log'), '--health', '/health', '--ready', '/ready'],
+}));
+
+let caPem: Buffer;
+/** TLS with a throw-away CA, the s3 format to s3-tls.log in the scene folder. */
+const tlsS3Log = sceneTest(async (dir) => {
+  const ca = await makeTestCa(dir);
+  caPem = await readFile(ca.caFile);
+  const cert = await ca.issue('logs.vgwrdma.test');
+  return {
+    globalArgs: [
+      '--cert',
+      cert.certFile,
+      '--key',
+      cert.keyFile,
+      '--access-log-format',
+      's3',
+      '--access-log',
+      join(dir, 's3-tls.log'),
+    ],
+    sdk: { requestHandler: { httpsAgent: new Agent({ ca: caPem, keepAlive: true }) } },
+  };
 });
 
 describe('JSON access-log lines', () => {
@@ -43,17 +51,10 @@ describe('JSON access-log lines', () => {
   const records = async (): Promise<Array<Record<string, unknown>>> =>
     logLines(await readFile(file, 'utf8')).map((l) => JSON.parse(l) as Record<string, unknown>);
 
-  beforeAll(async () => {
-    file = join(work, 'json.log');
-    gw = await startGateway({
-      globalArgs: ['--access-log', file, '--health', '/health', '--ready', '/ready'],
-    });
-    sdk = s3Client(gw.url, ROOT_CREDENTIALS);
-  }, 60_000);
-  afterAll(async () => {
-    sdk?.destroy();
-    await gw?.stop();
-    if (gw) await removeDir(gw.root);
+  jsonLog.beforeAll(({ scene }) => {
+    gw = scene.gw;
+    sdk = scene.s3;
+    file = join(scene.dir, 'json.log');
   });
 
   it('one time key, startTime for the arrival; admin and probe operations named', async () => {
@@ -107,33 +108,11 @@ describe('s3 format over TLS', () => {
   let gw: GatewayProcess;
   let sdk: S3Client;
   let file: string;
-  let caPem: Buffer;
 
-  beforeAll(async () => {
-    const ca = await makeTestCa(work);
-    caPem = await readFile(ca.caFile);
-    const cert = await ca.issue('logs.vgwrdma.test');
-    file = join(work, 's3-tls.log');
-    gw = await startGateway({
-      globalArgs: [
-        '--cert',
-        cert.certFile,
-        '--key',
-        cert.keyFile,
-        '--access-log-format',
-        's3',
-        '--access-log',
-        file,
-      ],
-    });
-    sdk = s3Client(gw.url, ROOT_CREDENTIALS, {
-      requestHandler: { httpsAgent: new Agent({ ca: caPem, keepAlive: true }) },
-    });
-  }, 120_000);
-  afterAll(async () => {
-    sdk?.destroy();
-    await gw?.stop();
-    if (gw) await removeDir(gw.root);
+  tlsS3Log.beforeAll(({ scene }) => {
+    gw = scene.gw;
+    sdk = scene.s3;
+    file = join(scene.dir, 's3-tls.log');
   });
 
   it('fills signature version, cipher suite, authentication type and TLS version', async () => {

@@ -14,13 +14,14 @@ import {
   killAllChildren,
   loopbackArgs,
   makeTempDir,
-  ROOT_CREDENTIALS,
   removeDir,
   runMain,
-  s3Client,
-  startGateway,
 } from '@vgwrdma/test-kit';
+import { sceneTest } from '@vgwrdma/test-kit/scene';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/** A gateway logging to logs/access.log in its scene folder. */
+const logging = sceneTest((dir) => ({ globalArgs: ['--access-log', join(dir, 'logs', 'access.log')] }));
 
 const lineCount = async (path: string): Promise<number> =>
   (await readFile(path, 'utf8')).split('\n').filter((l) => l !== '').length;
@@ -59,15 +60,10 @@ describe('--access-log FILE: mode, symbolic links, SIGHUP reopen', () => {
     let sdk: S3Client;
     let file: string;
 
-    beforeAll(async () => {
-      file = join(work, 'logs', 'access.log');
-      gw = await startGateway({ globalArgs: ['--access-log', file] });
-      sdk = s3Client(gw.url, ROOT_CREDENTIALS);
-    }, 60_000);
-    afterAll(async () => {
-      sdk?.destroy();
-      await gw?.stop();
-      if (gw) await removeDir(gw.root);
+    logging.beforeAll(({ scene }) => {
+      gw = scene.gw;
+      sdk = scene.s3;
+      file = join(scene.dir, 'logs', 'access.log');
     });
 
     it('creates the file 0640 (less the umask)', async () => {

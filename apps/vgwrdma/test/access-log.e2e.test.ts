@@ -10,49 +10,39 @@ import { CreateBucketCommand, GetObjectCommand, PutObjectCommand, type S3Client 
 import {
   APP_MAIN,
   type GatewayProcess,
-  killAllChildren,
   loopbackArgs,
   ROOT_CREDENTIALS,
-  removeDir,
   runMain,
-  s3Client,
   startGateway,
   track,
 } from '@vgwrdma/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sendError } from './helpers/rdma.js';
+import { expectS3Error, sceneTest } from '@vgwrdma/test-kit/scene';
+import { describe, expect, it } from 'vitest';
 
 /** Splits one line on spaces, keeping "quoted fields" (quotes removed) and [the time] whole. */
 function fields(line: string): string[] {
   return [...line.matchAll(/"((?:[^"\\]|\\.)*)"|(\[[^\]]*\])|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3] ?? '');
 }
 
+const test = sceneTest((dir) => ({
+  globalArgs: ['--access-log-format', 's3', '--access-log', join(dir, 'access.log')],
+}));
+
 describe('vgwrdma --access-log-format s3', () => {
   let gw: GatewayProcess;
   let sdk: S3Client;
-  let dir: string;
   let file: string;
 
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'vgwrdma-s3log-'));
-    file = join(dir, 'access.log');
-    gw = await startGateway({ globalArgs: ['--access-log-format', 's3', '--access-log', file] });
-    sdk = s3Client(gw.url, ROOT_CREDENTIALS);
-  });
-  afterAll(async () => {
-    sdk?.destroy();
-    await gw?.stop();
-    killAllChildren();
-    if (gw) await removeDir(gw.root);
-    if (dir) await rm(dir, { recursive: true, force: true });
+  test.beforeAll(({ scene }) => {
+    gw = scene.gw;
+    sdk = scene.s3;
+    file = join(scene.dir, 'access.log');
   });
 
   it("writes AWS's fields in AWS's order, '-' for what does not apply", async () => {
     await sdk.send(new CreateBucketCommand({ Bucket: 'logged' }));
     await sdk.send(new PutObjectCommand({ Bucket: 'logged', Key: 'dir/a b.txt', Body: new Uint8Array(321) }));
-    expect((await sendError(sdk.send(new GetObjectCommand({ Bucket: 'logged', Key: 'nope' })))).code).toBe(
-      'NoSuchKey',
-    );
+    await expectS3Error(sdk.send(new GetObjectCommand({ Bucket: 'logged', Key: 'nope' })), 'NoSuchKey');
     const lines = (await readFile(file, 'utf8')).trim().split('\n').map(fields);
     expect(lines).toHaveLength(3);
     for (const f of lines) expect(f).toHaveLength(29);

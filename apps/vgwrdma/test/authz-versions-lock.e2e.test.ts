@@ -26,14 +26,9 @@ import {
   UploadPartCopyCommand,
 } from '@aws-sdk/client-s3';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
-import {
-  type GatewayProcess,
-  type IamScene,
-  type IamUser,
-  ROOT_CREDENTIALS,
-  startIamScene,
-} from '@vgwrdma/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { IamUser } from '@vgwrdma/test-kit';
+import { sceneTest } from '@vgwrdma/test-kit/scene';
+import { describe, expect, it } from 'vitest';
 
 const ALICE: IamUser = { access: 'alice-key', secret: 'alice-secret', role: 'userplus' };
 const BOB: IamUser = { access: 'bob-key', secret: 'bob-secret' };
@@ -62,23 +57,17 @@ function statement(effect: 'Allow' | 'Deny', action: string[], resource: string,
 }
 const policy = (...Statement: object[]) => JSON.stringify({ Version: '2012-10-17', Statement });
 
+const test = sceneTest({ users: { alice: ALICE, bob: BOB }, versioning: true });
+
 describe('vgwrdma authorization of versions, object lock and copy sources', { timeout: 60_000 }, () => {
-  let scene: IamScene;
-  let _gw: GatewayProcess;
   let root: S3Client;
   let alice: S3Client;
   let bob: S3Client;
 
-  beforeAll(async () => {
-    scene = await startIamScene({ users: [ALICE, BOB], versioning: true });
-    _gw = scene.gw;
-    [root, alice, bob] = [ROOT_CREDENTIALS, ALICE, BOB].map((u) => scene.client(u)) as [
-      S3Client,
-      S3Client,
-      S3Client,
-    ];
+  test.beforeAll(({ s3, clients }) => {
+    root = s3;
+    ({ alice, bob } = clients);
   });
-  afterAll(() => scene?.stop());
 
   /** Alice's versioned bucket with `doc` written twice; answers the two version ids. */
   async function versionedBucket(Bucket: string, lock = false): Promise<[string, string]> {

@@ -2,51 +2,31 @@
 // `aws s3api` round trips, and a 200 MiB multipart upload and download compared by SHA-256.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  type GatewayProcess,
-  killAllChildren,
-  makeTempDir,
-  ROOT_CREDENTIALS,
-  removeDir,
-  startGateway,
-} from '@vgwrdma/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AWS_BIN, type AwsRunner, awsCli } from './helpers/aws-cli.js';
-import { md5Hex, sha256File, writeRandomFile } from './helpers/files.js';
+import { AWS_BIN, type AwsRunner, awsOk } from '@vgwrdma/test-kit';
+import { sceneTest } from '@vgwrdma/test-kit/scene';
+import { describe, expect, it } from 'vitest';
+import { cpRoundTrip, s3api as s3apiJson } from './helpers/aws-cli.js';
+import { md5Hex } from './helpers/files.js';
 
 if (AWS_BIN === undefined) {
   console.warn('aws-cli e2e tests skipped: no aws binary (install awscli: apt-get install awscli)');
 }
 
-let gw: GatewayProcess;
+const test = sceneTest();
 let work: string;
 let aws: AwsRunner;
 const bucket = 'cli-bucket';
 
-/** Runs the CLI and fails with its stderr when it exits non-zero. */
-async function ok(args: readonly string[]): Promise<string> {
-  const result = await aws(args);
-  if (result.code !== 0) throw new Error(`aws ${args.join(' ')} exited ${result.code}:\n${result.stderr}`);
-  return result.stdout;
-}
+const ok = (args: readonly string[]): Promise<string> => awsOk(aws, args);
 
 /** `aws s3api ...` as JSON; list calls pass --no-paginate so KeyCount is the raw response's. */
-async function s3api<T>(args: readonly string[]): Promise<T> {
-  return JSON.parse(await ok(['s3api', ...args, '--output', 'json'])) as T;
-}
+const s3api = <T>(args: readonly string[]): Promise<T> => s3apiJson<T>(aws, args);
 
 // Each `aws` run costs a Python start-up (seconds on a loaded machine): generous timeouts.
 describe.skipIf(AWS_BIN === undefined)(`AWS CLI (${AWS_BIN ?? 'none'})`, { timeout: 120_000 }, () => {
-  beforeAll(async () => {
-    work = await makeTempDir('vgwrdma-awscli-');
-    gw = await startGateway();
-    aws = await awsCli({ endpoint: gw.url, ...ROOT_CREDENTIALS, workDir: work });
-  });
-  afterAll(async () => {
-    await gw?.stop();
-    killAllChildren();
-    if (gw) await removeDir(gw.root);
-    if (work) await removeDir(work);
+  test.beforeAll(({ scene, aws: runner }) => {
+    work = scene.dir;
+    aws = runner;
   });
 
   it('is the AWS CLI v2 when Debian installed it', async () => {
@@ -137,22 +117,11 @@ describe.skipIf(AWS_BIN === undefined)(`AWS CLI (${AWS_BIN ?? 'none'})`, { timeo
 
   it('uploads and downloads 200 MiB (multipart) byte for byte', async () => {
     const size = 200 * 1024 * 1024;
-    const up = join(work, 'big.bin');
-    const down = join(work, 'big.down');
-    await writeRandomFile(up, size);
-    await ok(['s3', 'cp', up, `s3://${bucket}/big/big.bin`]);
-    const head = await s3api<{ ContentLength: number; ETag: string }>([
-      'head-object',
-      '--bucket',
-      bucket,
-      '--key',
-      'big/big.bin',
-    ]);
+    const { head, sent, received } = await cpRoundTrip(aws, work, bucket, 'big/big.bin', size);
     expect(head.ContentLength).toBe(size);
     // The CLI splits files over 8 MiB into 8 MiB parts: a multipart ETag ends in -<parts>.
     expect(head.ETag).toMatch(/^"[0-9a-f]{32}-25"$/);
-    await ok(['s3', 'cp', `s3://${bucket}/big/big.bin`, down]);
-    expect(await sha256File(down)).toBe(await sha256File(up));
+    expect(received).toBe(sent);
   }, 120_000);
 
   it('removes everything with s3 rm --recursive', async () => {

@@ -3,7 +3,7 @@
 // GetBucketLocation, part-number reads of a multipart object, a second user (users.json)
 // granted and refused by ACL grants and by a bucket policy's Deny, and NotImplemented for
 // lifecycle and replication.
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   CompleteMultipartUploadCommand,
@@ -23,34 +23,18 @@ import {
   PutBucketTaggingCommand,
   PutObjectCommand,
   type S3Client,
-  type S3ServiceException,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import {
-  type GatewayProcess,
-  killAllChildren,
-  makeTempDir,
-  ROOT_CREDENTIALS,
-  removeDir,
-  s3Client,
-  startGateway,
-} from '@vgwrdma/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AWS_BIN, type AwsRunner, awsCli } from './helpers/aws-cli.js';
+import { AWS_BIN, type AwsRunner, type GatewayProcess } from '@vgwrdma/test-kit';
+import { expectS3Error, sceneTest } from '@vgwrdma/test-kit/scene';
+import { describe, expect, it } from 'vitest';
 
 const BOB = { access: 'bob-key', secret: 'bob-secret' };
 const ORIGIN = 'http://app.example';
 const MiB = 1024 * 1024;
 
-async function failure(p: Promise<unknown>): Promise<S3ServiceException> {
-  try {
-    await p;
-  } catch (err) {
-    return err as S3ServiceException;
-  }
-  throw new Error('expected the request to fail');
-}
+const test = sceneTest({ users: { bob: BOB }, buckets: ['features'] });
 
 describe('vgwrdma bucket features', { timeout: 120_000 }, () => {
   let gw: GatewayProcess;
@@ -65,23 +49,12 @@ describe('vgwrdma bucket features', { timeout: 120_000 }, () => {
     return r.stdout;
   }
 
-  beforeAll(async () => {
-    work = await makeTempDir('vgwrdma-features-');
-    const account = { ...BOB, role: 'user', userID: 0, groupID: 0, projectID: 0 };
-    await writeFile(join(work, 'users.json'), JSON.stringify({ accessAccounts: { [BOB.access]: account } }));
-    gw = await startGateway({ globalArgs: ['--iam-dir', work] });
-    root = s3Client(gw.url, ROOT_CREDENTIALS);
-    bob = s3Client(gw.url, BOB);
-    if (AWS_BIN !== undefined) aws = await awsCli({ endpoint: gw.url, ...ROOT_CREDENTIALS, workDir: work });
-    await root.send(new CreateBucketCommand({ Bucket: 'features' }));
-  });
-  afterAll(async () => {
-    root?.destroy();
-    bob?.destroy();
-    await gw?.stop();
-    killAllChildren();
-    if (gw) await removeDir(gw.root);
-    if (work) await removeDir(work);
+  test.beforeAll(async ({ scene, s3, clients }) => {
+    gw = scene.gw;
+    work = scene.dir;
+    root = s3;
+    bob = clients.bob;
+    if (AWS_BIN !== undefined) aws = await scene.aws();
   });
 
   it.skipIf(AWS_BIN === undefined)(
@@ -142,17 +115,16 @@ describe('vgwrdma bucket features', { timeout: 120_000 }, () => {
     await root.send(new PutBucketTaggingCommand({ Bucket: 'features', Tagging: { TagSet } }));
     expect((await root.send(new GetBucketTaggingCommand({ Bucket: 'features' }))).TagSet).toEqual(TagSet);
     await root.send(new DeleteBucketTaggingCommand({ Bucket: 'features' }));
-    expect((await failure(root.send(new GetBucketTaggingCommand({ Bucket: 'features' })))).name).toBe(
-      'NoSuchTagSet',
-    );
+    await expectS3Error(root.send(new GetBucketTaggingCommand({ Bucket: 'features' })), 'NoSuchTagSet');
   });
 
   it('answers GetBucketLocation with the region (null for us-east-1)', async () => {
     const loc = await root.send(new GetBucketLocationCommand({ Bucket: 'features' }));
     expect(loc.LocationConstraint ?? null).toBeNull();
-    expect(
-      (await failure(root.send(new GetBucketLocationCommand({ Bucket: 'no-such-bucket-here' })))).name,
-    ).toBe('NoSuchBucket');
+    await expectS3Error(
+      root.send(new GetBucketLocationCommand({ Bucket: 'no-such-bucket-here' })),
+      'NoSuchBucket',
+    );
   });
 
   it.skipIf(AWS_BIN === undefined)(
@@ -215,8 +187,10 @@ describe('vgwrdma bucket features', { timeout: 120_000 }, () => {
       expect(attrs.ObjectSize).toBe(total);
       expect(attrs.ObjectParts?.TotalPartsCount).toBe(2);
       expect(attrs.StorageClass).toBe('STANDARD');
-      const refused = await failure(root.send(new GetObjectCommand({ Bucket, Key, PartNumber: 3 })));
-      expect(refused.name).toBe('InvalidPartNumber');
+      await expectS3Error(
+        root.send(new GetObjectCommand({ Bucket, Key, PartNumber: 3 })),
+        'InvalidPartNumber',
+      );
     },
   );
 
@@ -224,8 +198,8 @@ describe('vgwrdma bucket features', { timeout: 120_000 }, () => {
     const Bucket = 'team';
     await root.send(new CreateBucketCommand({ Bucket }));
     const put = (Key: string) => bob.send(new PutObjectCommand({ Bucket, Key, Body: 'bob' }));
-    expect((await failure(put('a'))).name).toBe('AccessDenied');
-    expect((await failure(bob.send(new ListObjectsV2Command({ Bucket })))).name).toBe('AccessDenied');
+    await expectS3Error(put('a'), 'AccessDenied');
+    await expectS3Error(bob.send(new ListObjectsV2Command({ Bucket })), 'AccessDenied');
 
     await root.send(
       new PutBucketAclCommand({ Bucket, GrantWrite: `id="${BOB.access}"`, GrantRead: `id="${BOB.access}"` }),
@@ -249,20 +223,23 @@ describe('vgwrdma bucket features', { timeout: 120_000 }, () => {
       ],
     };
     await root.send(new PutBucketPolicyCommand({ Bucket, Policy: JSON.stringify(policy) }));
-    expect((await failure(put('archive/c'))).name).toBe('AccessDenied');
+    await expectS3Error(put('archive/c'), 'AccessDenied');
     await put('c');
     // The owner is not named by the Deny.
     await root.send(new PutObjectCommand({ Bucket, Key: 'archive/c', Body: 'root' }));
 
     await root.send(new PutBucketAclCommand({ Bucket, ACL: 'private' }));
-    expect((await failure(put('d'))).name).toBe('AccessDenied');
+    await expectS3Error(put('d'), 'AccessDenied');
   });
 
   it('answers NotImplemented for lifecycle and replication', async () => {
     const Bucket = 'features';
-    const lifecycle = await failure(root.send(new GetBucketLifecycleConfigurationCommand({ Bucket })));
-    expect([lifecycle.name, lifecycle.$metadata.httpStatusCode]).toEqual(['NotImplemented', 501]);
-    const putLifecycle = await failure(
+    await expectS3Error(
+      root.send(new GetBucketLifecycleConfigurationCommand({ Bucket })),
+      'NotImplemented',
+      501,
+    );
+    await expectS3Error(
       root.send(
         new PutBucketLifecycleConfigurationCommand({
           Bucket,
@@ -271,9 +248,8 @@ describe('vgwrdma bucket features', { timeout: 120_000 }, () => {
           },
         }),
       ),
+      'NotImplemented',
     );
-    expect(putLifecycle.name).toBe('NotImplemented');
-    const replication = await failure(root.send(new GetBucketReplicationCommand({ Bucket })));
-    expect([replication.name, replication.$metadata.httpStatusCode]).toEqual(['NotImplemented', 501]);
+    await expectS3Error(root.send(new GetBucketReplicationCommand({ Bucket })), 'NotImplemented', 501);
   });
 });

@@ -3,8 +3,6 @@
 // caller already owns (200 in us-east-1, BucketAlreadyOwnedByYou elsewhere, BucketAlreadyExists
 // for another owner's), x-amz-version-id only where versioning is Enabled, the 10-tag limit
 // (InvalidTag), and Complete after two uploads of one part number raced.
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import {
   CompleteMultipartUploadCommand,
   CopyObjectCommand,
@@ -17,56 +15,27 @@ import {
   PutObjectCommand,
   PutObjectTaggingCommand,
   type S3Client,
-  type S3ServiceException,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
-import {
-  type GatewayProcess,
-  killAllChildren,
-  makeTempDir,
-  ROOT_CREDENTIALS,
-  removeDir,
-  s3Client,
-  startGateway,
-} from '@vgwrdma/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type GatewayProcess, ROOT_CREDENTIALS, startScene } from '@vgwrdma/test-kit';
+import { expectS3Error, sceneTest } from '@vgwrdma/test-kit/scene';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { openHeldRequest, statusOf } from './helpers/held-request.js';
 
-const BOB = { access: 'compat-bob', secret: 'compat-bob-secret' };
+const BOB = { access: 'compat-bob', secret: 'compat-bob-secret', role: 'userplus' } as const;
 const ALL_USERS = 'http://acs.amazonaws.com/groups/global/AllUsers';
 
-async function failure(p: Promise<unknown>): Promise<{ name: string; status: number | undefined }> {
-  try {
-    await p;
-  } catch (err) {
-    const e = err as S3ServiceException;
-    return { name: e.name, status: e.$metadata?.httpStatusCode };
-  }
-  throw new Error('expected the request to fail');
-}
+const test = sceneTest({ users: { bob: BOB }, versioning: true });
 
 describe('vgwrdma S3 compatibility: buckets, versions, tags, multipart', { timeout: 120_000 }, () => {
-  let work: string;
   let gw: GatewayProcess;
   let root: S3Client;
   let bob: S3Client;
 
-  beforeAll(async () => {
-    work = await makeTempDir('vgwrdma-compat-');
-    const account = { ...BOB, role: 'userplus', userID: 0, groupID: 0, projectID: 0 };
-    await writeFile(join(work, 'users.json'), JSON.stringify({ accessAccounts: { [BOB.access]: account } }));
-    const versions = join(work, 'versions');
-    await mkdir(versions);
-    gw = await startGateway({ globalArgs: ['--iam-dir', work], posixArgs: ['--versioning-dir', versions] });
-    root = s3Client(gw.url, ROOT_CREDENTIALS);
-    bob = s3Client(gw.url, BOB);
-  });
-  afterAll(async () => {
-    root?.destroy();
-    bob?.destroy();
-    await gw?.stop();
-    killAllChildren();
-    if (work) await removeDir(work);
+  test.beforeAll(({ scene, s3, clients }) => {
+    gw = scene.gw;
+    root = s3;
+    bob = clients.bob;
   });
 
   const body = async (Bucket: string, Key: string): Promise<string> =>
@@ -90,31 +59,31 @@ describe('vgwrdma S3 compatibility: buckets, versions, tags, multipart', { timeo
     it("answers 409 BucketAlreadyExists for another owner's bucket, either way round", async () => {
       await bob.send(new CreateBucketCommand({ Bucket: 'bobs-bucket' }));
       await bob.send(new PutObjectCommand({ Bucket: 'bobs-bucket', Key: 'k', Body: 'bob' }));
-      expect(await failure(root.send(new CreateBucketCommand({ Bucket: 'bobs-bucket' })))).toEqual({
-        name: 'BucketAlreadyExists',
-        status: 409,
-      });
+      await expectS3Error(
+        root.send(new CreateBucketCommand({ Bucket: 'bobs-bucket' })),
+        'BucketAlreadyExists',
+        409,
+      );
       await root.send(new CreateBucketCommand({ Bucket: 'roots-bucket' }));
-      expect(await failure(bob.send(new CreateBucketCommand({ Bucket: 'roots-bucket' })))).toEqual({
-        name: 'BucketAlreadyExists',
-        status: 409,
-      });
+      await expectS3Error(
+        bob.send(new CreateBucketCommand({ Bucket: 'roots-bucket' })),
+        'BucketAlreadyExists',
+        409,
+      );
       expect(await body('bobs-bucket', 'k')).toBe('bob');
     });
 
     it('answers 409 BucketAlreadyOwnedByYou outside us-east-1', async () => {
-      const eu = await startGateway({ globalArgs: ['--region', 'eu-west-3'] });
-      const client = s3Client(eu.url, ROOT_CREDENTIALS, { region: 'eu-west-3' });
+      const eu = await startScene({ globalArgs: ['--region', 'eu-west-3'], sdk: { region: 'eu-west-3' } });
+      const client = eu.s3;
       try {
         const Bucket = 'paris';
         const config = { LocationConstraint: 'eu-west-3' as const };
         await client.send(new CreateBucketCommand({ Bucket, CreateBucketConfiguration: config }));
         const again = client.send(new CreateBucketCommand({ Bucket, CreateBucketConfiguration: config }));
-        expect(await failure(again)).toEqual({ name: 'BucketAlreadyOwnedByYou', status: 409 });
+        await expectS3Error(again, 'BucketAlreadyOwnedByYou', 409);
       } finally {
-        client.destroy();
         await eu.stop();
-        await removeDir(eu.root);
       }
     });
   });
@@ -174,16 +143,16 @@ describe('vgwrdma S3 compatibility: buckets, versions, tags, multipart', { timeo
       const Bucket = 'tag-limit';
       await root.send(new CreateBucketCommand({ Bucket }));
       await root.send(new PutObjectCommand({ Bucket, Key: 'ten', Body: 'x', Tagging: query(10) }));
-      expect(
-        await failure(
-          root.send(new PutObjectCommand({ Bucket, Key: 'eleven', Body: 'x', Tagging: query(11) })),
-        ),
-      ).toEqual({ name: 'InvalidTag', status: 400 });
-      expect(
-        await failure(
-          root.send(new PutObjectTaggingCommand({ Bucket, Key: 'ten', Tagging: { TagSet: tags(11) } })),
-        ),
-      ).toEqual({ name: 'InvalidTag', status: 400 });
+      await expectS3Error(
+        root.send(new PutObjectCommand({ Bucket, Key: 'eleven', Body: 'x', Tagging: query(11) })),
+        'InvalidTag',
+        400,
+      );
+      await expectS3Error(
+        root.send(new PutObjectTaggingCommand({ Bucket, Key: 'ten', Tagging: { TagSet: tags(11) } })),
+        'InvalidTag',
+        400,
+      );
       await root.send(new PutObjectTaggingCommand({ Bucket, Key: 'ten', Tagging: { TagSet: tags(10) } }));
     });
   });
@@ -262,10 +231,7 @@ describe('vgwrdma S3 compatibility: buckets, versions, tags, multipart', { timeo
 
     it('still refuses an ETag no upload of that part had', async () => {
       const { UploadId } = await startRace('unknown');
-      expect(await failure(complete('unknown', UploadId, [`"${'0'.repeat(32)}"`]))).toEqual({
-        name: 'InvalidPart',
-        status: 400,
-      });
+      await expectS3Error(complete('unknown', UploadId, [`"${'0'.repeat(32)}"`]), 'InvalidPart', 400);
     });
   });
 });

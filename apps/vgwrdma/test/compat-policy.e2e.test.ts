@@ -2,8 +2,6 @@
 // @aws-sdk/client-s3: NotPrincipal, the ...IfExists operators, s3:RequestObjectTag/<key> and
 // s3:RequestObjectTagKeys (with ForAllValues/ForAnyValue) on PutObject, s3:ExistingObjectTag on
 // reads, and the multipart actions on object resources.
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import {
   AbortMultipartUploadCommand,
   CreateBucketCommand,
@@ -18,18 +16,12 @@ import {
   type S3ServiceException,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
-import {
-  type GatewayProcess,
-  killAllChildren,
-  makeTempDir,
-  ROOT_CREDENTIALS,
-  removeDir,
-  s3Client,
-  startGateway,
-} from '@vgwrdma/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT_CREDENTIALS } from '@vgwrdma/test-kit';
+import { sceneTest } from '@vgwrdma/test-kit/scene';
+import { describe, expect, it } from 'vitest';
 
 const BOB = { access: 'policy-bob', secret: 'policy-bob-secret' };
+const test = sceneTest({ users: { bob: BOB } });
 
 /** 'ok', or the error name of a refused request. */
 async function outcome(p: Promise<unknown>): Promise<string> {
@@ -53,8 +45,6 @@ interface Statement {
 }
 
 describe('vgwrdma S3 compatibility: bucket policy features', { timeout: 120_000 }, () => {
-  let work: string;
-  let gw: GatewayProcess;
   let root: S3Client;
   let bob: S3Client;
 
@@ -64,20 +54,9 @@ describe('vgwrdma S3 compatibility: bucket policy features', { timeout: 120_000 
     );
   const objects = (Bucket: string) => `arn:aws:s3:::${Bucket}/*`;
 
-  beforeAll(async () => {
-    work = await makeTempDir('vgwrdma-policy-');
-    const account = { ...BOB, role: 'user', userID: 0, groupID: 0, projectID: 0 };
-    await writeFile(join(work, 'users.json'), JSON.stringify({ accessAccounts: { [BOB.access]: account } }));
-    gw = await startGateway({ globalArgs: ['--iam-dir', work] });
-    root = s3Client(gw.url, ROOT_CREDENTIALS);
-    bob = s3Client(gw.url, BOB);
-  });
-  afterAll(async () => {
-    root?.destroy();
-    bob?.destroy();
-    await gw?.stop();
-    killAllChildren();
-    if (work) await removeDir(work);
+  test.beforeAll(({ s3, clients }) => {
+    root = s3;
+    bob = clients.bob;
   });
 
   it('NotPrincipal: a Deny applies to everyone but the principals it names', async () => {

@@ -3,23 +3,11 @@
 // multipart-form ETag (reference computed here), is read back whole and by part number; the same
 // tree served afterwards by a gateway in the default md5 mode answers the same ETag and parts.
 import { createHash, randomFillSync } from 'node:crypto';
-import {
-  CreateBucketCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  PutObjectCommand,
-  type S3Client,
-} from '@aws-sdk/client-s3';
+import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { Session } from '@vgwrdma/cuobjclient';
-import {
-  type GatewayProcess,
-  makeTempDir,
-  ROOT_CREDENTIALS,
-  removeDir,
-  s3Client,
-  startGateway,
-} from '@vgwrdma/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Scene, type SceneOptions, startScene } from '@vgwrdma/test-kit';
+import { sceneTest } from '@vgwrdma/test-kit/scene';
+import { afterAll, describe, expect } from 'vitest';
 
 const MiB = 1024 * 1024;
 const PART = 5 * MiB;
@@ -33,31 +21,24 @@ function partsEtag(body: Uint8Array, partSize: number): string {
   return `"${md5(Buffer.concat(sums)).toString('hex')}-${sums.length}"`;
 }
 
-const rdmaArgs = ['--rdma-ip', '127.0.0.1', '--pool-buf-count', '4'];
+/** RDMA on (softnic), and the SDK sending no checksum of its own. */
+const withRdma: SceneOptions = {
+  rdma: true,
+  globalArgs: ['--pool-buf-count', '4'],
+  sdk: { requestChecksumCalculation: 'WHEN_REQUIRED' },
+};
+const test = sceneTest({
+  ...withRdma,
+  posixArgs: ['--etag-mode', 'parts', '--etag-part-size', '5MiB'],
+  buckets: [Bucket],
+});
 
 describe('vgwrdma posix --etag-mode parts', () => {
-  let root: string;
-  let gw: GatewayProcess | undefined;
-  let sdk: S3Client;
   const data = randomFillSync(new Uint8Array(SIZE));
+  let md5Mode: Scene | undefined;
+  afterAll(() => md5Mode?.stop());
 
-  beforeAll(async () => {
-    root = await makeTempDir();
-    gw = await startGateway({
-      root,
-      globalArgs: rdmaArgs,
-      posixArgs: ['--etag-mode', 'parts', '--etag-part-size', '5MiB'],
-    });
-    sdk = s3Client(gw.url, ROOT_CREDENTIALS, { requestChecksumCalculation: 'WHEN_REQUIRED' });
-    await sdk.send(new CreateBucketCommand({ Bucket }));
-  });
-  afterAll(async () => {
-    sdk?.destroy();
-    await gw?.stop();
-    await removeDir(root);
-  });
-
-  it('gives an RDMA PUT and an HTTP PUT of several parts the multipart-form ETag', async () => {
+  test('gives an RDMA PUT and an HTTP PUT of several parts the multipart-form ETag', async ({ s3: sdk }) => {
     const session = await Session.open({ size: SIZE });
     try {
       const up = await session.upload(sdk, Bucket, 'by-rdma', data);
@@ -74,11 +55,10 @@ describe('vgwrdma posix --etag-mode parts', () => {
     expect(put.ETag).toBe(partsEtag(data, PART));
   });
 
-  it('is served alike by a gateway in md5 mode over the same tree', async () => {
-    await gw?.stop();
-    sdk.destroy();
-    gw = await startGateway({ root, globalArgs: rdmaArgs });
-    sdk = s3Client(gw.url, ROOT_CREDENTIALS, { requestChecksumCalculation: 'WHEN_REQUIRED' });
+  test('is served alike by a gateway in md5 mode over the same tree', async ({ scene }) => {
+    await scene.gw.stop();
+    md5Mode = await startScene({ ...withRdma, root: scene.root });
+    const sdk = md5Mode.s3;
     for (const Key of ['by-rdma', 'by-http']) {
       const head = await sdk.send(new HeadObjectCommand({ Bucket, Key, PartNumber: 4 }));
       expect(head.ETag).toBe(partsEtag(data, PART));

@@ -20,16 +20,9 @@ import {
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
-import {
-  type GatewayProcess,
-  killAllChildren,
-  makeTempDir,
-  ROOT_CREDENTIALS,
-  removeDir,
-  s3Client,
-  startGateway,
-} from '@vgwrdma/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT_CREDENTIALS, startScene } from '@vgwrdma/test-kit';
+import { expectS3Error, sceneTest } from '@vgwrdma/test-kit/scene';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
   type EventReceiver,
   type EventRecordJson,
@@ -49,36 +42,28 @@ const ALL: NotificationConfiguration = {
 };
 
 let receiver: EventReceiver;
-let gw: GatewayProcess;
 let client: S3Client;
-let versions: string;
 
 const of = (name: string, key: string) => (r: EventRecordJson) =>
   r.eventName === name && r.s3.object.key === key;
 
-beforeAll(async () => {
+/** The gateway sending every event of BUCKET to the receiver. */
+const test = sceneTest(async () => {
   receiver = await startEventReceiver();
-  versions = await makeTempDir('vgwrdma-events-versions-');
-  gw = await startGateway({
-    globalArgs: ['--event-webhook-url', receiver.url],
-    posixArgs: ['--versioning-dir', versions],
-  });
-  client = s3Client(gw.url, ROOT_CREDENTIALS);
-  await client.send(new CreateBucketCommand({ Bucket: BUCKET }));
-  await client.send(
-    new PutBucketNotificationConfigurationCommand({ Bucket: BUCKET, NotificationConfiguration: ALL }),
-  );
+  return { globalArgs: ['--event-webhook-url', receiver.url], versioning: true, buckets: [BUCKET] };
 });
-afterAll(async () => {
-  client?.destroy();
-  await gw?.stop();
-  killAllChildren();
-  await receiver?.close();
-  if (gw) await removeDir(gw.root);
-  if (versions) await removeDir(versions);
-});
+/** A gateway without --event-webhook-url. */
+const plain = sceneTest({ buckets: ['slow-events'] });
+afterAll(() => receiver?.close());
 
 describe('bucket event notifications', () => {
+  test.beforeAll(async ({ s3 }) => {
+    client = s3;
+    await client.send(
+      new PutBucketNotificationConfigurationCommand({ Bucket: BUCKET, NotificationConfiguration: ALL }),
+    );
+  });
+
   it('stores the configuration and answers it back', async () => {
     const got = await client.send(new GetBucketNotificationConfigurationCommand({ Bucket: BUCKET }));
     expect(got.QueueConfigurations).toEqual([
@@ -296,12 +281,12 @@ describe('bucket event notifications', () => {
 describe('event delivery that cannot keep up', () => {
   it('a receiver that never answers does not hold S3 requests; the full queue drops the oldest', async () => {
     const silent = await startSilentReceiver();
-    const slow = await startGateway({
+    const slow = await startScene({
       globalArgs: ['--event-webhook-url', silent.url, '--event-queue-size', '3', '--event-max-attempts', '1'],
+      buckets: ['slow-events'],
     });
-    const c = s3Client(slow.url, ROOT_CREDENTIALS);
+    const c = slow.s3;
     try {
-      await c.send(new CreateBucketCommand({ Bucket: 'slow-events' }));
       await c.send(
         new PutBucketNotificationConfigurationCommand({
           Bucket: 'slow-events',
@@ -315,40 +300,29 @@ describe('event delivery that cannot keep up', () => {
         );
         expect(out.ETag).toBeDefined();
       }
-      await expect.poll(() => slow.stderr(), { timeout: 20_000 }).toContain('event queue full');
+      await expect.poll(() => slow.gw.stderr(), { timeout: 20_000 }).toContain('event queue full');
       expect(silent.requests()).toBeGreaterThan(0);
     } finally {
-      c.destroy();
       await slow.stop();
       await silent.close();
-      await removeDir(slow.root);
     }
   });
 
-  it('without --event-webhook-url a configuration is refused (no destination to validate)', async () => {
-    const plain = await startGateway();
-    const c = s3Client(plain.url, ROOT_CREDENTIALS);
-    try {
-      await c.send(new CreateBucketCommand({ Bucket: 'slow-events' }));
-      const err = await c
-        .send(
+  plain(
+    'without --event-webhook-url a configuration is refused (no destination to validate)',
+    async ({ s3: c }) => {
+      const err = await expectS3Error(
+        c.send(
           new PutBucketNotificationConfigurationCommand({
             Bucket: 'slow-events',
             NotificationConfiguration: ALL,
           }),
-        )
-        .then(
-          () => undefined,
-          (e: { name: string; message: string }) => e,
-        );
-      expect(err?.name).toBe('InvalidArgument');
-      expect(err?.message).toContain('--event-webhook-url');
+        ),
+        'InvalidArgument',
+      );
+      expect(err.message).toContain('--event-webhook-url');
       const got = await c.send(new GetBucketNotificationConfigurationCommand({ Bucket: 'slow-events' }));
       expect(got.QueueConfigurations ?? []).toEqual([]);
-    } finally {
-      c.destroy();
-      await plain.stop();
-      await removeDir(plain.root);
-    }
-  });
+    },
+  );
 });

@@ -8,7 +8,6 @@ import { readdir } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import {
-  CreateBucketCommand,
   CreateMultipartUploadCommand,
   HeadObjectCommand,
   ListObjectsV2Command,
@@ -20,42 +19,39 @@ import {
   type GatewayProcess,
   killAllChildren,
   ROOT_CREDENTIALS,
-  removeDir,
-  s3Client,
-  startGateway,
+  type Scene,
+  startScene,
 } from '@vgwrdma/test-kit';
+import { expectS3Error } from '@vgwrdma/test-kit/scene';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { type HeldRequest, openHeldRequest, statusOf } from './helpers/held-request.js';
 
 const bucket = 'limits';
-const running: GatewayProcess[] = [];
-const clients: S3Client[] = [];
+const running: Scene[] = [];
 const held: HeldRequest[] = [];
 
-/** A gateway with `globalArgs` and a /health path, not yet connected to. */
-async function bareGateway(globalArgs: readonly string[]): Promise<GatewayProcess> {
-  const gw = await startGateway({ globalArgs: [...globalArgs, '--health', '/health'] });
-  running.push(gw);
-  return gw;
+/** A gateway with `globalArgs` and a /health path; `buckets` created first (none: not yet connected to). */
+async function scene(globalArgs: readonly string[], buckets: readonly string[] = []): Promise<Scene> {
+  const s = await startScene({ globalArgs: [...globalArgs, '--health', '/health'], buckets });
+  running.push(s);
+  return s;
 }
+const bareGateway = async (globalArgs: readonly string[]): Promise<GatewayProcess> =>
+  (await scene(globalArgs)).gw;
 
 /** A gateway with the test bucket, and an SDK client of it. */
 async function gateway(globalArgs: readonly string[]): Promise<{ gw: GatewayProcess; client: S3Client }> {
-  const gw = await bareGateway(globalArgs);
-  const client = s3Client(gw.url, ROOT_CREDENTIALS);
-  clients.push(client);
-  await client.send(new CreateBucketCommand({ Bucket: bucket }));
-  return { gw, client };
+  const s = await scene(globalArgs, [bucket]);
+  return { gw: s.gw, client: s.s3 };
 }
 
 afterEach(() => {
   for (const h of held.splice(0)) h.destroy();
 });
 afterAll(async () => {
-  for (const client of clients) client.destroy();
-  for (const gw of running) {
-    await gw.stop('SIGKILL');
-    await removeDir(gw.root);
+  for (const s of running) {
+    await s.gw.stop('SIGKILL');
+    await s.stop();
   }
   killAllChildren();
 });
@@ -87,16 +83,6 @@ async function heldPut(gw: GatewayProcess, key: string, size: number, sent: numb
   return h;
 }
 
-async function failure(p: Promise<unknown>): Promise<{ name: string; status: number | undefined }> {
-  try {
-    await p;
-    return { name: 'ok', status: 200 };
-  } catch (err) {
-    const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
-    return { name: e.name ?? String(err), status: e.$metadata?.httpStatusCode };
-  }
-}
-
 /** Opens a connection, asks for the health path, and resolves with what came back before close. */
 function healthOnNewConnection(port: number): { answered: Promise<string>; close(): void } {
   const socket = connect(port, '127.0.0.1');
@@ -123,8 +109,7 @@ describe('--max-requests', () => {
     const second = await heldPut(gw, 'held-2', 4, 1);
     await until('both uploads to hold a temp file', async () => (await tempFiles(gw.root)).length === 2);
 
-    const refused = await failure(client.send(new ListObjectsV2Command({ Bucket: bucket })));
-    expect(refused).toEqual({ name: 'SlowDown', status: 503 });
+    await expectS3Error(client.send(new ListObjectsV2Command({ Bucket: bucket })), 'SlowDown', 503);
     expect((await fetch(new URL('/health', gw.url))).status).toBe(200);
 
     first.send('aaa');
@@ -168,10 +153,11 @@ describe('--body-idle-timeout', () => {
     expect(statusOf(response)).toBe(400);
     expect(response).toContain('<Code>RequestTimeout</Code>');
     expect(await tempFiles(gw.root)).toEqual([]);
-    expect(await failure(client.send(new HeadObjectCommand({ Bucket: bucket, Key: 'trickled' })))).toEqual({
-      name: 'NotFound',
-      status: 404,
-    });
+    await expectS3Error(
+      client.send(new HeadObjectCommand({ Bucket: bucket, Key: 'trickled' })),
+      'NotFound',
+      404,
+    );
   });
 
   it('cuts an UploadPart that stops sending the same way, and stores no part', async () => {
@@ -236,9 +222,10 @@ describe('--body-idle-timeout', () => {
     expect(statusOf(response)).toBe(400);
     expect(response).toContain('<Code>RequestTimeout</Code>');
     expect(await tempFiles(gw.root)).toEqual([]);
-    expect(await failure(client.send(new HeadObjectCommand({ Bucket: bucket, Key: 'posted' })))).toEqual({
-      name: 'NotFound',
-      status: 404,
-    });
+    await expectS3Error(
+      client.send(new HeadObjectCommand({ Bucket: bucket, Key: 'posted' })),
+      'NotFound',
+      404,
+    );
   });
 });

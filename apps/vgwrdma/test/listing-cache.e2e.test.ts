@@ -2,49 +2,23 @@
 // between listings (backend-posix src/listing/dir-cache.ts, listed-attrs.ts), validated by the
 // tree's own ctime/mtime, so what one gateway writes shows up in the other's next listing.
 import {
-  CreateBucketCommand,
   DeleteObjectCommand,
   ListObjectsV2Command,
   PutObjectCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
-import {
-  type GatewayProcess,
-  killAllChildren,
-  makeTempDir,
-  ROOT_CREDENTIALS,
-  removeDir,
-  s3Client,
-  startGateway,
-} from '@vgwrdma/test-kit';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type Scene, startScene } from '@vgwrdma/test-kit';
+import { sceneTest } from '@vgwrdma/test-kit/scene';
+import { afterAll, expect } from 'vitest';
 import { md5Hex } from './helpers/files.js';
 
-let root: string;
-let a: GatewayProcess;
-let b: GatewayProcess;
-let ca: S3Client;
-let cb: S3Client;
 const bucket = 'shared-tree';
+/** Gateway a; gateway b (the twin) serves a's root. */
+const test = sceneTest({ buckets: [bucket] });
+let twin: Scene | undefined;
+afterAll(() => twin?.stop());
 /** Longer than the 1 s a change must be old before a listing keeps it. */
 const settle = () => new Promise((r) => setTimeout(r, 1300));
-
-beforeAll(async () => {
-  root = await makeTempDir();
-  a = await startGateway({ root });
-  b = await startGateway({ root });
-  ca = s3Client(a.url, ROOT_CREDENTIALS);
-  cb = s3Client(b.url, ROOT_CREDENTIALS);
-  await ca.send(new CreateBucketCommand({ Bucket: bucket }));
-});
-afterAll(async () => {
-  ca?.destroy();
-  cb?.destroy();
-  await a?.stop();
-  await b?.stop();
-  killAllChildren();
-  if (root) await removeDir(root);
-});
 
 async function listing(c: S3Client): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
@@ -61,7 +35,12 @@ async function listing(c: S3Client): Promise<Record<string, string>> {
 
 const entry = (body: string) => `"${md5Hex(Buffer.from(body))}" ${Buffer.byteLength(body)}`;
 
-it("a PUT, an overwrite and a DELETE through one gateway show up in the other's next listing", async () => {
+test("a PUT, an overwrite and a DELETE through one gateway show up in the other's next listing", async ({
+  scene,
+  s3: ca,
+}) => {
+  twin = await startScene({ root: scene.root });
+  const cb = twin.s3;
   for (const k of ['d/1', 'd/2', 'd/3', 'e/1'])
     await ca.send(new PutObjectCommand({ Bucket: bucket, Key: k, Body: k }));
   await settle();

@@ -10,16 +10,9 @@
 //     VGWRDMA_COPY_RANGE=off too (as on a file system without it), by read/write: the same bytes
 //     and ETag every way (backend-posix's in-place.test.ts proves which path ran).
 import { createHash, randomFillSync } from 'node:crypto';
-import { CreateBucketCommand, GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { TransferManager } from '@vgwrdma/cuobjclient';
-import {
-  type GatewayProcess,
-  killAllChildren,
-  ROOT_CREDENTIALS,
-  removeDir,
-  s3Client,
-  startGateway,
-} from '@vgwrdma/test-kit';
+import { type GatewayProcess, killAllChildren, type Scene, startScene } from '@vgwrdma/test-kit';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parsePrometheusText, sampleValue } from './helpers/prometheus-text.js';
 import { RDMA_SDK_OPTIONS } from './helpers/rdma.js';
@@ -57,24 +50,17 @@ async function readOverHttp(
   };
 }
 
-const gateways: GatewayProcess[] = [];
-const clients: S3Client[] = [];
+const scenes: Scene[] = [];
 afterAll(async () => {
-  for (const c of clients) c.destroy();
-  for (const gw of gateways) {
-    await gw.stop();
-    await removeDir(gw.root);
-  }
+  for (const s of scenes) await s.stop();
   killAllChildren();
 });
 
+/** An RDMA gateway (softnic) with `globalArgs`, the bucket, and an RDMA-ready SDK client. */
 async function scene(globalArgs: string[], env: Record<string, string> = {}) {
-  const gw = await startGateway({ globalArgs: ['--rdma-ip', '127.0.0.1', ...globalArgs], env });
-  gateways.push(gw);
-  const sdk = s3Client(gw.url, ROOT_CREDENTIALS, RDMA_SDK_OPTIONS);
-  clients.push(sdk);
-  await sdk.send(new CreateBucketCommand({ Bucket }));
-  return { gw, sdk };
+  const s = await startScene({ rdma: true, globalArgs, env, sdk: RDMA_SDK_OPTIONS, buckets: [Bucket] });
+  scenes.push(s);
+  return { gw: s.gw, sdk: s.s3 };
 }
 
 describe('managed uploads against the gateway', () => {

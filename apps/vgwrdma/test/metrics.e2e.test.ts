@@ -5,8 +5,7 @@
 // and outcome, RDMA bytes, and the pool back to idle. The JSON access log of the same run must
 // carry each request's fields, the RDMA leg included.
 import { randomFillSync } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   CreateBucketCommand,
@@ -18,20 +17,29 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { HostClient } from '@vgwrdma/rdma-ffi';
-import {
-  type GatewayProcess,
-  killAllChildren,
-  ROOT_CREDENTIALS,
-  removeDir,
-  s3Client,
-  startGateway,
-} from '@vgwrdma/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type GatewayProcess, ROOT_CREDENTIALS } from '@vgwrdma/test-kit';
+import { sceneTest } from '@vgwrdma/test-kit/scene';
+import { afterAll, describe, expect, it } from 'vitest';
 import { parsePrometheusText, type Sample, sampleValue } from './helpers/prometheus-text.js';
 import { RDMA_SDK_OPTIONS, sendError, sendWithToken } from './helpers/rdma.js';
 
 const RDMA_SIZE = 1024 * 1024;
 const Bucket = 'metered';
+
+const test = sceneTest((dir) => ({
+  rdma: true,
+  globalArgs: [
+    '--pool-buf-size',
+    '4MiB',
+    '--pool-buf-count',
+    '2',
+    '--metrics-port',
+    '127.0.0.1:0',
+    '--access-log',
+    join(dir, 'access.log'),
+  ],
+  sdk: RDMA_SDK_OPTIONS,
+}));
 
 function metricsUrl(gw: GatewayProcess): string {
   const m = /^\s*metrics:\s+(\S+)$/m.exec(gw.stdout());
@@ -50,37 +58,15 @@ describe('vgwrdma --metrics-port with --rdma-ip (softnic)', () => {
   let gw: GatewayProcess;
   let sdk: S3Client;
   let client: HostClient;
-  let logDir: string;
   let accessLog: string;
 
-  beforeAll(async () => {
-    logDir = await mkdtemp(join(tmpdir(), 'vgwrdma-metrics-'));
-    accessLog = join(logDir, 'access.log');
-    gw = await startGateway({
-      globalArgs: [
-        '--rdma-ip',
-        '127.0.0.1',
-        '--pool-buf-size',
-        '4MiB',
-        '--pool-buf-count',
-        '2',
-        '--metrics-port',
-        '127.0.0.1:0',
-        '--access-log',
-        accessLog,
-      ],
-    });
+  test.beforeAll(({ scene }) => {
+    gw = scene.gw;
+    sdk = scene.s3;
+    accessLog = join(scene.dir, 'access.log');
     client = new HostClient();
-    sdk = s3Client(gw.url, ROOT_CREDENTIALS, RDMA_SDK_OPTIONS);
   });
-  afterAll(async () => {
-    sdk?.destroy();
-    client?.close();
-    await gw?.stop();
-    killAllChildren();
-    if (gw) await removeDir(gw.root);
-    if (logDir) await rm(logDir, { recursive: true, force: true });
-  });
+  afterAll(() => client?.close());
 
   it('counts real S3 and RDMA traffic exactly, on its own loopback listener', async () => {
     const url = metricsUrl(gw);

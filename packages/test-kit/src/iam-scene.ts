@@ -1,15 +1,12 @@
 // The built gateway on posix with --iam-dir holding the given users (and, on request, a
 // --versioning-dir), plus an S3 client per user: the setup the access-control, ACL and
-// authorization e2e tests share. stop() destroys the clients, stops the gateway and removes
-// every folder it made.
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
+// authorization e2e tests share. A startScene (gateway-scene.ts) with users; stop() destroys the
+// clients, stops the gateway and removes every folder it made.
 import type { S3Client } from '@aws-sdk/client-s3';
 import { killAllChildren } from './child-registry.js';
-import { type Credentials, type GatewayProcess, startGateway } from './gateway-process.js';
-import { type IamUser, writeUsers } from './iam-users.js';
-import { s3Client } from './s3-client.js';
-import { makeTempDir, removeDir } from './temp-dir.js';
+import type { Credentials, GatewayProcess } from './gateway-process.js';
+import { startScene } from './gateway-scene.js';
+import type { IamUser } from './iam-users.js';
 
 export interface IamSceneOptions {
   /** The accounts of users.json (the root account is the gateway's own). */
@@ -34,39 +31,18 @@ export interface IamScene {
 }
 
 export async function startIamScene(options: IamSceneOptions): Promise<IamScene> {
-  const dir = await makeTempDir('vgwrdma-iam-scene-');
-  const iamDir = join(dir, 'iam');
-  const versionDir = join(dir, 'versions');
-  await mkdir(iamDir);
-  if (options.versioning) await mkdir(versionDir);
-  await writeUsers(iamDir, options.users);
-  let gw: GatewayProcess;
-  try {
-    gw = await startGateway({
-      globalArgs: ['--iam-dir', iamDir, ...(options.globalArgs ?? [])],
-      ...(options.root === undefined ? {} : { root: options.root }),
-      posixArgs: options.versioning ? ['--versioning-dir', versionDir] : [],
-    });
-  } catch (err) {
-    await removeDir(dir);
-    throw err;
-  }
-  const clients: S3Client[] = [];
+  const scene = await startScene({
+    ...options,
+    users: Object.fromEntries(options.users.map((u) => [u.access, u])),
+  });
   return {
-    gw,
-    iamDir,
-    client(user) {
-      const c = s3Client(gw.url, user);
-      clients.push(c);
-      return c;
-    },
-    writeUsers: (users) => writeUsers(iamDir, users),
+    gw: scene.gw,
+    iamDir: scene.iamDir as string,
+    client: (user) => scene.client(user),
+    writeUsers: scene.writeUsers,
     async stop() {
-      for (const c of clients) c.destroy();
-      await gw.stop();
+      await scene.stop();
       killAllChildren();
-      await removeDir(dir);
-      await removeDir(gw.root);
     },
   };
 }

@@ -2,6 +2,7 @@
 // every package reach the built app, the shims and other packages' builds only through here.
 
 export { adminRequest } from './admin-request.js';
+export { AWS_BIN, type AwsOptions, type AwsRunner, awsCli, awsOk, type CliResult } from './aws-cli.js';
 export {
   AZURITE_ACCOUNT,
   AZURITE_KEY,
@@ -43,6 +44,13 @@ export {
   startApp,
   startGateway,
 } from './gateway-process.js';
+export {
+  type Scene,
+  type SceneOptions,
+  type SceneRdma,
+  type SceneSource,
+  startScene,
+} from './gateway-scene.js';
 export {
   checkInProgress,
   DOC_HAPROXY_EXAMPLE,

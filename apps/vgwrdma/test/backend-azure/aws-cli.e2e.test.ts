@@ -16,8 +16,15 @@ import {
   removeDir,
 } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AWS_BIN, type AwsRunner, awsCli } from '../helpers/aws-cli.js';
-import { md5Hex, sha256File, writeRandomFile } from '../helpers/files.js';
+import {
+  AWS_BIN,
+  type AwsRunner,
+  awsCli,
+  awsOk,
+  cpRoundTrip,
+  s3api as s3apiJson,
+} from '../helpers/aws-cli.js';
+import { md5Hex } from '../helpers/files.js';
 import { startAzureGateway } from './azure-gateway.js';
 
 const unavailable = AWS_BIN === undefined ? 'no aws binary (apt-get install awscli)' : azuriteUnavailable();
@@ -29,15 +36,10 @@ let work: string;
 let aws: AwsRunner;
 const bucket = `azcli-${Date.now().toString(36)}`;
 
-async function ok(args: readonly string[]): Promise<string> {
-  const result = await aws(args);
-  if (result.code !== 0) throw new Error(`aws ${args.join(' ')} exited ${result.code}:\n${result.stderr}`);
-  return result.stdout;
-}
+const ok = (args: readonly string[]): Promise<string> => awsOk(aws, args);
 
-async function s3api<T>(args: readonly string[]): Promise<T> {
-  return JSON.parse(await ok(['s3api', ...args, '--output', 'json'])) as T;
-}
+/** `aws s3api ...` as JSON; list calls pass --no-paginate so KeyCount is the raw response's. */
+const s3api = <T>(args: readonly string[]): Promise<T> => s3apiJson<T>(aws, args);
 
 describe.skipIf(unavailable !== undefined)(
   `AWS CLI through vgwrdma azure${unavailable ? ` (skipped: ${unavailable})` : ''}`,
@@ -87,22 +89,11 @@ describe.skipIf(unavailable !== undefined)(
 
     it('uploads 40 MiB as a multipart upload and downloads it byte for byte', async () => {
       const size = 40 * MiB;
-      const up = join(work, 'big.bin');
-      const down = join(work, 'big.down');
-      await writeRandomFile(up, size);
-      await ok(['s3', 'cp', up, `s3://${bucket}/big/big.bin`]);
-      const head = await s3api<{ ContentLength: number; ETag: string }>([
-        'head-object',
-        '--bucket',
-        bucket,
-        '--key',
-        'big/big.bin',
-      ]);
+      const { head, sent, received } = await cpRoundTrip(aws, work, bucket, 'big/big.bin', size);
       expect(head.ContentLength).toBe(size);
       // 8 MiB parts: five of them.
       expect(head.ETag).toMatch(/^"[0-9a-f]{32}-5"$/);
-      await ok(['s3', 'cp', `s3://${bucket}/big/big.bin`, down]);
-      expect(await sha256File(down)).toBe(await sha256File(up));
+      expect(received).toBe(sent);
       // Straight from Blob Storage: one committed blob of that size, no upload left over.
       const direct = new AzureBackend({ account: AZURITE_ACCOUNT, key: azurite.key, url: azurite.url });
       const ctx = {

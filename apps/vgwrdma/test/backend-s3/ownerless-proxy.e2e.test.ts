@@ -19,21 +19,12 @@ import {
   startApp,
   writeUsers,
 } from '@vgwrdma/test-kit';
+import { expectS3Error } from '@vgwrdma/test-kit/scene';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMetaBucket, startUpstreamGateway, type UpstreamGateway } from './upstream-gateway.js';
 import { UPSTREAM_START_TIMEOUT_MS } from './upstreams.js';
 
 const ALICE: IamUser = { access: 'alice-key', secret: 'alice-secret', role: 'userplus' };
-
-async function failure(p: Promise<unknown>): Promise<{ name: string; status?: number } | undefined> {
-  return p.then(
-    () => undefined,
-    (e: { name?: string; $metadata?: { httpStatusCode?: number } }) => ({
-      name: e.name ?? 'Error',
-      ...(e.$metadata?.httpStatusCode === undefined ? {} : { status: e.$metadata.httpStatusCode }),
-    }),
-  );
-}
 
 // An external upstream (BACKEND_S3_TEST_ENDPOINT) is shared too: adopting there would take its buckets.
 const external = process.env.BACKEND_S3_TEST_ENDPOINT;
@@ -93,26 +84,26 @@ describe.skipIf(external !== undefined)('s3 proxy: a bucket made upstream withou
     const proxy: AppProcess = await startApp(proxyArgs([], ['--meta-bucket', meta]));
     try {
       const alice = client(proxy.url, ALICE);
-      expect(await failure(alice.send(new CreateBucketCommand({ Bucket: legacy })))).toEqual({
-        name: 'BucketAlreadyExists',
-        status: 409,
-      });
-      expect(
-        await failure(alice.send(new GetObjectCommand({ Bucket: legacy, Key: 'ledger' }))),
-      ).toMatchObject({
-        name: 'AccessDenied',
-      });
+      await expectS3Error(
+        alice.send(new CreateBucketCommand({ Bucket: legacy })),
+        'BucketAlreadyExists',
+        409,
+      );
+      await expectS3Error(
+        alice.send(new GetObjectCommand({ Bucket: legacy, Key: 'ledger' })),
+        'AccessDenied',
+      );
       const root = client(proxy.url, ROOT_CREDENTIALS);
-      expect(await failure(root.send(new CreateBucketCommand({ Bucket: legacy })))).toEqual({
-        name: 'BucketAlreadyOwnedByYou',
-        status: 409,
-      });
+      await expectS3Error(
+        root.send(new CreateBucketCommand({ Bucket: legacy })),
+        'BucketAlreadyOwnedByYou',
+        409,
+      );
       // Still nobody's: Alice is still refused.
-      expect(
-        await failure(alice.send(new GetObjectCommand({ Bucket: legacy, Key: 'ledger' }))),
-      ).toMatchObject({
-        name: 'AccessDenied',
-      });
+      await expectS3Error(
+        alice.send(new GetObjectCommand({ Bucket: legacy, Key: 'ledger' })),
+        'AccessDenied',
+      );
       // A new bucket is Alice's as before (positive control).
       await alice.send(new CreateBucketCommand({ Bucket: 'alice-fresh' }));
       await alice.send(new PutObjectCommand({ Bucket: 'alice-fresh', Key: 'k', Body: 'mine' }));

@@ -25,6 +25,7 @@ import {
   UploadPartCopyCommand,
 } from '@aws-sdk/client-s3';
 import { type AppProcess, ROOT_CREDENTIALS, s3Client } from '@vgwrdma/test-kit';
+import { expectS3Error } from '@vgwrdma/test-kit/scene';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createMetaBucket,
@@ -42,19 +43,6 @@ let proxy: AppProcess;
 let client: S3Client;
 
 const md5Hex = (b: Uint8Array | string) => createHash('md5').update(b).digest('hex');
-
-/** The error a call answers: its S3 code and HTTP status. */
-async function failure(
-  p: Promise<unknown>,
-): Promise<{ code: string | undefined; status: number | undefined }> {
-  try {
-    await p;
-  } catch (err) {
-    const e = err as { name?: string; Code?: string; $metadata?: { httpStatusCode?: number } };
-    return { code: e.Code ?? e.name, status: e.$metadata?.httpStatusCode };
-  }
-  throw new Error('expected the call to fail');
-}
 
 /** A two-part object made by a multipart upload through the proxy; its part size. */
 async function multipartObject(key: string, tagging?: string): Promise<{ etag: string; body: Buffer }> {
@@ -106,7 +94,7 @@ afterAll(async () => {
 
 describe('vgwrdma s3: answers as S3 where upstreams differ', () => {
   it('object lock on a bucket created without it: 409 InvalidBucketState', async () => {
-    const answer = await failure(
+    await expectS3Error(
       client.send(
         new PutObjectLockConfigurationCommand({
           Bucket: BUCKET,
@@ -116,8 +104,9 @@ describe('vgwrdma s3: answers as S3 where upstreams differ', () => {
           },
         }),
       ),
+      'InvalidBucketState',
+      409,
     );
-    expect(answer).toEqual({ code: 'InvalidBucketState', status: 409 });
   });
 
   it('GetObjectAttributes of an older version answers that version', async () => {
@@ -164,10 +153,11 @@ describe('vgwrdma s3: answers as S3 where upstreams differ', () => {
     const got = await client.send(new GetBucketOwnershipControlsCommand({ Bucket: BUCKET }));
     expect(got.OwnershipControls?.Rules).toEqual([{ ObjectOwnership: 'BucketOwnerPreferred' }]);
     await client.send(new DeleteBucketOwnershipControlsCommand({ Bucket: BUCKET }));
-    expect(await failure(client.send(new GetBucketOwnershipControlsCommand({ Bucket: BUCKET })))).toEqual({
-      code: 'OwnershipControlsNotFoundError',
-      status: 404,
-    });
+    await expectS3Error(
+      client.send(new GetBucketOwnershipControlsCommand({ Bucket: BUCKET })),
+      'OwnershipControlsNotFoundError',
+      404,
+    );
   });
 
   it('tags given at CreateMultipartUpload are on the object after Complete; its ETag is the multipart one', async () => {
@@ -223,10 +213,8 @@ describe('vgwrdma s3: answers as S3 where upstreams differ', () => {
       ],
     ] as const)('%s: 412 PreconditionFailed, nothing copied', async (name, conditions) => {
       const key = `copy-refused-${name.replace(/[^a-z]+/g, '-')}`;
-      expect(await failure(copy(key, conditions()))).toEqual({ code: 'PreconditionFailed', status: 412 });
-      expect(await failure(client.send(new HeadObjectCommand({ Bucket: BUCKET, Key: key })))).toMatchObject({
-        status: 404,
-      });
+      await expectS3Error(copy(key, conditions()), 'PreconditionFailed', 412);
+      await expectS3Error(client.send(new HeadObjectCommand({ Bucket: BUCKET, Key: key })), 'NotFound', 404);
     });
 
     it('conditions that hold: copied', async () => {
@@ -244,7 +232,7 @@ describe('vgwrdma s3: answers as S3 where upstreams differ', () => {
 
     it('UploadPartCopy with if-match of another ETag: 412', async () => {
       const created = await client.send(new CreateMultipartUploadCommand({ Bucket: BUCKET, Key: 'upc' }));
-      const answer = await failure(
+      await expectS3Error(
         client.send(
           new UploadPartCopyCommand({
             Bucket: BUCKET,
@@ -255,8 +243,9 @@ describe('vgwrdma s3: answers as S3 where upstreams differ', () => {
             CopySourceIfMatch: '"0123456789abcdef0123456789abcdef"',
           }),
         ),
+        'PreconditionFailed',
+        412,
       );
-      expect(answer).toEqual({ code: 'PreconditionFailed', status: 412 });
     });
   });
 });

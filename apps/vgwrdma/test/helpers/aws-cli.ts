@@ -1,74 +1,40 @@
-// Runs the AWS CLI against a gateway. Debian's /usr/bin/aws (v2) is preferred over whatever `aws`
-// comes first on PATH (a pip-installed v1 may). Each runner gets its own config file forcing
-// path-style addressing, and an environment with only the credentials it is given.
-import { execFile } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
-import { delimiter, join } from 'node:path';
+// The AWS CLI runner lives in the test kit (the scene's `aws` fixture uses it); this module keeps
+// the app tests' old import path working and adds the round trip the CLI suites share.
+import { join } from 'node:path';
+import { type AwsRunner, awsOk } from '@vgwrdma/test-kit';
+import { sha256File, writeRandomFile } from './files.js';
 
-function executable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
+export { AWS_BIN, type AwsOptions, type AwsRunner, awsCli, awsOk, type CliResult } from '@vgwrdma/test-kit';
+
+/** `aws s3api <args> --output json`, parsed. */
+export async function s3api<T>(aws: AwsRunner, args: readonly string[]): Promise<T> {
+  return JSON.parse(await awsOk(aws, ['s3api', ...args, '--output', 'json'])) as T;
 }
 
-function findAws(): string | undefined {
-  if (executable('/usr/bin/aws')) return '/usr/bin/aws';
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    if (dir !== '' && executable(join(dir, 'aws'))) return join(dir, 'aws');
-  }
-  return undefined;
+export interface RoundTrip {
+  /** head-object's answer for the uploaded object. */
+  readonly head: { ContentLength: number; ETag: string };
+  /** SHA-256 of the file sent and of the file read back. */
+  readonly sent: string;
+  readonly received: string;
 }
 
-export const AWS_BIN: string | undefined = findAws();
-
-export interface CliResult {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** Runs `aws <args>`; `stdin`, when given, is written to its standard input (`aws s3 cp - ...`). */
-export type AwsRunner = (args: readonly string[], stdin?: Uint8Array) => Promise<CliResult>;
-
-export interface AwsOptions {
-  readonly endpoint: string;
-  readonly access: string;
-  readonly secret: string;
-  /** Directory for the config file. */
-  readonly workDir: string;
-}
-
-export async function awsCli(options: AwsOptions): Promise<AwsRunner> {
-  if (AWS_BIN === undefined) throw new Error('no aws binary found');
-  const bin = AWS_BIN;
-  const config = join(options.workDir, 'aws-config');
-  await writeFile(config, '[default]\nregion = us-east-1\ns3 =\n    addressing_style = path\n');
-  const env = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: options.workDir,
-    AWS_ACCESS_KEY_ID: options.access,
-    AWS_SECRET_ACCESS_KEY: options.secret,
-    AWS_DEFAULT_REGION: 'us-east-1',
-    AWS_CONFIG_FILE: config,
-    AWS_SHARED_CREDENTIALS_FILE: join(options.workDir, 'no-credentials'),
-    AWS_EC2_METADATA_DISABLED: 'true',
-    AWS_PAGER: '',
-  };
-  return (args, stdin) =>
-    new Promise((resolve) => {
-      const child = execFile(
-        bin,
-        ['--endpoint-url', options.endpoint, ...args],
-        { env, maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' },
-        (error, stdout, stderr) => {
-          const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
-          resolve({ code, stdout, stderr });
-        },
-      );
-      child.stdin?.end(stdin);
-    });
+/**
+ * `aws s3 cp` of a random file of `size` bytes (in `work`) to s3://bucket/key — a multipart upload
+ * past the CLI's 8 MiB threshold — then head-object, then `aws s3 cp` back down.
+ */
+export async function cpRoundTrip(
+  aws: AwsRunner,
+  work: string,
+  bucket: string,
+  key: string,
+  size: number,
+): Promise<RoundTrip> {
+  const up = join(work, 'big.bin');
+  const down = join(work, 'big.down');
+  await writeRandomFile(up, size);
+  await awsOk(aws, ['s3', 'cp', up, `s3://${bucket}/${key}`]);
+  const head = await s3api<RoundTrip['head']>(aws, ['head-object', '--bucket', bucket, '--key', key]);
+  await awsOk(aws, ['s3', 'cp', `s3://${bucket}/${key}`, down]);
+  return { head, sent: await sha256File(up), received: await sha256File(down) };
 }
