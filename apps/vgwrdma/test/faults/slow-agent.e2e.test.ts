@@ -37,11 +37,15 @@ async function report(gw: GatewayProcess): Promise<Report> {
   return JSON.parse(r.text) as Report;
 }
 
-/** Polls until `done` holds (the buffer comes back once the native transfer has ended). */
+/**
+ * Polls until `done` holds (the buffer comes back once the native transfer has ended); after 30 s
+ * (a loaded machine) the last report, which the caller's assertion then shows.
+ */
 async function until(gw: GatewayProcess, done: (r: Report) => boolean): Promise<Report> {
-  for (let i = 0; ; i++) {
+  const end = Date.now() + 30_000;
+  for (;;) {
     const r = await report(gw);
-    if (done(r) || i === 100) return r;
+    if (done(r) || Date.now() > end) return r;
     await sleep(50);
   }
 }
