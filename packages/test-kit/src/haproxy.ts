@@ -264,7 +264,7 @@ export async function startHaproxy(options: HaproxyOptions): Promise<Haproxy> {
       await new Promise((r) => setTimeout(r, 50));
     }
   };
-  const waitFor = async (status: string, names: readonly string[], timeoutMs = 15_000) => {
+  const waitFor = async (status: string, names: readonly string[], timeoutMs = 30_000) => {
     const end = Date.now() + timeoutMs;
     for (;;) {
       const now = await serverStats();
