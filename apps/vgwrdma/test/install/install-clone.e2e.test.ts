@@ -10,20 +10,24 @@
 // The tarballs come from the run's shared release pack (`--from`), which the registry rehearsal
 // (used-by.e2e.test.ts) also installs: packing twice would double the longest step.
 import { execFile } from 'node:child_process';
-import { copyFile, readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { killAllChildren, REPO_ROOT, removeDir } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  RDMA_ROUND_TRIP,
+  runAppFixture,
+  runInstalledCuobjtest,
+  serveInstalledVgwrdma,
+} from './installed-use.js';
 import { koffiCopies } from './koffi-copies.js';
 import { NpmUser } from './npm-user.js';
 import { type Registry, startRegistry } from './registry.js';
-import { type Served, serve } from './served.js';
+import type { Served } from './served.js';
 import { type ReleasePack, sharedReleasePack } from './shared-pack.js';
 
 const run = promisify(execFile);
-const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
 const KEYS = { AWS_ACCESS_KEY_ID: 'clone-access', AWS_SECRET_ACCESS_KEY: 'clone-secret-0123456789' };
 const MINUTES = 60_000;
 
@@ -100,30 +104,7 @@ async function installedGateway(): Promise<Served> {
   await installs.global;
   const u = user as NpmUser;
   const root = await u.folder('posix-root');
-  gateway = await serve(
-    u.bin('vgwrdma'),
-    [
-      '--rdma-ip',
-      '127.0.0.1',
-      '--pool-buf-size',
-      '16MiB',
-      '--pool-buf-count',
-      '2',
-      '--port',
-      '127.0.0.1:0',
-      '--quiet',
-      'posix',
-      root,
-    ],
-    {
-      cwd: u.home,
-      env: {
-        ...u.env,
-        ROOT_ACCESS_KEY_ID: KEYS.AWS_ACCESS_KEY_ID,
-        ROOT_SECRET_ACCESS_KEY: KEYS.AWS_SECRET_ACCESS_KEY,
-      },
-    },
-  );
+  gateway = await serveInstalledVgwrdma(u, root, KEYS);
   return gateway;
 }
 
@@ -160,19 +141,7 @@ describe('npm run install:clone -- -g (the commands, globally)', () => {
     async () => {
       const u = user as NpmUser;
       const served = await installedGateway();
-      const args = [
-        '-endpoint',
-        served.endpoint,
-        '-bucket',
-        'clone-cuobjtest',
-        '-size',
-        '8MiB',
-        '-n',
-        '1',
-        '--json',
-      ];
-      const { stdout } = await u.command(u.bin('cuobjtest'), args, u.home, KEYS);
-      const report = JSON.parse(stdout) as { mode: string; sizeBytes: number; verified: boolean };
+      const report = await runInstalledCuobjtest(u, served.endpoint, 'clone-cuobjtest', KEYS);
       expect(report, served.stderr()).toMatchObject({ mode: 'rdma', sizeBytes: 8 << 20, verified: true });
     },
     10 * MINUTES,
@@ -193,17 +162,9 @@ describe('npm run install:clone -- --app DIR @vgwrdma/cuobjclient @aws-sdk/clien
       );
       expect((await koffiCopies(join(app, 'node_modules'))).map((c) => c.version)).toEqual(['3.3.4']);
       const served = await installedGateway();
-      await copyFile(join(FIXTURES, 'app.mjs'), join(app, 'app.mjs'));
-      await copyFile(join(FIXTURES, 'round-trip.cjs'), join(app, 'round-trip.cjs'));
       const env = { ...KEYS, S3_ENDPOINT: served.endpoint, S3_BUCKET: 'clone-app' };
-      const { stdout } = await u.node('app.mjs', [], app, env);
-      expect(JSON.parse(stdout), served.stderr()).toEqual({
-        module: 'esm',
-        put: 'rdma',
-        get: 'rdma',
-        bytes: 8 << 20,
-        equal: true,
-      });
+      const stdout = await runAppFixture(u, app, 'app.mjs', env);
+      expect(JSON.parse(stdout), served.stderr()).toEqual({ module: 'esm', ...RDMA_ROUND_TRIP });
     },
     10 * MINUTES,
   );
