@@ -69,8 +69,11 @@ describe('slow agent vs --rdma-transfer-timeout and --rdma-max-per-agent', () =>
         '1MiB',
         '--pool-buf-count',
         '2',
+        // The window in which the slow transfer holds its buffer, and the second request and an
+        // honest PUT must reach the gateway: 400 ms was a moment on a loaded machine (the second
+        // request came after the deadline and was not declined). The trickles last far longer.
         '--rdma-transfer-timeout',
-        '400',
+        '5000',
         '--rdma-pool-wait-ms',
         '200',
       ],
@@ -150,8 +153,9 @@ describe('slow agent vs --rdma-transfer-timeout and --rdma-max-per-agent', () =>
   });
 
   it('a GET whose agent trickles its acknowledgements is abandoned the same way', async () => {
-    // Only the handshake's reply passes at full speed: WRITE_READY and every WRITE_ACK trickle.
-    const acks = await startSlowProxy(parseRdmaToken(slowRegion.token(0, 1, 'get')).dctn, 40, 200);
+    // Only the handshake's reply passes at full speed: WRITE_READY and every WRITE_ACK trickle,
+    // a byte a second, so the acknowledgements alone outlast the 5 s transfer deadline.
+    const acks = await startSlowProxy(parseRdmaToken(slowRegion.token(0, 1, 'get')).dctn, 40, 1000);
     try {
       const failed = await sendError(
         sendWithToken(
