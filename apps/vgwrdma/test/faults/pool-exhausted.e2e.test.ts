@@ -39,6 +39,11 @@ function poolOptions(waitMs: number): RdmaGatewayOptions {
       String(waitMs),
       '--rdma-max-per-agent',
       '2',
+      // The stuck transfers keep their buffers until released, however long the burst takes on
+      // a loaded machine (with the default 30 s deadline they came back mid-burst once, and a
+      // burst PUT was served instead of declined).
+      '--rdma-transfer-timeout',
+      '600000',
     ],
   };
 }
@@ -122,7 +127,8 @@ describe('pool exhausted under load', () => {
 
   it(`buffers free: a burst of ${BURST} RDMA PUTs on 2 buffers queues within the wait and all succeed`, async () => {
     await gw.stop();
-    gw = await startRdmaGateway({ ...poolOptions(20_000), root: gw.root });
+    // A wait no loaded machine outlasts: the burst is served two at a time.
+    gw = await startRdmaGateway({ ...poolOptions(120_000), root: gw.root });
     sdk.destroy();
     sdk = s3Client(gw.url, ROOT_CREDENTIALS, RDMA_SDK_OPTIONS);
     const regions = Array.from({ length: BURST }, () => client.allocate(SIZE));
@@ -142,5 +148,5 @@ describe('pool exhausted under load', () => {
     } finally {
       for (const r of regions) r.close();
     }
-  });
+  }, 300_000);
 });

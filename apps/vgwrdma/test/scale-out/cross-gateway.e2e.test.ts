@@ -93,7 +93,8 @@ describe.skipIf(skip !== undefined)('three gateways, one RGW: cross-gateway read
       expect(server.buffersInUse).toBe(0);
       expect(pool.inUse).toBe(0);
     }
-  });
+    // 3 writers × 2 objects × 2 readers × (HTTP + RDMA) through RGW: past 60 s on a loaded machine.
+  }, 300_000);
 
   it('multipart: created through A, part 1 by RDMA through B, part 2 by HTTP through C, completed through A', async () => {
     const Key = 'multipart-across';
