@@ -39,11 +39,6 @@ function poolOptions(waitMs: number): RdmaGatewayOptions {
       String(waitMs),
       '--rdma-max-per-agent',
       '2',
-      // The stuck transfers keep their buffers until released, however long the burst takes on
-      // a loaded machine (with the default 30 s deadline they came back mid-burst once, and a
-      // burst PUT was served instead of declined).
-      '--rdma-transfer-timeout',
-      '600000',
     ],
   };
 }
