@@ -17,6 +17,9 @@ export function project(name: string, extra: { testTimeout?: number; include?: s
       testTimeout: extra.testTimeout ?? 20_000,
       hookTimeout: 60_000,
       pool: 'forks',
+      // expect.poll waits for a settled state; its 1 s default is a moment on a loaded machine
+      // (CI shares two cores). A passing poll returns as soon as it holds.
+      expect: { poll: { timeout: 15_000 } },
     },
   });
 }

@@ -17,5 +17,8 @@ export default {
   ...base,
   resolve: { ...base.resolve, conditions },
   ssr: { ...base.ssr, resolve: { ...base.ssr?.resolve, conditions } },
-  test: { ...base.test, globalSetup: ['./test/global-setup.ts', './test/slapd-setup.ts'] },
+  test: {
+    ...base.test,
+    globalSetup: ['./test/global-setup.ts', './test/slapd-setup.ts', './test/install/pack-setup.ts'],
+  },
 } satisfies UserWorkspaceConfig;

@@ -137,7 +137,7 @@ describe('event delivery', () => {
         metric(await metricsText(second), 'vgwrdma_event_deliveries_total{outcome="delivered"}'),
       )
       .toBe(1);
-  });
+  }, 180_000); // two gateway starts and a retried delivery: past 60 s on a loaded machine
 
   it('logs a give-up at warn with the URL, bucket, key, event name and cause', async () => {
     const port = await freePort();

@@ -12,6 +12,7 @@ import {
   ROOT_CREDENTIALS,
   removeDir,
   s3Client,
+  settle,
   startGateway,
 } from '@vgwrdma/test-kit';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -105,8 +106,13 @@ describe('--ready (readiness) beside --health (liveness)', () => {
     });
     try {
       held.send('a');
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      expect((await probe(gw.url, '/held')).status).toBe(503);
+      // Settled: the gateway has taken the held PUT (until then a listing is answered normally).
+      const refused = await settle(
+        () => probe(gw.url, '/held'),
+        (r) => r.status === 503,
+        { what: 'a request beyond --max-requests 1 while a PUT holds the slot' },
+      );
+      expect(refused.status).toBe(503);
       // ... and the unsigned probe is still answered by readiness, not SlowDown or AccessDenied.
       expect((await ready(gw.url)).status).toBe(200);
     } finally {

@@ -235,17 +235,26 @@ export async function startHaproxy(options: HaproxyOptions): Promise<Haproxy> {
     if (Date.now() > until) throw new Error(`haproxy did not start in 10 s: ${output.stderr()}`);
     await new Promise((r) => setTimeout(r, 50));
   }
-  // A snapshot with no check running (each check is bounded by `timeout check`), so a failed
-  // wait reports results, not a check caught half-way; the last snapshot if none comes in time.
+  // Each server's latest row with no check running (each check is bounded by `timeout check`),
+  // so a failed wait reports results, not a check caught half-way. Servers are taken one by one:
+  // with checks every second on several servers, a moment with none running at all can be rare
+  // on a loaded machine. A server still mid-check at the bound keeps its last row.
   const settledStats = async (boundMs = 10_000) => {
     const end = Date.now() + boundMs;
+    const rows: Record<string, Record<string, string>> = {};
+    const done = new Set<string>();
     for (;;) {
       const now = await serverStats();
-      if (!Object.values(now).some(checkInProgress) || Date.now() > end) return now;
+      for (const [name, fields] of Object.entries(now)) {
+        if (done.has(name)) continue;
+        rows[name] = fields;
+        if (!checkInProgress(fields)) done.add(name);
+      }
+      if (Object.keys(now).every((n) => done.has(n)) || Date.now() > end) return rows;
       await new Promise((r) => setTimeout(r, 50));
     }
   };
-  const waitFor = async (status: string, names: readonly string[], timeoutMs = 15_000) => {
+  const waitFor = async (status: string, names: readonly string[], timeoutMs = 30_000) => {
     const end = Date.now() + timeoutMs;
     for (;;) {
       const now = await serverStats();

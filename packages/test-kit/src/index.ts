@@ -74,6 +74,7 @@ export { APP_MAIN, distFile, FAKE_CUDART, REPO_ROOT, SHIM_BUILD_DIR, shimDir } f
 export { type RdmaGatewayOptions, rdmaEnv, startRdmaGateway } from './rdma-gateway.js';
 export { type BuildNeeds, GATEWAY_PACKAGES, missingBuilds, requireBuilt } from './require-built.js';
 export { s3Client } from './s3-client.js';
+export { type SettleOptions, settle } from './settle.js';
 export {
   presignUrl,
   Sha256,

@@ -121,7 +121,7 @@ export function serverFds(pid: number, httpPort: number): number {
  * Polls until `serverFds(pid, httpPort) <= target` (sockets the peer closed take a moment to
  * go) or `timeoutMs` passes; returns the last count either way, for the caller to assert on.
  */
-export async function settledFds(pid: number, httpPort: number, target: number, timeoutMs = 5000) {
+export async function settledFds(pid: number, httpPort: number, target: number, timeoutMs = 30_000) {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const now = serverFds(pid, httpPort);

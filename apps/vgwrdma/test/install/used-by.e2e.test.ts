@@ -15,6 +15,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { killAllChildren, removeDir } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  RDMA_ROUND_TRIP,
+  runAppFixture,
+  runInstalledCuobjtest,
+  serveInstalledVgwrdma,
+} from './installed-use.js';
 import { koffiCopies } from './koffi-copies.js';
 import { NpmUser } from './npm-user.js';
 import { readmeExamples } from './readme-examples.js';
@@ -66,30 +72,7 @@ async function installIn(folder: string, packages: readonly string[], type = 'mo
 async function startInstalledVgwrdma(): Promise<Served> {
   await installs.global;
   const root = await user.folder(`root-${started.length}`);
-  const served = await serve(
-    user.bin('vgwrdma'),
-    [
-      '--rdma-ip',
-      '127.0.0.1',
-      '--pool-buf-size',
-      '16MiB',
-      '--pool-buf-count',
-      '2',
-      '--port',
-      '127.0.0.1:0',
-      '--quiet',
-      'posix',
-      root,
-    ],
-    {
-      cwd: user.home,
-      env: {
-        ...user.env,
-        ROOT_ACCESS_KEY_ID: KEYS.AWS_ACCESS_KEY_ID,
-        ROOT_SECRET_ACCESS_KEY: KEYS.AWS_SECRET_ACCESS_KEY,
-      },
-    },
-  );
+  const served = await serveInstalledVgwrdma(user, root, KEYS);
   started.push(served);
   return served;
 }
@@ -209,16 +192,8 @@ describe('used by: pnpm add @vgwrdma/cuobjclient @aws-sdk/client-s3 (isolated no
       const app = await installs.pnpmApp;
       expect((await koffiCopies(join(app, 'node_modules'))).map((c) => c.version)).toEqual(['3.3.4']);
       const served = await startInstalledVgwrdma();
-      await copyFile(join(FIXTURES, 'app.mjs'), join(app, 'app.mjs'));
-      await copyFile(join(FIXTURES, 'round-trip.cjs'), join(app, 'round-trip.cjs'));
-      const { stdout } = await user.node('app.mjs', [], app, clientEnv(served.endpoint, 'app-pnpm'));
-      expect(JSON.parse(stdout), served.stderr()).toEqual({
-        module: 'esm',
-        put: 'rdma',
-        get: 'rdma',
-        bytes: 8 << 20,
-        equal: true,
-      });
+      const stdout = await runAppFixture(user, app, 'app.mjs', clientEnv(served.endpoint, 'app-pnpm'));
+      expect(JSON.parse(stdout), served.stderr()).toEqual({ module: 'esm', ...RDMA_ROUND_TRIP });
     },
     10 * MINUTES,
   );
@@ -232,18 +207,11 @@ describe(`used by: an app with its own ${APP_KOFFI}`, () => {
       const versions = (await koffiCopies(join(app, 'node_modules'))).map((c) => c.version).sort();
       expect(versions).toEqual([APP_KOFFI.slice('koffi@'.length), '3.3.4']);
       const served = await startInstalledVgwrdma();
-      await copyFile(join(FIXTURES, 'app-own-koffi.mjs'), join(app, 'app.mjs'));
-      await copyFile(join(FIXTURES, 'round-trip.cjs'), join(app, 'round-trip.cjs'));
-      const { stdout } = await user.node('app.mjs', [], app, clientEnv(served.endpoint, 'app-own-koffi'));
+      const env = clientEnv(served.endpoint, 'app-own-koffi');
+      const stdout = await runAppFixture(user, app, 'app-own-koffi.mjs', env, 'app.mjs');
       const [own, trip] = stdout.trim().split('\n');
       expect(JSON.parse(own as string)).toEqual({ koffi: APP_KOFFI.slice('koffi@'.length), ownCall: true });
-      expect(JSON.parse(trip as string), served.stderr()).toEqual({
-        module: 'esm',
-        put: 'rdma',
-        get: 'rdma',
-        bytes: 8 << 20,
-        equal: true,
-      });
+      expect(JSON.parse(trip as string), served.stderr()).toEqual({ module: 'esm', ...RDMA_ROUND_TRIP });
     },
     10 * MINUTES,
   );
@@ -266,16 +234,8 @@ describe('used by: an app with npm install @vgwrdma/cuobjclient @aws-sdk/client-
       async () => {
         const app = await installs.app;
         const served = await installedGateway();
-        await copyFile(join(FIXTURES, script), join(app, script));
-        await copyFile(join(FIXTURES, 'round-trip.cjs'), join(app, 'round-trip.cjs'));
-        const { stdout } = await user.node(script, [], app, clientEnv(served.endpoint, `app-${module}`));
-        expect(JSON.parse(stdout), `${script}\n${served.stderr()}`).toEqual({
-          module,
-          put: 'rdma',
-          get: 'rdma',
-          bytes: 8 << 20,
-          equal: true,
-        });
+        const stdout = await runAppFixture(user, app, script, clientEnv(served.endpoint, `app-${module}`));
+        expect(JSON.parse(stdout), `${script}\n${served.stderr()}`).toEqual({ module, ...RDMA_ROUND_TRIP });
         await expectPlatformLibrary(served, join(user.prefix, 'lib', 'node_modules', 'vgwrdma'));
       },
       10 * MINUTES,
@@ -288,19 +248,7 @@ describe('used by: the global cuobjtest', () => {
     'verifies 8 MiB PUT and GET by RDMA against the installed vgwrdma',
     async () => {
       const served = await startInstalledVgwrdma();
-      const args = [
-        '-endpoint',
-        served.endpoint,
-        '-bucket',
-        'cuobjtest',
-        '-size',
-        '8MiB',
-        '-n',
-        '1',
-        '--json',
-      ];
-      const { stdout } = await user.command(user.bin('cuobjtest'), args, user.home, KEYS);
-      const report = JSON.parse(stdout) as { mode: string; sizeBytes: number; verified: boolean };
+      const report = await runInstalledCuobjtest(user, served.endpoint, 'cuobjtest', KEYS);
       expect(report, served.stderr()).toMatchObject({ mode: 'rdma', sizeBytes: 8 << 20, verified: true });
     },
     10 * MINUTES,
@@ -313,22 +261,14 @@ describe('used by: a custom gateway embedding cu-backend', () => {
     async () => {
       const [dir, app] = await Promise.all([installs.customGateway, installs.app]);
       await copyFile(join(FIXTURES, 'custom-gateway.mjs'), join(dir, 'gateway.mjs'));
-      await copyFile(join(FIXTURES, 'app.mjs'), join(app, 'app.mjs'));
-      await copyFile(join(FIXTURES, 'round-trip.cjs'), join(app, 'round-trip.cjs'));
       const root = await user.folder('custom-root');
       const gateway = await serve(process.execPath, ['gateway.mjs', root], {
         cwd: dir,
         env: { ...user.env, ...KEYS },
       });
       started.push(gateway);
-      const { stdout } = await user.node('app.mjs', [], app, clientEnv(gateway.endpoint, 'custom'));
-      expect(JSON.parse(stdout), gateway.stderr()).toEqual({
-        module: 'esm',
-        put: 'rdma',
-        get: 'rdma',
-        bytes: 8 << 20,
-        equal: true,
-      });
+      const stdout = await runAppFixture(user, app, 'app.mjs', clientEnv(gateway.endpoint, 'custom'));
+      expect(JSON.parse(stdout), gateway.stderr()).toEqual({ module: 'esm', ...RDMA_ROUND_TRIP });
       await expectPlatformLibrary(gateway, dir);
       expect(await gateway.stop()).toBe(0);
     },
