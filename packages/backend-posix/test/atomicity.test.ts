@@ -1,22 +1,24 @@
-// Writes are atomic: a failed, aborted or rejected PUT leaves no object and nothing in .sgwtmp.
-import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { body, codeOf, ctx, type Fixture, fixture, put, readAll, withBucket } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import {
+  body,
+  bucketEach,
+  codeOf,
+  ctx,
+  type Fixture,
+  tmpEntries as helperTmpEntries,
+  put,
+  readAll,
+} from './helpers.js';
 
 let f: Fixture;
 let bucket: string;
-beforeEach(async () => {
-  f = await fixture();
-  bucket = await withBucket(f);
+bucketEach((fx, b) => {
+  f = fx;
+  bucket = b;
 });
-afterEach(() => f.cleanup());
 
-const tmpEntries = async () =>
-  (await readdir(join(f.root, bucket, '.sgwtmp')).catch(() => [] as string[])).filter(
-    (n) => n !== 'multipart',
-  );
+const tmpEntries = () => helperTmpEntries(f, bucket);
 
 function failingAfter(chunks: Buffer[]): Readable {
   let i = 0;

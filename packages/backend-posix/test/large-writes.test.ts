@@ -4,25 +4,27 @@
 // still refuses a large object; a body lent from memory
 // (BORROW_CHUNKS) is written and hashed without copies, each chunk released once written.
 import { createHash, randomBytes } from 'node:crypto';
-import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { BORROW_CHUNKS, type LentChunk } from '@vgwrdma/backend-contract';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { codeOf, ctx, type Fixture, fixture, put, readAll, withBucket } from './helpers.js';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  bucketEach,
+  codeOf,
+  ctx,
+  type Fixture,
+  tmpEntries as helperTmpEntries,
+  put,
+  readAll,
+} from './helpers.js';
 
 let f: Fixture;
 let bucket: string;
-beforeEach(async () => {
-  f = await fixture();
-  bucket = await withBucket(f);
+bucketEach((fx, b) => {
+  f = fx;
+  bucket = b;
 });
-afterEach(() => f.cleanup());
 
-const tmpEntries = async () =>
-  (await readdir(join(f.root, bucket, '.sgwtmp')).catch(() => [] as string[])).filter(
-    (n) => n !== 'multipart',
-  );
+const tmpEntries = () => helperTmpEntries(f, bucket);
 
 const md5 = (b: Buffer) => `"${createHash('md5').update(b).digest('hex')}"`;
 
