@@ -8,25 +8,12 @@ import { request } from 'node:http';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import {
-  CreateBucketCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  PutObjectCommand,
-  type S3Client,
-} from '@aws-sdk/client-s3';
+import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { SignatureV4 } from '@smithy/signature-v4';
-import {
-  type GatewayProcess,
-  killAllChildren,
-  ROOT_CREDENTIALS,
-  removeDir,
-  Sha256,
-  s3Client,
-  startGateway,
-} from '@vgwrdma/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT_CREDENTIALS, Sha256 } from '@vgwrdma/test-kit';
+import { sceneTest } from '@vgwrdma/test-kit/scene';
+import { describe, expect, it } from 'vitest';
 
 const SCRIPT = fileURLToPath(new URL('./fixtures/boto3-auth-cases.py', import.meta.url));
 
@@ -42,21 +29,8 @@ function findBoto3Python(): string | undefined {
 }
 const PYTHON = findBoto3Python();
 
-let gw: GatewayProcess;
-let client: S3Client;
 const bucket = 'auth-bodies';
-
-beforeAll(async () => {
-  gw = await startGateway();
-  client = s3Client(gw.url, ROOT_CREDENTIALS);
-  await client.send(new CreateBucketCommand({ Bucket: bucket }));
-});
-afterAll(async () => {
-  client?.destroy();
-  await gw?.stop();
-  killAllChildren();
-  if (gw) await removeDir(gw.root);
-});
+const test = sceneTest({ buckets: [bucket] });
 
 interface Outcome {
   status: number;
@@ -70,11 +44,11 @@ describe.skipIf(PYTHON === undefined)(
   'boto3 (skipped: no python3 with boto3; apt-get install python3-boto3)',
   () => {
     let r: Record<string, Outcome>;
-    beforeAll(async () => {
+    test.beforeAll(async ({ url }) => {
       const stdout = await new Promise<string>((resolve, reject) =>
         execFile(
           PYTHON ?? 'python3',
-          [SCRIPT, gw.url, ROOT_CREDENTIALS.access, ROOT_CREDENTIALS.secret, 'boto3-auth'],
+          [SCRIPT, url, ROOT_CREDENTIALS.access, ROOT_CREDENTIALS.secret, 'boto3-auth'],
           { timeout: 120_000 },
           (err, out, errOut) => (err ? reject(new Error(`${err.message}\n${errOut}`)) : resolve(out)),
         ),
@@ -170,15 +144,18 @@ describe.skipIf(PYTHON === undefined)(
 );
 
 /** A SigV4-signed request sent with node:http; answers status and body. */
-async function signedRequest(opts: {
-  method: string;
-  path: string;
-  headers: Record<string, string>;
-  /** Header values as they go on the wire when they differ from the signed ones. */
-  wireHeaders?: Record<string, string>;
-  body?: Readable;
-}): Promise<{ status: number; text: string }> {
-  const url = new URL(gw.url);
+async function signedRequest(
+  endpoint: string,
+  opts: {
+    method: string;
+    path: string;
+    headers: Record<string, string>;
+    /** Header values as they go on the wire when they differ from the signed ones. */
+    wireHeaders?: Record<string, string>;
+    body?: Readable;
+  },
+): Promise<{ status: number; text: string }> {
+  const url = new URL(endpoint);
   const signer = new SignatureV4({
     credentials: { accessKeyId: ROOT_CREDENTIALS.access, secretAccessKey: ROOT_CREDENTIALS.secret },
     region: 'us-east-1',
@@ -212,9 +189,9 @@ async function signedRequest(opts: {
 }
 
 describe('@aws-sdk/client-s3 and its signer', () => {
-  it('Expect values other than 100-continue get the answer, never 417', async () => {
+  test('Expect values other than 100-continue get the answer, never 417', async ({ url }) => {
     for (const expectValue of ['200', 'something-else']) {
-      const res = await signedRequest({
+      const res = await signedRequest(url, {
         method: 'GET',
         path: `/${bucket}`,
         headers: { expect: expectValue },
@@ -223,21 +200,23 @@ describe('@aws-sdk/client-s3 and its signer', () => {
     }
   });
 
-  it('stores a chunked PUT without Content-Length (node:http streams it chunked)', async () => {
-    const res = await signedRequest({
+  test('stores a chunked PUT without Content-Length (node:http streams it chunked)', async ({ url, s3 }) => {
+    const res = await signedRequest(url, {
       method: 'PUT',
       path: `/${bucket}/te-chunked`,
       headers: { 'transfer-encoding': 'chunked' },
       body: Readable.from([Buffer.from('first '), Buffer.from('second')]),
     });
     expect(res.status).toBe(200);
-    const out = await client.send(new GetObjectCommand({ Bucket: bucket, Key: 'te-chunked' }));
+    const out = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'te-chunked' }));
     expect([out.ContentLength, await out.Body?.transformToString()]).toEqual([12, 'first second']);
   });
 
-  it('the SDK streaming a gzip body (aws-chunked with a checksum trailer) keeps ContentEncoding gzip', async () => {
+  test('the SDK streaming a gzip body (aws-chunked with a checksum trailer) keeps ContentEncoding gzip', async ({
+    s3,
+  }) => {
     const packed = gzipSync('compressed text');
-    await client.send(
+    await s3.send(
       new PutObjectCommand({
         Bucket: bucket,
         Key: 'gz-sdk',
@@ -246,34 +225,37 @@ describe('@aws-sdk/client-s3 and its signer', () => {
         ContentEncoding: 'gzip',
       }),
     );
-    const head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: 'gz-sdk' }));
+    const head = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'gz-sdk' }));
     expect([head.ContentEncoding, head.ContentLength]).toEqual(['gzip', packed.length]);
   });
 
-  it('metadata sent as UTF-8 bytes (as Go or Java clients do) or as latin1 (the SDK) signs and reads back', async () => {
+  test('metadata sent as UTF-8 bytes (as Go or Java clients do) or as latin1 (the SDK) signs and reads back', async ({
+    url,
+    s3,
+  }) => {
     // Signed over 'é' (UTF-8 C3 A9); the wire carries those two bytes, which Node's client
     // writes from the latin1 string 'Ã©'.
-    const raw = await signedRequest({
+    const raw = await signedRequest(url, {
       method: 'PUT',
       path: `/${bucket}/meta-utf8`,
       headers: { 'x-amz-meta-m': 'caf\u00e9', 'content-length': '0' },
       wireHeaders: { 'x-amz-meta-m': Buffer.from('caf\u00e9', 'utf8').toString('latin1') },
     });
     expect(raw.status).toBe(200);
-    await client.send(
+    await s3.send(
       new PutObjectCommand({ Bucket: bucket, Key: 'meta-latin1', Body: 'x', Metadata: { m: 'caf\u00e9' } }),
     );
     // Both read back as the text sent (é as ISO-8859-1, how HTTP clients read header bytes).
     for (const key of ['meta-utf8', 'meta-latin1']) {
-      const head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+      const head = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
       expect(head.Metadata?.m).toBe('caf\u00e9');
     }
   });
 
-  it('a presigned URL whose X-Amz-Expires was raised past a week is 403 AccessDenied', async () => {
-    await client.send(new PutObjectCommand({ Bucket: bucket, Key: 'p', Body: 'p' }));
+  test('a presigned URL whose X-Amz-Expires was raised past a week is 403 AccessDenied', async ({ s3 }) => {
+    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'p', Body: 'p' }));
     const url = new URL(
-      await getSignedUrl(client, new GetObjectCommand({ Bucket: bucket, Key: 'p' }), { expiresIn: 60 }),
+      await getSignedUrl(s3, new GetObjectCommand({ Bucket: bucket, Key: 'p' }), { expiresIn: 60 }),
     );
     expect((await fetch(url)).status).toBe(200);
     url.searchParams.set('X-Amz-Expires', '604801');

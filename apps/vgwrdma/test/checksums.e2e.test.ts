@@ -5,24 +5,15 @@ import {
   type ChecksumAlgorithm,
   type ChecksumType,
   CompleteMultipartUploadCommand,
-  CreateBucketCommand,
   CreateMultipartUploadCommand,
   GetObjectCommand,
   HeadObjectCommand,
   PutObjectCommand,
   type S3Client,
-  type S3ServiceException,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
-import {
-  type GatewayProcess,
-  killAllChildren,
-  ROOT_CREDENTIALS,
-  removeDir,
-  s3Client,
-  startGateway,
-} from '@vgwrdma/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectS3Error, sceneTest } from '@vgwrdma/test-kit/scene';
+import { describe, expect, it } from 'vitest';
 import { ALGORITHMS, type Algorithm, type ChecksumFields, FIELD, LOCAL } from './helpers/checksum-fields.js';
 
 const Bucket = 'sums';
@@ -30,20 +21,12 @@ const Bucket = 'sums';
 const PART1 = Buffer.alloc(5 * 1024 * 1024, 'a');
 const PART2 = Buffer.from('and the last part, short');
 
-describe('vgwrdma checksums', { timeout: 120_000 }, () => {
-  let gw: GatewayProcess;
-  let s3: S3Client;
+const test = sceneTest({ buckets: [Bucket] });
 
-  beforeAll(async () => {
-    gw = await startGateway();
-    s3 = s3Client(gw.url, ROOT_CREDENTIALS);
-    await s3.send(new CreateBucketCommand({ Bucket }));
-  });
-  afterAll(async () => {
-    s3?.destroy();
-    await gw?.stop();
-    killAllChildren();
-    if (gw) await removeDir(gw.root);
+describe('vgwrdma checksums', { timeout: 120_000 }, () => {
+  let s3: S3Client;
+  test.beforeAll(({ s3: root }) => {
+    s3 = root;
   });
 
   /** GET and HEAD with checksum mode; the SDK also validates the GET body against the value. */
@@ -70,10 +53,10 @@ describe('vgwrdma checksums', { timeout: 120_000 }, () => {
 
   it('refuses a body that does not match the checksum it names', async () => {
     const wrong = LOCAL.SHA256?.(Buffer.from('something else')).toString('base64');
-    const err = (await s3
-      .send(new PutObjectCommand({ Bucket, Key: 'bad', Body: 'payload', ChecksumSHA256: wrong }))
-      .catch((e: unknown) => e)) as S3ServiceException;
-    expect(err.name).toBe('BadDigest');
+    await expectS3Error(
+      s3.send(new PutObjectCommand({ Bucket, Key: 'bad', Body: 'payload', ChecksumSHA256: wrong })),
+      'BadDigest',
+    );
   });
 
   async function multipart(Key: string, algorithm: ChecksumAlgorithm, type: ChecksumType) {

@@ -12,38 +12,26 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import {
-  type GatewayProcess,
-  killAllChildren,
-  ROOT_CREDENTIALS,
-  removeDir,
-  s3Client,
-  startGateway,
-} from '@vgwrdma/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT_CREDENTIALS } from '@vgwrdma/test-kit';
+import { sceneTest } from '@vgwrdma/test-kit/scene';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { BOTO3_PYTHON, boto3Run } from './helpers/boto3.js';
 
 const KEYS = ['foo/bar', 'foo/baz', 'quux'];
+const test = sceneTest({ buckets: ['listing'] });
 
 describe('vgwrdma S3 compatibility: listings and CORS', { timeout: 120_000 }, () => {
-  let gw: GatewayProcess;
+  let url: string;
   let root: S3Client;
 
-  beforeAll(async () => {
-    gw = await startGateway();
-    root = s3Client(gw.url, ROOT_CREDENTIALS);
-    await root.send(new CreateBucketCommand({ Bucket: 'listing' }));
+  test.beforeAll(async ({ url: endpoint, s3 }) => {
+    url = endpoint;
+    root = s3;
     for (const Key of KEYS) await root.send(new PutObjectCommand({ Bucket: 'listing', Key, Body: Key }));
-  });
-  afterAll(async () => {
-    root?.destroy();
-    await gw?.stop();
-    killAllChildren();
-    if (gw) await removeDir(gw.root);
   });
 
   describe('listing', () => {
-    const boto = (program: string) => boto3Run(gw.url, ROOT_CREDENTIALS, program);
+    const boto = (program: string) => boto3Run(url, ROOT_CREDENTIALS, program);
 
     it.skipIf(BOTO3_PYTHON === undefined)(
       'returns a control-character prefix as sent to boto3, in v1 and v2',
@@ -96,7 +84,7 @@ out({'token': r.get('ContinuationToken'), 'keys': [o['Key'] for o in r['Contents
     let base: string;
 
     beforeAll(async () => {
-      base = `${gw.url}/${Bucket}`;
+      base = `${url}/${Bucket}`;
       await root.send(new CreateBucketCommand({ Bucket, ACL: 'public-read' }));
       const rule = (AllowedMethods: string[], origin: string) => ({
         AllowedMethods,

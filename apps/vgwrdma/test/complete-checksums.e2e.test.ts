@@ -10,29 +10,22 @@ import {
   type CompletedPart,
   CompleteMultipartUploadCommand,
   type CompleteMultipartUploadCommandInput,
-  CreateBucketCommand,
   CreateMultipartUploadCommand,
   HeadObjectCommand,
   type S3Client,
-  type S3ServiceException,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { getChecksum } from '@vgwrdma/backend-contract';
-import {
-  type GatewayProcess,
-  killAllChildren,
-  ROOT_CREDENTIALS,
-  removeDir,
-  s3Client,
-  startGateway,
-} from '@vgwrdma/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectS3Error, sceneTest } from '@vgwrdma/test-kit/scene';
+import { describe, expect, it } from 'vitest';
 import { type Algorithm, type ChecksumFields, FIELD, LOCAL } from './helpers/checksum-fields.js';
 
 const Bucket = 'complete-sums';
 const PART1 = Buffer.alloc(5 * 1024 * 1024, 'p');
 const PART2 = Buffer.from('the second and last part');
 const WHOLE = Buffer.concat([PART1, PART2]);
+
+const test = sceneTest({ buckets: [Bucket] });
 
 interface Upload {
   Key: string;
@@ -43,20 +36,10 @@ interface Upload {
 }
 
 describe('CompleteMultipartUpload with a stated checksum', { timeout: 180_000 }, () => {
-  let gw: GatewayProcess;
   let s3: S3Client;
   let n = 0;
-
-  beforeAll(async () => {
-    gw = await startGateway();
-    s3 = s3Client(gw.url, ROOT_CREDENTIALS);
-    await s3.send(new CreateBucketCommand({ Bucket }));
-  });
-  afterAll(async () => {
-    s3?.destroy();
-    await gw?.stop();
-    killAllChildren();
-    if (gw) await removeDir(gw.root);
+  test.beforeAll(({ s3: root }) => {
+    s3 = root;
   });
 
   async function upload(algorithm?: Algorithm, type?: ChecksumType): Promise<Upload> {
@@ -105,15 +88,6 @@ describe('CompleteMultipartUpload with a stated checksum', { timeout: 180_000 },
     );
   }
 
-  async function refusal(p: Promise<unknown>): Promise<{ name: string; message: string }> {
-    const err = (await p.then(
-      () => undefined,
-      (e: unknown) => e,
-    )) as S3ServiceException | undefined;
-    expect(err, 'expected the request to be refused').toBeDefined();
-    return { name: err?.name ?? '', message: err?.message ?? '' };
-  }
-
   /** The composite value: the algorithm over the concatenated binary part checksums, then -N. */
   function composite(algorithm: Algorithm, sums: string[]): string {
     const raw = Buffer.concat(sums.map((s) => Buffer.from(s, 'base64')));
@@ -144,11 +118,8 @@ describe('CompleteMultipartUpload with a stated checksum', { timeout: 180_000 },
   it('refuses the full-object CRC32 on a COMPOSITE upload (BadDigest): it is not the composite value', async () => {
     const u = await upload('CRC32', 'COMPOSITE');
     const full = LOCAL.CRC32?.(WHOLE).toString('base64');
-    const err = await refusal(complete(u, { ChecksumCRC32: full }));
-    expect(err).toEqual({
-      name: 'BadDigest',
-      message: 'The CRC32 you specified did not match the calculated checksum.',
-    });
+    const err = await expectS3Error(complete(u, { ChecksumCRC32: full }), 'BadDigest');
+    expect(err.message).toBe('The CRC32 you specified did not match the calculated checksum.');
     // The refusal left the upload in place: the right value completes it.
     const done = await complete(u, { ChecksumCRC32: composite('CRC32', u.sums) });
     expect(done.ChecksumType).toBe('COMPOSITE');
@@ -157,7 +128,7 @@ describe('CompleteMultipartUpload with a stated checksum', { timeout: 180_000 },
   it('refuses a composite value with the wrong part count (BadDigest)', async () => {
     const u = await upload('SHA256');
     const wrong = composite('SHA256', u.sums).replace(/-2$/, '-3');
-    expect((await refusal(complete(u, { ChecksumSHA256: wrong }))).name).toBe('BadDigest');
+    await expectS3Error(complete(u, { ChecksumSHA256: wrong }), 'BadDigest');
   });
 
   it.each(['CRC32', 'CRC32C', 'CRC64NVME'] as const)(
@@ -169,8 +140,10 @@ describe('CompleteMultipartUpload with a stated checksum', { timeout: 180_000 },
       const local = LOCAL[algorithm];
       const value = local ? local(WHOLE).toString('base64') : hashWithRegistry(algorithm, WHOLE);
       const other = local ? local(PART1).toString('base64') : hashWithRegistry(algorithm, PART1);
-      const err = await refusal(complete(u, { [FIELD[algorithm]]: other, ChecksumType: 'FULL_OBJECT' }));
-      expect(err.name).toBe('BadDigest');
+      await expectS3Error(
+        complete(u, { [FIELD[algorithm]]: other, ChecksumType: 'FULL_OBJECT' }),
+        'BadDigest',
+      );
       const done = await complete(u, { [FIELD[algorithm]]: value, ChecksumType: 'FULL_OBJECT' });
       expect([(done as ChecksumFields)[FIELD[algorithm]], done.ChecksumType]).toEqual([value, 'FULL_OBJECT']);
     },
@@ -186,24 +159,19 @@ describe('CompleteMultipartUpload with a stated checksum', { timeout: 180_000 },
     'refuses a malformed %s value %j (InvalidRequest naming the header)',
     async (algorithm, value) => {
       const u = await upload(algorithm);
-      const err = await refusal(complete(u, { [FIELD[algorithm]]: value }));
-      expect(err).toEqual({
-        name: 'InvalidRequest',
-        message: `Value for x-amz-checksum-${algorithm.toLowerCase()} header is invalid.`,
-      });
+      const err = await expectS3Error(complete(u, { [FIELD[algorithm]]: value }), 'InvalidRequest');
+      expect(err.message).toBe(`Value for x-amz-checksum-${algorithm.toLowerCase()} header is invalid.`);
     },
   );
 
   it("refuses a Complete whose checksum type is not the upload's (InvalidRequest)", async () => {
     const u = await upload('CRC32', 'FULL_OBJECT');
-    const err = await refusal(complete(u, { ChecksumType: 'COMPOSITE' }));
-    expect(err).toEqual({
-      name: 'InvalidRequest',
-      message:
-        'The upload was created using the FULL_OBJECT checksum mode. The complete request must use the same checksum mode.',
-    });
+    const err = await expectS3Error(complete(u, { ChecksumType: 'COMPOSITE' }), 'InvalidRequest');
+    expect(err.message).toBe(
+      'The upload was created using the FULL_OBJECT checksum mode. The complete request must use the same checksum mode.',
+    );
     const plain = await upload();
-    const none = await refusal(complete(plain, { ChecksumType: 'FULL_OBJECT' }));
+    const none = await expectS3Error(complete(plain, { ChecksumType: 'FULL_OBJECT' }), 'InvalidRequest');
     expect(none.message).toMatch(/created using the null checksum mode/);
   });
 
@@ -230,7 +198,7 @@ describe('CompleteMultipartUpload with a stated checksum', { timeout: 180_000 },
   ] as const)(
     'CreateMultipartUpload refuses %s with %s (InvalidRequest)',
     async (algorithm, type, message) => {
-      const err = await refusal(
+      const err = await expectS3Error(
         s3.send(
           new CreateMultipartUploadCommand({
             Bucket,
@@ -239,8 +207,9 @@ describe('CompleteMultipartUpload with a stated checksum', { timeout: 180_000 },
             ChecksumType: type,
           }),
         ),
+        'InvalidRequest',
       );
-      expect(err).toEqual({ name: 'InvalidRequest', message });
+      expect(err.message).toBe(message);
     },
   );
 
@@ -259,11 +228,11 @@ describe('CompleteMultipartUpload with a stated checksum', { timeout: 180_000 },
       );
       parts.push({ PartNumber, ETag: up.ETag, ChecksumCRC32: up.ChecksumCRC32 });
     }
-    const err = await refusal(
+    await expectS3Error(
       s3.send(
         new CompleteMultipartUploadCommand({ Bucket, Key, UploadId, MultipartUpload: { Parts: parts } }),
       ),
+      'InvalidPartOrder',
     );
-    expect(err.name).toBe('InvalidPartOrder');
   });
 });

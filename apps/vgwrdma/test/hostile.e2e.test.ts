@@ -7,9 +7,8 @@
 // (packages/gateway/test/sigv4-tamper.test.ts, hostile-http.test.ts, presigned.test.ts,
 // backend-posix traversal); this file proves the shipped app enforces them.
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import {
-  CreateBucketCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
   ListObjectsV2Command,
@@ -17,47 +16,25 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import {
-  adminRequest,
-  type GatewayProcess,
-  killAllChildren,
-  ROOT_CREDENTIALS,
-  removeDir,
-  s3Client,
-  startGateway,
-} from '@vgwrdma/test-kit';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { adminRequest, type GatewayProcess, ROOT_CREDENTIALS } from '@vgwrdma/test-kit';
+import { expectS3Error, sceneTest } from '@vgwrdma/test-kit/scene';
+import { expect, it } from 'vitest';
 
 const SECRET = 'next to the root: never served';
 const bucket = 'hostile';
+const test = sceneTest({ buckets: [bucket] });
 let gw: GatewayProcess;
 let client: S3Client;
+/** A folder outside the root (the scene's own, removed with it). */
 let outside: string;
 
-beforeAll(async () => {
-  gw = await startGateway();
-  client = s3Client(gw.url, ROOT_CREDENTIALS);
-  await client.send(new CreateBucketCommand({ Bucket: bucket }));
-  outside = join(dirname(gw.root), `outside-${Date.now()}`);
-  await mkdir(outside, { recursive: true });
+test.beforeAll(async ({ scene }) => {
+  gw = scene.gw;
+  client = scene.s3;
+  outside = join(scene.dir, 'outside');
+  await mkdir(outside);
   await writeFile(join(outside, 'secret'), SECRET);
 });
-afterAll(async () => {
-  client?.destroy();
-  await gw?.stop();
-  killAllChildren();
-  if (gw) await removeDir(gw.root);
-  if (outside) await removeDir(outside);
-});
-
-async function codeOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-    return 'ok';
-  } catch (err) {
-    return (err as { name?: string }).name ?? String(err);
-  }
-}
 
 it('refuses an x-amz-* header added after signing (AccessDenied), and stores nothing', async () => {
   const cmd = new PutObjectCommand({ Bucket: bucket, Key: 'unsigned', Body: 'x' });
@@ -71,10 +48,8 @@ it('refuses an x-amz-* header added after signing (AccessDenied), and stores not
     toMiddleware: 'httpSigningMiddleware',
     name: 'addUnsignedHeader',
   });
-  expect(await codeOf(client.send(cmd))).toBe('AccessDenied');
-  expect(await codeOf(client.send(new GetObjectCommand({ Bucket: bucket, Key: 'unsigned' })))).toBe(
-    'NoSuchKey',
-  );
+  await expectS3Error(client.send(cmd), 'AccessDenied');
+  await expectS3Error(client.send(new GetObjectCommand({ Bucket: bucket, Key: 'unsigned' })), 'NoSuchKey');
 });
 
 /** Edits the wire request of `cmd` after the SDK signed it. */
@@ -104,7 +79,7 @@ it('refuses a presigned PUT used with an unsigned x-amz-copy-source: nothing cop
   expect(res.status).toBe(403);
   expect(body).toContain('<Code>AccessDenied</Code>');
   expect(body).toContain('<HeadersNotSigned>x-amz-copy-source</HeadersNotSigned>');
-  expect(await codeOf(client.send(new GetObjectCommand({ Bucket: bucket, Key: 'inbox' })))).toBe('NoSuchKey');
+  await expectS3Error(client.send(new GetObjectCommand({ Bucket: bucket, Key: 'inbox' })), 'NoSuchKey');
 });
 
 it('answers SignedHeaders naming constructor or __proto__ with SignatureDoesNotMatch, not a 500', async () => {
@@ -113,7 +88,7 @@ it('answers SignedHeaders naming constructor or __proto__ with SignatureDoesNotM
     afterSigning(cmd, (h) => {
       h.authorization = String(h.authorization).replace('SignedHeaders=', `SignedHeaders=${name};`);
     });
-    expect(await codeOf(client.send(cmd))).toBe('SignatureDoesNotMatch');
+    await expectS3Error(client.send(cmd), 'SignatureDoesNotMatch');
   }
 });
 
@@ -124,21 +99,18 @@ it('refuses response-* overrides that cannot be sent as a header (CR LF, beyond 
     Key: 'plain',
     ResponseContentDisposition: 'attachment\r\nSet-Cookie: session=stolen',
   });
-  expect(await codeOf(client.send(injected))).toBe('InvalidArgument');
+  await expectS3Error(client.send(injected), 'InvalidArgument');
   const wide = new GetObjectCommand({ Bucket: bucket, Key: 'plain', ResponseContentType: 'text/\u20ac' });
-  expect(await codeOf(client.send(wide))).toBe('InvalidArgument');
+  await expectS3Error(client.send(wide), 'InvalidArgument');
 });
 
 it('refuses a DeleteObjects key over 1024 bytes with KeyTooLongError, without echoing it', async () => {
   const Key = 'k'.repeat(3 * 1024 * 1024);
-  const err = await client
-    .send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: [{ Key }] } }))
-    .then(
-      () => undefined,
-      (e: { name?: string; $response?: { headers?: Record<string, string> } }) => e,
-    );
-  expect(err?.name).toBe('KeyTooLongError');
-  expect(Number(err?.$response?.headers?.['content-length'])).toBeLessThan(4096);
+  const err = await expectS3Error(
+    client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: [{ Key }] } })),
+    'KeyTooLongError',
+  );
+  expect(Number(err.$response?.headers?.['content-length'])).toBeLessThan(4096);
 });
 
 it('answers admin PATCH /constructor with an S3 error document, not a plain-text 500', async () => {
@@ -172,16 +144,14 @@ it('refuses a presigned URL past its expiry', async () => {
 it('does not serve or overwrite a file outside the root through a symlink inside it', async () => {
   await symlink(join(outside, 'secret'), join(gw.root, bucket, 'link'));
   await symlink(outside, join(gw.root, bucket, 'linkdir'));
-  expect(await codeOf(client.send(new GetObjectCommand({ Bucket: bucket, Key: 'link' })))).toBe(
+  await expectS3Error(client.send(new GetObjectCommand({ Bucket: bucket, Key: 'link' })), 'AccessDenied');
+  await expectS3Error(
+    client.send(new GetObjectCommand({ Bucket: bucket, Key: 'linkdir/secret' })),
     'AccessDenied',
   );
-  expect(await codeOf(client.send(new GetObjectCommand({ Bucket: bucket, Key: 'linkdir/secret' })))).toBe(
+  await expectS3Error(
+    client.send(new PutObjectCommand({ Bucket: bucket, Key: 'linkdir/secret', Body: 'overwritten' })),
     'AccessDenied',
   );
-  expect(
-    await codeOf(
-      client.send(new PutObjectCommand({ Bucket: bucket, Key: 'linkdir/secret', Body: 'overwritten' })),
-    ),
-  ).toBe('AccessDenied');
   expect(await readFile(join(outside, 'secret'), 'utf8')).toBe(SECRET);
 });

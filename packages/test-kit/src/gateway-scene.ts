@@ -51,13 +51,21 @@ export interface SceneOptions<U extends string = string> {
   readonly sdk?: Partial<S3ClientConfig>;
 }
 
+/**
+ * The options, or a function giving them from the scene's own folder (called once, when the scene
+ * starts): for paths the flags name (`--access-log ${dir}/access.log`) and values made first.
+ */
+export type SceneSource<U extends string = string> =
+  | SceneOptions<U>
+  | ((dir: string) => SceneOptions<U> | Promise<SceneOptions<U>>);
+
 export interface Scene<U extends string = string> {
   readonly gw: GatewayProcess;
   /** The gateway's endpoint (http://127.0.0.1:port). */
   readonly url: string;
   /** The posix root. */
   readonly root: string;
-  /** The scene's own folder (iam/, versions/, the AWS CLI's config). */
+  /** The scene's own folder (iam/, versions/, aws-N/ for the AWS CLI; the test may add files). */
   readonly dir: string;
   /** The --iam-dir (users.json), when the scene has one. */
   readonly iamDir: string | undefined;
@@ -97,8 +105,15 @@ function gatewayOptions(options: SceneOptions, iamDir?: string, versionDir?: str
   };
 }
 
-export async function startScene<U extends string = never>(options: SceneOptions<U> = {}): Promise<Scene<U>> {
+export async function startScene<U extends string = never>(source: SceneSource<U> = {}): Promise<Scene<U>> {
   const dir = await makeTempDir('vgwrdma-scene-');
+  let options: SceneOptions<U>;
+  try {
+    options = typeof source === 'function' ? await source(dir) : source;
+  } catch (err) {
+    await removeDir(dir);
+    throw err;
+  }
   const users = (options.users ?? {}) as Readonly<Record<U, IamUser>>;
   const iamDir = options.users !== undefined || options.iam ? join(dir, 'iam') : undefined;
   const versionDir = options.versioning ? join(dir, 'versions') : undefined;

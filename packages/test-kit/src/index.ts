@@ -44,7 +44,13 @@ export {
   startApp,
   startGateway,
 } from './gateway-process.js';
-export { type Scene, type SceneOptions, type SceneRdma, startScene } from './gateway-scene.js';
+export {
+  type Scene,
+  type SceneOptions,
+  type SceneRdma,
+  type SceneSource,
+  startScene,
+} from './gateway-scene.js';
 export {
   checkInProgress,
   DOC_HAPROXY_EXAMPLE,

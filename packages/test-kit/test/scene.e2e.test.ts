@@ -3,6 +3,7 @@
 // tests; a second sceneTest is a second gateway; expectS3Error passes on the named code and status
 // and fails the test otherwise; startScene's stop() leaves no process and no folder.
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { GetObjectCommand, ListBucketsCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { describe, expect } from 'vitest';
 import { AWS_BIN, startScene } from '../src/index.js';
@@ -12,6 +13,11 @@ const BOB = { access: 'scene-bob', secret: 'scene-bob-secret' };
 
 const test = sceneTest({ users: { bob: BOB }, buckets: ['scene-bucket'] });
 const other = sceneTest({ globalArgs: ['--readonly'] });
+let givenDir: string | undefined;
+const fromDir = sceneTest((dir) => {
+  givenDir = dir;
+  return { globalArgs: ['--access-log', join(dir, 'access.log')] };
+});
 
 let firstUrl: string | undefined;
 
@@ -45,6 +51,11 @@ describe('sceneTest', { timeout: 60_000 }, () => {
       s3.send(new PutObjectCommand({ Bucket: 'read-only', Key: 'k', Body: 'v' })),
       'AccessDenied',
     );
+  });
+
+  fromDir('options may be a function of the scene folder', async ({ scene }) => {
+    expect(scene.dir).toBe(givenDir);
+    expect(scene.gw.stdout() + scene.gw.stderr()).toContain(join(scene.dir, 'access.log'));
   });
 
   test('expectS3Error fails on a success, another code or another status', async ({ s3 }) => {

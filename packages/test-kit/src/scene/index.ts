@@ -2,4 +2,4 @@
 // own; the main entry stays usable from plain node scripts such as bench/).
 export { expectS3Error } from './expect-s3-error.js';
 export { rejectionOf } from './rejection-of.js';
-export { type SceneSource, sceneTest } from './scene-test.js';
+export { sceneTest } from './scene-test.js';

@@ -6,12 +6,7 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import { test } from 'vitest';
 import type { AwsRunner } from '../aws-cli.js';
-import { type Scene, type SceneOptions, startScene } from '../gateway-scene.js';
-
-/** The options, or a function giving them (called once, when the scene starts). */
-export type SceneSource<U extends string> =
-  | SceneOptions<U>
-  | (() => SceneOptions<U> | Promise<SceneOptions<U>>);
+import { type Scene, type SceneSource, startScene } from '../gateway-scene.js';
 
 function clientsOf<U extends string>(scene: Scene<U>): Record<U, S3Client> {
   const entries = Object.entries(scene.users) as [U, Scene<U>['users'][U]][];
@@ -30,7 +25,7 @@ export function sceneTest<U extends string = never>(source: SceneSource<U> = {})
     test
       // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from this pattern
       .extend('scene', { scope: 'file' }, async ({}, { onCleanup }) => {
-        const scene = await startScene(typeof source === 'function' ? await source() : source);
+        const scene = await startScene(source);
         onCleanup(() => scene.stop());
         return scene;
       })
