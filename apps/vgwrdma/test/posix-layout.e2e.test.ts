@@ -7,36 +7,23 @@ import { readdir, stat } from 'node:fs/promises';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { CreateBucketCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import {
-  type GatewayProcess,
-  killAllChildren,
-  ROOT_CREDENTIALS,
-  removeDir,
-  s3Client,
-  startGateway,
-} from '@vgwrdma/test-kit';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { GatewayProcess } from '@vgwrdma/test-kit';
+import { sceneTest } from '@vgwrdma/test-kit/scene';
+import { describe, expect, it, vi } from 'vitest';
 import { md5Hex } from './helpers/files.js';
 
 const run = promisify(execFile);
 const GETFATTR = ['/usr/bin/getfattr', '/bin/getfattr'].find((path) => existsSync(path));
 
+const bucket = 'layout';
+const test = sceneTest({ buckets: [bucket] });
 let gw: GatewayProcess;
 let client: S3Client;
-const bucket = 'layout';
-
-beforeAll(async () => {
-  gw = await startGateway();
-  client = s3Client(gw.url, ROOT_CREDENTIALS);
-  await client.send(new CreateBucketCommand({ Bucket: bucket }));
-});
-afterAll(async () => {
-  client?.destroy();
-  await gw?.stop();
-  killAllChildren();
-  if (gw) await removeDir(gw.root);
+test.beforeAll(({ scene }) => {
+  gw = scene.gw;
+  client = scene.s3;
 });
 
 /** Parses `getfattr -d -m - -e text` output into name → value (escapes undone). */

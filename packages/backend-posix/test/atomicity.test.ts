@@ -1,3 +1,4 @@
+// Writes are atomic: a failed, aborted or rejected PUT leaves no object and nothing in .sgwtmp.
 import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import {
