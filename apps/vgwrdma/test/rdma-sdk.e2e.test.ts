@@ -207,16 +207,8 @@ describe('vgwrdma --rdma-ip 127.0.0.1: PUT/GET by RDMA', () => {
 
 const limited = sceneTest({
   rdma: true,
-  globalArgs: [
-    '--pool-buf-size',
-    '8MiB',
-    '--pool-buf-count',
-    '1',
-    '--rdma-num-dcis',
-    '1',
-    '--rdma-pool-wait-ms',
-    '300',
-  ],
+  // one buffer, one channel, a short wait for either
+  globalArgs: '--pool-buf-size 8MiB --pool-buf-count 1 --rdma-num-dcis 1 --rdma-pool-wait-ms 300'.split(' '),
   sdk: RDMA_SDK_OPTIONS,
   buckets: ['rdma-limits'],
 });
