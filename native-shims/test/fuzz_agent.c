@@ -19,6 +19,7 @@
 #include "cuobjserver_wrapper.h"
 #include "fuzz_support.h"
 #include "harness.h"
+#include "harness_channel.h"
 #include "harness_softnic.h"
 #include "softnic/auth.h"
 #include "softnic/sock.h"
@@ -26,14 +27,6 @@
 
 #define REG (64u << 10)
 #define DC_KEY 0xffeeddccull
-
-static int raw_connect(uint16_t port) {
-  struct sockaddr_in to = {.sin_family = AF_INET, .sin_port = htons(port), .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-  int fd = sock_connect(&to, NULL, 2000);
-  CHECK(fd >= 0);
-  CHECK_EQ_INT(sock_set_timeouts(fd, 5000), 0);
-  return fd;
-}
 
 /* Read until the agent closes; every frame it sends must parse (it never sends garbage). */
 static void drain_to_eof(int fd) {
@@ -64,11 +57,8 @@ static void check_guards(const rig_t *r) {
 /* A real transfer through the real server, both directions, bytes compared. */
 static void agent_serves(rig_t *r) {
   char tok[TOKEN_CAP];
+  rig_put_checked(r, REG, 77, tok);
   uint64_t base = (uint64_t)(uintptr_t)rig_region(r);
-  mint(r->cli, r->mr, 0, REG, CUOBJ_OP_PUT, tok);
-  test_fill(rig_region(r), REG, 77);
-  CHECK_EQ_INT(cuobj_server_handle_put(r->srv, "k", r->sbuf, base, REG, tok, 0), REG);
-  CHECK(memcmp(r->smem, rig_region(r), REG) == 0);
   memset(r->smem, 0x5a, REG);
   CHECK_EQ_INT(cuobj_server_handle_get(r->srv, "k", r->sbuf, base, REG, tok, 0), REG);
   for (size_t i = 0; i < REG; i++) CHECK(rig_region(r)[i] == 0x5a);
@@ -116,7 +106,7 @@ static int send_frame(int fd, uint64_t *rng, const snic_hdr_t *h) {
  * first frame that is no proper HELLO; and, sometimes, a correct cookie proof read from our own
  * memory. */
 static int open_session(uint16_t port, uint64_t *rng) {
-  int fd = raw_connect(port);
+  int fd = agent_connect(port);
   uint64_t key = test_rand(rng) % 6 ? DC_KEY : fuzz_edge_u64(rng);
   int want_direct = (int)(test_rand(rng) % 2);
   if (test_rand(rng) % 10 == 0) { /* not a proper HELLO: any type, any length, short payloads */
@@ -175,7 +165,7 @@ static void expect_error_then_eof(int fd) {
 }
 
 static int session(uint16_t port) {
-  int fd = raw_connect(port);
+  int fd = agent_connect(port);
   CHECK_EQ_INT(gateway_handshake(fd, DC_KEY, 0, NULL).status, 0);
   return fd;
 }

@@ -20,6 +20,7 @@
 #include "cuobjserver_wrapper.h"
 #include "fuzz_support.h"
 #include "harness.h"
+#include "harness_channel.h"
 #include "harness_softnic.h"
 #include "softnic/auth.h"
 #include "softnic/sock.h"
@@ -133,21 +134,15 @@ static int allowed(ssize_t rc) {
 static void hostile_agent(void) {
   uint64_t runs = fuzz_runs(300);
   fake_t f = {.rng = fuzz_seed("hostile_agent")};
-  struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-  f.lfd = sock_listen(&a, &f.port);
-  CHECK(f.lfd >= 0);
+  f.lfd = loopback_listen(&f.port);
   CHECK(pthread_create(&f.th, NULL, fake_main, &f) == 0);
   alarm(600);
 
   cuobj_server_t *s = test_server(0, 2000);
   uint8_t *mem = cuobj_server_alloc_host_buffer(s, SBUF);
   cuobj_rdma_buffer_t *b = cuobj_server_register_buffer(s, mem, SBUF);
-  cuobj_token_t t = {.addr = 0x10000, .size = XFER, .rkey = 1, .gid_present = 1, .dctn = f.port};
-  t.gid[10] = t.gid[11] = 0xff;
-  t.gid[12] = 127;
-  t.gid[15] = 1;
   char tok[TOKEN_CAP];
-  CHECK(cuobj_token_format(&t, tok, sizeof tok) == 81);
+  loopback_token(0x10000, XFER, f.port, tok);
   uint64_t ok = 0, rng = f.rng ^ 0xabcdef;
   for (uint64_t i = 0; i < runs; i++) {
     memset(mem, 0x33, SBUF);
@@ -213,10 +208,8 @@ static void pid_liar(int lfd) {
 }
 
 static void agent_naming_another_pid(void) {
-  struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
   uint16_t port;
-  int lfd = sock_listen(&a, &port);
-  CHECK(lfd >= 0);
+  int lfd = loopback_listen(&port);
   fflush(NULL);
   pid_t child = fork();
   CHECK(child >= 0);
@@ -225,12 +218,8 @@ static void agent_naming_another_pid(void) {
   cuobj_server_t *s = test_server(1, 5000); /* the direct path allowed, as by default */
   uint8_t *mem = cuobj_server_alloc_host_buffer(s, XFER);
   cuobj_rdma_buffer_t *b = cuobj_server_register_buffer(s, mem, XFER);
-  cuobj_token_t t = {.addr = 0x10000, .size = XFER, .rkey = 1, .gid_present = 1, .dctn = port};
-  t.gid[10] = t.gid[11] = 0xff;
-  t.gid[12] = 127;
-  t.gid[15] = 1;
   char tok[TOKEN_CAP];
-  CHECK(cuobj_token_format(&t, tok, sizeof tok) == 81);
+  loopback_token(0x10000, XFER, port, tok);
   CHECK_EQ_INT(cuobj_server_handle_put(s, "k", b, 0x10000, XFER, tok, 0), -EACCES);
   int st;
   CHECK(waitpid(child, &st, 0) == child);

@@ -11,6 +11,7 @@
 
 #include "cuobjserver_wrapper.h"
 #include "harness.h"
+#include "harness_channel.h"
 #include "harness_softnic.h"
 #include "softnic/sock.h"
 
@@ -39,9 +40,11 @@ static void *worker_main(void *arg) {
 static void sixteen_sync_threads(int direct) {
   peer_t p;
   peer_start(&p, NCH * SLICE, 8, direct, 0xffeeddcc, NULL);
-  cuobj_server_t *s = test_server(direct, 10000);
-  uint8_t *mem = cuobj_server_alloc_host_buffer(s, NCH * SLICE);
-  cuobj_rdma_buffer_t *b = cuobj_server_register_buffer(s, mem, NCH * SLICE);
+  served_t sv;
+  served_open(&sv, direct, 10000, NCH * SLICE);
+  cuobj_server_t *s = sv.s;
+  uint8_t *mem = sv.mem;
+  cuobj_rdma_buffer_t *b = sv.b;
   worker_t w[NCH];
   pthread_t th[NCH];
   for (int get = 0; get <= 1; get++) {
@@ -63,9 +66,7 @@ static void sixteen_sync_threads(int direct) {
   cuobj_server_stats_t st = stats_of(s);
   CHECK_EQ_INT(direct ? st.direct_transfers : st.tcp_transfers, 2 * NCH * 4);
   CHECK(st.connects >= 1 && st.connects <= NCH); /* cached per agent, one per concurrent user */
-  cuobj_server_deregister_buffer(s, b);
-  cuobj_server_free_host_buffer(s, mem);
-  cuobj_server_destroy(s);
+  served_close(&sv);
   peer_stop(&p);
 }
 static void sync_threads_direct(void) { sixteen_sync_threads(1); }
@@ -75,9 +76,11 @@ static void twenty_async(int direct) {
   enum { N = 20 };
   peer_t p;
   peer_start(&p, N * SLICE, 9, direct, 0xffeeddcc, NULL);
-  cuobj_server_t *s = test_server(direct, 10000);
-  uint8_t *mem = cuobj_server_alloc_host_buffer(s, N * SLICE);
-  cuobj_rdma_buffer_t *b = cuobj_server_register_buffer(s, mem, N * SLICE);
+  served_t sv;
+  served_open(&sv, direct, 10000, N * SLICE);
+  cuobj_server_t *s = sv.s;
+  uint8_t *mem = sv.mem;
+  cuobj_rdma_buffer_t *b = sv.b;
   for (int i = 0; i < N; i++) {
     char tok[TOKEN_CAP];
     peer_token(&p, (size_t)i * SLICE, SLICE, CUOBJ_OP_PUT, tok);
@@ -95,9 +98,7 @@ static void twenty_async(int direct) {
     got += k;
   }
   CHECK(peer_hash(&p, 0, N * SLICE) == test_hash(mem, N * SLICE));
-  cuobj_server_deregister_buffer(s, b);
-  cuobj_server_free_host_buffer(s, mem);
-  cuobj_server_destroy(s);
+  served_close(&sv);
   peer_stop(&p);
 }
 static void async_direct(void) { twenty_async(1); }
@@ -106,19 +107,14 @@ static void async_tcp(void) { twenty_async(0); }
 /* A listener that never accepts: connect succeeds (backlog), the handshake never answers, so a
  * transfer to it stays in flight until the socket timeout. */
 static void busy_channel_refused(void) {
-  struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
   uint16_t port;
-  int lfd = sock_listen(&a, &port);
-  CHECK(lfd >= 0);
-  cuobj_server_t *s = test_server(0, 1500);
-  uint8_t *mem = cuobj_server_alloc_host_buffer(s, 8192);
-  cuobj_rdma_buffer_t *b = cuobj_server_register_buffer(s, mem, 8192);
-  cuobj_token_t t = {.addr = 0x1000, .size = 4096, .rkey = 1, .gid_present = 1, .dctn = port};
-  t.gid[10] = t.gid[11] = 0xff;
-  t.gid[12] = 127;
-  t.gid[15] = 1;
+  int lfd = loopback_listen(&port);
+  served_t sv;
+  served_open(&sv, 0, 1500, 8192);
+  cuobj_server_t *s = sv.s;
+  cuobj_rdma_buffer_t *b = sv.b;
   char tok[TOKEN_CAP];
-  CHECK(cuobj_token_format(&t, tok, sizeof tok) == 81);
+  loopback_token(0x1000, 4096, port, tok);
   uint16_t ch = cuobj_server_allocate_channel(s);
   CHECK_EQ_INT(cuobj_server_submit_get(s, "k", b, 0, 0x1000, 4096, tok, ch, 1), 0);
   /* while it is in flight: */
@@ -134,8 +130,8 @@ static void busy_channel_refused(void) {
   CHECK_EQ_INT(ev[0].status, -ETIMEDOUT);
   CHECK_EQ_INT(cuobj_server_free_channel(s, ch), 0);
   CHECK_EQ_INT(cuobj_server_deregister_buffer(s, b), 0);
-  cuobj_server_free_host_buffer(s, mem);
-  cuobj_server_destroy(s);
+  sv.b = NULL;
+  served_close(&sv);
   close(lfd);
 }
 
@@ -177,21 +173,16 @@ static void *trickle_main(void *arg) {
 }
 
 static void cancel_trickled(int handshake) {
-  struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
   uint16_t port;
-  trickler_t tr = {.lfd = sock_listen(&a, &port), .handshake = handshake};
-  CHECK(tr.lfd >= 0);
+  trickler_t tr = {.lfd = loopback_listen(&port), .handshake = handshake};
   pthread_t th;
   CHECK(pthread_create(&th, NULL, trickle_main, &tr) == 0);
-  cuobj_server_t *s = test_server(0, 2000);
-  uint8_t *mem = cuobj_server_alloc_host_buffer(s, 8192);
-  cuobj_rdma_buffer_t *b = cuobj_server_register_buffer(s, mem, 8192);
-  cuobj_token_t t = {.addr = 0x1000, .size = 4096, .rkey = 1, .gid_present = 1, .dctn = port};
-  t.gid[10] = t.gid[11] = 0xff;
-  t.gid[12] = 127;
-  t.gid[15] = 1;
+  served_t sv;
+  served_open(&sv, 0, 2000, 8192);
+  cuobj_server_t *s = sv.s;
+  cuobj_rdma_buffer_t *b = sv.b;
   char tok[TOKEN_CAP];
-  CHECK(cuobj_token_format(&t, tok, sizeof tok) == 81);
+  loopback_token(0x1000, 4096, port, tok);
   uint16_t ch = cuobj_server_allocate_channel(s);
   CHECK_EQ_INT(cuobj_server_cancel_channel(s, ch), 0); /* nothing running: no effect on the next */
   CHECK_EQ_INT(cuobj_server_submit_put(s, "k", b, 0, 0x1000, 4096, tok, ch, 7), 0);
@@ -207,8 +198,8 @@ static void cancel_trickled(int handshake) {
   CHECK_EQ_INT(cuobj_server_free_channel(s, ch), 0);
   CHECK_EQ_INT(cuobj_server_cancel_channel(s, ch), -EINVAL); /* freed */
   CHECK_EQ_INT(cuobj_server_deregister_buffer(s, b), 0);
-  cuobj_server_free_host_buffer(s, mem);
-  cuobj_server_destroy(s);
+  sv.b = NULL;
+  served_close(&sv);
   pthread_join(th, NULL); /* the agent saw its socket shut down */
   CHECK(tr.bytes_sent > 0 && tr.bytes_sent < (handshake ? 40 : 4096));
   close(tr.lfd);

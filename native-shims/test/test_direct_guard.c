@@ -26,6 +26,7 @@
 
 #include "cuobjserver_wrapper.h"
 #include "harness.h"
+#include "harness_channel.h"
 #include "harness_softnic.h"
 #include "softnic/sock.h"
 #include "softnic/wire.h"
@@ -50,11 +51,7 @@ static cuobj_server_t *server(int direct_privileged) {
 }
 
 static void token_for(uint16_t port, uint64_t addr, uint32_t size, char out[TOKEN_CAP]) {
-  cuobj_token_t t = {.addr = addr, .size = size, .rkey = 1, .gid_present = 1, .dctn = port};
-  t.gid[10] = t.gid[11] = 0xff;
-  t.gid[12] = 127;
-  t.gid[15] = 1;
-  CHECK(cuobj_token_format(&t, out, TOKEN_CAP) == 81);
+  loopback_token(addr, size, port, out);
 }
 
 /* ---- the victim program, installed in a temp dir (setuid root or plain) ------------------ */

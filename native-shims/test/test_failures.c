@@ -11,19 +11,13 @@
 
 #include "cuobjserver_wrapper.h"
 #include "harness.h"
+#include "harness_channel.h"
 #include "harness_softnic.h"
 #include "softnic/sock.h"
 
 #define BIG (64u << 20)
 
-static int64_t wait_one(cuobj_server_t *s, uint64_t tag) {
-  struct pollfd pf = {.fd = cuobj_server_completion_fd(s), .events = POLLIN};
-  CHECK(poll(&pf, 1, 30000) == 1);
-  cuobj_async_event_t ev;
-  CHECK_EQ_INT(cuobj_server_poll_completions(s, &ev, 1), 1);
-  CHECK(ev.user_tag == tag);
-  return ev.status;
-}
+static int64_t wait_one(cuobj_server_t *s, uint64_t tag) { return await_completion(s, tag, 30000); }
 
 /* The victim is frozen (SIGSTOP) after its connection is established and cached, so the next
  * transfer deterministically cannot finish; then it is killed while that transfer is in flight. */
@@ -31,9 +25,11 @@ static void killed_mid_transfer(int direct, int get) {
   peer_t victim, next;
   peer_start(&victim, BIG, 1, direct, 0xffeeddcc, NULL);
   peer_start(&next, BIG, 2, direct, 0xffeeddcc, NULL);
-  cuobj_server_t *s = test_server(direct, 10000);
-  uint8_t *mem = cuobj_server_alloc_host_buffer(s, BIG);
-  cuobj_rdma_buffer_t *b = cuobj_server_register_buffer(s, mem, BIG);
+  served_t sv;
+  served_open(&sv, direct, 10000, BIG);
+  cuobj_server_t *s = sv.s;
+  uint8_t *mem = sv.mem;
+  cuobj_rdma_buffer_t *b = sv.b;
   uint16_t ch = cuobj_server_allocate_channel(s);
   char tok[TOKEN_CAP];
   peer_token(&victim, 0, BIG, get ? CUOBJ_OP_GET : CUOBJ_OP_PUT, tok);
@@ -62,9 +58,7 @@ static void killed_mid_transfer(int direct, int get) {
   CHECK_EQ_INT(cuobj_server_handle_put(s, "k", b, next.addr, BIG, tok, ch), BIG);
   CHECK(peer_hash(&next, 0, BIG) == test_hash(mem, BIG));
   CHECK_EQ_INT(cuobj_server_free_channel(s, ch), 0);
-  cuobj_server_deregister_buffer(s, b);
-  cuobj_server_free_host_buffer(s, mem);
-  cuobj_server_destroy(s);
+  served_close(&sv);
   peer_stop(&next);
 }
 static void killed_get_direct(void) { killed_mid_transfer(1, 1); }
@@ -80,9 +74,11 @@ static void killed_at_varying_points(int direct) {
   peer_t victims[ROUNDS], next;
   for (int i = 0; i < ROUNDS; i++) peer_start(&victims[i], BIG, (uint64_t)i + 10, direct, 0xffeeddcc, NULL);
   peer_start(&next, 4096, 2, direct, 0xffeeddcc, NULL);
-  cuobj_server_t *s = test_server(direct, 10000);
-  uint8_t *mem = cuobj_server_alloc_host_buffer(s, BIG);
-  cuobj_rdma_buffer_t *b = cuobj_server_register_buffer(s, mem, BIG);
+  served_t sv;
+  served_open(&sv, direct, 10000, BIG);
+  cuobj_server_t *s = sv.s;
+  uint8_t *mem = sv.mem;
+  cuobj_rdma_buffer_t *b = sv.b;
   int errors = 0;
   for (int i = 0; i < ROUNDS; i++) {
     char tok[TOKEN_CAP];
@@ -103,33 +99,21 @@ static void killed_at_varying_points(int direct) {
   test_fill(mem, 4096, 5);
   CHECK_EQ_INT(cuobj_server_handle_get(s, "k", b, next.addr, 4096, tok, 1), 4096);
   CHECK(peer_hash(&next, 0, 4096) == test_hash(mem, 4096));
-  cuobj_server_deregister_buffer(s, b);
-  cuobj_server_free_host_buffer(s, mem);
-  cuobj_server_destroy(s);
+  served_close(&sv);
   peer_stop(&next);
 }
 static void killed_varying_direct(void) { killed_at_varying_points(1); }
 static void killed_varying_tcp(void) { killed_at_varying_points(0); }
 
 static void agent_not_there(void) {
-  struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
   uint16_t port;
-  int lfd = sock_listen(&a, &port);
-  CHECK(lfd >= 0);
-  close(lfd); /* the port is now (almost certainly) closed: connect is refused */
-  cuobj_server_t *s = test_server(1, 2000);
-  uint8_t *mem = cuobj_server_alloc_host_buffer(s, 4096);
-  cuobj_rdma_buffer_t *b = cuobj_server_register_buffer(s, mem, 4096);
-  cuobj_token_t t = {.addr = 0x1000, .size = 4096, .rkey = 1, .gid_present = 1, .dctn = port};
-  t.gid[10] = t.gid[11] = 0xff;
-  t.gid[12] = 127;
-  t.gid[15] = 1;
+  close(loopback_listen(&port)); /* the port is now (almost certainly) closed: connect is refused */
+  served_t sv;
+  served_open(&sv, 1, 2000, 4096);
   char tok[TOKEN_CAP];
-  CHECK(cuobj_token_format(&t, tok, sizeof tok) == 81);
-  CHECK_EQ_INT(cuobj_server_handle_get(s, "k", b, 0x1000, 4096, tok, 0), -ENODEV);
-  cuobj_server_deregister_buffer(s, b);
-  cuobj_server_free_host_buffer(s, mem);
-  cuobj_server_destroy(s);
+  loopback_token(0x1000, 4096, port, tok);
+  CHECK_EQ_INT(cuobj_server_handle_get(sv.s, "k", sv.b, 0x1000, 4096, tok, 0), -ENODEV);
+  served_close(&sv);
 }
 
 /* The cached connection belongs to an agent that has gone; a new agent took its port. */

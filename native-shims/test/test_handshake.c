@@ -14,6 +14,7 @@
 
 #include "cuobjserver_wrapper.h"
 #include "harness.h"
+#include "harness_channel.h"
 #include "harness_softnic.h"
 #include "softnic/auth.h"
 #include "softnic/sock.h"
@@ -22,14 +23,6 @@
 #define REG (64u << 10)
 #define DC_KEY 0xffeeddccull
 #define SECRET_KEY 0x0123456789abcdefull /* distinct bytes: easy to spot in a byte stream */
-
-static int raw_connect(uint16_t port) {
-  struct sockaddr_in to = {.sin_family = AF_INET, .sin_port = htons(port), .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-  int fd = sock_connect(&to, NULL, 2000);
-  CHECK(fd >= 0);
-  CHECK_EQ_INT(sock_set_timeouts(fd, 5000), 0);
-  return fd;
-}
 
 /* ---- a listener that is no agent: records what the gateway sends ----------------------- */
 
@@ -73,16 +66,10 @@ static int contains(const uint8_t *hay, size_t n, const uint8_t *needle, size_t 
 /* One transfer against an impostor; returns the HELLO's nonce (payload) for freshness checks. */
 static void gateway_meets_impostor(cuobj_server_t *s, cuobj_rdma_buffer_t *b, uint8_t nonce[SNIC_NONCE_LEN]) {
   impostor_t m = {0};
-  struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-  m.lfd = sock_listen(&a, &m.port);
-  CHECK(m.lfd >= 0);
+  m.lfd = loopback_listen(&m.port);
   CHECK(pthread_create(&m.th, NULL, impostor_main, &m) == 0);
-  cuobj_token_t t = {.addr = 0x10000, .size = 4096, .rkey = 1, .gid_present = 1, .dctn = m.port};
-  t.gid[10] = t.gid[11] = 0xff;
-  t.gid[12] = 127;
-  t.gid[15] = 1;
   char tok[TOKEN_CAP];
-  CHECK(cuobj_token_format(&t, tok, sizeof tok) == 81);
+  loopback_token(0x10000, 4096, m.port, tok);
   ssize_t rc = cuobj_server_handle_put(s, "k", b, 0x10000, 4096, tok, 0);
   pthread_join(m.th, NULL);
   close(m.lfd);
@@ -135,7 +122,7 @@ static void wrong_key_gateway_refused_by_agent(void) {
   test_fill(rig_region(&r), REG, 5);
   uint64_t before = test_hash(rig_region(&r), REG);
   uint16_t port = (uint16_t)rdma_host_client_agent_port(r.cli);
-  int fd = raw_connect(port);
+  int fd = agent_connect(port);
   int agent_proof_ok = 1;
   snic_hdr_t ack = gateway_handshake(fd, DC_KEY ^ 0x10, 1, &agent_proof_ok);
   CHECK_EQ_INT(agent_proof_ok, 0); /* and a gateway checks that first: it would not even send AUTH */
@@ -204,12 +191,12 @@ static void replayed_gateway_proof_refused(void) {
   uint16_t port = (uint16_t)rdma_host_client_agent_port(r.cli);
   uint8_t ns[SNIC_NONCE_LEN], na1[SNIC_NONCE_LEN], na2[SNIC_NONCE_LEN], mac[SNIC_MAC_LEN];
   test_fill(ns, sizeof ns, 1);
-  int fd = raw_connect(port);
+  int fd = agent_connect(port);
   hello(fd, ns, na1);
   snic_mac_server(DC_KEY, na1, ns, mac);
   CHECK_EQ_INT(auth(fd, mac), 0); /* the genuine proof */
   close(fd);
-  fd = raw_connect(port); /* an eavesdropper replays the same HELLO and the recorded proof */
+  fd = agent_connect(port); /* an eavesdropper replays the same HELLO and the recorded proof */
   hello(fd, ns, na2);
   CHECK(memcmp(na1, na2, SNIC_NONCE_LEN) != 0);
   CHECK_EQ_INT(auth(fd, mac), -EACCES);

@@ -12,20 +12,13 @@
 
 #include "cuobjserver_wrapper.h"
 #include "harness.h"
+#include "harness_channel.h"
 #include "harness_softnic.h"
 #include "softnic/auth.h"
 #include "softnic/sock.h"
 #include "softnic/wire.h"
 
 #define REG (64u << 10)
-
-static int raw_connect(uint16_t port) {
-  struct sockaddr_in to = {.sin_family = AF_INET, .sin_port = htons(port), .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-  int fd = sock_connect(&to, NULL, 2000);
-  CHECK(fd >= 0);
-  CHECK_EQ_INT(sock_set_timeouts(fd, 5000), 0);
-  return fd;
-}
 
 static snic_hdr_t hello_ack(int fd, uint64_t dc_key, int want_direct) {
   return gateway_handshake(fd, dc_key, want_direct, NULL);
@@ -35,11 +28,7 @@ static snic_hdr_t hello_ack(int fd, uint64_t dc_key, int want_direct) {
  * (deregister waits for pins: a leaked pin would hang here). */
 static void agent_still_healthy(rig_t *r) {
   char tok[TOKEN_CAP];
-  uint64_t base = (uint64_t)(uintptr_t)rig_region(r);
-  mint(r->cli, r->mr, 0, REG, CUOBJ_OP_PUT, tok);
-  test_fill(rig_region(r), REG, 4);
-  CHECK_EQ_INT(cuobj_server_handle_put(r->srv, "k", r->sbuf, base, REG, tok, 0), REG);
-  CHECK(memcmp(r->smem, rig_region(r), REG) == 0);
+  rig_put_checked(r, REG, 4, tok);
 }
 
 static void agent_refuses_truncated_and_malformed(void) {
@@ -51,7 +40,7 @@ static void agent_refuses_truncated_and_malformed(void) {
   uint8_t raw[SNIC_HDR_LEN];
 
   /* 1. half a HELLO, then hang up */
-  int fd = raw_connect(port);
+  int fd = agent_connect(port);
   snic_hdr_t h = snic_hdr_make(SNIC_HELLO);
   h.length = SNIC_NONCE_LEN;
   snic_hdr_pack(&h, raw);
@@ -59,14 +48,14 @@ static void agent_refuses_truncated_and_malformed(void) {
   close(fd);
 
   /* 2. bad magic in the first frame */
-  fd = raw_connect(port);
+  fd = agent_connect(port);
   raw[0] ^= 0xff;
   CHECK_EQ_INT(sock_send_all(fd, raw, SNIC_HDR_LEN), 0);
   agent_expect_error_then_eof(fd);
   close(fd);
 
   /* 3. unknown message type after a good handshake */
-  fd = raw_connect(port);
+  fd = agent_connect(port);
   CHECK_EQ_INT(hello_ack(fd, 0xffeeddcc, 0).status, 0);
   snic_hdr_t bogus = snic_hdr_make(200);
   CHECK_EQ_INT(sock_send_hdr(fd, &bogus, NULL, 0), 0);
@@ -74,7 +63,7 @@ static void agent_refuses_truncated_and_malformed(void) {
   close(fd);
 
   /* 4. WRITE whose DATA frame is cut short: the pin must be released when the peer vanishes */
-  fd = raw_connect(port);
+  fd = agent_connect(port);
   hello_ack(fd, 0xffeeddcc, 0);
   snic_hdr_t ready = agent_ask(fd, SNIC_WRITE_REQ, rkey, base, 4096, 0);
   CHECK_EQ_INT(ready.type, SNIC_WRITE_READY);
@@ -90,7 +79,7 @@ static void agent_refuses_truncated_and_malformed(void) {
   /* 5. DATA frames out of order, too long, or of the wrong type are protocol errors */
   struct { uint8_t type; uint64_t off, len; } bad[] = {{SNIC_DATA, 8, 8}, {SNIC_DATA, 0, 4097}, {SNIC_READ_REQ, 0, 8}};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-    fd = raw_connect(port);
+    fd = agent_connect(port);
     hello_ack(fd, 0xffeeddcc, 0);
     CHECK_EQ_INT(agent_ask(fd, SNIC_WRITE_REQ, rkey, base, 4096, 0).status, 0);
     snic_hdr_t f = snic_hdr_make(bad[i].type);
@@ -102,7 +91,7 @@ static void agent_refuses_truncated_and_malformed(void) {
   }
 
   /* 6. a truncated header in the middle of a session */
-  fd = raw_connect(port);
+  fd = agent_connect(port);
   hello_ack(fd, 0xffeeddcc, 0);
   snic_hdr_t rr = snic_hdr_make(SNIC_READ_REQ);
   snic_hdr_pack(&rr, raw);
@@ -121,13 +110,13 @@ static void cookie_proof_required_for_direct(void) {
   uint32_t rkey = rdma_host_mr_rkey(r.mr);
 
   /* a server that does not ask for the direct path is not shown the cookie */
-  int fd = raw_connect(port);
+  int fd = agent_connect(port);
   snic_hdr_t a = hello_ack(fd, 0xffeeddcc, 0);
   CHECK_EQ_INT(a.flags & SNIC_FLAG_DIRECT, 0);
   CHECK_EQ_INT(a.arg, 0);
   close(fd);
 
-  fd = raw_connect(port);
+  fd = agent_connect(port);
   a = hello_ack(fd, 0xffeeddcc, 1);
   CHECK(a.flags & SNIC_FLAG_DIRECT);
   CHECK_EQ_INT(a.length, SNIC_COOKIE_LEN);
@@ -268,10 +257,8 @@ static void *fake_main(void *arg) {
 }
 
 static void fake_start(fake_t *f, int mode) {
-  struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
   f->mode = mode;
-  f->lfd = sock_listen(&a, &f->port);
-  CHECK(f->lfd >= 0);
+  f->lfd = loopback_listen(&f->port);
   CHECK(pthread_create(&f->th, NULL, fake_main, f) == 0);
 }
 
@@ -286,16 +273,14 @@ static void server_survives_bad_agent(void) {
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     fake_t f;
     fake_start(&f, cases[i].mode);
-    cuobj_server_t *s = test_server(0, 500);
-    uint8_t *mem = cuobj_server_alloc_host_buffer(s, 8192);
+    served_t sv;
+    served_open(&sv, 0, 500, 8192);
+    cuobj_server_t *s = sv.s;
+    uint8_t *mem = sv.mem;
+    cuobj_rdma_buffer_t *b = sv.b;
     memset(mem, 0x33, 8192);
-    cuobj_rdma_buffer_t *b = cuobj_server_register_buffer(s, mem, 8192);
-    cuobj_token_t t = {.addr = 0x10000, .size = 4096, .rkey = 1, .gid_present = 1, .dctn = f.port};
-    t.gid[10] = t.gid[11] = 0xff;
-    t.gid[12] = 127;
-    t.gid[15] = 1;
     char tok[TOKEN_CAP];
-    CHECK(cuobj_token_format(&t, tok, sizeof tok) == 81);
+    loopback_token(0x10000, 4096, f.port, tok);
     ssize_t rc = cases[i].mode == 4 ? cuobj_server_handle_get(s, "k", b, 0x10000, 4096, tok, 0)
                                     : cuobj_server_handle_put(s, "k", b, 0x10000, 4096, tok, 0);
     if (rc != cases[i].want) {
@@ -304,9 +289,7 @@ static void server_survives_bad_agent(void) {
     }
     for (int k = 4096; k < 8192; k++) CHECK(mem[k] == 0x33); /* nothing past the transfer */
     CHECK_EQ_INT(stats_of(s).failed_transfers, 1);
-    cuobj_server_deregister_buffer(s, b);
-    cuobj_server_free_host_buffer(s, mem);
-    cuobj_server_destroy(s);
+    served_close(&sv);
     fake_stop(&f);
   }
 }

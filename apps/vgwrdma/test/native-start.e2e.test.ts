@@ -1,27 +1,11 @@
 // The built gateway and its native library: at start it logs one line saying which
 // libvgwrdma_shims it loaded, from where, and which kernels are active; with a VGWRDMA_SHIM_DIR
 // that lacks the library it does not start, and says which directory it looked in.
-import {
-  assertBuilt,
-  killAllChildren,
-  makeTempDir,
-  ROOT_CREDENTIALS,
-  removeDir,
-  runMain,
-  startGateway,
-} from '@vgwrdma/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTempDir, ROOT_CREDENTIALS, removeDir, runMain, startGateway } from '@vgwrdma/test-kit';
+import { appWorkDir } from '@vgwrdma/test-kit/scene';
+import { describe, expect, it } from 'vitest';
 
-let work: string;
-
-beforeAll(async () => {
-  assertBuilt();
-  work = await makeTempDir('vgwrdma-native-');
-});
-afterAll(async () => {
-  killAllChildren();
-  await removeDir(work);
-});
+const workDir = appWorkDir('vgwrdma-native-');
 
 function logLines(stderr: string): Record<string, unknown>[] {
   return stderr
@@ -56,7 +40,7 @@ describe('native library at start', () => {
   it('refuses to start when VGWRDMA_SHIM_DIR lacks the library, naming the directory', async () => {
     const empty = await makeTempDir('vgwrdma-no-shim-');
     try {
-      const result = await runMain(['--port', '127.0.0.1:0', 'posix', work], {
+      const result = await runMain(['--port', '127.0.0.1:0', 'posix', workDir()], {
         ROOT_ACCESS_KEY_ID: ROOT_CREDENTIALS.access,
         ROOT_SECRET_ACCESS_KEY: ROOT_CREDENTIALS.secret,
         VGWRDMA_SHIM_DIR: empty,

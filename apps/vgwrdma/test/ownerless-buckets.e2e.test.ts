@@ -26,20 +26,11 @@ import {
   startIamScene,
   writeUsers,
 } from '@vgwrdma/test-kit';
+import { expectS3Error } from '@vgwrdma/test-kit/scene';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const ALICE: IamUser = { access: 'alice-key', secret: 'alice-secret', role: 'userplus' };
 const CAROL: IamUser = { access: 'carol-key', secret: 'carol-secret', role: 'userplus' };
-
-async function failure(p: Promise<unknown>): Promise<{ name: string; status?: number } | undefined> {
-  return p.then(
-    () => undefined,
-    (e: { name?: string; $metadata?: { httpStatusCode?: number } }) => ({
-      name: e.name ?? 'Error',
-      ...(e.$metadata?.httpStatusCode === undefined ? {} : { status: e.$metadata.httpStatusCode }),
-    }),
-  );
-}
 
 /** A bucket directory made by hand, as an operator would: no ACL attribute, one object file. */
 async function handmadeBucket(root: string, name: string): Promise<void> {
@@ -82,19 +73,20 @@ describe('buckets without a recorded owner', () => {
   it('refuses a userplus account’s CreateBucket on a handmade directory, and keeps it unreadable and unwritable', async () => {
     const alice = scene.client(ALICE);
     // The attack: on the old code this answered 200 and Alice owned the bucket from then on.
-    expect(await failure(alice.send(new CreateBucketCommand({ Bucket: 'handmade' })))).toEqual({
-      name: 'BucketAlreadyExists',
-      status: 409,
-    });
-    expect(
-      await failure(alice.send(new GetObjectCommand({ Bucket: 'handmade', Key: 'payroll.csv' }))),
-    ).toMatchObject({ name: 'AccessDenied' });
-    expect(
-      await failure(alice.send(new PutObjectCommand({ Bucket: 'handmade', Key: 'payroll.csv', Body: 'x' }))),
-    ).toMatchObject({ name: 'AccessDenied' });
-    expect(await failure(alice.send(new ListObjectsV2Command({ Bucket: 'handmade' })))).toMatchObject({
-      name: 'AccessDenied',
-    });
+    await expectS3Error(
+      alice.send(new CreateBucketCommand({ Bucket: 'handmade' })),
+      'BucketAlreadyExists',
+      409,
+    );
+    await expectS3Error(
+      alice.send(new GetObjectCommand({ Bucket: 'handmade', Key: 'payroll.csv' })),
+      'AccessDenied',
+    );
+    await expectS3Error(
+      alice.send(new PutObjectCommand({ Bucket: 'handmade', Key: 'payroll.csv', Body: 'x' })),
+      'AccessDenied',
+    );
+    await expectS3Error(alice.send(new ListObjectsV2Command({ Bucket: 'handmade' })), 'AccessDenied');
     const mine = await alice.send(new ListBucketsCommand({}));
     expect((mine.Buckets ?? []).map((b) => b.Name)).not.toContain('handmade');
     expect((await ownersOf(scene.gw.url)).handmade).toBeUndefined();
@@ -102,10 +94,11 @@ describe('buckets without a recorded owner', () => {
 
   it('gives it no owner on an admin’s CreateBucket either (BucketAlreadyOwnedByYou, nothing reset)', async () => {
     const root = scene.client(ROOT_CREDENTIALS);
-    expect(await failure(root.send(new CreateBucketCommand({ Bucket: 'handmade-admin' })))).toEqual({
-      name: 'BucketAlreadyOwnedByYou',
-      status: 409,
-    });
+    await expectS3Error(
+      root.send(new CreateBucketCommand({ Bucket: 'handmade-admin' })),
+      'BucketAlreadyOwnedByYou',
+      409,
+    );
     expect((await ownersOf(scene.gw.url))['handmade-admin']).toBeUndefined();
     // Admins serve it as before.
     const got = await root.send(new GetObjectCommand({ Bucket: 'handmade-admin', Key: 'payroll.csv' }));
@@ -122,10 +115,11 @@ describe('buckets without a recorded owner', () => {
     expect((await alice.send(new GetBucketAclCommand({ Bucket: 'alice-own' }))).Owner?.ID).toBe(ALICE.access);
     const kept = await alice.send(new GetObjectCommand({ Bucket: 'alice-own', Key: 'k' }));
     expect(await kept.Body?.transformToString()).toBe('kept');
-    expect(await failure(carol.send(new CreateBucketCommand({ Bucket: 'alice-own' })))).toEqual({
-      name: 'BucketAlreadyExists',
-      status: 409,
-    });
+    await expectS3Error(
+      carol.send(new CreateBucketCommand({ Bucket: 'alice-own' })),
+      'BucketAlreadyExists',
+      409,
+    );
   });
 
   it('gives it to an account by the admin CLI’s change-bucket-owner, and only then', async () => {
@@ -146,9 +140,10 @@ describe('buckets without a recorded owner', () => {
     // Now it is Carol's: her re-create is the us-east-1 200, Alice's is still refused.
     const again = await carol.send(new CreateBucketCommand({ Bucket: 'handmade' }));
     expect(again.$metadata.httpStatusCode).toBe(200);
-    expect(
-      await failure(scene.client(ALICE).send(new CreateBucketCommand({ Bucket: 'handmade' }))),
-    ).toMatchObject({ name: 'BucketAlreadyExists' });
+    await expectS3Error(
+      scene.client(ALICE).send(new CreateBucketCommand({ Bucket: 'handmade' })),
+      'BucketAlreadyExists',
+    );
   });
 });
 
@@ -171,9 +166,10 @@ describe('--adopt-ownerless-buckets', () => {
       expect((listed.Buckets ?? []).map((b) => b.Name)).toEqual(['legacy-one', 'legacy-two']);
       const got = await carol.send(new GetObjectCommand({ Bucket: 'legacy-one', Key: 'payroll.csv' }));
       expect(await got.Body?.transformToString()).toBe('operator data');
-      expect(
-        await failure(scene.client(ALICE).send(new CreateBucketCommand({ Bucket: 'legacy-two' }))),
-      ).toMatchObject({ name: 'BucketAlreadyExists' });
+      await expectS3Error(
+        scene.client(ALICE).send(new CreateBucketCommand({ Bucket: 'legacy-two' })),
+        'BucketAlreadyExists',
+      );
     } finally {
       await scene.stop();
     }

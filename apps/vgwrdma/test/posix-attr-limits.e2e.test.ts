@@ -7,7 +7,6 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
-  CreateBucketCommand,
   DeleteBucketPolicyCommand,
   GetBucketCorsCommand,
   GetBucketPolicyCommand,
@@ -20,49 +19,24 @@ import {
   PutObjectTaggingCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
-import {
-  type GatewayProcess,
-  killAllChildren,
-  ROOT_CREDENTIALS,
-  removeDir,
-  s3Client,
-  startGateway,
-} from '@vgwrdma/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type GatewayProcess, ROOT_CREDENTIALS } from '@vgwrdma/test-kit';
+import { expectS3Error, sceneTest } from '@vgwrdma/test-kit/scene';
+import { describe, expect, it } from 'vitest';
 
+const bucket = 'limits';
+const ORIGIN = 'http://big.example';
+const test = sceneTest({ buckets: [bucket] });
 let gw: GatewayProcess;
 let root: S3Client;
 let anon: S3Client;
-const bucket = 'limits';
-const ORIGIN = 'http://big.example';
-
-beforeAll(async () => {
-  gw = await startGateway();
-  root = s3Client(gw.url, ROOT_CREDENTIALS);
-  anon = s3Client(gw.url, ROOT_CREDENTIALS, {
+test.beforeAll(({ scene }) => {
+  gw = scene.gw;
+  root = scene.s3;
+  anon = scene.client(ROOT_CREDENTIALS, {
     credentials: { accessKeyId: '', secretAccessKey: '' },
     signer: { sign: async (request) => request },
   });
-  await root.send(new CreateBucketCommand({ Bucket: bucket }));
 });
-afterAll(async () => {
-  root?.destroy();
-  anon?.destroy();
-  await gw?.stop();
-  killAllChildren();
-  if (gw) await removeDir(gw.root);
-});
-
-/** An error's S3 code and HTTP status. */
-async function failure(p: Promise<unknown>): Promise<[string, number | undefined]> {
-  try {
-    await p;
-  } catch (err) {
-    const e = err as { name: string; $metadata?: { httpStatusCode?: number } };
-    return [e.name, e.$metadata?.httpStatusCode];
-  }
-  throw new Error('the request succeeded');
-}
 
 /** Regular files under the bucket's temp area (temp files of writes). */
 async function tempFiles(): Promise<string[]> {
@@ -96,10 +70,11 @@ describe('bucket documents larger than an xattr', () => {
     expect(policy.length).toBeGreaterThan(10 * 1024);
     await root.send(new PutObjectCommand({ Bucket: bucket, Key: 'public/page', Body: 'public page' }));
     await root.send(new PutObjectCommand({ Bucket: bucket, Key: 'private/page', Body: 'private' }));
-    expect(await failure(anon.send(new GetObjectCommand({ Bucket: bucket, Key: 'public/page' })))).toEqual([
+    await expectS3Error(
+      anon.send(new GetObjectCommand({ Bucket: bucket, Key: 'public/page' })),
       'AccessDenied',
       403,
-    ]);
+    );
 
     await root.send(new PutBucketPolicyCommand({ Bucket: bucket, Policy: policy }));
     const got = await root.send(new GetBucketPolicyCommand({ Bucket: bucket }));
@@ -107,20 +82,18 @@ describe('bucket documents larger than an xattr', () => {
     // The stored policy is the one evaluated.
     const page = await anon.send(new GetObjectCommand({ Bucket: bucket, Key: 'public/page' }));
     expect(await page.Body?.transformToString()).toBe('public page');
-    expect(await failure(anon.send(new GetObjectCommand({ Bucket: bucket, Key: 'private/page' })))).toEqual([
+    await expectS3Error(
+      anon.send(new GetObjectCommand({ Bucket: bucket, Key: 'private/page' })),
       'AccessDenied',
       403,
-    ]);
+    );
 
     const small = bigPolicy(0);
     await root.send(new PutBucketPolicyCommand({ Bucket: bucket, Policy: small }));
     expect((await root.send(new GetBucketPolicyCommand({ Bucket: bucket }))).Policy).toBe(small);
     await root.send(new PutBucketPolicyCommand({ Bucket: bucket, Policy: policy }));
     await root.send(new DeleteBucketPolicyCommand({ Bucket: bucket }));
-    expect(await failure(root.send(new GetBucketPolicyCommand({ Bucket: bucket })))).toEqual([
-      'NoSuchBucketPolicy',
-      404,
-    ]);
+    await expectS3Error(root.send(new GetBucketPolicyCommand({ Bucket: bucket })), 'NoSuchBucketPolicy', 404);
     expect(await readdir(join(gw.root, bucket, '.sgwtmp', 'bucket-meta'))).toEqual([]);
   });
 
@@ -155,9 +128,11 @@ describe("AWS's limits on bucket documents", () => {
     await root.send(new PutBucketPolicyCommand({ Bucket: bucket, Policy: fits }));
     expect((await root.send(new GetBucketPolicyCommand({ Bucket: bucket }))).Policy).toBe(fits);
     const tooLarge = bigPolicy(20 * 1024 + 1);
-    expect(
-      await failure(root.send(new PutBucketPolicyCommand({ Bucket: bucket, Policy: tooLarge }))),
-    ).toEqual(['PolicyTooLarge', 400]);
+    await expectS3Error(
+      root.send(new PutBucketPolicyCommand({ Bucket: bucket, Policy: tooLarge })),
+      'PolicyTooLarge',
+      400,
+    );
     expect((await root.send(new GetBucketPolicyCommand({ Bucket: bucket }))).Policy).toBe(fits);
     await root.send(new DeleteBucketPolicyCommand({ Bucket: bucket }));
   });
@@ -172,7 +147,7 @@ describe("AWS's limits on bucket documents", () => {
     const put = root.send(
       new PutBucketCorsCommand({ Bucket: bucket, CORSConfiguration: { CORSRules: [...hundred, rule(100)] } }),
     );
-    expect(await failure(put)).toEqual(['InvalidRequest', 400]);
+    await expectS3Error(put, 'InvalidRequest', 400);
     const got = await root.send(new GetBucketCorsCommand({ Bucket: bucket }));
     expect(got.CORSRules?.map((r) => r.AllowedOrigins?.[0])).toEqual(hundred.map((r) => r.AllowedOrigins[0]));
   });
@@ -189,11 +164,8 @@ describe('object attributes that cannot fit answer 400, with nothing stored', ()
         ContentType: `text/${'a'.repeat(8 * 1024)}`,
       }),
     );
-    expect(await failure(put)).toEqual(['RequestHeaderSectionTooLarge', 400]);
-    expect(await failure(root.send(new HeadObjectCommand({ Bucket: bucket, Key: key })))).toEqual([
-      'NotFound',
-      404,
-    ]);
+    await expectS3Error(put, 'RequestHeaderSectionTooLarge', 400);
+    await expectS3Error(root.send(new HeadObjectCommand({ Bucket: bucket, Key: key })), 'NotFound', 404);
     expect(await tempFiles()).toEqual([]);
   });
 
@@ -203,11 +175,8 @@ describe('object attributes that cannot fit answer 400, with nothing stored', ()
     const put = root.send(
       new PutObjectCommand({ Bucket: bucket, Key: key, Body: 'x', Metadata: { q: '"'.repeat(2000) } }),
     );
-    expect(await failure(put)).toEqual(['MetadataTooLarge', 400]);
-    expect(await failure(root.send(new HeadObjectCommand({ Bucket: bucket, Key: key })))).toEqual([
-      'NotFound',
-      404,
-    ]);
+    await expectS3Error(put, 'MetadataTooLarge', 400);
+    await expectS3Error(root.send(new HeadObjectCommand({ Bucket: bucket, Key: key })), 'NotFound', 404);
     expect(await tempFiles()).toEqual([]);
   });
 

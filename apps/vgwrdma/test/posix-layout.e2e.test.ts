@@ -7,36 +7,21 @@ import { readdir, stat } from 'node:fs/promises';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { CreateBucketCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import {
-  type GatewayProcess,
-  killAllChildren,
-  ROOT_CREDENTIALS,
-  removeDir,
-  s3Client,
-  startGateway,
-} from '@vgwrdma/test-kit';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { sceneTest } from '@vgwrdma/test-kit/scene';
+import { describe, expect, it, vi } from 'vitest';
 import { md5Hex } from './helpers/files.js';
 
 const run = promisify(execFile);
 const GETFATTR = ['/usr/bin/getfattr', '/bin/getfattr'].find((path) => existsSync(path));
 
-let gw: GatewayProcess;
-let client: S3Client;
 const bucket = 'layout';
-
-beforeAll(async () => {
-  gw = await startGateway();
-  client = s3Client(gw.url, ROOT_CREDENTIALS);
-  await client.send(new CreateBucketCommand({ Bucket: bucket }));
-});
-afterAll(async () => {
-  client?.destroy();
-  await gw?.stop();
-  killAllChildren();
-  if (gw) await removeDir(gw.root);
+const test = sceneTest({ buckets: [bucket] });
+let root: string;
+let client: S3Client;
+test.beforeAll(({ scene }) => {
+  ({ root, s3: client } = scene);
 });
 
 /** Parses `getfattr -d -m - -e text` output into name → value (escapes undone). */
@@ -83,7 +68,7 @@ describe.skipIf(GETFATTR === undefined)('on-disk metadata (getfattr from Debian 
         Metadata: { Color: 'blue', shape: 'round' },
       }),
     );
-    const file = join(gw.root, bucket, 'a/b/obj.txt');
+    const file = join(root, bucket, 'a/b/obj.txt');
     expect((await stat(file)).isFile()).toBe(true);
     const { stdout } = await run(GETFATTR!, ['--absolute-names', '-d', '-m', '-', '-e', 'text', file], {
       encoding: 'utf8',
@@ -98,7 +83,7 @@ describe.skipIf(GETFATTR === undefined)('on-disk metadata (getfattr from Debian 
     // Parents of the key are plain directories without an etag.
     const parent = await run(
       GETFATTR!,
-      ['--absolute-names', '-d', '-m', '-', '-e', 'text', join(gw.root, bucket, 'a/b')],
+      ['--absolute-names', '-d', '-m', '-', '-e', 'text', join(root, bucket, 'a/b')],
       { encoding: 'utf8' },
     );
     expect(parseGetfattr(parent.stdout).has('user.etag')).toBe(false);
@@ -113,7 +98,7 @@ describe.skipIf(GETFATTR === undefined)('on-disk metadata (getfattr from Debian 
         ChecksumAlgorithm: 'SHA256',
       }),
     );
-    const stdout = await rawAttr(join(gw.root, bucket, 'summed'), 'user.checksums');
+    const stdout = await rawAttr(join(root, bucket, 'summed'), 'user.checksums');
     const checksums = JSON.parse(stdout) as Record<string, string>;
     const { createHash } = await import('node:crypto');
     expect(checksums.SHA256).toBe(createHash('sha256').update('checksum me').digest('base64'));
@@ -121,7 +106,7 @@ describe.skipIf(GETFATTR === undefined)('on-disk metadata (getfattr from Debian 
 
   it('marks a folder object with an etag', async () => {
     await client.send(new PutObjectCommand({ Bucket: bucket, Key: 'folder/', Body: new Uint8Array(0) }));
-    const dir = join(gw.root, bucket, 'folder');
+    const dir = join(root, bucket, 'folder');
     expect((await stat(dir)).isDirectory()).toBe(true);
     expect(await rawAttr(dir, 'user.etag')).toBe(`"${md5Hex('')}"`);
   });
@@ -147,7 +132,7 @@ describe('an upload cut off mid-body', () => {
         });
       });
     });
-    const tmp = join(gw.root, bucket, '.sgwtmp');
+    const tmp = join(root, bucket, '.sgwtmp');
     await vi.waitFor(
       async () => {
         expect(await filesUnder(tmp)).toEqual([]);
@@ -156,7 +141,7 @@ describe('an upload cut off mid-body', () => {
     );
     const head = client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
     await expect(head).rejects.toMatchObject({ name: 'NotFound' });
-    expect(existsSync(join(gw.root, bucket, key))).toBe(false);
+    expect(existsSync(join(root, bucket, key))).toBe(false);
     // The gateway is still healthy after the aborted request.
     await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: 'second try' }));
     await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));

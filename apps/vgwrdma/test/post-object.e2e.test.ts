@@ -6,9 +6,7 @@
 // allows them,
 // SigV2 forms, virtual-host addressing and CORS on the answer.
 import { createHmac } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
-import { join } from 'node:path';
 import {
   CreateBucketCommand,
   GetObjectCommand,
@@ -20,16 +18,9 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { createPresignedPost, type PresignedPostOptions } from '@aws-sdk/s3-presigned-post';
-import {
-  type GatewayProcess,
-  killAllChildren,
-  makeTempDir,
-  ROOT_CREDENTIALS,
-  removeDir,
-  s3Client,
-  startGateway,
-} from '@vgwrdma/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type GatewayProcess, ROOT_CREDENTIALS, s3Client } from '@vgwrdma/test-kit';
+import { sceneTest } from '@vgwrdma/test-kit/scene';
+import { describe, expect, it } from 'vitest';
 
 // biome-ignore lint/suspicious/noTemplateCurlyInString: S3's literal placeholder, not a template
 const FILENAME = '${filename}';
@@ -69,9 +60,10 @@ const codeOf = (a: Answer) => /<Code>([^<]*)<\/Code>/.exec(a.text)?.[1];
 const messageOf = (a: Answer) =>
   /<Message>([^<]*)<\/Message>/.exec(a.text)?.[1]?.replaceAll('&quot;', '"').replaceAll('&amp;', '&');
 
+const test = sceneTest({ users: { bob: BOB }, globalArgs: ['--virtual-domain', DOMAIN], buckets: ['forms'] });
+
 describe('vgwrdma POST object', () => {
   let gw: GatewayProcess;
-  let iamDir: string;
   let root: S3Client;
   let bob: S3Client;
   const presign = (client: S3Client, opts: PresignedPostOptions) =>
@@ -83,25 +75,10 @@ describe('vgwrdma POST object', () => {
       () => false,
     );
 
-  beforeAll(async () => {
-    iamDir = await makeTempDir('vgwrdma-post-iam-');
-    const account = { ...BOB, role: 'user', userID: 0, groupID: 0, projectID: 0 };
-    await writeFile(
-      join(iamDir, 'users.json'),
-      JSON.stringify({ accessAccounts: { [BOB.access]: account } }),
-    );
-    gw = await startGateway({ globalArgs: ['--iam-dir', iamDir, '--virtual-domain', DOMAIN] });
-    root = s3Client(gw.url, ROOT_CREDENTIALS);
-    bob = s3Client(gw.url, BOB);
-    await root.send(new CreateBucketCommand({ Bucket: 'forms' }));
-  });
-  afterAll(async () => {
-    root?.destroy();
-    bob?.destroy();
-    await gw?.stop();
-    killAllChildren();
-    await removeDir(iamDir);
-    if (gw) await removeDir(gw.root);
+  test.beforeAll(({ scene, clients }) => {
+    gw = scene.gw;
+    root = scene.s3;
+    bob = clients.bob;
   });
 
   it('stores a policy-signed upload: key from the filename, content type, metadata, 201 PostResponse', async () => {

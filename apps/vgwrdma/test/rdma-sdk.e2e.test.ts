@@ -8,7 +8,6 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import {
   CompleteMultipartUploadCommand,
-  CreateBucketCommand,
   CreateMultipartUploadCommand,
   GetObjectCommand,
   HeadObjectCommand,
@@ -18,15 +17,8 @@ import {
 } from '@aws-sdk/client-s3';
 import { HostClient, type HostMemory } from '@vgwrdma/rdma-ffi';
 import { formatRdmaToken, parseRdmaToken } from '@vgwrdma/rdma-protocol';
-import {
-  type GatewayProcess,
-  killAllChildren,
-  ROOT_CREDENTIALS,
-  removeDir,
-  s3Client,
-  startGateway,
-} from '@vgwrdma/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sceneTest } from '@vgwrdma/test-kit/scene';
+import { afterAll, describe, expect, it } from 'vitest';
 import { md5Of, RDMA_SDK_OPTIONS, rdmaHeaders, sendError, sendWithToken } from './helpers/rdma.js';
 
 const KiB = 1024;
@@ -50,27 +42,23 @@ async function exists(sdk: S3Client, Bucket: string, Key: string): Promise<boole
   }
 }
 
+const rdma = sceneTest({
+  rdma: true,
+  globalArgs: ['--pool-buf-size', '64MiB', '--pool-buf-count', '2'],
+  sdk: RDMA_SDK_OPTIONS,
+  buckets: ['rdma-e2e'],
+});
+
 describe('vgwrdma --rdma-ip 127.0.0.1: PUT/GET by RDMA', () => {
-  let gw: GatewayProcess;
   let client: HostClient;
   let sdk: S3Client;
   const Bucket = 'rdma-e2e';
 
-  beforeAll(async () => {
-    gw = await startGateway({
-      globalArgs: ['--rdma-ip', '127.0.0.1', '--pool-buf-size', '64MiB', '--pool-buf-count', '2'],
-    });
+  rdma.beforeAll(({ scene }) => {
+    sdk = scene.s3;
     client = new HostClient();
-    sdk = s3Client(gw.url, ROOT_CREDENTIALS, RDMA_SDK_OPTIONS);
-    await sdk.send(new CreateBucketCommand({ Bucket }));
   });
-  afterAll(async () => {
-    sdk?.destroy();
-    client?.close();
-    await gw?.stop();
-    if (gw) await removeDir(gw.root);
-    killAllChildren();
-  });
+  afterAll(() => client?.close());
 
   /** PUT `size` random bytes by RDMA, GET them back by RDMA into a second region, and over HTTP. */
   async function roundTrip(Key: string, size: number) {
@@ -217,38 +205,24 @@ describe('vgwrdma --rdma-ip 127.0.0.1: PUT/GET by RDMA', () => {
   });
 });
 
+const limited = sceneTest({
+  rdma: true,
+  // one buffer, one channel, a short wait for either
+  globalArgs: '--pool-buf-size 8MiB --pool-buf-count 1 --rdma-num-dcis 1 --rdma-pool-wait-ms 300'.split(' '),
+  sdk: RDMA_SDK_OPTIONS,
+  buckets: ['rdma-limits'],
+});
+
 describe('vgwrdma RDMA declines and failures (one buffer, one channel)', () => {
-  let gw: GatewayProcess;
   let client: HostClient;
   let sdk: S3Client;
   const Bucket = 'rdma-limits';
 
-  beforeAll(async () => {
-    gw = await startGateway({
-      globalArgs: [
-        '--rdma-ip',
-        '127.0.0.1',
-        '--pool-buf-size',
-        '8MiB',
-        '--pool-buf-count',
-        '1',
-        '--rdma-num-dcis',
-        '1',
-        '--rdma-pool-wait-ms',
-        '300',
-      ],
-    });
+  limited.beforeAll(({ scene }) => {
+    sdk = scene.s3;
     client = new HostClient();
-    sdk = s3Client(gw.url, ROOT_CREDENTIALS, RDMA_SDK_OPTIONS);
-    await sdk.send(new CreateBucketCommand({ Bucket }));
   });
-  afterAll(async () => {
-    sdk?.destroy();
-    client?.close();
-    await gw?.stop();
-    if (gw) await removeDir(gw.root);
-    killAllChildren();
-  });
+  afterAll(() => client?.close());
 
   /** An RDMA PUT of `size` random bytes that must succeed: proves the buffer and channel are free. */
   async function putSucceeds(Key: string, size = MiB): Promise<void> {

@@ -23,13 +23,13 @@ import { formatRdmaToken, parseRdmaToken } from '@vgwrdma/rdma-protocol';
 import {
   adminRequest,
   type GatewayProcess,
-  killAllChildren,
   ROOT_CREDENTIALS,
   removeDir,
   s3Client,
   startRdmaGateway,
 } from '@vgwrdma/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sceneTest } from '@vgwrdma/test-kit/scene';
+import { afterAll, describe, expect, it } from 'vitest';
 import { startConnectionRecorder } from './helpers/connection-recorder.js';
 import { md5Hex } from './helpers/files.js';
 import { content, fillContent } from './helpers/object-content.js';
@@ -65,27 +65,28 @@ async function stored(sdk: S3Client, Key: string): Promise<boolean> {
   return false;
 }
 
+const test = sceneTest({
+  rdma: true,
+  globalArgs: ['--quiet', '--pool-buf-size', '1MiB', '--pool-buf-count', '2'],
+  sdk: RDMA_SDK_OPTIONS,
+  buckets: [Bucket],
+});
+
 describe('RDMA trust rules (built gateway, softnic)', () => {
   let gw: GatewayProcess;
   let sdk: S3Client;
   let client: HostClient;
   let region: HostMemory;
 
-  beforeAll(async () => {
-    gw = await startRdmaGateway({ args: ['--pool-buf-size', '1MiB', '--pool-buf-count', '2'] });
-    sdk = s3Client(gw.url, ROOT_CREDENTIALS, RDMA_SDK_OPTIONS);
+  test.beforeAll(({ scene }) => {
+    ({ gw, s3: sdk } = scene);
     client = new HostClient();
     region = client.allocate(SIZE);
     fillContent('trust', region.bytes);
-    await sdk.send(new CreateBucketCommand({ Bucket }));
   });
-  afterAll(async () => {
-    sdk?.destroy();
+  afterAll(() => {
     region?.close();
     client?.close();
-    await gw?.stop();
-    if (gw) await removeDir(gw.root);
-    killAllChildren();
   });
 
   describe('item 3: a signed payload hash covers the bytes read by RDMA', () => {

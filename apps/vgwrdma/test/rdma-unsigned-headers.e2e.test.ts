@@ -8,52 +8,37 @@
 // sign the trio, any RDMA header is refused (400 InvalidRequest) and the object stays reachable
 // over plain HTTP.
 import { createHash, createHmac, randomFillSync } from 'node:crypto';
-import {
-  CreateBucketCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  PutObjectCommand,
-  type S3Client,
-} from '@aws-sdk/client-s3';
+import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { HostClient, type HostMemory } from '@vgwrdma/rdma-ffi';
 import { parseRdmaToken } from '@vgwrdma/rdma-protocol';
-import {
-  type GatewayProcess,
-  killAllChildren,
-  ROOT_CREDENTIALS,
-  removeDir,
-  s3Client,
-  startGateway,
-} from '@vgwrdma/test-kit';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type GatewayProcess, ROOT_CREDENTIALS } from '@vgwrdma/test-kit';
+import { sceneTest } from '@vgwrdma/test-kit/scene';
+import { afterAll, expect, it } from 'vitest';
 import { RDMA_SDK_OPTIONS, rdmaHeaders, sendError, sendSigned } from './helpers/rdma.js';
 
 const SIZE = 64 * 1024;
 const Bucket = 'rdma-signing';
 const md5 = (b: Uint8Array) => createHash('md5').update(b).digest('hex');
 
+const test = sceneTest({
+  rdma: true,
+  globalArgs: ['--quiet', '--pool-buf-size', '1MiB', '--pool-buf-count', '2'],
+  sdk: RDMA_SDK_OPTIONS,
+  buckets: [Bucket],
+});
 let gw: GatewayProcess;
 let agent: HostClient;
 let sdk: S3Client;
 const secret = randomFillSync(Buffer.alloc(SIZE));
 
-beforeAll(async () => {
-  gw = await startGateway({
-    globalArgs: ['--quiet', '--rdma-ip', '127.0.0.1', '--pool-buf-size', '1MiB', '--pool-buf-count', '2'],
-  });
+test.beforeAll(async ({ scene }) => {
+  gw = scene.gw;
+  sdk = scene.s3;
   agent = new HostClient();
-  sdk = s3Client(gw.url, ROOT_CREDENTIALS, RDMA_SDK_OPTIONS);
-  await sdk.send(new CreateBucketCommand({ Bucket }));
   await sdk.send(new PutObjectCommand({ Bucket, Key: 'secret', Body: secret }));
 });
-afterAll(async () => {
-  sdk?.destroy();
-  agent?.close();
-  await gw?.stop();
-  if (gw) await removeDir(gw.root);
-  killAllChildren();
-});
+afterAll(() => agent?.close());
 
 /** The legacy trio naming `size` bytes of `region` (decimal length and start, as vgwrdma's tools send). */
 function legacyTrio(region: HostMemory, size: number, op: 'get' | 'put'): Record<string, string> {

@@ -5,20 +5,11 @@
 // beyond 15 minutes of skew), so a URL signed two hours ago for one hour is expired and one
 // signed for three hours still works. Presigned SigV2: until its Expires. POST forms: until the
 // policy's expiration. Each stale request is refused and its fresh twin served.
-import { CreateBucketCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
-import {
-  type GatewayProcess,
-  killAllChildren,
-  presignUrl,
-  ROOT_CREDENTIALS,
-  removeDir,
-  s3Client,
-  sha256Hex,
-  signHeaders,
-  startGateway,
-} from '@vgwrdma/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type GatewayProcess, presignUrl, ROOT_CREDENTIALS, sha256Hex, signHeaders } from '@vgwrdma/test-kit';
+import { sceneTest } from '@vgwrdma/test-kit/scene';
+import { describe, expect, it } from 'vitest';
 import { presignV2Query, signV2Headers } from './helpers/sigv2.js';
 
 const MINUTE = 60_000;
@@ -46,17 +37,10 @@ async function answer(res: Response): Promise<Answer> {
 
 const ago = (ms: number) => new Date(Date.now() - ms);
 
-beforeAll(async () => {
-  gw = await startGateway();
-  root = s3Client(gw.url, ROOT_CREDENTIALS);
-  await root.send(new CreateBucketCommand({ Bucket: 'window' }));
+const test = sceneTest({ buckets: ['window'] });
+test.beforeAll(async ({ scene }) => {
+  ({ gw, s3: root } = scene);
   await root.send(new PutObjectCommand({ Bucket: 'window', Key: 'k', Body: 'content' }));
-});
-afterAll(async () => {
-  root?.destroy();
-  await gw?.stop();
-  killAllChildren();
-  if (gw) await removeDir(gw.root);
 });
 
 describe('replay window', () => {

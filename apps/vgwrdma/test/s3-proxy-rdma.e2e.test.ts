@@ -3,31 +3,19 @@
 // doing a verified RDMA PUT+GET round trip against the proxy, once per upstream (a second gateway
 // on posix, Ceph RGW). RDMA to the proxy, HTTP upstream: the object must land upstream, read back
 // by a plain SDK client on it with the proxy's ETag and size.
-import { execFile } from 'node:child_process';
 import { GetObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
-import { distFile, killAllChildren, s3Client } from '@vgwrdma/test-kit';
+import { killAllChildren, s3Client } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMetaBucket, type UpstreamGateway } from './backend-s3/upstream-gateway.js';
 import { suiteTitle, UPSTREAM_START_TIMEOUT_MS, UPSTREAMS, type Upstream } from './backend-s3/upstreams.js';
+import { runCuobjtest } from './helpers/cuobjtest-run.js';
 import { type ProxyProcess, startProxyGateway } from './helpers/proxy-process.js';
+import { upstreamFlags } from './helpers/upstream-flags.js';
 
-const CUOBJTEST = distFile('cuobjtest', 'main.js');
 const PROXY_KEYS = { access: 'rdma-proxy-access', secret: 'rdma-proxy-secret' } as const;
 const MiB = 1024 * 1024;
 
-function cuobjtest(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    execFile(
-      process.execPath,
-      [CUOBJTEST, ...args],
-      { env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, maxBuffer: 16 * MiB, encoding: 'utf8' },
-      (error, stdout, stderr) => {
-        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
-        done({ code, stdout, stderr });
-      },
-    );
-  });
-}
+const cuobjtest = runCuobjtest;
 
 function rdmaProxySuite(up: Upstream): void {
   const bucket = `rdma-through-proxy-${Math.random().toString(36).slice(2, 8)}`;
@@ -37,21 +25,7 @@ function rdmaProxySuite(up: Upstream): void {
   beforeAll(async () => {
     upstream = await up.start();
     const meta = await createMetaBucket(upstream, 'vgw-meta');
-    proxy = await startProxyGateway(
-      PROXY_KEYS,
-      [
-        '--endpoint',
-        upstream.endpoint,
-        '--access',
-        upstream.access,
-        '--secret',
-        upstream.secret,
-        '--use-path-style',
-        '--meta-bucket',
-        meta,
-      ],
-      ['--rdma-ip', '127.0.0.1'],
-    );
+    proxy = await startProxyGateway(PROXY_KEYS, upstreamFlags(upstream, meta), ['--rdma-ip', '127.0.0.1']);
   }, UPSTREAM_START_TIMEOUT_MS);
 
   afterAll(async () => {

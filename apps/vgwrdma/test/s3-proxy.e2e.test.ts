@@ -21,6 +21,7 @@ import { suiteTitle, UPSTREAM_START_TIMEOUT_MS, UPSTREAMS, type Upstream } from 
 import { AWS_BIN, type AwsRunner, awsCli } from './helpers/aws-cli.js';
 import { md5Hex, sha256File, writeRandomFile } from './helpers/files.js';
 import { type ProxyProcess, startProxyGateway } from './helpers/proxy-process.js';
+import { upstreamFlags } from './helpers/upstream-flags.js';
 
 const PROXY_KEYS = { access: 'proxy-access', secret: 'proxy-secret-key' } as const;
 
@@ -60,17 +61,7 @@ function proxySuite(up: Upstream): void {
     work = await makeTempDir('vgwrdma-proxy-');
     upstream = await up.start();
     META = await createMetaBucket(upstream, 'vgw-meta');
-    proxy = await startProxyGateway(PROXY_KEYS, [
-      '--endpoint',
-      upstream.endpoint,
-      '--access',
-      upstream.access,
-      '--secret',
-      upstream.secret,
-      '--use-path-style',
-      '--meta-bucket',
-      META,
-    ]);
+    proxy = await startProxyGateway(PROXY_KEYS, upstreamFlags(upstream, META));
     aws = await awsCli({ endpoint: proxy.url, ...PROXY_KEYS, workDir: work });
   }, UPSTREAM_START_TIMEOUT_MS);
 

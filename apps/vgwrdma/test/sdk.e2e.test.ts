@@ -16,31 +16,18 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import {
-  type GatewayProcess,
-  killAllChildren,
-  ROOT_CREDENTIALS,
-  removeDir,
-  s3Client,
-  startGateway,
-} from '@vgwrdma/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type GatewayProcess, ROOT_CREDENTIALS, s3Client } from '@vgwrdma/test-kit';
+import { expectS3Error, sceneTest } from '@vgwrdma/test-kit/scene';
+import { describe, expect, it } from 'vitest';
 import { md5Hex } from './helpers/files.js';
 
+const bucket = 'sdk-bucket';
+const test = sceneTest({ buckets: [bucket] });
 let gw: GatewayProcess;
 let client: S3Client;
-const bucket = 'sdk-bucket';
-
-beforeAll(async () => {
-  gw = await startGateway();
-  client = s3Client(gw.url, ROOT_CREDENTIALS);
-  await client.send(new CreateBucketCommand({ Bucket: bucket }));
-});
-afterAll(async () => {
-  client?.destroy();
-  await gw?.stop();
-  killAllChildren();
-  if (gw) await removeDir(gw.root);
+test.beforeAll(({ scene }) => {
+  gw = scene.gw;
+  client = scene.s3;
 });
 
 async function getText(
@@ -51,16 +38,6 @@ async function getText(
     new GetObjectCommand({ Bucket: bucket, Key: key, ...(range ? { Range: range } : {}) }),
   );
   return { text: await out.Body!.transformToString(), contentRange: out.ContentRange };
-}
-
-/** The S3 error code of a rejected send (the SDK names the error after it). */
-async function errorCode(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    return (error as { name: string }).name;
-  }
-  throw new Error('expected the request to fail');
 }
 
 describe('object round trips', () => {
@@ -90,7 +67,7 @@ describe('object round trips', () => {
     await client.send(new PutObjectCommand({ Bucket: bucket, Key: 'digits', Body: '0123456789' }));
     expect(await getText('digits', 'bytes=2-5')).toEqual({ text: '2345', contentRange: 'bytes 2-5/10' });
     expect(await getText('digits', 'bytes=-3')).toEqual({ text: '789', contentRange: 'bytes 7-9/10' });
-    expect(await errorCode(getText('digits', 'bytes=20-30'))).toBe('InvalidRange');
+    await expectS3Error(getText('digits', 'bytes=20-30'), 'InvalidRange');
   });
 
   it('copies an object', async () => {
@@ -106,9 +83,7 @@ describe('object round trips', () => {
       await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: key }));
     }
     await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: 'del/a' }));
-    expect(await errorCode(client.send(new HeadObjectCommand({ Bucket: bucket, Key: 'del/a' })))).toBe(
-      'NotFound',
-    );
+    await expectS3Error(client.send(new HeadObjectCommand({ Bucket: bucket, Key: 'del/a' })), 'NotFound');
     const multi = await client.send(
       new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: [{ Key: 'del/b' }, { Key: 'del/c' }] } }),
     );
@@ -196,18 +171,19 @@ describe('presigned URLs', () => {
 describe('errors', () => {
   it('SignatureDoesNotMatch for a wrong secret', async () => {
     const wrong = s3Client(gw.url, { access: ROOT_CREDENTIALS.access, secret: 'not-the-secret' });
-    expect(await errorCode(wrong.send(new ListBucketsCommand({})))).toBe('SignatureDoesNotMatch');
+    await expectS3Error(wrong.send(new ListBucketsCommand({})), 'SignatureDoesNotMatch');
     wrong.destroy();
   });
 
   it('InvalidAccessKeyId for an unknown access key', async () => {
     const unknown = s3Client(gw.url, { access: 'nobody', secret: 'x' });
-    expect(await errorCode(unknown.send(new ListBucketsCommand({})))).toBe('InvalidAccessKeyId');
+    await expectS3Error(unknown.send(new ListBucketsCommand({})), 'InvalidAccessKeyId');
     unknown.destroy();
   });
 
   it('InvalidBucketName for a bad bucket name', async () => {
-    expect(await errorCode(client.send(new CreateBucketCommand({ Bucket: 'Bad_Bucket_Name' })))).toBe(
+    await expectS3Error(
+      client.send(new CreateBucketCommand({ Bucket: 'Bad_Bucket_Name' })),
       'InvalidBucketName',
     );
   });
@@ -216,17 +192,16 @@ describe('errors', () => {
     // Path components stay under NAME_MAX (255); only the whole key is long.
     const key1024 = `${Array(5).fill('a'.repeat(200)).join('/')}/${'b'.repeat(19)}`;
     expect(Buffer.byteLength(key1024)).toBe(1024);
-    expect(
-      await errorCode(client.send(new PutObjectCommand({ Bucket: bucket, Key: `${key1024}c`, Body: 'x' }))),
-    ).toBe('KeyTooLongError');
+    await expectS3Error(
+      client.send(new PutObjectCommand({ Bucket: bucket, Key: `${key1024}c`, Body: 'x' })),
+      'KeyTooLongError',
+    );
     await client.send(new PutObjectCommand({ Bucket: bucket, Key: key1024, Body: 'x' }));
     expect((await getText(key1024)).text).toBe('x');
   });
 
   it('NoSuchKey and NoSuchBucket', async () => {
-    expect(await errorCode(getText('missing-key'))).toBe('NoSuchKey');
-    expect(await errorCode(client.send(new ListObjectsV2Command({ Bucket: 'no-such-bucket' })))).toBe(
-      'NoSuchBucket',
-    );
+    await expectS3Error(getText('missing-key'), 'NoSuchKey');
+    await expectS3Error(client.send(new ListObjectsV2Command({ Bucket: 'no-such-bucket' })), 'NoSuchBucket');
   });
 });

@@ -16,35 +16,18 @@ import {
   type S3Client,
   type S3ServiceException,
 } from '@aws-sdk/client-s3';
-import {
-  type GatewayProcess,
-  killAllChildren,
-  makeTempDir,
-  ROOT_CREDENTIALS,
-  removeDir,
-  s3Client,
-  startGateway,
-} from '@vgwrdma/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AWS_BIN, type AwsRunner, awsCli } from './helpers/aws-cli.js';
+import { expectS3Error, rejectionOf, sceneTest } from '@vgwrdma/test-kit/scene';
+import { describe, expect, it } from 'vitest';
+import { AWS_BIN, type AwsRunner } from './helpers/aws-cli.js';
 
 if (AWS_BIN === undefined) console.warn('versioning/lock CLI tests skipped: no aws binary');
 
-async function failure(p: Promise<unknown>): Promise<S3ServiceException> {
-  try {
-    await p;
-  } catch (err) {
-    return err as S3ServiceException;
-  }
-  throw new Error('expected the request to fail');
-}
-
 const LOCKED_MESSAGE = 'Access Denied because object protected by object lock.';
 
+const test = sceneTest({ versioning: true });
+
 describe('vgwrdma versioning and object lock', { timeout: 120_000 }, () => {
-  let gw: GatewayProcess;
   let work: string;
-  let versions: string;
   let aws: AwsRunner;
   let sdk: S3Client;
 
@@ -62,20 +45,12 @@ describe('vgwrdma versioning and object lock', { timeout: 120_000 }, () => {
     return /An error occurred \(([^)]+)\)/.exec(r.stderr)?.[1] ?? r.stderr;
   }
 
-  beforeAll(async () => {
-    work = await makeTempDir('vgwrdma-ver-work-');
-    versions = await makeTempDir('vgwrdma-ver-dir-');
-    gw = await startGateway({ posixArgs: ['--versioning-dir', versions] });
-    sdk = s3Client(gw.url, ROOT_CREDENTIALS);
-    if (AWS_BIN !== undefined) aws = await awsCli({ endpoint: gw.url, ...ROOT_CREDENTIALS, workDir: work });
+  test.beforeAll(async ({ scene }) => {
+    work = scene.dir;
+    sdk = scene.s3;
+    if (AWS_BIN !== undefined) aws = await scene.aws();
     await writeFile(join(work, 'one.txt'), 'one');
     await writeFile(join(work, 'two.txt'), 'two');
-  });
-  afterAll(async () => {
-    sdk?.destroy();
-    await gw?.stop();
-    killAllChildren();
-    for (const dir of [work, versions, gw?.root]) if (dir) await removeDir(dir);
   });
 
   it.skipIf(AWS_BIN === undefined)('keeps versions and delete markers (AWS CLI s3api)', async () => {
@@ -136,8 +111,8 @@ describe('vgwrdma versioning and object lock', { timeout: 120_000 }, () => {
     const v1 = (await sdk.send(new PutObjectCommand({ Bucket, Key: 'k', Body: 'a' }))).VersionId;
     const del = await sdk.send(new DeleteObjectCommand({ Bucket, Key: 'k' }));
     expect(del.DeleteMarker).toBe(true);
-    const missing = await failure(sdk.send(new GetObjectCommand({ Bucket, Key: 'k' })));
-    expect([missing.name, missing.$response?.headers['x-amz-delete-marker']]).toEqual(['NoSuchKey', 'true']);
+    const missing = await expectS3Error(sdk.send(new GetObjectCommand({ Bucket, Key: 'k' })), 'NoSuchKey');
+    expect(missing.$response?.headers['x-amz-delete-marker']).toBe('true');
     const old = await sdk.send(new GetObjectCommand({ Bucket, Key: 'k', VersionId: v1 }));
     expect(await old.Body?.transformToString()).toBe('a');
 
@@ -198,22 +173,23 @@ describe('vgwrdma versioning and object lock', { timeout: 120_000 }, () => {
         gov,
         '--bypass-governance-retention',
       );
-      expect(
-        await failure(sdk.send(new HeadObjectCommand({ Bucket, Key: 'governed', VersionId: gov }))),
-      ).toMatchObject({
-        $metadata: { httpStatusCode: 404 },
-      });
+      await expectS3Error(
+        sdk.send(new HeadObjectCommand({ Bucket, Key: 'governed', VersionId: gov })),
+        'NotFound',
+        404,
+      );
 
       const held = await put('held');
       await sdk.send(
         new PutObjectLegalHoldCommand({ Bucket, Key: 'held', VersionId: held, LegalHold: { Status: 'ON' } }),
       );
-      const refused = await failure(
+      const refused = await expectS3Error(
         sdk.send(
           new DeleteObjectCommand({ Bucket, Key: 'held', VersionId: held, BypassGovernanceRetention: true }),
         ),
+        'AccessDenied',
       );
-      expect([refused.name, refused.message]).toEqual(['AccessDenied', LOCKED_MESSAGE]);
+      expect(refused.message).toBe(LOCKED_MESSAGE);
       await sdk.send(
         new PutObjectLegalHoldCommand({ Bucket, Key: 'held', VersionId: held, LegalHold: { Status: 'OFF' } }),
       );
@@ -228,7 +204,7 @@ describe('vgwrdma versioning and object lock', { timeout: 120_000 }, () => {
           Retention: { Mode: 'COMPLIANCE', RetainUntilDate: new Date(until) },
         }),
       );
-      const bypass = await failure(
+      const bypass = await expectS3Error(
         sdk.send(
           new DeleteObjectCommand({
             Bucket,
@@ -237,9 +213,10 @@ describe('vgwrdma versioning and object lock', { timeout: 120_000 }, () => {
             BypassGovernanceRetention: true,
           }),
         ),
+        'AccessDenied',
       );
-      expect([bypass.name, bypass.message]).toEqual(['AccessDenied', LOCKED_MESSAGE]);
-      const weaken = await failure(
+      expect(bypass.message).toBe(LOCKED_MESSAGE);
+      await expectS3Error(
         sdk.send(
           new PutObjectRetentionCommand({
             Bucket,
@@ -249,8 +226,8 @@ describe('vgwrdma versioning and object lock', { timeout: 120_000 }, () => {
             Retention: { Mode: 'GOVERNANCE', RetainUntilDate: new Date(until) },
           }),
         ),
+        'AccessDenied',
       );
-      expect(weaken.name).toBe('AccessDenied');
       const still = await sdk.send(new GetObjectCommand({ Bucket, Key: 'compliant', VersionId: comp }));
       expect(await still.Body?.transformToString()).toBe('compliant');
     },
@@ -263,7 +240,7 @@ async function fetchSigned(
   Bucket: string,
   Key: string,
 ): Promise<{ status: number; deleteMarker: string | undefined }> {
-  const err = await failure(client.send(new GetObjectCommand({ Bucket, Key })));
+  const err = await rejectionOf<S3ServiceException>(client.send(new GetObjectCommand({ Bucket, Key })));
   return {
     status: err.$metadata.httpStatusCode ?? 0,
     deleteMarker: err.$response?.headers['x-amz-delete-marker'],

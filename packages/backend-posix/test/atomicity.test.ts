@@ -1,22 +1,14 @@
 // Writes are atomic: a failed, aborted or rejected PUT leaves no object and nothing in .sgwtmp.
-import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { body, codeOf, ctx, type Fixture, fixture, put, readAll, withBucket } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { body, bucketEach, codeOf, ctx, type Fixture, put, readAll, tmpEntries } from './helpers.js';
 
 let f: Fixture;
 let bucket: string;
-beforeEach(async () => {
-  f = await fixture();
-  bucket = await withBucket(f);
+bucketEach((fx, b) => {
+  f = fx;
+  bucket = b;
 });
-afterEach(() => f.cleanup());
-
-const tmpEntries = async () =>
-  (await readdir(join(f.root, bucket, '.sgwtmp')).catch(() => [] as string[])).filter(
-    (n) => n !== 'multipart',
-  );
 
 function failingAfter(chunks: Buffer[]): Readable {
   let i = 0;
@@ -36,7 +28,7 @@ describe('atomic PUT', () => {
       .catch((e) => e);
     expect(err.code).toBe('IncompleteBody');
     expect(await codeOf(f.backend.headObject(ctx(), { bucket, key: 'x' }))).toBe('NoSuchKey');
-    expect(await tmpEntries()).toEqual([]);
+    expect(await tmpEntries(f, bucket)).toEqual([]);
   });
 
   it('a failed overwrite keeps the old object', async () => {
@@ -47,7 +39,7 @@ describe('atomic PUT', () => {
     expect((await readAll((await f.backend.getObject(ctx(), { bucket, key: 'keep' })).body)).toString()).toBe(
       'old data',
     );
-    expect(await tmpEntries()).toEqual([]);
+    expect(await tmpEntries(f, bucket)).toEqual([]);
   });
 
   it('an abort signal ends a stalled upload, removing its temp file', async () => {
@@ -56,15 +48,15 @@ describe('atomic PUT', () => {
     stalled.write(Buffer.alloc(1000));
     const p = f.backend.putObject(ctx(ac.signal), { bucket, key: 'a', body: stalled });
     // The temp file exists while the body is pending.
-    for (let i = 0; i < 100 && (await tmpEntries()).length === 0; i++)
+    for (let i = 0; i < 100 && (await tmpEntries(f, bucket)).length === 0; i++)
       await new Promise((r) => setImmediate(r));
-    expect((await tmpEntries()).length).toBe(1);
+    expect((await tmpEntries(f, bucket)).length).toBe(1);
     ac.abort();
     const err = await p.catch((e) => e);
     expect(err).toBeInstanceOf(Error);
     expect(err.name).toBe('AbortError');
     expect(await codeOf(f.backend.headObject(ctx(), { bucket, key: 'a' }))).toBe('NoSuchKey');
-    expect(await tmpEntries()).toEqual([]);
+    expect(await tmpEntries(f, bucket)).toEqual([]);
   });
 
   it('an already-aborted signal writes nothing', async () => {
@@ -73,7 +65,7 @@ describe('atomic PUT', () => {
     await expect(
       f.backend.putObject(ctx(ac.signal), { bucket, key: 'b', body: body('x') }),
     ).rejects.toThrow();
-    expect(await tmpEntries()).toEqual([]);
+    expect(await tmpEntries(f, bucket)).toEqual([]);
   });
 
   it('readers see the old or the new object while it is replaced, never a mix', async () => {
@@ -106,7 +98,7 @@ describe('atomic PUT', () => {
       maxParts: 10,
     });
     expect(parts.parts).toEqual([]);
-    expect(await tmpEntries()).toEqual([]);
+    expect(await tmpEntries(f, bucket)).toEqual([]);
   });
 
   it('puts racing with deletes of sibling keys (parent dir pruning) all land', async () => {

@@ -1,10 +1,11 @@
 // Test helpers: a PosixBackend on a fresh temp directory, a request context, bodies from bytes.
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { BucketAcl, RequestContext } from '@vgwrdma/backend-contract';
+import { afterEach, beforeEach } from 'vitest';
 import { PosixBackend, type PosixBackendOptions } from '../src/index.js';
 
 export const OWNER = 'AKIATESTOWNER';
@@ -42,6 +43,25 @@ export async function fixture(
 export async function withBucket(f: Fixture, bucket = 'bucket'): Promise<string> {
   await f.backend.createBucket(ctx(), { bucket, owner: OWNER, acl: acl() });
   return bucket;
+}
+
+/**
+ * A fresh backend with a bucket for every test of the file (or of the describe block it is called
+ * in): `set` receives them before the test; the backend's folder is removed after it.
+ */
+export function bucketEach(set: (f: Fixture, bucket: string) => void): void {
+  let current: Fixture | undefined;
+  beforeEach(async () => {
+    current = await fixture();
+    set(current, await withBucket(current));
+  });
+  afterEach(() => current?.cleanup());
+}
+
+/** What is left in the bucket's .sgwtmp (the multipart folder aside). */
+export async function tmpEntries(f: Fixture, bucket: string): Promise<string[]> {
+  const names = await readdir(join(f.root, bucket, '.sgwtmp')).catch(() => [] as string[]);
+  return names.filter((n) => n !== 'multipart');
 }
 
 export function body(data: string | Buffer): Readable {

@@ -4,25 +4,17 @@
 // still refuses a large object; a body lent from memory
 // (BORROW_CHUNKS) is written and hashed without copies, each chunk released once written.
 import { createHash, randomBytes } from 'node:crypto';
-import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { BORROW_CHUNKS, type LentChunk } from '@vgwrdma/backend-contract';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { codeOf, ctx, type Fixture, fixture, put, readAll, withBucket } from './helpers.js';
+import { describe, expect, it, vi } from 'vitest';
+import { bucketEach, codeOf, ctx, type Fixture, put, readAll, tmpEntries } from './helpers.js';
 
 let f: Fixture;
 let bucket: string;
-beforeEach(async () => {
-  f = await fixture();
-  bucket = await withBucket(f);
+bucketEach((fx, b) => {
+  f = fx;
+  bucket = b;
 });
-afterEach(() => f.cleanup());
-
-const tmpEntries = async () =>
-  (await readdir(join(f.root, bucket, '.sgwtmp')).catch(() => [] as string[])).filter(
-    (n) => n !== 'multipart',
-  );
 
 const md5 = (b: Buffer) => `"${createHash('md5').update(b).digest('hex')}"`;
 
@@ -36,7 +28,7 @@ describe('large writes', () => {
     expect((await readAll(reader.body)).equals(first)).toBe(true);
     const now = await f.backend.getObject(ctx(), { bucket, key: 'big' });
     expect((await readAll(now.body)).equals(second)).toBe(true);
-    await vi.waitFor(async () => expect(await tmpEntries()).toEqual([]));
+    await vi.waitFor(async () => expect(await tmpEntries(f, bucket)).toEqual([]));
   });
 
   it('a large object onto a key that is a directory fails and leaves the directory and its objects', async () => {
@@ -46,7 +38,7 @@ describe('large writes', () => {
     );
     const inner = await f.backend.getObject(ctx(), { bucket, key: 'dir/inner' });
     expect((await readAll(inner.body)).toString()).toBe('x');
-    await vi.waitFor(async () => expect(await tmpEntries()).toEqual([]));
+    await vi.waitFor(async () => expect(await tmpEntries(f, bucket)).toEqual([]));
   });
 
   it('a large body of declared length (MD5 off the main thread where it can be) gets the right ETag', async () => {
@@ -79,7 +71,7 @@ describe('large writes', () => {
       .catch((e) => e);
     expect(err.code).toBe('IncompleteBody');
     expect(await codeOf(f.backend.headObject(ctx(), { bucket, key: 'cut' }))).toBe('NoSuchKey');
-    await vi.waitFor(async () => expect(await tmpEntries()).toEqual([]));
+    await vi.waitFor(async () => expect(await tmpEntries(f, bucket)).toEqual([]));
   });
 
   it('a lent body is hashed and written from the lent memory, each chunk released after its write', async () => {

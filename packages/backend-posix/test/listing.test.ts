@@ -1,17 +1,16 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ListObjectsOutput } from '@vgwrdma/backend-contract';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { compareKeys } from '../src/listing/walk.js';
-import { acl, body, codeOf, ctx, type Fixture, fixture, OWNER, put, withBucket } from './helpers.js';
+import { acl, body, bucketEach, codeOf, ctx, type Fixture, OWNER, put, withBucket } from './helpers.js';
 
 let f: Fixture;
 let bucket: string;
-beforeEach(async () => {
-  f = await fixture();
-  bucket = await withBucket(f);
+bucketEach((fx, b) => {
+  f = fx;
+  bucket = b;
 });
-afterEach(() => f.cleanup());
 
 const byteSorted = (keys: string[]) => [...keys].sort(compareKeys);
 

@@ -12,7 +12,18 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../src/fs/layout.js';
 import { PosixBackend, probeXattrs, SidecarStore, XattrStore, XattrUnsupportedError } from '../src/index.js';
 import { xattrGet, xattrList, xattrSetFd } from '../src/meta/libc-xattr.js';
-import { acl, body, codeOf, ctx, type Fixture, fixture, put, readAll, withBucket } from './helpers.js';
+import {
+  acl,
+  body,
+  bucketEach,
+  codeOf,
+  ctx,
+  type Fixture,
+  fixture,
+  put,
+  readAll,
+  withBucket,
+} from './helpers.js';
 
 /** One attribute as the `getfattr` binary prints it (raw bytes, hex-decoded). */
 function getfattr(path: string, attr: string): Buffer | undefined {
@@ -122,11 +133,10 @@ describe('XattrStore', () => {
 describe('on-disk attributes (docs/posix-layout.md), read with libc and getfattr', () => {
   let f: Fixture;
   let bucket: string;
-  beforeEach(async () => {
-    f = await fixture();
-    bucket = await withBucket(f);
+  bucketEach((fx, b) => {
+    f = fx;
+    bucket = b;
   });
-  afterEach(() => f.cleanup());
 
   it('an object carries etag, content-type, metadata, checksums, X-Amz-Tagging', async () => {
     await f.backend.putObject(ctx(), {

@@ -3,19 +3,18 @@ import { createHash } from 'node:crypto';
 import { readdir, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { getChecksum } from '@vgwrdma/backend-contract';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../src/fs/layout.js';
 import { ownerId, PosixBackend } from '../src/index.js';
-import { body, codeOf, ctx, deadPid, type Fixture, fixture, readAll, withBucket } from './helpers.js';
+import { body, bucketEach, codeOf, ctx, deadPid, type Fixture, readAll } from './helpers.js';
 
 const MiB = 1024 * 1024;
 let f: Fixture;
 let bucket: string;
-beforeEach(async () => {
-  f = await fixture();
-  bucket = await withBucket(f);
+bucketEach((fx, b) => {
+  f = fx;
+  bucket = b;
 });
-afterEach(() => f.cleanup());
 
 async function upload(key: string, sizes: number[]) {
   const up = await f.backend.createMultipartUpload(ctx(), { bucket, key });

@@ -2,17 +2,16 @@ import { createHash } from 'node:crypto';
 import { readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { getChecksum, parseRange } from '@vgwrdma/backend-contract';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ownerId } from '../src/index.js';
-import { body, codeOf, ctx, deadPid, type Fixture, fixture, put, readAll, withBucket } from './helpers.js';
+import { body, bucketEach, codeOf, ctx, deadPid, type Fixture, put, readAll } from './helpers.js';
 
 let f: Fixture;
 let bucket: string;
-beforeEach(async () => {
-  f = await fixture();
-  bucket = await withBucket(f);
+bucketEach((fx, b) => {
+  f = fx;
+  bucket = b;
 });
-afterEach(() => f.cleanup());
 
 const md5 = (s: string | Buffer) => `"${createHash('md5').update(s).digest('hex')}"`;
 

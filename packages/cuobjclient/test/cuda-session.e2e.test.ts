@@ -9,24 +9,13 @@ import { createHash, randomFillSync } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
-import { GpuClient } from '@vgwrdma/rdma-ffi';
 import { EmbeddedGateway, FAKE_CUDART } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CuObjError, Session } from '../src/index.js';
+import { noRealGpu } from './no-real-gpu.js';
 
 const MiB = 2 ** 20;
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
-
-/** Why a real GPU cannot be used here, or undefined when one can. */
-function noRealGpu(): string | undefined {
-  try {
-    using c = new GpuClient();
-    c.configureCuda();
-    return undefined;
-  } catch (e) {
-    return e instanceof Error ? e.message : String(e);
-  }
-}
 
 describe("memory: 'cuda' sessions against a gateway process", () => {
   let gw: EmbeddedGateway;

@@ -14,30 +14,11 @@ import {
 } from '@aws-sdk/client-s3';
 import { EmbeddedGateway } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CuObjError, type CuObjErrorCode, Session } from '../src/index.js';
+import { Session } from '../src/index.js';
+import { codeOf, errorOf } from './cuobj-errors.js';
 
 const MiB = 2 ** 20;
 const LIMIT = MiB; // the declining gateway moves at most 1 MiB by RDMA
-
-async function codeOf(p: Promise<unknown>): Promise<CuObjErrorCode> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof CuObjError) return e.code;
-    throw e;
-  }
-  throw new Error('expected a CuObjError');
-}
-
-async function errorOf(p: Promise<unknown>): Promise<CuObjError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof CuObjError) return e;
-    throw e;
-  }
-  throw new Error('expected a CuObjError');
-}
 
 describe('Session against gateway processes', () => {
   let rdma: EmbeddedGateway;

@@ -13,20 +13,11 @@ import { GpuClient } from '@vgwrdma/rdma-ffi';
 import { EmbeddedGateway, FAKE_CUDART } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TransferManager } from '../src/index.js';
+import { noRealGpu } from './no-real-gpu.js';
 
 const MiB = 2 ** 20;
 const bucket = 'managed-cuda';
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
-
-function noRealGpu(): string | undefined {
-  try {
-    using c = new GpuClient();
-    c.configureCuda();
-    return undefined;
-  } catch (e) {
-    return e instanceof Error ? e.message : String(e);
-  }
-}
 
 describe('TransferManager with GPU memory against a gateway process', () => {
   let gw: EmbeddedGateway;

@@ -19,8 +19,9 @@ import {
 } from '@aws-sdk/client-s3';
 import { EmbeddedGateway } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CuObjError, TransferManager, type TransferProgress } from '../src/index.js';
+import { type CuObjError, TransferManager, type TransferProgress } from '../src/index.js';
 import { cutAgentOnce } from './agent-cutter.js';
+import { errorOf } from './cuobj-errors.js';
 
 const MiB = 2 ** 20;
 const bucket = 'managed';
@@ -57,16 +58,6 @@ function countInFlight(s3: S3Client, names: readonly string[]): { peak: () => nu
     { step: 'finalizeRequest', priority: 'low', name: 'countInFlight' },
   );
   return { peak: () => peak, total: () => total };
-}
-
-async function errorOf(p: Promise<unknown>): Promise<CuObjError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof CuObjError) return e;
-    throw e;
-  }
-  throw new Error('expected a CuObjError');
 }
 
 async function uploadsLeft(s3: S3Client): Promise<number> {

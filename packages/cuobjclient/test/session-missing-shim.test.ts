@@ -5,17 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CuObjError, Session, type SessionOptions } from '../src/index.js';
-
-async function openError(o: SessionOptions): Promise<CuObjError> {
-  try {
-    (await Session.open(o)).close();
-  } catch (e) {
-    if (e instanceof CuObjError) return e;
-    throw e;
-  }
-  throw new Error('expected Session.open to fail');
-}
+import { openError } from './cuobj-errors.js';
 
 describe('Session.open without the shim', () => {
   it('a missing shim library is one clear error naming the library and where it looked', async () => {

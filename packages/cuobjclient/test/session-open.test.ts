@@ -3,23 +3,8 @@
 import { type AddressInfo, createServer } from 'node:net';
 import { parseRdmaToken, softnicEndpoint } from '@vgwrdma/rdma-protocol';
 import { describe, expect, it } from 'vitest';
-import {
-  CuObjError,
-  DEFAULT_MAX_SESSION_SIZE,
-  Session,
-  type SessionOptions,
-  TOKEN_CAPACITY,
-} from '../src/index.js';
-
-async function openError(o: SessionOptions): Promise<CuObjError> {
-  try {
-    (await Session.open(o)).close();
-  } catch (e) {
-    if (e instanceof CuObjError) return e;
-    throw e;
-  }
-  throw new Error('expected Session.open to fail');
-}
+import { DEFAULT_MAX_SESSION_SIZE, Session, TOKEN_CAPACITY } from '../src/index.js';
+import { openError } from './cuobj-errors.js';
 
 /** A loopback port free a moment ago. */
 async function freePort(): Promise<number> {

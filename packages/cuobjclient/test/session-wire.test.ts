@@ -4,8 +4,9 @@
 import { randomFillSync } from 'node:crypto';
 import { parseRdmaToken } from '@vgwrdma/rdma-protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CuObjError, type CuObjErrorCode, Session } from '../src/index.js';
+import { type CuObjErrorCode, Session } from '../src/index.js';
 import { crc32Base64, crc32cBase64 } from './crc-oracle.js';
+import { codeOf, errorOf } from './cuobj-errors.js';
 import { type Answer, ReplyServer, s3ErrorXml, signedHeaders } from './reply-server.js';
 
 const SIZE = 64 * 1024;
@@ -15,26 +16,6 @@ const ok = (reply = '200', bytes = String(SIZE)): Record<string, string> => ({
   'x-amz-rdma-bytes': bytes,
   etag: '"e1"',
 });
-
-async function codeOf(p: Promise<unknown>): Promise<CuObjErrorCode> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof CuObjError) return e.code;
-    throw e;
-  }
-  throw new Error('expected a CuObjError');
-}
-
-async function errorOf(p: Promise<unknown>): Promise<CuObjError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof CuObjError) return e;
-    throw e;
-  }
-  throw new Error('expected a CuObjError');
-}
 
 describe('Session on the wire', () => {
   let server: ReplyServer;

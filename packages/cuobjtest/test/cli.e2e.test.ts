@@ -6,42 +6,24 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { EMBEDDED_CREDENTIALS, EmbeddedGateway } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunResult } from '../src/index.js';
+import { BIN, binAgainstGateway } from './bin-against-gateway.js';
 
-const BIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 const MiB = 2 ** 20;
 
 describe('cuobjtest against a gateway process', () => {
-  let gw: EmbeddedGateway;
+  const bin = binAgainstGateway();
+  const cuobjtest = (...args: string[]) => bin.cuobjtest(args);
   let scratch: string;
 
   beforeAll(async () => {
-    gw = await EmbeddedGateway.start();
     scratch = await mkdtemp(join(tmpdir(), 'cuobjtest-e2e-'));
   });
   afterAll(async () => {
-    await gw?.stop();
     if (scratch) await rm(scratch, { recursive: true, force: true });
   });
-
-  async function cuobjtest(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-    const env = { ...process.env, AWS_SECRET_ACCESS_KEY: EMBEDDED_CREDENTIALS.secretAccessKey, CI: '1' };
-    try {
-      const { stdout, stderr } = await promisify(execFile)(
-        process.execPath,
-        [BIN, '-endpoint', gw.endpoint, '-access', EMBEDDED_CREDENTIALS.accessKeyId, ...args],
-        { env, maxBuffer: 16 * MiB },
-      );
-      return { code: 0, stdout, stderr };
-    } catch (e) {
-      const x = e as { code: number; stdout: string; stderr: string };
-      return { code: x.code, stdout: x.stdout, stderr: x.stderr };
-    }
-  }
 
   function expectRun(r: RunResult, mode: RunResult['mode'], size: number, n: number): void {
     expect(r).toMatchObject({
@@ -64,7 +46,7 @@ describe('cuobjtest against a gateway process', () => {
     expect(code).toBe(0);
     const r = JSON.parse(stdout) as RunResult;
     expectRun(r, 'rdma', 4 * MiB, 2);
-    const stored = await readFile(join(gw.root, 'e2e-rdma', 'cuobjtest-object'));
+    const stored = await readFile(join(bin.gw().root, 'e2e-rdma', 'cuobjtest-object'));
     expect(stored.length).toBe(4 * MiB);
   });
 
@@ -130,7 +112,7 @@ describe('cuobjtest against a gateway process', () => {
     const at = lines.indexOf('cuobjtest: created bucket "e2e-text"');
     expect(at).toBe(0);
     expect(lines[1]).toBe('');
-    expect(lines[2]).toBe(`cuobjtest    endpoint=${gw.endpoint.padEnd(28)}  size=1 MiB  iterations=2`);
+    expect(lines[2]).toBe(`cuobjtest    endpoint=${bin.gw().endpoint.padEnd(28)}  size=1 MiB  iterations=2`);
     expect(lines[3]).toBe('            mode=host-memory-cuobject-token');
     expect(lines[4]).toBe('');
     expect(lines[5]).toBe('#     PUT latency    PUT GB/s     GET latency    GET GB/s     checksum');
@@ -177,9 +159,13 @@ describe('cuobjtest against a gateway process', () => {
   });
 
   it('without -secret or AWS_SECRET_ACCESS_KEY: exit 1, as the original', async () => {
-    const { code, stderr } = await promisify(execFile)(process.execPath, [BIN, '-endpoint', gw.endpoint], {
-      env: { PATH: process.env.PATH ?? '' },
-    }).then(
+    const { code, stderr } = await promisify(execFile)(
+      process.execPath,
+      [BIN, '-endpoint', bin.gw().endpoint],
+      {
+        env: { PATH: process.env.PATH ?? '' },
+      },
+    ).then(
       () => ({ code: 0, stderr: '' }),
       (e: { code: number; stderr: string }) => e,
     );

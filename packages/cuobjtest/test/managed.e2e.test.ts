@@ -5,44 +5,16 @@
 // CUDA runtime); the text output names the parts, retries and the multipart ETag. Assertions are
 // on the --json document and the text's managed lines, never on times.
 
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { EMBEDDED_CREDENTIALS, EmbeddedGateway, FAKE_CUDART } from '@vgwrdma/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAKE_CUDART } from '@vgwrdma/test-kit';
+import { describe, expect, it } from 'vitest';
 import type { RunResult } from '../src/index.js';
+import { binAgainstGateway } from './bin-against-gateway.js';
 
-const BIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 const MiB = 2 ** 20;
 
 describe('cuobjtest managed transfers against a gateway process', () => {
-  let gw: EmbeddedGateway;
-  beforeAll(async () => {
-    gw = await EmbeddedGateway.start();
-  });
-  afterAll(async () => {
-    await gw?.stop();
-  });
-
-  async function cuobjtest(...args: string[]) {
-    const env = {
-      ...process.env,
-      AWS_SECRET_ACCESS_KEY: EMBEDDED_CREDENTIALS.secretAccessKey,
-      CI: '1',
-      VGWRDMA_CUDA_LIB: FAKE_CUDART,
-    };
-    try {
-      const { stdout, stderr } = await promisify(execFile)(
-        process.execPath,
-        [BIN, '-endpoint', gw.endpoint, '-access', EMBEDDED_CREDENTIALS.accessKeyId, ...args],
-        { env, maxBuffer: 16 * MiB },
-      );
-      return { code: 0, stdout, stderr };
-    } catch (e) {
-      const x = e as { code: number; stdout: string; stderr: string };
-      return { code: x.code, stdout: x.stdout, stderr: x.stderr };
-    }
-  }
+  const bin = binAgainstGateway();
+  const cuobjtest = (...args: string[]) => bin.cuobjtest(args, { VGWRDMA_CUDA_LIB: FAKE_CUDART });
 
   function expectManaged(r: RunResult | undefined, mode: RunResult['mode'], memory: 'host' | 'cuda'): void {
     expect(r).toMatchObject({

@@ -4,46 +4,19 @@
 // verified on the device side and staged around real softnic transfers. Without a CUDA runtime
 // the run fails with exit 1 and says why.
 
-import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { EMBEDDED_CREDENTIALS, EmbeddedGateway, FAKE_CUDART } from '@vgwrdma/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAKE_CUDART } from '@vgwrdma/test-kit';
+import { describe, expect, it } from 'vitest';
 import type { RunResult } from '../src/index.js';
+import { binAgainstGateway } from './bin-against-gateway.js';
 
-const BIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 const MiB = 2 ** 20;
 
 describe('cuobjtest --memory cuda', () => {
-  let gw: EmbeddedGateway;
-  beforeAll(async () => {
-    gw = await EmbeddedGateway.start();
-  });
-  afterAll(async () => {
-    await gw?.stop();
-  });
-
-  async function cuobjtest(cudaLib: string, ...args: string[]) {
-    const env = {
-      ...process.env,
-      AWS_SECRET_ACCESS_KEY: EMBEDDED_CREDENTIALS.secretAccessKey,
-      CI: '1',
-      VGWRDMA_CUDA_LIB: cudaLib,
-    };
-    try {
-      const { stdout, stderr } = await promisify(execFile)(
-        process.execPath,
-        [BIN, '-endpoint', gw.endpoint, '-access', EMBEDDED_CREDENTIALS.accessKeyId, ...args],
-        { env, maxBuffer: 16 * MiB },
-      );
-      return { code: 0, stdout, stderr };
-    } catch (e) {
-      const x = e as { code: number; stdout: string; stderr: string };
-      return { code: x.code, stdout: x.stdout, stderr: x.stderr };
-    }
-  }
+  const bin = binAgainstGateway();
+  const cuobjtest = (cudaLib: string, ...args: string[]) =>
+    bin.cuobjtest(args, { VGWRDMA_CUDA_LIB: cudaLib });
 
   it('--compare: GPU-memory RDMA verified on the device next to std-s3, staging time reported', async () => {
     const args = [
@@ -66,7 +39,7 @@ describe('cuobjtest --memory cuda', () => {
     expect(rdma?.put?.stagingMs?.avg).toBeGreaterThanOrEqual(0);
     expect(rdma?.get?.stagingMs?.avg).toBeGreaterThanOrEqual(0);
     expect(std).toMatchObject({ mode: 'std-s3', memory: 'host', verified: true });
-    const stored = await readFile(join(gw.root, 'e2e-cuda', 'cuobjtest-object-rdma'));
+    const stored = await readFile(join(bin.gw().root, 'e2e-cuda', 'cuobjtest-object-rdma'));
     expect(stored.length).toBe(4 * MiB);
   });
 

@@ -17,6 +17,7 @@ import {
   PutObjectRetentionCommand,
   type S3ServiceException,
 } from '@aws-sdk/client-s3';
+import { expectS3Error, rejectionOf } from '@vgwrdma/test-kit/scene';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type TestGateway } from './support/harness.js';
 import { posixBackend } from './support/posix.js';
@@ -25,15 +26,6 @@ let gw: TestGateway;
 let cleanup: () => Promise<void>;
 const Bucket = 'versioned';
 const Locked = 'locked';
-
-async function failure(p: Promise<unknown>): Promise<S3ServiceException> {
-  try {
-    await p;
-  } catch (err) {
-    return err as S3ServiceException;
-  }
-  throw new Error('expected the request to fail');
-}
 
 beforeAll(async () => {
   const made = await posixBackend();
@@ -62,13 +54,15 @@ describe('versioning over the SDK (posix)', () => {
 
     const del = await gw.client.send(new DeleteObjectCommand({ Bucket, Key: 'k' }));
     expect(del.DeleteMarker).toBe(true);
-    const missing = await failure(gw.client.send(new GetObjectCommand({ Bucket, Key: 'k' })));
-    expect(missing.name).toBe('NoSuchKey');
-    expect(missing.$response?.headers['x-amz-delete-marker']).toBe('true');
-    const noVersion = await failure(
-      gw.client.send(new GetObjectCommand({ Bucket, Key: 'k', VersionId: '01ARZ3NDEKTSV4RRFFQ69G5FAV' })),
+    const missing = await expectS3Error(
+      gw.client.send(new GetObjectCommand({ Bucket, Key: 'k' })),
+      'NoSuchKey',
     );
-    expect(noVersion.name).toBe('NoSuchVersion');
+    expect(missing.$response?.headers['x-amz-delete-marker']).toBe('true');
+    await expectS3Error(
+      gw.client.send(new GetObjectCommand({ Bucket, Key: 'k', VersionId: '01ARZ3NDEKTSV4RRFFQ69G5FAV' })),
+      'NoSuchVersion',
+    );
 
     const p1 = await gw.client.send(new ListObjectVersionsCommand({ Bucket, MaxKeys: 2 }));
     expect(p1.IsTruncated).toBe(true);
@@ -106,10 +100,10 @@ describe('versioning over the SDK (posix)', () => {
     );
     const head = await gw.client.send(new HeadObjectCommand({ Bucket: Locked, Key: 'c' }));
     expect(head.ObjectLockMode).toBe('COMPLIANCE');
-    const denied = await failure(
+    const denied = await expectS3Error(
       gw.client.send(new DeleteObjectCommand({ Bucket: Locked, Key: 'c', VersionId: put.VersionId })),
+      'AccessDenied',
     );
-    expect(denied.name).toBe('AccessDenied');
     expect(denied.message).toBe('Access Denied because object protected by object lock.');
 
     const g = await gw.client.send(new PutObjectCommand({ Bucket: Locked, Key: 'g', Body: 'x' }));
@@ -125,13 +119,10 @@ describe('versioning over the SDK (posix)', () => {
       new GetObjectRetentionCommand({ Bucket: Locked, Key: 'g', VersionId: g.VersionId }),
     );
     expect(r.Retention?.Mode).toBe('GOVERNANCE');
-    expect(
-      (
-        await failure(
-          gw.client.send(new DeleteObjectCommand({ Bucket: Locked, Key: 'g', VersionId: g.VersionId })),
-        )
-      ).name,
-    ).toBe('AccessDenied');
+    await expectS3Error(
+      gw.client.send(new DeleteObjectCommand({ Bucket: Locked, Key: 'g', VersionId: g.VersionId })),
+      'AccessDenied',
+    );
     await gw.client.send(
       new DeleteObjectCommand({
         Bucket: Locked,
@@ -144,13 +135,10 @@ describe('versioning over the SDK (posix)', () => {
     const h = await gw.client.send(
       new PutObjectCommand({ Bucket: Locked, Key: 'h', Body: 'x', ObjectLockLegalHoldStatus: 'ON' }),
     );
-    expect(
-      (
-        await failure(
-          gw.client.send(new DeleteObjectCommand({ Bucket: Locked, Key: 'h', VersionId: h.VersionId })),
-        )
-      ).name,
-    ).toBe('AccessDenied');
+    await expectS3Error(
+      gw.client.send(new DeleteObjectCommand({ Bucket: Locked, Key: 'h', VersionId: h.VersionId })),
+      'AccessDenied',
+    );
     await gw.client.send(
       new PutObjectLegalHoldCommand({
         Bucket: Locked,
@@ -163,16 +151,16 @@ describe('versioning over the SDK (posix)', () => {
   });
 
   it('lock headers are validated; copy, attributes and DeleteObjects carry version ids', async () => {
-    const both = await failure(
+    const both = await expectS3Error(
       gw.client.send(
         new PutObjectCommand({ Bucket: Locked, Key: 'm', Body: 'x', ObjectLockMode: 'GOVERNANCE' }),
       ),
+      'InvalidRequest',
     );
-    expect(both.name).toBe('InvalidRequest');
     expect(both.message).toBe(
       'x-amz-object-lock-retain-until-date and x-amz-object-lock-mode must both be supplied',
     );
-    const noLock = await failure(
+    const noLock = await rejectionOf<S3ServiceException>(
       gw.client.send(new PutObjectCommand({ Bucket, Key: 'm', Body: 'x', ObjectLockLegalHoldStatus: 'ON' })),
     );
     expect(noLock.message).toBe('Bucket is missing Object Lock Configuration');

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { parseRdmaToken, type RdmaOp, type RdmaToken } from '@vgwrdma/rdma-protocol';
 import { IpcChild } from '@vgwrdma/test-kit';
 import type { HostClientOptions } from '../src/index.js';
+import { pattern } from './fixtures/pattern.mjs';
 
 const CHILD = fileURLToPath(new URL('./fixtures/client-child.mjs', import.meta.url));
 
@@ -53,18 +54,8 @@ export class ClientProcess {
   }
 }
 
-/** The child's pattern for `seed` (same generator as fixtures/client-child.mjs). */
-export function pattern(seed: number): Buffer {
-  const p = Buffer.alloc((1 << 20) + 7);
-  let s = seed >>> 0 || 1;
-  for (let i = 0; i < p.length; i++) {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    p[i] = (s & 0xff) | 1;
-  }
-  return p;
-}
+/** The child's pattern for `seed` (the generator fixtures/client-child.mjs uses too). */
+export { pattern };
 
 /** Fills `bytes` with the pattern for `seed`. */
 export function fillPattern(bytes: Uint8Array, seed: number): void {

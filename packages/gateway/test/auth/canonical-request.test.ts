@@ -8,8 +8,8 @@ import {
   splitRawQuery,
 } from '../../src/auth/canonical-request.js';
 import { staticCredentials } from '../../src/auth/credentials.js';
-import { signRequest, TEST_ACCESS, TEST_SECRET } from '../../src/auth/test-support/sign-request.js';
 import { reencode, uriDecode, uriEncode } from '../../src/auth/uri-encoding.js';
+import { signRequest, TEST_ACCESS, TEST_SECRET } from '../support/sign-request.js';
 
 describe('URI encoding', () => {
   it('keeps only RFC 3986 unreserved bytes and escapes the rest in upper case', () => {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { staticCredentials } from '../../src/auth/credentials.js';
-import { type AuthServer, startAuthServer } from '../../src/auth/test-support/auth-server.js';
+import { type AuthServer, startAuthServer } from '../support/auth-server.js';
 
 const run = promisify(execFile);
 const ACCESS = 'AKIDCLI';

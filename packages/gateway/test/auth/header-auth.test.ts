@@ -2,29 +2,19 @@
 // failure answered with the S3 code and message clients expect.
 import { createHash, createHmac } from 'node:crypto';
 import { ANONYMOUS, type S3Error } from '@vgwrdma/backend-contract';
+import { rejectionOf } from '@vgwrdma/test-kit/scene';
 import { describe, expect, it } from 'vitest';
 import { authenticate } from '../../src/auth/authenticate.js';
 import { staticCredentials } from '../../src/auth/credentials.js';
 import { signingKey } from '../../src/auth/signing.js';
-import {
-  SIGNING_DATE,
-  signRequest,
-  TEST_ACCESS,
-  TEST_SECRET,
-} from '../../src/auth/test-support/sign-request.js';
 import type { AuthInput } from '../../src/auth/types.js';
+import { SIGNING_DATE, signRequest, TEST_ACCESS, TEST_SECRET } from '../support/sign-request.js';
 
 const store = staticCredentials([{ access: TEST_ACCESS, secret: TEST_SECRET }]);
 const opts = { region: 'us-east-1' };
 
-async function failure(input: AuthInput, options = opts): Promise<S3Error> {
-  try {
-    await authenticate(input, store, options);
-  } catch (err) {
-    return err as S3Error;
-  }
-  throw new Error('authenticate() accepted the request');
-}
+const failure = (input: AuthInput, options = opts) =>
+  rejectionOf<S3Error>(authenticate(input, store, options), 'authenticate()');
 
 const HEX = 'a'.repeat(64);
 

@@ -4,11 +4,12 @@
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { S3Error } from '@vgwrdma/backend-contract';
+import { rejectionOf } from '@vgwrdma/test-kit/scene';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticate } from '../../src/auth/authenticate.js';
 import { staticCredentials } from '../../src/auth/credentials.js';
-import { type AuthServer, splitUrl, startAuthServer } from '../../src/auth/test-support/auth-server.js';
 import type { AuthInput } from '../../src/auth/types.js';
+import { type AuthServer, splitUrl, startAuthServer } from '../support/auth-server.js';
 
 const ACCESS = 'AKIDPRESIGN';
 const SECRET = 'presign/secret';
@@ -44,14 +45,7 @@ async function presignedInput(
   return { method: 'GET', rawPath, rawQuery, headers: { host: url.host }, now: signedAt };
 }
 
-async function failure(input: AuthInput): Promise<S3Error> {
-  try {
-    await authenticate(input, store, opts);
-  } catch (err) {
-    return err as S3Error;
-  }
-  throw new Error('accepted');
-}
+const failure = (input: AuthInput) => rejectionOf<S3Error>(authenticate(input, store, opts));
 
 function withQuery(input: AuthInput, edit: (q: URLSearchParams) => void): AuthInput {
   const q = new URLSearchParams(input.rawQuery);

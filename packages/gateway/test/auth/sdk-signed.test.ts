@@ -14,7 +14,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { staticCredentials } from '../../src/auth/credentials.js';
-import { type AuthServer, startAuthServer } from '../../src/auth/test-support/auth-server.js';
+import { type AuthServer, startAuthServer } from '../support/auth-server.js';
 
 const ACCESS = 'AKIDTESTGATEWAY';
 const SECRET = 'test/secret+with=odd/chars';

@@ -2,6 +2,7 @@
 // listing whose query is outside the resource, a sub-resource), the date rules, the header form,
 // presigned URLs and the RDMA refusal.
 import type { S3Error } from '@vgwrdma/backend-contract';
+import { rejectionOf } from '@vgwrdma/test-kit/scene';
 import { describe, expect, it } from 'vitest';
 import { authenticate } from '../../src/auth/authenticate.js';
 import { staticCredentials } from '../../src/auth/credentials.js';
@@ -17,14 +18,7 @@ function at(date: string): Date {
   return new Date(Date.parse(date) + 60_000);
 }
 
-async function failure(input: AuthInput): Promise<S3Error> {
-  return authenticate(input, store, opts).then(
-    () => {
-      throw new Error('expected a refusal');
-    },
-    (e: S3Error) => e,
-  );
-}
+const failure = (input: AuthInput) => rejectionOf<S3Error>(authenticate(input, store, opts));
 
 /** A request signed with the given StringToSign (the tests state it in full). */
 function signed(

@@ -10,14 +10,14 @@ import { describe, expect, it } from 'vitest';
 import { authenticate } from '../../src/auth/authenticate.js';
 import { staticCredentials } from '../../src/auth/credentials.js';
 import { parseAuthorizationHeader } from '../../src/auth/header-auth.js';
+import type { AuthInput } from '../../src/auth/types.js';
 import {
   SIGNING_DATE,
   signRequest,
   strictEncode,
   TEST_ACCESS,
   TEST_SECRET,
-} from '../../src/auth/test-support/sign-request.js';
-import type { AuthInput } from '../../src/auth/types.js';
+} from '../support/sign-request.js';
 import { fuzzSettings } from './settings.js';
 
 const { timeout: TIMEOUT, params: FUZZ } = fuzzSettings(150);

@@ -2,7 +2,7 @@
 // SDK, S3 settings: no path double-encoding) and returns it as the AuthInput the gateway sees.
 import { SignatureV4 } from '@smithy/signature-v4';
 import { Sha256 } from '@vgwrdma/test-kit';
-import type { AuthInput } from '../types.js';
+import type { AuthInput } from '../../src/auth/types.js';
 
 export const TEST_ACCESS = 'AKIDSIGNER';
 export const TEST_SECRET = 'signer-secret/with+odd=chars';

@@ -1,13 +1,14 @@
-// Test support: a loopback HTTP server that runs authenticate() and decodeBody() on every request
-// exactly as the gateway will (raw path and query from the request line, Node's headers), records
-// the outcome, and answers S3-style so real SDK clients see real error codes.
+// Test support (the gateway's own tests; it was src/auth/test-support, published source importing
+// the private test kit): a loopback HTTP server that runs authenticate() and decodeBody() on every
+// request exactly as the gateway will (raw path and query from the request line, Node's headers),
+// records the outcome, and answers S3-style so real SDK clients see real error codes.
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isS3Error, S3Error } from '@vgwrdma/backend-contract';
-import { decodeBody } from '../../body/index.js';
-import { authenticate } from '../authenticate.js';
-import type { AuthOptions, AuthResult, CredentialStore } from '../types.js';
+import { authenticate } from '../../src/auth/authenticate.js';
+import type { AuthOptions, AuthResult, CredentialStore } from '../../src/auth/types.js';
+import { decodeBody } from '../../src/body/index.js';
 
 interface AuthRecord {
   method: string;
