@@ -15,7 +15,12 @@ import type { BufferPool } from '@vgwrdma/bufferpool';
 import type { RdmaServer } from '@vgwrdma/rdma-ffi';
 import { AgentPolicy } from './agent-policy.js';
 import { CuServer } from './cu-server.js';
-import { type CuServerConfig, cuServerOptions, openRdmaTransport, type RdmaTransport } from './open-cu-server.js';
+import {
+  type CuServerConfig,
+  cuServerOptions,
+  openRdmaTransport,
+  type RdmaTransport,
+} from './open-cu-server.js';
 import { type RdmaEdgeMiddleware, rdmaEdge } from './rdma-edge.js';
 import type { RdmaRequestRecord } from './rdma-grant.js';
 import { observeRecord, RDMA_PLUGIN_NAME, type RdmaObservation } from './rdma-observation.js';
