@@ -8,7 +8,13 @@ import { type Backend, UnsupportedBackend } from '@vgwrdma/backend-contract';
 import { PosixBackend } from '@vgwrdma/backend-posix';
 import { createGateway, staticCredentials } from '@vgwrdma/gateway';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type RdmaPlugin, type RdmaPluginOptions, rdmaPlugin } from '../src/index.js';
+import {
+  defaultPoolBufCount,
+  parseRdmaPluginOptions,
+  type RdmaPlugin,
+  type RdmaPluginOptions,
+  rdmaPlugin,
+} from '../src/index.js';
 
 const SMALL = { ip: '127.0.0.1', poolBufSize: 64 * 1024, poolBufCount: 2, numDcis: 2 } as const;
 
@@ -37,9 +43,20 @@ describe('rdmaPlugin options', () => {
     [{ ...SMALL, getLanes: 3 }, 'rdmaPlugin: getLanes: '],
     [{ ...SMALL, allowAgents: ['10.0.0.0/33'] }, 'rdmaPlugin: allowAgents.0: '],
     [{ ...SMALL, poolBufSizes: 4096 }, 'rdmaPlugin: options: Unrecognized key: "poolBufSizes"'],
-    [{ ip: '127.0.0.1' }, 'rdmaPlugin: poolBufSize: '],
   ])('%o is refused naming the field', (options, message) => {
     expect(() => rdmaPlugin(options as unknown as RdmaPluginOptions)).toThrow(message);
+  });
+
+  it('{ ip } alone is enough: the pool gets --pool-buf-size and --pool-buf-count defaults', () => {
+    expect(parseRdmaPluginOptions({ ip: '127.0.0.1' })).toEqual({
+      ip: '127.0.0.1',
+      poolBufSize: 64 << 20,
+      poolBufCount: defaultPoolBufCount(),
+    });
+    expect(parseRdmaPluginOptions({ ip: '127.0.0.1', poolBufSize: 8192, poolBufCount: 3 })).toMatchObject({
+      poolBufSize: 8192,
+      poolBufCount: 3,
+    });
   });
 
   it('a cuobj transport this build lacks: rdma-ffi’s one sentence, unchanged', async () => {
