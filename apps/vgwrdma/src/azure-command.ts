@@ -1,45 +1,20 @@
 // The `azure` subcommand: `vgwrdma [global flags] azure [azure flags]` runs the gateway in front
-// of Azure Blob Storage (or Azurite) through @vgwrdma/backend-azure. Its flag table, parsing into
-// a typed config, --help text, banner rows and opening live here. Flag names, aliases and
-// environment variables follow versitygw's azure command.
+// of Azure Blob Storage (or Azurite) through @vgwrdma/backend-azure. Its flags come from
+// backend-azure's AZURE_BACKEND_OPTIONS (names of versitygw's azure command); parsing into a
+// typed config, --help text, banner rows and opening live here.
 import {
+  AZURE_BACKEND_OPTIONS,
   AzureBackend,
   type AzureBackendOptions,
   AzureUnreachableError,
   serviceUrl,
 } from '@vgwrdma/backend-azure';
 import type { Backend } from '@vgwrdma/backend-contract';
-import { type Env, HELP_OPTION, nonEmpty, option, optionLevel } from '@vgwrdma/cli-options';
+import { type Env, HELP_OPTION, optionLevel } from '@vgwrdma/cli-options';
 import { UsageError } from '@vgwrdma/errors';
-import { z } from 'zod';
 
-const AZURE_OPTIONS = {
-  account: option(
-    z
-      .string()
-      .regex(/^[a-z0-9]{3,24}$/, 'must be a storage account name (3-24 lower-case letters and digits)'),
-    { short: 'a', env: ['AZ_ACCOUNT_NAME'], arg: 'NAME', help: 'azure storage account name' },
-  ).optional(),
-  'access-key': option(z.base64('must be the base64 account key'), {
-    short: 'k',
-    env: ['AZ_ACCESS_KEY'],
-    arg: 'KEY',
-    help: 'azure storage account key',
-  }).optional(),
-  'sas-token': option(nonEmpty, {
-    aliases: ['st'],
-    env: ['AZ_SAS_TOKEN'],
-    arg: 'TOKEN',
-    help: 'azure blob storage SAS token (instead of the account key)',
-  }).optional(),
-  url: option(z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }), {
-    short: 'u',
-    env: ['AZ_ENDPOINT'],
-    arg: 'URL',
-    help: 'azure blob service URL (default https://<account>.blob.core.windows.net/)',
-  }).optional(),
-  ...HELP_OPTION,
-};
+/** The azure level: the backend's own options (backend-azure) and -h. */
+const AZURE_OPTIONS = { ...AZURE_BACKEND_OPTIONS.shape, ...HELP_OPTION };
 
 const AZURE_LEVEL = optionLevel(AZURE_OPTIONS);
 export const AZURE_FLAGS = AZURE_LEVEL.flags;
@@ -62,19 +37,15 @@ export function azureBackendConfig(
   if (f.url === undefined && f.account === undefined) {
     throw new UsageError('the azure backend needs --account (AZ_ACCOUNT_NAME) or --url (AZ_ENDPOINT)');
   }
-  if (f['access-key'] !== undefined && f.account === undefined) {
+  if (f.key !== undefined && f.account === undefined) {
     throw new UsageError('--access-key needs --account: a shared key signs for one storage account');
   }
-  if (f['access-key'] !== undefined && f['sas-token'] !== undefined) {
+  if (f.key !== undefined && f.sasToken !== undefined) {
     throw new UsageError('give --access-key or --sas-token, not both');
   }
-  const options: AzureBackendOptions = {
-    ...(f.account === undefined ? {} : { account: f.account }),
-    ...(f['access-key'] === undefined ? {} : { key: f['access-key'] }),
-    ...(f['sas-token'] === undefined ? {} : { sasToken: f['sas-token'] }),
-    ...(f.url === undefined ? {} : { url: f.url }),
-  };
-  return { kind: 'azure', options };
+  // Keys the operator left unset stay absent (zod adds no `undefined`s); -h is not an option.
+  const { help: _help, ...options } = f;
+  return { kind: 'azure', options: options as AzureBackendOptions };
 }
 
 /** Banner rows describing the service (never its key or token). */

@@ -2,18 +2,16 @@
 // fields carry their flag metadata (@vgwrdma/cli-options derives parsing, the environment fallback,
 // validation and --help from them). Names, aliases and environment variables follow versitygw
 // (cmd/versitygw/main.go, posix.go), so an operator's scripts and unit files carry over unchanged.
+import { POSIX_BACKEND_OPTIONS } from '@vgwrdma/backend-posix';
 import { type CliOption, cliOptions, HELP_OPTION, nonEmpty, option } from '@vgwrdma/cli-options';
 import { RDMA_PLUGIN_OPTIONS } from '@vgwrdma/cu-backend';
 import { z } from 'zod';
-import { ETAG_OPTIONS } from './etag-flags.js';
 import { EVENT_OPTIONS } from './event-flags.js';
 import { IAM_OPTIONS } from './iam-flags.js';
 import { hourSeconds, LIMIT_OPTIONS } from './limit-flags.js';
 import { listenAddress } from './listen-address.js';
 import { LISTENER_OPTIONS } from './listener-flags.js';
 import { OBSERVABILITY_OPTIONS } from './observability-flags.js';
-import { octalMode } from './octal-mode.js';
-import { POSIX_EXTRA_OPTIONS } from './posix-flags.js';
 import { REQUEST_OPTIONS } from './request-flags.js';
 import { TLS_OPTIONS } from './tls-flags.js';
 import { WEBUI_OPTIONS } from './webui-flags.js';
@@ -135,27 +133,9 @@ export const GLOBAL_OPTIONS = {
   ...HELP_OPTION,
 };
 
+/** The posix level: the backend's own options (backend-posix) and -h. */
 export const POSIX_OPTIONS = {
-  sidecar: option(nonEmpty, {
-    env: ['VGW_META_SIDECAR'],
-    arg: 'DIR',
-    help: 'store metadata as files under DIR instead of extended attributes',
-  }).optional(),
-  'versioning-dir': option(nonEmpty, {
-    env: ['VGW_VERSIONING_DIR'],
-    arg: 'DIR',
-    help: 'the directory path to enable bucket versioning (non-current versions are kept there)',
-  }).optional(),
-  nometa: option(boolFlag, { env: ['VGW_META_NONE'], default: false, help: 'disable metadata storage' }),
-  'dir-perms': option(octalMode, {
-    env: ['VGW_DIR_PERMS'],
-    default: '0755',
-    arg: 'MODE',
-    help: 'default directory permissions for new directories (octal)',
-  }),
-  ...ETAG_OPTIONS,
-  // --file-perms, --concurrency (posix-flags.ts).
-  ...POSIX_EXTRA_OPTIONS,
+  ...POSIX_BACKEND_OPTIONS.shape,
   ...HELP_OPTION,
 };
 

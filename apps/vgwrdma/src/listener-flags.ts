@@ -4,10 +4,9 @@
 // --port or --admin-port as /path/to/socket, unix:/path or @abstract-name). Same names,
 // aliases and environment variables as versitygw. Spread into the global options (flags.ts).
 
-import { option } from '@vgwrdma/cli-options';
+import { octalMode, option } from '@vgwrdma/cli-options';
 import { z } from 'zod';
 import { listenAddress } from './listen-address.js';
-import { octalMode } from './octal-mode.js';
 
 const file = z.string().min(1, 'must be a file path');
 

@@ -17,4 +17,5 @@ export { XattrStore } from './meta/xattr-store.js';
 export type { PosixBackendOptions } from './open.js';
 export { probeXattrs, XattrUnsupportedError } from './open.js';
 export { isValidBucketName } from './ops/buckets.js';
+export { POSIX_BACKEND_OPTIONS, type PosixBackendSettings } from './options-schema.js';
 export { PosixBackend } from './posix-backend.js';

@@ -13,6 +13,7 @@ export {
   MAX_UPLOAD_PART_SIZE,
   MIN_UPLOAD_PART_SIZE,
 } from './options.js';
+export { S3_BACKEND_OPTIONS } from './options-schema.js';
 export { MetaBucketMissingError, S3Backend } from './s3-backend.js';
 export type { ErrorScope } from './upstream-error.js';
 export { fromUpstream, upstreamErrorCode } from './upstream-error.js';

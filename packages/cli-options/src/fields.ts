@@ -55,3 +55,9 @@ export function byteSize(min = 1, max: number = Number.MAX_SAFE_INTEGER) {
     }
   });
 }
+
+/** File and socket permissions: octal as `0755`, `755` or `0o755`. */
+export const octalMode = z
+  .string()
+  .regex(/^(0o?)?[0-7]{1,4}$/i, 'must be octal permissions such as 0755')
+  .transform((value) => Number.parseInt(value.replace(/^0o/i, ''), 8));

@@ -20,7 +20,7 @@ export {
   type GatewayAnswer,
   isCuObjError,
 } from './errors.js';
-export { HOST_ENV_VARS, hostOptionsFromEnv } from './host-env.js';
+export { HOST_ENV_VARS, HOST_TRANSPORT_OPTIONS, hostOptionsFromEnv } from './host-env.js';
 export { PartFailedError } from './part-queue.js';
 export {
   type DownloadInput,
