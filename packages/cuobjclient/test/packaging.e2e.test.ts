@@ -17,7 +17,15 @@ const run = promisify(execFile);
 const APP = fileURLToPath(new URL('./fixtures/scratch-app/app.mjs', import.meta.url));
 const SHIM_DIR = join(REPO, 'native-shims', 'build', `${process.platform}-${process.arch}`);
 /** What the scratch app installs from the workspace: cuobjclient and its workspace dependencies. */
-const PACKED = ['errors', 'rdma-protocol', 'backend-contract', 'native', 'rdma-ffi', 'cuobjclient'];
+const PACKED = [
+  'errors',
+  'rdma-protocol',
+  'cli-options',
+  'backend-contract',
+  'native',
+  'rdma-ffi',
+  'cuobjclient',
+];
 
 describe('packaging: pnpm pack + npm install in a scratch app', () => {
   let dir: string;

@@ -44,6 +44,8 @@ export {
   copyFileRangeCall,
   type InlineReadCalls,
   inlineReadCalls,
+  type PunchHoleFn,
+  punchHoleCall,
   RENAME_EXCHANGE,
   type Renameat2Fn,
   renameat2Call,

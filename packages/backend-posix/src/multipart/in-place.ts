@@ -16,7 +16,8 @@
 // UploadPartCopy and a body of unknown length go to a part file as before, so a region of the
 // assembly file is written by one upload only and a finished part's bytes are never overwritten
 // (Complete may name the ETag of any finished upload of a number). A failed in-place write removes
-// its slot (a retry may take it again); its partial bytes are referenced by nothing. A process
+// its slot (a retry may take it again) and punches its region out (fallocate), so its partial
+// bytes neither are referenced nor keep their space. A process
 // killed mid-part leaves its slot unfinished: the retry goes to a part file, Complete copies.
 // The names are not part numbers, so versitygw sees no part for a number written in place (its
 // Complete answers InvalidPart, never a wrong object). VGWRDMA_INPLACE_PARTS=off turns this off;
@@ -24,6 +25,7 @@
 import { ftruncate as ftruncateCb, futimes as futimesCb } from 'node:fs';
 import { readdir, readlink, stat, symlink, unlink, utimes } from 'node:fs/promises';
 import { promisify } from 'node:util';
+import { punchHoleCall } from '@vgwrdma/native';
 import type { PosixEnv } from '../env.js';
 import { isErrno } from '../fs/errors.js';
 import { FdFile } from '../fs/fd-file.js';
@@ -131,6 +133,11 @@ export async function claimSlot(
     at,
     file,
     release: async () => {
+      // The failed write's bytes keep their space until the upload ends otherwise: give it back
+      // (best effort: a filesystem without hole punching keeps it until Complete or Abort).
+      await Promise.resolve()
+        .then(() => punchHoleCall()(file.fd, at, size))
+        .catch(() => undefined);
       await file.close().catch(() => undefined);
       await unlink(slotPath).catch(() => undefined);
       await env.meta.dropped(rel).catch(() => undefined);
