@@ -5,7 +5,6 @@
 // counters (PATCH /rdma-stats) show both buffers held before the burst and still held after it.
 // Once the buffers are back, a burst larger than the pool queues within the wait and every
 // transfer succeeds, verified.
-import { setTimeout as sleep } from 'node:timers/promises';
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { HostClient } from '@vgwrdma/rdma-ffi';
 import { parseRdmaToken } from '@vgwrdma/rdma-protocol';
@@ -16,6 +15,7 @@ import {
   type RdmaGatewayOptions,
   ROOT_CREDENTIALS,
   s3Client,
+  settle,
   startFaultScene,
   startRdmaGateway,
 } from '@vgwrdma/test-kit';
@@ -118,11 +118,11 @@ describe('pool exhausted under load', () => {
       );
       // The settled state the burst relies on: both buffers leased, no buffer free, the holders'
       // transfers in their slow phase (past the handshake, moving data).
-      let before = await report(gw);
-      while (!(before.pool.inUse === 2 && hold.slowConnections() >= 2)) {
-        await sleep(50);
-        before = await report(gw);
-      }
+      const before = await settle(
+        () => report(gw),
+        (r) => r.pool.inUse === 2 && hold.slowConnections() >= 2,
+        { what: 'both buffers held by the trickling PUTs', timeoutMs: 60_000 },
+      );
       expect(before.pool).toMatchObject({ inUse: 2, free: 0, waiting: 0 });
 
       const puts = regions.map((r, i) =>
