@@ -9,7 +9,6 @@ import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/
 import { HostClient } from '@vgwrdma/rdma-ffi';
 import { parseRdmaToken } from '@vgwrdma/rdma-protocol';
 import {
-  adminRequest,
   type FaultScene,
   type GatewayProcess,
   type RdmaGatewayOptions,
@@ -23,6 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { md5Hex } from '../helpers/files.js';
 import { content, fillContent } from '../helpers/object-content.js';
 import { md5Of, RDMA_SDK_OPTIONS, type S3Client, sendError, sendWithToken } from '../helpers/rdma.js';
+import { type RdmaStats, rdmaStats } from '../helpers/rdma-stats.js';
 import { startSlowProxy } from '../helpers/slow-proxy.js';
 
 const KiB = 1024;
@@ -50,19 +50,8 @@ function poolOptions(waitMs: number, extra: readonly string[] = []): RdmaGateway
   };
 }
 
-interface Report {
-  server: { rdmaPuts: number; rdmaGets: number; failures: number; declines: Record<string, number> };
-  pool: { inUse: number; free: number; waiting: number };
-}
-
-async function report(gw: GatewayProcess): Promise<Report> {
-  const r = await adminRequest(gw.url, ROOT_CREDENTIALS, 'rdma-stats');
-  expect(r.status).toBe(200);
-  return JSON.parse(r.text) as Report;
-}
-
 /** Declines of the burst: pool wait over, or its agent's slots taken for the whole wait. */
-const busyDeclines = (r: Report) =>
+const busyDeclines = (r: RdmaStats) =>
   (r.server.declines['pool-busy'] ?? 0) + (r.server.declines['agent-busy'] ?? 0);
 
 describe('pool exhausted under load', () => {
@@ -119,7 +108,7 @@ describe('pool exhausted under load', () => {
       // The settled state the burst relies on: both buffers leased, no buffer free, the holders'
       // transfers in their slow phase (past the handshake, moving data).
       const before = await settle(
-        () => report(gw),
+        () => rdmaStats(gw),
         (r) => r.pool.inUse === 2 && hold.slowConnections() >= 2,
         { what: 'both buffers held by the trickling PUTs', timeoutMs: 60_000 },
       );
@@ -154,7 +143,7 @@ describe('pool exhausted under load', () => {
 
       // The state held through the whole burst: both buffers still leased by the holders, no RDMA
       // transfer done or failed, every burst request declined for want of a buffer or slot.
-      const after = await report(gw);
+      const after = await rdmaStats(gw);
       expect(after.pool).toMatchObject({ inUse: 2, free: 0 });
       expect(after.server.rdmaPuts - before.server.rdmaPuts).toBe(0);
       expect(after.server.rdmaGets - before.server.rdmaGets).toBe(0);
