@@ -35,6 +35,13 @@ const CONFIG = {
   ],
 };
 
+/**
+ * How long a poll waits for a state to settle: vitest's default (1 s) is a moment on a loaded
+ * 2-core machine, where a queue file, a log line or a counter can trail the request by seconds.
+ * A passing run never waits for it.
+ */
+const SETTLE = { timeout: 60_000, interval: 50 };
+
 const cleanup: (() => Promise<unknown>)[] = [];
 afterAll(async () => {
   for (const c of cleanup.reverse()) await c().catch(() => undefined);
@@ -95,14 +102,12 @@ describe('event delivery', () => {
     s3.destroy();
     // Settled: the event is on disk, and at least one retry was logged and counted.
     await expect
-      .poll(async () => (await readdir(queueDir)).filter((n) => n.endsWith('.json')).length)
+      .poll(async () => (await readdir(queueDir)).filter((n) => n.endsWith('.json')).length, SETTLE)
       .toBe(1);
     await expect
       .poll(
         () => jsonLines(first.stderr()).find((l) => l.msg === 'event notification not delivered: retrying'),
-        {
-          timeout: 20_000,
-        },
+        SETTLE,
       )
       .toMatchObject({
         url,
@@ -122,7 +127,11 @@ describe('event delivery', () => {
     cleanup.push(() => receiver.close());
     const second = await startGateway({ root, globalArgs: args });
     cleanup.push(() => second.stop());
-    const record = await receiver.waitFor((r) => r.s3.object.key === 'kept', 'kept (from the last run)');
+    const record = await receiver.waitFor(
+      (r) => r.s3.object.key === 'kept',
+      'kept (from the last run)',
+      SETTLE.timeout,
+    );
     expect(record.eventName).toBe('ObjectCreated:Put');
     const i = receiver.attempts.findIndex((b) => b.includes('"kept"'));
     const body = receiver.attempts[i] as string;
@@ -130,11 +139,12 @@ describe('event delivery', () => {
       `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}`,
     );
     await expect
-      .poll(async () => (await readdir(queueDir)).filter((n) => n.endsWith('.json')).length)
+      .poll(async () => (await readdir(queueDir)).filter((n) => n.endsWith('.json')).length, SETTLE)
       .toBe(0);
     await expect
-      .poll(async () =>
-        metric(await metricsText(second), 'vgwrdma_event_deliveries_total{outcome="delivered"}'),
+      .poll(
+        async () => metric(await metricsText(second), 'vgwrdma_event_deliveries_total{outcome="delivered"}'),
+        SETTLE,
       )
       .toBe(1);
   }, 180_000); // two gateway starts and a retried delivery: past 60 s on a loaded machine
@@ -160,9 +170,7 @@ describe('event delivery', () => {
     await expect
       .poll(
         () => jsonLines(gw.stderr()).find((l) => l.msg === 'event notification not delivered: giving up'),
-        {
-          timeout: 20_000,
-        },
+        SETTLE,
       )
       .toMatchObject({
         level: 40,
@@ -173,5 +181,5 @@ describe('event delivery', () => {
         attempts: 2,
         cause: expect.stringMatching(/ECONNREFUSED/),
       });
-  });
+  }, 180_000); // a gateway start and two failed sends: the poll's bound must fit inside
 });

@@ -72,6 +72,15 @@ interface PendingComplete {
   readonly parts: { PartNumber: number; ETag: string }[];
 }
 
+/** Longest wait for a write of the round's target to be mid-way (see killWhenMidWrite). */
+const MID_WRITE_WAIT_MS = 60_000;
+/**
+ * Longest wait for one retried complete after the restart: a hang guard (a claim the dead owner
+ * left that is never given back), not a speed requirement — a loaded machine assembles a 15 MiB
+ * upload slowly.
+ */
+const COMPLETE_RETRY_LIMIT_MS = 60_000;
+
 /** What a round waits to be in flight before it kills: rounds rotate through these. */
 export const KILL_TARGETS = ['http', 'complete', 'rdma'] as const;
 export type KillTarget = (typeof KILL_TARGETS)[number];
@@ -198,8 +207,10 @@ async function midWrite(gw: GatewayProcess, bucket: string, shared: Shared, targ
 }
 
 /**
- * Waits (at least a random delay, at most 20 s) until a write of `target` is mid-way, then
- * kills the gateway.
+ * Waits (at least a random delay) until a write of `target` is mid-way, then kills the gateway.
+ * The wait is for that state, not for a moment; past MID_WRITE_WAIT_MS (far more than an idle
+ * machine needs: a loaded one can take seconds to bring a multipart upload to its complete) the
+ * kill comes anyway, and the round still audits what it left.
  */
 async function killWhenMidWrite(
   gw: GatewayProcess,
@@ -209,7 +220,7 @@ async function killWhenMidWrite(
   target: KillTarget,
 ): Promise<void> {
   const earliest = Date.now() + Math.floor(Math.random() * maxDelayMs);
-  const latest = Date.now() + 20_000;
+  const latest = Date.now() + MID_WRITE_WAIT_MS;
   while (Date.now() < latest) {
     if (Date.now() >= earliest && (await midWrite(gw, bucket, shared, target))) break;
     await new Promise((r) => setTimeout(r, 1));
@@ -259,7 +270,7 @@ export async function crashRound(gw: GatewayProcess, o: CrashRoundOptions): Prom
           UploadId: p.uploadId,
           MultipartUpload: { Parts: p.parts },
         }),
-        { abortSignal: AbortSignal.timeout(10_000) },
+        { abortSignal: AbortSignal.timeout(COMPLETE_RETRY_LIMIT_MS) },
       );
       await retry.catch((e: Error) => completeRetryFailures.push(`${p.key}: ${e.name} ${e.message}`));
     }

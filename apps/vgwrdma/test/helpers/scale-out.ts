@@ -13,7 +13,6 @@ import {
 } from '@aws-sdk/client-s3';
 import {
   type AppProcess,
-  adminRequest,
   type CephRgw,
   type Credentials,
   type Haproxy,
@@ -55,15 +54,7 @@ export interface ScaleOut {
 export const gatewayClient = (url: string, extra: ConstructorParameters<typeof S3Client>[0] = {}) =>
   s3Client(url, ROOT_CREDENTIALS, extra);
 
-/** PATCH /rdma-stats of one gateway: the server's and the pool's counters. */
-export async function rdmaStats(gw: AppProcess): Promise<{
-  server: { buffersInUse: number; channelsInUse: number; rdmaPuts: number; rdmaGets: number };
-  pool: { count: number; free: number; inUse: number; waiting: number };
-}> {
-  const r = await adminRequest(gw.url, ROOT_CREDENTIALS, 'rdma-stats');
-  if (r.status !== 200) throw new Error(`rdma-stats of ${gw.url}: ${r.status} ${r.text}`);
-  return JSON.parse(r.text);
-}
+export { rdmaStats } from './rdma-stats.js';
 
 const suffix = () => randomBytes(4).toString('hex');
 
