@@ -5,6 +5,7 @@
 // field is reported by name ("rdmaPlugin: poolBufCount: ...") before any native resource exists.
 import { availableParallelism } from 'node:os';
 import { BYTE_SIZE_FORMS, byteSize, integer, option } from '@vgwrdma/cli-options';
+import { InvalidArgumentError } from '@vgwrdma/errors';
 import { z } from 'zod';
 import { parseIpv4Cidr } from './agent-policy.js';
 import type { CuServerConfig } from './open-cu-server.js';
@@ -188,14 +189,14 @@ export const DEFAULT_POOL_BUF_SIZE = 64 << 20;
 export type RdmaPluginOptions = Omit<CuServerConfig, 'poolBufSize' | 'poolBufCount'> &
   Partial<Pick<CuServerConfig, 'poolBufSize' | 'poolBufCount'>>;
 
-/** Validates `input` and fills the pool defaults; throws a TypeError naming each bad field. */
+/** Validates `input` and fills the pool defaults; throws an InvalidArgumentError (VGW_ERR_INVALID_ARGUMENT) naming each bad field. */
 export function parseRdmaPluginOptions(input: unknown): CuServerConfig {
   const result = RDMA_PLUGIN_OPTIONS.safeParse(input);
   if (!result.success) {
     const issues = result.error.issues.map(
       (i) => `${i.path.length ? i.path.join('.') : 'options'}: ${i.message}`,
     );
-    throw new TypeError(`rdmaPlugin: ${issues.join('; ')}`);
+    throw new InvalidArgumentError(`rdmaPlugin: ${issues.join('; ')}`);
   }
   // zod leaves absent optional keys absent, so the output has no explicit `undefined`s.
   const data = result.data as RdmaPluginOptions;

@@ -71,7 +71,7 @@ export interface RdmaPlugin {
 /** rdma-ffi's code for a transport this host cannot use (cuobj without NVIDIA's library). */
 const PROVIDER_UNAVAILABLE = 'VGW_ERR_NATIVE_PROVIDER_UNAVAILABLE';
 
-/** Validates `options` (a TypeError naming the field); opens nothing until open() or install(). */
+/** Validates `options` (an InvalidArgumentError naming the field); opens nothing until open() or install(). */
 export function rdmaPlugin(options: RdmaPluginOptions): RdmaPlugin {
   const config = parseRdmaPluginOptions(options);
   const policy = new AgentPolicy(config.allowAgents);

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Backend, UnsupportedBackend } from '@vgwrdma/backend-contract';
 import { PosixBackend } from '@vgwrdma/backend-posix';
+import { isVgwrdmaError } from '@vgwrdma/errors';
 import { createGateway, staticCredentials } from '@vgwrdma/gateway';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -44,7 +45,15 @@ describe('rdmaPlugin options', () => {
     [{ ...SMALL, allowAgents: ['10.0.0.0/33'] }, 'rdmaPlugin: allowAgents.0: '],
     [{ ...SMALL, poolBufSizes: 4096 }, 'rdmaPlugin: options: Unrecognized key: "poolBufSizes"'],
   ])('%o is refused naming the field', (options, message) => {
-    expect(() => rdmaPlugin(options as unknown as RdmaPluginOptions)).toThrow(message);
+    const thrown = (() => {
+      try {
+        rdmaPlugin(options as unknown as RdmaPluginOptions);
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(isVgwrdmaError(thrown, 'VGW_ERR_INVALID_ARGUMENT')).toBe(true);
+    expect((thrown as Error).message).toContain(message);
   });
 
   it('{ ip } alone is enough: the pool gets --pool-buf-size and --pool-buf-count defaults', () => {
