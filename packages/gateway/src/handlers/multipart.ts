@@ -22,6 +22,7 @@ import type { Handler, S3Request } from '../routes/types.js';
 import { checksumElements } from '../xml/checksum-elements.js';
 import { each, el, group, xmlDocument } from '../xml/document.js';
 import { ownerElement } from '../xml/owner.js';
+import { partPageElements } from '../xml/part-page.js';
 import { parseCompleteMultipartUpload } from '../xml/requests.js';
 import { encoderFor } from '../xml/url-encoding.js';
 import { requestObjectAcl } from './acl-writes.js';
@@ -210,10 +211,7 @@ export const listParts: Handler = async (_c, req) => {
       ownerElement('Initiator', out.initiator) +
       ownerElement('Owner', out.owner) +
       el('StorageClass', out.storageClass) +
-      el('PartNumberMarker', out.partNumberMarker) +
-      el('NextPartNumberMarker', out.nextPartNumberMarker) +
-      el('MaxParts', out.maxParts) +
-      el('IsTruncated', out.isTruncated) +
+      partPageElements(out) +
       el('ChecksumAlgorithm', out.checksumAlgorithm) +
       el('ChecksumType', out.checksumType) +
       parts,
