@@ -11,22 +11,7 @@ import {
   UploadPartCommand,
   UploadPartCopyCommand,
 } from '@aws-sdk/client-s3';
-import type {
-  CompleteMultipartUploadInput,
-  CompleteMultipartUploadOutput,
-  CreateMultipartUploadInput,
-  CreateMultipartUploadOutput,
-  ListMultipartUploadsInput,
-  ListMultipartUploadsOutput,
-  ListPartsInput,
-  ListPartsOutput,
-  RequestContext,
-  UploadPartCopyInput,
-  UploadPartCopyOutput,
-  UploadPartInput,
-  UploadPartOutput,
-  UploadRef,
-} from '@vgwrdma/backend-contract';
+import type { UpstreamOp } from '@vgwrdma/backend-contract';
 import { compact } from '../compact.js';
 import {
   checksumAlgorithmOf,
@@ -48,11 +33,11 @@ import { asUploadError, completedETag, uploadGone } from './multipart-quirks.js'
 import { spooledUploadPart } from './spooled-put.js';
 import { streamedUpload } from './streamed-upload.js';
 
-export async function createMultipartUpload(
-  up: Upstream,
-  ctx: RequestContext,
-  input: CreateMultipartUploadInput,
-): Promise<CreateMultipartUploadOutput> {
+export const createMultipartUpload: UpstreamOp<Upstream, 'createMultipartUpload'> = async (
+  up,
+  ctx,
+  input,
+) => {
   checkBucket(up, input.bucket);
   checkWriteLimits(input.key, input.metadata);
   const out = await call(ctx, 'bucket', (o) =>
@@ -87,13 +72,9 @@ export async function createMultipartUpload(
     checksumAlgorithm: checksumAlgorithmOf(out.ChecksumAlgorithm) ?? input.checksumAlgorithm,
     checksumType: checksumTypeOf(out.ChecksumType) ?? input.checksumType,
   });
-}
+};
 
-export async function uploadPart(
-  up: Upstream,
-  ctx: RequestContext,
-  input: UploadPartInput,
-): Promise<UploadPartOutput> {
+export const uploadPart: UpstreamOp<Upstream, 'uploadPart'> = async (up, ctx, input) => {
   checkBucket(up, input.bucket);
   if (input.contentLength === undefined) return spooledUploadPart(up, ctx, input);
   const { result, size, computed } = await streamedUpload(up, ctx, input, 'upload', (body, spec, options) =>
@@ -110,13 +91,9 @@ export async function uploadPart(
   const checksums = checksumsFrom(result);
   if (input.checksum && computed !== undefined) checksums[input.checksum.algorithm] ??= computed;
   return { etag: result.ETag ?? '', size, checksums };
-}
+};
 
-export async function uploadPartCopy(
-  up: Upstream,
-  ctx: RequestContext,
-  input: UploadPartCopyInput,
-): Promise<UploadPartCopyOutput> {
+export const uploadPartCopy: UpstreamOp<Upstream, 'uploadPartCopy'> = async (up, ctx, input) => {
   checkBucket(up, input.bucket);
   checkBucket(up, input.source.bucket);
   await checkCopySource(up, ctx, input.source);
@@ -142,13 +119,13 @@ export async function uploadPartCopy(
     copySourceVersionId: out.CopySourceVersionId,
     checksums: r ? checksumsFrom(r) : undefined,
   });
-}
+};
 
-export async function completeMultipartUpload(
-  up: Upstream,
-  ctx: RequestContext,
-  input: CompleteMultipartUploadInput,
-): Promise<CompleteMultipartUploadOutput> {
+export const completeMultipartUpload: UpstreamOp<Upstream, 'completeMultipartUpload'> = async (
+  up,
+  ctx,
+  input,
+) => {
   checkBucket(up, input.bucket);
   checkPartOrder(input.parts);
   const tagKey = { bucket: input.bucket, uploadId: input.uploadId };
@@ -188,23 +165,15 @@ export async function completeMultipartUpload(
     checksums: Object.keys(checksums).length > 0 ? checksums : undefined,
     checksumType: checksumTypeOf(out.ChecksumType),
   });
-}
+};
 
-export async function abortMultipartUpload(
-  up: Upstream,
-  ctx: RequestContext,
-  input: UploadRef,
-): Promise<void> {
+export const abortMultipartUpload: UpstreamOp<Upstream, 'abortMultipartUpload'> = async (up, ctx, input) => {
   checkBucket(up, input.bucket);
   await call(ctx, 'upload', (o) => up.client.send(new AbortMultipartUploadCommand(uploadFields(input)), o));
   await up.uploadTagging.forget({ bucket: input.bucket, uploadId: input.uploadId }, ctx.signal);
-}
+};
 
-export async function listParts(
-  up: Upstream,
-  ctx: RequestContext,
-  input: ListPartsInput,
-): Promise<ListPartsOutput> {
+export const listParts: UpstreamOp<Upstream, 'listParts'> = async (up, ctx, input) => {
   checkBucket(up, input.bucket);
   const out = await asUploadError(() =>
     call(ctx, 'upload', (o) =>
@@ -246,13 +215,9 @@ export async function listParts(
     checksumAlgorithm: checksumAlgorithmOf(out.ChecksumAlgorithm),
     checksumType: checksumTypeOf(out.ChecksumType),
   });
-}
+};
 
-export async function listMultipartUploads(
-  up: Upstream,
-  ctx: RequestContext,
-  input: ListMultipartUploadsInput,
-): Promise<ListMultipartUploadsOutput> {
+export const listMultipartUploads: UpstreamOp<Upstream, 'listMultipartUploads'> = async (up, ctx, input) => {
   checkBucket(up, input.bucket);
   const out = await call(ctx, 'bucket', (o) =>
     up.client.send(
@@ -292,4 +257,4 @@ export async function listMultipartUploads(
     nextUploadIdMarker: out.NextUploadIdMarker,
     maxUploads: out.MaxUploads ?? input.maxUploads,
   });
-}
+};

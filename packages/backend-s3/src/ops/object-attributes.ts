@@ -8,7 +8,7 @@ import type {
   GetObjectAttributesInput,
   GetObjectAttributesOutput,
   HeadObjectOutput,
-  RequestContext,
+  UpstreamOp,
 } from '@vgwrdma/backend-contract';
 import { normalizeETag } from '@vgwrdma/backend-contract';
 import type { Upstream } from '../upstream.js';
@@ -20,11 +20,7 @@ const PART_HEADS_AT_ONCE = 8;
 
 type Parts = NonNullable<GetObjectAttributesOutput['parts']>;
 
-export async function getObjectAttributes(
-  up: Upstream,
-  ctx: RequestContext,
-  input: GetObjectAttributesInput,
-): Promise<GetObjectAttributesOutput> {
+export const getObjectAttributes: UpstreamOp<Upstream, 'getObjectAttributes'> = async (up, ctx, input) => {
   const want = new Set(input.attributes);
   const object = {
     bucket: input.bucket,
@@ -49,7 +45,7 @@ export async function getObjectAttributes(
     if (parts) out.parts = parts;
   }
   return out;
-}
+};
 
 /** The ObjectParts page, or undefined for an object that was not uploaded in parts. */
 async function objectParts(
