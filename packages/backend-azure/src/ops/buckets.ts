@@ -2,12 +2,12 @@
 // answer each account its own buckets and CreateBucket can tell BucketAlreadyOwnedByYou from
 // BucketAlreadyExists. DeleteBucket refuses a container that holds any object (upload records
 // of unfinished multipart uploads do not count, and go with it).
-import type { BucketAcl, BucketSummary, ListBucketsOutput, UpstreamOp } from '@vgwrdma/backend-contract';
+import type { BucketAcl, BucketSummary, ListBucketsOutput } from '@vgwrdma/backend-contract';
 import { S3Error } from '@vgwrdma/backend-contract';
 import { az, azureCode, toS3Error } from '../azure-error.js';
 import { decodeJson, encodeJson } from '../blob-meta.js';
 import { BUCKET_META, getSetting, putSetting, readBucketMeta } from '../container-meta.js';
-import { container, UPLOADS_PREFIX, type Upstream } from '../upstream.js';
+import { type AzureOp, container, UPLOADS_PREFIX, type Upstream } from '../upstream.js';
 
 async function allBuckets(up: Upstream, prefix?: string): Promise<BucketSummary[]> {
   const out: BucketSummary[] = [];
@@ -28,7 +28,7 @@ async function allBuckets(up: Upstream, prefix?: string): Promise<BucketSummary[
   return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
-export const listBuckets: UpstreamOp<Upstream, 'listBuckets'> = async (up, _ctx, input) => {
+export const listBuckets: AzureOp<'listBuckets'> = async (up, _ctx, input) => {
   const all = (await allBuckets(up, input.prefix)).filter(
     (b) => input.owner === undefined || b.owner === input.owner,
   );
@@ -42,11 +42,11 @@ export const listBuckets: UpstreamOp<Upstream, 'listBuckets'> = async (up, _ctx,
   return out;
 };
 
-export const listBucketsAndOwners: UpstreamOp<Upstream, 'listBucketsAndOwners'> = async (up, _ctx) => {
+export const listBucketsAndOwners: AzureOp<'listBucketsAndOwners'> = async (up, _ctx) => {
   return allBuckets(up);
 };
 
-export const createBucket: UpstreamOp<Upstream, 'createBucket'> = async (up, _ctx, input) => {
+export const createBucket: AzureOp<'createBucket'> = async (up, _ctx, input) => {
   if (input.objectLockEnabled) {
     throw S3Error.custom('NotImplemented', 'the azure backend does not support object lock');
   }
@@ -67,12 +67,12 @@ export const createBucket: UpstreamOp<Upstream, 'createBucket'> = async (up, _ct
   }
 };
 
-export const headBucket: UpstreamOp<Upstream, 'headBucket'> = async (up, _ctx, bucket) => {
+export const headBucket: AzureOp<'headBucket'> = async (up, _ctx, bucket) => {
   await readBucketMeta(container(up, bucket));
   return {};
 };
 
-export const deleteBucket: UpstreamOp<Upstream, 'deleteBucket'> = async (up, _ctx, bucket) => {
+export const deleteBucket: AzureOp<'deleteBucket'> = async (up, _ctx, bucket) => {
   const c = container(up, bucket);
   try {
     for await (const blob of c.listBlobsFlat()) {
@@ -84,7 +84,7 @@ export const deleteBucket: UpstreamOp<Upstream, 'deleteBucket'> = async (up, _ct
   await az(() => c.delete());
 };
 
-export const getBucketAcl: UpstreamOp<Upstream, 'getBucketAcl'> = async (up, _ctx, bucket) => {
+export const getBucketAcl: AzureOp<'getBucketAcl'> = async (up, _ctx, bucket) => {
   const c = container(up, bucket);
   const meta = await readBucketMeta(c);
   const acl = decodeJson<BucketAcl | undefined>(meta[BUCKET_META.acl], undefined);
@@ -93,16 +93,11 @@ export const getBucketAcl: UpstreamOp<Upstream, 'getBucketAcl'> = async (up, _ct
   return { Owner: decodeJson<string>(meta[BUCKET_META.owner], ''), Grantees: [] };
 };
 
-export const putBucketAcl: UpstreamOp<Upstream, 'putBucketAcl'> = async (up, _ctx, bucket, acl) => {
+export const putBucketAcl: AzureOp<'putBucketAcl'> = async (up, _ctx, bucket, acl) => {
   await putSetting(container(up, bucket), 'acl', acl);
 };
 
-export const changeBucketOwner: UpstreamOp<Upstream, 'changeBucketOwner'> = async (
-  up,
-  ctx,
-  bucket,
-  owner,
-) => {
+export const changeBucketOwner: AzureOp<'changeBucketOwner'> = async (up, ctx, bucket, owner) => {
   const acl = await getBucketAcl(up, ctx, bucket);
   const c = container(up, bucket);
   await putSetting(c, 'owner', owner);

@@ -10,12 +10,11 @@ import type {
   ListObjectsV2Input,
   ListPageInput,
   ListPageResult,
-  UpstreamOp,
 } from '@vgwrdma/backend-contract';
 import { ListPager, unversionedPage } from '@vgwrdma/backend-contract';
 import { toS3Error } from '../azure-error.js';
 import { readStored } from '../blob-meta.js';
-import { container, UPLOADS_PREFIX, type Upstream } from '../upstream.js';
+import { type AzureOp, container, UPLOADS_PREFIX, type Upstream } from '../upstream.js';
 
 /** One page of the bucket's blobs (the multipart staging names left out), paged as S3 pages. */
 export async function listPage(
@@ -69,14 +68,14 @@ async function list(
   return out;
 }
 
-export const listObjects: UpstreamOp<Upstream, 'listObjects'> = async (up, _ctx, input) => {
+export const listObjects: AzureOp<'listObjects'> = async (up, _ctx, input) => {
   const out = await list(up, input, input.marker);
   if (out.isTruncated && out.nextContinuationToken !== undefined) out.nextMarker = out.nextContinuationToken;
   delete out.nextContinuationToken;
   return out;
 };
 
-export const listObjectsV2: UpstreamOp<Upstream, 'listObjectsV2'> = async (up, _ctx, input) => {
+export const listObjectsV2: AzureOp<'listObjectsV2'> = async (up, _ctx, input) => {
   const after =
     input.continuationToken !== undefined ? decodeToken(input.continuationToken) : input.startAfter;
   const out = await list(up, input, after);
@@ -86,7 +85,7 @@ export const listObjectsV2: UpstreamOp<Upstream, 'listObjectsV2'> = async (up, _
 };
 
 /** Blob Storage keeps no S3 versions here: every object is its one "null" version. */
-export const listObjectVersions: UpstreamOp<Upstream, 'listObjectVersions'> = async (up, _ctx, input) => {
+export const listObjectVersions: AzureOp<'listObjectVersions'> = async (up, _ctx, input) => {
   const page = await listPage(up, input.bucket, { ...input, after: input.keyMarker });
   return unversionedPage(page, page.items.map(listed));
 };

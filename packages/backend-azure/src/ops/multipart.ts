@@ -13,7 +13,6 @@ import {
   normalizeETag,
   pageUploads,
   S3Error,
-  type UpstreamOp,
 } from '@vgwrdma/backend-contract';
 import { az, isNotFound, toS3Error } from '../azure-error.js';
 import { META, type StoredObject } from '../blob-meta.js';
@@ -27,7 +26,7 @@ import {
   writePart,
   writeUpload,
 } from '../upload-records.js';
-import { blockBlob, checkKey, checkMetadata, container, type Upstream } from '../upstream.js';
+import { type AzureOp, blockBlob, checkKey, checkMetadata, container, type Upstream } from '../upstream.js';
 import { commit, getObject, pickHeaders } from './objects.js';
 
 const MIN_PART_SIZE = 5 * 1024 * 1024;
@@ -39,11 +38,7 @@ function checkPartNumber(n: number): void {
   }
 }
 
-export const createMultipartUpload: UpstreamOp<Upstream, 'createMultipartUpload'> = async (
-  up,
-  _ctx,
-  input,
-) => {
+export const createMultipartUpload: AzureOp<'createMultipartUpload'> = async (up, _ctx, input) => {
   checkKey(input.key);
   checkMetadata(input.metadata);
   const uploadId = newUploadId();
@@ -68,7 +63,7 @@ async function* withCrc64(body: AsyncIterable<Uint8Array | string>, hasher: { up
   }
 }
 
-export const uploadPart: UpstreamOp<Upstream, 'uploadPart'> = async (up, _ctx, input) => {
+export const uploadPart: AzureOp<'uploadPart'> = async (up, _ctx, input) => {
   checkPartNumber(input.partNumber);
   await readUpload(up, input.bucket, input.uploadId, input.key);
   const crc = CHECKSUMS.CRC64NVME.create();
@@ -99,7 +94,7 @@ export const uploadPart: UpstreamOp<Upstream, 'uploadPart'> = async (up, _ctx, i
   return { etag: d.etag, size: d.size, checksums: input.checksum ? d.checksums : {} };
 };
 
-export const uploadPartCopy: UpstreamOp<Upstream, 'uploadPartCopy'> = async (up, ctx, input) => {
+export const uploadPartCopy: AzureOp<'uploadPartCopy'> = async (up, ctx, input) => {
   checkPartNumber(input.partNumber);
   await readUpload(up, input.bucket, input.uploadId, input.key);
   const range = input.sourceRange;
@@ -124,11 +119,7 @@ const signatureOf = (input: CompleteMultipartUploadInput) =>
     .digest('hex')
     .slice(0, 32);
 
-export const completeMultipartUpload: UpstreamOp<Upstream, 'completeMultipartUpload'> = async (
-  up,
-  _ctx,
-  input,
-) => {
+export const completeMultipartUpload: AzureOp<'completeMultipartUpload'> = async (up, _ctx, input) => {
   const done = `${input.uploadId}.${signatureOf(input)}`;
   let record: Awaited<ReturnType<typeof readUpload>>;
   try {
@@ -198,12 +189,12 @@ async function completeConditions(up: Upstream, input: CompleteMultipartUploadIn
   }
 }
 
-export const abortMultipartUpload: UpstreamOp<Upstream, 'abortMultipartUpload'> = async (up, _ctx, input) => {
+export const abortMultipartUpload: AzureOp<'abortMultipartUpload'> = async (up, _ctx, input) => {
   await readUpload(up, input.bucket, input.uploadId, input.key);
   await az(() => removeUpload(up, input.bucket, input.uploadId));
 };
 
-export const listParts: UpstreamOp<Upstream, 'listParts'> = async (up, _ctx, input) => {
+export const listParts: AzureOp<'listParts'> = async (up, _ctx, input) => {
   const record = await readUpload(up, input.bucket, input.uploadId, input.key);
   const marker = input.partNumberMarker ?? 0;
   const all = (await readParts(up, input.bucket, input.uploadId)).filter((p) => p.partNumber > marker);
@@ -230,7 +221,7 @@ export const listParts: UpstreamOp<Upstream, 'listParts'> = async (up, _ctx, inp
   return out;
 };
 
-export const listMultipartUploads: UpstreamOp<Upstream, 'listMultipartUploads'> = async (up, _ctx, input) => {
+export const listMultipartUploads: AzureOp<'listMultipartUploads'> = async (up, _ctx, input) => {
   await az(() => container(up, input.bucket).getProperties());
   return pageUploads(input, await listUploadRecords(up, input.bucket));
 };

@@ -17,13 +17,12 @@ import {
   type ResolvedRange,
   resolveRange,
   S3Error,
-  type UpstreamOp,
 } from '@vgwrdma/backend-contract';
 import { az, isNotFound, toS3Error } from '../azure-error.js';
 import { httpHeaders, objectMetadata, readStored, type StoredObject } from '../blob-meta.js';
 import { PUT_UPLOAD, partOfBlock } from '../block-ids.js';
 import { stageBody } from '../block-writer.js';
-import { blockBlob, checkKey, checkMetadata, container, type Upstream } from '../upstream.js';
+import { type AzureOp, blockBlob, checkKey, checkMetadata, container, type Upstream } from '../upstream.js';
 
 /** The blob's properties, or NoSuchKey / NoSuchBucket. */
 export async function blobProps(
@@ -60,7 +59,7 @@ export function pickHeaders(input: ObjectAttributesInput): StoredObject['headers
   return Object.fromEntries(Object.entries(all).filter(([, v]) => v !== undefined));
 }
 
-export const putObject: UpstreamOp<Upstream, 'putObject'> = async (up, _ctx, input) => {
+export const putObject: AzureOp<'putObject'> = async (up, _ctx, input) => {
   checkKey(input.key);
   checkMetadata(input.metadata);
   const blob = blockBlob(up, input.bucket, input.key);
@@ -139,7 +138,7 @@ function targetOf(props: BlobGetPropertiesResponse) {
   return { etag: readStored(props).etag, lastModified: props.lastModified ?? new Date(0) };
 }
 
-export const headObject: UpstreamOp<Upstream, 'headObject'> = async (up, _ctx, input) => {
+export const headObject: AzureOp<'headObject'> = async (up, _ctx, input) => {
   checkKey(input.key);
   const props = await blobProps(up, input.bucket, input.key);
   return headOf(up, input, props);
@@ -208,7 +207,7 @@ async function partSizes(up: Upstream, bucket: string, key: string): Promise<num
   return sizes;
 }
 
-export const getObject: UpstreamOp<Upstream, 'getObject'> = async (up, _ctx, input) => {
+export const getObject: AzureOp<'getObject'> = async (up, _ctx, input) => {
   checkKey(input.key);
   const props = await blobProps(up, input.bucket, input.key);
   const head = await headOf(up, input, props);
@@ -228,7 +227,7 @@ function emptyBody(): GetObjectOutput['body'] {
   return Readable.from([]);
 }
 
-export const deleteObject: UpstreamOp<Upstream, 'deleteObject'> = async (up, _ctx, input) => {
+export const deleteObject: AzureOp<'deleteObject'> = async (up, _ctx, input) => {
   checkKey(input.key);
   const blob = blockBlob(up, input.bucket, input.key);
   const conditions: { ifMatch?: string } = {};
@@ -247,7 +246,7 @@ export const deleteObject: UpstreamOp<Upstream, 'deleteObject'> = async (up, _ct
   return {};
 };
 
-export const deleteObjects: UpstreamOp<Upstream, 'deleteObjects'> = async (up, ctx, input) => {
+export const deleteObjects: AzureOp<'deleteObjects'> = async (up, ctx, input) => {
   await az(() => container(up, input.bucket).getProperties());
   const out: DeleteObjectsOutput = { deleted: [], errors: [] };
   for (const { key } of input.objects) {
@@ -263,7 +262,7 @@ export const deleteObjects: UpstreamOp<Upstream, 'deleteObjects'> = async (up, c
   return out;
 };
 
-export const copyObject: UpstreamOp<Upstream, 'copyObject'> = async (up, ctx, input) => {
+export const copyObject: AzureOp<'copyObject'> = async (up, ctx, input) => {
   checkKey(input.key);
   const replace = input.metadataDirective === 'REPLACE';
   checkNotCopyToItself(input);

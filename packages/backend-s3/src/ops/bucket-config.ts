@@ -14,12 +14,12 @@ import {
   PutBucketVersioningCommand,
   PutObjectLockConfigurationCommand,
 } from '@aws-sdk/client-s3';
-import type { ObjectOwnership, RequestContext, S3ErrorCode, UpstreamOp } from '@vgwrdma/backend-contract';
+import type { ObjectOwnership, RequestContext, S3ErrorCode } from '@vgwrdma/backend-contract';
 import { S3Error } from '@vgwrdma/backend-contract';
 import { compact } from '../compact.js';
 import { tagsFromSdk, tagsToSdk } from '../convert.js';
 import type { MetaKind } from '../meta-bucket.js';
-import { call, checkBucket, type Upstream } from '../upstream.js';
+import { call, checkBucket, type S3Op, type Upstream } from '../upstream.js';
 import { bucketMustExist } from './object-reads.js';
 
 /** The gateway-side configurations: meta kind and the error answered when none is stored. */
@@ -70,7 +70,7 @@ export async function deleteStored(
   await up.meta?.delete(STORED_CONFIGS[which].kind, bucket, ctx.signal);
 }
 
-export const getBucketVersioning: UpstreamOp<Upstream, 'getBucketVersioning'> = async (up, ctx, bucket) => {
+export const getBucketVersioning: S3Op<'getBucketVersioning'> = async (up, ctx, bucket) => {
   checkBucket(up, bucket);
   const out = await call(ctx, 'bucket', (o) =>
     up.client.send(new GetBucketVersioningCommand({ Bucket: bucket }), o),
@@ -78,12 +78,7 @@ export const getBucketVersioning: UpstreamOp<Upstream, 'getBucketVersioning'> = 
   return out.Status === 'Enabled' || out.Status === 'Suspended' ? out.Status : undefined;
 };
 
-export const putBucketVersioning: UpstreamOp<Upstream, 'putBucketVersioning'> = async (
-  up,
-  ctx,
-  bucket,
-  status,
-) => {
+export const putBucketVersioning: S3Op<'putBucketVersioning'> = async (up, ctx, bucket, status) => {
   checkBucket(up, bucket);
   await call(ctx, 'bucket', (o) =>
     up.client.send(
@@ -93,11 +88,7 @@ export const putBucketVersioning: UpstreamOp<Upstream, 'putBucketVersioning'> = 
   );
 };
 
-export const getBucketOwnershipControls: UpstreamOp<Upstream, 'getBucketOwnershipControls'> = async (
-  up,
-  ctx,
-  bucket,
-) => {
+export const getBucketOwnershipControls: S3Op<'getBucketOwnershipControls'> = async (up, ctx, bucket) => {
   checkBucket(up, bucket);
   if (up.meta) {
     const stored = await up.meta.get('ownership', bucket, ctx.signal);
@@ -113,7 +104,7 @@ export const getBucketOwnershipControls: UpstreamOp<Upstream, 'getBucketOwnershi
   return ownership as ObjectOwnership;
 };
 
-export const putBucketOwnershipControls: UpstreamOp<Upstream, 'putBucketOwnershipControls'> = async (
+export const putBucketOwnershipControls: S3Op<'putBucketOwnershipControls'> = async (
   up,
   ctx,
   bucket,
@@ -136,7 +127,7 @@ export const putBucketOwnershipControls: UpstreamOp<Upstream, 'putBucketOwnershi
   );
 };
 
-export const deleteBucketOwnershipControls: UpstreamOp<Upstream, 'deleteBucketOwnershipControls'> = async (
+export const deleteBucketOwnershipControls: S3Op<'deleteBucketOwnershipControls'> = async (
   up,
   ctx,
   bucket,
@@ -152,7 +143,7 @@ export const deleteBucketOwnershipControls: UpstreamOp<Upstream, 'deleteBucketOw
   );
 };
 
-export const getBucketTagging: UpstreamOp<Upstream, 'getBucketTagging'> = async (up, ctx, bucket) => {
+export const getBucketTagging: S3Op<'getBucketTagging'> = async (up, ctx, bucket) => {
   checkBucket(up, bucket);
   const out = await call(ctx, 'bucket', (o) =>
     up.client.send(new GetBucketTaggingCommand({ Bucket: bucket }), o),
@@ -160,23 +151,19 @@ export const getBucketTagging: UpstreamOp<Upstream, 'getBucketTagging'> = async 
   return tagsFromSdk(out.TagSet);
 };
 
-export const putBucketTagging: UpstreamOp<Upstream, 'putBucketTagging'> = async (up, ctx, bucket, tags) => {
+export const putBucketTagging: S3Op<'putBucketTagging'> = async (up, ctx, bucket, tags) => {
   checkBucket(up, bucket);
   await call(ctx, 'bucket', (o) =>
     up.client.send(new PutBucketTaggingCommand({ Bucket: bucket, Tagging: { TagSet: tagsToSdk(tags) } }), o),
   );
 };
 
-export const deleteBucketTagging: UpstreamOp<Upstream, 'deleteBucketTagging'> = async (up, ctx, bucket) => {
+export const deleteBucketTagging: S3Op<'deleteBucketTagging'> = async (up, ctx, bucket) => {
   checkBucket(up, bucket);
   await call(ctx, 'bucket', (o) => up.client.send(new DeleteBucketTaggingCommand({ Bucket: bucket }), o));
 };
 
-export const getObjectLockConfiguration: UpstreamOp<Upstream, 'getObjectLockConfiguration'> = async (
-  up,
-  ctx,
-  bucket,
-) => {
+export const getObjectLockConfiguration: S3Op<'getObjectLockConfiguration'> = async (up, ctx, bucket) => {
   checkBucket(up, bucket);
   const out = await call(ctx, 'bucket', (o) =>
     up.client.send(new GetObjectLockConfigurationCommand({ Bucket: bucket }), o),
@@ -191,7 +178,7 @@ export const getObjectLockConfiguration: UpstreamOp<Upstream, 'getObjectLockConf
   });
 };
 
-export const putObjectLockConfiguration: UpstreamOp<Upstream, 'putObjectLockConfiguration'> = async (
+export const putObjectLockConfiguration: S3Op<'putObjectLockConfiguration'> = async (
   up,
   ctx,
   bucket,

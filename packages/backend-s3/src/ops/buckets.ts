@@ -14,18 +14,12 @@ import {
   ListBucketsCommand,
   type Bucket as SdkBucket,
 } from '@aws-sdk/client-s3';
-import type {
-  BucketAcl,
-  BucketSummary,
-  ListBucketsInput,
-  RequestContext,
-  UpstreamOp,
-} from '@vgwrdma/backend-contract';
+import type { BucketAcl, BucketSummary, ListBucketsInput, RequestContext } from '@vgwrdma/backend-contract';
 import { S3Error } from '@vgwrdma/backend-contract';
 import { compact } from '../compact.js';
 import type { MetaKind } from '../meta-bucket.js';
 import { DEFAULT_REGION } from '../options.js';
-import { call, checkBucket, type Upstream } from '../upstream.js';
+import { call, checkBucket, type S3Op, type Upstream } from '../upstream.js';
 import { pageBuckets, upstreamToken } from './bucket-pages.js';
 import { bucketMustExist } from './object-reads.js';
 
@@ -46,7 +40,7 @@ export async function readAcl(
   }
 }
 
-export const getBucketAcl: UpstreamOp<Upstream, 'getBucketAcl'> = async (up, ctx, bucket) => {
+export const getBucketAcl: S3Op<'getBucketAcl'> = async (up, ctx, bucket) => {
   checkBucket(up, bucket);
   if (!up.meta) throw S3Error.custom('NotImplemented', 'Bucket ACLs need a meta bucket (--meta-bucket).');
   const acl = await readAcl(up, ctx, bucket);
@@ -56,7 +50,7 @@ export const getBucketAcl: UpstreamOp<Upstream, 'getBucketAcl'> = async (up, ctx
   return { Owner: '', Grantees: [] };
 };
 
-export const putBucketAcl: UpstreamOp<Upstream, 'putBucketAcl'> = async (up, ctx, bucket, acl) => {
+export const putBucketAcl: S3Op<'putBucketAcl'> = async (up, ctx, bucket, acl) => {
   checkBucket(up, bucket);
   if (!up.meta) throw S3Error.custom('NotImplemented', 'Bucket ACLs need a meta bucket (--meta-bucket).');
   await bucketMustExist(up, ctx, bucket);
@@ -91,7 +85,7 @@ async function withOwners(up: Upstream, ctx: RequestContext, buckets: (SdkBucket
   );
 }
 
-export const listBuckets: UpstreamOp<Upstream, 'listBuckets'> = async (up, ctx, input) => {
+export const listBuckets: S3Op<'listBuckets'> = async (up, ctx, input) => {
   const page = await listUpstreamBuckets(up, ctx, input);
   let buckets = await withOwners(up, ctx, page.buckets);
   if (input.owner !== undefined && up.meta) buckets = buckets.filter((b) => b.owner === input.owner);
@@ -99,7 +93,7 @@ export const listBuckets: UpstreamOp<Upstream, 'listBuckets'> = async (up, ctx, 
   return compact({ buckets, continuationToken: page.continuationToken });
 };
 
-export const listBucketsAndOwners: UpstreamOp<Upstream, 'listBucketsAndOwners'> = async (up, ctx) => {
+export const listBucketsAndOwners: S3Op<'listBucketsAndOwners'> = async (up, ctx) => {
   const all: BucketSummary[] = [];
   let token: string | undefined;
   do {
@@ -110,7 +104,7 @@ export const listBucketsAndOwners: UpstreamOp<Upstream, 'listBucketsAndOwners'> 
   return all;
 };
 
-export const createBucket: UpstreamOp<Upstream, 'createBucket'> = async (up, ctx, input) => {
+export const createBucket: S3Op<'createBucket'> = async (up, ctx, input) => {
   checkBucket(up, input.bucket);
   const existing = await readAcl(up, ctx, input.bucket);
   if (existing) {
@@ -160,13 +154,13 @@ async function upstreamHasBucket(up: Upstream, ctx: RequestContext, bucket: stri
   }
 }
 
-export const headBucket: UpstreamOp<Upstream, 'headBucket'> = async (up, ctx, bucket) => {
+export const headBucket: S3Op<'headBucket'> = async (up, ctx, bucket) => {
   checkBucket(up, bucket);
   const out = await call(ctx, 'bucket', (o) => up.client.send(new HeadBucketCommand({ Bucket: bucket }), o));
   return compact({ region: out.BucketRegion ?? up.options.region ?? DEFAULT_REGION });
 };
 
-export const deleteBucket: UpstreamOp<Upstream, 'deleteBucket'> = async (up, ctx, bucket) => {
+export const deleteBucket: S3Op<'deleteBucket'> = async (up, ctx, bucket) => {
   checkBucket(up, bucket);
   await call(ctx, 'bucket', (o) => up.client.send(new DeleteBucketCommand({ Bucket: bucket }), o));
   // The bucket is gone: so is its gateway-side configuration (a new bucket of that name starts clean).
@@ -174,12 +168,7 @@ export const deleteBucket: UpstreamOp<Upstream, 'deleteBucket'> = async (up, ctx
   if (meta) await Promise.allSettled(ALL_META_KINDS.map((kind) => meta.delete(kind, bucket, ctx.signal)));
 };
 
-export const changeBucketOwner: UpstreamOp<Upstream, 'changeBucketOwner'> = async (
-  up,
-  ctx,
-  bucket,
-  newOwner,
-) => {
+export const changeBucketOwner: S3Op<'changeBucketOwner'> = async (up, ctx, bucket, newOwner) => {
   checkBucket(up, bucket);
   if (!up.meta) throw S3Error.custom('NotImplemented', 'Bucket owners need a meta bucket (--meta-bucket).');
   const stored = await readAcl(up, ctx, bucket);

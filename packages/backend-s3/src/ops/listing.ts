@@ -5,10 +5,10 @@ import {
   ListObjectVersionsCommand,
   type _Object as SdkObject,
 } from '@aws-sdk/client-s3';
-import type { ListedObject, UpstreamOp } from '@vgwrdma/backend-contract';
+import type { ListedObject } from '@vgwrdma/backend-contract';
 import { compact } from '../compact.js';
 import { checksumAlgorithmOf, ownerFrom } from '../convert.js';
-import { call, checkBucket, type Upstream } from '../upstream.js';
+import { call, checkBucket, type S3Op } from '../upstream.js';
 
 function listedObject(o: SdkObject): ListedObject {
   const algorithms = (o.ChecksumAlgorithm ?? []).map(checksumAlgorithmOf).filter((a) => a !== undefined);
@@ -27,7 +27,7 @@ function prefixes(list: { Prefix?: string | undefined }[] | undefined): string[]
   return (list ?? []).map((p) => p.Prefix ?? '');
 }
 
-export const listObjects: UpstreamOp<Upstream, 'listObjects'> = async (up, ctx, input) => {
+export const listObjects: S3Op<'listObjects'> = async (up, ctx, input) => {
   checkBucket(up, input.bucket);
   const out = await call(ctx, 'bucket', (o) =>
     up.client.send(
@@ -49,7 +49,7 @@ export const listObjects: UpstreamOp<Upstream, 'listObjects'> = async (up, ctx, 
   });
 };
 
-export const listObjectsV2: UpstreamOp<Upstream, 'listObjectsV2'> = async (up, ctx, input) => {
+export const listObjectsV2: S3Op<'listObjectsV2'> = async (up, ctx, input) => {
   checkBucket(up, input.bucket);
   const out = await call(ctx, 'bucket', (o) =>
     up.client.send(
@@ -73,7 +73,7 @@ export const listObjectsV2: UpstreamOp<Upstream, 'listObjectsV2'> = async (up, c
   });
 };
 
-export const listObjectVersions: UpstreamOp<Upstream, 'listObjectVersions'> = async (up, ctx, input) => {
+export const listObjectVersions: S3Op<'listObjectVersions'> = async (up, ctx, input) => {
   checkBucket(up, input.bucket);
   const out = await call(ctx, 'bucket', (o) =>
     up.client.send(

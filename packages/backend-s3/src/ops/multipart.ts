@@ -11,7 +11,6 @@ import {
   UploadPartCommand,
   UploadPartCopyCommand,
 } from '@aws-sdk/client-s3';
-import type { UpstreamOp } from '@vgwrdma/backend-contract';
 import { compact } from '../compact.js';
 import {
   checksumAlgorithmOf,
@@ -25,7 +24,7 @@ import {
   taggingQuery,
   uploadFields,
 } from '../convert.js';
-import { call, checkBucket, type Upstream } from '../upstream.js';
+import { call, checkBucket, type S3Op } from '../upstream.js';
 import { checkPartOrder, checkWriteLimits, quotedETag, writeConditionETag } from '../upstream-quirks.js';
 import { tagCompleted } from './completed-object.js';
 import { checkCopySource } from './copy-source.js';
@@ -33,11 +32,7 @@ import { asUploadError, completedETag, uploadGone } from './multipart-quirks.js'
 import { spooledUploadPart } from './spooled-put.js';
 import { streamedUpload } from './streamed-upload.js';
 
-export const createMultipartUpload: UpstreamOp<Upstream, 'createMultipartUpload'> = async (
-  up,
-  ctx,
-  input,
-) => {
+export const createMultipartUpload: S3Op<'createMultipartUpload'> = async (up, ctx, input) => {
   checkBucket(up, input.bucket);
   checkWriteLimits(input.key, input.metadata);
   const out = await call(ctx, 'bucket', (o) =>
@@ -74,7 +69,7 @@ export const createMultipartUpload: UpstreamOp<Upstream, 'createMultipartUpload'
   });
 };
 
-export const uploadPart: UpstreamOp<Upstream, 'uploadPart'> = async (up, ctx, input) => {
+export const uploadPart: S3Op<'uploadPart'> = async (up, ctx, input) => {
   checkBucket(up, input.bucket);
   if (input.contentLength === undefined) return spooledUploadPart(up, ctx, input);
   const { result, size, computed } = await streamedUpload(up, ctx, input, 'upload', (body, spec, options) =>
@@ -93,7 +88,7 @@ export const uploadPart: UpstreamOp<Upstream, 'uploadPart'> = async (up, ctx, in
   return { etag: result.ETag ?? '', size, checksums };
 };
 
-export const uploadPartCopy: UpstreamOp<Upstream, 'uploadPartCopy'> = async (up, ctx, input) => {
+export const uploadPartCopy: S3Op<'uploadPartCopy'> = async (up, ctx, input) => {
   checkBucket(up, input.bucket);
   checkBucket(up, input.source.bucket);
   await checkCopySource(up, ctx, input.source);
@@ -121,11 +116,7 @@ export const uploadPartCopy: UpstreamOp<Upstream, 'uploadPartCopy'> = async (up,
   });
 };
 
-export const completeMultipartUpload: UpstreamOp<Upstream, 'completeMultipartUpload'> = async (
-  up,
-  ctx,
-  input,
-) => {
+export const completeMultipartUpload: S3Op<'completeMultipartUpload'> = async (up, ctx, input) => {
   checkBucket(up, input.bucket);
   checkPartOrder(input.parts);
   const tagKey = { bucket: input.bucket, uploadId: input.uploadId };
@@ -167,13 +158,13 @@ export const completeMultipartUpload: UpstreamOp<Upstream, 'completeMultipartUpl
   });
 };
 
-export const abortMultipartUpload: UpstreamOp<Upstream, 'abortMultipartUpload'> = async (up, ctx, input) => {
+export const abortMultipartUpload: S3Op<'abortMultipartUpload'> = async (up, ctx, input) => {
   checkBucket(up, input.bucket);
   await call(ctx, 'upload', (o) => up.client.send(new AbortMultipartUploadCommand(uploadFields(input)), o));
   await up.uploadTagging.forget({ bucket: input.bucket, uploadId: input.uploadId }, ctx.signal);
 };
 
-export const listParts: UpstreamOp<Upstream, 'listParts'> = async (up, ctx, input) => {
+export const listParts: S3Op<'listParts'> = async (up, ctx, input) => {
   checkBucket(up, input.bucket);
   const out = await asUploadError(() =>
     call(ctx, 'upload', (o) =>
@@ -217,7 +208,7 @@ export const listParts: UpstreamOp<Upstream, 'listParts'> = async (up, ctx, inpu
   });
 };
 
-export const listMultipartUploads: UpstreamOp<Upstream, 'listMultipartUploads'> = async (up, ctx, input) => {
+export const listMultipartUploads: S3Op<'listMultipartUploads'> = async (up, ctx, input) => {
   checkBucket(up, input.bucket);
   const out = await call(ctx, 'bucket', (o) =>
     up.client.send(

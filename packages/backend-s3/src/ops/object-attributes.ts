@@ -8,10 +8,9 @@ import type {
   GetObjectAttributesInput,
   GetObjectAttributesOutput,
   HeadObjectOutput,
-  UpstreamOp,
 } from '@vgwrdma/backend-contract';
 import { normalizeETag } from '@vgwrdma/backend-contract';
-import type { Upstream } from '../upstream.js';
+import type { S3Op } from '../upstream.js';
 import { headObject } from './object-reads.js';
 
 const DEFAULT_MAX_PARTS = 1000;
@@ -20,7 +19,7 @@ const PART_HEADS_AT_ONCE = 8;
 
 type Parts = NonNullable<GetObjectAttributesOutput['parts']>;
 
-export const getObjectAttributes: UpstreamOp<Upstream, 'getObjectAttributes'> = async (up, ctx, input) => {
+export const getObjectAttributes: S3Op<'getObjectAttributes'> = async (up, ctx, input) => {
   const want = new Set(input.attributes);
   const object = {
     bucket: input.bucket,

@@ -13,11 +13,11 @@ import {
   PutObjectTaggingCommand,
   RestoreObjectCommand,
 } from '@aws-sdk/client-s3';
-import type { ObjectKey, UpstreamOp } from '@vgwrdma/backend-contract';
+import type { ObjectKey } from '@vgwrdma/backend-contract';
 import { S3Error } from '@vgwrdma/backend-contract';
 import { compact } from '../compact.js';
 import { ownerFrom, tagsFromSdk, tagsToSdk } from '../convert.js';
-import { call, checkBucket, type Upstream } from '../upstream.js';
+import { call, checkBucket, type S3Op } from '../upstream.js';
 
 const keyFields = (input: ObjectKey) => ({
   Bucket: input.bucket,
@@ -25,7 +25,7 @@ const keyFields = (input: ObjectKey) => ({
   VersionId: input.versionId,
 });
 
-export const getObjectTagging: UpstreamOp<Upstream, 'getObjectTagging'> = async (up, ctx, input) => {
+export const getObjectTagging: S3Op<'getObjectTagging'> = async (up, ctx, input) => {
   checkBucket(up, input.bucket);
   const out = await call(ctx, 'object', (o) =>
     up.client.send(new GetObjectTaggingCommand(keyFields(input)), o),
@@ -33,7 +33,7 @@ export const getObjectTagging: UpstreamOp<Upstream, 'getObjectTagging'> = async 
   return tagsFromSdk(out.TagSet);
 };
 
-export const putObjectTagging: UpstreamOp<Upstream, 'putObjectTagging'> = async (up, ctx, input, tags) => {
+export const putObjectTagging: S3Op<'putObjectTagging'> = async (up, ctx, input, tags) => {
   checkBucket(up, input.bucket);
   await call(ctx, 'object', (o) =>
     up.client.send(
@@ -43,12 +43,12 @@ export const putObjectTagging: UpstreamOp<Upstream, 'putObjectTagging'> = async 
   );
 };
 
-export const deleteObjectTagging: UpstreamOp<Upstream, 'deleteObjectTagging'> = async (up, ctx, input) => {
+export const deleteObjectTagging: S3Op<'deleteObjectTagging'> = async (up, ctx, input) => {
   checkBucket(up, input.bucket);
   await call(ctx, 'object', (o) => up.client.send(new DeleteObjectTaggingCommand(keyFields(input)), o));
 };
 
-export const getObjectRetention: UpstreamOp<Upstream, 'getObjectRetention'> = async (up, ctx, input) => {
+export const getObjectRetention: S3Op<'getObjectRetention'> = async (up, ctx, input) => {
   checkBucket(up, input.bucket);
   const out = await call(ctx, 'object', (o) =>
     up.client.send(new GetObjectRetentionCommand(keyFields(input)), o),
@@ -59,7 +59,7 @@ export const getObjectRetention: UpstreamOp<Upstream, 'getObjectRetention'> = as
   return { Mode: r.Mode, RetainUntilDate: r.RetainUntilDate.toISOString() };
 };
 
-export const putObjectRetention: UpstreamOp<Upstream, 'putObjectRetention'> = async (
+export const putObjectRetention: S3Op<'putObjectRetention'> = async (
   up,
   ctx,
   input,
@@ -79,7 +79,7 @@ export const putObjectRetention: UpstreamOp<Upstream, 'putObjectRetention'> = as
   );
 };
 
-export const getObjectLegalHold: UpstreamOp<Upstream, 'getObjectLegalHold'> = async (up, ctx, input) => {
+export const getObjectLegalHold: S3Op<'getObjectLegalHold'> = async (up, ctx, input) => {
   checkBucket(up, input.bucket);
   const out = await call(ctx, 'object', (o) =>
     up.client.send(new GetObjectLegalHoldCommand(keyFields(input)), o),
@@ -87,7 +87,7 @@ export const getObjectLegalHold: UpstreamOp<Upstream, 'getObjectLegalHold'> = as
   return out.LegalHold?.Status === 'ON';
 };
 
-export const putObjectLegalHold: UpstreamOp<Upstream, 'putObjectLegalHold'> = async (up, ctx, input, on) => {
+export const putObjectLegalHold: S3Op<'putObjectLegalHold'> = async (up, ctx, input, on) => {
   checkBucket(up, input.bucket);
   await call(ctx, 'object', (o) =>
     up.client.send(
@@ -97,7 +97,7 @@ export const putObjectLegalHold: UpstreamOp<Upstream, 'putObjectLegalHold'> = as
   );
 };
 
-export const getObjectAcl: UpstreamOp<Upstream, 'getObjectAcl'> = async (up, ctx, input) => {
+export const getObjectAcl: S3Op<'getObjectAcl'> = async (up, ctx, input) => {
   checkBucket(up, input.bucket);
   const out = await call(ctx, 'object', (o) => up.client.send(new GetObjectAclCommand(keyFields(input)), o));
   return {
@@ -116,7 +116,7 @@ export const getObjectAcl: UpstreamOp<Upstream, 'getObjectAcl'> = async (up, ctx
   };
 };
 
-export const putObjectAcl: UpstreamOp<Upstream, 'putObjectAcl'> = async (up, ctx, input, acl) => {
+export const putObjectAcl: S3Op<'putObjectAcl'> = async (up, ctx, input, acl) => {
   checkBucket(up, input.bucket);
   await call(ctx, 'object', (o) =>
     up.client.send(
@@ -135,7 +135,7 @@ export const putObjectAcl: UpstreamOp<Upstream, 'putObjectAcl'> = async (up, ctx
   );
 };
 
-export const restoreObject: UpstreamOp<Upstream, 'restoreObject'> = async (up, ctx, input) => {
+export const restoreObject: S3Op<'restoreObject'> = async (up, ctx, input) => {
   checkBucket(up, input.bucket);
   await call(ctx, 'object', (o) => up.client.send(new RestoreObjectCommand(keyFields(input)), o));
 };

@@ -3,10 +3,10 @@
 // A module of its own: copy, completion and attribute code read objects too, and objects.ts (the
 // writes) imports them, so the reads depend on no write path.
 import { GetObjectCommand, HeadBucketCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
-import type { GetObjectOutput, HeadObjectInput, RequestContext, UpstreamOp } from '@vgwrdma/backend-contract';
+import type { GetObjectOutput, HeadObjectInput, RequestContext } from '@vgwrdma/backend-contract';
 import { S3Error } from '@vgwrdma/backend-contract';
 import { objectInfoFrom, rangeHeader } from '../convert.js';
-import { call, checkBucket, type Upstream } from '../upstream.js';
+import { call, checkBucket, type S3Op, type Upstream } from '../upstream.js';
 import { upstreamReadInput } from './read-conditions.js';
 
 function readFields(input: HeadObjectInput) {
@@ -25,7 +25,7 @@ function readFields(input: HeadObjectInput) {
   };
 }
 
-export const getObject: UpstreamOp<Upstream, 'getObject'> = async (up, ctx, input) => {
+export const getObject: S3Op<'getObject'> = async (up, ctx, input) => {
   checkBucket(up, input.bucket);
   const sent = await upstreamReadInput(up, ctx, input);
   const out = await call(ctx, 'object', (o) => up.client.send(new GetObjectCommand(readFields(sent)), o));
@@ -35,7 +35,7 @@ export const getObject: UpstreamOp<Upstream, 'getObject'> = async (up, ctx, inpu
   return { ...objectInfoFrom(input.key, out), body: body as unknown as GetObjectOutput['body'] };
 };
 
-export const headObject: UpstreamOp<Upstream, 'headObject'> = async (up, ctx, input) => {
+export const headObject: S3Op<'headObject'> = async (up, ctx, input) => {
   checkBucket(up, input.bucket);
   try {
     const sent = await upstreamReadInput(up, ctx, input);

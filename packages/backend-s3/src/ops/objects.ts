@@ -6,16 +6,15 @@ import {
   DeleteObjectsCommand,
   PutObjectCommand,
 } from '@aws-sdk/client-s3';
-import type { UpstreamOp } from '@vgwrdma/backend-contract';
 import { compact } from '../compact.js';
 import { checksumsFrom, checksumTypeOf, copySource, objectAttributeFields } from '../convert.js';
-import { call, checkBucket, type Upstream } from '../upstream.js';
+import { call, checkBucket, type S3Op } from '../upstream.js';
 import { checkWriteLimits, quotedETag, writeConditionETag } from '../upstream-quirks.js';
 import { checkCopySource } from './copy-source.js';
 import { spooledPutObject } from './spooled-put.js';
 import { streamedUpload } from './streamed-upload.js';
 
-export const putObject: UpstreamOp<Upstream, 'putObject'> = async (up, ctx, input) => {
+export const putObject: S3Op<'putObject'> = async (up, ctx, input) => {
   checkBucket(up, input.bucket);
   checkWriteLimits(input.key, input.metadata);
   if (input.contentLength === undefined) return spooledPutObject(up, ctx, input);
@@ -45,7 +44,7 @@ export const putObject: UpstreamOp<Upstream, 'putObject'> = async (up, ctx, inpu
   });
 };
 
-export const deleteObject: UpstreamOp<Upstream, 'deleteObject'> = async (up, ctx, input) => {
+export const deleteObject: S3Op<'deleteObject'> = async (up, ctx, input) => {
   checkBucket(up, input.bucket);
   const out = await call(ctx, 'object', (o) =>
     up.client.send(
@@ -62,7 +61,7 @@ export const deleteObject: UpstreamOp<Upstream, 'deleteObject'> = async (up, ctx
   return compact({ deleteMarker: out.DeleteMarker, versionId: out.VersionId });
 };
 
-export const deleteObjects: UpstreamOp<Upstream, 'deleteObjects'> = async (up, ctx, input) => {
+export const deleteObjects: S3Op<'deleteObjects'> = async (up, ctx, input) => {
   checkBucket(up, input.bucket);
   const out = await call(ctx, 'bucket', (o) =>
     up.client.send(
@@ -97,7 +96,7 @@ export const deleteObjects: UpstreamOp<Upstream, 'deleteObjects'> = async (up, c
   };
 };
 
-export const copyObject: UpstreamOp<Upstream, 'copyObject'> = async (up, ctx, input) => {
+export const copyObject: S3Op<'copyObject'> = async (up, ctx, input) => {
   checkBucket(up, input.bucket);
   checkBucket(up, input.source.bucket);
   await checkCopySource(up, ctx, input.source);
