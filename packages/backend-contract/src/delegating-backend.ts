@@ -2,21 +2,11 @@
 // (cu-backend's CuServer) extends it and overrides only what it changes; new Backend methods are forwarded
 // automatically because the prototype is filled from backend-contract's BACKEND_METHODS table.
 
-import type {
-  AdminOperations,
-  Backend,
-  BucketOperations,
-  MultipartOperations,
-  ObjectOperations,
-} from './backend.js';
+import type { Backend, BackendOperations } from './backend.js';
 import { BACKEND_METHODS } from './backend-methods.js';
 
 // Declaration merging gives the class every operation's type; the loop below implements them.
-export interface DelegatingBackend
-  extends BucketOperations,
-    ObjectOperations,
-    MultipartOperations,
-    AdminOperations {}
+export interface DelegatingBackend extends BackendOperations {}
 
 export class DelegatingBackend implements Backend {
   readonly name: string;
