@@ -5,6 +5,7 @@ import {
   type Checksums,
   type CompleteMultipartUploadInput,
   checkChecksumType,
+  type Owner,
   parseCompleteChecksumValue,
   S3Error,
 } from '@vgwrdma/backend-contract';
@@ -206,11 +207,7 @@ export const listParts: Handler = async (_c, req) => {
   const doc = xmlDocument(
     'ListPartsResult',
     el('Bucket', out.bucket) +
-      el('Key', out.key) +
-      el('UploadId', out.uploadId) +
-      ownerElement('Initiator', out.initiator) +
-      ownerElement('Owner', out.owner) +
-      el('StorageClass', out.storageClass) +
+      uploadElements(out.key, out) +
       partPageElements(out) +
       el('ChecksumAlgorithm', out.checksumAlgorithm) +
       el('ChecksumType', out.checksumType) +
@@ -218,6 +215,25 @@ export const listParts: Handler = async (_c, req) => {
   );
   return xmlResponse(doc);
 };
+
+/** What ListParts and each <Upload> of ListMultipartUploads say about an upload, in S3's order. */
+function uploadElements(
+  key: string | undefined,
+  u: {
+    readonly uploadId: string;
+    readonly initiator?: Owner;
+    readonly owner?: Owner;
+    readonly storageClass: string;
+  },
+): string {
+  return (
+    el('Key', key) +
+    el('UploadId', u.uploadId) +
+    ownerElement('Initiator', u.initiator) +
+    ownerElement('Owner', u.owner) +
+    el('StorageClass', u.storageClass)
+  );
+}
 
 export const listMultipartUploads: Handler = async (_c, req) => {
   const { encode, encodingType } = encoderFor(req.query);
@@ -235,11 +251,7 @@ export const listMultipartUploads: Handler = async (_c, req) => {
   const uploads = each(out.uploads, (u) =>
     group(
       'Upload',
-      el('Key', encode(u.key)) +
-        el('UploadId', u.uploadId) +
-        ownerElement('Initiator', u.initiator) +
-        ownerElement('Owner', u.owner) +
-        el('StorageClass', u.storageClass) +
+      uploadElements(encode(u.key), u) +
         el('Initiated', u.initiated) +
         el('ChecksumAlgorithm', u.checksumAlgorithm) +
         el('ChecksumType', u.checksumType),
