@@ -8,6 +8,7 @@ import { BACKEND_METHODS } from './backend-methods.js';
 // Declaration merging gives the class every operation's type; the loop below implements them.
 export interface DelegatingBackend extends BackendOperations {}
 
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: intended, as before BackendOperations named the four interfaces; the prototype loop below gives every merged method a body.
 export class DelegatingBackend implements Backend {
   readonly name: string;
 

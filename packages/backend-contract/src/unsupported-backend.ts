@@ -10,6 +10,7 @@ import { S3Error } from './errors/s3-error.js';
 // override them with ordinary methods.
 export interface UnsupportedBackend extends BackendOperations {}
 
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: intended, as before BackendOperations named the four interfaces; the prototype loop below gives every merged method a body.
 export class UnsupportedBackend implements Backend {
   readonly name: string = 'unsupported';
 
