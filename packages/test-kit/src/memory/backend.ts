@@ -12,6 +12,7 @@ import type {
   GetObjectAttributesOutput,
   GetObjectInput,
   GetObjectOutput,
+  MultipartOperations,
   PutObjectInput,
   PutObjectOutput,
   RequestContext,
@@ -54,6 +55,17 @@ const STORED_CONFIG = [
 }[];
 
 type StoredField = (typeof STORED_CONFIG)[number]['field'];
+
+/** Each multipart method of the Backend and the MultipartOps method that serves it. */
+const MULTIPART = {
+  createMultipartUpload: 'create',
+  uploadPart: 'uploadPart',
+  uploadPartCopy: 'uploadPartCopy',
+  completeMultipartUpload: 'complete',
+  abortMultipartUpload: 'abort',
+  listParts: 'listParts',
+  listMultipartUploads: 'listUploads',
+} as const satisfies { readonly [M in keyof MultipartOperations]: keyof MultipartOps };
 
 export class MemoryBackend extends MemoryObjects implements Backend {
   /** The last RequestContext createBucket, putObject and getObject saw (what the gateway passes). */
@@ -142,7 +154,8 @@ export class MemoryBackend extends MemoryObjects implements Backend {
     }));
   }
 
-  // ---- bucket configuration: stored as given (STORED_CONFIG); a missing one is S3's "not found" error ----
+  // ---- installed from tables: bucket configuration stored as given (STORED_CONFIG; a missing one
+  // is S3's "not found" error) and multipart, served by the state machine in multipart.ts ----
 
   static {
     const method = (
@@ -160,33 +173,16 @@ export class MemoryBackend extends MemoryObjects implements Backend {
         (this.store.bucket(bucket) as Record<StoredField, unknown>)[c.field] = value;
       });
     }
+    // Multipart: the state machine in multipart.ts (MULTIPART names the method serving each).
+    for (const [name, op] of Object.entries(MULTIPART) as [BackendMethod, keyof MultipartOps][]) {
+      method(name, async function (this: MemoryBackend, ctx: Ctx, input: never) {
+        const serve = this.multipart[op] as (ctx: Ctx, input: never) => Promise<unknown>;
+        return serve.call(this.multipart, ctx, input);
+      });
+    }
   }
 
   override async deleteBucketPolicy(_ctx: Ctx, bucket: string) {
     delete this.store.bucket(bucket).policy;
-  }
-
-  // ---- multipart (state machine in multipart.ts) ----
-
-  override async createMultipartUpload(ctx: Ctx, input: Parameters<Backend['createMultipartUpload']>[1]) {
-    return this.multipart.create(ctx, input);
-  }
-  override async uploadPart(ctx: Ctx, input: Parameters<Backend['uploadPart']>[1]) {
-    return this.multipart.uploadPart(ctx, input);
-  }
-  override async uploadPartCopy(ctx: Ctx, input: Parameters<Backend['uploadPartCopy']>[1]) {
-    return this.multipart.uploadPartCopy(ctx, input);
-  }
-  override async completeMultipartUpload(ctx: Ctx, input: Parameters<Backend['completeMultipartUpload']>[1]) {
-    return this.multipart.complete(ctx, input);
-  }
-  override async abortMultipartUpload(ctx: Ctx, input: Parameters<Backend['abortMultipartUpload']>[1]) {
-    return this.multipart.abort(ctx, input);
-  }
-  override async listParts(ctx: Ctx, input: Parameters<Backend['listParts']>[1]) {
-    return this.multipart.listParts(ctx, input);
-  }
-  override async listMultipartUploads(ctx: Ctx, input: Parameters<Backend['listMultipartUploads']>[1]) {
-    return this.multipart.listUploads(ctx, input);
   }
 }
