@@ -1,9 +1,13 @@
 // What every operation module is handed: the service client and the lookups they share.
 import type { BlobServiceClient, BlockBlobClient, ContainerClient } from '@azure/storage-blob';
+import type { BackendMethod, UpstreamOp } from '@vgwrdma/backend-contract';
 import { S3Error } from '@vgwrdma/backend-contract';
 
 /** Multipart upload records live under this prefix of the bucket's container, hidden from S3 clients. */
 export const UPLOADS_PREFIX = '.vgw-uploads/';
+
+/** An operation of this backend: a Backend method's function of the upstream (see UpstreamOp). */
+export type AzureOp<M extends BackendMethod> = UpstreamOp<Upstream, M>;
 
 export interface Upstream {
   service: BlobServiceClient;

@@ -144,7 +144,14 @@ export interface AdminOperations {
   listBucketsAndOwners(ctx: Ctx): Promise<BucketSummary[]>;
 }
 
-export interface Backend extends BucketOperations, ObjectOperations, MultipartOperations, AdminOperations {
+/** Every operation of a Backend (its methods but `name` and `shutdown`), as interfaces a class can merge with. */
+export interface BackendOperations
+  extends BucketOperations,
+    ObjectOperations,
+    MultipartOperations,
+    AdminOperations {}
+
+export interface Backend extends BackendOperations {
   /** A short name for logs ("posix", "s3", "cuserver(posix)"). */
   readonly name: string;
   /** Releases resources (pools, handles, connections). Idempotent. */

@@ -2,22 +2,13 @@
 // (cu-backend's CuServer) extends it and overrides only what it changes; new Backend methods are forwarded
 // automatically because the prototype is filled from backend-contract's BACKEND_METHODS table.
 
-import type {
-  AdminOperations,
-  Backend,
-  BucketOperations,
-  MultipartOperations,
-  ObjectOperations,
-} from './backend.js';
+import type { Backend, BackendOperations } from './backend.js';
 import { BACKEND_METHODS } from './backend-methods.js';
 
 // Declaration merging gives the class every operation's type; the loop below implements them.
-export interface DelegatingBackend
-  extends BucketOperations,
-    ObjectOperations,
-    MultipartOperations,
-    AdminOperations {}
+export interface DelegatingBackend extends BackendOperations {}
 
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: intended, as before BackendOperations named the four interfaces; the prototype loop below gives every merged method a body.
 export class DelegatingBackend implements Backend {
   readonly name: string;
 

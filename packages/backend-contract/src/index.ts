@@ -52,6 +52,7 @@ export {
   offThreadDigestAvailable,
   parseChecksumAlgorithm,
   parseCompleteChecksumValue,
+  Sha256,
   streamDigest,
 } from './checksums/index.js';
 export type { ConditionTarget } from './conditions.js';

@@ -1,12 +1,6 @@
 // UnsupportedBackend: every operation answers NotImplemented. Backends extend it and implement
 // what they support; decorators extend it and override what they change.
-import type {
-  AdminOperations,
-  Backend,
-  BucketOperations,
-  MultipartOperations,
-  ObjectOperations,
-} from './backend.js';
+import type { Backend, BackendOperations } from './backend.js';
 import { BACKEND_METHODS } from './backend-methods.js';
 import { S3Error } from './errors/s3-error.js';
 
@@ -14,12 +8,9 @@ import { S3Error } from './errors/s3-error.js';
 // prototype an implementation of each. The operation interfaces are merged as they are (not via
 // Omit<Backend, ...>, a mapped type that turns methods into properties), so a subclass can
 // override them with ordinary methods.
-export interface UnsupportedBackend
-  extends BucketOperations,
-    ObjectOperations,
-    MultipartOperations,
-    AdminOperations {}
+export interface UnsupportedBackend extends BackendOperations {}
 
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: intended, as before BackendOperations named the four interfaces; the prototype loop below gives every merged method a body.
 export class UnsupportedBackend implements Backend {
   readonly name: string = 'unsupported';
 

@@ -2,8 +2,10 @@
 // module as a function of the upstream and the Backend method's own arguments:
 // `listBuckets(up, ctx, input)`. installUpstreamOps gives a backend class one prototype method
 // per such function, named as the Backend method it serves, instead of a hand-written line per
-// method in each backend. The compiler checks every function whose name is a Backend method
-// against that method's signature; other exports of an ops module (helpers) are left alone.
+// method in each backend. An ops module declares each such function as `UpstreamOp<U, M>`, so its
+// parameter and result types are the contract's (not restated per backend); the compiler also
+// checks every export whose name is a Backend method against that method's signature, and other
+// exports of an ops module (helpers) are left alone.
 import { InvalidArgumentError } from '@vgwrdma/errors';
 import type { Backend, BackendMethod } from './backend.js';
 import { BACKEND_METHODS } from './backend-methods.js';

@@ -2,12 +2,16 @@
 // options — and `call()`, the one place an upstream request is sent with the request's abort
 // signal and its failure turned into an S3Error.
 import type { S3Client } from '@aws-sdk/client-s3';
+import type { BackendMethod, UpstreamOp } from '@vgwrdma/backend-contract';
 import { type RequestContext, S3Error } from '@vgwrdma/backend-contract';
 import type { MetaBucket } from './meta-bucket.js';
 import type { S3BackendOptions } from './options.js';
 import type { SpoolConfig } from './spool/spool-config.js';
 import type { UploadTagging } from './upload-tagging.js';
 import { type ErrorScope, fromUpstream } from './upstream-error.js';
+
+/** An operation of this backend: a Backend method's function of the upstream (see UpstreamOp). */
+export type S3Op<M extends BackendMethod> = UpstreamOp<Upstream, M>;
 
 export interface Upstream {
   readonly client: S3Client;

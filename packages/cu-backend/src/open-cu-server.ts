@@ -10,7 +10,10 @@ import { installNativeKernels } from '@vgwrdma/native/kernels';
 import { RdmaServer, type RdmaServerOptions } from '@vgwrdma/rdma-ffi';
 import { CuServer, type CuServerOptions } from './cu-server.js';
 
-export interface CuServerConfig {
+/** The CuServer settings a config hands on as they are (each documented on CuServerOptions). */
+type CuServerTunables = Omit<CuServerOptions, 'server' | 'pool'>;
+
+export interface CuServerConfig extends CuServerTunables {
   /** Local address the transport binds to (--rdma-ip); default any. */
   readonly ip?: string;
   /** 'softnic' (default) or 'cuobj' (the NVIDIA library; needs a build with it). */
@@ -31,25 +34,13 @@ export interface CuServerConfig {
   readonly cqDepth?: number;
   /** Retry count 0..7, vendor transport (--rdma-retry-count). */
   readonly retryCount?: number;
-  /** Longest wait for a pool buffer before declining (--rdma-pool-wait-ms). */
-  readonly poolWaitMs?: number;
   /**
    * softnic: direct path even when the gateway is more privileged than the client
    * (--rdma-direct-privileged); default false.
    */
   readonly directPrivileged?: boolean;
-  /** Channels one large GET may use at once (--rdma-get-lanes). */
-  readonly getLanes?: 1 | 2;
-  /** Channels one large PUT may READ on at once (--rdma-put-lanes). */
-  readonly putLanes?: 1 | 2;
-  readonly maxTransferSize?: number;
-  readonly chunkSize?: number;
   /** IPv4 CIDRs whose agents any signed request may name (--rdma-allow-agents); default none. */
   readonly allowAgents?: readonly string[];
-  /** Base of each transfer's deadline in ms, + size at 50 MB/s (--rdma-transfer-timeout). */
-  readonly transferTimeoutMs?: number;
-  /** Concurrent transfers per agent (--rdma-max-per-agent); default ⌈buffers / 2⌉. */
-  readonly maxPerAgent?: number;
   /** Directory holding the native shims (else the usual search). */
   readonly shimDir?: string;
   /** softnic: per-socket send/recv wait in ms (a dead agent fails with ETIMEDOUT); default 10000. */

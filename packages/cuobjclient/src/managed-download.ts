@@ -50,7 +50,7 @@ export async function managedDownload(ctx: TransferContext, req: DownloadRequest
         key,
         span,
         etag: head.ETag,
-        deliver: dst.deliver,
+        deliver: dst.part,
         checksum: verify,
         http,
       }),

@@ -109,7 +109,7 @@ export async function managedUpload(ctx: TransferContext, req: UploadRequest): P
       pool,
       queueSettings(ctx, req, src.size),
       (s, span, http) =>
-        putPart(s, { s3: ctx.s3, target, span, fill: src.fill, checksum: checksum?.algorithm, http }),
+        putPart(s, { s3: ctx.s3, target, span, fill: src.part, checksum: checksum?.algorithm, http }),
     );
     const only = q.parts[0];
     const stored =
@@ -138,7 +138,7 @@ export async function managedUpload(ctx: TransferContext, req: UploadRequest): P
   const target = { kind: 'part', bucket, key, uploadId } as const;
   try {
     const q = await runParts(spans, pool, queueSettings(ctx, req, src.size), (s, span, http) =>
-      putPart(s, { s3: ctx.s3, target, span, fill: src.fill, checksum: checksum?.algorithm, http }),
+      putPart(s, { s3: ctx.s3, target, span, fill: src.part, checksum: checksum?.algorithm, http }),
     );
     if (req.signal?.aborted) throw abortedError(req.signal);
     const field = checksum === undefined ? undefined : SDK_CHECKSUM_FIELD[checksum.algorithm];

@@ -6,6 +6,7 @@
 // the caller's memory, and with several parts in flight the copies of one part overlap the
 // transfers of the others.
 
+import type { DeviceMemory } from '@vgwrdma/rdma-ffi';
 import { CuObjError } from './errors.js';
 import type { SessionMemory } from './open-buffer.js';
 import type { DeliverPart, FillPart } from './part-io.js';
@@ -18,10 +19,15 @@ import type {
   UploadSource,
 } from './transfer-types.js';
 
+/** A part's bytes into the session's registered memory (upload) or out of it (download). */
+type MovePart = FillPart & DeliverPart;
+
 export interface Endpoint {
   readonly memory: SessionMemory;
   /** Upload: object size. Download: capacity. */
   readonly size: number;
+  /** Upload: fills a part into the session's memory. Download: takes a received part out of it. */
+  readonly part: MovePart;
 }
 
 function invalid(message: string): CuObjError {
@@ -32,73 +38,57 @@ function isDevice(x: unknown): x is DeviceMemoryRef {
   return (x as DeviceMemoryRef | undefined)?.memory === 'cuda';
 }
 
-function checkDevice(what: string, d: DeviceMemoryRef): void {
-  if (typeof d.devicePtr !== 'bigint' || d.devicePtr <= 0n)
-    throw invalid(`${what}.devicePtr must be a non-zero BigInt device address`);
-  if (!Number.isSafeInteger(d.size) || d.size < 0) throw invalid(`${what}.size must be a byte count`);
-}
-
-function deviceOf(mem: SessionBuffer) {
+function deviceOf(mem: SessionBuffer): DeviceMemory {
   if (mem.device === undefined) throw new CuObjError('VGW_ERR_CUOBJ_WRONG_MEMORY', 'expected a CUDA session');
   return mem.device;
 }
 
-export function uploadEndpoint(src: UploadSource): Endpoint & { readonly fill: FillPart } {
+function hostEndpoint(size: number, part: MovePart): Endpoint {
+  return { memory: 'host', size, part };
+}
+
+/** The caller's GPU memory: each part is copied between it and the session's pinned host twin. */
+function deviceEndpoint(
+  what: 'source' | 'destination',
+  d: DeviceMemoryRef,
+  copy: (device: DeviceMemory, at: bigint, length: number) => Promise<void>,
+): Endpoint {
+  if (typeof d.devicePtr !== 'bigint' || d.devicePtr <= 0n)
+    throw invalid(`${what}.devicePtr must be a non-zero BigInt device address`);
+  if (!Number.isSafeInteger(d.size) || d.size < 0) throw invalid(`${what}.size must be a byte count`);
+  return {
+    memory: 'cuda',
+    size: d.size,
+    part: (_view, mem, span) => copy(deviceOf(mem), d.devicePtr + BigInt(span.offset), span.length),
+  };
+}
+
+export function uploadEndpoint(src: UploadSource): Endpoint {
   if (ArrayBuffer.isView(src)) {
     const bytes = src as Uint8Array;
-    return {
-      memory: 'host',
-      size: bytes.byteLength,
-      fill: async (view, _mem, span) => view.set(bytes.subarray(span.offset, span.offset + span.length)),
-    };
+    return hostEndpoint(bytes.byteLength, async (view, _mem, span) =>
+      view.set(bytes.subarray(span.offset, span.offset + span.length)),
+    );
   }
-  if (isDevice(src)) {
-    checkDevice('source', src);
-    return {
-      memory: 'cuda',
-      size: src.size,
-      fill: (_view, mem, span) =>
-        deviceOf(mem).twinFromDevice(src.devicePtr + BigInt(span.offset), span.length),
-    };
-  }
+  if (isDevice(src)) return deviceEndpoint('source', src, (device, at, n) => device.twinFromDevice(at, n));
   const reader = src as SourceReader;
   if (typeof reader?.read !== 'function' || !Number.isSafeInteger(reader.size) || reader.size < 0)
     throw invalid(
       'source must be a Uint8Array, { memory: "cuda", devicePtr, size } or { size, read(offset, into) }',
     );
-  return {
-    memory: 'host',
-    size: reader.size,
-    fill: async (view, _mem, span) => reader.read(span.offset, view),
-  };
+  return hostEndpoint(reader.size, async (view, _mem, span) => reader.read(span.offset, view));
 }
 
-export function downloadEndpoint(dst: DownloadDestination): Endpoint & { readonly deliver: DeliverPart } {
+export function downloadEndpoint(dst: DownloadDestination): Endpoint {
   if (ArrayBuffer.isView(dst)) {
     const bytes = dst as Uint8Array;
-    return {
-      memory: 'host',
-      size: bytes.byteLength,
-      deliver: async (view, _mem, span) => bytes.set(view, span.offset),
-    };
+    return hostEndpoint(bytes.byteLength, async (view, _mem, span) => bytes.set(view, span.offset));
   }
-  if (isDevice(dst)) {
-    checkDevice('destination', dst);
-    return {
-      memory: 'cuda',
-      size: dst.size,
-      deliver: (_view, mem, span) =>
-        deviceOf(mem).twinToDevice(dst.devicePtr + BigInt(span.offset), span.length),
-    };
-  }
+  if (isDevice(dst)) return deviceEndpoint('destination', dst, (device, at, n) => device.twinToDevice(at, n));
   const writer = dst as DestinationWriter;
   if (typeof writer?.write !== 'function' || !Number.isSafeInteger(writer.capacity) || writer.capacity < 0)
     throw invalid(
       'destination must be a Uint8Array, { memory: "cuda", devicePtr, size } or { capacity, write(offset, bytes) }',
     );
-  return {
-    memory: 'host',
-    size: writer.capacity,
-    deliver: async (view, _mem, span) => writer.write(span.offset, view),
-  };
+  return hostEndpoint(writer.capacity, async (view, _mem, span) => writer.write(span.offset, view));
 }

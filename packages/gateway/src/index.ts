@@ -29,6 +29,7 @@ export type {
   IamStoreOptions,
 } from './iam/index.js';
 export {
+  AccountsDocumentStore,
   accountEdits,
   applyUpdate,
   CachedAccountStore,

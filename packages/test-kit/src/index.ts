@@ -1,6 +1,8 @@
 // @vgwrdma/test-kit: the workspace's shared test scaffolding (private, never published). Tests of
 // every package reach the built app, the shims and other packages' builds only through here.
 
+/** The SigV4 signer's hash constructor (kept here for the tests that sign with SignatureV4 themselves). */
+export { Sha256 } from '@vgwrdma/backend-contract';
 export { adminRequest } from './admin-request.js';
 export { AWS_BIN, type AwsOptions, type AwsRunner, awsCli, awsOk, type CliResult } from './aws-cli.js';
 export {
@@ -77,7 +79,6 @@ export { s3Client } from './s3-client.js';
 export { type SettleOptions, settle } from './settle.js';
 export {
   presignUrl,
-  Sha256,
   type SignInput,
   sha256Hex,
   signHeaders,

@@ -1,23 +1,10 @@
 // SigV4 signing for requests the tests write by hand (admin operations, raw sockets, requests the
 // SDK would reshape), with the AWS SDK's own signer (@smithy/signature-v4) and S3's settings: the
 // path is signed as sent (no second percent-encoding) and the payload hash is the caller's.
-import { createHash, createHmac } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { SignatureV4 } from '@smithy/signature-v4';
+import { Sha256 } from '@vgwrdma/backend-contract';
 import type { Credentials } from './gateway-process.js';
-
-/** The hash constructor SignatureV4 asks for, on node:crypto: SHA-256, or HMAC-SHA-256 with a key. */
-export class Sha256 {
-  private readonly h;
-  constructor(secret?: unknown) {
-    this.h = secret === undefined ? createHash('sha256') : createHmac('sha256', secret as Uint8Array);
-  }
-  update(data: Uint8Array | string): void {
-    this.h.update(data);
-  }
-  digest(): Promise<Uint8Array> {
-    return Promise.resolve(new Uint8Array(this.h.digest()));
-  }
-}
 
 /** Hex SHA-256 of a payload (the x-amz-content-sha256 of a signed body). */
 export function sha256Hex(body: string | Uint8Array): string {

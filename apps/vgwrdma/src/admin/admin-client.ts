@@ -1,26 +1,13 @@
 // One SigV4-signed admin request (PATCH /<operation>?<query>, versitygw's admin API) sent over
 // node:http or node:https. Signing is the AWS SDK's own (@smithy/signature-v4) with S3's settings;
 // the body's SHA-256 is signed. --allow-insecure turns certificate checks off for https only.
-import { createHash, createHmac } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { SignatureV4 } from '@smithy/signature-v4';
+import { Sha256 } from '@vgwrdma/backend-contract';
 import { VgwrdmaError } from '@vgwrdma/errors';
 import { trustedCas } from './trusted-cas.js';
-
-/** The hash constructor SignatureV4 asks for: SHA-256, or HMAC-SHA-256 with a key. */
-class Sha256 {
-  private readonly h;
-  constructor(secret?: unknown) {
-    this.h = secret === undefined ? createHash('sha256') : createHmac('sha256', secret as Uint8Array);
-  }
-  update(data: Uint8Array | string): void {
-    this.h.update(data);
-  }
-  digest(): Promise<Uint8Array> {
-    return Promise.resolve(new Uint8Array(this.h.digest()));
-  }
-}
 
 export interface AdminConnection {
   readonly endpoint: URL;

@@ -11,10 +11,9 @@
 import { Agent as HttpsAgent } from 'node:https';
 import { GetObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import {
-  type AccountStore,
-  accountEdits,
+  AccountsDocumentStore,
+  type AccountsEdit,
   type IamAccount,
-  type IamAccountUpdate,
   parseUsersDocument,
   serializeUsers,
   USERS_FILE,
@@ -46,14 +45,14 @@ function status(err: unknown): number | undefined {
   return err instanceof S3ServiceException ? err.$metadata.httpStatusCode : undefined;
 }
 
-export class S3AccountStore implements AccountStore {
+export class S3AccountStore extends AccountsDocumentStore {
   private readonly client: S3Client;
   private last: Snapshot | undefined;
-  private writing: Promise<unknown> = Promise.resolve();
   /** Send If-Match without the quotes (learned from the upstream, see the header). */
   private bareIfMatch = false;
 
   constructor(private readonly opts: S3StoreOptions) {
+    super();
     this.client = new S3Client({
       endpoint: opts.endpoint,
       region: opts.region,
@@ -99,18 +98,6 @@ export class S3AccountStore implements AccountStore {
     );
   }
 
-  create(account: IamAccount): Promise<void> {
-    return this.mutate(accountEdits.create(account));
-  }
-
-  update(access: string, update: IamAccountUpdate): Promise<void> {
-    return this.mutate(accountEdits.update(access, update));
-  }
-
-  delete(access: string): Promise<void> {
-    return this.mutate(accountEdits.delete(access));
-  }
-
   async close(): Promise<void> {
     this.client.destroy();
   }
@@ -141,19 +128,12 @@ export class S3AccountStore implements AccountStore {
     return this.bareIfMatch ? etag.replace(/^(W\/)?"(.*)"$/, '$2') : etag;
   }
 
-  /** One update at a time from this gateway; conflicts with others are retried. */
-  private mutate(change: (users: Users) => void): Promise<void> {
-    const run = () => this.writeOnce(change);
-    const next = this.writing.then(run, run);
-    this.writing = next.catch(() => undefined);
-    return next;
-  }
-
-  private async writeOnce(change: (users: Users) => void): Promise<void> {
+  /** One update (the base queues them); a conflict with another gateway is retried. */
+  protected async writeDocument(edit: AccountsEdit): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       const snap = await this.read();
       const users: Users = new Map(snap.users);
-      change(users);
+      edit(users);
       try {
         const out = await this.client.send(
           new PutObjectCommand({

@@ -2,20 +2,12 @@
 // answer each account its own buckets and CreateBucket can tell BucketAlreadyOwnedByYou from
 // BucketAlreadyExists. DeleteBucket refuses a container that holds any object (upload records
 // of unfinished multipart uploads do not count, and go with it).
-import type {
-  BucketAcl,
-  BucketSummary,
-  CreateBucketInput,
-  RequestContext as Ctx,
-  HeadBucketOutput,
-  ListBucketsInput,
-  ListBucketsOutput,
-} from '@vgwrdma/backend-contract';
+import type { BucketAcl, BucketSummary, ListBucketsOutput } from '@vgwrdma/backend-contract';
 import { S3Error } from '@vgwrdma/backend-contract';
 import { az, azureCode, toS3Error } from '../azure-error.js';
 import { decodeJson, encodeJson } from '../blob-meta.js';
 import { BUCKET_META, getSetting, putSetting, readBucketMeta } from '../container-meta.js';
-import { container, UPLOADS_PREFIX, type Upstream } from '../upstream.js';
+import { type AzureOp, container, UPLOADS_PREFIX, type Upstream } from '../upstream.js';
 
 async function allBuckets(up: Upstream, prefix?: string): Promise<BucketSummary[]> {
   const out: BucketSummary[] = [];
@@ -36,11 +28,7 @@ async function allBuckets(up: Upstream, prefix?: string): Promise<BucketSummary[
   return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
-export async function listBuckets(
-  up: Upstream,
-  _ctx: Ctx,
-  input: ListBucketsInput,
-): Promise<ListBucketsOutput> {
+export const listBuckets: AzureOp<'listBuckets'> = async (up, _ctx, input) => {
   const all = (await allBuckets(up, input.prefix)).filter(
     (b) => input.owner === undefined || b.owner === input.owner,
   );
@@ -52,13 +40,13 @@ export async function listBuckets(
   const last = page.at(-1);
   if (rest.length > page.length && last) out.continuationToken = last.name;
   return out;
-}
+};
 
-export async function listBucketsAndOwners(up: Upstream, _ctx: Ctx): Promise<BucketSummary[]> {
+export const listBucketsAndOwners: AzureOp<'listBucketsAndOwners'> = async (up, _ctx) => {
   return allBuckets(up);
-}
+};
 
-export async function createBucket(up: Upstream, _ctx: Ctx, input: CreateBucketInput): Promise<void> {
+export const createBucket: AzureOp<'createBucket'> = async (up, _ctx, input) => {
   if (input.objectLockEnabled) {
     throw S3Error.custom('NotImplemented', 'the azure backend does not support object lock');
   }
@@ -77,14 +65,14 @@ export async function createBucket(up: Upstream, _ctx: Ctx, input: CreateBucketI
     const owned = owner !== undefined && owner !== '' && owner === input.owner;
     throw new S3Error(owned ? 'BucketAlreadyOwnedByYou' : 'BucketAlreadyExists');
   }
-}
+};
 
-export async function headBucket(up: Upstream, _ctx: Ctx, bucket: string): Promise<HeadBucketOutput> {
+export const headBucket: AzureOp<'headBucket'> = async (up, _ctx, bucket) => {
   await readBucketMeta(container(up, bucket));
   return {};
-}
+};
 
-export async function deleteBucket(up: Upstream, _ctx: Ctx, bucket: string): Promise<void> {
+export const deleteBucket: AzureOp<'deleteBucket'> = async (up, _ctx, bucket) => {
   const c = container(up, bucket);
   try {
     for await (const blob of c.listBlobsFlat()) {
@@ -94,29 +82,24 @@ export async function deleteBucket(up: Upstream, _ctx: Ctx, bucket: string): Pro
     throw toS3Error(err);
   }
   await az(() => c.delete());
-}
+};
 
-export async function getBucketAcl(up: Upstream, _ctx: Ctx, bucket: string): Promise<BucketAcl> {
+export const getBucketAcl: AzureOp<'getBucketAcl'> = async (up, _ctx, bucket) => {
   const c = container(up, bucket);
   const meta = await readBucketMeta(c);
   const acl = decodeJson<BucketAcl | undefined>(meta[BUCKET_META.acl], undefined);
   if (acl) return acl;
   // A container made by another tool: owned by whoever the gateway is told owns it (none yet).
   return { Owner: decodeJson<string>(meta[BUCKET_META.owner], ''), Grantees: [] };
-}
+};
 
-export async function putBucketAcl(up: Upstream, _ctx: Ctx, bucket: string, acl: BucketAcl): Promise<void> {
+export const putBucketAcl: AzureOp<'putBucketAcl'> = async (up, _ctx, bucket, acl) => {
   await putSetting(container(up, bucket), 'acl', acl);
-}
+};
 
-export async function changeBucketOwner(
-  up: Upstream,
-  ctx: Ctx,
-  bucket: string,
-  owner: string,
-): Promise<void> {
+export const changeBucketOwner: AzureOp<'changeBucketOwner'> = async (up, ctx, bucket, owner) => {
   const acl = await getBucketAcl(up, ctx, bucket);
   const c = container(up, bucket);
   await putSetting(c, 'owner', owner);
   await putSetting(c, 'acl', { ...acl, Owner: owner });
-}
+};

@@ -4,20 +4,17 @@
 // listing at an arbitrary name, so a page deep into a large prefix scans the names before it.
 import type { BlobItem } from '@azure/storage-blob';
 import type {
-  RequestContext as Ctx,
   ListedObject,
   ListObjectsOutput,
   ListObjectsV1Input,
   ListObjectsV2Input,
-  ListObjectVersionsInput,
-  ListObjectVersionsOutput,
   ListPageInput,
   ListPageResult,
 } from '@vgwrdma/backend-contract';
 import { ListPager, unversionedPage } from '@vgwrdma/backend-contract';
 import { toS3Error } from '../azure-error.js';
 import { readStored } from '../blob-meta.js';
-import { container, UPLOADS_PREFIX, type Upstream } from '../upstream.js';
+import { type AzureOp, container, UPLOADS_PREFIX, type Upstream } from '../upstream.js';
 
 /** One page of the bucket's blobs (the multipart staging names left out), paged as S3 pages. */
 export async function listPage(
@@ -71,39 +68,27 @@ async function list(
   return out;
 }
 
-export async function listObjects(
-  up: Upstream,
-  _ctx: Ctx,
-  input: ListObjectsV1Input,
-): Promise<ListObjectsOutput> {
+export const listObjects: AzureOp<'listObjects'> = async (up, _ctx, input) => {
   const out = await list(up, input, input.marker);
   if (out.isTruncated && out.nextContinuationToken !== undefined) out.nextMarker = out.nextContinuationToken;
   delete out.nextContinuationToken;
   return out;
-}
+};
 
-export async function listObjectsV2(
-  up: Upstream,
-  _ctx: Ctx,
-  input: ListObjectsV2Input,
-): Promise<ListObjectsOutput> {
+export const listObjectsV2: AzureOp<'listObjectsV2'> = async (up, _ctx, input) => {
   const after =
     input.continuationToken !== undefined ? decodeToken(input.continuationToken) : input.startAfter;
   const out = await list(up, input, after);
   if (out.nextContinuationToken !== undefined)
     out.nextContinuationToken = encodeToken(out.nextContinuationToken);
   return out;
-}
+};
 
 /** Blob Storage keeps no S3 versions here: every object is its one "null" version. */
-export async function listObjectVersions(
-  up: Upstream,
-  _ctx: Ctx,
-  input: ListObjectVersionsInput,
-): Promise<ListObjectVersionsOutput> {
+export const listObjectVersions: AzureOp<'listObjectVersions'> = async (up, _ctx, input) => {
   const page = await listPage(up, input.bucket, { ...input, after: input.keyMarker });
   return unversionedPage(page, page.items.map(listed));
-}
+};
 
 // Continuation tokens are opaque to clients; base64url of the last key keeps them so.
 const encodeToken = (last: string) => Buffer.from(last).toString('base64url');

@@ -8,23 +8,11 @@ import { createHash } from 'node:crypto';
 import {
   CHECKSUMS,
   type CompleteMultipartUploadInput,
-  type CompleteMultipartUploadOutput,
-  type CreateMultipartUploadInput,
-  type CreateMultipartUploadOutput,
-  type RequestContext as Ctx,
-  type ListMultipartUploadsInput,
-  type ListMultipartUploadsOutput,
-  type ListPartsInput,
   type ListPartsOutput,
   multipartETag,
   normalizeETag,
   pageUploads,
   S3Error,
-  type UploadPartCopyInput,
-  type UploadPartCopyOutput,
-  type UploadPartInput,
-  type UploadPartOutput,
-  type UploadRef,
 } from '@vgwrdma/backend-contract';
 import { az, isNotFound, toS3Error } from '../azure-error.js';
 import { META, type StoredObject } from '../blob-meta.js';
@@ -38,7 +26,7 @@ import {
   writePart,
   writeUpload,
 } from '../upload-records.js';
-import { blockBlob, checkKey, checkMetadata, container, type Upstream } from '../upstream.js';
+import { type AzureOp, blockBlob, checkKey, checkMetadata, container, type Upstream } from '../upstream.js';
 import { commit, getObject, pickHeaders } from './objects.js';
 
 const MIN_PART_SIZE = 5 * 1024 * 1024;
@@ -50,11 +38,7 @@ function checkPartNumber(n: number): void {
   }
 }
 
-export async function createMultipartUpload(
-  up: Upstream,
-  _ctx: Ctx,
-  input: CreateMultipartUploadInput,
-): Promise<CreateMultipartUploadOutput> {
+export const createMultipartUpload: AzureOp<'createMultipartUpload'> = async (up, _ctx, input) => {
   checkKey(input.key);
   checkMetadata(input.metadata);
   const uploadId = newUploadId();
@@ -68,7 +52,7 @@ export async function createMultipartUpload(
     ...(input.checksumAlgorithm ? { checksumAlgorithm: input.checksumAlgorithm } : {}),
   });
   return { bucket: input.bucket, key: input.key, uploadId };
-}
+};
 
 /** Passes the body through, feeding CRC64NVME on the way (kept for every part). */
 async function* withCrc64(body: AsyncIterable<Uint8Array | string>, hasher: { update(b: Uint8Array): void }) {
@@ -79,7 +63,7 @@ async function* withCrc64(body: AsyncIterable<Uint8Array | string>, hasher: { up
   }
 }
 
-export async function uploadPart(up: Upstream, _ctx: Ctx, input: UploadPartInput): Promise<UploadPartOutput> {
+export const uploadPart: AzureOp<'uploadPart'> = async (up, _ctx, input) => {
   checkPartNumber(input.partNumber);
   await readUpload(up, input.bucket, input.uploadId, input.key);
   const crc = CHECKSUMS.CRC64NVME.create();
@@ -108,13 +92,9 @@ export async function uploadPart(up: Upstream, _ctx: Ctx, input: UploadPartInput
     blocks: staged.blockIds.length,
   });
   return { etag: d.etag, size: d.size, checksums: input.checksum ? d.checksums : {} };
-}
+};
 
-export async function uploadPartCopy(
-  up: Upstream,
-  ctx: Ctx,
-  input: UploadPartCopyInput,
-): Promise<UploadPartCopyOutput> {
+export const uploadPartCopy: AzureOp<'uploadPartCopy'> = async (up, ctx, input) => {
   checkPartNumber(input.partNumber);
   await readUpload(up, input.bucket, input.uploadId, input.key);
   const range = input.sourceRange;
@@ -131,7 +111,7 @@ export async function uploadPartCopy(
   const length = src.range ? src.range.end - src.range.start + 1 : src.size;
   const out = await uploadPart(up, ctx, { ...input, body: src.body, contentLength: length });
   return { etag: out.etag, lastModified: new Date() };
-}
+};
 
 const signatureOf = (input: CompleteMultipartUploadInput) =>
   createHash('sha256')
@@ -139,11 +119,7 @@ const signatureOf = (input: CompleteMultipartUploadInput) =>
     .digest('hex')
     .slice(0, 32);
 
-export async function completeMultipartUpload(
-  up: Upstream,
-  _ctx: Ctx,
-  input: CompleteMultipartUploadInput,
-): Promise<CompleteMultipartUploadOutput> {
+export const completeMultipartUpload: AzureOp<'completeMultipartUpload'> = async (up, _ctx, input) => {
   const done = `${input.uploadId}.${signatureOf(input)}`;
   let record: Awaited<ReturnType<typeof readUpload>>;
   try {
@@ -196,7 +172,7 @@ export async function completeMultipartUpload(
     checksums: stored.checksums,
     checksumType: 'FULL_OBJECT',
   };
-}
+};
 
 async function completeConditions(up: Upstream, input: CompleteMultipartUploadInput) {
   if (input.ifNoneMatch !== undefined) return { ifNoneMatch: '*' };
@@ -213,12 +189,12 @@ async function completeConditions(up: Upstream, input: CompleteMultipartUploadIn
   }
 }
 
-export async function abortMultipartUpload(up: Upstream, _ctx: Ctx, input: UploadRef): Promise<void> {
+export const abortMultipartUpload: AzureOp<'abortMultipartUpload'> = async (up, _ctx, input) => {
   await readUpload(up, input.bucket, input.uploadId, input.key);
   await az(() => removeUpload(up, input.bucket, input.uploadId));
-}
+};
 
-export async function listParts(up: Upstream, _ctx: Ctx, input: ListPartsInput): Promise<ListPartsOutput> {
+export const listParts: AzureOp<'listParts'> = async (up, _ctx, input) => {
   const record = await readUpload(up, input.bucket, input.uploadId, input.key);
   const marker = input.partNumberMarker ?? 0;
   const all = (await readParts(up, input.bucket, input.uploadId)).filter((p) => p.partNumber > marker);
@@ -243,13 +219,9 @@ export async function listParts(up: Upstream, _ctx: Ctx, input: ListPartsInput):
   const last = page.at(-1);
   if (out.isTruncated && last) out.nextPartNumberMarker = last.partNumber;
   return out;
-}
+};
 
-export async function listMultipartUploads(
-  up: Upstream,
-  _ctx: Ctx,
-  input: ListMultipartUploadsInput,
-): Promise<ListMultipartUploadsOutput> {
+export const listMultipartUploads: AzureOp<'listMultipartUploads'> = async (up, _ctx, input) => {
   await az(() => container(up, input.bucket).getProperties());
   return pageUploads(input, await listUploadRecords(up, input.bucket));
-}
+};

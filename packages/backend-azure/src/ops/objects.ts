@@ -6,21 +6,13 @@
 import { Readable } from 'node:stream';
 import type { BlobGetPropertiesResponse, BlockBlobClient } from '@azure/storage-blob';
 import {
-  type CopyObjectInput,
-  type CopyObjectOutput,
-  type RequestContext as Ctx,
   checkConditions,
   checkNotCopyToItself,
-  type DeleteObjectInput,
-  type DeleteObjectOutput,
-  type DeleteObjectsInput,
   type DeleteObjectsOutput,
-  type GetObjectInput,
   type GetObjectOutput,
   type HeadObjectInput,
   type HeadObjectOutput,
   type ObjectAttributesInput,
-  type PutObjectInput,
   type PutObjectOutput,
   type ResolvedRange,
   resolveRange,
@@ -30,7 +22,7 @@ import { az, isNotFound, toS3Error } from '../azure-error.js';
 import { httpHeaders, objectMetadata, readStored, type StoredObject } from '../blob-meta.js';
 import { PUT_UPLOAD, partOfBlock } from '../block-ids.js';
 import { stageBody } from '../block-writer.js';
-import { blockBlob, checkKey, checkMetadata, container, type Upstream } from '../upstream.js';
+import { type AzureOp, blockBlob, checkKey, checkMetadata, container, type Upstream } from '../upstream.js';
 
 /** The blob's properties, or NoSuchKey / NoSuchBucket. */
 export async function blobProps(
@@ -67,7 +59,7 @@ export function pickHeaders(input: ObjectAttributesInput): StoredObject['headers
   return Object.fromEntries(Object.entries(all).filter(([, v]) => v !== undefined));
 }
 
-export async function putObject(up: Upstream, _ctx: Ctx, input: PutObjectInput): Promise<PutObjectOutput> {
+export const putObject: AzureOp<'putObject'> = async (up, _ctx, input) => {
   checkKey(input.key);
   checkMetadata(input.metadata);
   const blob = blockBlob(up, input.bucket, input.key);
@@ -93,7 +85,7 @@ export async function putObject(up: Upstream, _ctx: Ctx, input: PutObjectInput):
   const out: PutObjectOutput = { etag: d.etag, size: d.size, checksums: d.checksums };
   if (d.checksumType) out.checksumType = d.checksumType;
   return out;
-}
+};
 
 /** Azure conditions that make an S3 conditional write atomic. */
 async function writeConditions(
@@ -146,11 +138,11 @@ function targetOf(props: BlobGetPropertiesResponse) {
   return { etag: readStored(props).etag, lastModified: props.lastModified ?? new Date(0) };
 }
 
-export async function headObject(up: Upstream, _ctx: Ctx, input: HeadObjectInput): Promise<HeadObjectOutput> {
+export const headObject: AzureOp<'headObject'> = async (up, _ctx, input) => {
   checkKey(input.key);
   const props = await blobProps(up, input.bucket, input.key);
   return headOf(up, input, props);
-}
+};
 
 async function headOf(
   up: Upstream,
@@ -215,7 +207,7 @@ async function partSizes(up: Upstream, bucket: string, key: string): Promise<num
   return sizes;
 }
 
-export async function getObject(up: Upstream, _ctx: Ctx, input: GetObjectInput): Promise<GetObjectOutput> {
+export const getObject: AzureOp<'getObject'> = async (up, _ctx, input) => {
   checkKey(input.key);
   const props = await blobProps(up, input.bucket, input.key);
   const head = await headOf(up, input, props);
@@ -229,17 +221,13 @@ export async function getObject(up: Upstream, _ctx: Ctx, input: GetObjectInput):
   const body = res.readableStreamBody;
   if (!body) throw new Error('azure backend: download answered no body');
   return { ...head, body: body as GetObjectOutput['body'] };
-}
+};
 
 function emptyBody(): GetObjectOutput['body'] {
   return Readable.from([]);
 }
 
-export async function deleteObject(
-  up: Upstream,
-  _ctx: Ctx,
-  input: DeleteObjectInput,
-): Promise<DeleteObjectOutput> {
+export const deleteObject: AzureOp<'deleteObject'> = async (up, _ctx, input) => {
   checkKey(input.key);
   const blob = blockBlob(up, input.bucket, input.key);
   const conditions: { ifMatch?: string } = {};
@@ -256,13 +244,9 @@ export async function deleteObject(
     await az(() => container(up, input.bucket).getProperties());
   }
   return {};
-}
+};
 
-export async function deleteObjects(
-  up: Upstream,
-  ctx: Ctx,
-  input: DeleteObjectsInput,
-): Promise<DeleteObjectsOutput> {
+export const deleteObjects: AzureOp<'deleteObjects'> = async (up, ctx, input) => {
   await az(() => container(up, input.bucket).getProperties());
   const out: DeleteObjectsOutput = { deleted: [], errors: [] };
   for (const { key } of input.objects) {
@@ -276,9 +260,9 @@ export async function deleteObjects(
     }
   }
   return out;
-}
+};
 
-export async function copyObject(up: Upstream, ctx: Ctx, input: CopyObjectInput): Promise<CopyObjectOutput> {
+export const copyObject: AzureOp<'copyObject'> = async (up, ctx, input) => {
   checkKey(input.key);
   const replace = input.metadataDirective === 'REPLACE';
   checkNotCopyToItself(input);
@@ -319,4 +303,4 @@ export async function copyObject(up: Upstream, ctx: Ctx, input: CopyObjectInput)
   });
   const props = await blobProps(up, input.bucket, input.key);
   return { etag: put.etag, lastModified: props.lastModified ?? new Date(), checksums: put.checksums };
-}
+};

@@ -36,6 +36,7 @@ export {
   multipartETag,
   parseChecksumAlgorithm,
 } from './registry.js';
+export { Sha256 } from './sha256-hash.js';
 export type { StreamDigest } from './stream-digest.js';
 export { OFF_THREAD_MIN_BYTES, streamDigest } from './stream-digest.js';
 export type { ChecksumSpec, Hasher } from './types.js';

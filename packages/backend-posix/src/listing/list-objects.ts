@@ -68,6 +68,27 @@ async function describeObject(
   return obj;
 }
 
+/** The page a listing asks for: its input's bucket, prefix, delimiter and max-keys, from `after`. */
+function pageRequest(
+  input: Pick<ListObjectVersionsInput, 'bucket' | 'prefix' | 'delimiter' | 'maxKeys'>,
+  after: string | undefined,
+  owner: Owner | undefined,
+): PageRequest {
+  return {
+    bucket: input.bucket,
+    prefix: input.prefix ?? '',
+    delimiter: input.delimiter ?? '',
+    maxKeys: input.maxKeys,
+    after,
+    owner,
+  };
+}
+
+/** A page of ListObjects (v1 or v2) before its paging marker is set. */
+function objectsOutput(page: Page): ListObjectsOutput {
+  return { contents: page.objects, commonPrefixes: page.commonPrefixes, isTruncated: page.isTruncated };
+}
+
 async function listPage(env: PosixEnv, req: PageRequest): Promise<Page> {
   assertBucketName(req.bucket);
   await requireBucket(env, req.bucket);
@@ -115,19 +136,11 @@ async function ownerIf(env: PosixEnv, bucket: string, want: boolean | undefined)
 }
 
 export async function listObjectsV1(env: PosixEnv, input: ListObjectsV1Input): Promise<ListObjectsOutput> {
-  const page = await listPage(env, {
-    bucket: input.bucket,
-    prefix: input.prefix ?? '',
-    delimiter: input.delimiter ?? '',
-    maxKeys: input.maxKeys,
-    after: input.marker || undefined,
-    owner: await ownerIf(env, input.bucket, input.fetchOwner),
-  });
-  const out: ListObjectsOutput = {
-    contents: page.objects,
-    commonPrefixes: page.commonPrefixes,
-    isTruncated: page.isTruncated,
-  };
+  const page = await listPage(
+    env,
+    pageRequest(input, input.marker || undefined, await ownerIf(env, input.bucket, input.fetchOwner)),
+  );
+  const out = objectsOutput(page);
   if (page.isTruncated && page.last !== undefined) out.nextMarker = page.last;
   return out;
 }
@@ -148,19 +161,11 @@ export async function listObjectsV2(env: PosixEnv, input: ListObjectsV2Input): P
   const after = input.continuationToken
     ? decodeContinuationToken(input.continuationToken)
     : input.startAfter || undefined;
-  const page = await listPage(env, {
-    bucket: input.bucket,
-    prefix: input.prefix ?? '',
-    delimiter: input.delimiter ?? '',
-    maxKeys: input.maxKeys,
-    after,
-    owner: await ownerIf(env, input.bucket, input.fetchOwner),
-  });
-  const out: ListObjectsOutput = {
-    contents: page.objects,
-    commonPrefixes: page.commonPrefixes,
-    isTruncated: page.isTruncated,
-  };
+  const page = await listPage(
+    env,
+    pageRequest(input, after, await ownerIf(env, input.bucket, input.fetchOwner)),
+  );
+  const out = objectsOutput(page);
   if (page.isTruncated && page.last !== undefined)
     out.nextContinuationToken = encodeContinuationToken(page.last);
   return out;
@@ -173,14 +178,7 @@ export async function listObjectVersions(
 ): Promise<ListObjectVersionsOutput> {
   if (env.versions) return listVersionsPage(env, env.versions, input, await ownerIf(env, input.bucket, true));
   const owner = await ownerIf(env, input.bucket, true);
-  const page = await listPage(env, {
-    bucket: input.bucket,
-    prefix: input.prefix ?? '',
-    delimiter: input.delimiter ?? '',
-    maxKeys: input.maxKeys,
-    after: input.keyMarker || undefined,
-    owner,
-  });
+  const page = await listPage(env, pageRequest(input, input.keyMarker || undefined, owner));
   const out: ListObjectVersionsOutput = {
     versions: page.objects.map((o) => ({
       key: o.key,

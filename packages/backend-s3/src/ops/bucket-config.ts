@@ -14,19 +14,12 @@ import {
   PutBucketVersioningCommand,
   PutObjectLockConfigurationCommand,
 } from '@aws-sdk/client-s3';
-import type {
-  BucketLockConfig,
-  ObjectOwnership,
-  RequestContext,
-  S3ErrorCode,
-  TagSet,
-  VersioningStatus,
-} from '@vgwrdma/backend-contract';
+import type { ObjectOwnership, RequestContext, S3ErrorCode } from '@vgwrdma/backend-contract';
 import { S3Error } from '@vgwrdma/backend-contract';
 import { compact } from '../compact.js';
 import { tagsFromSdk, tagsToSdk } from '../convert.js';
 import type { MetaKind } from '../meta-bucket.js';
-import { call, checkBucket, type Upstream } from '../upstream.js';
+import { call, checkBucket, type S3Op, type Upstream } from '../upstream.js';
 import { bucketMustExist } from './object-reads.js';
 
 /** The gateway-side configurations: meta kind and the error answered when none is stored. */
@@ -77,24 +70,15 @@ export async function deleteStored(
   await up.meta?.delete(STORED_CONFIGS[which].kind, bucket, ctx.signal);
 }
 
-export async function getBucketVersioning(
-  up: Upstream,
-  ctx: RequestContext,
-  bucket: string,
-): Promise<VersioningStatus | undefined> {
+export const getBucketVersioning: S3Op<'getBucketVersioning'> = async (up, ctx, bucket) => {
   checkBucket(up, bucket);
   const out = await call(ctx, 'bucket', (o) =>
     up.client.send(new GetBucketVersioningCommand({ Bucket: bucket }), o),
   );
   return out.Status === 'Enabled' || out.Status === 'Suspended' ? out.Status : undefined;
-}
+};
 
-export async function putBucketVersioning(
-  up: Upstream,
-  ctx: RequestContext,
-  bucket: string,
-  status: VersioningStatus,
-): Promise<void> {
+export const putBucketVersioning: S3Op<'putBucketVersioning'> = async (up, ctx, bucket, status) => {
   checkBucket(up, bucket);
   await call(ctx, 'bucket', (o) =>
     up.client.send(
@@ -102,13 +86,9 @@ export async function putBucketVersioning(
       o,
     ),
   );
-}
+};
 
-export async function getBucketOwnershipControls(
-  up: Upstream,
-  ctx: RequestContext,
-  bucket: string,
-): Promise<ObjectOwnership> {
+export const getBucketOwnershipControls: S3Op<'getBucketOwnershipControls'> = async (up, ctx, bucket) => {
   checkBucket(up, bucket);
   if (up.meta) {
     const stored = await up.meta.get('ownership', bucket, ctx.signal);
@@ -122,14 +102,14 @@ export async function getBucketOwnershipControls(
   const ownership = out.OwnershipControls?.Rules?.[0]?.ObjectOwnership;
   if (ownership === undefined) throw new S3Error('OwnershipControlsNotFoundError');
   return ownership as ObjectOwnership;
-}
+};
 
-export async function putBucketOwnershipControls(
-  up: Upstream,
-  ctx: RequestContext,
-  bucket: string,
-  ownership: ObjectOwnership,
-): Promise<void> {
+export const putBucketOwnershipControls: S3Op<'putBucketOwnershipControls'> = async (
+  up,
+  ctx,
+  bucket,
+  ownership,
+) => {
   checkBucket(up, bucket);
   if (up.meta) {
     await bucketMustExist(up, ctx, bucket);
@@ -145,13 +125,13 @@ export async function putBucketOwnershipControls(
       o,
     ),
   );
-}
+};
 
-export async function deleteBucketOwnershipControls(
-  up: Upstream,
-  ctx: RequestContext,
-  bucket: string,
-): Promise<void> {
+export const deleteBucketOwnershipControls: S3Op<'deleteBucketOwnershipControls'> = async (
+  up,
+  ctx,
+  bucket,
+) => {
   checkBucket(up, bucket);
   if (up.meta) {
     await bucketMustExist(up, ctx, bucket);
@@ -161,38 +141,29 @@ export async function deleteBucketOwnershipControls(
   await call(ctx, 'bucket', (o) =>
     up.client.send(new DeleteBucketOwnershipControlsCommand({ Bucket: bucket }), o),
   );
-}
+};
 
-export async function getBucketTagging(up: Upstream, ctx: RequestContext, bucket: string): Promise<TagSet> {
+export const getBucketTagging: S3Op<'getBucketTagging'> = async (up, ctx, bucket) => {
   checkBucket(up, bucket);
   const out = await call(ctx, 'bucket', (o) =>
     up.client.send(new GetBucketTaggingCommand({ Bucket: bucket }), o),
   );
   return tagsFromSdk(out.TagSet);
-}
+};
 
-export async function putBucketTagging(
-  up: Upstream,
-  ctx: RequestContext,
-  bucket: string,
-  tags: TagSet,
-): Promise<void> {
+export const putBucketTagging: S3Op<'putBucketTagging'> = async (up, ctx, bucket, tags) => {
   checkBucket(up, bucket);
   await call(ctx, 'bucket', (o) =>
     up.client.send(new PutBucketTaggingCommand({ Bucket: bucket, Tagging: { TagSet: tagsToSdk(tags) } }), o),
   );
-}
+};
 
-export async function deleteBucketTagging(up: Upstream, ctx: RequestContext, bucket: string): Promise<void> {
+export const deleteBucketTagging: S3Op<'deleteBucketTagging'> = async (up, ctx, bucket) => {
   checkBucket(up, bucket);
   await call(ctx, 'bucket', (o) => up.client.send(new DeleteBucketTaggingCommand({ Bucket: bucket }), o));
-}
+};
 
-export async function getObjectLockConfiguration(
-  up: Upstream,
-  ctx: RequestContext,
-  bucket: string,
-): Promise<BucketLockConfig> {
+export const getObjectLockConfiguration: S3Op<'getObjectLockConfiguration'> = async (up, ctx, bucket) => {
   checkBucket(up, bucket);
   const out = await call(ctx, 'bucket', (o) =>
     up.client.send(new GetObjectLockConfigurationCommand({ Bucket: bucket }), o),
@@ -205,14 +176,14 @@ export async function getObjectLockConfiguration(
     DefaultRetention:
       d?.Mode === undefined ? undefined : compact({ Mode: d.Mode, Days: d.Days, Years: d.Years }),
   });
-}
+};
 
-export async function putObjectLockConfiguration(
-  up: Upstream,
-  ctx: RequestContext,
-  bucket: string,
-  config: BucketLockConfig,
-): Promise<void> {
+export const putObjectLockConfiguration: S3Op<'putObjectLockConfiguration'> = async (
+  up,
+  ctx,
+  bucket,
+  config,
+) => {
   checkBucket(up, bucket);
   const d = config.DefaultRetention;
   await call(ctx, 'bucket', (o) =>
@@ -227,4 +198,4 @@ export async function putObjectLockConfiguration(
       o,
     ),
   );
-}
+};

@@ -14,20 +14,12 @@ import {
   ListBucketsCommand,
   type Bucket as SdkBucket,
 } from '@aws-sdk/client-s3';
-import type {
-  BucketAcl,
-  BucketSummary,
-  CreateBucketInput,
-  HeadBucketOutput,
-  ListBucketsInput,
-  ListBucketsOutput,
-  RequestContext,
-} from '@vgwrdma/backend-contract';
+import type { BucketAcl, BucketSummary, ListBucketsInput, RequestContext } from '@vgwrdma/backend-contract';
 import { S3Error } from '@vgwrdma/backend-contract';
 import { compact } from '../compact.js';
 import type { MetaKind } from '../meta-bucket.js';
 import { DEFAULT_REGION } from '../options.js';
-import { call, checkBucket, type Upstream } from '../upstream.js';
+import { call, checkBucket, type S3Op, type Upstream } from '../upstream.js';
 import { pageBuckets, upstreamToken } from './bucket-pages.js';
 import { bucketMustExist } from './object-reads.js';
 
@@ -48,7 +40,7 @@ export async function readAcl(
   }
 }
 
-export async function getBucketAcl(up: Upstream, ctx: RequestContext, bucket: string): Promise<BucketAcl> {
+export const getBucketAcl: S3Op<'getBucketAcl'> = async (up, ctx, bucket) => {
   checkBucket(up, bucket);
   if (!up.meta) throw S3Error.custom('NotImplemented', 'Bucket ACLs need a meta bucket (--meta-bucket).');
   const acl = await readAcl(up, ctx, bucket);
@@ -56,19 +48,14 @@ export async function getBucketAcl(up: Upstream, ctx: RequestContext, bucket: st
   // A bucket created outside this gateway has no recorded owner: owner-less, as versitygw answers.
   await bucketMustExist(up, ctx, bucket);
   return { Owner: '', Grantees: [] };
-}
+};
 
-export async function putBucketAcl(
-  up: Upstream,
-  ctx: RequestContext,
-  bucket: string,
-  acl: BucketAcl,
-): Promise<void> {
+export const putBucketAcl: S3Op<'putBucketAcl'> = async (up, ctx, bucket, acl) => {
   checkBucket(up, bucket);
   if (!up.meta) throw S3Error.custom('NotImplemented', 'Bucket ACLs need a meta bucket (--meta-bucket).');
   await bucketMustExist(up, ctx, bucket);
   await up.meta.put('acl', bucket, JSON.stringify(acl), ctx.signal);
-}
+};
 
 async function listUpstreamBuckets(up: Upstream, ctx: RequestContext, input: ListBucketsInput) {
   const out = await call(ctx, 'bucket', (o) =>
@@ -98,19 +85,15 @@ async function withOwners(up: Upstream, ctx: RequestContext, buckets: (SdkBucket
   );
 }
 
-export async function listBuckets(
-  up: Upstream,
-  ctx: RequestContext,
-  input: ListBucketsInput,
-): Promise<ListBucketsOutput> {
+export const listBuckets: S3Op<'listBuckets'> = async (up, ctx, input) => {
   const page = await listUpstreamBuckets(up, ctx, input);
   let buckets = await withOwners(up, ctx, page.buckets);
   if (input.owner !== undefined && up.meta) buckets = buckets.filter((b) => b.owner === input.owner);
   buckets.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return compact({ buckets, continuationToken: page.continuationToken });
-}
+};
 
-export async function listBucketsAndOwners(up: Upstream, ctx: RequestContext): Promise<BucketSummary[]> {
+export const listBucketsAndOwners: S3Op<'listBucketsAndOwners'> = async (up, ctx) => {
   const all: BucketSummary[] = [];
   let token: string | undefined;
   do {
@@ -119,13 +102,9 @@ export async function listBucketsAndOwners(up: Upstream, ctx: RequestContext): P
     token = page.continuationToken;
   } while (token);
   return all;
-}
+};
 
-export async function createBucket(
-  up: Upstream,
-  ctx: RequestContext,
-  input: CreateBucketInput,
-): Promise<void> {
+export const createBucket: S3Op<'createBucket'> = async (up, ctx, input) => {
   checkBucket(up, input.bucket);
   const existing = await readAcl(up, ctx, input.bucket);
   if (existing) {
@@ -161,7 +140,7 @@ export async function createBucket(
     ).catch(() => undefined);
     throw err;
   }
-}
+};
 
 /** Whether the upstream holds the bucket (a 403 means another upstream account does). */
 async function upstreamHasBucket(up: Upstream, ctx: RequestContext, bucket: string): Promise<boolean> {
@@ -175,30 +154,21 @@ async function upstreamHasBucket(up: Upstream, ctx: RequestContext, bucket: stri
   }
 }
 
-export async function headBucket(
-  up: Upstream,
-  ctx: RequestContext,
-  bucket: string,
-): Promise<HeadBucketOutput> {
+export const headBucket: S3Op<'headBucket'> = async (up, ctx, bucket) => {
   checkBucket(up, bucket);
   const out = await call(ctx, 'bucket', (o) => up.client.send(new HeadBucketCommand({ Bucket: bucket }), o));
   return compact({ region: out.BucketRegion ?? up.options.region ?? DEFAULT_REGION });
-}
+};
 
-export async function deleteBucket(up: Upstream, ctx: RequestContext, bucket: string): Promise<void> {
+export const deleteBucket: S3Op<'deleteBucket'> = async (up, ctx, bucket) => {
   checkBucket(up, bucket);
   await call(ctx, 'bucket', (o) => up.client.send(new DeleteBucketCommand({ Bucket: bucket }), o));
   // The bucket is gone: so is its gateway-side configuration (a new bucket of that name starts clean).
   const meta = up.meta;
   if (meta) await Promise.allSettled(ALL_META_KINDS.map((kind) => meta.delete(kind, bucket, ctx.signal)));
-}
+};
 
-export async function changeBucketOwner(
-  up: Upstream,
-  ctx: RequestContext,
-  bucket: string,
-  newOwner: string,
-): Promise<void> {
+export const changeBucketOwner: S3Op<'changeBucketOwner'> = async (up, ctx, bucket, newOwner) => {
   checkBucket(up, bucket);
   if (!up.meta) throw S3Error.custom('NotImplemented', 'Bucket owners need a meta bucket (--meta-bucket).');
   const stored = await readAcl(up, ctx, bucket);
@@ -209,4 +179,4 @@ export async function changeBucketOwner(
     Grantees: acl.Grantees.map((g) => (g.Access === acl.Owner ? { ...g, Access: newOwner } : g)),
   };
   await up.meta.put('acl', bucket, JSON.stringify(moved), ctx.signal);
-}
+};

@@ -5,18 +5,10 @@ import {
   ListObjectVersionsCommand,
   type _Object as SdkObject,
 } from '@aws-sdk/client-s3';
-import type {
-  ListedObject,
-  ListObjectsOutput,
-  ListObjectsV1Input,
-  ListObjectsV2Input,
-  ListObjectVersionsInput,
-  ListObjectVersionsOutput,
-  RequestContext,
-} from '@vgwrdma/backend-contract';
+import type { ListedObject } from '@vgwrdma/backend-contract';
 import { compact } from '../compact.js';
 import { checksumAlgorithmOf, ownerFrom } from '../convert.js';
-import { call, checkBucket, type Upstream } from '../upstream.js';
+import { call, checkBucket, type S3Op } from '../upstream.js';
 
 function listedObject(o: SdkObject): ListedObject {
   const algorithms = (o.ChecksumAlgorithm ?? []).map(checksumAlgorithmOf).filter((a) => a !== undefined);
@@ -35,11 +27,7 @@ function prefixes(list: { Prefix?: string | undefined }[] | undefined): string[]
   return (list ?? []).map((p) => p.Prefix ?? '');
 }
 
-export async function listObjects(
-  up: Upstream,
-  ctx: RequestContext,
-  input: ListObjectsV1Input,
-): Promise<ListObjectsOutput> {
+export const listObjects: S3Op<'listObjects'> = async (up, ctx, input) => {
   checkBucket(up, input.bucket);
   const out = await call(ctx, 'bucket', (o) =>
     up.client.send(
@@ -59,13 +47,9 @@ export async function listObjects(
     isTruncated: out.IsTruncated === true,
     nextMarker: out.NextMarker,
   });
-}
+};
 
-export async function listObjectsV2(
-  up: Upstream,
-  ctx: RequestContext,
-  input: ListObjectsV2Input,
-): Promise<ListObjectsOutput> {
+export const listObjectsV2: S3Op<'listObjectsV2'> = async (up, ctx, input) => {
   checkBucket(up, input.bucket);
   const out = await call(ctx, 'bucket', (o) =>
     up.client.send(
@@ -87,13 +71,9 @@ export async function listObjectsV2(
     isTruncated: out.IsTruncated === true,
     nextContinuationToken: out.NextContinuationToken,
   });
-}
+};
 
-export async function listObjectVersions(
-  up: Upstream,
-  ctx: RequestContext,
-  input: ListObjectVersionsInput,
-): Promise<ListObjectVersionsOutput> {
+export const listObjectVersions: S3Op<'listObjectVersions'> = async (up, ctx, input) => {
   checkBucket(up, input.bucket);
   const out = await call(ctx, 'bucket', (o) =>
     up.client.send(
@@ -135,4 +115,4 @@ export async function listObjectVersions(
     nextKeyMarker: out.NextKeyMarker,
     nextVersionIdMarker: out.NextVersionIdMarker,
   });
-}
+};

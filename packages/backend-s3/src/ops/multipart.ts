@@ -11,22 +11,6 @@ import {
   UploadPartCommand,
   UploadPartCopyCommand,
 } from '@aws-sdk/client-s3';
-import type {
-  CompleteMultipartUploadInput,
-  CompleteMultipartUploadOutput,
-  CreateMultipartUploadInput,
-  CreateMultipartUploadOutput,
-  ListMultipartUploadsInput,
-  ListMultipartUploadsOutput,
-  ListPartsInput,
-  ListPartsOutput,
-  RequestContext,
-  UploadPartCopyInput,
-  UploadPartCopyOutput,
-  UploadPartInput,
-  UploadPartOutput,
-  UploadRef,
-} from '@vgwrdma/backend-contract';
 import { compact } from '../compact.js';
 import {
   checksumAlgorithmOf,
@@ -40,7 +24,7 @@ import {
   taggingQuery,
   uploadFields,
 } from '../convert.js';
-import { call, checkBucket, type Upstream } from '../upstream.js';
+import { call, checkBucket, type S3Op } from '../upstream.js';
 import { checkPartOrder, checkWriteLimits, quotedETag, writeConditionETag } from '../upstream-quirks.js';
 import { tagCompleted } from './completed-object.js';
 import { checkCopySource } from './copy-source.js';
@@ -48,11 +32,7 @@ import { asUploadError, completedETag, uploadGone } from './multipart-quirks.js'
 import { spooledUploadPart } from './spooled-put.js';
 import { streamedUpload } from './streamed-upload.js';
 
-export async function createMultipartUpload(
-  up: Upstream,
-  ctx: RequestContext,
-  input: CreateMultipartUploadInput,
-): Promise<CreateMultipartUploadOutput> {
+export const createMultipartUpload: S3Op<'createMultipartUpload'> = async (up, ctx, input) => {
   checkBucket(up, input.bucket);
   checkWriteLimits(input.key, input.metadata);
   const out = await call(ctx, 'bucket', (o) =>
@@ -87,13 +67,9 @@ export async function createMultipartUpload(
     checksumAlgorithm: checksumAlgorithmOf(out.ChecksumAlgorithm) ?? input.checksumAlgorithm,
     checksumType: checksumTypeOf(out.ChecksumType) ?? input.checksumType,
   });
-}
+};
 
-export async function uploadPart(
-  up: Upstream,
-  ctx: RequestContext,
-  input: UploadPartInput,
-): Promise<UploadPartOutput> {
+export const uploadPart: S3Op<'uploadPart'> = async (up, ctx, input) => {
   checkBucket(up, input.bucket);
   if (input.contentLength === undefined) return spooledUploadPart(up, ctx, input);
   const { result, size, computed } = await streamedUpload(up, ctx, input, 'upload', (body, spec, options) =>
@@ -110,13 +86,9 @@ export async function uploadPart(
   const checksums = checksumsFrom(result);
   if (input.checksum && computed !== undefined) checksums[input.checksum.algorithm] ??= computed;
   return { etag: result.ETag ?? '', size, checksums };
-}
+};
 
-export async function uploadPartCopy(
-  up: Upstream,
-  ctx: RequestContext,
-  input: UploadPartCopyInput,
-): Promise<UploadPartCopyOutput> {
+export const uploadPartCopy: S3Op<'uploadPartCopy'> = async (up, ctx, input) => {
   checkBucket(up, input.bucket);
   checkBucket(up, input.source.bucket);
   await checkCopySource(up, ctx, input.source);
@@ -142,13 +114,9 @@ export async function uploadPartCopy(
     copySourceVersionId: out.CopySourceVersionId,
     checksums: r ? checksumsFrom(r) : undefined,
   });
-}
+};
 
-export async function completeMultipartUpload(
-  up: Upstream,
-  ctx: RequestContext,
-  input: CompleteMultipartUploadInput,
-): Promise<CompleteMultipartUploadOutput> {
+export const completeMultipartUpload: S3Op<'completeMultipartUpload'> = async (up, ctx, input) => {
   checkBucket(up, input.bucket);
   checkPartOrder(input.parts);
   const tagKey = { bucket: input.bucket, uploadId: input.uploadId };
@@ -188,23 +156,15 @@ export async function completeMultipartUpload(
     checksums: Object.keys(checksums).length > 0 ? checksums : undefined,
     checksumType: checksumTypeOf(out.ChecksumType),
   });
-}
+};
 
-export async function abortMultipartUpload(
-  up: Upstream,
-  ctx: RequestContext,
-  input: UploadRef,
-): Promise<void> {
+export const abortMultipartUpload: S3Op<'abortMultipartUpload'> = async (up, ctx, input) => {
   checkBucket(up, input.bucket);
   await call(ctx, 'upload', (o) => up.client.send(new AbortMultipartUploadCommand(uploadFields(input)), o));
   await up.uploadTagging.forget({ bucket: input.bucket, uploadId: input.uploadId }, ctx.signal);
-}
+};
 
-export async function listParts(
-  up: Upstream,
-  ctx: RequestContext,
-  input: ListPartsInput,
-): Promise<ListPartsOutput> {
+export const listParts: S3Op<'listParts'> = async (up, ctx, input) => {
   checkBucket(up, input.bucket);
   const out = await asUploadError(() =>
     call(ctx, 'upload', (o) =>
@@ -246,13 +206,9 @@ export async function listParts(
     checksumAlgorithm: checksumAlgorithmOf(out.ChecksumAlgorithm),
     checksumType: checksumTypeOf(out.ChecksumType),
   });
-}
+};
 
-export async function listMultipartUploads(
-  up: Upstream,
-  ctx: RequestContext,
-  input: ListMultipartUploadsInput,
-): Promise<ListMultipartUploadsOutput> {
+export const listMultipartUploads: S3Op<'listMultipartUploads'> = async (up, ctx, input) => {
   checkBucket(up, input.bucket);
   const out = await call(ctx, 'bucket', (o) =>
     up.client.send(
@@ -292,4 +248,4 @@ export async function listMultipartUploads(
     nextUploadIdMarker: out.NextUploadIdMarker,
     maxUploads: out.MaxUploads ?? input.maxUploads,
   });
-}
+};

@@ -8,10 +8,9 @@ import type {
   GetObjectAttributesInput,
   GetObjectAttributesOutput,
   HeadObjectOutput,
-  RequestContext,
 } from '@vgwrdma/backend-contract';
 import { normalizeETag } from '@vgwrdma/backend-contract';
-import type { Upstream } from '../upstream.js';
+import type { S3Op } from '../upstream.js';
 import { headObject } from './object-reads.js';
 
 const DEFAULT_MAX_PARTS = 1000;
@@ -20,11 +19,7 @@ const PART_HEADS_AT_ONCE = 8;
 
 type Parts = NonNullable<GetObjectAttributesOutput['parts']>;
 
-export async function getObjectAttributes(
-  up: Upstream,
-  ctx: RequestContext,
-  input: GetObjectAttributesInput,
-): Promise<GetObjectAttributesOutput> {
+export const getObjectAttributes: S3Op<'getObjectAttributes'> = async (up, ctx, input) => {
   const want = new Set(input.attributes);
   const object = {
     bucket: input.bucket,
@@ -49,7 +44,7 @@ export async function getObjectAttributes(
     if (parts) out.parts = parts;
   }
   return out;
-}
+};
 
 /** The ObjectParts page, or undefined for an object that was not uploaded in parts. */
 async function objectParts(

@@ -13,17 +13,11 @@ import {
   PutObjectTaggingCommand,
   RestoreObjectCommand,
 } from '@aws-sdk/client-s3';
-import type {
-  ObjectAclOutput,
-  ObjectKey,
-  ObjectRetention,
-  RequestContext,
-  TagSet,
-} from '@vgwrdma/backend-contract';
+import type { ObjectKey } from '@vgwrdma/backend-contract';
 import { S3Error } from '@vgwrdma/backend-contract';
 import { compact } from '../compact.js';
 import { ownerFrom, tagsFromSdk, tagsToSdk } from '../convert.js';
-import { call, checkBucket, type Upstream } from '../upstream.js';
+import { call, checkBucket, type S3Op } from '../upstream.js';
 
 const keyFields = (input: ObjectKey) => ({
   Bucket: input.bucket,
@@ -31,20 +25,15 @@ const keyFields = (input: ObjectKey) => ({
   VersionId: input.versionId,
 });
 
-export async function getObjectTagging(up: Upstream, ctx: RequestContext, input: ObjectKey): Promise<TagSet> {
+export const getObjectTagging: S3Op<'getObjectTagging'> = async (up, ctx, input) => {
   checkBucket(up, input.bucket);
   const out = await call(ctx, 'object', (o) =>
     up.client.send(new GetObjectTaggingCommand(keyFields(input)), o),
   );
   return tagsFromSdk(out.TagSet);
-}
+};
 
-export async function putObjectTagging(
-  up: Upstream,
-  ctx: RequestContext,
-  input: ObjectKey,
-  tags: TagSet,
-): Promise<void> {
+export const putObjectTagging: S3Op<'putObjectTagging'> = async (up, ctx, input, tags) => {
   checkBucket(up, input.bucket);
   await call(ctx, 'object', (o) =>
     up.client.send(
@@ -52,22 +41,14 @@ export async function putObjectTagging(
       o,
     ),
   );
-}
+};
 
-export async function deleteObjectTagging(
-  up: Upstream,
-  ctx: RequestContext,
-  input: ObjectKey,
-): Promise<void> {
+export const deleteObjectTagging: S3Op<'deleteObjectTagging'> = async (up, ctx, input) => {
   checkBucket(up, input.bucket);
   await call(ctx, 'object', (o) => up.client.send(new DeleteObjectTaggingCommand(keyFields(input)), o));
-}
+};
 
-export async function getObjectRetention(
-  up: Upstream,
-  ctx: RequestContext,
-  input: ObjectKey,
-): Promise<ObjectRetention> {
+export const getObjectRetention: S3Op<'getObjectRetention'> = async (up, ctx, input) => {
   checkBucket(up, input.bucket);
   const out = await call(ctx, 'object', (o) =>
     up.client.send(new GetObjectRetentionCommand(keyFields(input)), o),
@@ -76,15 +57,15 @@ export async function getObjectRetention(
   if (r?.Mode === undefined || r.RetainUntilDate === undefined)
     throw new S3Error('NoSuchObjectLockConfiguration');
   return { Mode: r.Mode, RetainUntilDate: r.RetainUntilDate.toISOString() };
-}
+};
 
-export async function putObjectRetention(
-  up: Upstream,
-  ctx: RequestContext,
-  input: ObjectKey,
-  retention: ObjectRetention,
-  bypassGovernance: boolean,
-): Promise<void> {
+export const putObjectRetention: S3Op<'putObjectRetention'> = async (
+  up,
+  ctx,
+  input,
+  retention,
+  bypassGovernance,
+) => {
   checkBucket(up, input.bucket);
   await call(ctx, 'object', (o) =>
     up.client.send(
@@ -96,26 +77,17 @@ export async function putObjectRetention(
       o,
     ),
   );
-}
+};
 
-export async function getObjectLegalHold(
-  up: Upstream,
-  ctx: RequestContext,
-  input: ObjectKey,
-): Promise<boolean> {
+export const getObjectLegalHold: S3Op<'getObjectLegalHold'> = async (up, ctx, input) => {
   checkBucket(up, input.bucket);
   const out = await call(ctx, 'object', (o) =>
     up.client.send(new GetObjectLegalHoldCommand(keyFields(input)), o),
   );
   return out.LegalHold?.Status === 'ON';
-}
+};
 
-export async function putObjectLegalHold(
-  up: Upstream,
-  ctx: RequestContext,
-  input: ObjectKey,
-  on: boolean,
-): Promise<void> {
+export const putObjectLegalHold: S3Op<'putObjectLegalHold'> = async (up, ctx, input, on) => {
   checkBucket(up, input.bucket);
   await call(ctx, 'object', (o) =>
     up.client.send(
@@ -123,13 +95,9 @@ export async function putObjectLegalHold(
       o,
     ),
   );
-}
+};
 
-export async function getObjectAcl(
-  up: Upstream,
-  ctx: RequestContext,
-  input: ObjectKey,
-): Promise<ObjectAclOutput> {
+export const getObjectAcl: S3Op<'getObjectAcl'> = async (up, ctx, input) => {
   checkBucket(up, input.bucket);
   const out = await call(ctx, 'object', (o) => up.client.send(new GetObjectAclCommand(keyFields(input)), o));
   return {
@@ -146,14 +114,9 @@ export async function getObjectAcl(
     // the gateway-side bucket ACL.
     inherited: true,
   };
-}
+};
 
-export async function putObjectAcl(
-  up: Upstream,
-  ctx: RequestContext,
-  input: ObjectKey,
-  acl: ObjectAclOutput,
-): Promise<void> {
+export const putObjectAcl: S3Op<'putObjectAcl'> = async (up, ctx, input, acl) => {
   checkBucket(up, input.bucket);
   await call(ctx, 'object', (o) =>
     up.client.send(
@@ -170,9 +133,9 @@ export async function putObjectAcl(
       o,
     ),
   );
-}
+};
 
-export async function restoreObject(up: Upstream, ctx: RequestContext, input: ObjectKey): Promise<void> {
+export const restoreObject: S3Op<'restoreObject'> = async (up, ctx, input) => {
   checkBucket(up, input.bucket);
   await call(ctx, 'object', (o) => up.client.send(new RestoreObjectCommand(keyFields(input)), o));
-}
+};

@@ -3,16 +3,10 @@
 // A module of its own: copy, completion and attribute code read objects too, and objects.ts (the
 // writes) imports them, so the reads depend on no write path.
 import { GetObjectCommand, HeadBucketCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
-import type {
-  GetObjectInput,
-  GetObjectOutput,
-  HeadObjectInput,
-  HeadObjectOutput,
-  RequestContext,
-} from '@vgwrdma/backend-contract';
+import type { GetObjectOutput, HeadObjectInput, RequestContext } from '@vgwrdma/backend-contract';
 import { S3Error } from '@vgwrdma/backend-contract';
 import { objectInfoFrom, rangeHeader } from '../convert.js';
-import { call, checkBucket, type Upstream } from '../upstream.js';
+import { call, checkBucket, type S3Op, type Upstream } from '../upstream.js';
 import { upstreamReadInput } from './read-conditions.js';
 
 function readFields(input: HeadObjectInput) {
@@ -31,11 +25,7 @@ function readFields(input: HeadObjectInput) {
   };
 }
 
-export async function getObject(
-  up: Upstream,
-  ctx: RequestContext,
-  input: GetObjectInput,
-): Promise<GetObjectOutput> {
+export const getObject: S3Op<'getObject'> = async (up, ctx, input) => {
   checkBucket(up, input.bucket);
   const sent = await upstreamReadInput(up, ctx, input);
   const out = await call(ctx, 'object', (o) => up.client.send(new GetObjectCommand(readFields(sent)), o));
@@ -43,13 +33,9 @@ export async function getObject(
   if (body === undefined || !('pipe' in body)) throw new S3Error('InternalError');
   // The SDK's body is the upstream's response stream: handed on unread, so bytes flow through.
   return { ...objectInfoFrom(input.key, out), body: body as unknown as GetObjectOutput['body'] };
-}
+};
 
-export async function headObject(
-  up: Upstream,
-  ctx: RequestContext,
-  input: HeadObjectInput,
-): Promise<HeadObjectOutput> {
+export const headObject: S3Op<'headObject'> = async (up, ctx, input) => {
   checkBucket(up, input.bucket);
   try {
     const sent = await upstreamReadInput(up, ctx, input);
@@ -60,7 +46,7 @@ export async function headObject(
     if (err instanceof S3Error && err.code === 'NoSuchKey') await bucketMustExist(up, ctx, input.bucket);
     throw err;
   }
-}
+};
 
 export async function bucketMustExist(up: Upstream, ctx: RequestContext, bucket: string): Promise<void> {
   await call(ctx, 'bucket', (o) => up.client.send(new HeadBucketCommand({ Bucket: bucket }), o));

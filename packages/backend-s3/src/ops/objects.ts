@@ -6,30 +6,15 @@ import {
   DeleteObjectsCommand,
   PutObjectCommand,
 } from '@aws-sdk/client-s3';
-import type {
-  CopyObjectInput,
-  CopyObjectOutput,
-  DeleteObjectInput,
-  DeleteObjectOutput,
-  DeleteObjectsInput,
-  DeleteObjectsOutput,
-  PutObjectInput,
-  PutObjectOutput,
-  RequestContext,
-} from '@vgwrdma/backend-contract';
 import { compact } from '../compact.js';
 import { checksumsFrom, checksumTypeOf, copySource, objectAttributeFields } from '../convert.js';
-import { call, checkBucket, type Upstream } from '../upstream.js';
+import { call, checkBucket, type S3Op } from '../upstream.js';
 import { checkWriteLimits, quotedETag, writeConditionETag } from '../upstream-quirks.js';
 import { checkCopySource } from './copy-source.js';
 import { spooledPutObject } from './spooled-put.js';
 import { streamedUpload } from './streamed-upload.js';
 
-export async function putObject(
-  up: Upstream,
-  ctx: RequestContext,
-  input: PutObjectInput,
-): Promise<PutObjectOutput> {
+export const putObject: S3Op<'putObject'> = async (up, ctx, input) => {
   checkBucket(up, input.bucket);
   checkWriteLimits(input.key, input.metadata);
   if (input.contentLength === undefined) return spooledPutObject(up, ctx, input);
@@ -57,13 +42,9 @@ export async function putObject(
     checksums,
     checksumType: checksumTypeOf(result.ChecksumType),
   });
-}
+};
 
-export async function deleteObject(
-  up: Upstream,
-  ctx: RequestContext,
-  input: DeleteObjectInput,
-): Promise<DeleteObjectOutput> {
+export const deleteObject: S3Op<'deleteObject'> = async (up, ctx, input) => {
   checkBucket(up, input.bucket);
   const out = await call(ctx, 'object', (o) =>
     up.client.send(
@@ -78,13 +59,9 @@ export async function deleteObject(
     ),
   );
   return compact({ deleteMarker: out.DeleteMarker, versionId: out.VersionId });
-}
+};
 
-export async function deleteObjects(
-  up: Upstream,
-  ctx: RequestContext,
-  input: DeleteObjectsInput,
-): Promise<DeleteObjectsOutput> {
+export const deleteObjects: S3Op<'deleteObjects'> = async (up, ctx, input) => {
   checkBucket(up, input.bucket);
   const out = await call(ctx, 'bucket', (o) =>
     up.client.send(
@@ -117,13 +94,9 @@ export async function deleteObjects(
       }),
     ),
   };
-}
+};
 
-export async function copyObject(
-  up: Upstream,
-  ctx: RequestContext,
-  input: CopyObjectInput,
-): Promise<CopyObjectOutput> {
+export const copyObject: S3Op<'copyObject'> = async (up, ctx, input) => {
   checkBucket(up, input.bucket);
   checkBucket(up, input.source.bucket);
   await checkCopySource(up, ctx, input.source);
@@ -162,4 +135,4 @@ export async function copyObject(
     copySourceVersionId: out.CopySourceVersionId,
     checksums: r ? checksumsFrom(r) : undefined,
   });
-}
+};

@@ -5,6 +5,7 @@ import {
   type Checksums,
   type CompleteMultipartUploadInput,
   checkChecksumType,
+  type Owner,
   parseCompleteChecksumValue,
   S3Error,
 } from '@vgwrdma/backend-contract';
@@ -22,6 +23,7 @@ import type { Handler, S3Request } from '../routes/types.js';
 import { checksumElements } from '../xml/checksum-elements.js';
 import { each, el, group, xmlDocument } from '../xml/document.js';
 import { ownerElement } from '../xml/owner.js';
+import { partPageElements } from '../xml/part-page.js';
 import { parseCompleteMultipartUpload } from '../xml/requests.js';
 import { encoderFor } from '../xml/url-encoding.js';
 import { requestObjectAcl } from './acl-writes.js';
@@ -205,21 +207,33 @@ export const listParts: Handler = async (_c, req) => {
   const doc = xmlDocument(
     'ListPartsResult',
     el('Bucket', out.bucket) +
-      el('Key', out.key) +
-      el('UploadId', out.uploadId) +
-      ownerElement('Initiator', out.initiator) +
-      ownerElement('Owner', out.owner) +
-      el('StorageClass', out.storageClass) +
-      el('PartNumberMarker', out.partNumberMarker) +
-      el('NextPartNumberMarker', out.nextPartNumberMarker) +
-      el('MaxParts', out.maxParts) +
-      el('IsTruncated', out.isTruncated) +
+      uploadElements(out.key, out) +
+      partPageElements(out) +
       el('ChecksumAlgorithm', out.checksumAlgorithm) +
       el('ChecksumType', out.checksumType) +
       parts,
   );
   return xmlResponse(doc);
 };
+
+/** What ListParts and each <Upload> of ListMultipartUploads say about an upload, in S3's order. */
+function uploadElements(
+  key: string | undefined,
+  u: {
+    readonly uploadId: string;
+    readonly initiator?: Owner;
+    readonly owner?: Owner;
+    readonly storageClass: string;
+  },
+): string {
+  return (
+    el('Key', key) +
+    el('UploadId', u.uploadId) +
+    ownerElement('Initiator', u.initiator) +
+    ownerElement('Owner', u.owner) +
+    el('StorageClass', u.storageClass)
+  );
+}
 
 export const listMultipartUploads: Handler = async (_c, req) => {
   const { encode, encodingType } = encoderFor(req.query);
@@ -237,11 +251,7 @@ export const listMultipartUploads: Handler = async (_c, req) => {
   const uploads = each(out.uploads, (u) =>
     group(
       'Upload',
-      el('Key', encode(u.key)) +
-        el('UploadId', u.uploadId) +
-        ownerElement('Initiator', u.initiator) +
-        ownerElement('Owner', u.owner) +
-        el('StorageClass', u.storageClass) +
+      uploadElements(encode(u.key), u) +
         el('Initiated', u.initiated) +
         el('ChecksumAlgorithm', u.checksumAlgorithm) +
         el('ChecksumType', u.checksumType),

@@ -8,6 +8,7 @@ import { header, httpDate, intParam, queryValue } from '../http/headers.js';
 import type { Handler, S3Request } from '../routes/types.js';
 import { checksumElements } from '../xml/checksum-elements.js';
 import { each, el, group, xmlDocument } from '../xml/document.js';
+import { partPageElements } from '../xml/part-page.js';
 import { aclAccountIds, objectAclToStored, renderAcl, storedToObjectAcl } from '../xml/render-acl.js';
 import { parseLegalHold, parseRetention } from '../xml/requests.js';
 import { bucketOwnerOf, refusePublicAcl } from './acl-writes.js';
@@ -120,10 +121,7 @@ export const getObjectAttributes: Handler = async (_c, req) => {
         'ObjectParts',
         // S3 serialises TotalPartsCount as <PartsCount>.
         el('PartsCount', p.totalPartsCount) +
-          el('PartNumberMarker', p.partNumberMarker) +
-          el('NextPartNumberMarker', p.nextPartNumberMarker) +
-          el('MaxParts', p.maxParts) +
-          el('IsTruncated', p.isTruncated) +
+          partPageElements(p) +
           each(p.parts, (x) =>
             group(
               'Part',

@@ -65,3 +65,38 @@ export const accountEdits = {
       if (!users.delete(access)) throw new S3Error('XAdminUserNotFound');
     },
 };
+
+/**
+ * Base of the stores that keep every account in one users.json document (a file, an object):
+ * create / update / delete are `accountEdits` applied by the subclass's read-modify-write
+ * (`writeDocument`), one at a time from this process (a failed write does not stop the next).
+ */
+export abstract class AccountsDocumentStore implements AccountStore {
+  private writing: Promise<unknown> = Promise.resolve();
+
+  abstract readonly description: string;
+  abstract get(access: string): Promise<IamAccount | undefined>;
+  abstract list(): Promise<IamAccount[]>;
+
+  /** Reads the document, applies `edit`, writes it back; never called while another runs. */
+  protected abstract writeDocument(edit: AccountsEdit): Promise<void>;
+
+  create(account: IamAccount): Promise<void> {
+    return this.mutate(accountEdits.create(account));
+  }
+
+  update(access: string, update: IamAccountUpdate): Promise<void> {
+    return this.mutate(accountEdits.update(access, update));
+  }
+
+  delete(access: string): Promise<void> {
+    return this.mutate(accountEdits.delete(access));
+  }
+
+  private mutate(edit: AccountsEdit): Promise<void> {
+    const run = () => this.writeDocument(edit);
+    const next = this.writing.then(run, run);
+    this.writing = next.catch(() => undefined);
+    return next;
+  }
+}

@@ -6,6 +6,7 @@ export {
 } from './account-cache.js';
 export {
   type AccountStore,
+  AccountsDocumentStore,
   type AccountsEdit,
   accountEdits,
   applyUpdate,

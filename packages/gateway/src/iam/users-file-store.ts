@@ -4,7 +4,7 @@
 // cache: a change is seen by the next request. Writes are serialised in-process and across
 // gateways (users-lock.ts), and each re-reads the file first, so no update is lost.
 import { mkdir } from 'node:fs/promises';
-import { type AccountStore, accountEdits, type IamAccountUpdate } from './account-store.js';
+import { AccountsDocumentStore, type AccountsEdit } from './account-store.js';
 import {
   type IamAccount,
   readUsers,
@@ -15,12 +15,13 @@ import {
 } from './users-file.js';
 import { withUsersLock } from './users-lock.js';
 
-export class UsersFileStore implements AccountStore {
+export class UsersFileStore extends AccountsDocumentStore {
   private users: UsersByAccess = new Map();
   private fingerprint = '';
-  private writing: Promise<unknown> = Promise.resolve();
 
-  private constructor(private readonly dir: string) {}
+  private constructor(private readonly dir: string) {
+    super();
+  }
 
   /** Opens the store, creating the IAM directory when it does not exist yet. */
   static async open(dir: string): Promise<UsersFileStore> {
@@ -44,18 +45,6 @@ export class UsersFileStore implements AccountStore {
     return [...this.users.values()];
   }
 
-  create(account: IamAccount): Promise<void> {
-    return this.mutate(accountEdits.create(account));
-  }
-
-  update(access: string, update: IamAccountUpdate): Promise<void> {
-    return this.mutate(accountEdits.update(access, update));
-  }
-
-  delete(access: string): Promise<void> {
-    return this.mutate(accountEdits.delete(access));
-  }
-
   /** Reloads users.json when its fingerprint changed since the last read. */
   private async refresh(): Promise<void> {
     const fp = await usersFingerprint(this.dir);
@@ -65,17 +54,13 @@ export class UsersFileStore implements AccountStore {
     this.fingerprint = fp;
   }
 
-  private mutate(change: (users: UsersByAccess) => void): Promise<void> {
-    const run = () =>
-      withUsersLock(this.dir, async () => {
-        const users = await readUsers(this.dir);
-        change(users);
-        await writeUsers(this.dir, users);
-        this.users = users;
-        this.fingerprint = await usersFingerprint(this.dir);
-      });
-    const next = this.writing.then(run, run);
-    this.writing = next.catch(() => undefined);
-    return next;
+  protected writeDocument(edit: AccountsEdit): Promise<void> {
+    return withUsersLock(this.dir, async () => {
+      const users = await readUsers(this.dir);
+      edit(users);
+      await writeUsers(this.dir, users);
+      this.users = users;
+      this.fingerprint = await usersFingerprint(this.dir);
+    });
   }
 }

@@ -78,15 +78,7 @@ export interface ShimFunctions {
   rdma_host_client_register(c: Ptr, ptr: Ptr, size: number): Ptr;
   rdma_host_client_deregister(c: Ptr, mr: Ptr): number;
   rdma_host_mr_rkey(mr: Ptr): number;
-  rdma_host_client_token(
-    c: Ptr,
-    mr: Ptr,
-    offset: number,
-    size: number,
-    op: number,
-    out: Buffer,
-    cap: number,
-  ): number;
+  rdma_host_client_token: TokenFn;
   // ABI 1.9: progress gates (overlap filling memory with the transfer; softnic)
   rdma_host_client_progress_arm(c: Ptr, mr: Ptr, mode: number, stallMs: number): number;
   rdma_host_client_progress_publish(c: Ptr, mr: Ptr, bytes: number): number;
@@ -103,15 +95,7 @@ export interface ShimFunctions {
   cuobj_client_register(c: Ptr, ptr: Ptr, size: number, kind: number): Ptr;
   cuobj_client_deregister(c: Ptr, mr: Ptr): number;
   cuobj_client_mr_memory_kind(mr: Ptr): number;
-  cuobj_client_token(
-    c: Ptr,
-    mr: Ptr,
-    offset: number,
-    size: number,
-    op: number,
-    out: Buffer,
-    cap: number,
-  ): number;
+  cuobj_client_token: TokenFn;
   // ABI 1.3: CUDA device memory (staging over softnic)
   cuobj_client_cuda_configure(c: Ptr, library: string | null, device: number): number;
   cuobj_client_cuda_set_staging(c: Ptr, chunkBytes: number, streams: number): number;
@@ -132,6 +116,17 @@ export interface ShimFunctions {
   cuobj_client_stage_to_host_overlapped: StageFn;
   cuobj_client_stage_to_device_overlapped: StageFn;
 }
+
+/** Mints the token for `size` bytes at `offset` of a registration into `out`: the length written, or -errno. */
+type TokenFn = (
+  c: Ptr,
+  mr: Ptr,
+  offset: number,
+  size: number,
+  op: number,
+  out: Buffer,
+  cap: number,
+) => number;
 
 /** A blocking stage call, also callable on the libuv pool with koffi's `.async`. */
 export type StageFn = ((c: Ptr, mr: Ptr, offset: number, size: number) => number) & {

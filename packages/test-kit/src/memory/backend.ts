@@ -5,19 +5,18 @@
 import { Readable } from 'node:stream';
 import type {
   Backend,
-  BucketAcl,
-  BucketLockConfig,
+  BackendMethod,
   BucketSummary,
   CreateBucketInput,
   GetObjectAttributesInput,
   GetObjectAttributesOutput,
   GetObjectInput,
   GetObjectOutput,
-  ObjectOwnership,
+  MultipartOperations,
   PutObjectInput,
   PutObjectOutput,
   RequestContext,
-  TagSet,
+  S3ErrorCode,
 } from '@vgwrdma/backend-contract';
 import { S3Error } from '@vgwrdma/backend-contract';
 import { MultipartOps } from './multipart.js';
@@ -25,6 +24,48 @@ import { MemoryObjects } from './objects.js';
 import type { MemBucket, MemObject } from './store.js';
 
 type Ctx = RequestContext;
+
+/**
+ * The bucket configurations kept as given: the Backend's get and put methods of each, the
+ * MemBucket field, and S3's error when none is stored (without one, the stored value is the answer).
+ */
+const STORED_CONFIG = [
+  { get: 'getBucketAcl', put: 'putBucketAcl', field: 'acl' },
+  { get: 'getBucketVersioning', put: 'putBucketVersioning', field: 'versioning' },
+  { get: 'getBucketPolicy', put: 'putBucketPolicy', field: 'policy', missing: 'NoSuchBucketPolicy' },
+  { get: 'getBucketCors', put: 'putBucketCors', field: 'cors', missing: 'NoSuchCORSConfiguration' },
+  {
+    get: 'getBucketOwnershipControls',
+    put: 'putBucketOwnershipControls',
+    field: 'ownership',
+    missing: 'OwnershipControlsNotFoundError',
+  },
+  {
+    get: 'getObjectLockConfiguration',
+    put: 'putObjectLockConfiguration',
+    field: 'lock',
+    missing: 'ObjectLockConfigurationNotFoundError',
+  },
+  { get: 'getBucketTagging', put: 'putBucketTagging', field: 'tags', missing: 'NoSuchTagSet' },
+] as const satisfies readonly {
+  get: BackendMethod;
+  put: BackendMethod;
+  field: keyof MemBucket;
+  missing?: S3ErrorCode;
+}[];
+
+type StoredField = (typeof STORED_CONFIG)[number]['field'];
+
+/** Each multipart method of the Backend and the MultipartOps method that serves it. */
+const MULTIPART = {
+  createMultipartUpload: 'create',
+  uploadPart: 'uploadPart',
+  uploadPartCopy: 'uploadPartCopy',
+  completeMultipartUpload: 'complete',
+  abortMultipartUpload: 'abort',
+  listParts: 'listParts',
+  listMultipartUploads: 'listUploads',
+} as const satisfies { readonly [M in keyof MultipartOperations]: keyof MultipartOps };
 
 export class MemoryBackend extends MemoryObjects implements Backend {
   /** The last RequestContext createBucket, putObject and getObject saw (what the gateway passes). */
@@ -113,80 +154,35 @@ export class MemoryBackend extends MemoryObjects implements Backend {
     }));
   }
 
-  // ---- bucket configuration: stored as given; a missing one is S3's "not found" error ----
+  // ---- installed from tables: bucket configuration stored as given (STORED_CONFIG; a missing one
+  // is S3's "not found" error) and multipart, served by the state machine in multipart.ts ----
 
-  override async getBucketAcl(_ctx: Ctx, bucket: string) {
-    return this.store.bucket(bucket).acl;
+  static {
+    const method = (
+      name: BackendMethod,
+      value: (this: MemoryBackend, ...args: never[]) => Promise<unknown>,
+    ) => Object.defineProperty(MemoryBackend.prototype, name, { value, writable: true, configurable: true });
+    for (const c of STORED_CONFIG) {
+      const missing: S3ErrorCode | undefined = 'missing' in c ? c.missing : undefined;
+      method(c.get, async function (this: MemoryBackend, _ctx: Ctx, bucket: string) {
+        const value = this.store.bucket(bucket)[c.field];
+        if (value === undefined && missing !== undefined) throw new S3Error(missing);
+        return value;
+      });
+      method(c.put, async function (this: MemoryBackend, _ctx: Ctx, bucket: string, value: unknown) {
+        (this.store.bucket(bucket) as Record<StoredField, unknown>)[c.field] = value;
+      });
+    }
+    // Multipart: the state machine in multipart.ts (MULTIPART names the method serving each).
+    for (const [name, op] of Object.entries(MULTIPART) as [BackendMethod, keyof MultipartOps][]) {
+      method(name, async function (this: MemoryBackend, ctx: Ctx, input: never) {
+        const serve = this.multipart[op] as (ctx: Ctx, input: never) => Promise<unknown>;
+        return serve.call(this.multipart, ctx, input);
+      });
+    }
   }
-  override async putBucketAcl(_ctx: Ctx, bucket: string, acl: BucketAcl) {
-    this.store.bucket(bucket).acl = acl;
-  }
-  override async getBucketVersioning(_ctx: Ctx, bucket: string) {
-    return this.store.bucket(bucket).versioning;
-  }
-  override async putBucketVersioning(_ctx: Ctx, bucket: string, status: 'Enabled' | 'Suspended') {
-    this.store.bucket(bucket).versioning = status;
-  }
-  override async getBucketPolicy(_ctx: Ctx, bucket: string) {
-    return found(this.store.bucket(bucket).policy, 'NoSuchBucketPolicy');
-  }
-  override async putBucketPolicy(_ctx: Ctx, bucket: string, policy: string) {
-    this.store.bucket(bucket).policy = policy;
-  }
+
   override async deleteBucketPolicy(_ctx: Ctx, bucket: string) {
     delete this.store.bucket(bucket).policy;
   }
-  override async getBucketCors(_ctx: Ctx, bucket: string) {
-    return found(this.store.bucket(bucket).cors, 'NoSuchCORSConfiguration');
-  }
-  override async putBucketCors(_ctx: Ctx, bucket: string, cors: string) {
-    this.store.bucket(bucket).cors = cors;
-  }
-  override async getBucketOwnershipControls(_ctx: Ctx, bucket: string) {
-    return found(this.store.bucket(bucket).ownership, 'OwnershipControlsNotFoundError');
-  }
-  override async putBucketOwnershipControls(_ctx: Ctx, bucket: string, ownership: ObjectOwnership) {
-    this.store.bucket(bucket).ownership = ownership;
-  }
-  override async getObjectLockConfiguration(_ctx: Ctx, bucket: string) {
-    return found(this.store.bucket(bucket).lock, 'ObjectLockConfigurationNotFoundError');
-  }
-  override async putObjectLockConfiguration(_ctx: Ctx, bucket: string, config: BucketLockConfig) {
-    this.store.bucket(bucket).lock = config;
-  }
-  override async getBucketTagging(_ctx: Ctx, bucket: string) {
-    return found(this.store.bucket(bucket).tags, 'NoSuchTagSet');
-  }
-  override async putBucketTagging(_ctx: Ctx, bucket: string, tags: TagSet) {
-    this.store.bucket(bucket).tags = tags;
-  }
-
-  // ---- multipart (state machine in multipart.ts) ----
-
-  override async createMultipartUpload(ctx: Ctx, input: Parameters<Backend['createMultipartUpload']>[1]) {
-    return this.multipart.create(ctx, input);
-  }
-  override async uploadPart(ctx: Ctx, input: Parameters<Backend['uploadPart']>[1]) {
-    return this.multipart.uploadPart(ctx, input);
-  }
-  override async uploadPartCopy(ctx: Ctx, input: Parameters<Backend['uploadPartCopy']>[1]) {
-    return this.multipart.uploadPartCopy(ctx, input);
-  }
-  override async completeMultipartUpload(ctx: Ctx, input: Parameters<Backend['completeMultipartUpload']>[1]) {
-    return this.multipart.complete(ctx, input);
-  }
-  override async abortMultipartUpload(ctx: Ctx, input: Parameters<Backend['abortMultipartUpload']>[1]) {
-    return this.multipart.abort(ctx, input);
-  }
-  override async listParts(ctx: Ctx, input: Parameters<Backend['listParts']>[1]) {
-    return this.multipart.listParts(ctx, input);
-  }
-  override async listMultipartUploads(ctx: Ctx, input: Parameters<Backend['listMultipartUploads']>[1]) {
-    return this.multipart.listUploads(ctx, input);
-  }
-}
-
-function found<T>(value: T | undefined, code: ConstructorParameters<typeof S3Error>[0]): T {
-  if (value === undefined) throw new S3Error(code);
-  return value;
 }

@@ -35,6 +35,26 @@ export async function usersPage(main: HTMLElement): Promise<undefined> {
     inline,
   );
 
+  /**
+   * A row's button: runs `change`, then shows the tables again; a failure goes to the page's error
+   * slot. With `confirmText` it is a "danger" button that asks confirm() first (no: nothing happens).
+   */
+  const changeButton = (label: string, change: () => Promise<void>, confirmText?: string) =>
+    h(
+      'button',
+      {
+        type: 'button',
+        class: confirmText === undefined ? undefined : 'danger',
+        onclick: () =>
+          void attempt(errors, async () => {
+            if (confirmText !== undefined && !confirm(confirmText)) return;
+            await change();
+            await refresh();
+          }),
+      },
+      label,
+    );
+
   const refresh = async () => {
     const [list, buckets] = await Promise.all([listUsers(), listBucketOwners()]);
     const names = list.map((u) => u.access);
@@ -50,34 +70,10 @@ export async function usersPage(main: HTMLElement): Promise<undefined> {
               'span',
               { class: 'row' },
               select,
-              h(
-                'button',
-                {
-                  type: 'button',
-                  onclick: () =>
-                    void attempt(errors, async () => {
-                      await changeRole(u.access, select.value as Role);
-                      await refresh();
-                    }),
-                },
-                'Change role',
-              ),
+              changeButton('Change role', () => changeRole(u.access, select.value as Role)),
             ),
             u.displayName || u.email,
-            h(
-              'button',
-              {
-                type: 'button',
-                class: 'danger',
-                onclick: () =>
-                  void attempt(errors, async () => {
-                    if (!confirm(`Delete the user "${u.access}"?`)) return;
-                    await deleteUser(u.access);
-                    await refresh();
-                  }),
-              },
-              'Delete',
-            ),
+            changeButton('Delete', () => deleteUser(u.access), `Delete the user "${u.access}"?`),
           ];
         }),
         { id: 'users-table' },
@@ -102,18 +98,7 @@ export async function usersPage(main: HTMLElement): Promise<undefined> {
               'span',
               { class: 'row' },
               select,
-              h(
-                'button',
-                {
-                  type: 'button',
-                  onclick: () =>
-                    void attempt(errors, async () => {
-                      await changeBucketOwner(b.name, select.value);
-                      await refresh();
-                    }),
-                },
-                'Change owner',
-              ),
+              changeButton('Change owner', () => changeBucketOwner(b.name, select.value)),
             ),
           ];
         }),
