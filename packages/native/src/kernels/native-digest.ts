@@ -12,9 +12,12 @@
 // per call is an mmap, 1024 page faults and a munmap, which cost more than the hashing saved on a
 // VM where a fresh page takes ~3.5 µs. nativeDigests() answers undefined when the
 // library found no OpenSSL; installNativeKernels() then leaves backend-contract hashing inline.
+// MD5 goes to the library's multi-buffer engine instead where the CPU has a lockstep kernel
+// (md5-engine.ts: many uploads' MD5s on one core); VGWRDMA_MD5=openssl keeps it on OpenSSL.
 import type { OffThreadAlgorithm, OffThreadDigest } from '@vgwrdma/backend-contract';
 import { InvalidStateError } from '@vgwrdma/errors';
 import type { NativeFn, NativeLibrary } from '../shim-library.js';
+import { md5Engine } from './md5-engine.js';
 
 const ALGORITHM_IDS: Record<OffThreadAlgorithm, number> = { md5: 1, sha256: 2 };
 /** Chunks at least this large are hashed alone, in place; smaller ones are batched. */
@@ -46,11 +49,13 @@ function gather(batch: readonly Queued[]): [view: Buffer, scratch: Buffer] {
   return [buf.subarray(0, at), buf];
 }
 
-interface DigestFns {
-  create: NativeFn;
-  update: NativeFn;
-  final: NativeFn;
-  free: NativeFn;
+/** How a NativeDigest reaches its native context: the OpenSSL calls, or the MD5 engine's. */
+export interface DigestCalls {
+  /** Hashes `data` after what `ctx` covered, off the main thread; `done(err, rc)` once (rc 0: ok). */
+  update(ctx: unknown, data: Uint8Array, done: (err: unknown, rc: unknown) => void): void;
+  /** Writes the digest into `out`; its length, or a negative errno. */
+  final(ctx: unknown, out: Buffer): number;
+  free(ctx: unknown): void;
 }
 
 interface DigestSymbols {
@@ -67,6 +72,7 @@ interface DigestSymbols {
  */
 export function nativeDigests(
   lib: NativeLibrary,
+  env: Readonly<Record<string, string | undefined>> = process.env,
 ): ((algorithm: OffThreadAlgorithm) => OffThreadDigest | undefined) | undefined {
   const sym = lib.bind<DigestSymbols>([
     'int vgw_digest_available(void)',
@@ -76,15 +82,17 @@ export function nativeDigests(
     'void vgw_digest_free(void *d)',
   ]);
   if (sym.vgw_digest_available() !== 1) return undefined;
-  const fns: DigestFns = {
-    create: sym.vgw_digest_new,
-    update: sym.vgw_digest_update,
-    final: sym.vgw_digest_final,
-    free: sym.vgw_digest_free,
+  const calls: DigestCalls = {
+    update: (ctx, data, done) => sym.vgw_digest_update.async(ctx, data, data.length, done),
+    final: (ctx, out) => sym.vgw_digest_final(ctx, out, out.length) as number,
+    free: (ctx) => sym.vgw_digest_free(ctx),
   };
+  const md5 = env.VGWRDMA_MD5 === 'openssl' ? undefined : md5Engine(lib);
   return (algorithm) => {
-    const ctx = fns.create(ALGORITHM_IDS[algorithm]);
-    return ctx ? new NativeDigest(fns, ctx, algorithm) : undefined;
+    const stream = algorithm === 'md5' ? md5?.create() : undefined;
+    if (md5 && stream) return new NativeDigest(md5.calls, stream, algorithm);
+    const ctx = sym.vgw_digest_new(ALGORITHM_IDS[algorithm]);
+    return ctx ? new NativeDigest(calls, ctx, algorithm) : undefined;
   };
 }
 
@@ -93,7 +101,7 @@ interface Queued {
   done: (() => void) | undefined;
 }
 
-class NativeDigest implements OffThreadDigest {
+export class NativeDigest implements OffThreadDigest {
   private queue: Queued[] = [];
   private pending = 0;
   /** Bytes in the queue (not yet in a call), and how many queued chunks wait for `done`. */
@@ -107,7 +115,7 @@ class NativeDigest implements OffThreadDigest {
   private waiters: { limit: number; resolve: () => void }[] = [];
 
   constructor(
-    private readonly fns: DigestFns,
+    private readonly calls: DigestCalls,
     private readonly ctx: unknown,
     private readonly algorithm: OffThreadAlgorithm,
   ) {}
@@ -144,7 +152,7 @@ class NativeDigest implements OffThreadDigest {
       if (this.failure) throw this.failure;
       if (this.disposed) throw new InvalidStateError(`${this.algorithm} digest disposed before it ended`);
       const out = Buffer.alloc(32);
-      const n = this.fns.final(this.ctx, out, out.length) as number;
+      const n = this.calls.final(this.ctx, out);
       if (n <= 0) throw new Error(`native ${this.algorithm} final failed (${n})`);
       return out.subarray(0, n);
     } finally {
@@ -169,7 +177,7 @@ class NativeDigest implements OffThreadDigest {
     this.running = true;
     // koffi does not keep `data` alive: the callback below references what backs it (the batch's
     // chunks, or the scratch buffer the view is cut from), so the collector cannot free it early.
-    this.fns.update.async(this.ctx, data, data.length, (err: unknown, rc: unknown) => {
+    this.calls.update(this.ctx, data, (err: unknown, rc: unknown) => {
       this.running = false;
       if (used) giveScratch(used);
       for (const q of batch) this.settle(q);
@@ -232,6 +240,6 @@ class NativeDigest implements OffThreadDigest {
   private free(): void {
     if (this.freed) return;
     this.freed = true;
-    this.fns.free(this.ctx);
+    this.calls.free(this.ctx);
   }
 }
