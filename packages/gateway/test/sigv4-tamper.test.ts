@@ -5,12 +5,10 @@
 // Control rows (nothing altered) prove the same request is accepted untampered.
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { PosixBackend } from '@vgwrdma/backend-posix';
-import { Sha256 } from '@vgwrdma/test-kit';
+import { makeTempDir, removeDir, Sha256 } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signingKey } from '../src/auth/signing.js';
 import { encodeAwsChunked } from '../src/body/test-support/aws-chunked-encoder.js';
@@ -31,7 +29,7 @@ let root: string;
 let host: string;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'gw-tamper-'));
+  dir = await makeTempDir('gw-tamper-');
   root = join(dir, 'root');
   gw = await startGateway(await PosixBackend.open({ root }));
   host = new URL(gw.url).host;
@@ -40,7 +38,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await gw.close();
-  await rm(dir, { recursive: true, force: true });
+  await removeDir(dir);
 });
 
 interface Signable {

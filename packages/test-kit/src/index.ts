@@ -69,6 +69,7 @@ export {
   settled,
   startHaproxy,
 } from './haproxy.js';
+export { iamAccount } from './iam-account.js';
 export { type IamScene, type IamSceneOptions, startIamScene } from './iam-scene.js';
 export { type IamUser, writeUsers } from './iam-users.js';
 export { type ChildError, IpcChild, type IpcChildOptions } from './ipc-child.js';
