@@ -6,6 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RequestObservation } from '@vgwrdma/gateway';
+import { IDLE_LIMIT_STATS } from '@vgwrdma/test-kit';
 import { describe, expect, it } from 'vitest';
 import { createAppMetrics } from '../src/metrics/index.js';
 import { VERSION } from '../src/version.js';
@@ -13,14 +14,6 @@ import { VERSION } from '../src/version.js';
 const SRC = fileURLToPath(new URL('../src/metrics/', import.meta.url));
 const DASHBOARD = fileURLToPath(new URL('../../../deploy/grafana/vgwrdma-dashboard.json', import.meta.url));
 
-const LIMITS = {
-  connections: 0,
-  inFlight: 0,
-  rejectedSlowDown: 0,
-  bodyIdleTimeouts: 0,
-  droppedConnections: 0,
-  cutAtShutdown: 0,
-};
 const EVENTS = { queued: 0, sending: 0, delivered: 0, retried: 0, dropped: 0, failed: 0 };
 
 function observation(bucket: string, bytesReceived: number): RequestObservation {
@@ -67,7 +60,7 @@ describe('metric names', () => {
   it('ends counters in _total and never gauges (registry and sources)', async () => {
     const m = createAppMetrics({ perBucket: true });
     m.attach(
-      () => LIMITS,
+      () => IDLE_LIMIT_STATS,
       undefined,
       () => EVENTS,
     );

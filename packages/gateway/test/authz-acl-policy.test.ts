@@ -22,6 +22,14 @@ import { ALICE, BOB, errorName, type MultiUserGateway, startMultiUser } from './
 import { raw, xmlField } from './support/raw-http.js';
 
 const policy = (statements: object[]) => JSON.stringify({ Version: '2012-10-17', Statement: statements });
+/** An Allow statement whose principal is Bob's access key, with a condition if given. */
+const allowBob = (Action: string | string[], Resource: string, Condition?: object) => ({
+  Effect: 'Allow',
+  Principal: { AWS: BOB.access },
+  Action,
+  Resource,
+  ...(Condition ? { Condition } : {}),
+});
 
 describe('ACLs and bucket policies with two users', () => {
   let gw: MultiUserGateway;
@@ -32,6 +40,9 @@ describe('ACLs and bucket policies with two users', () => {
     await gw.alice.send(new PutObjectCommand({ Bucket, Key: 'doc.txt', Body: 'hello' }));
   });
   afterAll(async () => gw.close());
+  /** Alice sets her bucket's policy to these statements. */
+  const putPolicy = (...statements: object[]) =>
+    gw.alice.send(new PutBucketPolicyCommand({ Bucket, Policy: policy(statements) }));
 
   it('records the creator as owner and denies other users by default', async () => {
     const acl = await gw.alice.send(new GetBucketAclCommand({ Bucket }));
@@ -98,19 +109,12 @@ describe('ACLs and bucket policies with two users', () => {
   });
 
   it('grants by policy on the next request and lets an explicit Deny win over an ACL grant', async () => {
-    await gw.alice.send(
-      new PutBucketPolicyCommand({
-        Bucket,
-        Policy: policy([
-          {
-            Effect: 'Allow',
-            Principal: { AWS: [BOB.access] },
-            Action: ['s3:Put*', 's3:Get*'],
-            Resource: `arn:aws:s3:::${Bucket}/bob/*`,
-          },
-        ]),
-      }),
-    );
+    await putPolicy({
+      Effect: 'Allow',
+      Principal: { AWS: [BOB.access] },
+      Action: ['s3:Put*', 's3:Get*'],
+      Resource: `arn:aws:s3:::${Bucket}/bob/*`,
+    });
     await gw.bob.send(new PutObjectCommand({ Bucket, Key: 'bob/one', Body: 'b1' }));
     expect(await errorName(gw.bob.send(new PutObjectCommand({ Bucket, Key: 'other', Body: 'x' })))).toBe(
       'AccessDenied',
@@ -119,19 +123,12 @@ describe('ACLs and bucket policies with two users', () => {
     await gw.alice.send(
       new PutBucketAclCommand({ Bucket, GrantFullControl: `id="${BOB.access}", id="${ALICE.access}"` }),
     );
-    await gw.alice.send(
-      new PutBucketPolicyCommand({
-        Bucket,
-        Policy: policy([
-          {
-            Effect: 'Deny',
-            Principal: '*',
-            Action: 's3:GetObject',
-            Resource: `arn:aws:s3:::${Bucket}/secret*`,
-          },
-        ]),
-      }),
-    );
+    await putPolicy({
+      Effect: 'Deny',
+      Principal: '*',
+      Action: 's3:GetObject',
+      Resource: `arn:aws:s3:::${Bucket}/secret*`,
+    });
     const GrantRead = `id="${BOB.access}"`;
     await gw.alice.send(new PutObjectCommand({ Bucket, Key: 'secret.txt', Body: 's', GrantRead }));
     await gw.alice.send(new PutObjectAclCommand({ Bucket, Key: 'doc.txt', GrantRead }));
@@ -174,19 +171,7 @@ describe('ACLs and bucket policies with two users', () => {
   it('authorizes each key of a DeleteObjects request on its own', async () => {
     await gw.alice.send(new PutObjectCommand({ Bucket, Key: 'bob/two', Body: '2' }));
     await gw.alice.send(new PutObjectCommand({ Bucket, Key: 'keep', Body: 'k' }));
-    await gw.alice.send(
-      new PutBucketPolicyCommand({
-        Bucket,
-        Policy: policy([
-          {
-            Effect: 'Allow',
-            Principal: { AWS: BOB.access },
-            Action: 's3:DeleteObject',
-            Resource: `arn:aws:s3:::${Bucket}/bob/*`,
-          },
-        ]),
-      }),
-    );
+    await putPolicy(allowBob('s3:DeleteObject', `arn:aws:s3:::${Bucket}/bob/*`));
     const out = await gw.bob.send(
       new DeleteObjectsCommand({ Bucket, Delete: { Objects: [{ Key: 'bob/two' }, { Key: 'keep' }] } }),
     );
@@ -227,14 +212,12 @@ describe('ACLs and bucket policies with two users', () => {
     expect((await anon()).status).toBe(200); // the object's own ACL decides its reads
     await gw.alice.send(new PutObjectAclCommand({ Bucket, Key: 'doc.txt', ACL: 'private' }));
     expect((await anon()).status).toBe(403);
-    await gw.alice.send(
-      new PutBucketPolicyCommand({
-        Bucket,
-        Policy: policy([
-          { Effect: 'Allow', Principal: '*', Action: 's3:GetObject', Resource: `arn:aws:s3:::${Bucket}/*` },
-        ]),
-      }),
-    );
+    await putPolicy({
+      Effect: 'Allow',
+      Principal: '*',
+      Action: 's3:GetObject',
+      Resource: `arn:aws:s3:::${Bucket}/*`,
+    });
     expect((await anon()).body).toBe('hello');
     const status = await gw.alice.send(new GetBucketPolicyStatusCommand({ Bucket }));
     expect(status.PolicyStatus?.IsPublic).toBe(true);
@@ -281,26 +264,15 @@ describe('ACLs and bucket policies with two users', () => {
   });
 
   it('honours policy conditions (s3:prefix on listing, aws:SourceIp)', async () => {
-    await gw.alice.send(
-      new PutBucketPolicyCommand({
-        Bucket,
-        Policy: policy([
-          {
-            Effect: 'Allow',
-            Principal: { AWS: `arn:aws:iam::${BOB.access}:root` },
-            Action: 's3:ListBucket',
-            Resource: `arn:aws:s3:::${Bucket}`,
-            Condition: { StringLike: { 's3:prefix': 'bob/*' } },
-          },
-          {
-            Effect: 'Allow',
-            Principal: { AWS: BOB.access },
-            Action: 's3:GetObject',
-            Resource: `arn:aws:s3:::${Bucket}/*`,
-            Condition: { IpAddress: { 'aws:SourceIp': '10.0.0.0/8' } },
-          },
-        ]),
-      }),
+    await putPolicy(
+      {
+        Effect: 'Allow',
+        Principal: { AWS: `arn:aws:iam::${BOB.access}:root` },
+        Action: 's3:ListBucket',
+        Resource: `arn:aws:s3:::${Bucket}`,
+        Condition: { StringLike: { 's3:prefix': 'bob/*' } },
+      },
+      allowBob('s3:GetObject', `arn:aws:s3:::${Bucket}/*`, { IpAddress: { 'aws:SourceIp': '10.0.0.0/8' } }),
     );
     expect(await errorName(gw.bob.send(new ListObjectsV2Command({ Bucket, Prefix: 'bob/' })))).toBe('');
     expect(await errorName(gw.bob.send(new ListObjectsV2Command({ Bucket })))).toBe('AccessDenied');
@@ -313,26 +285,13 @@ describe('ACLs and bucket policies with two users', () => {
 
   it('evaluates object-tag conditions (existing tags read only for such policies, request tags)', async () => {
     await gw.alice.send(new PutObjectCommand({ Bucket, Key: 'tagged', Body: 't', Tagging: 'team=blue' }));
-    await gw.alice.send(
-      new PutBucketPolicyCommand({
-        Bucket,
-        Policy: policy([
-          {
-            Effect: 'Allow',
-            Principal: { AWS: BOB.access },
-            Action: 's3:GetObject',
-            Resource: `arn:aws:s3:::${Bucket}/*`,
-            Condition: { StringEquals: { 's3:ExistingObjectTag/team': 'blue' } },
-          },
-          {
-            Effect: 'Allow',
-            Principal: { AWS: BOB.access },
-            // Tags on a write need s3:PutObjectTagging as well (as AWS's own examples grant).
-            Action: ['s3:PutObject', 's3:PutObjectTagging'],
-            Resource: `arn:aws:s3:::${Bucket}/*`,
-            Condition: { StringEquals: { 's3:RequestObjectTag/team': 'blue' } },
-          },
-        ]),
+    await putPolicy(
+      allowBob('s3:GetObject', `arn:aws:s3:::${Bucket}/*`, {
+        StringEquals: { 's3:ExistingObjectTag/team': 'blue' },
+      }),
+      // Tags on a write need s3:PutObjectTagging as well (as AWS's own examples grant).
+      allowBob(['s3:PutObject', 's3:PutObjectTagging'], `arn:aws:s3:::${Bucket}/*`, {
+        StringEquals: { 's3:RequestObjectTag/team': 'blue' },
       }),
     );
     expect(await errorName(gw.bob.send(new GetObjectCommand({ Bucket, Key: 'tagged' })))).toBe('');

@@ -91,6 +91,8 @@ const meta = (bytes: number) => ({ 'x-amz-meta-m': 'v'.repeat(bytes - 1) }); // 
 const deleteXml = (n: number) =>
   `<Delete>${Array.from({ length: n }, (_, i) => `<Object><Key>k${i}</Key></Object>`).join('')}</Delete>`;
 const md5 = (s: string) => createHash('md5').update(s).digest('base64');
+/** DeleteObjects with this XML body and its Content-MD5. */
+const deleteObjects = (xml: string) => call('POST', '/hostile?delete', { 'content-md5': md5(xml) }, xml);
 const parts = (n: number) =>
   `<CompleteMultipartUpload>${Array.from({ length: n }, (_, i) => `<Part><PartNumber>${i + 1}</PartNumber><ETag>"${'0'.repeat(32)}"</ETag></Part>`).join('')}</CompleteMultipartUpload>`;
 
@@ -163,26 +165,21 @@ const ROWS: LimitRow[] = [
   },
   {
     name: 'DeleteObjects with 1001 keys: MalformedXML',
-    send: () => {
-      const x = deleteXml(1001);
-      return call('POST', '/hostile?delete', { 'content-md5': md5(x) }, x);
-    },
+    send: () => deleteObjects(deleteXml(1001)),
     status: 400,
     code: 'MalformedXML',
   },
   {
     name: 'DeleteObjects with 1000 keys is accepted',
-    send: () => {
-      const x = deleteXml(1000);
-      return call('POST', '/hostile?delete', { 'content-md5': md5(x) }, x);
-    },
+    send: () => deleteObjects(deleteXml(1000)),
     status: 200,
   },
   {
     name: 'DeleteObjects naming a 3 MiB key: KeyTooLongError, the key not echoed',
     send: async () => {
-      const x = `<Delete><Object><Key>${'k'.repeat(3 * 1024 * 1024)}</Key></Object></Delete>`;
-      const res = await call('POST', '/hostile?delete', { 'content-md5': md5(x) }, x);
+      const res = await deleteObjects(
+        `<Delete><Object><Key>${'k'.repeat(3 * 1024 * 1024)}</Key></Object></Delete>`,
+      );
       expect(res.body.length).toBeLessThan(4096);
       return res;
     },
@@ -191,19 +188,19 @@ const ROWS: LimitRow[] = [
   },
   {
     name: 'DeleteObjects naming a 1025-byte key: KeyTooLongError',
-    send: () => {
-      const x = `<Delete><Object><Key>inside</Key></Object><Object><Key>${'k'.repeat(1025)}</Key></Object></Delete>`;
-      return call('POST', '/hostile?delete', { 'content-md5': md5(x) }, x);
-    },
+    send: () =>
+      deleteObjects(
+        `<Delete><Object><Key>inside</Key></Object><Object><Key>${'k'.repeat(1025)}</Key></Object></Delete>`,
+      ),
     status: 400,
     code: 'KeyTooLongError',
   },
   {
     name: 'DeleteObjects naming a 2 KiB version id: InvalidArgument',
-    send: () => {
-      const x = `<Delete><Object><Key>inside</Key><VersionId>${'v'.repeat(2048)}</VersionId></Object></Delete>`;
-      return call('POST', '/hostile?delete', { 'content-md5': md5(x) }, x);
-    },
+    send: () =>
+      deleteObjects(
+        `<Delete><Object><Key>inside</Key><VersionId>${'v'.repeat(2048)}</VersionId></Object></Delete>`,
+      ),
     status: 400,
     code: 'InvalidArgument',
   },

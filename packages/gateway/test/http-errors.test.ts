@@ -25,6 +25,10 @@ afterAll(async () => {
   await Promise.all([gw.close(), closed.close(), readonlyGw.close()]);
 });
 
+/** An unsigned PUT over raw HTTP (to the anonymous gateway unless `on` says otherwise). */
+const put = (path: string, headers: Record<string, string>, body = 'abc', on = gw) =>
+  raw(on.url, { method: 'PUT', path, headers, body });
+
 describe('error documents', () => {
   it('carry Code, Message, Resource and RequestId, matching x-amz-request-id', async () => {
     const res = await raw(gw.url, { path: '/raw/no%20such' });
@@ -69,22 +73,12 @@ describe('request validation', () => {
   });
 
   it('refuses user metadata over 2 KB', async () => {
-    const res = await raw(gw.url, {
-      method: 'PUT',
-      path: '/raw/meta',
-      headers: { 'x-amz-meta-big': 'x'.repeat(2100), 'content-length': '1' },
-      body: 'x',
-    });
+    const res = await put('/raw/meta', { 'x-amz-meta-big': 'x'.repeat(2100), 'content-length': '1' }, 'x');
     expect([res.status, xmlField(res.body, 'Code')]).toEqual([400, 'MetadataTooLarge']);
   });
 
   it('stores a chunked PUT without Content-Length', async () => {
-    const res = await raw(gw.url, {
-      method: 'PUT',
-      path: '/raw/nolen',
-      headers: { 'transfer-encoding': 'chunked' },
-      body: 'abc',
-    });
+    const res = await put('/raw/nolen', { 'transfer-encoding': 'chunked' });
     expect(res.status).toBe(200);
     expect((await raw(gw.url, { path: '/raw/nolen' })).body).toBe('abc');
   });
@@ -162,37 +156,25 @@ describe('request validation', () => {
   });
 
   it('answers MalformedXML for bad request documents', async () => {
-    const res = await raw(gw.url, {
-      method: 'PUT',
-      path: '/raw/present?tagging',
-      body: '<Tagging><TagSet><Tag>',
-    });
+    const res = await put('/raw/present?tagging', {}, '<Tagging><TagSet><Tag>');
     expect([res.status, xmlField(res.body, 'Code')]).toEqual([400, 'MalformedXML']);
-    const wrongRoot = await raw(gw.url, { method: 'PUT', path: '/raw/present?tagging', body: '<Other/>' });
+    const wrongRoot = await put('/raw/present?tagging', {}, '<Other/>');
     expect(xmlField(wrongRoot.body, 'Code')).toBe('MalformedXML');
   });
 
   it('requires Content-MD5 or a checksum on DeleteObjects, and checks it', async () => {
     const body = '<Delete><Object><Key>present</Key></Object></Delete>';
-    const none = await raw(gw.url, { method: 'POST', path: '/raw?delete', body });
+    const deleteObjects = (headers?: Record<string, string>) =>
+      raw(gw.url, { method: 'POST', path: '/raw?delete', body, ...(headers ? { headers } : {}) });
+    const none = await deleteObjects();
     expect(xmlField(none.body, 'Message')).toBe(
       'Missing required header for this request: Content-MD5 OR x-amz-checksum-*',
     );
-    const wrong = await raw(gw.url, {
-      method: 'POST',
-      path: '/raw?delete',
-      body,
-      headers: { 'content-md5': '1B2M2Y8AsgTpgAmY7PhCfg==' },
-    });
+    const wrong = await deleteObjects({ 'content-md5': '1B2M2Y8AsgTpgAmY7PhCfg==' });
     expect(xmlField(wrong.body, 'Code')).toBe('BadDigest');
     expect(backend.bucket('raw').objects.has('present')).toBe(true);
     // A checksum header is checked against the XML body too, and its error names the algorithm.
-    const wrongCrc = await raw(gw.url, {
-      method: 'POST',
-      path: '/raw?delete',
-      body,
-      headers: { 'x-amz-checksum-crc32': 'AAAAAA==' },
-    });
+    const wrongCrc = await deleteObjects({ 'x-amz-checksum-crc32': 'AAAAAA==' });
     expect([xmlField(wrongCrc.body, 'Code'), xmlField(wrongCrc.body, 'Message')]).toEqual([
       'BadDigest',
       'The CRC32 you specified did not match the calculated checksum.',
@@ -200,22 +182,15 @@ describe('request validation', () => {
     expect(backend.bucket('raw').objects.has('present')).toBe(true);
   });
 
-  it('checks Content-MD5 shape and value on PUT', async () => {
-    const bad = await raw(gw.url, {
-      method: 'PUT',
-      path: '/raw/md5',
-      headers: { 'content-md5': 'nope' },
-      body: 'abc',
-    });
-    expect(xmlField(bad.body, 'Code')).toBe('InvalidDigest');
-    const wrong = await raw(gw.url, {
-      method: 'PUT',
-      path: '/raw/md5',
-      headers: { 'content-md5': '1B2M2Y8AsgTpgAmY7PhCfg==' },
-      body: 'abc',
-    });
-    expect(xmlField(wrong.body, 'Code')).toBe('BadDigest');
-    expect(backend.bucket('raw').objects.has('md5')).toBe(false);
+  // Content-MD5's shape and value, and a checksum header's value checked through the backend.
+  it.each([
+    ['a malformed Content-MD5', 'md5-shape', { 'content-md5': 'nope' }, 'InvalidDigest'],
+    ['a wrong Content-MD5', 'md5', { 'content-md5': '1B2M2Y8AsgTpgAmY7PhCfg==' }, 'BadDigest'],
+    ['a wrong x-amz-checksum-crc32', 'ck2-wrong', { 'x-amz-checksum-crc32': 'AAAAAA==' }, 'BadDigest'],
+  ])('refuses a PUT with %s, storing nothing', async (_what, key, headers, code) => {
+    const res = await put(`/raw/${key}`, headers);
+    expect(xmlField(res.body, 'Code')).toBe(code);
+    expect(backend.bucket('raw').objects.has(key)).toBe(false);
   });
 
   it.each([
@@ -236,7 +211,7 @@ describe('request validation', () => {
       'Checksum algorithm provided is unsupported. Please try again with any of the valid types: [CRC32, CRC32C, CRC64NVME, MD5, SHA1, SHA256, SHA512, XXHASH128, XXHASH3, XXHASH64]',
     ],
   ])('validates checksum headers %o', async (headers, message) => {
-    const res = await raw(gw.url, { method: 'PUT', path: '/raw/ck', headers, body: 'abc' });
+    const res = await put('/raw/ck', headers);
     expect([res.status, xmlField(res.body, 'Code'), xmlField(res.body, 'Message')]).toEqual([
       400,
       'InvalidRequest',
@@ -244,30 +219,17 @@ describe('request validation', () => {
     ]);
   });
 
-  it('verifies a checksum header value through the backend', async () => {
-    const wrong = await raw(gw.url, {
-      method: 'PUT',
-      path: '/raw/ck2',
-      headers: { 'x-amz-checksum-crc32': 'AAAAAA==' },
-      body: 'abc',
-    });
-    expect(xmlField(wrong.body, 'Code')).toBe('BadDigest');
-    const right = await raw(gw.url, {
-      method: 'PUT',
-      path: '/raw/ck2',
-      headers: { 'x-amz-checksum-crc32': 'NSRBwg==' },
-      body: 'abc',
-    });
+  it('stores a PUT whose checksum header matches, echoing it', async () => {
+    const right = await put('/raw/ck2', { 'x-amz-checksum-crc32': 'NSRBwg==' });
     expect(right.status).toBe(200);
     expect(right.headers['x-amz-checksum-crc32']).toBe('NSRBwg==');
   });
 
   it('rejects an aws-chunked body whose trailer checksum does not match, storing nothing', async () => {
     const body = '3\r\nabc\r\n0\r\nx-amz-checksum-crc32:AAAAAA==\r\n\r\n';
-    const res = await raw(gw.url, {
-      method: 'PUT',
-      path: '/raw/trailer',
-      headers: {
+    const res = await put(
+      '/raw/trailer',
+      {
         'content-encoding': 'aws-chunked',
         'x-amz-content-sha256': 'STREAMING-UNSIGNED-PAYLOAD-TRAILER',
         'x-amz-decoded-content-length': '3',
@@ -275,7 +237,7 @@ describe('request validation', () => {
         'content-length': String(Buffer.byteLength(body)),
       },
       body,
-    });
+    );
     expect([res.status, xmlField(res.body, 'Code')]).toEqual([400, 'BadDigest']);
     expect(backend.bucket('raw').objects.has('trailer')).toBe(false);
   });
@@ -306,13 +268,8 @@ describe('access', () => {
   });
 
   it('refuses writes in read-only mode but serves reads', async () => {
-    const put = await raw(readonlyGw.url, {
-      method: 'PUT',
-      path: '/raw/ro',
-      headers: { 'content-length': '1' },
-      body: 'x',
-    });
-    expect([put.status, xmlField(put.body, 'Code')]).toEqual([403, 'AccessDenied']);
+    const refused = await put('/raw/ro', { 'content-length': '1' }, 'x', readonlyGw);
+    expect([refused.status, xmlField(refused.body, 'Code')]).toEqual([403, 'AccessDenied']);
     const get = await raw(readonlyGw.url, { path: '/raw/present' });
     expect([get.status, get.body]).toEqual([200, '0123456789']);
   });

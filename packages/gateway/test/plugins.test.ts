@@ -3,7 +3,7 @@
 // request still finishes), then plugins in reverse order, then the backend, each step once.
 
 import { type GetObjectInput, type RequestContext, S3Error } from '@vgwrdma/backend-contract';
-import { formatRdmaToken, parseRdmaToken } from '@vgwrdma/rdma-protocol';
+import { parseRdmaToken } from '@vgwrdma/rdma-protocol';
 import { MemoryBackend } from '@vgwrdma/test-kit/memory';
 import type { MiddlewareHandler } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -114,16 +114,9 @@ describe('plugin middleware', () => {
         return super.headBucket(ctx, bucket);
       }
     }
+    // Any well-formed token will do: the example from docs/protocol.md.
     const token = parseRdmaToken(
-      formatRdmaToken({
-        addr: 0x2000n,
-        size: 1,
-        rkey: 2,
-        lid: 0,
-        dctn: 3,
-        gidPresent: false,
-        gid: new Uint8Array(16),
-      }),
+      '000073967e5ff000:00400000:01f2e973:0000:007a03:1:00000000000000000000ffff0f0f0fdf',
     );
     const descriptor = { token, scheme: 'token' as const };
     const plugin: GatewayPlugin = {

@@ -29,79 +29,81 @@ const TAGS = '<Tagging><TagSet><Tag><Key>k</Key><Value>v</Value></Tag></TagSet><
 const MD5 = { 'content-md5': '' };
 const copy = { 'x-amz-copy-source': '/bkt/src' };
 
+/** A request with a method other than GET (and its body, if any). */
+const send = (method: string, path: string, body?: string): RawRequest => ({
+  method,
+  path,
+  ...(body === undefined ? {} : { body }),
+});
+const put = (path: string, body: string) => send('PUT', path, body);
+const del = (path: string) => send('DELETE', path);
+
+/** Get<Name> and Put<Name> (sending `body`) on one sub-resource path. */
+function readWrite<N extends string>(name: N, path: string, body: string) {
+  return { [`get${name}`]: { path }, [`put${name}`]: put(path, body) } as Record<
+    `${'get' | 'put'}${N}`,
+    RawRequest
+  >;
+}
+/** Get<Name>, Put<Name> and Delete<Name> on one sub-resource path. */
+function readWriteDelete<N extends string>(name: N, path: string, body: string) {
+  return { ...readWrite(name, path, body), [`delete${name}`]: del(path) } as Record<
+    `${'get' | 'put' | 'delete'}${N}`,
+    RawRequest
+  >;
+}
+
 const REQUESTS: Record<BackendMethod, RawRequest> = {
   listBuckets: { path: '/' },
-  createBucket: { method: 'PUT', path: '/bkt', body: '' },
-  headBucket: { method: 'HEAD', path: '/bkt' },
-  deleteBucket: { method: 'DELETE', path: '/bkt' },
-  getBucketAcl: { path: '/bkt?acl' },
-  putBucketAcl: { method: 'PUT', path: '/bkt?acl', body: ACP },
-  getBucketVersioning: { path: '/bkt?versioning' },
-  putBucketVersioning: {
-    method: 'PUT',
-    path: '/bkt?versioning',
-    body: '<VersioningConfiguration><Status>Enabled</Status></VersioningConfiguration>',
-  },
-  getBucketPolicy: { path: '/bkt?policy' },
-  putBucketPolicy: { method: 'PUT', path: '/bkt?policy', body: POLICY },
-  deleteBucketPolicy: { method: 'DELETE', path: '/bkt?policy' },
-  getBucketOwnershipControls: { path: '/bkt?ownershipControls' },
-  putBucketOwnershipControls: {
-    method: 'PUT',
-    path: '/bkt?ownershipControls',
-    body: '<OwnershipControls><Rule><ObjectOwnership>BucketOwnerEnforced</ObjectOwnership></Rule></OwnershipControls>',
-  },
-  deleteBucketOwnershipControls: { method: 'DELETE', path: '/bkt?ownershipControls' },
-  getPublicAccessBlock: { path: '/bkt?publicAccessBlock' },
-  putPublicAccessBlock: {
-    method: 'PUT',
-    path: '/bkt?publicAccessBlock',
-    body: '<PublicAccessBlockConfiguration><BlockPublicAcls>true</BlockPublicAcls></PublicAccessBlockConfiguration>',
-  },
-  deletePublicAccessBlock: { method: 'DELETE', path: '/bkt?publicAccessBlock' },
-  getBucketCors: { path: '/bkt?cors' },
-  putBucketCors: {
-    method: 'PUT',
-    path: '/bkt?cors',
-    body: '<CORSConfiguration><CORSRule><AllowedMethod>GET</AllowedMethod></CORSRule></CORSConfiguration>',
-  },
-  deleteBucketCors: { method: 'DELETE', path: '/bkt?cors' },
-  getBucketWebsite: { path: '/bkt?website' },
-  putBucketWebsite: {
-    method: 'PUT',
-    path: '/bkt?website',
-    body: '<WebsiteConfiguration><IndexDocument><Suffix>i</Suffix></IndexDocument></WebsiteConfiguration>',
-  },
-  deleteBucketWebsite: { method: 'DELETE', path: '/bkt?website' },
-  getBucketNotification: { path: '/bkt?notification' },
+  createBucket: put('/bkt', ''),
+  headBucket: send('HEAD', '/bkt'),
+  deleteBucket: del('/bkt'),
+  ...readWrite('BucketAcl', '/bkt?acl', ACP),
+  ...readWrite(
+    'BucketVersioning',
+    '/bkt?versioning',
+    '<VersioningConfiguration><Status>Enabled</Status></VersioningConfiguration>',
+  ),
+  ...readWriteDelete('BucketPolicy', '/bkt?policy', POLICY),
+  ...readWriteDelete(
+    'BucketOwnershipControls',
+    '/bkt?ownershipControls',
+    '<OwnershipControls><Rule><ObjectOwnership>BucketOwnerEnforced</ObjectOwnership></Rule></OwnershipControls>',
+  ),
+  ...readWriteDelete(
+    'PublicAccessBlock',
+    '/bkt?publicAccessBlock',
+    '<PublicAccessBlockConfiguration><BlockPublicAcls>true</BlockPublicAcls></PublicAccessBlockConfiguration>',
+  ),
+  ...readWriteDelete(
+    'BucketCors',
+    '/bkt?cors',
+    '<CORSConfiguration><CORSRule><AllowedMethod>GET</AllowedMethod></CORSRule></CORSConfiguration>',
+  ),
+  ...readWriteDelete(
+    'BucketWebsite',
+    '/bkt?website',
+    '<WebsiteConfiguration><IndexDocument><Suffix>i</Suffix></IndexDocument></WebsiteConfiguration>',
+  ),
   // Without a webhook target only the empty document reaches the backend (as a delete).
-  putBucketNotification: {
-    method: 'PUT',
-    path: '/bkt?notification',
-    body: '<NotificationConfiguration><QueueConfiguration><Queue>arn:aws:sqs:us-east-1:1:q</Queue><Event>s3:ObjectCreated:*</Event></QueueConfiguration></NotificationConfiguration>',
-  },
-  deleteBucketNotification: {
-    method: 'PUT',
-    path: '/bkt?notification',
-    body: '<NotificationConfiguration/>',
-  },
-  getBucketTagging: { path: '/bkt?tagging' },
-  putBucketTagging: { method: 'PUT', path: '/bkt?tagging', body: TAGS },
-  deleteBucketTagging: { method: 'DELETE', path: '/bkt?tagging' },
-  getObjectLockConfiguration: { path: '/bkt?object-lock' },
-  putObjectLockConfiguration: {
-    method: 'PUT',
-    path: '/bkt?object-lock',
-    body: '<ObjectLockConfiguration><ObjectLockEnabled>Enabled</ObjectLockEnabled><Rule><DefaultRetention><Mode>GOVERNANCE</Mode><Days>1</Days></DefaultRetention></Rule></ObjectLockConfiguration>',
-  },
-  putObject: { method: 'PUT', path: '/bkt/k', body: 'data' },
+  ...readWrite(
+    'BucketNotification',
+    '/bkt?notification',
+    '<NotificationConfiguration><QueueConfiguration><Queue>arn:aws:sqs:us-east-1:1:q</Queue><Event>s3:ObjectCreated:*</Event></QueueConfiguration></NotificationConfiguration>',
+  ),
+  deleteBucketNotification: put('/bkt?notification', '<NotificationConfiguration/>'),
+  ...readWriteDelete('BucketTagging', '/bkt?tagging', TAGS),
+  ...readWrite(
+    'ObjectLockConfiguration',
+    '/bkt?object-lock',
+    '<ObjectLockConfiguration><ObjectLockEnabled>Enabled</ObjectLockEnabled><Rule><DefaultRetention><Mode>GOVERNANCE</Mode><Days>1</Days></DefaultRetention></Rule></ObjectLockConfiguration>',
+  ),
+  putObject: put('/bkt/k', 'data'),
   getObject: { path: '/bkt/k' },
-  headObject: { method: 'HEAD', path: '/bkt/k' },
-  deleteObject: { method: 'DELETE', path: '/bkt/k' },
+  headObject: send('HEAD', '/bkt/k'),
+  deleteObject: del('/bkt/k'),
   deleteObjects: {
-    method: 'POST',
-    path: '/bkt?delete',
-    body: '<Delete><Object><Key>k</Key></Object></Delete>',
+    ...send('POST', '/bkt?delete', '<Delete><Object><Key>k</Key></Object></Delete>'),
     headers: MD5,
   },
   copyObject: { method: 'PUT', path: '/bkt/k', headers: copy },
@@ -109,41 +111,28 @@ const REQUESTS: Record<BackendMethod, RawRequest> = {
   listObjectsV2: { path: '/bkt?list-type=2' },
   listObjectVersions: { path: '/bkt?versions' },
   getObjectAttributes: { path: '/bkt/k?attributes', headers: { 'x-amz-object-attributes': 'ETag' } },
-  getObjectAcl: { path: '/bkt/k?acl' },
-  putObjectAcl: { method: 'PUT', path: '/bkt/k?acl', body: ACP },
-  getObjectTagging: { path: '/bkt/k?tagging' },
-  putObjectTagging: { method: 'PUT', path: '/bkt/k?tagging', body: TAGS },
-  deleteObjectTagging: { method: 'DELETE', path: '/bkt/k?tagging' },
-  getObjectRetention: { path: '/bkt/k?retention' },
-  putObjectRetention: {
-    method: 'PUT',
-    path: '/bkt/k?retention',
-    body: '<Retention><Mode>GOVERNANCE</Mode><RetainUntilDate>2030-01-01T00:00:00.000Z</RetainUntilDate></Retention>',
-  },
-  getObjectLegalHold: { path: '/bkt/k?legal-hold' },
-  putObjectLegalHold: {
-    method: 'PUT',
-    path: '/bkt/k?legal-hold',
-    body: '<LegalHold><Status>ON</Status></LegalHold>',
-  },
-  restoreObject: { method: 'POST', path: '/bkt/k?restore', body: '' },
-  createMultipartUpload: { method: 'POST', path: '/bkt/k?uploads' },
-  uploadPart: { method: 'PUT', path: '/bkt/k?partNumber=1&uploadId=u', body: 'part' },
+  ...readWrite('ObjectAcl', '/bkt/k?acl', ACP),
+  ...readWriteDelete('ObjectTagging', '/bkt/k?tagging', TAGS),
+  ...readWrite(
+    'ObjectRetention',
+    '/bkt/k?retention',
+    '<Retention><Mode>GOVERNANCE</Mode><RetainUntilDate>2030-01-01T00:00:00.000Z</RetainUntilDate></Retention>',
+  ),
+  ...readWrite('ObjectLegalHold', '/bkt/k?legal-hold', '<LegalHold><Status>ON</Status></LegalHold>'),
+  restoreObject: send('POST', '/bkt/k?restore', ''),
+  createMultipartUpload: send('POST', '/bkt/k?uploads'),
+  uploadPart: put('/bkt/k?partNumber=1&uploadId=u', 'part'),
   uploadPartCopy: { method: 'PUT', path: '/bkt/k?partNumber=1&uploadId=u', headers: copy },
-  completeMultipartUpload: {
-    method: 'POST',
-    path: '/bkt/k?uploadId=u',
-    body: '<CompleteMultipartUpload><Part><PartNumber>1</PartNumber><ETag>"e"</ETag></Part></CompleteMultipartUpload>',
-  },
-  abortMultipartUpload: { method: 'DELETE', path: '/bkt/k?uploadId=u' },
+  completeMultipartUpload: send(
+    'POST',
+    '/bkt/k?uploadId=u',
+    '<CompleteMultipartUpload><Part><PartNumber>1</PartNumber><ETag>"e"</ETag></Part></CompleteMultipartUpload>',
+  ),
+  abortMultipartUpload: del('/bkt/k?uploadId=u'),
   listParts: { path: '/bkt/k?uploadId=u' },
   listMultipartUploads: { path: '/bkt?uploads' },
-  changeBucketOwner: {
-    method: 'PATCH',
-    path: '/bkt?change-bucket-owner',
-    headers: { 'x-vgw-owner': 'someone' },
-  },
-  listBucketsAndOwners: { method: 'PATCH', path: '/?list-buckets-and-owners' },
+  changeBucketOwner: { ...send('PATCH', '/bkt?change-bucket-owner'), headers: { 'x-vgw-owner': 'someone' } },
+  listBucketsAndOwners: send('PATCH', '/?list-buckets-and-owners'),
 };
 
 describe('route table coverage', () => {

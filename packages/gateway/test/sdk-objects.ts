@@ -2,7 +2,6 @@
 // ranges, conditionals, copies, tagging and attributes.
 import {
   CopyObjectCommand,
-  CreateBucketCommand,
   DeleteObjectCommand,
   DeleteObjectsCommand,
   GetObjectAttributesCommand,
@@ -13,29 +12,19 @@ import {
   PutObjectTaggingCommand,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
-import type { Backend } from '@vgwrdma/backend-contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGateway, type TestGateway } from './support/harness.js';
+import { bucketGateway, type MadeBackend } from './support/bucket-gateway.js';
+import type { TestGateway } from './support/harness.js';
 
-export function objectSuite(
-  name: string,
-  makeBackend: () => Promise<{ backend: Backend; cleanup(): Promise<void> }>,
-) {
+export function objectSuite(name: string, makeBackend: () => Promise<MadeBackend>) {
   describe(`objects over the SDK (${name})`, () => {
     let gw: TestGateway;
-    let cleanup: () => Promise<void>;
     const Bucket = 'sdk-objects';
 
     beforeAll(async () => {
-      const made = await makeBackend();
-      cleanup = made.cleanup;
-      gw = await startGateway(made.backend);
-      await gw.client.send(new CreateBucketCommand({ Bucket }));
+      gw = await bucketGateway(await makeBackend(), Bucket);
     });
-    afterAll(async () => {
-      await gw.close();
-      await cleanup();
-    });
+    afterAll(async () => gw.close());
 
     it('stores and returns metadata, content headers and tags', async () => {
       await gw.client.send(

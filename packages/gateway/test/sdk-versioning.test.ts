@@ -19,25 +19,29 @@ import {
 } from '@aws-sdk/client-s3';
 import { expectS3Error, rejectionOf } from '@vgwrdma/test-kit/scene';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGateway, type TestGateway } from './support/harness.js';
-import { posixBackend } from './support/posix.js';
+import type { TestGateway } from './support/harness.js';
+import { posixGateway } from './support/posix.js';
 
 let gw: TestGateway;
-let cleanup: () => Promise<void>;
 const Bucket = 'versioned';
 const Locked = 'locked';
 
 beforeAll(async () => {
-  const made = await posixBackend();
-  cleanup = made.cleanup;
-  gw = await startGateway(made.backend);
-  await gw.client.send(new CreateBucketCommand({ Bucket }));
+  gw = await posixGateway(Bucket);
   await gw.client.send(new CreateBucketCommand({ Bucket: Locked, ObjectLockEnabledForBucket: true }));
 });
-afterAll(async () => {
-  await gw.close();
-  await cleanup();
-});
+afterAll(async () => gw.close());
+
+/** DeleteObject of one version in the object-lock bucket (with a governance bypass if asked). */
+const deleteLocked = (Key: string, VersionId: string | undefined, BypassGovernanceRetention?: true) =>
+  gw.client.send(
+    new DeleteObjectCommand({
+      Bucket: Locked,
+      Key,
+      VersionId,
+      ...(BypassGovernanceRetention ? { BypassGovernanceRetention } : {}),
+    }),
+  );
 
 describe('versioning over the SDK (posix)', () => {
   it('versioned PUT/GET/DELETE, delete markers and ListObjectVersions paging', async () => {
@@ -100,10 +104,7 @@ describe('versioning over the SDK (posix)', () => {
     );
     const head = await gw.client.send(new HeadObjectCommand({ Bucket: Locked, Key: 'c' }));
     expect(head.ObjectLockMode).toBe('COMPLIANCE');
-    const denied = await expectS3Error(
-      gw.client.send(new DeleteObjectCommand({ Bucket: Locked, Key: 'c', VersionId: put.VersionId })),
-      'AccessDenied',
-    );
+    const denied = await expectS3Error(deleteLocked('c', put.VersionId), 'AccessDenied');
     expect(denied.message).toBe('Access Denied because object protected by object lock.');
 
     const g = await gw.client.send(new PutObjectCommand({ Bucket: Locked, Key: 'g', Body: 'x' }));
@@ -119,26 +120,13 @@ describe('versioning over the SDK (posix)', () => {
       new GetObjectRetentionCommand({ Bucket: Locked, Key: 'g', VersionId: g.VersionId }),
     );
     expect(r.Retention?.Mode).toBe('GOVERNANCE');
-    await expectS3Error(
-      gw.client.send(new DeleteObjectCommand({ Bucket: Locked, Key: 'g', VersionId: g.VersionId })),
-      'AccessDenied',
-    );
-    await gw.client.send(
-      new DeleteObjectCommand({
-        Bucket: Locked,
-        Key: 'g',
-        VersionId: g.VersionId,
-        BypassGovernanceRetention: true,
-      }),
-    );
+    await expectS3Error(deleteLocked('g', g.VersionId), 'AccessDenied');
+    await deleteLocked('g', g.VersionId, true);
 
     const h = await gw.client.send(
       new PutObjectCommand({ Bucket: Locked, Key: 'h', Body: 'x', ObjectLockLegalHoldStatus: 'ON' }),
     );
-    await expectS3Error(
-      gw.client.send(new DeleteObjectCommand({ Bucket: Locked, Key: 'h', VersionId: h.VersionId })),
-      'AccessDenied',
-    );
+    await expectS3Error(deleteLocked('h', h.VersionId), 'AccessDenied');
     await gw.client.send(
       new PutObjectLegalHoldCommand({
         Bucket: Locked,
@@ -147,7 +135,7 @@ describe('versioning over the SDK (posix)', () => {
         LegalHold: { Status: 'OFF' },
       }),
     );
-    await gw.client.send(new DeleteObjectCommand({ Bucket: Locked, Key: 'h', VersionId: h.VersionId }));
+    await deleteLocked('h', h.VersionId);
   });
 
   it('lock headers are validated; copy, attributes and DeleteObjects carry version ids', async () => {

@@ -69,8 +69,10 @@ export {
   settled,
   startHaproxy,
 } from './haproxy.js';
+export { iamAccount } from './iam-account.js';
 export { type IamScene, type IamSceneOptions, startIamScene } from './iam-scene.js';
 export { type IamUser, writeUsers } from './iam-users.js';
+export { IDLE_LIMIT_STATS } from './idle-limit-stats.js';
 export { type ChildError, IpcChild, type IpcChildOptions } from './ipc-child.js';
 export { APP_MAIN, distFile, FAKE_CUDART, REPO_ROOT, SHIM_BUILD_DIR, shimDir } from './paths.js';
 export { type RdmaGatewayOptions, rdmaEnv, startRdmaGateway } from './rdma-gateway.js';

@@ -4,6 +4,7 @@
 import { CreateBucketCommand, GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import {
   type GatewayProcess,
+  iamAccount,
   killAllChildren,
   ROOT_CREDENTIALS,
   removeDir,
@@ -12,15 +13,6 @@ import {
 } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { S3AccountStore, type S3StoreOptions } from '../../src/iam/s3-account-store.js';
-
-const user = (access: string, secret = `${access}-secret`) => ({
-  access,
-  secret,
-  role: 'user' as const,
-  userID: 0,
-  groupID: 0,
-  projectID: 0,
-});
 
 describe('S3AccountStore (gateway posix upstream)', () => {
   let upstream: GatewayProcess;
@@ -68,7 +60,7 @@ describe('S3AccountStore (gateway posix upstream)', () => {
     } = await storesOn(1);
     if (!store) throw new Error('no store');
     expect(await store.list()).toEqual([]);
-    await store.create({ ...user('alice'), role: 'userplus', userID: 7 });
+    await store.create({ ...iamAccount('alice'), role: 'userplus', userID: 7 });
     const doc = JSON.parse(await objectText(bucket)) as { accessAccounts: Record<string, unknown> };
     expect(doc.accessAccounts).toEqual({
       alice: {
@@ -82,7 +74,7 @@ describe('S3AccountStore (gateway posix upstream)', () => {
     });
     await store.update('alice', { secret: 'changed' });
     expect((await store.get('alice'))?.secret).toBe('changed');
-    await expect(store.create(user('alice'))).rejects.toMatchObject({ code: 'XAdminUserExists' });
+    await expect(store.create(iamAccount('alice'))).rejects.toMatchObject({ code: 'XAdminUserExists' });
     await expect(store.update('ghost', {})).rejects.toMatchObject({ code: 'XAdminUserNotFound' });
     await store.delete('alice');
     await expect(store.delete('alice')).rejects.toMatchObject({ code: 'XAdminUserNotFound' });
@@ -108,7 +100,7 @@ describe('S3AccountStore (gateway posix upstream)', () => {
     } = await storesOn(2);
     if (!a || !b) throw new Error('no stores');
     const keys = Array.from({ length: 24 }, (_, i) => `user-${String(i).padStart(2, '0')}`);
-    await Promise.all(keys.map((k, i) => (i % 2 === 0 ? a : b).create(user(k))));
+    await Promise.all(keys.map((k, i) => (i % 2 === 0 ? a : b).create(iamAccount(k))));
     expect((await a.list()).map((u) => u.access)).toEqual(keys);
     expect((await b.list()).map((u) => u.access)).toEqual(keys);
     const doc = JSON.parse(await objectText(bucket)) as { accessAccounts: Record<string, unknown> };

@@ -14,23 +14,30 @@ const store = staticCredentials([
 const opts = { region: 'us-east-1' };
 const now = new Date('2013-05-24T00:05:00Z');
 const EMPTY = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
+/** One of the examples' requests: a GET without a query, checked at the examples' time, unless `over` says otherwise. */
+const example = (
+  rawPath: string,
+  headers: AuthInput['headers'],
+  over: Partial<AuthInput> = {},
+): AuthInput => ({
+  method: 'GET',
+  rawPath,
+  rawQuery: '',
+  now,
+  headers,
+  ...over,
+});
 
 describe('AWS published SigV4 examples', () => {
   it('GET Object with the Authorization header', async () => {
-    const input: AuthInput = {
-      method: 'GET',
-      rawPath: '/test.txt',
-      rawQuery: '',
-      now,
-      headers: {
-        host: 'examplebucket.s3.amazonaws.com',
-        range: 'bytes=0-9',
-        'x-amz-content-sha256': EMPTY,
-        'x-amz-date': '20130524T000000Z',
-        authorization:
-          'AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/20130524/us-east-1/s3/aws4_request,SignedHeaders=host;range;x-amz-content-sha256;x-amz-date,Signature=f0e8bdb87c964420e857bd35b5d6ed310bd44f0170aba48dd91039c6036bdb41',
-      },
-    };
+    const input = example('/test.txt', {
+      host: 'examplebucket.s3.amazonaws.com',
+      range: 'bytes=0-9',
+      'x-amz-content-sha256': EMPTY,
+      'x-amz-date': '20130524T000000Z',
+      authorization:
+        'AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/20130524/us-east-1/s3/aws4_request,SignedHeaders=host;range;x-amz-content-sha256;x-amz-date,Signature=f0e8bdb87c964420e857bd35b5d6ed310bd44f0170aba48dd91039c6036bdb41',
+    });
     const result = await authenticate(input, store, opts);
     expect(result).toMatchObject({
       accessKey: 'AKIAIOSFODNN7EXAMPLE',
@@ -44,14 +51,15 @@ describe('AWS published SigV4 examples', () => {
   });
 
   it('presigned GET Object valid for 86400 seconds', async () => {
-    const input: AuthInput = {
-      method: 'GET',
-      rawPath: '/test.txt',
-      rawQuery:
-        'X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIAIOSFODNN7EXAMPLE%2F20130524%2Fus-east-1%2Fs3%2Faws4_request&X-Amz-Date=20130524T000000Z&X-Amz-Expires=86400&X-Amz-SignedHeaders=host&X-Amz-Signature=aeeed9bbccd4d02ee5c0109b86d86835f995330da4c265957d157751f604d404',
-      headers: { host: 'examplebucket.s3.amazonaws.com' },
-      now: new Date('2013-05-24T23:59:59Z'),
-    };
+    const input = example(
+      '/test.txt',
+      { host: 'examplebucket.s3.amazonaws.com' },
+      {
+        rawQuery:
+          'X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIAIOSFODNN7EXAMPLE%2F20130524%2Fus-east-1%2Fs3%2Faws4_request&X-Amz-Date=20130524T000000Z&X-Amz-Expires=86400&X-Amz-SignedHeaders=host&X-Amz-Signature=aeeed9bbccd4d02ee5c0109b86d86835f995330da4c265957d157751f604d404',
+        now: new Date('2013-05-24T23:59:59Z'),
+      },
+    );
     await expect(authenticate(input, store, opts)).resolves.toMatchObject({
       presigned: true,
       payload: { kind: 'unsigned' },
@@ -65,12 +73,9 @@ describe('AWS published SigV4 examples', () => {
   });
 
   it('signed chunked upload: seed signature and the three chunk signatures', async () => {
-    const input: AuthInput = {
-      method: 'PUT',
-      rawPath: '/examplebucket/chunkObject.txt',
-      rawQuery: '',
-      now,
-      headers: {
+    const input = example(
+      '/examplebucket/chunkObject.txt',
+      {
         host: 's3.amazonaws.com',
         'x-amz-date': '20130524T000000Z',
         'x-amz-storage-class': 'REDUCED_REDUNDANCY',
@@ -81,7 +86,8 @@ describe('AWS published SigV4 examples', () => {
         authorization:
           'AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/20130524/us-east-1/s3/aws4_request,SignedHeaders=content-encoding;content-length;host;x-amz-content-sha256;x-amz-date;x-amz-decoded-content-length;x-amz-storage-class,Signature=4f232c4386841ef735655705268965c44a0e4690baa4adea153f7db9fa80a0a9',
       },
-    };
+      { method: 'PUT' },
+    );
     const result = await authenticate(input, store, opts);
     expect(result.payload).toMatchObject({
       kind: 'streaming-signed',

@@ -1,21 +1,10 @@
 // CachedAccountStore over a real users.json store on disk, with a clock the test moves: an account
 // changed or deleted behind the cache's back (another gateway) keeps working only until its TTL
 // runs out; changes made through the cache show at once; misses are never cached; prune sweeps.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { iamAccount, makeTempDir, removeDir } from '@vgwrdma/test-kit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CachedAccountStore } from '../../src/iam/account-cache.js';
 import { UsersFileStore } from '../../src/iam/users-file-store.js';
-
-const user = (access: string, secret = `${access}-secret`) => ({
-  access,
-  secret,
-  role: 'user' as const,
-  userID: 0,
-  groupID: 0,
-  projectID: 0,
-});
 
 describe('CachedAccountStore', () => {
   let dir: string;
@@ -26,7 +15,7 @@ describe('CachedAccountStore', () => {
   let cache: CachedAccountStore;
 
   beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'gw-iam-cache-'));
+    dir = await makeTempDir('gw-iam-cache-');
     backing = await UsersFileStore.open(dir);
     elsewhere = await UsersFileStore.open(dir);
     now = 1_000_000;
@@ -34,11 +23,11 @@ describe('CachedAccountStore', () => {
   });
   afterEach(async () => {
     await cache.close();
-    await rm(dir, { recursive: true, force: true });
+    await removeDir(dir);
   });
 
   it('serves a deleted account until its TTL runs out, then not at all', async () => {
-    await elsewhere.create(user('alice'));
+    await elsewhere.create(iamAccount('alice'));
     expect((await cache.get('alice'))?.secret).toBe('alice-secret');
     await elsewhere.delete('alice');
     now += 1999;
@@ -48,7 +37,7 @@ describe('CachedAccountStore', () => {
   });
 
   it('serves the old secret of a changed account until its TTL runs out', async () => {
-    await elsewhere.create(user('bob', 'old'));
+    await elsewhere.create(iamAccount('bob', 'old'));
     expect((await cache.get('bob'))?.secret).toBe('old');
     await elsewhere.update('bob', { secret: 'new' });
     now += 1000;
@@ -59,12 +48,12 @@ describe('CachedAccountStore', () => {
 
   it('does not cache misses: an account created elsewhere works at once', async () => {
     expect(await cache.get('carol')).toBeUndefined();
-    await elsewhere.create(user('carol'));
+    await elsewhere.create(iamAccount('carol'));
     expect((await cache.get('carol'))?.access).toBe('carol');
   });
 
   it('applies its own updates and deletes at once', async () => {
-    await cache.create(user('dave', 'one'));
+    await cache.create(iamAccount('dave', 'one'));
     expect((await cache.get('dave'))?.secret).toBe('one');
     await cache.update('dave', { secret: 'two', role: 'admin' });
     expect(await cache.get('dave')).toMatchObject({ secret: 'two', role: 'admin' });
@@ -75,8 +64,8 @@ describe('CachedAccountStore', () => {
   });
 
   it('prunes expired entries', async () => {
-    await elsewhere.create(user('erin'));
-    await elsewhere.create(user('frank'));
+    await elsewhere.create(iamAccount('erin'));
+    await elsewhere.create(iamAccount('frank'));
     await cache.get('erin');
     now += 1500;
     await cache.get('frank');
@@ -90,9 +79,9 @@ describe('CachedAccountStore', () => {
   });
 
   it('lists from the store itself', async () => {
-    await elsewhere.create(user('gina'));
+    await elsewhere.create(iamAccount('gina'));
     await cache.list();
-    await elsewhere.create(user('hank'));
+    await elsewhere.create(iamAccount('hank'));
     expect((await cache.list()).map((a) => a.access).sort()).toEqual(['gina', 'hank']);
   });
 });
