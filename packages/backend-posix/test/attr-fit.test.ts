@@ -24,6 +24,30 @@ function errno(code: string): NodeJS.ErrnoException {
   return Object.assign(new Error(code), { code });
 }
 
+/**
+ * The posix ops' env on a store in `dir`, with a bucket 'bkt': the real store, except that the
+ * attribute `refused()` names answers as a full xattr block would.
+ */
+async function refusingEnv(dir: string, refused: () => string | undefined) {
+  const opened = await openStore({ root: join(dir, 'root') });
+  const meta: MetaStore = Object.assign(Object.create(opened.meta) as MetaStore, {
+    set: (rel: string, attr: string, value: Buffer | string, fd?: number) =>
+      attr === refused()
+        ? Promise.reject(attrsTooLarge(errno('ENOSPC')))
+        : opened.meta.set(rel, attr, value, fd),
+  });
+  const env: PosixEnv = {
+    root: opened.root,
+    meta,
+    dirPerms: 0o755,
+    filePerms: 0o644,
+    region: 'us-east-1',
+    etagMode: MD5_ETAG,
+  };
+  await createBucket(env, { bucket: 'bkt', owner: OWNER, acl: acl() });
+  return env;
+}
+
 describe('attrDoesNotFit', () => {
   let dir: string;
   beforeEach(async () => {
@@ -50,24 +74,8 @@ describe('multipart complete where mp-metadata does not fit', () => {
   afterEach(() => rm(dir, { recursive: true, force: true }));
 
   it('publishes the object without it; any other attribute that does not fit fails the complete', async () => {
-    const opened = await openStore({ root: join(dir, 'root') });
     let refuse: string | undefined = ATTR.mpMetadata;
-    // The real store, except that the chosen attribute answers as a full xattr block would.
-    const meta: MetaStore = Object.assign(Object.create(opened.meta) as MetaStore, {
-      set: (rel: string, attr: string, value: Buffer | string, fd?: number) =>
-        attr === refuse
-          ? Promise.reject(attrsTooLarge(errno('ENOSPC')))
-          : opened.meta.set(rel, attr, value, fd),
-    });
-    const env: PosixEnv = {
-      root: opened.root,
-      meta,
-      dirPerms: 0o755,
-      filePerms: 0o644,
-      region: 'us-east-1',
-      etagMode: MD5_ETAG,
-    };
-    await createBucket(env, { bucket: 'bkt', owner: OWNER, acl: acl() });
+    const env = await refusingEnv(dir, () => refuse);
     const complete = async (key: string) => {
       const up = await createMultipartUpload(env, { bucket: 'bkt', key });
       const part = await uploadPart(env, ctx(), {
@@ -107,22 +115,7 @@ describe('a folder object whose attributes do not fit', () => {
   afterEach(() => rm(dir, { recursive: true, force: true }));
 
   it('is refused with nothing changed: a re-put keeps the old attributes, a new one leaves no directory', async () => {
-    const opened = await openStore({ root: join(dir, 'root') });
-    const meta: MetaStore = Object.assign(Object.create(opened.meta) as MetaStore, {
-      set: (rel: string, attr: string, value: Buffer | string, fd?: number) =>
-        attr === ATTR.metadata
-          ? Promise.reject(attrsTooLarge(errno('ENOSPC')))
-          : opened.meta.set(rel, attr, value, fd),
-    });
-    const env: PosixEnv = {
-      root: opened.root,
-      meta,
-      dirPerms: 0o755,
-      filePerms: 0o644,
-      region: 'us-east-1',
-      etagMode: MD5_ETAG,
-    };
-    await createBucket(env, { bucket: 'bkt', owner: OWNER, acl: acl() });
+    const env = await refusingEnv(dir, () => ATTR.metadata);
     const folder = (key: string, extra: object) =>
       putObject(env, ctx(), { bucket: 'bkt', key, body: Readable.from([]), contentLength: 0, ...extra });
     await folder('old/', { contentType: 'keep/me' });
@@ -140,6 +133,6 @@ describe('a folder object whose attributes do not fit', () => {
     await expect(headObject(env, { bucket: 'bkt', key: 'new/' })).rejects.toMatchObject({
       code: 'NoSuchKey',
     });
-    expect(await readdir(join(opened.root, 'bkt'))).toEqual(['old']);
+    expect(await readdir(join(env.root, 'bkt'))).toEqual(['old']);
   });
 });

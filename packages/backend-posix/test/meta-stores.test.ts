@@ -24,6 +24,7 @@ import {
   readAll,
   withBucket,
 } from './helpers.js';
+import { complete, sendParts, startUpload } from './parts.js';
 
 /** One attribute as the `getfattr` binary prints it (raw bytes, hex-decoded). */
 function getfattr(path: string, attr: string): Buffer | undefined {
@@ -320,33 +321,13 @@ describe('nometa mode', () => {
 
   it('completes multipart uploads by recomputing part ETags from the data', async () => {
     const bucket = await withBucket(f);
-    const up = await f.backend.createMultipartUpload(ctx(), { bucket, key: 'm' });
-    const p = await f.backend.uploadPart(ctx(), {
-      bucket,
-      key: 'm',
-      uploadId: up.uploadId,
-      partNumber: 1,
-      body: body('abc'),
-    });
-    await f.backend.completeMultipartUpload(ctx(), {
-      bucket,
-      key: 'm',
-      uploadId: up.uploadId,
-      parts: [{ partNumber: 1, etag: p.etag }],
-    });
+    const at = await startUpload(f.backend, bucket, 'm');
+    const parts = await sendParts(f.backend, at, ['abc']);
+    await complete(f.backend, at, parts);
     expect((await readAll((await f.backend.getObject(ctx(), { bucket, key: 'm' })).body)).toString()).toBe(
       'abc',
     );
-    expect(
-      await codeOf(
-        f.backend.completeMultipartUpload(ctx(), {
-          bucket,
-          key: 'm',
-          uploadId: up.uploadId,
-          parts: [{ partNumber: 1, etag: p.etag }],
-        }),
-      ),
-    ).toBe('NoSuchUpload');
+    expect(await codeOf(complete(f.backend, at, parts))).toBe('NoSuchUpload');
   });
 });
 
