@@ -1,12 +1,11 @@
 // Attributes that do not fit the filesystem's xattr space (xattr-fit.ts): a full disk stays 507,
 // a too-large value is a 400, and a multipart object whose part list does not fit is completed
 // without its mp-metadata instead of failing.
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { MD5_ETAG } from '@vgwrdma/backend-contract';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PosixEnv } from '../src/env.js';
 import { ATTR } from '../src/meta/attr-names.js';
 import type { MetaStore } from '../src/meta/store.js';
@@ -19,6 +18,7 @@ import { createBucket } from '../src/ops/buckets.js';
 import { putObject } from '../src/ops/put-copy.js';
 import { getObject, headObject } from '../src/ops/read-object.js';
 import { acl, ctx, OWNER, readAll } from './helpers.js';
+import { tempDirEach } from './temp-dir-each.js';
 
 function errno(code: string): NodeJS.ErrnoException {
   return Object.assign(new Error(code), { code });
@@ -50,11 +50,10 @@ async function refusingEnv(dir: string, refused: () => string | undefined) {
 
 describe('attrDoesNotFit', () => {
   let dir: string;
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'attr-fit-'));
+  tempDirEach('attr-fit-', async (d) => {
+    dir = d;
     await writeFile(join(dir, 'f'), '');
   });
-  afterEach(() => rm(dir, { recursive: true, force: true }));
 
   it('E2BIG always, ENOSPC only while the filesystem has free blocks, nothing else', () => {
     expect(attrDoesNotFit(errno('E2BIG'), join(dir, 'f'))).toBe(true);
@@ -68,10 +67,9 @@ describe('attrDoesNotFit', () => {
 
 describe('multipart complete where mp-metadata does not fit', () => {
   let dir: string;
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'attr-fit-mp-'));
+  tempDirEach('attr-fit-mp-', (d) => {
+    dir = d;
   });
-  afterEach(() => rm(dir, { recursive: true, force: true }));
 
   it('publishes the object without it; any other attribute that does not fit fails the complete', async () => {
     let refuse: string | undefined = ATTR.mpMetadata;
@@ -109,10 +107,9 @@ describe('multipart complete where mp-metadata does not fit', () => {
 
 describe('a folder object whose attributes do not fit', () => {
   let dir: string;
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'attr-fit-folder-'));
+  tempDirEach('attr-fit-folder-', (d) => {
+    dir = d;
   });
-  afterEach(() => rm(dir, { recursive: true, force: true }));
 
   it('is refused with nothing changed: a re-put keeps the old attributes, a new one leaves no directory', async () => {
     const env = await refusingEnv(dir, () => ATTR.metadata);

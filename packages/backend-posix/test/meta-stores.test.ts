@@ -3,8 +3,7 @@
 // of our own reader.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { getChecksum } from '@vgwrdma/backend-contract';
@@ -25,6 +24,7 @@ import {
   withBucket,
 } from './helpers.js';
 import { complete, sendParts, startUpload } from './parts.js';
+import { tempDirEach } from './temp-dir-each.js';
 
 /** One attribute as the `getfattr` binary prints it (raw bytes, hex-decoded). */
 function getfattr(path: string, attr: string): Buffer | undefined {
@@ -54,10 +54,9 @@ function getfattrNames(path: string): string[] {
 
 describe('XattrStore', () => {
   let dir: string;
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'xattr-store-'));
+  tempDirEach('xattr-store-', (d) => {
+    dir = d;
   });
-  afterEach(() => rm(dir, { recursive: true, force: true }));
 
   it('sets, gets, lists and removes user.* attributes, visible to getfattr', async () => {
     await writeFile(join(dir, 'f'), 'x');
