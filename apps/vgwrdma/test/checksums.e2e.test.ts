@@ -4,14 +4,12 @@
 import {
   type ChecksumAlgorithm,
   type ChecksumType,
-  CompleteMultipartUploadCommand,
-  CreateMultipartUploadCommand,
   GetObjectCommand,
   HeadObjectCommand,
   PutObjectCommand,
   type S3Client,
-  UploadPartCommand,
 } from '@aws-sdk/client-s3';
+import { sdkMultipartUpload } from '@vgwrdma/test-kit';
 import { expectS3Error, sceneTest } from '@vgwrdma/test-kit/scene';
 import { describe, expect, it } from 'vitest';
 import { ALGORITHMS, type Algorithm, type ChecksumFields, FIELD, LOCAL } from './helpers/checksum-fields.js';
@@ -60,27 +58,17 @@ describe('vgwrdma checksums', { timeout: 120_000 }, () => {
   });
 
   async function multipart(Key: string, algorithm: ChecksumAlgorithm, type: ChecksumType) {
-    const { UploadId } = await s3.send(
-      new CreateMultipartUploadCommand({ Bucket, Key, ChecksumAlgorithm: algorithm, ChecksumType: type }),
-    );
     const field = FIELD[algorithm as Algorithm];
-    const parts = [];
-    for (const [i, Body] of [PART1, PART2].entries()) {
-      const up = await s3.send(
-        new UploadPartCommand({
-          Bucket,
-          Key,
-          UploadId,
-          PartNumber: i + 1,
-          Body,
-          ChecksumAlgorithm: algorithm,
-        }),
-      );
-      parts.push({ PartNumber: i + 1, ETag: up.ETag, [field]: (up as ChecksumFields)[field] });
-    }
-    return s3.send(
-      new CompleteMultipartUploadCommand({ Bucket, Key, UploadId, MultipartUpload: { Parts: parts } }),
+    const { done } = await sdkMultipartUpload(
+      s3,
+      { Bucket, Key, ChecksumAlgorithm: algorithm, ChecksumType: type },
+      [PART1, PART2].map((Body) => ({ Body, ChecksumAlgorithm: algorithm })),
+      async (command) => {
+        const up = await s3.send(command);
+        return { ETag: up.ETag, [field]: (up as ChecksumFields)[field] };
+      },
     );
+    return done;
   }
 
   it.each(['CRC32', 'CRC32C', 'CRC64NVME'] as const)(

@@ -6,17 +6,10 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { createHash, randomFillSync } from 'node:crypto';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import {
-  CompleteMultipartUploadCommand,
-  CreateMultipartUploadCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  PutObjectCommand,
-  type S3Client,
-  UploadPartCommand,
-} from '@aws-sdk/client-s3';
+import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { HostClient, type HostMemory } from '@vgwrdma/rdma-ffi';
 import { formatRdmaToken, parseRdmaToken } from '@vgwrdma/rdma-protocol';
+import { sdkMultipartUpload } from '@vgwrdma/test-kit';
 import { sceneTest } from '@vgwrdma/test-kit/scene';
 import { afterAll, describe, expect, it } from 'vitest';
 import { md5Of, RDMA_SDK_OPTIONS, rdmaHeaders, sendError, sendWithToken } from './helpers/rdma.js';
@@ -135,22 +128,19 @@ describe('vgwrdma --rdma-ip 127.0.0.1: PUT/GET by RDMA', () => {
     const total = sizes.reduce((a, b) => a + b, 0);
     const src = randomRegion(client, total);
     try {
-      const { UploadId } = await sdk.send(new CreateMultipartUploadCommand({ Bucket, Key: 'mp' }));
-      const Parts = [];
       let offset = 0;
-      for (const [i, size] of sizes.entries()) {
-        const up = await sendWithToken<{ ETag?: string }>(
-          sdk,
-          new UploadPartCommand({ Bucket, Key: 'mp', UploadId, PartNumber: i + 1, Body: new Uint8Array(0) }),
-          src.token(offset, size, 'put'),
-        );
-        expect(up.headers['x-amz-rdma-reply']).toBe('200');
-        expect(up.output.ETag).toBe(`"${md5(src.bytes.subarray(offset, offset + size))}"`);
-        Parts.push({ PartNumber: i + 1, ETag: up.output.ETag });
-        offset += size;
-      }
-      const done = await sdk.send(
-        new CompleteMultipartUploadCommand({ Bucket, Key: 'mp', UploadId, MultipartUpload: { Parts } }),
+      const { Parts, done } = await sdkMultipartUpload(
+        sdk,
+        { Bucket, Key: 'mp' },
+        sizes.map(() => ({ Body: new Uint8Array(0) })),
+        async (command, i) => {
+          const size = sizes[i] as number;
+          const up = await sendWithToken<{ ETag?: string }>(sdk, command, src.token(offset, size, 'put'));
+          expect(up.headers['x-amz-rdma-reply']).toBe('200');
+          expect(up.output.ETag).toBe(`"${md5(src.bytes.subarray(offset, offset + size))}"`);
+          offset += size;
+          return { ETag: up.output.ETag };
+        },
       );
       const partMd5s = Buffer.concat(
         Parts.map((p) => Buffer.from((p.ETag ?? '').replaceAll('"', ''), 'hex')),

@@ -2,6 +2,7 @@
 import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { body, bucketEach, codeOf, ctx, type Fixture, put, readAll, tmpEntries } from './helpers.js';
+import { listedParts, startUpload } from './parts.js';
 
 let f: Fixture;
 let bucket: string;
@@ -81,23 +82,11 @@ describe('atomic PUT', () => {
   });
 
   it('a part upload that fails leaves no part and no temp file', async () => {
-    const up = await f.backend.createMultipartUpload(ctx(), { bucket, key: 'mp' });
+    const at = await startUpload(f.backend, bucket, 'mp');
     await f.backend
-      .uploadPart(ctx(), {
-        bucket,
-        key: 'mp',
-        uploadId: up.uploadId,
-        partNumber: 1,
-        body: failingAfter([Buffer.from('x')]),
-      })
+      .uploadPart(ctx(), { ...at, partNumber: 1, body: failingAfter([Buffer.from('x')]) })
       .catch(() => undefined);
-    const parts = await f.backend.listParts(ctx(), {
-      bucket,
-      key: 'mp',
-      uploadId: up.uploadId,
-      maxParts: 10,
-    });
-    expect(parts.parts).toEqual([]);
+    expect(await listedParts(f.backend, at)).toEqual([]);
     expect(await tmpEntries(f, bucket)).toEqual([]);
   });
 

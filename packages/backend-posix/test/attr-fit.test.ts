@@ -1,12 +1,11 @@
 // Attributes that do not fit the filesystem's xattr space (xattr-fit.ts): a full disk stays 507,
 // a too-large value is a 400, and a multipart object whose part list does not fit is completed
 // without its mp-metadata instead of failing.
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { MD5_ETAG } from '@vgwrdma/backend-contract';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PosixEnv } from '../src/env.js';
 import { ATTR } from '../src/meta/attr-names.js';
 import type { MetaStore } from '../src/meta/store.js';
@@ -19,18 +18,42 @@ import { createBucket } from '../src/ops/buckets.js';
 import { putObject } from '../src/ops/put-copy.js';
 import { getObject, headObject } from '../src/ops/read-object.js';
 import { acl, ctx, OWNER, readAll } from './helpers.js';
+import { tempDirEach } from './temp-dir-each.js';
 
 function errno(code: string): NodeJS.ErrnoException {
   return Object.assign(new Error(code), { code });
 }
 
+/**
+ * The posix ops' env on a store in `dir`, with a bucket 'bkt': the real store, except that the
+ * attribute `refused()` names answers as a full xattr block would.
+ */
+async function refusingEnv(dir: string, refused: () => string | undefined) {
+  const opened = await openStore({ root: join(dir, 'root') });
+  const meta: MetaStore = Object.assign(Object.create(opened.meta) as MetaStore, {
+    set: (rel: string, attr: string, value: Buffer | string, fd?: number) =>
+      attr === refused()
+        ? Promise.reject(attrsTooLarge(errno('ENOSPC')))
+        : opened.meta.set(rel, attr, value, fd),
+  });
+  const env: PosixEnv = {
+    root: opened.root,
+    meta,
+    dirPerms: 0o755,
+    filePerms: 0o644,
+    region: 'us-east-1',
+    etagMode: MD5_ETAG,
+  };
+  await createBucket(env, { bucket: 'bkt', owner: OWNER, acl: acl() });
+  return env;
+}
+
 describe('attrDoesNotFit', () => {
   let dir: string;
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'attr-fit-'));
+  tempDirEach('attr-fit-', async (d) => {
+    dir = d;
     await writeFile(join(dir, 'f'), '');
   });
-  afterEach(() => rm(dir, { recursive: true, force: true }));
 
   it('E2BIG always, ENOSPC only while the filesystem has free blocks, nothing else', () => {
     expect(attrDoesNotFit(errno('E2BIG'), join(dir, 'f'))).toBe(true);
@@ -44,30 +67,13 @@ describe('attrDoesNotFit', () => {
 
 describe('multipart complete where mp-metadata does not fit', () => {
   let dir: string;
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'attr-fit-mp-'));
+  tempDirEach('attr-fit-mp-', (d) => {
+    dir = d;
   });
-  afterEach(() => rm(dir, { recursive: true, force: true }));
 
   it('publishes the object without it; any other attribute that does not fit fails the complete', async () => {
-    const opened = await openStore({ root: join(dir, 'root') });
     let refuse: string | undefined = ATTR.mpMetadata;
-    // The real store, except that the chosen attribute answers as a full xattr block would.
-    const meta: MetaStore = Object.assign(Object.create(opened.meta) as MetaStore, {
-      set: (rel: string, attr: string, value: Buffer | string, fd?: number) =>
-        attr === refuse
-          ? Promise.reject(attrsTooLarge(errno('ENOSPC')))
-          : opened.meta.set(rel, attr, value, fd),
-    });
-    const env: PosixEnv = {
-      root: opened.root,
-      meta,
-      dirPerms: 0o755,
-      filePerms: 0o644,
-      region: 'us-east-1',
-      etagMode: MD5_ETAG,
-    };
-    await createBucket(env, { bucket: 'bkt', owner: OWNER, acl: acl() });
+    const env = await refusingEnv(dir, () => refuse);
     const complete = async (key: string) => {
       const up = await createMultipartUpload(env, { bucket: 'bkt', key });
       const part = await uploadPart(env, ctx(), {
@@ -101,28 +107,12 @@ describe('multipart complete where mp-metadata does not fit', () => {
 
 describe('a folder object whose attributes do not fit', () => {
   let dir: string;
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'attr-fit-folder-'));
+  tempDirEach('attr-fit-folder-', (d) => {
+    dir = d;
   });
-  afterEach(() => rm(dir, { recursive: true, force: true }));
 
   it('is refused with nothing changed: a re-put keeps the old attributes, a new one leaves no directory', async () => {
-    const opened = await openStore({ root: join(dir, 'root') });
-    const meta: MetaStore = Object.assign(Object.create(opened.meta) as MetaStore, {
-      set: (rel: string, attr: string, value: Buffer | string, fd?: number) =>
-        attr === ATTR.metadata
-          ? Promise.reject(attrsTooLarge(errno('ENOSPC')))
-          : opened.meta.set(rel, attr, value, fd),
-    });
-    const env: PosixEnv = {
-      root: opened.root,
-      meta,
-      dirPerms: 0o755,
-      filePerms: 0o644,
-      region: 'us-east-1',
-      etagMode: MD5_ETAG,
-    };
-    await createBucket(env, { bucket: 'bkt', owner: OWNER, acl: acl() });
+    const env = await refusingEnv(dir, () => ATTR.metadata);
     const folder = (key: string, extra: object) =>
       putObject(env, ctx(), { bucket: 'bkt', key, body: Readable.from([]), contentLength: 0, ...extra });
     await folder('old/', { contentType: 'keep/me' });
@@ -140,6 +130,6 @@ describe('a folder object whose attributes do not fit', () => {
     await expect(headObject(env, { bucket: 'bkt', key: 'new/' })).rejects.toMatchObject({
       code: 'NoSuchKey',
     });
-    expect(await readdir(join(opened.root, 'bkt'))).toEqual(['old']);
+    expect(await readdir(join(env.root, 'bkt'))).toEqual(['old']);
   });
 });

@@ -3,8 +3,7 @@
 // of our own reader.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { getChecksum } from '@vgwrdma/backend-contract';
@@ -24,6 +23,8 @@ import {
   readAll,
   withBucket,
 } from './helpers.js';
+import { complete, sendParts, startUpload } from './parts.js';
+import { tempDirEach } from './temp-dir-each.js';
 
 /** One attribute as the `getfattr` binary prints it (raw bytes, hex-decoded). */
 function getfattr(path: string, attr: string): Buffer | undefined {
@@ -53,10 +54,9 @@ function getfattrNames(path: string): string[] {
 
 describe('XattrStore', () => {
   let dir: string;
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'xattr-store-'));
+  tempDirEach('xattr-store-', (d) => {
+    dir = d;
   });
-  afterEach(() => rm(dir, { recursive: true, force: true }));
 
   it('sets, gets, lists and removes user.* attributes, visible to getfattr', async () => {
     await writeFile(join(dir, 'f'), 'x');
@@ -320,33 +320,13 @@ describe('nometa mode', () => {
 
   it('completes multipart uploads by recomputing part ETags from the data', async () => {
     const bucket = await withBucket(f);
-    const up = await f.backend.createMultipartUpload(ctx(), { bucket, key: 'm' });
-    const p = await f.backend.uploadPart(ctx(), {
-      bucket,
-      key: 'm',
-      uploadId: up.uploadId,
-      partNumber: 1,
-      body: body('abc'),
-    });
-    await f.backend.completeMultipartUpload(ctx(), {
-      bucket,
-      key: 'm',
-      uploadId: up.uploadId,
-      parts: [{ partNumber: 1, etag: p.etag }],
-    });
+    const at = await startUpload(f.backend, bucket, 'm');
+    const parts = await sendParts(f.backend, at, ['abc']);
+    await complete(f.backend, at, parts);
     expect((await readAll((await f.backend.getObject(ctx(), { bucket, key: 'm' })).body)).toString()).toBe(
       'abc',
     );
-    expect(
-      await codeOf(
-        f.backend.completeMultipartUpload(ctx(), {
-          bucket,
-          key: 'm',
-          uploadId: up.uploadId,
-          parts: [{ partNumber: 1, etag: p.etag }],
-        }),
-      ),
-    ).toBe('NoSuchUpload');
+    expect(await codeOf(complete(f.backend, at, parts))).toBe('NoSuchUpload');
   });
 });
 

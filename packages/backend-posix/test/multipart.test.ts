@@ -6,7 +6,8 @@ import { getChecksum } from '@vgwrdma/backend-contract';
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../src/fs/layout.js';
 import { ownerId, PosixBackend } from '../src/index.js';
-import { body, bucketEach, codeOf, ctx, deadPid, type Fixture, readAll } from './helpers.js';
+import { bucketEach, codeOf, ctx, deadPid, type Fixture, readAll } from './helpers.js';
+import { complete, listedParts, numbered, pageThrough, sendPart, sendParts, startUpload } from './parts.js';
 
 const MiB = 1024 * 1024;
 let f: Fixture;
@@ -17,22 +18,10 @@ bucketEach((fx, b) => {
 });
 
 async function upload(key: string, sizes: number[]) {
-  const up = await f.backend.createMultipartUpload(ctx(), { bucket, key });
-  const parts = [];
-  const datas: Buffer[] = [];
-  for (const [i, size] of sizes.entries()) {
-    const data = Buffer.alloc(size, i + 1);
-    datas.push(data);
-    const p = await f.backend.uploadPart(ctx(), {
-      bucket,
-      key,
-      uploadId: up.uploadId,
-      partNumber: i + 1,
-      body: body(data),
-    });
-    parts.push({ partNumber: i + 1, etag: p.etag });
-  }
-  return { uploadId: up.uploadId, parts, data: Buffer.concat(datas), datas };
+  const at = await startUpload(f.backend, bucket, key);
+  const datas = sizes.map((size, i) => Buffer.alloc(size, i + 1));
+  const parts = await sendParts(f.backend, at, datas);
+  return { at, uploadId: at.uploadId, parts, data: Buffer.concat(datas), datas };
 }
 
 function expectedETag(datas: Buffer[]): string {
@@ -44,40 +33,17 @@ function expectedETag(datas: Buffer[]): string {
 describe('CompleteMultipartUpload', () => {
   it('is idempotent: a repeated complete answers the same ETag', async () => {
     const u = await upload('k', [5 * MiB, 10]);
-    const first = await f.backend.completeMultipartUpload(ctx(), {
-      bucket,
-      key: 'k',
-      uploadId: u.uploadId,
-      parts: u.parts,
-    });
+    const first = await complete(f.backend, u.at, u.parts);
     expect(first.etag).toBe(expectedETag(u.datas));
-    const again = await f.backend.completeMultipartUpload(ctx(), {
-      bucket,
-      key: 'k',
-      uploadId: u.uploadId,
-      parts: u.parts,
-    });
+    const again = await complete(f.backend, u.at, u.parts);
     expect(again.etag).toBe(first.etag);
     // A repeat naming other parts is not the same complete.
-    expect(
-      await codeOf(
-        f.backend.completeMultipartUpload(ctx(), {
-          bucket,
-          key: 'k',
-          uploadId: u.uploadId,
-          parts: u.parts.slice(0, 1),
-        }),
-      ),
-    ).toBe('NoSuchUpload');
+    expect(await codeOf(complete(f.backend, u.at, u.parts.slice(0, 1)))).toBe('NoSuchUpload');
   });
 
   it('concurrent completes with the same parts all succeed with one object', async () => {
     const u = await upload('c', [5 * MiB, 5 * MiB, 7]);
-    const results = await Promise.all(
-      Array.from({ length: 5 }, () =>
-        f.backend.completeMultipartUpload(ctx(), { bucket, key: 'c', uploadId: u.uploadId, parts: u.parts }),
-      ),
-    );
+    const results = await Promise.all(Array.from({ length: 5 }, () => complete(f.backend, u.at, u.parts)));
     for (const r of results) expect(r.etag).toBe(expectedETag(u.datas));
     const got = await readAll((await f.backend.getObject(ctx(), { bucket, key: 'c' })).body);
     expect(got.equals(u.data)).toBe(true);
@@ -87,66 +53,27 @@ describe('CompleteMultipartUpload', () => {
 
   it('a failed complete releases the claim so a corrected one succeeds', async () => {
     const u = await upload('r', [10, 5 * MiB]);
-    expect(
-      await codeOf(
-        f.backend.completeMultipartUpload(ctx(), { bucket, key: 'r', uploadId: u.uploadId, parts: u.parts }),
-      ),
-    ).toBe('EntityTooSmall');
+    expect(await codeOf(complete(f.backend, u.at, u.parts))).toBe('EntityTooSmall');
     // Replace part 1 with a big enough one, then complete.
-    const p1 = await f.backend.uploadPart(ctx(), {
-      bucket,
-      key: 'r',
-      uploadId: u.uploadId,
-      partNumber: 1,
-      body: body(Buffer.alloc(5 * MiB, 9)),
-    });
+    const p1 = await sendPart(f.backend, u.at, 1, Buffer.alloc(5 * MiB, 9));
     const parts = [{ partNumber: 1, etag: p1.etag }, u.parts[1] as { partNumber: number; etag: string }];
-    const done = await f.backend.completeMultipartUpload(ctx(), {
-      bucket,
-      key: 'r',
-      uploadId: u.uploadId,
-      parts,
-    });
+    const done = await complete(f.backend, u.at, parts);
     expect(done.etag).toMatch(/-2"$/);
     expect((await f.backend.headObject(ctx(), { bucket, key: 'r' })).size).toBe(10 * MiB);
   });
 
   it('combines a FULL_OBJECT CRC32 from the data and a COMPOSITE SHA256 from the part checksums', async () => {
-    const full = await f.backend.createMultipartUpload(ctx(), {
-      bucket,
-      key: 'f',
+    const full = await startUpload(f.backend, bucket, 'f', {
       checksumAlgorithm: 'CRC32',
       checksumType: 'FULL_OBJECT',
     });
     const d1 = Buffer.alloc(5 * MiB, 3);
     const d2 = Buffer.from('end');
-    const a = await f.backend.uploadPart(ctx(), {
-      bucket,
-      key: 'f',
-      uploadId: full.uploadId,
-      partNumber: 1,
-      body: body(d1),
-    });
-    const b = await f.backend.uploadPart(ctx(), {
-      bucket,
-      key: 'f',
-      uploadId: full.uploadId,
-      partNumber: 2,
-      body: body(d2),
-    });
+    const fullParts = await sendParts(f.backend, full, [d1, d2]);
     const crc = getChecksum('CRC32').create();
     crc.update(d1);
     crc.update(d2);
-    const r = await f.backend.completeMultipartUpload(ctx(), {
-      bucket,
-      key: 'f',
-      uploadId: full.uploadId,
-      parts: [
-        { partNumber: 1, etag: a.etag },
-        { partNumber: 2, etag: b.etag },
-      ],
-      checksums: { CRC32: crc.digest() },
-    });
+    const r = await complete(f.backend, full, fullParts, { checksums: { CRC32: crc.digest() } });
     expect(r.checksums).toEqual({ CRC32: crc.digest() });
     expect(r.checksumType).toBe('FULL_OBJECT');
 
@@ -156,21 +83,11 @@ describe('CompleteMultipartUpload', () => {
       checksumAlgorithm: 'SHA256',
     });
     expect(comp.checksumType).toBe('COMPOSITE');
-    const x = await f.backend.uploadPart(ctx(), {
-      bucket,
-      key: 's',
-      uploadId: comp.uploadId,
-      partNumber: 1,
-      body: body('only'),
-    });
+    const compAt = { bucket, key: 's', uploadId: comp.uploadId };
+    const x = await sendPart(f.backend, compAt, 1, 'only');
     const sha = createHash('sha256').update('only').digest();
     expect(x.checksums).toEqual({ SHA256: sha.toString('base64') });
-    const s = await f.backend.completeMultipartUpload(ctx(), {
-      bucket,
-      key: 's',
-      uploadId: comp.uploadId,
-      parts: [{ partNumber: 1, etag: x.etag }],
-    });
+    const s = await complete(f.backend, compAt, numbered(x.etag));
     expect(s.checksums).toEqual({ SHA256: `${createHash('sha256').update(sha).digest('base64')}-1` });
     expect(s.checksumType).toBe('COMPOSITE');
   });
@@ -189,12 +106,7 @@ describe('CompleteMultipartUpload', () => {
         const dir = join(f.root, bucket, '.sgwtmp', 'multipart', sha256Hex(key), u.uploadId);
         execFileSync('setfattr', ['-x', 'user.part-crc64nvme', join(dir, '2')]);
       }
-      const r = await f.backend.completeMultipartUpload(ctx(), {
-        bucket,
-        key,
-        uploadId: u.uploadId,
-        parts: u.parts,
-      });
+      const r = await complete(f.backend, u.at, u.parts);
       expect(r.checksums).toEqual({ CRC64NVME: crcOf(u.data) });
       const h = await f.backend.headObject(ctx(), { bucket, key, checksumMode: true });
       expect(h.checksums).toEqual({ CRC64NVME: crcOf(u.data) });
@@ -203,22 +115,12 @@ describe('CompleteMultipartUpload', () => {
 
   it('an upload that names CRC64NVME combines each part once (regression: parts were counted twice)', async () => {
     const key = 'crc64-named';
-    const up = await f.backend.createMultipartUpload(ctx(), { bucket, key, checksumAlgorithm: 'CRC64NVME' });
+    const at = await startUpload(f.backend, bucket, key, { checksumAlgorithm: 'CRC64NVME' });
     const datas = [Buffer.alloc(5 * MiB, 7), Buffer.from('tail')];
-    const parts = [];
-    for (const [i, d] of datas.entries()) {
-      const p = await f.backend.uploadPart(ctx(), {
-        bucket,
-        key,
-        uploadId: up.uploadId,
-        partNumber: i + 1,
-        body: body(d),
-      });
-      parts.push({ partNumber: i + 1, etag: p.etag });
-    }
+    const parts = await sendParts(f.backend, at, datas);
     const h = getChecksum('CRC64NVME').create();
     for (const d of datas) h.update(d);
-    const r = await f.backend.completeMultipartUpload(ctx(), { bucket, key, uploadId: up.uploadId, parts });
+    const r = await complete(f.backend, at, parts);
     expect([r.checksums, r.checksumType]).toEqual([{ CRC64NVME: h.digest() }, 'FULL_OBJECT']);
   });
 
@@ -229,63 +131,30 @@ describe('CompleteMultipartUpload', () => {
     await rename(join(dir, u.uploadId), claim);
     // Claimed by a process of this host that has exited since.
     execFileSync('setfattr', ['-n', 'user.vgwrdma-claim-owner', '-v', ownerId(deadPid()), claim]);
-    expect(
-      await codeOf(
-        f.backend.listParts(ctx(), { bucket, key: 'crashed', uploadId: u.uploadId, maxParts: 10 }),
-      ),
-    ).toBe('NoSuchUpload');
+    expect(await codeOf(listedParts(f.backend, u.at))).toBe('NoSuchUpload');
     const reopened = await PosixBackend.open({ root: f.root });
     expect(await readdir(dir)).toEqual([u.uploadId]);
-    const r = await reopened.completeMultipartUpload(ctx(), {
-      bucket,
-      key: 'crashed',
-      uploadId: u.uploadId,
-      parts: u.parts,
-    });
+    const r = await complete(reopened, u.at, u.parts);
     expect(r.etag).toBe(expectedETag(u.datas));
   });
 
   it('refuses part numbers outside 1..10000', async () => {
-    const up = await f.backend.createMultipartUpload(ctx(), { bucket, key: 'n' });
+    const at = await startUpload(f.backend, bucket, 'n');
     for (const partNumber of [0, 10001]) {
-      expect(
-        await codeOf(
-          f.backend.uploadPart(ctx(), {
-            bucket,
-            key: 'n',
-            uploadId: up.uploadId,
-            partNumber,
-            body: body('x'),
-          }),
-        ),
-      ).toBe('InvalidArgument');
+      expect(await codeOf(sendPart(f.backend, at, partNumber, 'x'))).toBe('InvalidArgument');
     }
   });
 });
 
 describe('ListParts and ListMultipartUploads', () => {
   it('pages parts by part-number marker', async () => {
-    const up = await f.backend.createMultipartUpload(ctx(), { bucket, key: 'p' });
-    for (const n of [1, 2, 3, 10, 11]) {
-      await f.backend.uploadPart(ctx(), {
-        bucket,
-        key: 'p',
-        uploadId: up.uploadId,
-        partNumber: n,
-        body: body(`part${n}`),
-      });
-    }
-    const page1 = await f.backend.listParts(ctx(), { bucket, key: 'p', uploadId: up.uploadId, maxParts: 3 });
+    const at = await startUpload(f.backend, bucket, 'p');
+    for (const n of [1, 2, 3, 10, 11]) await sendPart(f.backend, at, n, `part${n}`);
+    const page1 = await f.backend.listParts(ctx(), { ...at, maxParts: 3 });
     expect(page1.parts.map((p) => p.partNumber)).toEqual([1, 2, 3]);
     expect(page1.isTruncated).toBe(true);
     expect(page1.nextPartNumberMarker).toBe(3);
-    const page2 = await f.backend.listParts(ctx(), {
-      bucket,
-      key: 'p',
-      uploadId: up.uploadId,
-      maxParts: 3,
-      partNumberMarker: 3,
-    });
+    const page2 = await f.backend.listParts(ctx(), { ...at, maxParts: 3, partNumberMarker: 3 });
     expect(page2.parts.map((p) => [p.partNumber, p.size])).toEqual([
       [10, 6],
       [11, 6],
@@ -312,21 +181,12 @@ describe('ListParts and ListMultipartUploads', () => {
     });
     expect(pre.commonPrefixes).toEqual(['c/x/']);
     // Page through one at a time: every upload exactly once.
-    const seen: string[] = [];
-    let keyMarker: string | undefined;
-    let uploadIdMarker: string | undefined;
-    for (let i = 0; i < 10; i++) {
-      const page = await f.backend.listMultipartUploads(ctx(), {
-        bucket,
-        maxUploads: 1,
-        ...(keyMarker ? { keyMarker } : {}),
-        ...(uploadIdMarker ? { uploadIdMarker } : {}),
-      });
-      seen.push(...page.uploads.map((u) => u.uploadId));
-      if (!page.isTruncated) break;
-      keyMarker = page.nextKeyMarker;
-      uploadIdMarker = page.nextUploadIdMarker;
-    }
+    const pages = await pageThrough(
+      10,
+      (markers) => f.backend.listMultipartUploads(ctx(), { bucket, maxUploads: 1, ...markers }),
+      (page) => ({ keyMarker: page.nextKeyMarker, uploadIdMarker: page.nextUploadIdMarker }),
+    );
+    const seen = pages.flatMap((page) => page.uploads.map((u) => u.uploadId));
     expect(seen.sort()).toEqual(Object.values(ids).sort());
   });
 });

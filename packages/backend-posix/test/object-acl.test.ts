@@ -7,6 +7,7 @@ import type { ObjectAclOutput } from '@vgwrdma/backend-contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { xattrGet } from '../src/meta/libc-xattr.js';
 import { body, codeOf, ctx, type Fixture, fixture, OWNER, withBucket } from './helpers.js';
+import { complete, sendParts, startUpload } from './parts.js';
 
 const readerAcl = (reader: string): ObjectAclOutput => ({
   owner: { id: OWNER },
@@ -58,20 +59,8 @@ describe('object ACLs (posix)', () => {
       acl: readerAcl('carol'),
     });
     expect((await f.backend.getObjectAcl(ctx(), { bucket, key: 'dst' })).grants[1]?.grantee.id).toBe('carol');
-    const up = await f.backend.createMultipartUpload(ctx(), { bucket, key: 'mp', acl: readerAcl('dave') });
-    const part = await f.backend.uploadPart(ctx(), {
-      bucket,
-      key: 'mp',
-      uploadId: up.uploadId,
-      partNumber: 1,
-      body: body('p'),
-    });
-    await f.backend.completeMultipartUpload(ctx(), {
-      bucket,
-      key: 'mp',
-      uploadId: up.uploadId,
-      parts: [{ partNumber: 1, etag: part.etag }],
-    });
+    const at = await startUpload(f.backend, bucket, 'mp', { acl: readerAcl('dave') });
+    await complete(f.backend, at, await sendParts(f.backend, at, ['p']));
     expect((await f.backend.getObjectAcl(ctx(), { bucket, key: 'mp' })).grants[1]?.grantee.id).toBe('dave');
   });
 

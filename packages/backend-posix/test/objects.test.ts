@@ -5,6 +5,7 @@ import { getChecksum, parseRange } from '@vgwrdma/backend-contract';
 import { describe, expect, it } from 'vitest';
 import { ownerId } from '../src/index.js';
 import { body, bucketEach, codeOf, ctx, deadPid, type Fixture, put, readAll } from './helpers.js';
+import { listedParts, startUpload } from './parts.js';
 
 let f: Fixture;
 let bucket: string;
@@ -298,17 +299,11 @@ describe('tagging', () => {
 
 describe('open', () => {
   it('removes stale temp files but keeps multipart uploads', async () => {
-    const up = await f.backend.createMultipartUpload(ctx(), { bucket, key: 'mp' });
+    const at = await startUpload(f.backend, bucket, 'mp');
     await writeFile(join(f.root, bucket, '.sgwtmp', `${ownerId(deadPid())}.stale-temp`), 'junk');
     const { PosixBackend } = await import('../src/index.js');
     await PosixBackend.open({ root: f.root });
     expect(await readdir(join(f.root, bucket, '.sgwtmp'))).toEqual(['multipart']);
-    const parts = await f.backend.listParts(ctx(), {
-      bucket,
-      key: 'mp',
-      uploadId: up.uploadId,
-      maxParts: 10,
-    });
-    expect(parts.parts).toEqual([]);
+    expect(await listedParts(f.backend, at)).toEqual([]);
   });
 });

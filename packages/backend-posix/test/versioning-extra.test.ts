@@ -5,6 +5,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { acl, body, codeOf, ctx, type Fixture, fixture, OWNER, readAll, withBucket } from './helpers.js';
+import { complete, numbered, sendParts, startUpload } from './parts.js';
 
 let f: Fixture | undefined;
 afterEach(async () => {
@@ -34,31 +35,9 @@ describe('versioning, more', () => {
 
   it('an old multipart version answers ?partNumber= and GetObjectAttributes by version id', async () => {
     const { f, bucket } = await versioned();
-    const up = await f.backend.createMultipartUpload(ctx(), { bucket, key: 'mp' });
+    const at = await startUpload(f.backend, bucket, 'mp');
     const p1 = Buffer.alloc(5 * 1024 * 1024, 7);
-    const e1 = await f.backend.uploadPart(ctx(), {
-      bucket,
-      key: 'mp',
-      uploadId: up.uploadId,
-      partNumber: 1,
-      body: body(p1),
-    });
-    const e2 = await f.backend.uploadPart(ctx(), {
-      bucket,
-      key: 'mp',
-      uploadId: up.uploadId,
-      partNumber: 2,
-      body: body('tail'),
-    });
-    const done = await f.backend.completeMultipartUpload(ctx(), {
-      bucket,
-      key: 'mp',
-      uploadId: up.uploadId,
-      parts: [
-        { partNumber: 1, etag: e1.etag },
-        { partNumber: 2, etag: e2.etag },
-      ],
-    });
+    const done = await complete(f.backend, at, await sendParts(f.backend, at, [p1, 'tail']));
     const versionId = done.versionId as string;
     await f.backend.putObject(ctx(), { bucket, key: 'mp', body: body('new') });
     const part = await f.backend.getObject(ctx(), { bucket, key: 'mp', versionId, partNumber: 2 });
@@ -81,21 +60,14 @@ describe('versioning, more', () => {
     const v1 = (await f.backend.putObject(ctx(), { bucket, key: 's', body: body('old') }))
       .versionId as string;
     await f.backend.putObject(ctx(), { bucket, key: 's', body: body('newer') });
-    const up = await f.backend.createMultipartUpload(ctx(), { bucket, key: 't' });
+    const at = await startUpload(f.backend, bucket, 't');
     const part = await f.backend.uploadPartCopy(ctx(), {
-      bucket,
-      key: 't',
-      uploadId: up.uploadId,
+      ...at,
       partNumber: 1,
       source: { bucket, key: 's', versionId: v1 },
     });
     expect(part.copySourceVersionId).toBe(v1);
-    await f.backend.completeMultipartUpload(ctx(), {
-      bucket,
-      key: 't',
-      uploadId: up.uploadId,
-      parts: [{ partNumber: 1, etag: part.etag }],
-    });
+    await complete(f.backend, at, numbered(part.etag));
     expect((await readAll((await f.backend.getObject(ctx(), { bucket, key: 't' })).body)).toString()).toBe(
       'old',
     );

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { xattrGet } from '../src/meta/libc-xattr.js';
 import { body, codeOf, ctx, type Fixture, fixture, readAll, withBucket } from './helpers.js';
+import { pageThrough } from './parts.js';
 
 let f: Fixture;
 let bucket: string;
@@ -136,21 +137,12 @@ describe('versioning', () => {
       ['c', '1'],
     ])
       ids.push((await putV(k as string, d as string)) as string);
-    const seen: string[] = [];
-    let keyMarker: string | undefined;
-    let versionIdMarker: string | undefined;
-    for (let i = 0; i < 5; i++) {
-      const page = await f.backend.listObjectVersions(ctx(), {
-        bucket,
-        maxKeys: 2,
-        ...(keyMarker ? { keyMarker } : {}),
-        ...(versionIdMarker ? { versionIdMarker } : {}),
-      });
-      seen.push(...page.versions.map((v) => `${v.key}:${v.versionId}:${v.isLatest}`));
-      if (!page.isTruncated) break;
-      keyMarker = page.nextKeyMarker;
-      versionIdMarker = page.nextVersionIdMarker;
-    }
+    const pages = await pageThrough(
+      5,
+      (markers) => f.backend.listObjectVersions(ctx(), { bucket, maxKeys: 2, ...markers }),
+      (page) => ({ keyMarker: page.nextKeyMarker, versionIdMarker: page.nextVersionIdMarker }),
+    );
+    const seen = pages.flatMap((page) => page.versions.map((v) => `${v.key}:${v.versionId}:${v.isLatest}`));
     expect(seen).toEqual([
       `a:${ids[2]}:true`,
       `a:${ids[1]}:false`,

@@ -9,38 +9,22 @@
 //     is free is stored.
 // Real PosixBackend on a temp dir, real RdmaServer, the client's memory in a HostClient child.
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
-import { type Backend, DelegatingBackend, type RequestContext, S3Error } from '@vgwrdma/backend-contract';
-import { PosixBackend } from '@vgwrdma/backend-posix';
+import { type Backend, DelegatingBackend, type RequestContext } from '@vgwrdma/backend-contract';
+import type { PosixBackend } from '@vgwrdma/backend-posix';
 import { BufferPool } from '@vgwrdma/bufferpool';
 import { RdmaServer } from '@vgwrdma/rdma-ffi';
-import { parseRdmaToken } from '@vgwrdma/rdma-protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { CuServer } from '../src/index.js';
-import { ClientProcess } from './client-process.js';
-import { granted } from './granted.js';
+import type { ClientProcess } from './client-process.js';
+import { contextOf, cuScene, descriptor, rejection } from './cu-scene.js';
 
 const MiB = 1 << 20;
 const K = 4;
 const OWNER = 'cu-owner';
 const bucket = 'parts-bucket';
 
-function ctx(token?: string): RequestContext {
-  const base = {
-    account: { access: OWNER, role: 'admin' as const },
-    requestId: 'parts',
-    signal: new AbortController().signal,
-  };
-  return token
-    ? {
-        ...base,
-        rdma: granted({ token: parseRdmaToken(token), scheme: 'token' }),
-      }
-    : base;
-}
+const ctx = contextOf(OWNER, 'parts');
 
 /** Holds each part's first body chunk until `gate` opens; counts parts inside the backend. */
 class GatedBackend extends DelegatingBackend {
@@ -77,31 +61,14 @@ class GatedBackend extends DelegatingBackend {
   }
 }
 
-async function rejection(p: Promise<unknown>): Promise<S3Error> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof S3Error) return e;
-    throw e;
-  }
-  throw new Error('expected an S3Error');
-}
-
 describe('concurrent RDMA UploadParts of one upload', () => {
   let client: ClientProcess;
-  let dir: string;
   let posix: PosixBackend;
-
-  beforeAll(async () => {
-    client = await ClientProcess.start();
-    dir = await mkdtemp(join(tmpdir(), 'cu-parts-'));
-    posix = await PosixBackend.open({ root: join(dir, 'root') });
-    await posix.createBucket(ctx(), { bucket, owner: OWNER, acl: { Owner: OWNER, Grantees: [] } });
+  cuScene({ prefix: 'cu-parts-', bucket: { name: bucket, owner: OWNER, ctx } }, (s) => {
+    ({ client, posix } = s);
   });
   afterAll(async () => {
     await posix?.shutdown();
-    await client?.kill();
-    if (dir) await rm(dir, { recursive: true, force: true });
   });
 
   it(`${K} parts from one agent are inside the backend at once; the object is byte-exact`, async () => {
@@ -122,7 +89,7 @@ describe('concurrent RDMA UploadParts of one upload', () => {
       const together = gated.allInside(K);
       const parts = Array.from({ length: K }, async (_, i) => {
         const token = await client.token(region, i * partSize, partSize, 'put');
-        const out = await cu.uploadPart(ctx(token), {
+        const out = await cu.uploadPart(ctx(descriptor(token)), {
           bucket,
           key: 'parallel',
           uploadId: up.uploadId,
@@ -176,13 +143,16 @@ describe('concurrent RDMA UploadParts of one upload', () => {
       });
       const inside = gated.allInside(1);
       const send = async (partNumber: number) =>
-        cu.uploadPart(ctx(await client.token(region, (partNumber - 1) * partSize, partSize, 'put')), {
-          bucket,
-          key: 'capped',
-          uploadId: up.uploadId,
-          partNumber,
-          body: Readable.from([]),
-        });
+        cu.uploadPart(
+          ctx(descriptor(await client.token(region, (partNumber - 1) * partSize, partSize, 'put'))),
+          {
+            bucket,
+            key: 'capped',
+            uploadId: up.uploadId,
+            partNumber,
+            body: Readable.from([]),
+          },
+        );
       const first = send(1);
       await inside; // part 1 holds the agent's only slot
       const err = await rejection(send(2));

@@ -21,22 +21,14 @@ import { formatRdmaToken, parseRdmaToken, withWindow } from '@vgwrdma/rdma-proto
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CuServer, type RdmaTransferEvent } from '../src/index.js';
 import { ClientProcess } from './client-process.js';
-import { granted } from './granted.js';
+import { contextOf, cuScene, descriptor, rejection } from './cu-scene.js';
 
 const MiB = 1 << 20;
 const CHANNELS = 4;
 const POOL = { count: 2, size: 2 * MiB };
 const OWNER = 'cu-owner';
 
-function ctx(rdma?: RdmaDescriptor, signal = new AbortController().signal): RequestContext {
-  const base = { account: { access: OWNER, role: 'admin' as const }, requestId: 'cu-test', signal };
-  return rdma ? { ...base, rdma: granted(rdma) } : base;
-}
-
-/** What cu-middleware would put on the context for this token. */
-function descriptor(token: string): RdmaDescriptor {
-  return { token: parseRdmaToken(token), scheme: 'token' };
-}
+const ctx = contextOf(OWNER, 'cu-test');
 
 const empty = () => Readable.from([]);
 const md5 = (b: Uint8Array) => createHash('md5').update(b).digest('hex');
@@ -45,16 +37,6 @@ async function readAll(body: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const c of body) chunks.push(c as Buffer);
   return Buffer.concat(chunks);
-}
-
-async function rejection(p: Promise<unknown>): Promise<S3Error> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof S3Error) return e;
-    throw e;
-  }
-  throw new Error('expected an S3Error');
 }
 
 /** A loopback port nobody listens on. */
@@ -91,7 +73,6 @@ class HookedBackend extends DelegatingBackend {
 
 describe('CuServer(posix) with a HostClient in a child process', () => {
   let client: ClientProcess;
-  let dir: string;
   let posix: PosixBackend;
   let hooked: HookedBackend;
   let server: RdmaServer;
@@ -99,10 +80,10 @@ describe('CuServer(posix) with a HostClient in a child process', () => {
   let cu: CuServer;
   const bucket = 'rdma-bucket';
 
+  cuScene({ prefix: 'cu-server-' }, (s) => {
+    ({ client, posix } = s);
+  });
   beforeAll(async () => {
-    client = await ClientProcess.start();
-    dir = await mkdtemp(join(tmpdir(), 'cu-server-'));
-    posix = await PosixBackend.open({ root: join(dir, 'root') });
     hooked = new HookedBackend(posix);
     server = new RdmaServer({ channels: CHANNELS, ioTimeoutMs: 3000 });
     pool = BufferPool.create(server, { ...POOL, defaultWaitMs: 10_000 });
@@ -111,8 +92,6 @@ describe('CuServer(posix) with a HostClient in a child process', () => {
   });
   afterAll(async () => {
     await cu?.shutdown();
-    await client?.kill();
-    if (dir) await rm(dir, { recursive: true, force: true });
   });
 
   /** Every request gives its buffer and channel back: the pool is full and all channels are free. */

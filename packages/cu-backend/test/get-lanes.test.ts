@@ -3,65 +3,34 @@
 // (so a burst as large as the pool never declines for want of one), never with getLanes: 1, and
 // gives both back. Observed by the channel of every WRITE the RdmaServer is asked for.
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import type { RdmaDescriptor, RequestContext } from '@vgwrdma/backend-contract';
-import { PosixBackend } from '@vgwrdma/backend-posix';
-import { BufferPool } from '@vgwrdma/bufferpool';
-import { type RdmaChannel, RdmaServer } from '@vgwrdma/rdma-ffi';
-import { parseRdmaToken } from '@vgwrdma/rdma-protocol';
+import type { PosixBackend } from '@vgwrdma/backend-posix';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CuServer } from '../src/index.js';
-import { ClientProcess } from './client-process.js';
-import { granted } from './granted.js';
+import type { CuServer } from '../src/index.js';
+import type { ClientProcess } from './client-process.js';
+import { contextOf, cuScene, descriptor, laneRecordingCu } from './cu-scene.js';
 
 const MiB = 1 << 20;
 const CHANNELS = 4;
 const OWNER = 'lanes-owner';
 const bucket = 'lanes';
 
-function ctx(rdma?: RdmaDescriptor): RequestContext {
-  const base = {
-    account: { access: OWNER, role: 'admin' as const },
-    requestId: 'lanes',
-    signal: new AbortController().signal,
-  };
-  return rdma ? { ...base, rdma: granted(rdma) } : base;
-}
-
-function descriptor(token: string): RdmaDescriptor {
-  return { token: parseRdmaToken(token), scheme: 'token' };
-}
+const ctx = contextOf(OWNER, 'lanes');
 
 const md5 = (b: Uint8Array) => createHash('md5').update(b).digest('hex');
 
 describe('GET on two lanes', () => {
   let client: ClientProcess;
-  let dir: string;
   let posix: PosixBackend;
   const servers: CuServer[] = [];
   const data = Buffer.alloc(9 * MiB + 5);
   for (let i = 0; i < data.length; i++) data[i] = (i * 13 + 5) & 0xff;
 
   /** A CuServer whose RdmaServer records the channel id of every WRITE. */
-  function open(getLanes?: 1 | 2, channels = CHANNELS, buffers = 2) {
-    const server = new RdmaServer({ channels, ioTimeoutMs: 3000 });
-    const lanes: number[] = [];
-    const handleGet = server.handleGet.bind(server);
-    server.handleGet = (t) => {
-      lanes.push((t.channel as RdmaChannel).id);
-      return handleGet(t);
-    };
-    const pool = BufferPool.create(server, { count: buffers, size: 4 * MiB, defaultWaitMs: 5000 });
-    // One client agent for every request: no per-agent cap below the pool size here.
-    const cu = new CuServer(
-      { server, pool, chunkSize: MiB, maxPerAgent: buffers, ...(getLanes ? { getLanes } : {}) },
-      posix,
-    );
-    servers.push(cu);
-    return { cu, server, lanes };
+  function open(lanes?: 1 | 2, channels = CHANNELS, buffers = 2) {
+    const opened = laneRecordingCu(posix, 'get', { ...(lanes ? { lanes } : {}), channels, buffers });
+    servers.push(opened.cu);
+    return opened;
   }
 
   async function get(cu: CuServer): Promise<string> {
@@ -72,11 +41,10 @@ describe('GET on two lanes', () => {
     return client.hash(region, { size: data.length });
   }
 
+  cuScene({ prefix: 'cu-lanes-', bucket: { name: bucket, owner: OWNER, ctx } }, (s) => {
+    ({ client, posix } = s);
+  });
   beforeAll(async () => {
-    client = await ClientProcess.start();
-    dir = await mkdtemp(join(tmpdir(), 'cu-lanes-'));
-    posix = await PosixBackend.open({ root: join(dir, 'root') });
-    await posix.createBucket(ctx(), { bucket, owner: OWNER, acl: { Owner: OWNER, Grantees: [] } });
     await posix.putObject(ctx(), {
       bucket,
       key: 'big',
@@ -86,8 +54,6 @@ describe('GET on two lanes', () => {
   });
   afterAll(async () => {
     for (const cu of servers) await cu.shutdown();
-    await client?.kill();
-    if (dir) await rm(dir, { recursive: true, force: true });
   });
 
   it('uses two channels, alternating, and delivers the object byte-exact', async () => {

@@ -7,18 +7,15 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  CompleteMultipartUploadCommand,
   CreateBucketCommand,
-  CreateMultipartUploadCommand,
   GetObjectCommand,
   HeadObjectCommand,
   PutObjectCommand,
   type S3Client,
-  UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { PosixBackend } from '@vgwrdma/backend-posix';
 import { createGateway, type Gateway, type RunningGateway, staticCredentials } from '@vgwrdma/gateway';
-import { adminRequest } from '@vgwrdma/test-kit';
+import { adminRequest, sdkMultipartUpload } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RdmaPlugin, type RdmaStatsReport, rdmaPlugin } from '../src/index.js';
 import { ClientProcess } from './client-process.js';
@@ -145,22 +142,19 @@ describe('rdmaPlugin in the gateway, over HTTP with the SDK', () => {
     const sizes = [5 * MiB, 5 * MiB, 4321];
     const total = sizes.reduce((a, b) => a + b, 0);
     const r = await region(total, 3);
-    const { UploadId } = await sdk.send(new CreateMultipartUploadCommand({ Bucket, Key: 'mp' }));
-    const parts = [];
     let offset = 0;
-    for (const [i, size] of sizes.entries()) {
-      const token = await client.token(r, offset, size, 'put');
-      const up = await sendWithToken(
-        sdk,
-        new UploadPartCommand({ Bucket, Key: 'mp', UploadId, PartNumber: i + 1, Body: new Uint8Array(0) }),
-        token,
-      );
-      expect(up.headers['x-amz-rdma-reply']).toBe('200');
-      parts.push({ PartNumber: i + 1, ETag: up.output.ETag });
-      offset += size;
-    }
-    const done = await sdk.send(
-      new CompleteMultipartUploadCommand({ Bucket, Key: 'mp', UploadId, MultipartUpload: { Parts: parts } }),
+    const { done } = await sdkMultipartUpload(
+      sdk,
+      { Bucket, Key: 'mp' },
+      sizes.map(() => ({ Body: new Uint8Array(0) })),
+      async (command, i) => {
+        const size = sizes[i] as number;
+        const token = await client.token(r, offset, size, 'put');
+        const up = await sendWithToken(sdk, command, token);
+        expect(up.headers['x-amz-rdma-reply']).toBe('200');
+        offset += size;
+        return { ETag: up.output.ETag };
+      },
     );
     expect(done.ETag).toMatch(/-3"$/);
     const plain = await sdk.send(new GetObjectCommand({ Bucket, Key: 'mp' }));

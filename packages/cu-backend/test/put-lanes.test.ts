@@ -3,33 +3,20 @@
 // channel only while every free pool buffer keeps a free channel, never with putLanes: 1, and
 // gives both back. Observed by the channel of every READ the RdmaServer is asked for.
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import type { RdmaDescriptor, RequestContext } from '@vgwrdma/backend-contract';
-import { PosixBackend } from '@vgwrdma/backend-posix';
-import { BufferPool } from '@vgwrdma/bufferpool';
-import { type RdmaChannel, RdmaServer } from '@vgwrdma/rdma-ffi';
+import type { PosixBackend } from '@vgwrdma/backend-posix';
 import { parseRdmaToken } from '@vgwrdma/rdma-protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CuServer, type RdmaTransferEvent } from '../src/index.js';
-import { ClientProcess } from './client-process.js';
-import { granted } from './granted.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { CuServer } from '../src/index.js';
+import type { ClientProcess } from './client-process.js';
+import { contextOf, cuScene, descriptor, laneRecordingCu } from './cu-scene.js';
 
 const MiB = 1 << 20;
 const OWNER = 'put-lanes-owner';
 const bucket = 'put-lanes';
 const SIZE = 9 * MiB + 5; // ten 1 MiB chunks, the last one 5 bytes
 
-function ctx(rdma?: RdmaDescriptor): RequestContext {
-  const base = {
-    account: { access: OWNER, role: 'admin' as const },
-    requestId: 'put-lanes',
-    signal: new AbortController().signal,
-  };
-  return rdma ? { ...base, rdma: granted(rdma) } : base;
-}
+const ctx = contextOf(OWNER, 'put-lanes');
 
 const md5 = (b: Uint8Array) => createHash('md5').update(b).digest('hex');
 
@@ -41,28 +28,14 @@ async function readAll(body: Readable): Promise<Buffer> {
 
 describe('PUT on two lanes', () => {
   let client: ClientProcess;
-  let dir: string;
   let posix: PosixBackend;
   const servers: CuServer[] = [];
 
   /** A CuServer whose RdmaServer records the channel id of every READ. */
-  function open(putLanes?: 1 | 2, channels = 4, buffers = 2) {
-    const server = new RdmaServer({ channels, ioTimeoutMs: 3000 });
-    const lanes: number[] = [];
-    const handlePut = server.handlePut.bind(server);
-    server.handlePut = (t) => {
-      lanes.push((t.channel as RdmaChannel).id);
-      return handlePut(t);
-    };
-    const pool = BufferPool.create(server, { count: buffers, size: 4 * MiB, defaultWaitMs: 5000 });
-    const cu = new CuServer(
-      { server, pool, chunkSize: MiB, maxPerAgent: buffers, ...(putLanes ? { putLanes } : {}) },
-      posix,
-    );
-    servers.push(cu);
-    const events: RdmaTransferEvent[] = [];
-    cu.onTransfer((e) => events.push(e));
-    return { cu, server, lanes, events };
+  function open(lanes?: 1 | 2, channels = 4, buffers = 2) {
+    const opened = laneRecordingCu(posix, 'put', { ...(lanes ? { lanes } : {}), channels, buffers });
+    servers.push(opened.cu);
+    return opened;
   }
 
   /** PUTs SIZE client bytes (seeded) as `key`; answers the client's MD5 and what was stored. */
@@ -70,8 +43,7 @@ describe('PUT on two lanes', () => {
     const { region } = await client.alloc(SIZE);
     await client.fill(region, seed);
     const token = await client.token(region, 0, SIZE, 'put');
-    const descriptor: RdmaDescriptor = { token: parseRdmaToken(token), scheme: 'token' };
-    const out = await cu.putObject(ctx(descriptor), {
+    const out = await cu.putObject(ctx(descriptor(token)), {
       bucket,
       key,
       body: Readable.from([]),
@@ -83,16 +55,11 @@ describe('PUT on two lanes', () => {
     return { etag: out.etag, clientMd5, storedMd5: md5(stored), storedSize: stored.length };
   }
 
-  beforeAll(async () => {
-    client = await ClientProcess.start();
-    dir = await mkdtemp(join(tmpdir(), 'cu-put-lanes-'));
-    posix = await PosixBackend.open({ root: join(dir, 'root') });
-    await posix.createBucket(ctx(), { bucket, owner: OWNER, acl: { Owner: OWNER, Grantees: [] } });
+  cuScene({ prefix: 'cu-put-lanes-', bucket: { name: bucket, owner: OWNER, ctx } }, (s) => {
+    ({ client, posix } = s);
   });
   afterAll(async () => {
     for (const cu of servers) await cu.shutdown();
-    await client?.kill();
-    if (dir) await rm(dir, { recursive: true, force: true });
   });
 
   it('READs on two channels, alternating, and stores the buffer byte-exact with its MD5 as ETag', async () => {

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { type CuEnv, cuMiddleware } from '../src/cu-middleware.js';
 
 const ADDR = 0x7f12_3456_7000n;
-const TOKEN = formatRdmaToken({
+/** The fields of TOKEN (the suffixed-override test formats other tokens from them). */
+const TOKEN_FIELDS = {
   addr: ADDR,
   size: 0x10_0000,
   rkey: 0xabcd_0123,
@@ -13,7 +14,8 @@ const TOKEN = formatRdmaToken({
   dctn: 40_123,
   gidPresent: true,
   gid: ipv4MappedGid('127.0.0.1'),
-});
+};
+const TOKEN = formatRdmaToken(TOKEN_FIELDS);
 const SAMPLE_RC = 'rc:0000000000001000:00001000:abcd';
 
 /** The window a descriptor names, flattened for comparisons. */
@@ -88,17 +90,8 @@ describe('cuMiddleware', () => {
   });
 
   it('applies the suffixed override, with or without the trailing ";"', async () => {
-    const parsedBase = {
-      addr: ADDR,
-      size: 0x10_0000,
-      rkey: 0xabcd_0123,
-      lid: 0,
-      dctn: 40_123,
-      gidPresent: true,
-      gid: ipv4MappedGid('127.0.0.1'),
-    };
     for (const semicolon of [false, true]) {
-      const t = formatRdmaToken(parsedBase, { override: { addr: ADDR + 4096n, size: 512n }, semicolon });
+      const t = formatRdmaToken(TOKEN_FIELDS, { override: { addr: ADDR + 4096n, size: 512n }, semicolon });
       expect(t.endsWith(';')).toBe(semicolon);
       const r = await app().send({ 'x-amz-rdma-token': t, 'content-length': '0' });
       expect(windowOf(r.seen.rdma)).toEqual({
@@ -109,7 +102,7 @@ describe('cuMiddleware', () => {
       });
     }
     // zero suffix fields mean "no override"
-    const zero = formatRdmaToken(parsedBase, { override: { addr: 0n, size: 0n } });
+    const zero = formatRdmaToken(TOKEN_FIELDS, { override: { addr: 0n, size: 0n } });
     const r = await app().send({ 'x-amz-rdma-token': zero });
     expect(windowOf(r.seen.rdma)).toMatchObject({ token: TOKEN, remoteAddress: ADDR, size: 0x10_0000 });
   });

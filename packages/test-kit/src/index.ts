@@ -76,8 +76,10 @@ export { IDLE_LIMIT_STATS } from './idle-limit-stats.js';
 export { type ChildError, IpcChild, type IpcChildOptions } from './ipc-child.js';
 export { APP_MAIN, distFile, FAKE_CUDART, REPO_ROOT, SHIM_BUILD_DIR, shimDir } from './paths.js';
 export { type RdmaGatewayOptions, rdmaEnv, startRdmaGateway } from './rdma-gateway.js';
+export { type SdkOutput, type SentError, sendError, sendSigned, sendWithToken } from './rdma-send.js';
 export { type BuildNeeds, GATEWAY_PACKAGES, missingBuilds, requireBuilt } from './require-built.js';
 export { s3Client } from './s3-client.js';
+export { type SdkPartInput, type SendPart, sdkMultipartUpload } from './sdk-multipart.js';
 export { type SettleOptions, settle } from './settle.js';
 export {
   presignUrl,

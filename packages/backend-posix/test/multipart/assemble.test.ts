@@ -9,7 +9,8 @@ import type { PosixEnv } from '../../src/env.js';
 import { forceCopyRangeErrno } from '../../src/fs/copy-range.js';
 import { uploadRel } from '../../src/fs/layout.js';
 import { assemble } from '../../src/multipart/assemble.js';
-import { body, ctx, type Fixture, fixture, readAll, withBucket } from '../helpers.js';
+import { ctx, type Fixture, fixture, readAll, withBucket } from '../helpers.js';
+import { sendPart, startUpload } from '../parts.js';
 
 const MiB = 1024 * 1024;
 let f: Fixture;
@@ -27,19 +28,12 @@ afterEach(async () => {
 });
 
 async function multipart(key: string, sizes: number[]) {
-  const up = await f.backend.createMultipartUpload(ctx(), { bucket, key });
+  const up = await startUpload(f.backend, bucket, key);
   const datas = sizes.map((n) => randomBytes(n));
   // All parts at once, as a managed client sends them.
   const parts = await Promise.all(
     datas.map(async (data, i) => {
-      const p = await f.backend.uploadPart(ctx(), {
-        bucket,
-        key,
-        uploadId: up.uploadId,
-        partNumber: i + 1,
-        body: body(data),
-        contentLength: data.length,
-      });
+      const p = await sendPart(f.backend, up, i + 1, data, { contentLength: data.length });
       return { partNumber: i + 1, etag: p.etag };
     }),
   );
