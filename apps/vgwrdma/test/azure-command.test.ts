@@ -2,24 +2,18 @@
 // variables, flags winning over the environment, errors that name the flag, and banner rows that
 // never show the key or token.
 
-import type { Env } from '@vgwrdma/cli-options';
 import { describe, expect, it } from 'vitest';
-import { formatBanner } from '../src/banner.js';
-import { backendConfig, usageError as usageErrorOf } from './helpers/command-line.js';
+import { backendCommand, ROOT_FLAGS } from './helpers/backend-command.js';
+import { ROOT_ENV } from './helpers/command-line.js';
 
-const root = { ROOT_ACCESS_KEY_ID: 'gw-ak', ROOT_SECRET_ACCESS_KEY: 'gw-sk' };
 const KEY = Buffer.from('an account key').toString('base64');
 
-const azureConfig = (argv: string[], env: Env = root) => backendConfig('azure', argv, env);
-const usageError = (argv: string[], env: Env = root) => usageErrorOf(argv, env);
+const { config: azureConfig, refusal: usageError, banner: bannerOf } = backendCommand('azure');
 
 describe('vgwrdma azure', () => {
   it('reads the long flags; -a after `azure` is the storage account, not the root access key', () => {
     const { config, backend } = azureConfig([
-      '-a',
-      'root-a',
-      '-s',
-      'root-s',
+      ...ROOT_FLAGS,
       'azure',
       '-a',
       'acct1',
@@ -42,14 +36,19 @@ describe('vgwrdma azure', () => {
   });
 
   it('reads AZ_ACCOUNT_NAME, AZ_ACCESS_KEY, AZ_SAS_TOKEN and AZ_ENDPOINT; a flag wins', () => {
-    const env = { ...root, AZ_ACCOUNT_NAME: 'envacct', AZ_ACCESS_KEY: KEY, AZ_ENDPOINT: 'https://e.example' };
+    const env = {
+      ...ROOT_ENV,
+      AZ_ACCOUNT_NAME: 'envacct',
+      AZ_ACCESS_KEY: KEY,
+      AZ_ENDPOINT: 'https://e.example',
+    };
     expect(azureConfig(['azure'], env).backend.options).toEqual({
       account: 'envacct',
       key: KEY,
       url: 'https://e.example',
     });
     expect(azureConfig(['azure', '--account', 'flagacct'], env).backend.options.account).toBe('flagacct');
-    const sas = { ...root, AZ_ACCOUNT_NAME: 'envacct', AZ_SAS_TOKEN: 'sv=1' };
+    const sas = { ...ROOT_ENV, AZ_ACCOUNT_NAME: 'envacct', AZ_SAS_TOKEN: 'sv=1' };
     expect(azureConfig(['azure'], sas).backend.options).toEqual({ account: 'envacct', sasToken: 'sv=1' });
   });
 
@@ -69,16 +68,11 @@ describe('vgwrdma azure', () => {
   });
 
   it('shows the service and the kind of credential in the banner, never the key or token', () => {
-    const { config } = azureConfig(['azure', '--account', 'acct1', '-k', KEY]);
-    const banner = formatBanner({ config, host: '127.0.0.1', port: 7070 });
+    const banner = bannerOf(['azure', '--account', 'acct1', '-k', KEY]);
     expect(banner).toMatch(/backend:\s+azure \(shared key of acct1\)/);
     expect(banner).toMatch(/service:\s+https:\/\/acct1\.blob\.core\.windows\.net/);
     expect(banner).not.toContain(KEY);
-    const sas = formatBanner({
-      config: azureConfig(['azure', '--account', 'acct1', '--st', 'sv=secret-sig']).config,
-      host: '127.0.0.1',
-      port: 7070,
-    });
+    const sas = bannerOf(['azure', '--account', 'acct1', '--st', 'sv=secret-sig']);
     expect(sas).toMatch(/backend:\s+azure \(SAS token\)/);
     expect(sas).not.toContain('secret-sig');
   });

@@ -2,24 +2,17 @@
 // upstream keys kept apart from the gateway's root keys, errors that name the problem, the help
 // text and the banner rows.
 
-import type { Env } from '@vgwrdma/cli-options';
 import { describe, expect, it } from 'vitest';
-import { formatBanner } from '../src/banner.js';
 import { parseCommandLine } from '../src/config.js';
-import { backendConfig, usageError as usageErrorOf } from './helpers/command-line.js';
+import { backendCommand, ROOT_FLAGS } from './helpers/backend-command.js';
+import { ROOT_ENV } from './helpers/command-line.js';
 
-const root = { ROOT_ACCESS_KEY_ID: 'gw-ak', ROOT_SECRET_ACCESS_KEY: 'gw-sk' };
-
-const s3Config = (argv: string[], env: Env = root) => backendConfig('s3', argv, env);
-const usageError = (argv: string[], env: Env = root) => usageErrorOf(argv, env);
+const { config: s3Config, refusal: usageError, banner: bannerOf } = backendCommand('s3');
 
 describe('vgwrdma s3', () => {
   it('reads every s3 flag; --access/--secret after `s3` are the upstream keys', () => {
     const { config, backend } = s3Config([
-      '-a',
-      'root-a',
-      '-s',
-      'root-s',
+      ...ROOT_FLAGS,
       's3',
       '--endpoint',
       'https://rgw.example:7480',
@@ -62,7 +55,7 @@ describe('vgwrdma s3', () => {
 
   it("falls back on versitygw's VGW_S3_* variables, and on the default chain without keys", () => {
     const { backend } = s3Config(['s3'], {
-      ...root,
+      ...ROOT_ENV,
       VGW_S3_ENDPOINT: 'http://minio:9000',
       VGW_S3_META_BUCKET: 'meta',
       VGW_S3_USE_PATH_STYLE: 'true',
@@ -117,7 +110,7 @@ describe('vgwrdma s3', () => {
   });
 
   it('shows the upstream in the banner, never its secret', () => {
-    const { config } = s3Config([
+    const banner = bannerOf([
       's3',
       '--endpoint',
       'http://up:1',
@@ -127,7 +120,6 @@ describe('vgwrdma s3', () => {
       'up-secret',
       '--use-path-style',
     ]);
-    const banner = formatBanner({ config, host: '127.0.0.1', port: 7070 });
     expect(banner).toMatch(/^\s*backend:\s+s3 \(key up-a, path-style\)$/m);
     expect(banner).toMatch(/^\s*upstream:\s+http:\/\/up:1 \(us-east-1\)$/m);
     expect(banner).toMatch(/^\s*meta bucket:\s*none/m);
