@@ -3,6 +3,7 @@
 
 /** The SigV4 signer's hash constructor (kept here for the tests that sign with SignatureV4 themselves). */
 export { Sha256 } from '@vgwrdma/backend-contract';
+export { type AdminCli, accountFlags, adminCli } from './admin-cli.js';
 export { adminRequest } from './admin-request.js';
 export { AWS_BIN, type AwsOptions, type AwsRunner, awsCli, awsOk, type CliResult } from './aws-cli.js';
 export {
