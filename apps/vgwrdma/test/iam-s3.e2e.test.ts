@@ -3,15 +3,15 @@
 // the accounts as the users.json object in the upstream bucket.
 import { CreateBucketCommand, GetObjectCommand } from '@aws-sdk/client-s3';
 import {
+  accountFlags,
   type GatewayProcess,
   killAllChildren,
   removeDir,
-  runMain,
   s3Client,
   startGateway,
 } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { iamStoreScenario } from './helpers/iam-store-scenario.js';
+import { adminOnStore, iamStoreScenario, startOnStore } from './helpers/iam-store-scenario.js';
 
 const UPSTREAM = { access: 'upstream-root', secret: 'upstream-root-secret' };
 
@@ -53,26 +53,7 @@ describe('vgwrdma with --s3-iam-endpoint (upstream: the gateway in posix mode)',
 
   it('keeps the accounts as users.json in the upstream bucket', { timeout: 60_000 }, async () => {
     const store = await bucketStore();
-    const gw = await startGateway({ globalArgs: store.args, env: store.env });
-    try {
-      const made = await runMain([
-        'admin',
-        '-a',
-        'e2e-access',
-        '-s',
-        'e2e-secret-key',
-        '-er',
-        gw.url,
-        'create-user',
-        '--access',
-        'erin',
-        '--secret',
-        'erin-secret',
-      ]);
-      expect(made.code, made.stderr).toBe(0);
-    } finally {
-      await gw.stop();
-    }
+    await adminOnStore(store, 'create-user', ...accountFlags({ access: 'erin', secret: 'erin-secret' }));
     const client = upstreamClient();
     const out = await client.send(new GetObjectCommand({ Bucket: store.bucket, Key: 'users.json' }));
     const doc = JSON.parse((await out.Body?.transformToString()) ?? '') as {
@@ -90,24 +71,19 @@ describe('vgwrdma with --s3-iam-endpoint (upstream: the gateway in posix mode)',
   });
 
   it('stops naming the bucket when it does not exist', async () => {
-    const r = await runMain(
-      [
-        '--port',
-        '127.0.0.1:0',
-        '-a',
-        'k',
-        '-s',
-        'secret-of-root',
-        '--s3-iam-endpoint',
-        upstream.url,
-        '--s3-iam-access',
-        UPSTREAM.access,
-        '--s3-iam-bucket',
-        'no-such-bucket',
-        'posix',
-        '/tmp',
-      ],
-      { VGW_S3_IAM_SECRET_KEY: UPSTREAM.secret },
+    const r = await startOnStore(
+      {
+        args: [
+          '--s3-iam-endpoint',
+          upstream.url,
+          '--s3-iam-access',
+          UPSTREAM.access,
+          '--s3-iam-bucket',
+          'no-such-bucket',
+        ],
+        env: { VGW_S3_IAM_SECRET_KEY: UPSTREAM.secret },
+      },
+      { access: 'k', secret: 'secret-of-root' },
     );
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/cannot read s3:\/\/no-such-bucket\/users\.json/);
