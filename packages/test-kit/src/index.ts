@@ -76,7 +76,9 @@ export { type ChildError, IpcChild, type IpcChildOptions } from './ipc-child.js'
 export { APP_MAIN, distFile, FAKE_CUDART, REPO_ROOT, SHIM_BUILD_DIR, shimDir } from './paths.js';
 export { type RdmaGatewayOptions, rdmaEnv, startRdmaGateway } from './rdma-gateway.js';
 export { type BuildNeeds, GATEWAY_PACKAGES, missingBuilds, requireBuilt } from './require-built.js';
+export { type S3Answer, s3Answer } from './s3-answer.js';
 export { s3Client } from './s3-client.js';
+export { ALICE, BOB } from './sample-users.js';
 export { type SettleOptions, settle } from './settle.js';
 export {
   presignUrl,

@@ -8,8 +8,8 @@
 // run's shared RGW would take other suites' buckets.
 import { CreateBucketCommand, GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import {
+  ALICE,
   type AppProcess,
-  type IamUser,
   loopbackArgs,
   makeTempDir,
   ROOT_CREDENTIALS,
@@ -23,8 +23,6 @@ import { expectS3Error } from '@vgwrdma/test-kit/scene';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMetaBucket, startUpstreamGateway, type UpstreamGateway } from './upstream-gateway.js';
 import { UPSTREAM_START_TIMEOUT_MS } from './upstreams.js';
-
-const ALICE: IamUser = { access: 'alice-key', secret: 'alice-secret', role: 'userplus' };
 
 // An external upstream (BACKEND_S3_TEST_ENDPOINT) is shared too: adopting there would take its buckets.
 const external = process.env.BACKEND_S3_TEST_ENDPOINT;
