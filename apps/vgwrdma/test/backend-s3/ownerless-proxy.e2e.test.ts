@@ -39,6 +39,10 @@ describe.skipIf(external !== undefined)('s3 proxy: a bucket made upstream withou
     return c;
   };
 
+  /** The two requests on the ownerless bucket: take it by CreateBucket, read what is in it. */
+  const createLegacy = (c: S3Client) => c.send(new CreateBucketCommand({ Bucket: legacy }));
+  const readLedger = (c: S3Client) => c.send(new GetObjectCommand({ Bucket: legacy, Key: 'ledger' }));
+
   /** `vgwrdma --iam-dir … [global] s3 …` in front of the upstream. */
   function proxyArgs(global: readonly string[], s3: readonly string[]): string[] {
     return [
@@ -82,26 +86,12 @@ describe.skipIf(external !== undefined)('s3 proxy: a bucket made upstream withou
     const proxy: AppProcess = await startApp(proxyArgs([], ['--meta-bucket', meta]));
     try {
       const alice = client(proxy.url, ALICE);
-      await expectS3Error(
-        alice.send(new CreateBucketCommand({ Bucket: legacy })),
-        'BucketAlreadyExists',
-        409,
-      );
-      await expectS3Error(
-        alice.send(new GetObjectCommand({ Bucket: legacy, Key: 'ledger' })),
-        'AccessDenied',
-      );
+      await expectS3Error(createLegacy(alice), 'BucketAlreadyExists', 409);
+      await expectS3Error(readLedger(alice), 'AccessDenied');
       const root = client(proxy.url, ROOT_CREDENTIALS);
-      await expectS3Error(
-        root.send(new CreateBucketCommand({ Bucket: legacy })),
-        'BucketAlreadyOwnedByYou',
-        409,
-      );
+      await expectS3Error(createLegacy(root), 'BucketAlreadyOwnedByYou', 409);
       // Still nobody's: Alice is still refused.
-      await expectS3Error(
-        alice.send(new GetObjectCommand({ Bucket: legacy, Key: 'ledger' })),
-        'AccessDenied',
-      );
+      await expectS3Error(readLedger(alice), 'AccessDenied');
       // A new bucket is Alice's as before (positive control).
       await alice.send(new CreateBucketCommand({ Bucket: 'alice-fresh' }));
       await alice.send(new PutObjectCommand({ Bucket: 'alice-fresh', Key: 'k', Body: 'mine' }));
@@ -116,7 +106,7 @@ describe.skipIf(external !== undefined)('s3 proxy: a bucket made upstream withou
     );
     try {
       const alice = client(proxy.url, ALICE);
-      const got = await alice.send(new GetObjectCommand({ Bucket: legacy, Key: 'ledger' }));
+      const got = await readLedger(alice);
       expect(await got.Body?.transformToString()).toBe('upstream data');
       const kept = await alice.send(new GetObjectCommand({ Bucket: 'alice-fresh', Key: 'k' }));
       expect(await kept.Body?.transformToString()).toBe('mine');
