@@ -6,32 +6,39 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CreateBucketCommand, ListBucketsCommand } from '@aws-sdk/client-s3';
 import {
-  type GatewayProcess,
-  killAllChildren,
-  makeTempDir,
+  type AdminCli,
+  accountFlags,
+  adminCli,
+  type IamUser,
   ROOT_CREDENTIALS,
-  removeDir,
   runMain,
-  s3Client,
-  startGateway,
+  type Scene,
 } from '@vgwrdma/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sceneTest } from '@vgwrdma/test-kit/scene';
+import { describe, expect } from 'vitest';
 
-let gw: GatewayProcess;
-let iamDir: string;
-const clients: ReturnType<typeof s3Client>[] = [];
-const client = (access: string, secret: string) => {
-  const c = s3Client(gw.url, { access, secret });
-  clients.push(c);
-  return c;
+const ALICE: IamUser = {
+  access: 'alice',
+  secret: 'alice-secret',
+  role: 'userplus',
+  displayName: 'Alice A.',
+  email: 'alice@example.org',
 };
 
+/** An --iam-dir with no users yet: the admin command makes them. */
+const test = sceneTest({ iam: true });
+let scene: Scene;
 /** `vgwrdma admin -a root -s … -er <gateway> <args>`. */
-const admin = (...args: string[]) =>
-  runMain(['admin', '-a', ROOT_CREDENTIALS.access, '-s', ROOT_CREDENTIALS.secret, '-er', gw.url, ...args]);
+let admin: AdminCli;
+test.beforeAll(async ({ scene: started }) => {
+  scene = started;
+  admin = adminCli(scene.url);
+});
+
+const client = (access: string, secret: string) => scene.client({ access, secret });
 
 async function usersFile(): Promise<Record<string, Record<string, unknown>>> {
-  const doc = JSON.parse(await readFile(join(iamDir, 'users.json'), 'utf8')) as {
+  const doc = JSON.parse(await readFile(join(scene.iamDir as string, 'users.json'), 'utf8')) as {
     accessAccounts: Record<string, Record<string, unknown>>;
   };
   return doc.accessAccounts;
@@ -43,35 +50,9 @@ const errorName = (p: Promise<unknown>) =>
     (e: { name?: string }) => e.name ?? 'Error',
   );
 
-beforeAll(async () => {
-  iamDir = await makeTempDir('vgwrdma-admin-iam-');
-  gw = await startGateway({ globalArgs: ['--iam-dir', iamDir] });
-});
-afterAll(async () => {
-  for (const c of clients) c.destroy();
-  await gw?.stop();
-  killAllChildren();
-  await removeDir(iamDir);
-  if (gw) await removeDir(gw.root);
-});
-
 describe('vgwrdma admin', () => {
-  it('create-user writes the account, which can then sign in', async () => {
-    const made = await admin(
-      'create-user',
-      '--access',
-      'alice',
-      '--secret',
-      'alice-secret',
-      '--role',
-      'userplus',
-      '--display-name',
-      'Alice A.',
-      '--email',
-      'alice@example.org',
-      '-ui',
-      '1001',
-    );
+  test('create-user writes the account, which can then sign in', async () => {
+    const made = await admin('create-user', ...accountFlags(ALICE), '-ui', '1001');
     expect(made.code, made.stderr).toBe(0);
     expect(made.stdout).toBe('created user alice\n');
     const stored = (await usersFile()).alice;
@@ -91,7 +72,7 @@ describe('vgwrdma admin', () => {
     expect((await usersFile()).bob).toMatchObject({ role: 'user', userID: 0 });
   });
 
-  it('list-users prints a table, or JSON, and never the secrets', async () => {
+  test('list-users prints a table, or JSON, and never the secrets', async () => {
     const table = await admin('list-users');
     expect(table.code, table.stderr).toBe(0);
     const lines = table.stdout.trimEnd().split('\n');
@@ -132,7 +113,7 @@ describe('vgwrdma admin', () => {
     expect(json.stdout).not.toContain('alice-secret');
   });
 
-  it('update-user changes only the fields given', async () => {
+  test('update-user changes only the fields given', async () => {
     const r = await admin(
       'update-user',
       '-a',
@@ -158,7 +139,7 @@ describe('vgwrdma admin', () => {
     await client('bob', 'bob-new-secret').send(new ListBucketsCommand({}));
   });
 
-  it('list-buckets shows owners, and change-bucket-owner moves a bucket', async () => {
+  test('list-buckets shows owners, and change-bucket-owner moves a bucket', async () => {
     const before = await admin('list-buckets', '--json');
     expect(before.code, before.stderr).toBe(0);
     expect(JSON.parse(before.stdout)).toContainEqual(
@@ -175,7 +156,7 @@ describe('vgwrdma admin', () => {
     expect(listed.Buckets?.map((b) => b.Name)).toContain('alice-bucket');
   });
 
-  it('delete-user removes the account: its key stops working', async () => {
+  test('delete-user removes the account: its key stops working', async () => {
     const r = await admin('delete-user', '--access', 'bob');
     expect(r.code, r.stderr).toBe(0);
     expect('bob' in (await usersFile())).toBe(false);
@@ -184,11 +165,11 @@ describe('vgwrdma admin', () => {
     );
   });
 
-  it('reads the admin keys and endpoint from the environment', async () => {
+  test('reads the admin keys and endpoint from the environment', async () => {
     const r = await runMain(['admin', 'list-users', '--json'], {
       ADMIN_ACCESS_KEY_ID: ROOT_CREDENTIALS.access,
       ADMIN_SECRET_ACCESS_KEY: ROOT_CREDENTIALS.secret,
-      ADMIN_ENDPOINT_URL: gw.url,
+      ADMIN_ENDPOINT_URL: scene.url,
     });
     expect(r.code, r.stderr).toBe(0);
     expect((JSON.parse(r.stdout) as { access: string }[]).map((u) => u.access)).toContain('alice');
@@ -196,32 +177,16 @@ describe('vgwrdma admin', () => {
 });
 
 describe('vgwrdma admin errors', () => {
-  it('a refused request prints the S3 error code and exits 1', async () => {
-    const wrongKey = await runMain([
-      'admin',
-      '-a',
-      ROOT_CREDENTIALS.access,
-      '-s',
-      'not-the-secret',
-      '-er',
-      gw.url,
+  test('a refused request prints the S3 error code and exits 1', async () => {
+    const wrongKey = await adminCli(scene.url, { ...ROOT_CREDENTIALS, secret: 'not-the-secret' })(
       'list-users',
-    ]);
+    );
     expect(wrongKey.code).toBe(1);
     expect(wrongKey.stderr).toContain('(HTTP 403) SignatureDoesNotMatch');
     expect(wrongKey.stdout).toBe('');
 
     // alice is a userplus account, not an admin.
-    const notAdmin = await runMain([
-      'admin',
-      '-a',
-      'alice',
-      '-s',
-      'alice-secret',
-      '-er',
-      gw.url,
-      'list-users',
-    ]);
+    const notAdmin = await adminCli(scene.url, ALICE)('list-users');
     expect(notAdmin.code).toBe(1);
     expect(notAdmin.stderr).toMatch(/list-users refused by .*\(HTTP 403\) XAdminAccessDenied/);
 
@@ -238,7 +203,7 @@ describe('vgwrdma admin errors', () => {
     expect(noBucket.stderr).toContain('NoSuchBucket');
   });
 
-  it('a gateway that is not there is a clear error, exit 1', async () => {
+  test('a gateway that is not there is a clear error, exit 1', async () => {
     const r = await runMain([
       'admin',
       '-a',
@@ -254,7 +219,7 @@ describe('vgwrdma admin errors', () => {
     expect(r.stderr).toContain('--endpoint-url');
   });
 
-  it('bad command lines name the flag and exit 2', async () => {
+  test('bad command lines name the flag and exit 2', async () => {
     const cases: [string[], RegExp][] = [
       [['create-user', '-a', 'x'], /create-user needs --secret \(-s\)/],
       [['create-user', '-a', 'x', '-s', 'y', '--role', 'boss'], /invalid --role \(-r\) "boss"/],
@@ -280,7 +245,7 @@ describe('vgwrdma admin errors', () => {
     expect(badUrl.stderr).toContain('invalid --endpoint-url (--er) "ftp://x"');
   });
 
-  it('--help lists the commands, and each command its flags', async () => {
+  test('--help lists the commands, and each command its flags', async () => {
     const top = await runMain(['admin', '--help']);
     expect(top.code).toBe(0);
     for (const verb of [

@@ -12,46 +12,36 @@ import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import {
   adminRequest,
   type Credentials,
-  type IamScene,
   type IamUser,
   presignUrl,
   ROOT_CREDENTIALS,
+  type S3Answer,
+  type Scene,
+  s3Answer,
   sha256Hex,
   signHeaders,
-  startIamScene,
 } from '@vgwrdma/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sceneTest } from '@vgwrdma/test-kit/scene';
+import { describe, expect } from 'vitest';
 import { presignV2Query, signV2Headers } from './helpers/sigv2.js';
 
 const ALICE: IamUser = { access: 'alice-key', secret: 'alice-secret-0123456789', role: 'userplus' };
 const MALLORY: IamUser = { access: 'mallory-key', secret: 'mallory-secret-0123456789' };
 const XML = 'application/xml';
 
-interface Answer {
-  readonly status: number;
-  readonly code: string | undefined;
-  readonly message: string | undefined;
-  readonly text: string;
-}
-
-let scene: IamScene;
+const test = sceneTest({ users: { alice: ALICE, mallory: MALLORY } });
+let scene: Scene<'alice' | 'mallory'>;
 
 async function send(
   url: URL | string,
   init: { method?: string; headers: Record<string, string>; body?: string },
-): Promise<Answer> {
-  const res = await fetch(new URL(url, scene.gw.url), {
+): Promise<S3Answer> {
+  const res = await fetch(new URL(url, scene.url), {
     method: init.method ?? 'PATCH',
     headers: init.headers,
     ...(init.body === undefined ? {} : { body: init.body }),
   });
-  const text = await res.text();
-  return {
-    status: res.status,
-    code: /<Code>([^<]*)<\/Code>/.exec(text)?.[1],
-    message: /<Message>([^<]*)<\/Message>/.exec(text)?.[1],
-    text,
-  };
+  return s3Answer(res);
 }
 
 /** Root's header-SigV4 signature over PATCH `path`?`query` with `payloadHash`. */
@@ -63,7 +53,7 @@ const rootHeaders = (
   signingDate?: Date,
 ) =>
   signHeaders({
-    baseUrl: scene.gw.url,
+    baseUrl: scene.url,
     credentials: ROOT_CREDENTIALS,
     method: 'PATCH',
     path,
@@ -73,20 +63,31 @@ const rootHeaders = (
     ...(signingDate ? { signingDate } : {}),
   });
 
+/** Root's presigned URL (ten minutes) for PATCH `path`?`query`. */
+const rootPresigned = (path: string, query: Record<string, string>) =>
+  presignUrl({
+    baseUrl: scene.url,
+    credentials: ROOT_CREDENTIALS,
+    method: 'PATCH',
+    path,
+    query,
+    expiresIn: 600,
+  });
+
 const withQuery = (path: string, query: Record<string, string>) => {
   const q = new URLSearchParams(query).toString();
   return q === '' ? path : `${path}?${q}`;
 };
 
 async function accounts(): Promise<Record<string, { role: string }>> {
-  const doc = JSON.parse(await readFile(join(scene.iamDir, 'users.json'), 'utf8')) as {
+  const doc = JSON.parse(await readFile(join(scene.iamDir as string, 'users.json'), 'utf8')) as {
     accessAccounts: Record<string, { role: string }>;
   };
   return doc.accessAccounts;
 }
 
 async function ownerOf(bucket: string): Promise<string | undefined> {
-  const listed = await adminRequest(scene.gw.url, ROOT_CREDENTIALS, 'list-buckets');
+  const listed = await adminRequest(scene.url, ROOT_CREDENTIALS, 'list-buckets');
   expect(listed.status).toBe(200);
   const entry = [...listed.text.matchAll(/<Bucket>(.*?)<\/Bucket>/g)].find((m) =>
     m[1]?.includes(`<Name>${bucket}</Name>`),
@@ -99,20 +100,19 @@ const makeAdmin = (access: string) =>
 const ROLE_ADMIN = '<MutableProps><Role>admin</Role></MutableProps>';
 
 /** The refusal every weakly signed admin call gets: 403 AccessDenied, naming the admin API's rule and why. */
-function expectRefused(a: Answer, why: RegExp): void {
+function expectRefused(a: S3Answer, why: RegExp): void {
   expect([a.status, a.code], a.text).toEqual([403, 'AccessDenied']);
   expect(a.message).toMatch(/admin API accepts only requests signed with AWS Signature Version 4/);
   expect(a.message).toMatch(why);
 }
 
-beforeAll(async () => {
-  scene = await startIamScene({ users: [ALICE, MALLORY] });
-  await scene.client(ALICE).send(new CreateBucketCommand({ Bucket: 'alice-bucket' }));
+test.beforeAll(async ({ scene: started, clients }) => {
+  scene = started;
+  await clients.alice.send(new CreateBucketCommand({ Bucket: 'alice-bucket' }));
 });
-afterAll(() => scene?.stop());
 
 describe('admin requests whose body or target is not signed are refused', () => {
-  it('UNSIGNED-PAYLOAD: a captured create-user replayed with an admin account in its body', async () => {
+  test('UNSIGNED-PAYLOAD: a captured create-user replayed with an admin account in its body', async () => {
     const legit = `<Account><Access>carol-key</Access><Secret>carol-secret-0123456789</Secret><Role>user</Role></Account>`;
     const captured = await rootHeaders('/create-user', {}, 'UNSIGNED-PAYLOAD');
     expectRefused(await send('/create-user', { headers: captured, body: legit }), /UNSIGNED-PAYLOAD/);
@@ -123,7 +123,7 @@ describe('admin requests whose body or target is not signed are refused', () => 
     expect(Object.keys(users)).not.toContain('carol-key');
   });
 
-  it('STREAMING-UNSIGNED-PAYLOAD-TRAILER: the chunked body is not signed either', async () => {
+  test('STREAMING-UNSIGNED-PAYLOAD-TRAILER: the chunked body is not signed either', async () => {
     const body = makeAdmin('eve-key');
     const chunked = `${Buffer.byteLength(body).toString(16)}\r\n${body}\r\n0\r\n\r\n`;
     const headers = await rootHeaders('/create-user', {}, 'STREAMING-UNSIGNED-PAYLOAD-TRAILER', {
@@ -137,34 +137,23 @@ describe('admin requests whose body or target is not signed are refused', () => 
     expect(Object.keys(await accounts())).not.toContain('eve-key');
   });
 
-  it('a presigned URL: its holder sends update-user with its own body (Role admin)', async () => {
-    const url = await presignUrl({
-      baseUrl: scene.gw.url,
-      credentials: ROOT_CREDENTIALS,
-      method: 'PATCH',
-      path: '/update-user',
-      query: { access: MALLORY.access },
-      expiresIn: 600,
-    });
+  test('a presigned URL: its holder sends update-user with its own body (Role admin)', async () => {
+    const url = await rootPresigned('/update-user', { access: MALLORY.access });
     const replay = await send(url, { headers: { 'content-type': XML }, body: ROLE_ADMIN });
     expectRefused(replay, /presigned URL/);
     expect((await accounts())[MALLORY.access]?.role).toBe('user');
   });
 
-  it('a presigned change-bucket-owner URL (a route-table admin call) moves no bucket', async () => {
-    const url = await presignUrl({
-      baseUrl: scene.gw.url,
-      credentials: ROOT_CREDENTIALS,
-      method: 'PATCH',
-      path: '/change-bucket-owner',
-      query: { bucket: 'alice-bucket', owner: MALLORY.access },
-      expiresIn: 600,
+  test('a presigned change-bucket-owner URL (a route-table admin call) moves no bucket', async () => {
+    const url = await rootPresigned('/change-bucket-owner', {
+      bucket: 'alice-bucket',
+      owner: MALLORY.access,
     });
     expectRefused(await send(url, { headers: {} }), /presigned URL/);
     expect(await ownerOf('alice-bucket')).toBe(ALICE.access);
   });
 
-  it('SigV2 header: a captured update-user replayed with another ?access= and an admin role', async () => {
+  test('SigV2 header: a captured update-user replayed with another ?access= and an admin role', async () => {
     // SigV2 signs the resource `/update-user` only: neither ?access= nor the body.
     const body = '<MutableProps><DisplayName>Alice</DisplayName></MutableProps>';
     const captured = signV2Headers(ROOT_CREDENTIALS, {
@@ -184,7 +173,7 @@ describe('admin requests whose body or target is not signed are refused', () => 
     expect((await accounts())[MALLORY.access]?.role).toBe('user');
   });
 
-  it('SigV2 header: change-bucket-owner with the owner swapped', async () => {
+  test('SigV2 header: change-bucket-owner with the owner swapped', async () => {
     const captured = signV2Headers(ROOT_CREDENTIALS, { method: 'PATCH', resource: '/change-bucket-owner' });
     const replay = await send(
       withQuery('/change-bucket-owner', { bucket: 'alice-bucket', owner: MALLORY.access }),
@@ -196,7 +185,7 @@ describe('admin requests whose body or target is not signed are refused', () => 
     expect(await ownerOf('alice-bucket')).toBe(ALICE.access);
   });
 
-  it('SigV2 URL: delete-user with the target swapped', async () => {
+  test('SigV2 URL: delete-user with the target swapped', async () => {
     const query = presignV2Query(
       ROOT_CREDENTIALS,
       { method: 'PATCH', resource: '/delete-user' },
@@ -207,7 +196,7 @@ describe('admin requests whose body or target is not signed are refused', () => 
     expect(Object.keys(await accounts())).toContain(ALICE.access);
   });
 
-  it('list-users in any of these forms is refused too (reads are admin calls as well)', async () => {
+  test('list-users in any of these forms is refused too (reads are admin calls as well)', async () => {
     expectRefused(
       await send('/list-users', { headers: await rootHeaders('/list-users', {}, 'UNSIGNED-PAYLOAD') }),
       /UNSIGNED-PAYLOAD/,
@@ -222,7 +211,7 @@ describe('admin requests whose body or target is not signed are refused', () => 
 });
 
 describe('header SigV4 over a signed body (what the admin CLI sends)', () => {
-  it('is served, and its captured requests cannot be bent or replayed late', async () => {
+  test('is served, and its captured requests cannot be bent or replayed late', async () => {
     const body = `<Account><Access>dave-key</Access><Secret>dave-secret-0123456789</Secret><Role>user</Role></Account>`;
     const headers = await rootHeaders('/create-user', {}, sha256Hex(body), { 'content-type': XML });
     // Another body under the captured signature: the hash no longer matches, nothing is created.
@@ -260,7 +249,7 @@ describe('header SigV4 over a signed body (what the admin CLI sends)', () => {
     expect(Object.keys(await accounts())).not.toContain('dave-key');
   });
 
-  it('a change-bucket-owner signed this way moves the bucket (and back)', async () => {
+  test('a change-bucket-owner signed this way moves the bucket (and back)', async () => {
     const move = async (owner: Credentials) => {
       const query = { bucket: 'alice-bucket', owner: owner.access };
       const headers = await rootHeaders('/change-bucket-owner', query, sha256Hex(''));
@@ -274,8 +263,8 @@ describe('header SigV4 over a signed body (what the admin CLI sends)', () => {
 });
 
 describe('admin answers carry no secrets', () => {
-  it('list-users names every account and role, and no <Secret> nor any secret value', async () => {
-    const listed = await adminRequest(scene.gw.url, ROOT_CREDENTIALS, 'list-users');
+  test('list-users names every account and role, and no <Secret> nor any secret value', async () => {
+    const listed = await adminRequest(scene.url, ROOT_CREDENTIALS, 'list-users');
     expect(listed.status).toBe(200);
     const access = [...listed.text.matchAll(/<Access>([^<]*)<\/Access>/g)].map((m) => m[1]);
     expect(access).toEqual(expect.arrayContaining([ALICE.access, MALLORY.access]));

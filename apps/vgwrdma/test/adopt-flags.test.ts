@@ -2,31 +2,30 @@
 // VGW_ADOPT_OWNERLESS_BUCKETS (the flag wins); an empty value is refused naming the flag; listed
 // in --help. What it does at start-up is ownerless-buckets.e2e.test.ts's.
 
-import { UsageError } from '@vgwrdma/errors';
 import { describe, expect, it } from 'vitest';
 import { parseCommandLine } from '../src/config.js';
+import { type FlagRow, flagReader } from './helpers/flag-reader.js';
 
-const creds = { ROOT_ACCESS_KEY_ID: 'ak', ROOT_SECRET_ACCESS_KEY: 'sk' };
+const adopt = flagReader((config) => config.adoptOwnerless);
+const FLAG = '--adopt-ownerless-buckets';
 
-function adopt(argv: string[], env: Record<string, string> = {}) {
-  const command = parseCommandLine([...argv, 'posix', 'data'], { ...creds, ...env }, '/cwd');
-  if (command.kind !== 'serve') throw new Error(`expected serve, got ${command.kind}`);
-  return command.config.adoptOwnerless;
-}
+const READS: FlagRow<string | undefined>[] = [
+  { argv: [], want: undefined },
+  { argv: [FLAG, 'alice'], want: 'alice' },
+  { argv: [], env: { VGW_ADOPT_OWNERLESS_BUCKETS: 'bob' }, want: 'bob' },
+  { argv: [FLAG, 'alice'], env: { VGW_ADOPT_OWNERLESS_BUCKETS: 'bob' }, want: 'alice' },
+];
 
 describe('--adopt-ownerless-buckets', () => {
-  it('is off by default and reads the flag and the environment (flag wins)', () => {
-    expect(adopt([])).toBeUndefined();
-    expect(adopt(['--adopt-ownerless-buckets', 'alice'])).toBe('alice');
-    expect(adopt([], { VGW_ADOPT_OWNERLESS_BUCKETS: 'bob' })).toBe('bob');
-    expect(adopt(['--adopt-ownerless-buckets', 'alice'], { VGW_ADOPT_OWNERLESS_BUCKETS: 'bob' })).toBe(
-      'alice',
-    );
-  });
+  it.each(READS)(
+    'is off by default and reads the flag and the environment (flag wins): $argv $env',
+    (row) => {
+      expect(adopt.read(row.argv, row.env)).toBe(row.want);
+    },
+  );
 
   it('refuses an empty access key, naming the flag', () => {
-    expect(() => adopt(['--adopt-ownerless-buckets', ''])).toThrow(UsageError);
-    expect(() => adopt(['--adopt-ownerless-buckets', ''])).toThrow('--adopt-ownerless-buckets');
+    expect(adopt.refusal([FLAG, ''])).toContain(FLAG);
   });
 
   it('is listed in --help with its variable', () => {

@@ -2,30 +2,28 @@
 // VGW_BUCKET_CACHE_TTL (the flag wins); 0, negative, non-numbers and more than an hour are refused
 // with a message naming the flag.
 
-import { UsageError } from '@vgwrdma/errors';
 import { describe, expect, it } from 'vitest';
-import { parseCommandLine } from '../src/config.js';
+import { type FlagRow, flagReader } from './helpers/flag-reader.js';
 
-const creds = { ROOT_ACCESS_KEY_ID: 'ak', ROOT_SECRET_ACCESS_KEY: 'sk' };
+const ttl = flagReader((config) => config.bucketCacheTtlMs);
+const FLAG = '--bucket-cache-ttl';
 
-function ttl(argv: string[], env: Record<string, string> = {}) {
-  const command = parseCommandLine([...argv, 'posix', 'data'], { ...creds, ...env }, '/cwd');
-  if (command.kind !== 'serve') throw new Error(`expected serve, got ${command.kind}`);
-  return command.config.bucketCacheTtlMs;
-}
+const READS: FlagRow<number>[] = [
+  { argv: [], want: 5000 },
+  { argv: [FLAG, '0.5'], want: 500 },
+  { argv: [], env: { VGW_BUCKET_CACHE_TTL: '30' }, want: 30_000 },
+  { argv: [FLAG, '2'], env: { VGW_BUCKET_CACHE_TTL: '30' }, want: 2000 },
+];
 
 describe('--bucket-cache-ttl', () => {
-  it('defaults to 5 s and reads the flag and the environment (flag wins)', () => {
-    expect(ttl([])).toBe(5000);
-    expect(ttl(['--bucket-cache-ttl', '0.5'])).toBe(500);
-    expect(ttl([], { VGW_BUCKET_CACHE_TTL: '30' })).toBe(30_000);
-    expect(ttl(['--bucket-cache-ttl', '2'], { VGW_BUCKET_CACHE_TTL: '30' })).toBe(2000);
+  it.each(READS)('defaults to 5 s and reads the flag and the environment (flag wins): $argv $env', (row) => {
+    expect(ttl.read(row.argv, row.env)).toBe(row.want);
   });
 
-  it('refuses 0, negatives, units and more than an hour, naming the flag', () => {
-    for (const value of ['0', '-1', '5s', '3601', '']) {
-      expect(() => ttl(['--bucket-cache-ttl', value])).toThrow(UsageError);
-      expect(() => ttl(['--bucket-cache-ttl', value])).toThrow('--bucket-cache-ttl');
-    }
-  });
+  it.each(['0', '-1', '5s', '3601', ''])(
+    'refuses %j (0, negatives, units, more than an hour), naming the flag',
+    (value) => {
+      expect(ttl.refusal([FLAG, value])).toContain(FLAG);
+    },
+  );
 });

@@ -12,30 +12,13 @@ import {
   PutObjectCommand,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import {
-  APP_MAIN,
-  assertBuilt,
-  killAllChildren,
-  makeTempDir,
-  ROOT_CREDENTIALS,
-  removeDir,
-  runMain,
-  s3Client,
-  startGateway,
-} from '@vgwrdma/test-kit';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { APP_MAIN, ROOT_CREDENTIALS, removeDir, runMain, s3Client, startGateway } from '@vgwrdma/test-kit';
+import { appWorkDir } from '@vgwrdma/test-kit/scene';
+import { describe, expect, it, vi } from 'vitest';
 
 const creds = { ROOT_ACCESS_KEY_ID: 'ak', ROOT_SECRET_ACCESS_KEY: 'sk' };
-let work: string;
-
-beforeAll(async () => {
-  assertBuilt();
-  work = await makeTempDir('vgwrdma-cli-');
-});
-afterAll(async () => {
-  killAllChildren();
-  await removeDir(work);
-});
+/** The file's temp folder (the build checked first; children killed and the folder removed at the end). */
+const work = appWorkDir('vgwrdma-cli-');
 
 describe('vgwrdma bin', () => {
   it('starts with a node shebang', () => {
@@ -65,30 +48,30 @@ describe('vgwrdma bin', () => {
   });
 
   it('exits 2 naming an unknown flag', async () => {
-    const result = await runMain(['--no-such-flag', 'posix', work], creds);
+    const result = await runMain(['--no-such-flag', 'posix', work()], creds);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--no-such-flag');
     expect(result.stdout).toBe('');
   });
 
   it('exits 2 naming a flag with a bad value, from the command line or the environment', async () => {
-    const bad = await runMain(['--port', 'not-an-address', 'posix', work], creds);
+    const bad = await runMain(['--port', 'not-an-address', 'posix', work()], creds);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--port.*not-an-address/s);
-    const fromEnv = await runMain(['posix', work], { ...creds, VGW_DIR_PERMS: '9z' });
+    const fromEnv = await runMain(['posix', work()], { ...creds, VGW_DIR_PERMS: '9z' });
     expect(fromEnv.code).toBe(2);
     expect(fromEnv.stderr).toMatch(/--dir-perms from VGW_DIR_PERMS/);
   });
 
   it('exits 2 when the root credentials are missing', async () => {
-    const result = await runMain(['posix', work]);
+    const result = await runMain(['posix', work()]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/access and secret key must be provided/);
     expect(result.stderr).toContain('ROOT_ACCESS_KEY_ID');
   });
 
   it('refuses a root that does not exist', async () => {
-    const missing = join(work, 'does-not-exist');
+    const missing = join(work(), 'does-not-exist');
     const result = await runMain(['--port', '127.0.0.1:0', 'posix', missing], creds);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`${missing} does not exist`);
@@ -106,8 +89,8 @@ describe('vgwrdma bin', () => {
   );
 
   it('keeps metadata in files with posix --sidecar', async () => {
-    const root = join(work, 'sidecar-root');
-    const meta = join(work, 'sidecar-meta');
+    const root = join(work(), 'sidecar-root');
+    const meta = join(work(), 'sidecar-meta');
     await mkdir(root);
     await mkdir(meta);
     const gw = await startGateway({ root, posixArgs: ['--sidecar', meta] });
@@ -140,7 +123,7 @@ describe('vgwrdma bin', () => {
   });
 
   it('serves, keeps logs off stdout, answers the health path, and exits 0 on SIGTERM', async () => {
-    const root = join(work, 'served');
+    const root = join(work(), 'served');
     await mkdir(root);
     const gw = await startGateway({ root, globalArgs: ['--health', '/healthz'] });
     expect(gw.stdout()).toMatch(/^\s*root:\s+.*served$/m);
@@ -164,7 +147,7 @@ describe('vgwrdma bin', () => {
   });
 
   it('writes one access-log line per request to --access-log FILE, none to stderr', async () => {
-    const file = join(work, 'logs', 'access.log');
+    const file = join(work(), 'logs', 'access.log');
     const gw = await startGateway({ globalArgs: ['--access-log', file] });
     const client = s3Client(gw.url, ROOT_CREDENTIALS);
     await client.send(new CreateBucketCommand({ Bucket: 'logged' }));

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseCommandLine } from '../src/config.js';
 import { ROOT_ENV, serveConfig, usageError } from './helpers/command-line.js';
+import { POSIX_DEFAULTS, RDMA_DEFAULTS } from './helpers/config-defaults.js';
 
 const creds = ROOT_ENV;
 const serve = serveConfig;
@@ -13,18 +14,7 @@ describe('parseCommandLine', () => {
     expect(config.listen).toEqual({ host: '0.0.0.0', port: 7070, wildcard: true });
     expect(config.region).toBe('us-east-1');
     expect(config.readonly).toBe(false);
-    expect(config.backend).toEqual({
-      kind: 'posix',
-      root: '/cwd/data',
-      nometa: false,
-      dirPerms: 0o755,
-      etagMode: { kind: 'md5' },
-      filePerms: 0o644,
-      concurrency: 5000,
-      chownUid: false,
-      chownGid: false,
-      bucketLinks: false,
-    });
+    expect(config.backend).toEqual({ kind: 'posix', root: '/cwd/data', ...POSIX_DEFAULTS });
     expect(config.requests).toEqual({ maxParts: 10_000, copyObjectThreshold: 5 * 1024 ** 3 });
     expect(config.admin).toBeUndefined();
     expect(config.access).toBe('ak');
@@ -71,14 +61,8 @@ describe('parseCommandLine', () => {
       kind: 'posix',
       root: '/srv/root',
       sidecar: '/meta',
-      nometa: false,
+      ...POSIX_DEFAULTS,
       dirPerms: 0o700,
-      etagMode: { kind: 'md5' },
-      filePerms: 0o644,
-      concurrency: 5000,
-      chownUid: false,
-      chownGid: false,
-      bucketLinks: false,
     });
   });
 
@@ -147,23 +131,7 @@ describe('parseCommandLine', () => {
     expect(
       serve(['--rdma-ip', '10.0.0.5', '--pool-buf-count', '8', '--pool-buf-size', '1048576', 'posix', 'r'])
         .rdma,
-    ).toEqual({
-      ip: '10.0.0.5',
-      port: 19100,
-      transport: 'softnic',
-      numDcis: 128,
-      poolBufCount: 8,
-      poolBufSize: 1 << 20,
-      dcKey: 0xffeeddccn,
-      cqDepth: 640,
-      retryCount: 7,
-      poolWaitMs: 1000,
-      getLanes: 2,
-      putLanes: 2,
-      directPrivileged: false,
-      transferTimeoutMs: 30_000,
-      vendorDebug: false,
-    });
+    ).toEqual({ ip: '10.0.0.5', poolBufCount: 8, poolBufSize: 1 << 20, ...RDMA_DEFAULTS });
     expect(
       serve(['posix', 'r'], { ...creds, VGW_RDMA_IP: '127.0.0.1', VGW_RDMA_TRANSPORT: 'cuobj' }).rdma,
     ).toMatchObject({

@@ -12,13 +12,11 @@ import {
   PutObjectAclCommand,
   PutObjectCommand,
 } from '@aws-sdk/client-s3';
-import type { IamUser } from '@vgwrdma/test-kit';
+import { ALICE, BOB } from '@vgwrdma/test-kit';
 import { expectS3Error, sceneTest } from '@vgwrdma/test-kit/scene';
 import { describe, expect } from 'vitest';
 
-// Alice may create buckets (userplus); Bob is a plain user.
-const ALICE: IamUser = { access: 'alice-key', secret: 'alice-secret', role: 'userplus' };
-const BOB: IamUser = { access: 'bob-key', secret: 'bob-secret' };
+// The kit's ALICE may create buckets (userplus); BOB is a plain user.
 
 const test = sceneTest({ users: { alice: ALICE, bob: BOB } });
 

@@ -2,37 +2,20 @@
 // for LDAP, the S3 bucket and the cache; one store at a time; a half-configured store is an error
 // naming the missing flags; Vault and FreeIPA flags stop the start by name.
 
-import type { Env } from '@vgwrdma/cli-options';
 import { describe, expect, it } from 'vitest';
 import { parseCommandLine } from '../src/config.js';
-import { ROOT_ENV, serveConfig, usageError as usageErrorOf } from './helpers/command-line.js';
+import { flagReader } from './helpers/flag-reader.js';
+import { LDAP_ATTRIBUTES, LDAP_OBJECT_CLASSES, ldapFlags } from './helpers/ldap-directory.js';
 
 /** `vgwrdma <argv> posix data` with the root keys and whatever else the test adds to the environment. */
-const serve = (argv: string[], env: Env = {}) =>
-  serveConfig([...argv, 'posix', 'data'], { ...ROOT_ENV, ...env });
-const usageError = (argv: string[], env: Env = {}) =>
-  usageErrorOf([...argv, 'posix', 'data'], { ...ROOT_ENV, ...env });
+const { read: serve, refusal: usageError } = flagReader((config) => config);
 
-const LDAP = [
-  '--iam-ldap-url',
-  'ldaps://ldap.example.com:636',
-  '--iam-ldap-bind-dn',
-  'cn=admin,dc=example,dc=com',
-  '--iam-ldap-query-base',
-  'ou=iam,dc=example,dc=com',
-  '--iam-ldap-object-classes',
-  'top, account,extensibleObject',
-  '--iam-ldap-access-atr',
-  'uid',
-  '--iam-ldap-secret-atr',
-  'userPassword',
-  '--iam-ldap-role-atr',
-  'employeeType',
-  '--iam-ldap-user-id-atr',
-  'uidNumber',
-  '--iam-ldap-group-id-atr',
-  'gidNumber',
-];
+const LDAP = ldapFlags({
+  url: 'ldaps://ldap.example.com:636',
+  bindDn: 'cn=admin,dc=example,dc=com',
+  queryBase: 'ou=iam,dc=example,dc=com',
+  objectClasses: 'top, account,extensibleObject',
+});
 
 describe('IAM store flags', () => {
   it('configures LDAP, the bind password from VGW_IAM_LDAP_BIND_PASS, with the default cache', () => {
@@ -44,14 +27,8 @@ describe('IAM store flags', () => {
         bindDn: 'cn=admin,dc=example,dc=com',
         bindPassword: 'pw',
         queryBase: 'ou=iam,dc=example,dc=com',
-        objectClasses: ['top', 'account', 'extensibleObject'],
-        attributes: {
-          access: 'uid',
-          secret: 'userPassword',
-          role: 'employeeType',
-          userId: 'uidNumber',
-          groupId: 'gidNumber',
-        },
+        objectClasses: LDAP_OBJECT_CLASSES,
+        attributes: LDAP_ATTRIBUTES,
         tlsSkipVerify: false,
       },
       cache: { ttlMs: 120_000, pruneMs: 3_600_000 },

@@ -2,83 +2,49 @@
 // gateway in posix mode: the shared IAM scenario (admin CLI, SDK, AWS CLI, errors, cache TTL), and
 // the accounts as the users.json object in the upstream bucket.
 import { CreateBucketCommand, GetObjectCommand } from '@aws-sdk/client-s3';
+import { accountFlags, type Scene } from '@vgwrdma/test-kit';
+import { sceneTest } from '@vgwrdma/test-kit/scene';
+import { describe, expect } from 'vitest';
 import {
-  type GatewayProcess,
-  killAllChildren,
-  removeDir,
-  runMain,
-  s3Client,
-  startGateway,
-} from '@vgwrdma/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { iamStoreScenario } from './helpers/iam-store-scenario.js';
+  adminOnStore,
+  iamStoreScenario,
+  type StoreFlags,
+  startOnStore,
+} from './helpers/iam-store-scenario.js';
 
 const UPSTREAM = { access: 'upstream-root', secret: 'upstream-root-secret' };
 
-describe('vgwrdma with --s3-iam-endpoint (upstream: the gateway in posix mode)', () => {
-  let upstream: GatewayProcess;
-  let n = 0;
-  const upstreamClient = () => s3Client(upstream.url, UPSTREAM);
+/** The upstream: a gateway of its own (root UPSTREAM), started before the file's first test. */
+const test = sceneTest({ credentials: UPSTREAM });
+let upstream: Scene;
+test.beforeAll(async ({ scene }) => {
+  upstream = scene;
+});
 
-  beforeAll(async () => {
-    upstream = await startGateway({ credentials: UPSTREAM });
-  });
-  afterAll(async () => {
-    await upstream?.stop();
-    killAllChildren();
-    if (upstream) await removeDir(upstream.root);
-  });
+/** The flags and environment of an S3 IAM store in `bucket` of the upstream. */
+const bucketFlags = (bucket: string): StoreFlags => ({
+  args: ['--s3-iam-endpoint', upstream.url, '--s3-iam-access', UPSTREAM.access, '--s3-iam-bucket', bucket],
+  env: { VGW_S3_IAM_SECRET_KEY: UPSTREAM.secret },
+});
+
+describe('vgwrdma with --s3-iam-endpoint (upstream: the gateway in posix mode)', () => {
+  let n = 0;
 
   async function bucketStore() {
     const bucket = `iam-store-${++n}`;
-    const client = upstreamClient();
-    await client.send(new CreateBucketCommand({ Bucket: bucket }));
-    client.destroy();
-    return {
-      bucket,
-      args: [
-        '--s3-iam-endpoint',
-        upstream.url,
-        '--s3-iam-access',
-        UPSTREAM.access,
-        '--s3-iam-bucket',
-        bucket,
-      ],
-      env: { VGW_S3_IAM_SECRET_KEY: UPSTREAM.secret },
-      secrets: [UPSTREAM.secret],
-    };
+    await upstream.s3.send(new CreateBucketCommand({ Bucket: bucket }));
+    return { bucket, ...bucketFlags(bucket), secrets: [UPSTREAM.secret] };
   }
 
   iamStoreScenario('S3 bucket', bucketStore);
 
-  it('keeps the accounts as users.json in the upstream bucket', { timeout: 60_000 }, async () => {
+  test('keeps the accounts as users.json in the upstream bucket', { timeout: 60_000 }, async () => {
     const store = await bucketStore();
-    const gw = await startGateway({ globalArgs: store.args, env: store.env });
-    try {
-      const made = await runMain([
-        'admin',
-        '-a',
-        'e2e-access',
-        '-s',
-        'e2e-secret-key',
-        '-er',
-        gw.url,
-        'create-user',
-        '--access',
-        'erin',
-        '--secret',
-        'erin-secret',
-      ]);
-      expect(made.code, made.stderr).toBe(0);
-    } finally {
-      await gw.stop();
-    }
-    const client = upstreamClient();
-    const out = await client.send(new GetObjectCommand({ Bucket: store.bucket, Key: 'users.json' }));
+    await adminOnStore(store, 'create-user', ...accountFlags({ access: 'erin', secret: 'erin-secret' }));
+    const out = await upstream.s3.send(new GetObjectCommand({ Bucket: store.bucket, Key: 'users.json' }));
     const doc = JSON.parse((await out.Body?.transformToString()) ?? '') as {
       accessAccounts: Record<string, unknown>;
     };
-    client.destroy();
     expect(doc.accessAccounts.erin).toEqual({
       access: 'erin',
       secret: 'erin-secret',
@@ -89,26 +55,8 @@ describe('vgwrdma with --s3-iam-endpoint (upstream: the gateway in posix mode)',
     });
   });
 
-  it('stops naming the bucket when it does not exist', async () => {
-    const r = await runMain(
-      [
-        '--port',
-        '127.0.0.1:0',
-        '-a',
-        'k',
-        '-s',
-        'secret-of-root',
-        '--s3-iam-endpoint',
-        upstream.url,
-        '--s3-iam-access',
-        UPSTREAM.access,
-        '--s3-iam-bucket',
-        'no-such-bucket',
-        'posix',
-        '/tmp',
-      ],
-      { VGW_S3_IAM_SECRET_KEY: UPSTREAM.secret },
-    );
+  test('stops naming the bucket when it does not exist', async () => {
+    const r = await startOnStore(bucketFlags('no-such-bucket'), { access: 'k', secret: 'secret-of-root' });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/cannot read s3:\/\/no-such-bucket\/users\.json/);
     expect(r.stderr).not.toContain(UPSTREAM.secret);

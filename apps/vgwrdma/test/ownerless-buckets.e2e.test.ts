@@ -16,6 +16,8 @@ import {
   PutObjectCommand,
 } from '@aws-sdk/client-s3';
 import {
+  ALICE,
+  adminCli,
   type IamScene,
   type IamUser,
   loopbackArgs,
@@ -29,7 +31,6 @@ import {
 import { expectS3Error } from '@vgwrdma/test-kit/scene';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-const ALICE: IamUser = { access: 'alice-key', secret: 'alice-secret', role: 'userplus' };
 const CAROL: IamUser = { access: 'carol-key', secret: 'carol-secret', role: 'userplus' };
 
 /** A bucket directory made by hand, as an operator would: no ACL attribute, one object file. */
@@ -38,18 +39,8 @@ async function handmadeBucket(root: string, name: string): Promise<void> {
   await writeFile(join(root, name, 'payroll.csv'), 'operator data');
 }
 
-async function admin(url: string, ...args: string[]) {
-  return runMain([
-    'admin',
-    '-a',
-    ROOT_CREDENTIALS.access,
-    '-s',
-    ROOT_CREDENTIALS.secret,
-    '-er',
-    url,
-    ...args,
-  ]);
-}
+/** `vgwrdma admin` as root against the gateway at `url`. */
+const admin = (url: string, ...args: string[]) => adminCli(url)(...args);
 
 async function ownersOf(url: string): Promise<Record<string, string | undefined>> {
   const r = await admin(url, 'list-buckets', '--json');

@@ -7,6 +7,7 @@ import { defaultPoolBufCount } from '@vgwrdma/cu-backend';
 import { describe, expect, it } from 'vitest';
 import { globalUsage } from '../src/usage.js';
 import { ROOT_ENV, serveConfig, usageError as usageErrorOf } from './helpers/command-line.js';
+import { RDMA_DEFAULTS } from './helpers/config-defaults.js';
 
 /** With the root keys, and whatever else the test adds to the environment. */
 const serve = (argv: string[], env: Env = {}) => serveConfig(argv, { ...ROOT_ENV, ...env });
@@ -21,20 +22,9 @@ describe('--rdma-* flags', () => {
   it('turn RDMA on with --rdma-ip, with the documented defaults', () => {
     expect(serve(['--rdma-ip', '127.0.0.1', 'posix', 'data']).rdma).toEqual({
       ip: '127.0.0.1',
-      port: 19100,
-      transport: 'softnic',
       poolBufSize: 64 * 1024 * 1024,
       poolBufCount: defaultPoolBufCount(),
-      dcKey: 0xffeeddccn,
-      numDcis: 128,
-      cqDepth: 640,
-      retryCount: 7,
-      poolWaitMs: 1000,
-      getLanes: 2,
-      putLanes: 2,
-      directPrivileged: false,
-      transferTimeoutMs: 30_000, // + size at 50 MB/s; the per-agent cap defaults in CuServer
-      vendorDebug: false,
+      ...RDMA_DEFAULTS,
     });
   });
 

@@ -7,7 +7,14 @@
 // policy's expiration. Each stale request is refused and its fresh twin served.
 import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
-import { type GatewayProcess, presignUrl, ROOT_CREDENTIALS, sha256Hex, signHeaders } from '@vgwrdma/test-kit';
+import {
+  type GatewayProcess,
+  presignUrl,
+  ROOT_CREDENTIALS,
+  s3Answer,
+  sha256Hex,
+  signHeaders,
+} from '@vgwrdma/test-kit';
 import { sceneTest } from '@vgwrdma/test-kit/scene';
 import { describe, expect, it } from 'vitest';
 import { presignV2Query, signV2Headers } from './helpers/sigv2.js';
@@ -17,23 +24,6 @@ const PATH = '/window/k';
 
 let gw: GatewayProcess;
 let root: S3Client;
-
-interface Answer {
-  readonly status: number;
-  readonly code: string | undefined;
-  readonly message: string | undefined;
-  readonly text: string;
-}
-
-async function answer(res: Response): Promise<Answer> {
-  const text = await res.text();
-  return {
-    status: res.status,
-    code: /<Code>([^<]*)<\/Code>/.exec(text)?.[1],
-    message: /<Message>([^<]*)<\/Message>/.exec(text)?.[1],
-    text,
-  };
-}
 
 const ago = (ms: number) => new Date(Date.now() - ms);
 
@@ -54,7 +44,7 @@ describe('replay window', () => {
         payloadHash: sha256Hex(''),
         signingDate,
       });
-      return answer(await fetch(new URL(PATH, gw.url), { headers }));
+      return s3Answer(await fetch(new URL(PATH, gw.url), { headers }));
     };
     for (const when of [ago(16 * MINUTE), ago(-16 * MINUTE)]) {
       const stale = await get(when);
@@ -65,7 +55,7 @@ describe('replay window', () => {
 
   it('presigned SigV4: expired after X-Amz-Expires, not valid before X-Amz-Date, served within its lifetime', async () => {
     const get = async (signingDate: Date, expiresIn: number) =>
-      answer(
+      s3Answer(
         await fetch(
           await presignUrl({
             baseUrl: gw.url,
@@ -93,7 +83,7 @@ describe('replay window', () => {
 
   it('header SigV2: a Date 16 minutes off is RequestTimeTooSkewed; a current one is served', async () => {
     const get = async (date: Date) =>
-      answer(
+      s3Answer(
         await fetch(new URL(PATH, gw.url), {
           headers: signV2Headers(ROOT_CREDENTIALS, { method: 'GET', resource: PATH }, date),
         }),
@@ -107,7 +97,7 @@ describe('replay window', () => {
 
   it('presigned SigV2: refused once Expires has passed, served before', async () => {
     const get = async (expires: Date) =>
-      answer(
+      s3Answer(
         await fetch(
           new URL(
             `${PATH}?${presignV2Query(ROOT_CREDENTIALS, { method: 'GET', resource: PATH }, expires)}`,
@@ -130,7 +120,7 @@ describe('replay window', () => {
       const form = new FormData();
       for (const [name, value] of Object.entries(fields)) form.append(name, value);
       form.append('file', new Blob(['from a form']), 'f.txt');
-      return answer(await fetch(url, { method: 'POST', body: form }));
+      return s3Answer(await fetch(url, { method: 'POST', body: form }));
     };
     const late = await post(-60, 'late');
     expect([late.status, late.code, late.message]).toEqual([

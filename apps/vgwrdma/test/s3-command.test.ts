@@ -2,25 +2,16 @@
 // upstream keys kept apart from the gateway's root keys, errors that name the problem, the help
 // text and the banner rows.
 
-import type { Env } from '@vgwrdma/cli-options';
 import { describe, expect, it } from 'vitest';
-import { formatBanner } from '../src/banner.js';
 import { parseCommandLine } from '../src/config.js';
-import { backendConfig, usageError as usageErrorOf } from './helpers/command-line.js';
+import { backendCommand } from './helpers/backend-command.js';
+import { ROOT_ENV } from './helpers/command-line.js';
 
-const root = { ROOT_ACCESS_KEY_ID: 'gw-ak', ROOT_SECRET_ACCESS_KEY: 'gw-sk' };
-
-const s3Config = (argv: string[], env: Env = root) => backendConfig('s3', argv, env);
-const usageError = (argv: string[], env: Env = root) => usageErrorOf(argv, env);
+const s3 = backendCommand('s3');
 
 describe('vgwrdma s3', () => {
   it('reads every s3 flag; --access/--secret after `s3` are the upstream keys', () => {
-    const { config, backend } = s3Config([
-      '-a',
-      'root-a',
-      '-s',
-      'root-s',
-      's3',
+    const { config, backend } = s3.afterRootFlags([
       '--endpoint',
       'https://rgw.example:7480',
       '--region',
@@ -41,8 +32,6 @@ describe('vgwrdma s3', () => {
       '--spool-dir',
       '/var/spool/vgw',
     ]);
-    expect(config.access).toBe('root-a');
-    expect(config.secret).toBe('root-s');
     expect(config.region).toBe('us-east-1'); // the gateway's own region is a global flag
     expect(backend.options).toEqual({
       endpoint: 'https://rgw.example:7480',
@@ -61,8 +50,8 @@ describe('vgwrdma s3', () => {
   });
 
   it("falls back on versitygw's VGW_S3_* variables, and on the default chain without keys", () => {
-    const { backend } = s3Config(['s3'], {
-      ...root,
+    const { backend } = s3.config(['s3'], {
+      ...ROOT_ENV,
       VGW_S3_ENDPOINT: 'http://minio:9000',
       VGW_S3_META_BUCKET: 'meta',
       VGW_S3_USE_PATH_STYLE: 'true',
@@ -79,20 +68,20 @@ describe('vgwrdma s3', () => {
       uploadPartSize: 16 * 1024 ** 2,
       spoolMemory: 1024 ** 2,
     });
-    expect(s3Config(['s3']).backend.options.access).toBeUndefined();
-    expect(s3Config(['s3', '--anonymous']).backend.options.anonymous).toBe(true);
+    expect(s3.config(['s3']).backend.options.access).toBeUndefined();
+    expect(s3.config(['s3', '--anonymous']).backend.options.anonymous).toBe(true);
   });
 
   it('refuses half a key pair, a bad endpoint, positionals and unknown flags', () => {
-    expect(usageError(['s3', '--access', 'only'])).toMatch(/both --access and --secret/);
-    expect(usageError(['s3', '--endpoint', 'ftp://x'])).toMatch(/--endpoint/);
-    expect(usageError(['s3', 'extra'])).toMatch(/unexpected argument/);
+    expect(s3.refusal(['s3', '--access', 'only'])).toMatch(/both --access and --secret/);
+    expect(s3.refusal(['s3', '--endpoint', 'ftp://x'])).toMatch(/--endpoint/);
+    expect(s3.refusal(['s3', 'extra'])).toMatch(/unexpected argument/);
     // S3 parts are 5 MiB..5 GiB.
-    expect(usageError(['s3', '--upload-part-size', '1MiB'])).toMatch(/--upload-part-size/);
-    expect(usageError(['s3', '--upload-part-size', '6GiB'])).toMatch(/--upload-part-size[\s\S]*at most/);
-    expect(usageError(['s3', '--spool-memory', 'lots'])).toMatch(/--spool-memory/);
-    expect(usageError(['s3', '--sidecar', '/x'])).toMatch(/unknown flag --sidecar/);
-    expect(usageError(['s3'], {})).toMatch(/root user access and secret key must be provided/);
+    expect(s3.refusal(['s3', '--upload-part-size', '1MiB'])).toMatch(/--upload-part-size/);
+    expect(s3.refusal(['s3', '--upload-part-size', '6GiB'])).toMatch(/--upload-part-size[\s\S]*at most/);
+    expect(s3.refusal(['s3', '--spool-memory', 'lots'])).toMatch(/--spool-memory/);
+    expect(s3.refusal(['s3', '--sidecar', '/x'])).toMatch(/unknown flag --sidecar/);
+    expect(s3.refusal(['s3'], {})).toMatch(/root user access and secret key must be provided/);
   });
 
   it('prints its help from the flag table', () => {
@@ -117,7 +106,7 @@ describe('vgwrdma s3', () => {
   });
 
   it('shows the upstream in the banner, never its secret', () => {
-    const { config } = s3Config([
+    const banner = s3.banner([
       's3',
       '--endpoint',
       'http://up:1',
@@ -127,7 +116,6 @@ describe('vgwrdma s3', () => {
       'up-secret',
       '--use-path-style',
     ]);
-    const banner = formatBanner({ config, host: '127.0.0.1', port: 7070 });
     expect(banner).toMatch(/^\s*backend:\s+s3 \(key up-a, path-style\)$/m);
     expect(banner).toMatch(/^\s*upstream:\s+http:\/\/up:1 \(us-east-1\)$/m);
     expect(banner).toMatch(/^\s*meta bucket:\s*none/m);

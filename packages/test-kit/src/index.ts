@@ -3,6 +3,7 @@
 
 /** The SigV4 signer's hash constructor (kept here for the tests that sign with SignatureV4 themselves). */
 export { Sha256 } from '@vgwrdma/backend-contract';
+export { type AdminCli, accountFlags, adminCli } from './admin-cli.js';
 export { adminRequest } from './admin-request.js';
 export { AWS_BIN, type AwsOptions, type AwsRunner, awsCli, awsOk, type CliResult } from './aws-cli.js';
 export {
@@ -78,7 +79,9 @@ export { APP_MAIN, distFile, FAKE_CUDART, REPO_ROOT, SHIM_BUILD_DIR, shimDir } f
 export { type RdmaGatewayOptions, rdmaEnv, startRdmaGateway } from './rdma-gateway.js';
 export { type SdkOutput, type SentError, sendError, sendSigned, sendWithToken } from './rdma-send.js';
 export { type BuildNeeds, GATEWAY_PACKAGES, missingBuilds, requireBuilt } from './require-built.js';
+export { type S3Answer, s3Answer } from './s3-answer.js';
 export { s3Client } from './s3-client.js';
+export { ALICE, BOB } from './sample-users.js';
 export { type SdkPartInput, type SendPart, sdkMultipartUpload } from './sdk-multipart.js';
 export { type SettleOptions, settle } from './settle.js';
 export {

@@ -12,8 +12,33 @@ import {
   startApp,
 } from '@vgwrdma/test-kit';
 import { afterAll, describe, expect, it } from 'vitest';
+import { azureArgs } from './azure-gateway.js';
 
 const unavailable = azuriteUnavailable();
+
+/** Command lines `vgwrdma azure` refuses before it starts, and what the message must say. */
+const REFUSED = [
+  {
+    what: 'refuses a start without account or URL',
+    argv: [],
+    message: '--account (AZ_ACCOUNT_NAME) or --url (AZ_ENDPOINT)',
+  },
+  {
+    what: 'refuses a URL that is not http(s)',
+    argv: ['--url', 'ftp://x', '--account', 'abc'],
+    message: '--url',
+  },
+  {
+    what: 'refuses a key that is not base64',
+    argv: ['--account', 'abc', '--access-key', 'not base64!'],
+    message: '--access-key',
+  },
+  {
+    what: 'refuses both a key and a SAS token',
+    argv: ['--account', 'abc', '--access-key', 'AAAA', '--st', 'sv=x'],
+    message: '--access-key or --sas-token, not both',
+  },
+];
 
 afterAll(() => killAllChildren());
 
@@ -29,41 +54,10 @@ describe('vgwrdma azure: flags', () => {
     expect(global.stdout).toMatch(/^\s+azure\s+Azure Blob Storage/m);
   });
 
-  it('refuses a start without account or URL, naming the flags', async () => {
-    const run = await runMain([...loopbackArgs(), 'azure']);
+  it.each(REFUSED)('$what, naming the flag (exit 2)', async ({ argv, message }) => {
+    const run = await runMain([...loopbackArgs(), 'azure', ...argv]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('--account (AZ_ACCOUNT_NAME) or --url (AZ_ENDPOINT)');
-  });
-
-  it('refuses a URL that is not http(s) and a key that is not base64, naming the flag', async () => {
-    const url = await runMain([...loopbackArgs(), 'azure', '--url', 'ftp://x', '--account', 'abc']);
-    expect(url.code).toBe(2);
-    expect(url.stderr).toContain('--url');
-    const key = await runMain([
-      ...loopbackArgs(),
-      'azure',
-      '--account',
-      'abc',
-      '--access-key',
-      'not base64!',
-    ]);
-    expect(key.code).toBe(2);
-    expect(key.stderr).toContain('--access-key');
-  });
-
-  it('refuses both a key and a SAS token', async () => {
-    const run = await runMain([
-      ...loopbackArgs(),
-      'azure',
-      '--account',
-      'abc',
-      '--access-key',
-      'AAAA',
-      '--st',
-      'sv=x',
-    ]);
-    expect(run.code).toBe(2);
-    expect(run.stderr).toContain('--access-key or --sas-token, not both');
+    expect(run.stderr).toContain(message);
   });
 });
 
@@ -90,13 +84,7 @@ describe.skipIf(unavailable !== undefined)(
       const azurite = await sharedAzurite();
       const run = await runMain([
         ...loopbackArgs(),
-        'azure',
-        '--url',
-        azurite.url,
-        '--account',
-        AZURITE_ACCOUNT,
-        '--access-key',
-        Buffer.from('wrong key').toString('base64'),
+        ...azureArgs(azurite, Buffer.from('wrong key').toString('base64')),
       ]);
       expect(run.code).toBe(1);
       expect(run.stderr).toContain(`cannot reach Azure Blob Storage at ${azurite.url}`);

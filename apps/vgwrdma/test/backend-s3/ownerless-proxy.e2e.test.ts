@@ -8,8 +8,8 @@
 // run's shared RGW would take other suites' buckets.
 import { CreateBucketCommand, GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import {
+  ALICE,
   type AppProcess,
-  type IamUser,
   loopbackArgs,
   makeTempDir,
   ROOT_CREDENTIALS,
@@ -23,8 +23,6 @@ import { expectS3Error } from '@vgwrdma/test-kit/scene';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMetaBucket, startUpstreamGateway, type UpstreamGateway } from './upstream-gateway.js';
 import { UPSTREAM_START_TIMEOUT_MS } from './upstreams.js';
-
-const ALICE: IamUser = { access: 'alice-key', secret: 'alice-secret', role: 'userplus' };
 
 // An external upstream (BACKEND_S3_TEST_ENDPOINT) is shared too: adopting there would take its buckets.
 const external = process.env.BACKEND_S3_TEST_ENDPOINT;
@@ -40,6 +38,10 @@ describe.skipIf(external !== undefined)('s3 proxy: a bucket made upstream withou
     clients.push(c);
     return c;
   };
+
+  /** The two requests on the ownerless bucket: take it by CreateBucket, read what is in it. */
+  const createLegacy = (c: S3Client) => c.send(new CreateBucketCommand({ Bucket: legacy }));
+  const readLedger = (c: S3Client) => c.send(new GetObjectCommand({ Bucket: legacy, Key: 'ledger' }));
 
   /** `vgwrdma --iam-dir … [global] s3 …` in front of the upstream. */
   function proxyArgs(global: readonly string[], s3: readonly string[]): string[] {
@@ -84,26 +86,12 @@ describe.skipIf(external !== undefined)('s3 proxy: a bucket made upstream withou
     const proxy: AppProcess = await startApp(proxyArgs([], ['--meta-bucket', meta]));
     try {
       const alice = client(proxy.url, ALICE);
-      await expectS3Error(
-        alice.send(new CreateBucketCommand({ Bucket: legacy })),
-        'BucketAlreadyExists',
-        409,
-      );
-      await expectS3Error(
-        alice.send(new GetObjectCommand({ Bucket: legacy, Key: 'ledger' })),
-        'AccessDenied',
-      );
+      await expectS3Error(createLegacy(alice), 'BucketAlreadyExists', 409);
+      await expectS3Error(readLedger(alice), 'AccessDenied');
       const root = client(proxy.url, ROOT_CREDENTIALS);
-      await expectS3Error(
-        root.send(new CreateBucketCommand({ Bucket: legacy })),
-        'BucketAlreadyOwnedByYou',
-        409,
-      );
+      await expectS3Error(createLegacy(root), 'BucketAlreadyOwnedByYou', 409);
       // Still nobody's: Alice is still refused.
-      await expectS3Error(
-        alice.send(new GetObjectCommand({ Bucket: legacy, Key: 'ledger' })),
-        'AccessDenied',
-      );
+      await expectS3Error(readLedger(alice), 'AccessDenied');
       // A new bucket is Alice's as before (positive control).
       await alice.send(new CreateBucketCommand({ Bucket: 'alice-fresh' }));
       await alice.send(new PutObjectCommand({ Bucket: 'alice-fresh', Key: 'k', Body: 'mine' }));
@@ -118,7 +106,7 @@ describe.skipIf(external !== undefined)('s3 proxy: a bucket made upstream withou
     );
     try {
       const alice = client(proxy.url, ALICE);
-      const got = await alice.send(new GetObjectCommand({ Bucket: legacy, Key: 'ledger' }));
+      const got = await readLedger(alice);
       expect(await got.Body?.transformToString()).toBe('upstream data');
       const kept = await alice.send(new GetObjectCommand({ Bucket: 'alice-fresh', Key: 'k' }));
       expect(await kept.Body?.transformToString()).toBe('mine');

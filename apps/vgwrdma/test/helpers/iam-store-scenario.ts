@@ -14,8 +14,13 @@ import {
 } from '@aws-sdk/client-s3';
 import {
   type AppProcess,
+  accountFlags,
+  adminCli,
+  type Credentials,
+  type Finished,
+  type IamUser,
+  loopbackArgs,
   makeTempDir,
-  ROOT_CREDENTIALS,
   removeDir,
   runMain,
   s3Client,
@@ -31,6 +36,31 @@ export interface StoreUnderTest {
   /** The store's own secrets (bind password, bucket secret key): never in the gateway's output. */
   readonly secrets: readonly string[];
 }
+
+/** The flags and environment that select a store (a StoreUnderTest, or a variant of one). */
+export type StoreFlags = Pick<StoreUnderTest, 'args' | 'env'>;
+
+/**
+ * Starts a gateway on the store, runs `vgwrdma admin <args>` against it as root, expects exit 0,
+ * and stops the gateway: how a test puts something in the store and then reads the store itself.
+ */
+export async function adminOnStore(store: StoreFlags, ...args: string[]): Promise<Finished> {
+  const gw = await startGateway({ globalArgs: store.args, env: store.env });
+  try {
+    const done = await adminCli(gw.url)(...args);
+    expect(done.code, done.stderr).toBe(0);
+    return done;
+  } finally {
+    await gw.stop();
+  }
+}
+
+/** `vgwrdma <loopback flags> <store flags> posix /tmp` run to its exit: a start the store stops. */
+export function startOnStore(store: StoreFlags, root?: Credentials): Promise<Finished> {
+  return runMain([...loopbackArgs(root), ...store.args, 'posix', '/tmp'], store.env);
+}
+
+const ALICE: IamUser = { access: 'alice', secret: 'alice-secret', role: 'userplus' };
 
 const errorName = (p: Promise<unknown>) =>
   p.then(
@@ -55,17 +85,7 @@ export function iamStoreScenario(name: string, store: () => Promise<StoreUnderTe
       clients.push(made);
       return made;
     };
-    const admin = (gw: AppProcess, ...args: string[]) =>
-      runMain([
-        'admin',
-        '-a',
-        ROOT_CREDENTIALS.access,
-        '-s',
-        ROOT_CREDENTIALS.secret,
-        '-er',
-        gw.url,
-        ...args,
-      ]);
+    const admin = (gw: AppProcess, ...args: string[]) => adminCli(gw.url)(...args);
     const canList = (gw: AppProcess, access: string, secret: string) =>
       errorName(client(gw, access, secret).send(new ListBucketsCommand({})));
 
@@ -97,16 +117,7 @@ export function iamStoreScenario(name: string, store: () => Promise<StoreUnderTe
     });
 
     it('create-user makes an account that signs with the SDK on every gateway', async () => {
-      const made = await admin(
-        a,
-        'create-user',
-        '--access',
-        'alice',
-        '--secret',
-        'alice-secret',
-        '--role',
-        'userplus',
-      );
+      const made = await admin(a, 'create-user', ...accountFlags(ALICE));
       expect(made.code, made.stderr).toBe(0);
       const listed = await admin(b, '--json', 'list-users');
       expect(listed.code, listed.stderr).toBe(0);

@@ -1,10 +1,11 @@
 // LdapAccountStore against a real OpenLDAP slapd (the run's shared one): accounts are entries
 // with the configured classes and attributes, every verb maps LDAP's answers onto the admin API's
 // errors, and access keys full of filter and DN syntax stay literal values (no injection).
-import { type Slapd, sharedSlapd, slapdUnavailable } from '@vgwrdma/test-kit';
+import { type Slapd, slapdUnavailable } from '@vgwrdma/test-kit';
 import { Client } from 'ldapts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LdapAccountStore, type LdapStoreOptions } from '../../src/iam/ldap-account-store.js';
+import { LDAP_ATTRIBUTES, LDAP_OBJECT_CLASSES, ownLdapOu } from '../helpers/ldap-directory.js';
 
 const skip = slapdUnavailable();
 if (skip !== undefined) console.warn(`LDAP IAM store tests skipped: ${skip}`);
@@ -32,26 +33,16 @@ describe.skipIf(skip !== undefined)('LdapAccountStore (slapd)', () => {
   let store: LdapAccountStore;
 
   beforeAll(async () => {
-    slapd = await sharedSlapd();
+    ({ slapd, base } = await ownLdapOu('unit'));
     admin = new Client({ url: slapd.url });
     await admin.bind(slapd.rootDn, slapd.rootPassword);
-    const ou = `unit-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
-    base = `ou=${ou},${slapd.testBase}`;
-    await admin.add(base, { objectClass: 'organizationalUnit', ou });
     opts = {
       url: slapd.url,
       bindDn: slapd.rootDn,
       bindPassword: slapd.rootPassword,
       queryBase: base,
-      objectClasses: ['top', 'account', 'extensibleObject'],
-      attributes: {
-        access: 'uid',
-        secret: 'userPassword',
-        role: 'employeeType',
-        userId: 'uidNumber',
-        groupId: 'gidNumber',
-        projectId: 'departmentNumber',
-      },
+      objectClasses: [...LDAP_OBJECT_CLASSES],
+      attributes: { ...LDAP_ATTRIBUTES, projectId: 'departmentNumber' },
     };
     store = await LdapAccountStore.open(opts);
   });
