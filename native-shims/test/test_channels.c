@@ -37,20 +37,23 @@ static void *worker_main(void *arg) {
   return NULL;
 }
 
+/* A peer (child client, `size` bytes filled with test_fill(seed)) and a server with a buffer of
+ * the same size; peer first, so the fork happens before the server's threads exist. */
+static void peer_and_served(peer_t *p, served_t *sv, size_t size, uint64_t seed, int direct) {
+  peer_start(p, size, seed, direct, 0xffeeddcc, NULL);
+  served_open(sv, direct, 10000, size);
+}
+
 static void sixteen_sync_threads(int direct) {
   peer_t p;
-  peer_start(&p, NCH * SLICE, 8, direct, 0xffeeddcc, NULL);
   served_t sv;
-  served_open(&sv, direct, 10000, NCH * SLICE);
-  cuobj_server_t *s = sv.s;
-  uint8_t *mem = sv.mem;
-  cuobj_rdma_buffer_t *b = sv.b;
+  peer_and_served(&p, &sv, NCH * SLICE, 8, direct);
   worker_t w[NCH];
   pthread_t th[NCH];
   for (int get = 0; get <= 1; get++) {
-    if (get) test_fill(mem, NCH * SLICE, 31);
+    if (get) test_fill(sv.mem, NCH * SLICE, 31);
     for (int i = 0; i < NCH; i++) {
-      w[i] = (worker_t){.s = s, .b = b, .ch = cuobj_server_allocate_channel(s), .idx = i, .get = get,
+      w[i] = (worker_t){.s = sv.s, .b = sv.b, .ch = cuobj_server_allocate_channel(sv.s), .idx = i, .get = get,
                         .remote = p.addr + (uint64_t)i * SLICE};
       CHECK(w[i].ch != CUOBJ_CHANNEL_NONE);
       peer_token(&p, (size_t)i * SLICE, SLICE, get ? CUOBJ_OP_GET : CUOBJ_OP_PUT, w[i].tok);
@@ -59,11 +62,11 @@ static void sixteen_sync_threads(int direct) {
     for (int i = 0; i < NCH; i++) pthread_join(th[i], NULL);
     for (int i = 0; i < NCH; i++) {
       CHECK_EQ_INT(w[i].rc, SLICE);
-      CHECK(peer_hash(&p, (size_t)i * SLICE, SLICE) == test_hash(mem + (size_t)i * SLICE, SLICE));
-      CHECK_EQ_INT(cuobj_server_free_channel(s, w[i].ch), 0);
+      CHECK(peer_hash(&p, (size_t)i * SLICE, SLICE) == test_hash(sv.mem + (size_t)i * SLICE, SLICE));
+      CHECK_EQ_INT(cuobj_server_free_channel(sv.s, w[i].ch), 0);
     }
   }
-  cuobj_server_stats_t st = stats_of(s);
+  cuobj_server_stats_t st = stats_of(sv.s);
   CHECK_EQ_INT(direct ? st.direct_transfers : st.tcp_transfers, 2 * NCH * 4);
   CHECK(st.connects >= 1 && st.connects <= NCH); /* cached per agent, one per concurrent user */
   served_close(&sv);
@@ -75,29 +78,25 @@ static void sync_threads_tcp(void) { sixteen_sync_threads(0); }
 static void twenty_async(int direct) {
   enum { N = 20 };
   peer_t p;
-  peer_start(&p, N * SLICE, 9, direct, 0xffeeddcc, NULL);
   served_t sv;
-  served_open(&sv, direct, 10000, N * SLICE);
-  cuobj_server_t *s = sv.s;
-  uint8_t *mem = sv.mem;
-  cuobj_rdma_buffer_t *b = sv.b;
+  peer_and_served(&p, &sv, N * SLICE, 9, direct);
   for (int i = 0; i < N; i++) {
     char tok[TOKEN_CAP];
     peer_token(&p, (size_t)i * SLICE, SLICE, CUOBJ_OP_PUT, tok);
-    CHECK_EQ_INT(cuobj_server_submit_put(s, "k", b, (uint64_t)i * SLICE, p.addr + (uint64_t)i * SLICE, SLICE, tok,
+    CHECK_EQ_INT(cuobj_server_submit_put(sv.s, "k", sv.b, (uint64_t)i * SLICE, p.addr + (uint64_t)i * SLICE, SLICE, tok,
                                          (uint16_t)(100 + i), (uint64_t)i),
                  0);
   }
   int got = 0;
   while (got < N) {
-    struct pollfd pf = {.fd = cuobj_server_completion_fd(s), .events = POLLIN};
+    struct pollfd pf = {.fd = cuobj_server_completion_fd(sv.s), .events = POLLIN};
     CHECK(poll(&pf, 1, 20000) == 1);
     cuobj_async_event_t ev[N];
-    int k = cuobj_server_poll_completions(s, ev, N);
+    int k = cuobj_server_poll_completions(sv.s, ev, N);
     for (int j = 0; j < k; j++) CHECK_EQ_INT(ev[j].status, SLICE);
     got += k;
   }
-  CHECK(peer_hash(&p, 0, N * SLICE) == test_hash(mem, N * SLICE));
+  CHECK(peer_hash(&p, 0, N * SLICE) == test_hash(sv.mem, N * SLICE));
   served_close(&sv);
   peer_stop(&p);
 }
