@@ -271,13 +271,5 @@ static void unharmed(int direct) {
 static void unharmed_tcp(void) { unharmed(0); }
 static void unharmed_direct(void) { unharmed(1); }
 
-int main(int argc, char **argv) {
-  static const test_case_t cases[] = {
-      {"agent_frames", agent_frames},
-      {"oversized_frames", oversized_frames},
-      {"refusals_leave_peer_unharmed_tcp", unharmed_tcp},
-      {"refusals_leave_peer_unharmed_direct", unharmed_direct},
-  };
-  fuzz_args(argc, argv);
-  return run_cases(cases, sizeof cases / sizeof cases[0], argc > 2 ? 2 : argc, argv);
-}
+FUZZ_MAIN(CASE(agent_frames), CASE(oversized_frames), {"refusals_leave_peer_unharmed_tcp", unharmed_tcp},
+          {"refusals_leave_peer_unharmed_direct", unharmed_direct})

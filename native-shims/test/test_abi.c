@@ -195,14 +195,5 @@ static void ceiling_probes_run(void) {
   CHECK(vgw_shim_bench_memcpy_gbps(0, 3) == -EINVAL);
 }
 
-int main(int argc, char **argv) {
-  static const test_case_t cases[] = {
-      {"versions_agree", versions_agree},
-      {"layout_table_matches_compiler", layout_table_matches_compiler},
-      {"providers_and_not_built", providers_and_not_built},
-      {"config_validation", config_validation},
-      {"gpu_client_host_path", gpu_client_host_path},
-      {"ceiling_probes_run", ceiling_probes_run},
-  };
-  return run_cases(cases, sizeof cases / sizeof cases[0], argc, argv);
-}
+TEST_MAIN(CASE(versions_agree), CASE(layout_table_matches_compiler), CASE(providers_and_not_built),
+          CASE(config_validation), CASE(gpu_client_host_path), CASE(ceiling_probes_run))

@@ -103,32 +103,36 @@ static void twenty_async(int direct) {
 static void async_direct(void) { twenty_async(1); }
 static void async_tcp(void) { twenty_async(0); }
 
+/* A TCP-only server (8 KiB buffer), a token for 4 KiB at 0x1000 naming the agent listening on
+ * 127.0.0.1:port, and one channel (returned) to send it on. */
+static uint16_t served_for_listener(served_t *sv, uint32_t io_timeout_ms, uint16_t port, char tok[TOKEN_CAP]) {
+  served_open(sv, 0, io_timeout_ms, 8192);
+  loopback_token(0x1000, 4096, port, tok);
+  return cuobj_server_allocate_channel(sv->s);
+}
+
 /* A listener that never accepts: connect succeeds (backlog), the handshake never answers, so a
  * transfer to it stays in flight until the socket timeout. */
 static void busy_channel_refused(void) {
   uint16_t port;
   int lfd = loopback_listen(&port);
   served_t sv;
-  served_open(&sv, 0, 1500, 8192);
-  cuobj_server_t *s = sv.s;
-  cuobj_rdma_buffer_t *b = sv.b;
   char tok[TOKEN_CAP];
-  loopback_token(0x1000, 4096, port, tok);
-  uint16_t ch = cuobj_server_allocate_channel(s);
-  CHECK_EQ_INT(cuobj_server_submit_get(s, "k", b, 0, 0x1000, 4096, tok, ch, 1), 0);
+  uint16_t ch = served_for_listener(&sv, 1500, port, tok);
+  CHECK_EQ_INT(cuobj_server_submit_get(sv.s, "k", sv.b, 0, 0x1000, 4096, tok, ch, 1), 0);
   /* while it is in flight: */
-  CHECK_EQ_INT(cuobj_server_submit_get(s, "k", b, 0, 0x1000, 4096, tok, ch, 2), -EBUSY);
-  CHECK_EQ_INT(cuobj_server_handle_put(s, "k", b, 0x1000, 4096, tok, ch), -EBUSY);
-  CHECK_EQ_INT(cuobj_server_free_channel(s, ch), -EBUSY);
-  CHECK_EQ_INT(cuobj_server_deregister_buffer(s, b), -EBUSY);
-  struct pollfd pf = {.fd = cuobj_server_completion_fd(s), .events = POLLIN};
+  CHECK_EQ_INT(cuobj_server_submit_get(sv.s, "k", sv.b, 0, 0x1000, 4096, tok, ch, 2), -EBUSY);
+  CHECK_EQ_INT(cuobj_server_handle_put(sv.s, "k", sv.b, 0x1000, 4096, tok, ch), -EBUSY);
+  CHECK_EQ_INT(cuobj_server_free_channel(sv.s, ch), -EBUSY);
+  CHECK_EQ_INT(cuobj_server_deregister_buffer(sv.s, sv.b), -EBUSY);
+  struct pollfd pf = {.fd = cuobj_server_completion_fd(sv.s), .events = POLLIN};
   CHECK(poll(&pf, 1, 20000) == 1);
   cuobj_async_event_t ev[4];
-  CHECK_EQ_INT(cuobj_server_poll_completions(s, ev, 4), 1); /* exactly one: tag 2 was refused */
+  CHECK_EQ_INT(cuobj_server_poll_completions(sv.s, ev, 4), 1); /* exactly one: tag 2 was refused */
   CHECK(ev[0].user_tag == 1);
   CHECK_EQ_INT(ev[0].status, -ETIMEDOUT);
-  CHECK_EQ_INT(cuobj_server_free_channel(s, ch), 0);
-  CHECK_EQ_INT(cuobj_server_deregister_buffer(s, b), 0);
+  CHECK_EQ_INT(cuobj_server_free_channel(sv.s, ch), 0);
+  CHECK_EQ_INT(cuobj_server_deregister_buffer(sv.s, sv.b), 0);
   sv.b = NULL;
   served_close(&sv);
   close(lfd);
@@ -177,26 +181,22 @@ static void cancel_trickled(int handshake) {
   pthread_t th;
   CHECK(pthread_create(&th, NULL, trickle_main, &tr) == 0);
   served_t sv;
-  served_open(&sv, 0, 2000, 8192);
-  cuobj_server_t *s = sv.s;
-  cuobj_rdma_buffer_t *b = sv.b;
   char tok[TOKEN_CAP];
-  loopback_token(0x1000, 4096, port, tok);
-  uint16_t ch = cuobj_server_allocate_channel(s);
-  CHECK_EQ_INT(cuobj_server_cancel_channel(s, ch), 0); /* nothing running: no effect on the next */
-  CHECK_EQ_INT(cuobj_server_submit_put(s, "k", b, 0, 0x1000, 4096, tok, ch, 7), 0);
-  struct pollfd pf = {.fd = cuobj_server_completion_fd(s), .events = POLLIN};
+  uint16_t ch = served_for_listener(&sv, 2000, port, tok);
+  CHECK_EQ_INT(cuobj_server_cancel_channel(sv.s, ch), 0); /* nothing running: no effect on the next */
+  CHECK_EQ_INT(cuobj_server_submit_put(sv.s, "k", sv.b, 0, 0x1000, 4096, tok, ch, 7), 0);
+  struct pollfd pf = {.fd = cuobj_server_completion_fd(sv.s), .events = POLLIN};
   CHECK(poll(&pf, 1, handshake ? 1000 : 3000) == 0); /* longer than the io timeout: still alive */
-  CHECK_EQ_INT(cuobj_server_free_channel(s, ch), -EBUSY);
-  CHECK_EQ_INT(cuobj_server_cancel_channel(s, ch), 0);
+  CHECK_EQ_INT(cuobj_server_free_channel(sv.s, ch), -EBUSY);
+  CHECK_EQ_INT(cuobj_server_cancel_channel(sv.s, ch), 0);
   CHECK(poll(&pf, 1, 5000) == 1);
   cuobj_async_event_t ev[2];
-  CHECK_EQ_INT(cuobj_server_poll_completions(s, ev, 2), 1);
+  CHECK_EQ_INT(cuobj_server_poll_completions(sv.s, ev, 2), 1);
   CHECK(ev[0].user_tag == 7);
   CHECK_EQ_INT(ev[0].status, -ECANCELED);
-  CHECK_EQ_INT(cuobj_server_free_channel(s, ch), 0);
-  CHECK_EQ_INT(cuobj_server_cancel_channel(s, ch), -EINVAL); /* freed */
-  CHECK_EQ_INT(cuobj_server_deregister_buffer(s, b), 0);
+  CHECK_EQ_INT(cuobj_server_free_channel(sv.s, ch), 0);
+  CHECK_EQ_INT(cuobj_server_cancel_channel(sv.s, ch), -EINVAL); /* freed */
+  CHECK_EQ_INT(cuobj_server_deregister_buffer(sv.s, sv.b), 0);
   sv.b = NULL;
   served_close(&sv);
   pthread_join(th, NULL); /* the agent saw its socket shut down */
@@ -222,16 +222,7 @@ static void allocate_until_none(void) {
   cuobj_server_destroy(s);
 }
 
-int main(int argc, char **argv) {
-  static const test_case_t cases[] = {
-      {"sixteen_sync_threads_direct", sync_threads_direct},
-      {"sixteen_sync_threads_tcp", sync_threads_tcp},
-      {"twenty_async_channels_direct", async_direct},
-      {"twenty_async_channels_tcp", async_tcp},
-      {"busy_channel_refused", busy_channel_refused},
-      {"allocate_until_none", allocate_until_none},
-      {"cancel_trickling_transfer", cancel_trickling_transfer},
-      {"cancel_trickling_handshake", cancel_trickling_handshake},
-  };
-  return run_cases(cases, sizeof cases / sizeof cases[0], argc, argv);
-}
+TEST_MAIN({"sixteen_sync_threads_direct", sync_threads_direct}, {"sixteen_sync_threads_tcp", sync_threads_tcp},
+          {"twenty_async_channels_direct", async_direct}, {"twenty_async_channels_tcp", async_tcp},
+          CASE(busy_channel_refused), CASE(allocate_until_none), CASE(cancel_trickling_transfer),
+          CASE(cancel_trickling_handshake))

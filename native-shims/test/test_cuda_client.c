@@ -232,15 +232,5 @@ static void destroy_releases_cuda_resources(void) {
   CHECK_EQ_INT(fake_live(), 0);
 }
 
-int main(int argc, char **argv) {
-  static const test_case_t cases[] = {
-      {"round_trip_direct", round_trip_direct},
-      {"round_trip_tcp", round_trip_tcp},
-      {"caller_device_pointer", caller_device_pointer},
-      {"clear_errors", clear_errors},
-      {"copy_fault_mid_stage", copy_fault_mid_stage},
-      {"unpinned_twin_still_moves_bytes", unpinned_twin_still_moves_bytes},
-      {"destroy_releases_cuda_resources", destroy_releases_cuda_resources},
-  };
-  return run_cases(cases, sizeof cases / sizeof cases[0], argc, argv);
-}
+TEST_MAIN(CASE(round_trip_direct), CASE(round_trip_tcp), CASE(caller_device_pointer), CASE(clear_errors),
+          CASE(copy_fault_mid_stage), CASE(unpinned_twin_still_moves_bytes), CASE(destroy_releases_cuda_resources))

@@ -101,10 +101,4 @@ static void run_cuobj_client(void) {
 static void host_client_hooks_reach_the_provider(void) { with_recording_plugin(run_host_client); }
 static void cuobj_client_sits_on_the_provider_client(void) { with_recording_plugin(run_cuobj_client); }
 
-int main(int argc, char **argv) {
-  static const test_case_t cases[] = {
-      {"host_client_hooks_reach_the_provider", host_client_hooks_reach_the_provider},
-      {"cuobj_client_sits_on_the_provider_client", cuobj_client_sits_on_the_provider_client},
-  };
-  return run_cases(cases, sizeof cases / sizeof cases[0], argc, argv);
-}
+TEST_MAIN(CASE(host_client_hooks_reach_the_provider), CASE(cuobj_client_sits_on_the_provider_client))

@@ -349,17 +349,7 @@ static void unprivileged_same_uid_direct(void) {
   CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
-int main(int argc, char **argv) {
-  static const test_case_t cases[] = {
-      {"setuid_exec_after_proof_put", setuid_exec_after_proof_put},
-      {"setuid_exec_after_proof_get", setuid_exec_after_proof_get},
-      {"setuid_exec_without_opt_in", setuid_exec_without_opt_in},
-      {"same_uid_exec_after_proof_put", same_uid_exec_after_proof_put},
-      {"same_uid_exec_after_proof_get", same_uid_exec_after_proof_get},
-      {"root_gateway_nobody_client_uses_tcp", root_gateway_nobody_client_uses_tcp},
-      {"root_gateway_nobody_client_opt_in_direct", root_gateway_nobody_client_opt_in_direct},
-      {"non_dumpable_client_refused_even_with_opt_in", non_dumpable_client_refused_even_with_opt_in},
-      {"unprivileged_same_uid_direct", unprivileged_same_uid_direct},
-  };
-  return run_cases(cases, sizeof cases / sizeof cases[0], argc, argv);
-}
+TEST_MAIN(CASE(setuid_exec_after_proof_put), CASE(setuid_exec_after_proof_get), CASE(setuid_exec_without_opt_in),
+          CASE(same_uid_exec_after_proof_put), CASE(same_uid_exec_after_proof_get),
+          CASE(root_gateway_nobody_client_uses_tcp), CASE(root_gateway_nobody_client_opt_in_direct),
+          CASE(non_dumpable_client_refused_even_with_opt_in), CASE(unprivileged_same_uid_direct))

@@ -200,11 +200,5 @@ static void replayed_gateway_proof_refused(void) {
   rig_close(&r);
 }
 
-int main(int argc, char **argv) {
-  static const test_case_t cases[] = {
-      {"impostor_gets_no_key_material", impostor_gets_no_key_material},
-      {"wrong_key_gateway_refused_by_agent", wrong_key_gateway_refused_by_agent},
-      {"replayed_gateway_proof_refused", replayed_gateway_proof_refused},
-  };
-  return run_cases(cases, sizeof cases / sizeof cases[0], argc, argv);
-}
+TEST_MAIN(CASE(impostor_gets_no_key_material), CASE(wrong_key_gateway_refused_by_agent),
+          CASE(replayed_gateway_proof_refused))

@@ -360,21 +360,10 @@ static void gpu_stage_failure(void) {
   gpu_close(&g);
 }
 
-int main(int argc, char **argv) {
-  static const test_case_t cases[] = {
-      {"direct_progressive_upload", direct_progressive_upload},
-      {"tcp_progressive_upload", tcp_progressive_upload},
-      {"direct_concurrent_lanes", direct_concurrent_lanes},
-      {"tcp_concurrent_lanes", tcp_concurrent_lanes},
-      {"direct_stall_and_hostile_word", direct_stall_and_hostile},
-      {"tcp_stall_and_hostile_word", tcp_stall_and_hostile},
-      {"direct_landed_prefix_out_of_order", direct_landed_prefix},
-      {"tcp_landed_prefix_out_of_order", tcp_landed_prefix},
-      {"direct_cancel_while_gated", direct_cancel_while_gated},
-      {"tcp_cancel_while_gated", tcp_cancel_while_gated},
-      {"direct_gpu_overlapped_staging", direct_gpu_overlap},
-      {"tcp_gpu_overlapped_staging", tcp_gpu_overlap},
-      {"gpu_staging_failure_fails_the_gate", gpu_stage_failure},
-  };
-  return run_cases(cases, sizeof cases / sizeof cases[0], argc, argv);
-}
+TEST_MAIN(CASE(direct_progressive_upload), CASE(tcp_progressive_upload), CASE(direct_concurrent_lanes),
+          CASE(tcp_concurrent_lanes), {"direct_stall_and_hostile_word", direct_stall_and_hostile},
+          {"tcp_stall_and_hostile_word", tcp_stall_and_hostile},
+          {"direct_landed_prefix_out_of_order", direct_landed_prefix},
+          {"tcp_landed_prefix_out_of_order", tcp_landed_prefix}, CASE(direct_cancel_while_gated),
+          CASE(tcp_cancel_while_gated), {"direct_gpu_overlapped_staging", direct_gpu_overlap},
+          {"tcp_gpu_overlapped_staging", tcp_gpu_overlap}, {"gpu_staging_failure_fails_the_gate", gpu_stage_failure})

@@ -290,13 +290,5 @@ static void server_survives_bad_agent(void) {
   }
 }
 
-int main(int argc, char **argv) {
-  static const test_case_t cases[] = {
-      {"agent_refuses_truncated_and_malformed", agent_refuses_truncated_and_malformed},
-      {"cookie_proof_required_for_direct", cookie_proof_required_for_direct},
-      {"agent_withdraws_direct", agent_withdraws_direct},
-      {"eperm_falls_back_to_tcp", eperm_falls_back_to_tcp},
-      {"server_survives_bad_agent", server_survives_bad_agent},
-  };
-  return run_cases(cases, sizeof cases / sizeof cases[0], argc, argv);
-}
+TEST_MAIN(CASE(agent_refuses_truncated_and_malformed), CASE(cookie_proof_required_for_direct),
+          CASE(agent_withdraws_direct), CASE(eperm_falls_back_to_tcp), CASE(server_survives_bad_agent))

@@ -161,16 +161,6 @@ static void deregistered_region(int direct) {
 static void deregistered_direct(void) { deregistered_region(1); }
 static void deregistered_tcp(void) { deregistered_region(0); }
 
-int main(int argc, char **argv) {
-  static const test_case_t cases[] = {
-      {"out_of_region_direct", out_of_region_direct},
-      {"out_of_region_tcp", out_of_region_tcp},
-      {"wrong_rkey_direct", wrong_rkey_direct},
-      {"wrong_rkey_tcp", wrong_rkey_tcp},
-      {"wrong_dc_key", wrong_dc_key},
-      {"server_side_checks", server_side_checks},
-      {"deregistered_region_direct", deregistered_direct},
-      {"deregistered_region_tcp", deregistered_tcp},
-  };
-  return run_cases(cases, sizeof cases / sizeof cases[0], argc, argv);
-}
+TEST_MAIN(CASE(out_of_region_direct), CASE(out_of_region_tcp), CASE(wrong_rkey_direct), CASE(wrong_rkey_tcp),
+          CASE(wrong_dc_key), CASE(server_side_checks), {"deregistered_region_direct", deregistered_direct},
+          {"deregistered_region_tcp", deregistered_tcp})

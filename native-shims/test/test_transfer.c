@@ -208,12 +208,7 @@ static void fields_and_messages(int direct) {
 static void direct_fields(void) { fields_and_messages(1); }
 static void tcp_fields(void) { fields_and_messages(0); }
 
-int main(int argc, char **argv) {
-  static const test_case_t cases[] = {
-      {"direct_random_sizes_offsets", direct_random}, {"tcp_random_sizes_offsets", tcp_random},
-      {"direct_large_multi_frame", direct_large},     {"tcp_large_multi_frame", tcp_large},
-      {"direct_async_completions", direct_async},     {"tcp_async_completions", tcp_async},
-      {"direct_fields_and_messages", direct_fields},  {"tcp_fields_and_messages", tcp_fields},
-  };
-  return run_cases(cases, sizeof cases / sizeof cases[0], argc, argv);
-}
+TEST_MAIN({"direct_random_sizes_offsets", direct_random}, {"tcp_random_sizes_offsets", tcp_random},
+          {"direct_large_multi_frame", direct_large},     {"tcp_large_multi_frame", tcp_large},
+          {"direct_async_completions", direct_async},     {"tcp_async_completions", tcp_async},
+          {"direct_fields_and_messages", direct_fields},  {"tcp_fields_and_messages", tcp_fields})
