@@ -66,22 +66,24 @@ static int r_last_error(void) { return 0; }
 static const char *r_name(int e) { return e == 700 ? "cudaErrorIllegalAddress" : "cudaErrorOther"; }
 static const char *r_string(int e) { return e == 700 ? "an illegal memory access was encountered" : "other"; }
 
-/* The recording fake as a device table (members it does not name are zero). */
-static const vgw_cuda_api_t RECORDING_API = {
-    .origin = "recording fake",
-    .runtime_get_version = r_ok_int,
-    .get_device_count = r_ok_int,
-    .set_device = r_set_device,
-    .host_register = r_register,
-    .host_unregister = r_unregister,
-    .stream_create = r_stream_create,
-    .stream_destroy = r_stream_destroy,
-    .stream_synchronize = r_sync,
-    .memcpy_async = r_copy,
-    .get_last_error = r_last_error,
-    .error_name = r_name,
-    .error_string = r_string,
-};
+static vgw_cuda_api_t recording_api(void) {
+  vgw_cuda_api_t a;
+  memset(&a, 0, sizeof a);
+  strcpy(a.origin, "recording fake");
+  a.runtime_get_version = r_ok_int;
+  a.get_device_count = r_ok_int;
+  a.set_device = r_set_device;
+  a.host_register = r_register;
+  a.host_unregister = r_unregister;
+  a.stream_create = r_stream_create;
+  a.stream_destroy = r_stream_destroy;
+  a.stream_synchronize = r_sync;
+  a.memcpy_async = r_copy;
+  a.get_last_error = r_last_error;
+  a.error_name = r_name;
+  a.error_string = r_string;
+  return a;
+}
 
 /* Fake addresses: only their arithmetic matters, the table never dereferences them. */
 #define DEV ((void *)(uintptr_t)0x100000000ull)
@@ -118,7 +120,7 @@ static void expect_plan(int from, size_t off, size_t size, size_t chunk, unsigne
 }
 
 static void chunks_cover_range_round_robin(void) {
-  vgw_cuda_api_t api = RECORDING_API;
+  vgw_cuda_api_t api = recording_api();
   vgw_staging_t *s = make(&api, 10u << 20, 1u << 20, 3);
   CHECK_EQ_INT(R.streams_created, 3);
   CHECK_EQ_INT(vgw_staging_pinned(s), 1);
@@ -137,7 +139,7 @@ static void chunks_cover_range_round_robin(void) {
 }
 
 static void even_split_when_chunk_is_zero(void) {
-  vgw_cuda_api_t api = RECORDING_API;
+  vgw_cuda_api_t api = recording_api();
   vgw_staging_t *s = make(&api, 1000, 0, 4);
   CHECK_EQ_INT(vgw_staging_copy(s, VGW_STAGE_TO_HOST, 0, 1000), 0);
   expect_plan(0, 0, 1000, 250, 4, 1);
@@ -149,7 +151,7 @@ static void even_split_when_chunk_is_zero(void) {
 }
 
 static void copy_failure_stops_waits_and_maps(void) {
-  vgw_cuda_api_t api = RECORDING_API;
+  vgw_cuda_api_t api = recording_api();
   vgw_staging_t *s = make(&api, 8u << 20, 1u << 20, 2);
   R.fail_copy_at = 4;
   R.fail_copy_code = 700;
@@ -166,7 +168,7 @@ static void copy_failure_stops_waits_and_maps(void) {
 }
 
 static void sync_failure_is_reported(void) {
-  vgw_cuda_api_t api = RECORDING_API;
+  vgw_cuda_api_t api = recording_api();
   vgw_staging_t *s = make(&api, 4096, 0, 2);
   R.fail_sync_code = 2;
   CHECK_EQ_INT(vgw_staging_copy(s, VGW_STAGE_TO_DEVICE, 0, 4096), -ENOMEM);
@@ -177,7 +179,7 @@ static void sync_failure_is_reported(void) {
 }
 
 static void range_and_argument_checks(void) {
-  vgw_cuda_api_t api = RECORDING_API;
+  vgw_cuda_api_t api = recording_api();
   vgw_staging_t *s = make(&api, 4096, 0, 1);
   CHECK_EQ_INT(vgw_staging_copy(s, VGW_STAGE_TO_HOST, 0, 4097), -EINVAL);
   CHECK_EQ_INT(vgw_staging_copy(s, VGW_STAGE_TO_HOST, 4096, 1), -EINVAL);
@@ -193,7 +195,7 @@ static void range_and_argument_checks(void) {
 }
 
 static void pageable_twin_when_pinning_fails(void) {
-  vgw_cuda_api_t api = RECORDING_API;
+  vgw_cuda_api_t api = recording_api();
   R.fail_register = 1;
   vgw_staging_t *s = make(&api, 1u << 20, 0, 1);
   CHECK_EQ_INT(vgw_staging_pinned(s), 0);
@@ -203,7 +205,7 @@ static void pageable_twin_when_pinning_fails(void) {
 }
 
 static void stream_failure_releases_what_was_made(void) {
-  vgw_cuda_api_t api = RECORDING_API;
+  vgw_cuda_api_t api = recording_api();
   R.fail_stream_at = 3;
   vgw_staging_params_t p = {0, 4};
   CHECK(vgw_staging_create(&api, 0, DEV, HOST, 4096, &p) == NULL);
@@ -239,7 +241,7 @@ static void loader_names_what_it_tried(void) {
   CHECK(a != NULL && a == vgw_cuda_load(fake_cudart_path()));
   CHECK(a->device_properties != NULL && a->driver_get_version != NULL);
   /* a test table wins over every library */
-  vgw_cuda_api_t rec = RECORDING_API;
+  vgw_cuda_api_t rec = recording_api();
   vgw_cuda_set_test_api(&rec);
   CHECK(vgw_cuda_load("/nonexistent") == &rec);
   vgw_cuda_set_test_api(NULL);
