@@ -176,13 +176,11 @@ static void oversized_frames(void) {
   rig_open(&r, 0, big, 1 << 20);
   paint(&r);
   memset(rig_region(&r), 0x11, big);
-  uint16_t port = (uint16_t)rdma_host_client_agent_port(r.cli);
-  uint64_t base = (uint64_t)(uintptr_t)rig_region(&r);
-  uint32_t rkey = rdma_host_mr_rkey(r.mr);
+  const agent_target_t at = agent_target(&r);
 
   /* 1. a DATA frame one byte over the 64 MiB limit, inside a WRITE whose window would hold it */
-  int fd = session(port);
-  CHECK_EQ_INT(agent_ask(fd, SNIC_WRITE_REQ, rkey, base, big, 0).status, 0);
+  int fd = session(at.port);
+  CHECK_EQ_INT(agent_ask(fd, SNIC_WRITE_REQ, at.rkey, at.base, big, 0).status, 0);
   snic_hdr_t d = snic_hdr_make(SNIC_DATA);
   d.length = (uint64_t)SNIC_MAX_FRAME + 1;
   CHECK_EQ_INT(sock_send_hdr(fd, &d, NULL, 0), 0);
@@ -191,8 +189,8 @@ static void oversized_frames(void) {
   /* 2. DATA longer than the whole window, and of length 2^64-1 */
   uint64_t lens[] = {big + 1, ~0ull};
   for (size_t i = 0; i < 2; i++) {
-    fd = session(port);
-    CHECK_EQ_INT(agent_ask(fd, SNIC_WRITE_REQ, rkey, base, 4096, 0).status, 0);
+    fd = session(at.port);
+    CHECK_EQ_INT(agent_ask(fd, SNIC_WRITE_REQ, at.rkey, at.base, 4096, 0).status, 0);
     d.length = lens[i];
     CHECK_EQ_INT(sock_send_hdr(fd, &d, NULL, 0), 0);
     expect_error_then_eof(fd);
@@ -200,11 +198,11 @@ static void oversized_frames(void) {
 
   /* 3. requests of 2^64-1 bytes, or ending past 2^64: clean -ERANGE, connection still usable;
    *    a frame size of 2^64-1 is clamped, not trusted */
-  fd = session(port);
-  CHECK_EQ_INT(agent_ask(fd, SNIC_READ_REQ, rkey, base, ~0ull, 0).status, -ERANGE);
-  CHECK_EQ_INT(agent_ask(fd, SNIC_WRITE_REQ, rkey, base + 16, ~0ull - 8, 0).status, -ERANGE);
-  CHECK_EQ_INT(agent_ask(fd, SNIC_READ_REQ, rkey, ~0ull - 8, 16, 0).status, -ERANGE);
-  snic_hdr_t rr = agent_ask(fd, SNIC_READ_REQ, rkey, base, 16, ~0ull);
+  fd = session(at.port);
+  CHECK_EQ_INT(agent_ask(fd, SNIC_READ_REQ, at.rkey, at.base, ~0ull, 0).status, -ERANGE);
+  CHECK_EQ_INT(agent_ask(fd, SNIC_WRITE_REQ, at.rkey, at.base + 16, ~0ull - 8, 0).status, -ERANGE);
+  CHECK_EQ_INT(agent_ask(fd, SNIC_READ_REQ, at.rkey, ~0ull - 8, 16, 0).status, -ERANGE);
+  snic_hdr_t rr = agent_ask(fd, SNIC_READ_REQ, at.rkey, at.base, 16, ~0ull);
   CHECK_EQ_INT(rr.status, 0);
   CHECK_EQ_INT(sock_recv_hdr(fd, &d), 0);
   CHECK_EQ_INT(d.type, SNIC_DATA);
@@ -215,12 +213,12 @@ static void oversized_frames(void) {
   close(fd);
 
   /* 4. a PROVE claiming a huge payload, and DATA outside any request */
-  fd = session(port);
+  fd = session(at.port);
   snic_hdr_t p = snic_hdr_make(SNIC_PROVE);
   p.length = 1ull << 40;
   CHECK_EQ_INT(sock_send_hdr(fd, &p, NULL, 0), 0);
   expect_error_then_eof(fd);
-  fd = session(port);
+  fd = session(at.port);
   d.length = 16;
   CHECK_EQ_INT(sock_send_hdr(fd, &d, NULL, 0), 0);
   expect_error_then_eof(fd);
@@ -254,11 +252,7 @@ static void unharmed(int direct) {
   CHECK_EQ_INT(stats_of(r.srv).connects, 1); /* clean refusals kept the cached connection */
 
   /* a second gateway with the wrong DC key, and a raw peer breaking the protocol */
-  cuobj_rdma_tunables_t tun;
-  cuobj_server_tunables_default(&tun);
-  tun.dc_key = DC_KEY ^ 1;
-  cuobj_server_t *other = cuobj_server_create_with_config(NULL, 0, CUOBJ_PROTO_RDMA_DC_V1, &tun);
-  CHECK(other != NULL);
+  cuobj_server_t *other = keyed_server(DC_KEY ^ 1);
   cuobj_rdma_buffer_t *ob = cuobj_server_register_buffer(other, r.smem, r.smem_size);
   mint(r.cli, r.mr, 0, REG, CUOBJ_OP_GET, tok);
   CHECK_EQ_INT(cuobj_server_handle_get(other, "k", ob, base, REG, tok, 0), -EACCES);
@@ -277,13 +271,5 @@ static void unharmed(int direct) {
 static void unharmed_tcp(void) { unharmed(0); }
 static void unharmed_direct(void) { unharmed(1); }
 
-int main(int argc, char **argv) {
-  static const test_case_t cases[] = {
-      {"agent_frames", agent_frames},
-      {"oversized_frames", oversized_frames},
-      {"refusals_leave_peer_unharmed_tcp", unharmed_tcp},
-      {"refusals_leave_peer_unharmed_direct", unharmed_direct},
-  };
-  fuzz_args(argc, argv);
-  return run_cases(cases, sizeof cases / sizeof cases[0], argc > 2 ? 2 : argc, argv);
-}
+FUZZ_MAIN(CASE(agent_frames), CASE(oversized_frames), {"refusals_leave_peer_unharmed_tcp", unharmed_tcp},
+          {"refusals_leave_peer_unharmed_direct", unharmed_direct})

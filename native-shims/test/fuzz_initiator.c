@@ -235,11 +235,4 @@ static void agent_naming_another_pid(void) {
   cuobj_server_destroy(s);
 }
 
-int main(int argc, char **argv) {
-  static const test_case_t cases[] = {
-      {"hostile_agent", hostile_agent},
-      {"agent_naming_another_pid", agent_naming_another_pid},
-  };
-  fuzz_args(argc, argv);
-  return run_cases(cases, sizeof cases / sizeof cases[0], argc > 2 ? 2 : argc, argv);
-}
+FUZZ_MAIN(CASE(hostile_agent), CASE(agent_naming_another_pid))

@@ -180,11 +180,4 @@ static void token_parse(void) {
   fuzz_report("token_parse", runs);
 }
 
-int main(int argc, char **argv) {
-  static const test_case_t cases[] = {
-      {"wire_header", wire_header},
-      {"token_parse", token_parse},
-  };
-  fuzz_args(argc, argv);
-  return run_cases(cases, sizeof cases / sizeof cases[0], argc > 2 ? 2 : argc, argv);
-}
+FUZZ_MAIN(CASE(wire_header), CASE(token_parse))

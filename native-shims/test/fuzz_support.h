@@ -22,6 +22,14 @@ static inline void fuzz_args(int argc, char **argv) {
   if (argc > 2) fuzz_argv_runs = strtoull(argv[2], NULL, 10);
 }
 
+/* main() of a fuzz driver: like TEST_MAIN, but argv[2] is the iteration count (see above). */
+#define FUZZ_MAIN(...)                                                                     \
+  int main(int argc, char **argv) {                                                        \
+    static const test_case_t cases_[] = {__VA_ARGS__};                                     \
+    fuzz_args(argc, argv);                                                                 \
+    return run_cases(cases_, sizeof cases_ / sizeof cases_[0], argc > 2 ? 2 : argc, argv); \
+  }
+
 /* Iterations for a case: argv, then $FUZZ_RUNS, then the CI-sized default. */
 static inline uint64_t fuzz_runs(uint64_t ci_default) {
   clock_gettime(CLOCK_MONOTONIC, &fuzz_t0);

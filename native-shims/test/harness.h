@@ -40,6 +40,15 @@ typedef struct test_case {
 /* Run a case table per argv (see above). Returns the process exit code. */
 int run_cases(const test_case_t *cases, size_t n, int argc, char **argv);
 
+/* A case whose name is its function's name. */
+#define CASE(fn) {#fn, fn}
+/* The whole main() of a test binary: TEST_MAIN(CASE(fn), {"name", fn}, ...) runs that table. */
+#define TEST_MAIN(...)                                                       \
+  int main(int argc, char **argv) {                                          \
+    static const test_case_t cases_[] = {__VA_ARGS__};                       \
+    return run_cases(cases_, sizeof cases_ / sizeof cases_[0], argc, argv); \
+  }
+
 /* Skip the running case with a reason (exit 77, which the wrapper reports as skipped). */
 void skip_case(const char *reason) __attribute__((noreturn));
 

@@ -18,11 +18,12 @@ void served_open(served_t *sv, int direct, uint32_t io_timeout_ms, size_t size) 
   CHECK(sv->b != NULL);
 }
 
-void served_close(served_t *sv) {
-  if (sv->b != NULL) cuobj_server_deregister_buffer(sv->s, sv->b);
+int served_close(served_t *sv) {
+  int rc = sv->b != NULL ? cuobj_server_deregister_buffer(sv->s, sv->b) : 0;
   cuobj_server_free_host_buffer(sv->s, sv->mem);
   cuobj_server_destroy(sv->s);
   memset(sv, 0, sizeof *sv);
+  return rc;
 }
 
 int loopback_listen(uint16_t *port) {
@@ -63,4 +64,19 @@ void rig_put_checked(rig_t *r, size_t len, uint64_t seed, char tok[TOKEN_CAP]) {
   test_fill(rig_region(r), len, seed);
   CHECK_EQ_INT(cuobj_server_handle_put(r->srv, "k", r->sbuf, base, len, tok, 0), (int64_t)len);
   CHECK(memcmp(r->smem, rig_region(r), len) == 0);
+}
+
+cuobj_server_t *keyed_server(uint64_t dc_key) {
+  cuobj_rdma_tunables_t t;
+  cuobj_server_tunables_default(&t);
+  t.dc_key = dc_key;
+  cuobj_server_t *s = cuobj_server_create_with_config(NULL, 0, CUOBJ_PROTO_RDMA_DC_V1, &t);
+  CHECK(s != NULL);
+  return s;
+}
+
+agent_target_t agent_target(const rig_t *r) {
+  return (agent_target_t){.port = (uint16_t)rdma_host_client_agent_port(r->cli),
+                          .base = (uint64_t)(uintptr_t)rig_region(r),
+                          .rkey = rdma_host_mr_rkey(r->mr)};
 }

@@ -18,29 +18,51 @@ static void versions_agree(void) {
   CHECK((VGW_SHIM_ABI_VERSION >> 16) == 1);
 }
 
-#define EXPECT_FIELD(T, F) CHECK_EQ_INT(vgw_shim_layout_offsetof(#T, #F), offsetof(T, F))
+/* Sizes: what the layout table says must be `abi` bytes and, where `compiler` is not 0, what this
+ * compiler makes of the type too. Fields: the table's offset must be the compiler's. */
+static const struct {
+  const char *type;
+  size_t compiler, abi;
+} LAYOUT_SIZES[] = {
+    {"cuobj_token_t", sizeof(cuobj_token_t), 56},
+    {"cuobj_rdma_tunables_t", sizeof(cuobj_rdma_tunables_t), 88},
+    {"cuobj_async_event_t", 0, 16},
+    {"cuobj_server_stats_t", 0, 64},
+    {"rdma_host_client_config_t", sizeof(rdma_host_client_config_t), 56},
+};
+#define FIELD(T, F) {#T, #F, offsetof(T, F)}
+static const struct {
+  const char *type, *field;
+  size_t offset;
+} LAYOUT_FIELDS[] = {
+    FIELD(cuobj_token_t, addr),
+    FIELD(cuobj_token_t, dctn),
+    FIELD(cuobj_token_t, gid),
+    FIELD(cuobj_token_t, override_size),
+    FIELD(cuobj_rdma_tunables_t, dc_key),
+    FIELD(cuobj_rdma_tunables_t, allow_direct),
+    FIELD(cuobj_rdma_tunables_t, direct_privileged),
+    FIELD(cuobj_async_event_t, status),
+    FIELD(cuobj_server_stats_t, failed_transfers),
+    FIELD(rdma_host_client_config_t, agent_addr),
+    FIELD(rdma_host_client_config_t, dc_key),
+    FIELD(rdma_host_client_config_t, io_timeout_ms),
+};
+#undef FIELD
 
 static void layout_table_matches_compiler(void) {
-  CHECK_EQ_INT(vgw_shim_layout_sizeof("cuobj_token_t"), sizeof(cuobj_token_t));
-  CHECK_EQ_INT(sizeof(cuobj_token_t), 56);
-  EXPECT_FIELD(cuobj_token_t, addr);
-  EXPECT_FIELD(cuobj_token_t, dctn);
-  EXPECT_FIELD(cuobj_token_t, gid);
-  EXPECT_FIELD(cuobj_token_t, override_size);
-  CHECK_EQ_INT(vgw_shim_layout_sizeof("cuobj_rdma_tunables_t"), sizeof(cuobj_rdma_tunables_t));
-  CHECK_EQ_INT(sizeof(cuobj_rdma_tunables_t), 88);
-  EXPECT_FIELD(cuobj_rdma_tunables_t, dc_key);
-  EXPECT_FIELD(cuobj_rdma_tunables_t, allow_direct);
-  EXPECT_FIELD(cuobj_rdma_tunables_t, direct_privileged);
-  CHECK_EQ_INT(vgw_shim_layout_sizeof("cuobj_async_event_t"), 16);
-  EXPECT_FIELD(cuobj_async_event_t, status);
-  CHECK_EQ_INT(vgw_shim_layout_sizeof("cuobj_server_stats_t"), 64);
-  EXPECT_FIELD(cuobj_server_stats_t, failed_transfers);
-  CHECK_EQ_INT(vgw_shim_layout_sizeof("rdma_host_client_config_t"), sizeof(rdma_host_client_config_t));
-  CHECK_EQ_INT(sizeof(rdma_host_client_config_t), 56);
-  EXPECT_FIELD(rdma_host_client_config_t, agent_addr);
-  EXPECT_FIELD(rdma_host_client_config_t, dc_key);
-  EXPECT_FIELD(rdma_host_client_config_t, io_timeout_ms);
+  for (size_t i = 0; i < sizeof LAYOUT_SIZES / sizeof LAYOUT_SIZES[0]; i++) {
+    const char *type = LAYOUT_SIZES[i].type;
+    size_t abi = LAYOUT_SIZES[i].abi, compiler = LAYOUT_SIZES[i].compiler;
+    if (vgw_shim_layout_sizeof(type) != abi || (compiler != 0 && compiler != abi)) fprintf(stderr, "size of %s:\n", type);
+    CHECK_EQ_INT(vgw_shim_layout_sizeof(type), abi);
+    if (compiler != 0) CHECK_EQ_INT(compiler, abi);
+  }
+  for (size_t i = 0; i < sizeof LAYOUT_FIELDS / sizeof LAYOUT_FIELDS[0]; i++) {
+    const char *type = LAYOUT_FIELDS[i].type, *field = LAYOUT_FIELDS[i].field;
+    if (vgw_shim_layout_offsetof(type, field) != LAYOUT_FIELDS[i].offset) fprintf(stderr, "offset of %s.%s:\n", type, field);
+    CHECK_EQ_INT(vgw_shim_layout_offsetof(type, field), LAYOUT_FIELDS[i].offset);
+  }
   CHECK(vgw_shim_layout_sizeof("nope") == SIZE_MAX);
   CHECK(vgw_shim_layout_offsetof("cuobj_token_t", "nope") == SIZE_MAX);
   CHECK(vgw_shim_layout_offsetof("cuobj_token_t", NULL) == SIZE_MAX);
@@ -173,14 +195,5 @@ static void ceiling_probes_run(void) {
   CHECK(vgw_shim_bench_memcpy_gbps(0, 3) == -EINVAL);
 }
 
-int main(int argc, char **argv) {
-  static const test_case_t cases[] = {
-      {"versions_agree", versions_agree},
-      {"layout_table_matches_compiler", layout_table_matches_compiler},
-      {"providers_and_not_built", providers_and_not_built},
-      {"config_validation", config_validation},
-      {"gpu_client_host_path", gpu_client_host_path},
-      {"ceiling_probes_run", ceiling_probes_run},
-  };
-  return run_cases(cases, sizeof cases / sizeof cases[0], argc, argv);
-}
+TEST_MAIN(CASE(versions_agree), CASE(layout_table_matches_compiler), CASE(providers_and_not_built),
+          CASE(config_validation), CASE(gpu_client_host_path), CASE(ceiling_probes_run))

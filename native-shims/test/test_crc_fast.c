@@ -65,11 +65,4 @@ static void reports_path(void) {
   CHECK(a == 0 || a == 1);
 }
 
-int main(int argc, char **argv) {
-  static const test_case_t cases[] = {
-      {"check_values", check_values},
-      {"matches_bytewise", matches_bytewise},
-      {"reports_path", reports_path},
-  };
-  return run_cases(cases, sizeof cases / sizeof cases[0], argc, argv);
-}
+TEST_MAIN(CASE(check_values), CASE(matches_bytewise), CASE(reports_path))

@@ -11,29 +11,12 @@
 #include "cuobjclient_wrapper.h"
 #include "cuobjserver_wrapper.h"
 #include "harness.h"
+#include "harness_channel.h"
 #include "harness_cuda.h"
 #include "harness_softnic.h"
 
 #define SIZE (6u << 20)
 
-typedef struct gw {
-  cuobj_server_t *srv;
-  uint8_t *mem;
-  cuobj_rdma_buffer_t *buf;
-} gw_t;
-
-static void gw_open(gw_t *g, int direct) {
-  g->srv = test_server(direct, 5000);
-  g->mem = cuobj_server_alloc_host_buffer(g->srv, SIZE);
-  g->buf = cuobj_server_register_buffer(g->srv, g->mem, SIZE);
-  CHECK(g->mem && g->buf);
-}
-
-static void gw_close(gw_t *g) {
-  CHECK_EQ_INT(cuobj_server_deregister_buffer(g->srv, g->buf), 0);
-  cuobj_server_free_host_buffer(g->srv, g->mem);
-  cuobj_server_destroy(g->srv);
-}
 
 static cuobj_client_t *client(int direct) {
   rdma_host_client_config_t c;
@@ -67,8 +50,8 @@ static void round_trip(int direct) {
   use_fake_cudart();
   cuobj_client_t *c = client(direct);
   CHECK_EQ_INT(cuobj_client_cuda_set_staging(c, 1u << 20, 3), 0); /* several chunks per copy */
-  gw_t g;
-  gw_open(&g, direct);
+  served_t g;
+  served_open(&g, direct, 5000, SIZE);
   void *dev = cuobj_client_alloc(c, SIZE, CUOBJ_MEMORY_CUDA_DEVICE);
   CHECK(dev != NULL);
   cuobj_client_mr_t *mr = cuobj_client_register(c, dev, SIZE, CUOBJ_MEMORY_CUDA_DEVICE);
@@ -87,7 +70,7 @@ static void round_trip(int direct) {
   uint64_t want = device_hash(c, dev, SIZE);
   CHECK_EQ_INT(cuobj_client_stage_to_host(c, mr, 0, SIZE), 0);
   memset(g.mem, 0, SIZE);
-  CHECK_EQ_INT(cuobj_server_handle_put(g.srv, "k", g.buf, t.addr, SIZE, tok, 0), SIZE);
+  CHECK_EQ_INT(cuobj_server_handle_put(g.s, "k", g.b, t.addr, SIZE, tok, 0), SIZE);
   CHECK(test_hash(g.mem, SIZE) == want);
   uint8_t *twin = cuobj_client_mr_staging_addr(mr);
   CHECK(twin != NULL && (uint64_t)(uintptr_t)twin == t.addr); /* the twin is what tokens name */
@@ -99,7 +82,7 @@ static void round_trip(int direct) {
   uint64_t sent = test_hash(g.mem, n);
   CHECK_EQ_INT(cuobj_client_token(c, mr, off, n, CUOBJ_OP_GET, tok, sizeof tok), 81);
   CHECK_EQ_INT(cuobj_token_parse(tok, &t), 0);
-  CHECK_EQ_INT(cuobj_server_handle_get(g.srv, "k", g.buf, t.addr, n, tok, 0), n);
+  CHECK_EQ_INT(cuobj_server_handle_get(g.s, "k", g.b, t.addr, n, tok, 0), n);
   uint8_t *back = malloc(SIZE);
   CHECK(back != NULL);
   /* not on the device until staged */
@@ -122,9 +105,9 @@ static void round_trip(int direct) {
   CHECK_EQ_INT(cuobj_client_deregister(c, mr), 0);
   CHECK_EQ_INT(cuobj_client_free(c, dev), 0);
   CHECK_EQ_INT(fake_live(), 0);
-  cuobj_server_stats_t st = stats_of(g.srv);
+  cuobj_server_stats_t st = stats_of(g.s);
   CHECK_EQ_INT(direct ? st.direct_transfers : st.tcp_transfers, 2);
-  gw_close(&g);
+  CHECK_EQ_INT(served_close(&g), 0);
   cuobj_client_destroy(c);
 }
 
@@ -218,8 +201,8 @@ static void unpinned_twin_still_moves_bytes(void) {
   use_fake_cudart();
   setenv("FAKE_CUDART_NO_PIN", "1", 1);
   cuobj_client_t *c = client(1);
-  gw_t g;
-  gw_open(&g, 1);
+  served_t g;
+  served_open(&g, 1, 5000, SIZE);
   void *dev = cuobj_client_alloc(c, SIZE, CUOBJ_MEMORY_CUDA_DEVICE);
   cuobj_client_mr_t *mr = cuobj_client_register(c, dev, SIZE, CUOBJ_MEMORY_CUDA_DEVICE);
   CHECK(mr != NULL);
@@ -230,9 +213,9 @@ static void unpinned_twin_still_moves_bytes(void) {
   cuobj_token_t t;
   CHECK_EQ_INT(cuobj_client_token(c, mr, 0, SIZE, CUOBJ_OP_PUT, tok, sizeof tok), 81);
   CHECK_EQ_INT(cuobj_token_parse(tok, &t), 0);
-  CHECK_EQ_INT(cuobj_server_handle_put(g.srv, "k", g.buf, t.addr, SIZE, tok, 0), SIZE);
+  CHECK_EQ_INT(cuobj_server_handle_put(g.s, "k", g.b, t.addr, SIZE, tok, 0), SIZE);
   CHECK(test_hash(g.mem, SIZE) == device_hash(c, dev, SIZE));
-  gw_close(&g);
+  CHECK_EQ_INT(served_close(&g), 0);
   cuobj_client_destroy(c);
 }
 
@@ -249,15 +232,5 @@ static void destroy_releases_cuda_resources(void) {
   CHECK_EQ_INT(fake_live(), 0);
 }
 
-int main(int argc, char **argv) {
-  static const test_case_t cases[] = {
-      {"round_trip_direct", round_trip_direct},
-      {"round_trip_tcp", round_trip_tcp},
-      {"caller_device_pointer", caller_device_pointer},
-      {"clear_errors", clear_errors},
-      {"copy_fault_mid_stage", copy_fault_mid_stage},
-      {"unpinned_twin_still_moves_bytes", unpinned_twin_still_moves_bytes},
-      {"destroy_releases_cuda_resources", destroy_releases_cuda_resources},
-  };
-  return run_cases(cases, sizeof cases / sizeof cases[0], argc, argv);
-}
+TEST_MAIN(CASE(round_trip_direct), CASE(round_trip_tcp), CASE(caller_device_pointer), CASE(clear_errors),
+          CASE(copy_fault_mid_stage), CASE(unpinned_twin_still_moves_bytes), CASE(destroy_releases_cuda_resources))

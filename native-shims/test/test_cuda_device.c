@@ -189,12 +189,5 @@ static void overlapped_round_trip(void) {
   cuobj_client_destroy(c);
 }
 
-int main(int argc, char **argv) {
-  static const test_case_t cases[] = {
-      {"client_allocated_round_trip", client_allocated_round_trip},
-      {"caller_allocated_round_trip", caller_allocated_round_trip},
-      {"real_errors_are_clear", real_errors_are_clear},
-      {"overlapped_round_trip", overlapped_round_trip},
-  };
-  return run_cases(cases, sizeof cases / sizeof cases[0], argc, argv);
-}
+TEST_MAIN(CASE(client_allocated_round_trip), CASE(caller_allocated_round_trip), CASE(real_errors_are_clear),
+          CASE(overlapped_round_trip))

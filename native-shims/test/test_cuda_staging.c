@@ -252,17 +252,7 @@ static void loader_names_what_it_tried(void) {
   }
 }
 
-int main(int argc, char **argv) {
-  static const test_case_t cases[] = {
-      {"chunks_cover_range_round_robin", chunks_cover_range_round_robin},
-      {"even_split_when_chunk_is_zero", even_split_when_chunk_is_zero},
-      {"copy_failure_stops_waits_and_maps", copy_failure_stops_waits_and_maps},
-      {"sync_failure_is_reported", sync_failure_is_reported},
-      {"range_and_argument_checks", range_and_argument_checks},
-      {"pageable_twin_when_pinning_fails", pageable_twin_when_pinning_fails},
-      {"stream_failure_releases_what_was_made", stream_failure_releases_what_was_made},
-      {"error_table", error_table},
-      {"loader_names_what_it_tried", loader_names_what_it_tried},
-  };
-  return run_cases(cases, sizeof cases / sizeof cases[0], argc, argv);
-}
+TEST_MAIN(CASE(chunks_cover_range_round_robin), CASE(even_split_when_chunk_is_zero),
+          CASE(copy_failure_stops_waits_and_maps), CASE(sync_failure_is_reported), CASE(range_and_argument_checks),
+          CASE(pageable_twin_when_pinning_fails), CASE(stream_failure_releases_what_was_made), CASE(error_table),
+          CASE(loader_names_what_it_tried))

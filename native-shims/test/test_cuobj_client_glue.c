@@ -23,10 +23,16 @@
 
 static const vgw_fx_client_record_t *recording(void) { return recording_plugin_record("vgw_fx_client_recording"); }
 
-static void run_host_client(void) {
+/* The default client configuration with the cuObject provider selected. */
+static rdma_host_client_config_t cuobj_config(void) {
   rdma_host_client_config_t cfg;
   rdma_host_client_config_default(&cfg);
   cfg.provider = VGW_PROVIDER_CUOBJ;
+  return cfg;
+}
+
+static void run_host_client(void) {
+  rdma_host_client_config_t cfg = cuobj_config();
   rdma_host_client_t *c = rdma_host_client_create(&cfg);
   CHECK(c != NULL);
   const vgw_fx_client_record_t *r = recording();
@@ -73,9 +79,7 @@ static void run_host_client(void) {
 }
 
 static void run_cuobj_client(void) {
-  rdma_host_client_config_t cfg;
-  rdma_host_client_config_default(&cfg);
-  cfg.provider = VGW_PROVIDER_CUOBJ;
+  rdma_host_client_config_t cfg = cuobj_config();
   cuobj_client_t *c = cuobj_client_create(&cfg);
   CHECK(c != NULL);
   const vgw_fx_client_record_t *r = recording();
@@ -97,10 +101,4 @@ static void run_cuobj_client(void) {
 static void host_client_hooks_reach_the_provider(void) { with_recording_plugin(run_host_client); }
 static void cuobj_client_sits_on_the_provider_client(void) { with_recording_plugin(run_cuobj_client); }
 
-int main(int argc, char **argv) {
-  static const test_case_t cases[] = {
-      {"host_client_hooks_reach_the_provider", host_client_hooks_reach_the_provider},
-      {"cuobj_client_sits_on_the_provider_client", cuobj_client_sits_on_the_provider_client},
-  };
-  return run_cases(cases, sizeof cases / sizeof cases[0], argc, argv);
-}
+TEST_MAIN(CASE(host_client_hooks_reach_the_provider), CASE(cuobj_client_sits_on_the_provider_client))

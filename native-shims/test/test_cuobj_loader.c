@@ -98,12 +98,5 @@ static void file_that_is_not_a_library_refused(void) {
   rmdir(dir);
 }
 
-int main(int argc, char **argv) {
-  static const test_case_t cases[] = {
-      {"no_plugin_names_the_vendor_library", no_plugin_names_the_vendor_library},
-      {"plugin_without_vendor_library_names_it", plugin_without_vendor_library_names_it},
-      {"plugin_of_another_abi_refused", plugin_of_another_abi_refused},
-      {"file_that_is_not_a_library_refused", file_that_is_not_a_library_refused},
-  };
-  return run_cases(cases, sizeof cases / sizeof cases[0], argc, argv);
-}
+TEST_MAIN(CASE(no_plugin_names_the_vendor_library), CASE(plugin_without_vendor_library_names_it),
+          CASE(plugin_of_another_abi_refused), CASE(file_that_is_not_a_library_refused))

@@ -97,14 +97,6 @@ static void load_sentence_always_names_a_library(void) {
   CHECK_EQ_INT(strlen(small), sizeof small - 1); /* truncated, terminated */
 }
 
-int main(int argc, char **argv) {
-  static const test_case_t cases[] = {
-      {"result_success_needs_every_byte", result_success_needs_every_byte},
-      {"result_errors_by_library_version", result_errors_by_library_version},
-      {"telemetry_one_mask_then_two", telemetry_one_mask_then_two},
-      {"tunables_only_through_constructor_on_2x", tunables_only_through_constructor_on_2x},
-      {"dlerror_missing_library_extracted", dlerror_missing_library_extracted},
-      {"load_sentence_always_names_a_library", load_sentence_always_names_a_library},
-  };
-  return run_cases(cases, sizeof cases / sizeof cases[0], argc, argv);
-}
+TEST_MAIN(CASE(result_success_needs_every_byte), CASE(result_errors_by_library_version),
+          CASE(telemetry_one_mask_then_two), CASE(tunables_only_through_constructor_on_2x),
+          CASE(dlerror_missing_library_extracted), CASE(load_sentence_always_names_a_library))

@@ -126,9 +126,4 @@ static void run_glue(void) {
 
 static void vendor_hooks_get_the_right_arguments(void) { with_recording_plugin(run_glue); }
 
-int main(int argc, char **argv) {
-  static const test_case_t cases[] = {
-      {"vendor_hooks_get_the_right_arguments", vendor_hooks_get_the_right_arguments},
-  };
-  return run_cases(cases, sizeof cases / sizeof cases[0], argc, argv);
-}
+TEST_MAIN(CASE(vendor_hooks_get_the_right_arguments))

@@ -132,12 +132,4 @@ static void refusals(void) {
   vgw_digest_free(NULL);
 }
 
-int main(int argc, char **argv) {
-  static const test_case_t cases[] = {
-      {"vectors", vectors},
-      {"split_updates", split_updates},
-      {"parallel_contexts", parallel_contexts},
-      {"refusals", refusals},
-  };
-  return run_cases(cases, sizeof cases / sizeof cases[0], argc, argv);
-}
+TEST_MAIN(CASE(vectors), CASE(split_updates), CASE(parallel_contexts), CASE(refusals))

@@ -145,16 +145,8 @@ static void agent_restarted_same_port(void) {
   rig_close(&r);
 }
 
-int main(int argc, char **argv) {
-  static const test_case_t cases[] = {
-      {"client_killed_mid_get_direct", killed_get_direct},
-      {"client_killed_mid_put_direct", killed_put_direct},
-      {"client_killed_mid_get_tcp", killed_get_tcp},
-      {"client_killed_mid_put_tcp", killed_put_tcp},
-      {"client_killed_at_varying_points_direct", killed_varying_direct},
-      {"client_killed_at_varying_points_tcp", killed_varying_tcp},
-      {"agent_not_there", agent_not_there},
-      {"agent_restarted_same_port", agent_restarted_same_port},
-  };
-  return run_cases(cases, sizeof cases / sizeof cases[0], argc, argv);
-}
+TEST_MAIN({"client_killed_mid_get_direct", killed_get_direct}, {"client_killed_mid_put_direct", killed_put_direct},
+          {"client_killed_mid_get_tcp", killed_get_tcp}, {"client_killed_mid_put_tcp", killed_put_tcp},
+          {"client_killed_at_varying_points_direct", killed_varying_direct},
+          {"client_killed_at_varying_points_tcp", killed_varying_tcp}, CASE(agent_not_there),
+          CASE(agent_restarted_same_port))

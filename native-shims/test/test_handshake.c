@@ -139,11 +139,7 @@ static void wrong_key_gateway_refused_by_agent(void) {
   close(fd);
 
   /* the real server with the wrong key: -EACCES both ways, the region untouched */
-  cuobj_rdma_tunables_t t;
-  cuobj_server_tunables_default(&t);
-  t.dc_key = DC_KEY ^ 0x10;
-  cuobj_server_t *s = cuobj_server_create_with_config(NULL, 0, CUOBJ_PROTO_RDMA_DC_V1, &t);
-  CHECK(s != NULL);
+  cuobj_server_t *s = keyed_server(DC_KEY ^ 0x10);
   cuobj_rdma_buffer_t *b = cuobj_server_register_buffer(s, r.smem, r.smem_size);
   char tok[TOKEN_CAP];
   mint(r.cli, r.mr, 0, REG, CUOBJ_OP_GET, tok);
@@ -204,11 +200,5 @@ static void replayed_gateway_proof_refused(void) {
   rig_close(&r);
 }
 
-int main(int argc, char **argv) {
-  static const test_case_t cases[] = {
-      {"impostor_gets_no_key_material", impostor_gets_no_key_material},
-      {"wrong_key_gateway_refused_by_agent", wrong_key_gateway_refused_by_agent},
-      {"replayed_gateway_proof_refused", replayed_gateway_proof_refused},
-  };
-  return run_cases(cases, sizeof cases / sizeof cases[0], argc, argv);
-}
+TEST_MAIN(CASE(impostor_gets_no_key_material), CASE(wrong_key_gateway_refused_by_agent),
+          CASE(replayed_gateway_proof_refused))

@@ -105,9 +105,4 @@ static void tcp_across_namespaces(void) {
   cleanup();
 }
 
-int main(int argc, char **argv) {
-  static const test_case_t cases[] = {
-      {"tcp_across_network_namespaces", tcp_across_namespaces},
-  };
-  return run_cases(cases, sizeof cases / sizeof cases[0], argc, argv);
-}
+TEST_MAIN({"tcp_across_network_namespaces", tcp_across_namespaces})

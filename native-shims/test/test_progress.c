@@ -13,6 +13,7 @@
 
 #include "cuobjclient_wrapper.h"
 #include "harness.h"
+#include "harness_channel.h"
 #include "harness_cuda.h"
 #include "harness_softnic.h"
 
@@ -244,9 +245,7 @@ typedef struct gpu_rig {
   void *dev;
   cuobj_client_mr_t *mr;
   uint8_t *twin;
-  cuobj_server_t *srv;
-  uint8_t *smem;
-  cuobj_rdma_buffer_t *sbuf;
+  served_t gw; /* the gateway side */
 } gpu_rig_t;
 
 static void gpu_open(gpu_rig_t *g, int direct) {
@@ -262,16 +261,11 @@ static void gpu_open(gpu_rig_t *g, int direct) {
   g->mr = cuobj_client_register(g->cli, g->dev, REGION, CUOBJ_MEMORY_CUDA_DEVICE);
   CHECK(g->mr != NULL);
   g->twin = cuobj_client_mr_staging_addr(g->mr);
-  g->srv = test_server(direct, 5000);
-  g->smem = cuobj_server_alloc_host_buffer(g->srv, REGION);
-  g->sbuf = cuobj_server_register_buffer(g->srv, g->smem, REGION);
-  CHECK(g->smem && g->sbuf);
+  served_open(&g->gw, direct, 5000, REGION);
 }
 
 static void gpu_close(gpu_rig_t *g) {
-  CHECK_EQ_INT(cuobj_server_deregister_buffer(g->srv, g->sbuf), 0);
-  cuobj_server_free_host_buffer(g->srv, g->smem);
-  cuobj_server_destroy(g->srv);
+  CHECK_EQ_INT(served_close(&g->gw), 0);
   CHECK_EQ_INT(cuobj_client_deregister(g->cli, g->mr), 0);
   CHECK_EQ_INT(cuobj_client_free(g->cli, g->dev), 0);
   cuobj_client_destroy(g->cli);
@@ -306,26 +300,26 @@ static void gpu_overlap(int direct) {
   uint64_t base = (uint64_t)(uintptr_t)g.twin;
   for (unsigned i = 0; i < NCHUNK; i++) {
     size_t off = (size_t)i * CHUNK;
-    CHECK_EQ_INT(cuobj_server_handle_put_ex(g.srv, "k", g.sbuf, off, base + off, CHUNK, tok, 0), CHUNK);
+    CHECK_EQ_INT(cuobj_server_handle_put_ex(g.gw.s, "k", g.gw.b, off, base + off, CHUNK, tok, 0), CHUNK);
   }
   pthread_join(t, NULL);
   CHECK_EQ_INT(up.rc, 0);
-  CHECK(memcmp(g.smem, host, REGION) == 0);
+  CHECK(memcmp(g.gw.mem, host, REGION) == 0);
   /* download: the follower copies chunks to the device as they land; the tail after "reply" */
-  test_fill(g.smem, REGION, 43);
+  test_fill(g.gw.mem, REGION, 43);
   CHECK_EQ_INT(cuobj_client_progress_arm(g.cli, g.mr, RDMA_HOST_PROGRESS_DOWNLOAD, 3000), 0);
   stage_job_t down = {&g, 1, 1};
   CHECK(pthread_create(&t, NULL, run_stage, &down) == 0);
   CHECK(cuobj_client_token(g.cli, g.mr, 0, REGION, CUOBJ_OP_GET, tok, TOKEN_CAP) > 0);
   for (unsigned k = 0; k < NCHUNK; k++) {
     size_t off = (size_t)((k + 1) % NCHUNK) * CHUNK; /* chunk 0 last: nothing lands in order before it */
-    CHECK_EQ_INT(cuobj_server_handle_get_ex(g.srv, "k", g.sbuf, off, base + off, CHUNK, tok, 0), CHUNK);
+    CHECK_EQ_INT(cuobj_server_handle_get_ex(g.gw.s, "k", g.gw.b, off, base + off, CHUNK, tok, 0), CHUNK);
   }
   CHECK_EQ_INT(cuobj_client_progress_publish(g.cli, g.mr, REGION), 0); /* the reply */
   pthread_join(t, NULL);
   CHECK_EQ_INT(down.rc, 0);
   CHECK_EQ_INT(cuobj_client_cuda_memcpy(g.cli, back, g.dev, REGION, CUOBJ_CUDA_DEVICE_TO_HOST), 0);
-  CHECK(memcmp(back, g.smem, REGION) == 0);
+  CHECK(memcmp(back, g.gw.mem, REGION) == 0);
   /* a download abandoned (error reply): the follower stops with -ECANCELED */
   CHECK_EQ_INT(cuobj_client_progress_arm(g.cli, g.mr, RDMA_HOST_PROGRESS_DOWNLOAD, 3000), 0);
   CHECK(pthread_create(&t, NULL, run_stage, &down) == 0);
@@ -362,25 +356,14 @@ static void gpu_stage_failure(void) {
   char tok[TOKEN_CAP];
   CHECK(cuobj_client_token(g.cli, g.mr, 0, REGION, CUOBJ_OP_PUT, tok, TOKEN_CAP) > 0);
   uint64_t base = (uint64_t)(uintptr_t)g.twin;
-  CHECK_EQ_INT(cuobj_server_handle_put_ex(g.srv, "k", g.sbuf, 0, base, CHUNK, tok, 0), -ENODATA);
+  CHECK_EQ_INT(cuobj_server_handle_put_ex(g.gw.s, "k", g.gw.b, 0, base, CHUNK, tok, 0), -ENODATA);
   gpu_close(&g);
 }
 
-int main(int argc, char **argv) {
-  static const test_case_t cases[] = {
-      {"direct_progressive_upload", direct_progressive_upload},
-      {"tcp_progressive_upload", tcp_progressive_upload},
-      {"direct_concurrent_lanes", direct_concurrent_lanes},
-      {"tcp_concurrent_lanes", tcp_concurrent_lanes},
-      {"direct_stall_and_hostile_word", direct_stall_and_hostile},
-      {"tcp_stall_and_hostile_word", tcp_stall_and_hostile},
-      {"direct_landed_prefix_out_of_order", direct_landed_prefix},
-      {"tcp_landed_prefix_out_of_order", tcp_landed_prefix},
-      {"direct_cancel_while_gated", direct_cancel_while_gated},
-      {"tcp_cancel_while_gated", tcp_cancel_while_gated},
-      {"direct_gpu_overlapped_staging", direct_gpu_overlap},
-      {"tcp_gpu_overlapped_staging", tcp_gpu_overlap},
-      {"gpu_staging_failure_fails_the_gate", gpu_stage_failure},
-  };
-  return run_cases(cases, sizeof cases / sizeof cases[0], argc, argv);
-}
+TEST_MAIN(CASE(direct_progressive_upload), CASE(tcp_progressive_upload), CASE(direct_concurrent_lanes),
+          CASE(tcp_concurrent_lanes), {"direct_stall_and_hostile_word", direct_stall_and_hostile},
+          {"tcp_stall_and_hostile_word", tcp_stall_and_hostile},
+          {"direct_landed_prefix_out_of_order", direct_landed_prefix},
+          {"tcp_landed_prefix_out_of_order", tcp_landed_prefix}, CASE(direct_cancel_while_gated),
+          CASE(tcp_cancel_while_gated), {"direct_gpu_overlapped_staging", direct_gpu_overlap},
+          {"tcp_gpu_overlapped_staging", tcp_gpu_overlap}, {"gpu_staging_failure_fails_the_gate", gpu_stage_failure})

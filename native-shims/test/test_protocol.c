@@ -34,13 +34,11 @@ static void agent_still_healthy(rig_t *r) {
 static void agent_refuses_truncated_and_malformed(void) {
   rig_t r;
   rig_open(&r, 0, REG, 1 << 20);
-  uint16_t port = (uint16_t)rdma_host_client_agent_port(r.cli);
-  uint64_t base = (uint64_t)(uintptr_t)rig_region(&r);
-  uint32_t rkey = rdma_host_mr_rkey(r.mr);
+  const agent_target_t at = agent_target(&r);
   uint8_t raw[SNIC_HDR_LEN];
 
   /* 1. half a HELLO, then hang up */
-  int fd = agent_connect(port);
+  int fd = agent_connect(at.port);
   snic_hdr_t h = snic_hdr_make(SNIC_HELLO);
   h.length = SNIC_NONCE_LEN;
   snic_hdr_pack(&h, raw);
@@ -48,14 +46,14 @@ static void agent_refuses_truncated_and_malformed(void) {
   close(fd);
 
   /* 2. bad magic in the first frame */
-  fd = agent_connect(port);
+  fd = agent_connect(at.port);
   raw[0] ^= 0xff;
   CHECK_EQ_INT(sock_send_all(fd, raw, SNIC_HDR_LEN), 0);
   agent_expect_error_then_eof(fd);
   close(fd);
 
   /* 3. unknown message type after a good handshake */
-  fd = agent_connect(port);
+  fd = agent_connect(at.port);
   CHECK_EQ_INT(hello_ack(fd, 0xffeeddcc, 0).status, 0);
   snic_hdr_t bogus = snic_hdr_make(200);
   CHECK_EQ_INT(sock_send_hdr(fd, &bogus, NULL, 0), 0);
@@ -63,9 +61,9 @@ static void agent_refuses_truncated_and_malformed(void) {
   close(fd);
 
   /* 4. WRITE whose DATA frame is cut short: the pin must be released when the peer vanishes */
-  fd = agent_connect(port);
+  fd = agent_connect(at.port);
   hello_ack(fd, 0xffeeddcc, 0);
-  snic_hdr_t ready = agent_ask(fd, SNIC_WRITE_REQ, rkey, base, 4096, 0);
+  snic_hdr_t ready = agent_ask(fd, SNIC_WRITE_REQ, at.rkey, at.base, 4096, 0);
   CHECK_EQ_INT(ready.type, SNIC_WRITE_READY);
   CHECK_EQ_INT(ready.status, 0);
   snic_hdr_t d = snic_hdr_make(SNIC_DATA);
@@ -79,9 +77,9 @@ static void agent_refuses_truncated_and_malformed(void) {
   /* 5. DATA frames out of order, too long, or of the wrong type are protocol errors */
   struct { uint8_t type; uint64_t off, len; } bad[] = {{SNIC_DATA, 8, 8}, {SNIC_DATA, 0, 4097}, {SNIC_READ_REQ, 0, 8}};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-    fd = agent_connect(port);
+    fd = agent_connect(at.port);
     hello_ack(fd, 0xffeeddcc, 0);
-    CHECK_EQ_INT(agent_ask(fd, SNIC_WRITE_REQ, rkey, base, 4096, 0).status, 0);
+    CHECK_EQ_INT(agent_ask(fd, SNIC_WRITE_REQ, at.rkey, at.base, 4096, 0).status, 0);
     snic_hdr_t f = snic_hdr_make(bad[i].type);
     f.arg = bad[i].off;
     f.length = bad[i].len;
@@ -91,7 +89,7 @@ static void agent_refuses_truncated_and_malformed(void) {
   }
 
   /* 6. a truncated header in the middle of a session */
-  fd = agent_connect(port);
+  fd = agent_connect(at.port);
   hello_ack(fd, 0xffeeddcc, 0);
   snic_hdr_t rr = snic_hdr_make(SNIC_READ_REQ);
   snic_hdr_pack(&rr, raw);
@@ -105,24 +103,22 @@ static void agent_refuses_truncated_and_malformed(void) {
 static void cookie_proof_required_for_direct(void) {
   rig_t r;
   rig_open(&r, 1, REG, 1 << 20);
-  uint16_t port = (uint16_t)rdma_host_client_agent_port(r.cli);
-  uint64_t base = (uint64_t)(uintptr_t)rig_region(&r);
-  uint32_t rkey = rdma_host_mr_rkey(r.mr);
+  const agent_target_t at = agent_target(&r);
 
   /* a server that does not ask for the direct path is not shown the cookie */
-  int fd = agent_connect(port);
+  int fd = agent_connect(at.port);
   snic_hdr_t a = hello_ack(fd, 0xffeeddcc, 0);
   CHECK_EQ_INT(a.flags & SNIC_FLAG_DIRECT, 0);
   CHECK_EQ_INT(a.arg, 0);
   close(fd);
 
-  fd = agent_connect(port);
+  fd = agent_connect(at.port);
   a = hello_ack(fd, 0xffeeddcc, 1);
   CHECK(a.flags & SNIC_FLAG_DIRECT);
   CHECK_EQ_INT(a.length, SNIC_COOKIE_LEN);
   CHECK_EQ_INT(a.addr, getpid());
   /* unproven: DIRECT_BEGIN is refused with -EPERM ("use TCP") */
-  snic_hdr_t b = agent_ask(fd, SNIC_DIRECT_BEGIN, rkey, base, 16, 0);
+  snic_hdr_t b = agent_ask(fd, SNIC_DIRECT_BEGIN, at.rkey, at.base, 16, 0);
   CHECK_EQ_INT(b.type, SNIC_DIRECT_ACK);
   CHECK_EQ_INT(b.status, -EPERM);
   /* a wrong cookie is refused and leaves the connection unproven */
@@ -135,15 +131,15 @@ static void cookie_proof_required_for_direct(void) {
   CHECK_EQ_INT(sock_recv_hdr(fd, &pa), 0);
   CHECK_EQ_INT(pa.type, SNIC_PROVE_ACK);
   CHECK_EQ_INT(pa.status, -EACCES);
-  CHECK_EQ_INT(agent_ask(fd, SNIC_DIRECT_BEGIN, rkey, base, 16, 0).status, -EPERM);
+  CHECK_EQ_INT(agent_ask(fd, SNIC_DIRECT_BEGIN, at.rkey, at.base, 16, 0).status, -EPERM);
   /* the right cookie enables DIRECT_BEGIN, which still checks rkey and bounds */
   cookie[5] ^= 1;
   CHECK_EQ_INT(sock_send_hdr(fd, &p, cookie, sizeof cookie), 0);
   CHECK_EQ_INT(sock_recv_hdr(fd, &pa), 0);
   CHECK_EQ_INT(pa.status, 0);
-  CHECK_EQ_INT(agent_ask(fd, SNIC_DIRECT_BEGIN, rkey + 1, base, 16, 0).status, -EACCES);
-  CHECK_EQ_INT(agent_ask(fd, SNIC_DIRECT_BEGIN, rkey, base + REG - 8, 16, 0).status, -ERANGE);
-  CHECK_EQ_INT(agent_ask(fd, SNIC_DIRECT_BEGIN, rkey, base, 16, 0).status, 0);
+  CHECK_EQ_INT(agent_ask(fd, SNIC_DIRECT_BEGIN, at.rkey + 1, at.base, 16, 0).status, -EACCES);
+  CHECK_EQ_INT(agent_ask(fd, SNIC_DIRECT_BEGIN, at.rkey, at.base + REG - 8, 16, 0).status, -ERANGE);
+  CHECK_EQ_INT(agent_ask(fd, SNIC_DIRECT_BEGIN, at.rkey, at.base, 16, 0).status, 0);
   snic_hdr_t done = agent_ask(fd, SNIC_DIRECT_END, 0, 0, 0, 0);
   CHECK_EQ_INT(done.type, SNIC_DIRECT_DONE);
   CHECK_EQ_INT(done.status, 0);
@@ -294,13 +290,5 @@ static void server_survives_bad_agent(void) {
   }
 }
 
-int main(int argc, char **argv) {
-  static const test_case_t cases[] = {
-      {"agent_refuses_truncated_and_malformed", agent_refuses_truncated_and_malformed},
-      {"cookie_proof_required_for_direct", cookie_proof_required_for_direct},
-      {"agent_withdraws_direct", agent_withdraws_direct},
-      {"eperm_falls_back_to_tcp", eperm_falls_back_to_tcp},
-      {"server_survives_bad_agent", server_survives_bad_agent},
-  };
-  return run_cases(cases, sizeof cases / sizeof cases[0], argc, argv);
-}
+TEST_MAIN(CASE(agent_refuses_truncated_and_malformed), CASE(cookie_proof_required_for_direct),
+          CASE(agent_withdraws_direct), CASE(eperm_falls_back_to_tcp), CASE(server_survives_bad_agent))

@@ -6,6 +6,7 @@
 
 #include "cuobjserver_wrapper.h"
 #include "harness.h"
+#include "harness_channel.h"
 #include "harness_softnic.h"
 
 #define REG (64u << 10)
@@ -34,15 +35,21 @@ static void check_untouched(rig_t *r) {
   CHECK(all_bytes(r->smem, r->smem_size, 0x77));
 }
 
+/* A painted rig (REG region, 1 MiB server buffer) and a GET token for the whole region in tok;
+ * returns the region's address. */
+static uint64_t painted_rig(rig_t *r, int direct, char tok[TOKEN_CAP]) {
+  rig_open(r, direct, REG, 1 << 20);
+  paint(r);
+  mint(r->cli, r->mr, 0, REG, CUOBJ_OP_GET, tok);
+  return (uint64_t)(uintptr_t)rig_region(r);
+}
+
 /* The token claims more than the registration: only the agent's bounds check stands between
  * the gateway and the client's neighbouring memory. */
 static void out_of_region(int direct) {
   rig_t r;
-  rig_open(&r, direct, REG, 1 << 20);
-  paint(&r);
-  uint64_t base = (uint64_t)(uintptr_t)rig_region(&r);
   char tok[TOKEN_CAP];
-  mint(r.cli, r.mr, 0, REG, CUOBJ_OP_GET, tok);
+  uint64_t base = painted_rig(&r, direct, tok);
   forge(tok, set_size, (void *)(uintptr_t)(REG + 4096));
   CHECK_EQ_INT(cuobj_server_handle_get(r.srv, "k", r.sbuf, base + REG - 100, 200, tok, 0), -ERANGE);
   CHECK_EQ_INT(cuobj_server_handle_put(r.srv, "k", r.sbuf, base + REG - 100, 200, tok, 0), -ERANGE);
@@ -64,11 +71,8 @@ static void out_of_region_tcp(void) { out_of_region(0); }
 
 static void wrong_rkey(int direct) {
   rig_t r;
-  rig_open(&r, direct, REG, 1 << 20);
-  paint(&r);
-  uint64_t base = (uint64_t)(uintptr_t)rig_region(&r);
   char tok[TOKEN_CAP];
-  mint(r.cli, r.mr, 0, REG, CUOBJ_OP_GET, tok);
+  uint64_t base = painted_rig(&r, direct, tok);
   forge(tok, bump_rkey, NULL);
   CHECK_EQ_INT(cuobj_server_handle_get(r.srv, "k", r.sbuf, base, REG, tok, 0), -EACCES);
   CHECK_EQ_INT(cuobj_server_handle_put(r.srv, "k", r.sbuf, base, REG, tok, 0), -EACCES);
@@ -80,17 +84,10 @@ static void wrong_rkey_tcp(void) { wrong_rkey(0); }
 
 static void wrong_dc_key(void) {
   rig_t r;
-  rig_open(&r, 1, REG, 1 << 20);
-  paint(&r);
-  cuobj_rdma_tunables_t t;
-  cuobj_server_tunables_default(&t);
-  t.dc_key = 0xffeeddcdull; /* one off */
-  cuobj_server_t *other = cuobj_server_create_with_config(NULL, 0, CUOBJ_PROTO_RDMA_DC_V1, &t);
-  CHECK(other != NULL);
-  cuobj_rdma_buffer_t *b = cuobj_server_register_buffer(other, r.smem, r.smem_size);
-  uint64_t base = (uint64_t)(uintptr_t)rig_region(&r);
   char tok[TOKEN_CAP];
-  mint(r.cli, r.mr, 0, REG, CUOBJ_OP_GET, tok);
+  uint64_t base = painted_rig(&r, 1, tok);
+  cuobj_server_t *other = keyed_server(0xffeeddcdull); /* one off */
+  cuobj_rdma_buffer_t *b = cuobj_server_register_buffer(other, r.smem, r.smem_size);
   CHECK_EQ_INT(cuobj_server_handle_get(other, "k", b, base, REG, tok, 0), -EACCES);
   CHECK_EQ_INT(cuobj_server_handle_put(other, "k", b, base, REG, tok, 0), -EACCES);
   CHECK_EQ_INT(stats_of(other).proofs_ok, 0); /* refused before any cookie was offered */
@@ -164,16 +161,6 @@ static void deregistered_region(int direct) {
 static void deregistered_direct(void) { deregistered_region(1); }
 static void deregistered_tcp(void) { deregistered_region(0); }
 
-int main(int argc, char **argv) {
-  static const test_case_t cases[] = {
-      {"out_of_region_direct", out_of_region_direct},
-      {"out_of_region_tcp", out_of_region_tcp},
-      {"wrong_rkey_direct", wrong_rkey_direct},
-      {"wrong_rkey_tcp", wrong_rkey_tcp},
-      {"wrong_dc_key", wrong_dc_key},
-      {"server_side_checks", server_side_checks},
-      {"deregistered_region_direct", deregistered_direct},
-      {"deregistered_region_tcp", deregistered_tcp},
-  };
-  return run_cases(cases, sizeof cases / sizeof cases[0], argc, argv);
-}
+TEST_MAIN(CASE(out_of_region_direct), CASE(out_of_region_tcp), CASE(wrong_rkey_direct), CASE(wrong_rkey_tcp),
+          CASE(wrong_dc_key), CASE(server_side_checks), {"deregistered_region_direct", deregistered_direct},
+          {"deregistered_region_tcp", deregistered_tcp})

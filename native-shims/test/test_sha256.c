@@ -70,11 +70,4 @@ static void rfc4231_vectors(void) {
   expect_hmac(k6, sizeof k6, m6, strlen(m6), "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54");
 }
 
-int main(int argc, char **argv) {
-  static const test_case_t cases[] = {
-      {"fips_vectors", fips_vectors},
-      {"pieces_equal_one_shot", pieces_equal_one_shot},
-      {"rfc4231_vectors", rfc4231_vectors},
-  };
-  return run_cases(cases, sizeof cases / sizeof cases[0], argc, argv);
-}
+TEST_MAIN(CASE(fips_vectors), CASE(pieces_equal_one_shot), CASE(rfc4231_vectors))

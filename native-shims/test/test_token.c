@@ -139,13 +139,5 @@ static void rc_tokens_classified(void) {
   CHECK_EQ_INT(cuobj_token_parse("zzzzzzzzzzzzzzzzzzzz:00400000", &t), -EINVAL);
 }
 
-int main(int argc, char **argv) {
-  static const test_case_t cases[] = {
-      {"parses_real_sample", parses_real_sample},
-      {"random_round_trips", random_round_trips},
-      {"suffixed_override", suffixed_override},
-      {"malformed_refused", malformed_refused},
-      {"rc_tokens_classified", rc_tokens_classified},
-  };
-  return run_cases(cases, sizeof cases / sizeof cases[0], argc, argv);
-}
+TEST_MAIN(CASE(parses_real_sample), CASE(random_round_trips), CASE(suffixed_override), CASE(malformed_refused),
+          CASE(rc_tokens_classified))

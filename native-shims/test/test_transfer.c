@@ -8,6 +8,7 @@
 
 #include "cuobjserver_wrapper.h"
 #include "harness.h"
+#include "harness_channel.h"
 #include "harness_softnic.h"
 
 #define REGION (8u << 20)
@@ -16,10 +17,9 @@
 static void random_round_trips(int direct) {
   peer_t p;
   peer_start(&p, REGION, 1, direct, 0xffeeddcc, NULL);
-  cuobj_server_t *s = test_server(direct, 5000);
-  uint8_t *mem = cuobj_server_alloc_host_buffer(s, SBUF);
-  cuobj_rdma_buffer_t *b = cuobj_server_register_buffer(s, mem, SBUF);
-  CHECK(mem && b);
+  served_t sv;
+  served_open(&sv, direct, 5000, SBUF);
+  CHECK(sv.mem && sv.b);
   uint64_t rng = direct ? 7 : 11;
   int n = 0;
   for (int i = 0; i < 40; i++) {
@@ -32,27 +32,25 @@ static void random_round_trips(int direct) {
     if (i % 4 < 2) peer_token(&p, roff, size, get ? CUOBJ_OP_GET : CUOBJ_OP_PUT, tok);
     else peer_token(&p, 0, REGION, get ? CUOBJ_OP_GET : CUOBJ_OP_PUT, tok);
     if (get) {
-      test_fill(mem + loff, size, test_rand(&rng));
-      CHECK_EQ_INT(cuobj_server_handle_get_ex(s, "k", b, loff, p.addr + roff, size, tok, 3), size);
+      test_fill(sv.mem + loff, size, test_rand(&rng));
+      CHECK_EQ_INT(cuobj_server_handle_get_ex(sv.s, "k", sv.b, loff, p.addr + roff, size, tok, 3), size);
     } else {
       peer_fill(&p, test_rand(&rng));
-      memset(mem + loff, 0, size);
-      CHECK_EQ_INT(cuobj_server_handle_put_ex(s, "k", b, loff, p.addr + roff, size, tok, 3), size);
+      memset(sv.mem + loff, 0, size);
+      CHECK_EQ_INT(cuobj_server_handle_put_ex(sv.s, "k", sv.b, loff, p.addr + roff, size, tok, 3), size);
     }
-    if (peer_hash(&p, roff, size) != test_hash(mem + loff, size)) {
+    if (peer_hash(&p, roff, size) != test_hash(sv.mem + loff, size)) {
       fprintf(stderr, "mismatch: i=%d get=%d size=%zu roff=%zu loff=%zu\n", i, get, size, roff, loff);
       CHECK(0);
     }
     n++;
   }
-  cuobj_server_stats_t st = stats_of(s);
+  cuobj_server_stats_t st = stats_of(sv.s);
   /* The path really taken is the one under test. */
   CHECK_EQ_INT(direct ? st.direct_transfers : st.tcp_transfers, n);
   CHECK_EQ_INT(direct ? st.tcp_transfers : st.direct_transfers, 0);
   CHECK_EQ_INT(st.connects, 1); /* one cached connection served every transfer */
-  CHECK_EQ_INT(cuobj_server_deregister_buffer(s, b), 0);
-  cuobj_server_free_host_buffer(s, mem);
-  cuobj_server_destroy(s);
+  CHECK_EQ_INT(served_close(&sv), 0);
   peer_stop(&p);
 }
 
@@ -64,20 +62,17 @@ static void large_multi_frame(int direct) {
   const size_t big = 64u << 20;
   peer_t p;
   peer_start(&p, big, 3, direct, 0xffeeddcc, NULL);
-  cuobj_server_t *s = test_server(direct, 10000);
-  uint8_t *mem = cuobj_server_alloc_host_buffer(s, big);
-  cuobj_rdma_buffer_t *b = cuobj_server_register_buffer(s, mem, big);
+  served_t sv;
+  served_open(&sv, direct, 10000, big);
   char tok[TOKEN_CAP];
   peer_token(&p, 0, big, CUOBJ_OP_PUT, tok);
-  CHECK_EQ_INT(cuobj_server_handle_put(s, NULL, b, p.addr, big, tok, 0), big);
-  CHECK(peer_hash(&p, 0, big) == test_hash(mem, big));
-  test_fill(mem, big, 99);
+  CHECK_EQ_INT(cuobj_server_handle_put(sv.s, NULL, sv.b, p.addr, big, tok, 0), big);
+  CHECK(peer_hash(&p, 0, big) == test_hash(sv.mem, big));
+  test_fill(sv.mem, big, 99);
   peer_token(&p, 0, big, CUOBJ_OP_GET, tok);
-  CHECK_EQ_INT(cuobj_server_handle_get(s, NULL, b, p.addr, big, tok, 0), big);
-  CHECK(peer_hash(&p, 0, big) == test_hash(mem, big));
-  cuobj_server_deregister_buffer(s, b);
-  cuobj_server_free_host_buffer(s, mem);
-  cuobj_server_destroy(s);
+  CHECK_EQ_INT(cuobj_server_handle_get(sv.s, NULL, sv.b, p.addr, big, tok, 0), big);
+  CHECK(peer_hash(&p, 0, big) == test_hash(sv.mem, big));
+  served_close(&sv);
   peer_stop(&p);
 }
 static void direct_large(void) { large_multi_frame(1); }
@@ -88,18 +83,17 @@ static void async_completions(int direct) {
   enum { N = 8, SZ = 1 << 20 };
   peer_t p;
   peer_start(&p, N * SZ, 5, direct, 0xffeeddcc, NULL);
-  cuobj_server_t *s = test_server(direct, 5000);
-  uint8_t *mem = cuobj_server_alloc_host_buffer(s, N * SZ);
-  cuobj_rdma_buffer_t *b = cuobj_server_register_buffer(s, mem, N * SZ);
-  test_fill(mem, N * SZ, 1234);
-  int efd = cuobj_server_completion_fd(s);
+  served_t sv;
+  served_open(&sv, direct, 5000, N * SZ);
+  test_fill(sv.mem, N * SZ, 1234);
+  int efd = cuobj_server_completion_fd(sv.s);
   CHECK(efd >= 0);
   cuobj_async_event_t ev[N];
-  CHECK_EQ_INT(cuobj_server_poll_completions(s, ev, N), 0); /* nothing yet */
+  CHECK_EQ_INT(cuobj_server_poll_completions(sv.s, ev, N), 0); /* nothing yet */
   for (int i = 0; i < N; i++) {
     char tok[TOKEN_CAP];
     peer_token(&p, (size_t)i * SZ, SZ, CUOBJ_OP_GET, tok);
-    CHECK_EQ_INT(cuobj_server_submit_get(s, "k", b, (uint64_t)i * SZ, p.addr + (uint64_t)i * SZ, SZ, tok,
+    CHECK_EQ_INT(cuobj_server_submit_get(sv.s, "k", sv.b, (uint64_t)i * SZ, p.addr + (uint64_t)i * SZ, SZ, tok,
                                          (uint16_t)i, 1000 + (uint64_t)i),
                  0);
   }
@@ -107,7 +101,7 @@ static void async_completions(int direct) {
   while (got < N) {
     struct pollfd pf = {.fd = efd, .events = POLLIN};
     CHECK(poll(&pf, 1, 20000) == 1);
-    int k = cuobj_server_poll_completions(s, ev, 3); /* fewer than N: exercises re-arming */
+    int k = cuobj_server_poll_completions(sv.s, ev, 3); /* fewer than N: exercises re-arming */
     CHECK(k >= 0);
     for (int j = 0; j < k; j++) {
       CHECK(ev[j].user_tag >= 1000 && ev[j].user_tag < 1000 + N);
@@ -117,20 +111,18 @@ static void async_completions(int direct) {
     }
     got += k;
   }
-  CHECK(peer_hash(&p, 0, N * SZ) == test_hash(mem, N * SZ));
+  CHECK(peer_hash(&p, 0, N * SZ) == test_hash(sv.mem, N * SZ));
   /* An async failure is a completion with a negative status, and the channel is free after. */
   char tok[TOKEN_CAP];
   peer_token(&p, 0, SZ, CUOBJ_OP_PUT, tok);
   tok[26] = tok[26] == '0' ? '1' : '0'; /* wrong rkey */
-  CHECK_EQ_INT(cuobj_server_submit_put(s, "k", b, 0, p.addr, SZ, tok, 0, 77), 0);
+  CHECK_EQ_INT(cuobj_server_submit_put(sv.s, "k", sv.b, 0, p.addr, SZ, tok, 0, 77), 0);
   struct pollfd pf = {.fd = efd, .events = POLLIN};
   CHECK(poll(&pf, 1, 20000) == 1);
-  CHECK_EQ_INT(cuobj_server_poll_completions(s, ev, N), 1);
+  CHECK_EQ_INT(cuobj_server_poll_completions(sv.s, ev, N), 1);
   CHECK(ev[0].user_tag == 77);
   CHECK_EQ_INT(ev[0].status, -EACCES);
-  cuobj_server_deregister_buffer(s, b);
-  cuobj_server_free_host_buffer(s, mem);
-  cuobj_server_destroy(s);
+  served_close(&sv);
   peer_stop(&p);
 }
 static void direct_async(void) { async_completions(1); }
@@ -148,9 +140,8 @@ static void fields_and_messages(int direct) {
   enum { SZ = 1 << 20 };
   peer_t p;
   peer_start(&p, 2 * SZ, 9, direct, 0xffeeddcc, NULL);
-  cuobj_server_t *s = test_server(direct, 5000);
-  uint8_t *mem = cuobj_server_alloc_host_buffer(s, SZ);
-  cuobj_rdma_buffer_t *b = cuobj_server_register_buffer(s, mem, SZ);
+  served_t sv;
+  served_open(&sv, direct, 5000, SZ);
   char tok[TOKEN_CAP];
   peer_token(&p, 0, 2 * SZ, CUOBJ_OP_PUT, tok);
   cuobj_token_t t;
@@ -161,59 +152,52 @@ static void fields_and_messages(int direct) {
   w.override_addr = t.addr + 4096;
   w.override_size = 8192;
   cuobj_async_event_ex_t ev;
-  CHECK_EQ_INT(cuobj_server_submit_put_fields(s, b, 0, w.override_addr, 8192, &w, 0, 5), 0);
-  await_one(s, &ev);
+  CHECK_EQ_INT(cuobj_server_submit_put_fields(sv.s, sv.b, 0, w.override_addr, 8192, &w, 0, 5), 0);
+  await_one(sv.s, &ev);
   CHECK(ev.user_tag == 5);
   CHECK_EQ_INT(ev.status, 8192);
   CHECK_EQ_INT(ev.message[0], '\0');
-  CHECK(peer_hash(&p, 4096, 8192) == test_hash(mem, 8192));
+  CHECK(peer_hash(&p, 4096, 8192) == test_hash(sv.mem, 8192));
   /* one byte past that window is refused at submit, with the reason recorded */
   char msg[256];
-  CHECK_EQ_INT(cuobj_server_submit_put_fields(s, b, 0, w.override_addr, 8193, &w, 0, 6), -EINVAL);
+  CHECK_EQ_INT(cuobj_server_submit_put_fields(sv.s, sv.b, 0, w.override_addr, 8193, &w, 0, 6), -EINVAL);
   CHECK_EQ_INT(vgw_shim_last_error(msg, sizeof msg), -EINVAL);
   CHECK(strstr(msg, "outside the token") != NULL);
   /* fields a parse could not have produced are refused too */
   cuobj_token_t bad = t;
   bad.size = 0;
-  CHECK_EQ_INT(cuobj_server_submit_put_fields(s, b, 0, t.addr, 16, &bad, 0, 7), -EINVAL);
+  CHECK_EQ_INT(cuobj_server_submit_put_fields(sv.s, sv.b, 0, t.addr, 16, &bad, 0, 7), -EINVAL);
   bad = t;
   bad.gid_present = 2;
-  CHECK_EQ_INT(cuobj_server_submit_put_fields(s, b, 0, t.addr, 16, &bad, 0, 7), -EINVAL);
-  CHECK_EQ_INT(cuobj_server_submit_put_fields(s, b, 0, t.addr, 16, NULL, 0, 7), -EINVAL);
+  CHECK_EQ_INT(cuobj_server_submit_put_fields(sv.s, sv.b, 0, t.addr, 16, &bad, 0, 7), -EINVAL);
+  CHECK_EQ_INT(cuobj_server_submit_put_fields(sv.s, sv.b, 0, t.addr, 16, NULL, 0, 7), -EINVAL);
   /* a failure on the worker thread: a wrong rkey, refused by the agent; its text comes along */
   cuobj_token_t wrong = t;
   wrong.rkey ^= 1;
-  CHECK_EQ_INT(cuobj_server_submit_get_fields(s, b, 0, t.addr, SZ, &wrong, 0, 8), 0);
-  await_one(s, &ev);
+  CHECK_EQ_INT(cuobj_server_submit_get_fields(sv.s, sv.b, 0, t.addr, SZ, &wrong, 0, 8), 0);
+  await_one(sv.s, &ev);
   CHECK(ev.user_tag == 8);
   CHECK_EQ_INT(ev.status, -EACCES);
   CHECK(strstr(ev.message, "softnic WRITE of 1048576 bytes") != NULL);
   CHECK(strstr(ev.message, "agent 127.0.0.1:") != NULL);
   CHECK(strstr(ev.message, "refused the rkey") != NULL);
   /* the next success on the same thread carries no stale text */
-  CHECK_EQ_INT(cuobj_server_submit_put_fields(s, b, 0, t.addr, SZ, &t, 0, 9), 0);
-  await_one(s, &ev);
+  CHECK_EQ_INT(cuobj_server_submit_put_fields(sv.s, sv.b, 0, t.addr, SZ, &t, 0, 9), 0);
+  await_one(sv.s, &ev);
   CHECK_EQ_INT(ev.status, SZ);
   CHECK_EQ_INT(ev.message[0], '\0');
   /* an agent that is gone: the connect failure is named */
   peer_stop(&p);
-  CHECK_EQ_INT(cuobj_server_submit_put_fields(s, b, 0, t.addr, SZ, &t, 1, 10), 0);
-  await_one(s, &ev);
+  CHECK_EQ_INT(cuobj_server_submit_put_fields(sv.s, sv.b, 0, t.addr, SZ, &t, 1, 10), 0);
+  await_one(sv.s, &ev);
   CHECK(ev.status < 0);
   CHECK(strstr(ev.message, "agent 127.0.0.1:") != NULL);
-  cuobj_server_deregister_buffer(s, b);
-  cuobj_server_free_host_buffer(s, mem);
-  cuobj_server_destroy(s);
+  served_close(&sv);
 }
 static void direct_fields(void) { fields_and_messages(1); }
 static void tcp_fields(void) { fields_and_messages(0); }
 
-int main(int argc, char **argv) {
-  static const test_case_t cases[] = {
-      {"direct_random_sizes_offsets", direct_random}, {"tcp_random_sizes_offsets", tcp_random},
-      {"direct_large_multi_frame", direct_large},     {"tcp_large_multi_frame", tcp_large},
-      {"direct_async_completions", direct_async},     {"tcp_async_completions", tcp_async},
-      {"direct_fields_and_messages", direct_fields},  {"tcp_fields_and_messages", tcp_fields},
-  };
-  return run_cases(cases, sizeof cases / sizeof cases[0], argc, argv);
-}
+TEST_MAIN({"direct_random_sizes_offsets", direct_random}, {"tcp_random_sizes_offsets", tcp_random},
+          {"direct_large_multi_frame", direct_large},     {"tcp_large_multi_frame", tcp_large},
+          {"direct_async_completions", direct_async},     {"tcp_async_completions", tcp_async},
+          {"direct_fields_and_messages", direct_fields},  {"tcp_fields_and_messages", tcp_fields})

@@ -87,11 +87,5 @@ static void server_refuses_verbs_provider(void) {
   CHECK(err == -EINVAL || err == -ENODEV);
 }
 
-int main(int argc, char **argv) {
-  static const test_case_t cases[] = {
-      {"no_device_here_or_real_dct", no_device_here_or_real_dct},
-      {"settings_checked_before_any_device", settings_checked_before_any_device},
-      {"server_refuses_verbs_provider", server_refuses_verbs_provider},
-  };
-  return run_cases(cases, sizeof cases / sizeof cases[0], argc, argv);
-}
+TEST_MAIN(CASE(no_device_here_or_real_dct), CASE(settings_checked_before_any_device),
+          CASE(server_refuses_verbs_provider))

@@ -232,17 +232,7 @@ static void token_window_and_limits(void) {
   CHECK_EQ_INT(vgw_dc_token_build(&t, &w, out, 82), 81);
 }
 
-int main(int argc, char **argv) {
-  static const test_case_t cases[] = {
-      {"gid_parse_accepts_sysfs_text_only", gid_parse_accepts_sysfs_text_only},
-      {"auto_prefers_routable_roce_v2", auto_prefers_routable_roce_v2},
-      {"auto_takes_ipv4_mapped_v2_next", auto_takes_ipv4_mapped_v2_next},
-      {"auto_falls_back_to_v1_then_link_local_v2", auto_falls_back_to_v1_then_link_local_v2},
-      {"explicit_index_and_refusals", explicit_index_and_refusals},
-      {"settings_code_wins_over_env", settings_code_wins_over_env},
-      {"settings_refuse_bad_values_naming_them", settings_refuse_bad_values_naming_them},
-      {"token_from_dc_target", token_from_dc_target},
-      {"token_window_and_limits", token_window_and_limits},
-  };
-  return run_cases(cases, sizeof cases / sizeof cases[0], argc, argv);
-}
+TEST_MAIN(CASE(gid_parse_accepts_sysfs_text_only), CASE(auto_prefers_routable_roce_v2),
+          CASE(auto_takes_ipv4_mapped_v2_next), CASE(auto_falls_back_to_v1_then_link_local_v2),
+          CASE(explicit_index_and_refusals), CASE(settings_code_wins_over_env),
+          CASE(settings_refuse_bad_values_naming_them), CASE(token_from_dc_target), CASE(token_window_and_limits))

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { thrownBy } from '@vgwrdma/test-kit/scene';
 import { describe, expect, it } from 'vitest';
 import { NativeLoadError } from '../src/errors.js';
 import { defaultRepoBuildRoot, libraryFileName, resolveShimLibraries } from '../src/library-resolver.js';
@@ -12,15 +13,7 @@ function dirWith(...files: string[]): string {
   return d;
 }
 
-function thrown(fn: () => unknown): NativeLoadError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof NativeLoadError) return e;
-    throw e;
-  }
-  throw new Error('did not throw');
-}
+const thrown = (fn: () => unknown): NativeLoadError => thrownBy(fn, NativeLoadError);
 
 // No per-platform package and no `npx @vgwrdma/native build` output unless a test says so.
 const none = dirWith();

@@ -5,18 +5,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { installNativeKernels } from '@vgwrdma/native/kernels';
+import { thrownBy } from '@vgwrdma/test-kit/scene';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HostClient, NativeLoadError, RdmaServer } from '../src/index.js';
 
-function thrown(fn: () => unknown): NativeLoadError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof NativeLoadError) return e;
-    throw e;
-  }
-  throw new Error('did not throw');
-}
+const thrown = (fn: () => unknown): NativeLoadError => thrownBy(fn, NativeLoadError);
 
 describe('an explicit VGWRDMA_SHIM_DIR without the library', () => {
   const before = process.env.VGWRDMA_SHIM_DIR;

@@ -24,20 +24,16 @@ describe('GpuClient', () => {
     expect(t.rkey).toBe(mem.rkey);
     expect(t.dctn).toBe(client.agentPort);
     using buf = server.allocateBuffer(2 * MiB);
-    fillPattern(buf.bytes, 5);
-    await server.handleGet({
-      buffer: buf,
-      size: 2 * MiB,
-      token: parseRdmaToken(mem.token(0, 2 * MiB, 'get')),
-    });
-    expect(sha256(mem.bytes)).toBe(sha256(buf.bytes));
-    fillPattern(mem.bytes, 6);
-    await server.handlePut({
-      buffer: buf,
-      size: 2 * MiB,
-      token: parseRdmaToken(mem.token(0, 2 * MiB, 'put')),
-    });
-    expect(sha256(buf.bytes)).toBe(sha256(mem.bytes));
+    // GET fills the client's memory from the gateway buffer, PUT the other way round.
+    const moves = [
+      { op: 'get', from: buf.bytes, to: mem.bytes, seed: 5, run: server.handleGet.bind(server) },
+      { op: 'put', from: mem.bytes, to: buf.bytes, seed: 6, run: server.handlePut.bind(server) },
+    ] as const;
+    for (const { op, from, to, seed, run } of moves) {
+      fillPattern(from, seed);
+      await run({ buffer: buf, size: 2 * MiB, token: parseRdmaToken(mem.token(0, 2 * MiB, op)) });
+      expect(sha256(to)).toBe(sha256(from));
+    }
   });
 
   it('refuses CUDA managed memory with ENOTSUP', () => {

@@ -12,6 +12,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import type { CuobjTokenStruct } from '../src/native/layouts.js';
 import { loadShimLibrary } from '../src/native/shim-library.js';
+import { cFormatToken } from './c-token.js';
 
 const EINVAL = -22;
 const EPROTONOSUPPORT = -93;
@@ -119,22 +120,7 @@ describe('TS token codec vs the C codec', () => {
       };
       const override = i % 4 === 0 ? { addr: BigInt(u32()), size: BigInt(u32() || 1) } : undefined;
       const ts = formatRdmaToken(f, override ? { override } : {});
-      const n = lib.fn.cuobj_token_format(
-        {
-          addr: f.addr,
-          size: f.size,
-          rkey: f.rkey,
-          lid: f.lid,
-          gid_present: f.gidPresent ? 1 : 0,
-          has_override: override ? 1 : 0,
-          dctn: f.dctn,
-          gid: f.gid,
-          override_addr: override?.addr ?? 0n,
-          override_size: override?.size ?? 0n,
-        },
-        buf,
-        buf.length,
-      );
+      const n = cFormatToken(lib, f, override, buf);
       expect(n).toBe(ts.length);
       expect(buf.toString('latin1', 0, n)).toBe(ts);
     }

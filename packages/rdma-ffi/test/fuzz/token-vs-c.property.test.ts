@@ -13,6 +13,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CuobjTokenStruct } from '../../src/native/layouts.js';
 import { loadShimLibrary } from '../../src/native/shim-library.js';
+import { cFormatToken } from '../c-token.js';
 
 const RUNS = Number(process.env.FUZZ_RUNS) || 300;
 // CI (FUZZ_RUNS unset) replays one fixed seed; stress runs draw fresh ones (FUZZ_SEED replays).
@@ -155,22 +156,7 @@ describe('DC v1 token codec, TS vs C (property)', () => {
           same(t.overrideAddr, override?.addr ?? 0n, 'override addr');
           same(t.overrideSize, override?.size ?? 0n, 'override size');
         }
-        const n = lib.fn.cuobj_token_format(
-          {
-            addr: f.addr,
-            size: f.size,
-            rkey: f.rkey,
-            lid: f.lid,
-            dctn: f.dctn,
-            gid: f.gid,
-            gid_present: f.gidPresent ? 1 : 0,
-            has_override: override ? 1 : 0,
-            override_addr: override?.addr ?? 0n,
-            override_size: override?.size ?? 0n,
-          },
-          buf,
-          buf.length,
-        );
+        const n = cFormatToken(lib, f, override, buf);
         same(buf.toString('latin1', 0, n), s, 'C format');
       }),
       { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }) },

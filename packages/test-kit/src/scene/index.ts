@@ -4,3 +4,4 @@ export { appWorkDir } from './app-work-dir.js';
 export { expectS3Error } from './expect-s3-error.js';
 export { rejectionOf } from './rejection-of.js';
 export { sceneTest } from './scene-test.js';
+export { thrownBy } from './thrown-by.js';
