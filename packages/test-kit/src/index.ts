@@ -24,6 +24,7 @@ export {
 } from './ceph-rgw.js';
 export { collectOutput, type Exit, exitOf, type Output, waitForStdout } from './child-output.js';
 export { killAllChildren, track } from './child-registry.js';
+export { corsPreflight } from './cors-preflight.js';
 export { EMBEDDED_CREDENTIALS, EmbeddedGateway, type EmbeddedGatewayOptions } from './embedded-gateway.js';
 export { type FaultScene, type FaultSceneOptions, startFaultScene } from './fault-scene.js';
 export {
@@ -95,3 +96,4 @@ export {
 } from './slapd.js';
 export { makeTempDir, removeDir } from './temp-dir.js';
 export { makeTestCa, type ServerCert, type TestCa } from './tls-certs.js';
+export { type SceneTls, sceneTls } from './tls-scene.js';

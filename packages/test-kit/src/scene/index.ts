@@ -3,4 +3,5 @@
 export { appWorkDir } from './app-work-dir.js';
 export { expectS3Error } from './expect-s3-error.js';
 export { rejectionOf } from './rejection-of.js';
+export { type SceneRef, sceneRef } from './scene-ref.js';
 export { sceneTest } from './scene-test.js';
