@@ -110,7 +110,7 @@ describe('--webui listener', () => {
   });
 
   it("serves HTTPS with the gateway's own certificate when it has one", async () => {
-    let caPem = Buffer.alloc(0);
+    let caPem: Buffer = Buffer.alloc(0);
     const tlsScene = await startScene(async (dir) => {
       const tls = await sceneTls(dir, 'webui.vgwrdma.test');
       caPem = tls.caPem;
