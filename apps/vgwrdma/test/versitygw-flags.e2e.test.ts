@@ -41,6 +41,7 @@ import {
   sceneTest,
 } from '@vgwrdma/test-kit/scene';
 import { describe, expect, it } from 'vitest';
+import { openHeldRequest, statusOf } from './helpers/held-request.js';
 
 const ORIGIN = 'https://app.example.com';
 const work = appWorkDir('vgwrdma-flags-');
@@ -238,27 +239,14 @@ describe('posix --file-perms and --concurrency', () => {
 
   /** Starts a PUT of 8 bytes that sends 4 and stalls until `finish()` is called. */
   async function stalledPut(gw: Scene, key: string) {
-    const path = `/conc/${key}`;
-    const headers = await signHeaders({
-      baseUrl: gw.url,
+    const put = await openHeldRequest(gw.url, {
+      method: 'PUT',
+      path: `/conc/${key}`,
+      contentLength: 8,
       credentials: ROOT_CREDENTIALS,
-      method: 'PUT',
-      path,
-      payloadHash: 'UNSIGNED-PAYLOAD',
     });
-    const req = httpRequest(`${gw.url}${path}`, {
-      method: 'PUT',
-      headers: { ...headers, 'content-length': '8' },
-    });
-    const done = new Promise<number>((resolve, reject) => {
-      req.on('response', (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      });
-      req.on('error', reject);
-    });
-    req.write('1234');
-    return { done, finish: () => req.end('5678') };
+    put.send('1234');
+    return { done: put.closed.then(statusOf), finish: () => put.send('5678') };
   }
 
   it('--concurrency 1: while a stalled upload holds the one slot another PUT waits; it finishes after', async () => {
