@@ -11,6 +11,7 @@ import {
   CreateBucketCommand,
   PutBucketNotificationConfigurationCommand,
   PutObjectCommand,
+  type S3Client,
 } from '@aws-sdk/client-s3';
 import { freePort, type GatewayProcess, makeTempDir, removeDir } from '@vgwrdma/test-kit';
 import { scenePool } from '@vgwrdma/test-kit/scene';
@@ -59,6 +60,18 @@ const metric = (text: string, series: string): number | undefined => {
   return line === undefined ? undefined : Number(line.slice(series.length + 1));
 };
 
+/** Creates the bucket events-kept, asks for its ObjectCreated events, and PUTs `key`. */
+async function notifyAndPut(s3: S3Client, key: string, body: string): Promise<void> {
+  await s3.send(new CreateBucketCommand({ Bucket: 'events-kept' }));
+  await s3.send(
+    new PutBucketNotificationConfigurationCommand({
+      Bucket: 'events-kept',
+      NotificationConfiguration: CONFIG,
+    }),
+  );
+  await s3.send(new PutObjectCommand({ Bucket: 'events-kept', Key: key, Body: body }));
+}
+
 describe('event delivery', () => {
   it('keeps an undelivered event across a restart (webhook down, restart, webhook up: delivered, signed)', async () => {
     const queueDir = await makeTempDir('vgwrdma-events-queue-');
@@ -81,14 +94,7 @@ describe('event delivery', () => {
     const firstScene = await startPooled({ globalArgs: args });
     const first = firstScene.gw;
     const s3 = firstScene.s3;
-    await s3.send(new CreateBucketCommand({ Bucket: 'events-kept' }));
-    await s3.send(
-      new PutBucketNotificationConfigurationCommand({
-        Bucket: 'events-kept',
-        NotificationConfiguration: CONFIG,
-      }),
-    );
-    await s3.send(new PutObjectCommand({ Bucket: 'events-kept', Key: 'kept', Body: 'payload' }));
+    await notifyAndPut(s3, 'kept', 'payload');
     // Settled: the event is on disk, and at least one retry was logged and counted.
     await expect
       .poll(async () => (await readdir(queueDir)).filter((n) => n.endsWith('.json')).length, SETTLE)
@@ -143,14 +149,7 @@ describe('event delivery', () => {
     const { gw, s3 } = await startPooled({
       globalArgs: ['--event-webhook-url', url, '--event-max-attempts', '2'],
     });
-    await s3.send(new CreateBucketCommand({ Bucket: 'events-kept' }));
-    await s3.send(
-      new PutBucketNotificationConfigurationCommand({
-        Bucket: 'events-kept',
-        NotificationConfiguration: CONFIG,
-      }),
-    );
-    await s3.send(new PutObjectCommand({ Bucket: 'events-kept', Key: 'lost', Body: 'x' }));
+    await notifyAndPut(s3, 'lost', 'x');
     await expect
       .poll(
         () => jsonLines(gw.stderr()).find((l) => l.msg === 'event notification not delivered: giving up'),

@@ -33,15 +33,8 @@ test.beforeAll(async () => {
 
 it('refuses an x-amz-* header added after signing (AccessDenied), and stores nothing', async () => {
   const cmd = new PutObjectCommand({ Bucket: bucket, Key: 'unsigned', Body: 'x' });
-  type Middleware = Parameters<typeof cmd.middlewareStack.addRelativeTo>[0];
-  const addUnsigned = ((next: (args: unknown) => Promise<unknown>) => async (args: unknown) => {
-    (args as { request: { headers: Record<string, string> } }).request.headers['x-amz-acl'] = 'public-read';
-    return next(args);
-  }) as unknown as Middleware;
-  cmd.middlewareStack.addRelativeTo(addUnsigned, {
-    relation: 'after',
-    toMiddleware: 'httpSigningMiddleware',
-    name: 'addUnsignedHeader',
+  afterSigning(cmd, (headers) => {
+    headers['x-amz-acl'] = 'public-read';
   });
   await expectS3Error(the.s3.send(cmd), 'AccessDenied');
   await expectS3Error(the.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'unsigned' })), 'NoSuchKey');

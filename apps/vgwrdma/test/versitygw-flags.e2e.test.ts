@@ -5,7 +5,6 @@
 // nowhere else), and a unix socket listener with --socket-perm (a signed request over the socket).
 
 import { lstat, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
-import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import {
@@ -24,6 +23,7 @@ import {
   corsPreflight,
   exitOf,
   type GatewayProcess,
+  httpText,
   ROOT_CREDENTIALS,
   type Scene,
   s3Client,
@@ -377,19 +377,7 @@ describe('a unix socket listener', () => {
         path: '/viasock',
       });
       const send = (method: string, h: Record<string, string>, path: string) =>
-        new Promise<{ status: number; body: string }>((resolve, reject) => {
-          const req = httpRequest({ socketPath: sock, method, path, headers: h });
-          req.on('response', (res) => {
-            let body = '';
-            res.setEncoding('utf8');
-            res.on('data', (d: string) => {
-              body += d;
-            });
-            res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-          });
-          req.on('error', reject);
-          req.end();
-        });
+        httpText({ socketPath: sock, method, path, headers: h });
       expect((await send('PUT', headers, '/viasock')).status).toBe(200);
       const list = await send(
         'GET',

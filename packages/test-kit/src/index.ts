@@ -70,6 +70,7 @@ export {
   settled,
   startHaproxy,
 } from './haproxy.js';
+export { type HttpText, httpText } from './http-text.js';
 export { type IamScene, type IamSceneOptions, startIamScene } from './iam-scene.js';
 export { type IamUser, writeUsers } from './iam-users.js';
 export { type ChildError, IpcChild, type IpcChildOptions } from './ipc-child.js';
