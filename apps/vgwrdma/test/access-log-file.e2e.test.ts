@@ -8,17 +8,10 @@
 // rotation, one line per request.
 import { lstat, readFile, rename, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ListBucketsCommand, type S3Client } from '@aws-sdk/client-s3';
-import {
-  type GatewayProcess,
-  killAllChildren,
-  loopbackArgs,
-  makeTempDir,
-  removeDir,
-  runMain,
-} from '@vgwrdma/test-kit';
-import { sceneTest } from '@vgwrdma/test-kit/scene';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ListBucketsCommand } from '@aws-sdk/client-s3';
+import { loopbackArgs, runMain } from '@vgwrdma/test-kit';
+import { appWorkDir, sceneRef, sceneTest } from '@vgwrdma/test-kit/scene';
+import { describe, expect, it } from 'vitest';
 
 /** A gateway logging to logs/access.log in its scene folder. */
 const logging = sceneTest((dir) => ({ globalArgs: ['--access-log', join(dir, 'logs', 'access.log')] }));
@@ -27,26 +20,18 @@ const lineCount = async (path: string): Promise<number> =>
   (await readFile(path, 'utf8')).split('\n').filter((l) => l !== '').length;
 
 describe('--access-log FILE: mode, symbolic links, SIGHUP reopen', () => {
-  let work: string;
-
-  beforeAll(async () => {
-    work = await makeTempDir('vgwrdma-logfile-');
-  });
-  afterAll(async () => {
-    killAllChildren();
-    if (work) await removeDir(work);
-  });
+  const work = appWorkDir('vgwrdma-logfile-');
 
   it('refuses a symbolic link planted at the path, naming it; the target stays untouched', async () => {
-    const victim = join(work, 'victim.txt');
+    const victim = join(work(), 'victim.txt');
     await writeFile(victim, 'precious\n', { mode: 0o600 });
-    const link = join(work, 'planted.log');
+    const link = join(work(), 'planted.log');
     await symlink(victim, link);
-    const dangling = join(work, 'dangling.log');
-    const wouldBeCreated = join(work, 'created-by-link.txt');
+    const dangling = join(work(), 'dangling.log');
+    const wouldBeCreated = join(work(), 'created-by-link.txt');
     await symlink(wouldBeCreated, dangling);
     for (const path of [link, dangling]) {
-      const run = await runMain([...loopbackArgs(), '--access-log', path, 'posix', work]);
+      const run = await runMain([...loopbackArgs(), '--access-log', path, 'posix', work()]);
       expect(run.code).toBe(1);
       expect(run.stderr).toContain(`--access-log ${path} is a symbolic link; refusing to follow it`);
     }
@@ -56,46 +41,39 @@ describe('--access-log FILE: mode, symbolic links, SIGHUP reopen', () => {
   });
 
   describe('a running gateway', () => {
-    let gw: GatewayProcess;
-    let sdk: S3Client;
-    let file: string;
-
-    logging.beforeAll(({ scene }) => {
-      gw = scene.gw;
-      sdk = scene.s3;
-      file = join(scene.dir, 'logs', 'access.log');
-    });
+    const the = sceneRef(logging);
+    const file = (): string => the.path('logs', 'access.log');
 
     it('creates the file 0640 (less the umask)', async () => {
-      await sdk.send(new ListBucketsCommand({}));
-      await expect.poll(() => lineCount(file)).toBe(1);
+      await the.s3.send(new ListBucketsCommand({}));
+      await expect.poll(() => lineCount(file())).toBe(1);
       const umask = process.umask();
-      expect((await stat(file)).mode & 0o777).toBe(0o640 & ~umask);
+      expect((await stat(file())).mode & 0o777).toBe(0o640 & ~umask);
     });
 
     it('reopens the path on SIGHUP after a rotation, and refuses a link planted there', async () => {
-      const rotated = `${file}.1`;
-      await rename(file, rotated);
-      gw.child.kill('SIGHUP');
-      await expect.poll(() => gw.stderr()).toMatch(/"msg":"access log reopened"/);
-      await sdk.send(new ListBucketsCommand({}));
-      await expect.poll(() => lineCount(file)).toBe(1);
-      expect((await stat(file)).mode & 0o777).toBe(0o640 & ~process.umask());
+      const rotated = `${file()}.1`;
+      await rename(file(), rotated);
+      the.gw.child.kill('SIGHUP');
+      await expect.poll(() => the.gw.stderr()).toMatch(/"msg":"access log reopened"/);
+      await the.s3.send(new ListBucketsCommand({}));
+      await expect.poll(() => lineCount(file())).toBe(1);
+      expect((await stat(file())).mode & 0o777).toBe(0o640 & ~process.umask());
       expect(await lineCount(rotated)).toBe(1);
 
       // Rotated again, and a link planted at the path before the SIGHUP.
-      const rotated2 = `${file}.2`;
-      await rename(file, rotated2);
-      const victim = join(work, 'victim-2.txt');
+      const rotated2 = `${file()}.2`;
+      await rename(file(), rotated2);
+      const victim = join(work(), 'victim-2.txt');
       await writeFile(victim, 'precious\n');
-      await symlink(victim, file);
-      gw.child.kill('SIGHUP');
+      await symlink(victim, file());
+      the.gw.child.kill('SIGHUP');
       await expect
-        .poll(() => gw.stderr())
+        .poll(() => the.gw.stderr())
         .toMatch(
           /access log reopen failed, still writing to the open file: --access-log \S+ is a symbolic link/,
         );
-      await sdk.send(new ListBucketsCommand({}));
+      await the.s3.send(new ListBucketsCommand({}));
       await expect.poll(() => lineCount(rotated2)).toBe(2); // still the file it had open
       expect(await readFile(victim, 'utf8')).toBe('precious\n');
     });

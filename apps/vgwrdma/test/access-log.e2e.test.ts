@@ -6,16 +6,8 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CreateBucketCommand, GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import {
-  APP_MAIN,
-  type GatewayProcess,
-  loopbackArgs,
-  ROOT_CREDENTIALS,
-  runMain,
-  startGateway,
-  track,
-} from '@vgwrdma/test-kit';
+import { CreateBucketCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { APP_MAIN, loopbackArgs, ROOT_CREDENTIALS, runMain, startGateway, track } from '@vgwrdma/test-kit';
 import { expectS3Error, sceneTest } from '@vgwrdma/test-kit/scene';
 import { describe, expect, it } from 'vitest';
 
@@ -29,17 +21,9 @@ const test = sceneTest((dir) => ({
 }));
 
 describe('vgwrdma --access-log-format s3', () => {
-  let gw: GatewayProcess;
-  let sdk: S3Client;
-  let file: string;
-
-  test.beforeAll(({ scene }) => {
-    gw = scene.gw;
-    sdk = scene.s3;
-    file = join(scene.dir, 'access.log');
-  });
-
-  it("writes AWS's fields in AWS's order, '-' for what does not apply", async () => {
+  test("writes AWS's fields in AWS's order, '-' for what does not apply", async ({ scene, s3: sdk }) => {
+    const gw = scene.gw;
+    const file = join(scene.dir, 'access.log');
     await sdk.send(new CreateBucketCommand({ Bucket: 'logged' }));
     await sdk.send(new PutObjectCommand({ Bucket: 'logged', Key: 'dir/a b.txt', Body: new Uint8Array(321) }));
     await expectS3Error(sdk.send(new GetObjectCommand({ Bucket: 'logged', Key: 'nope' })), 'NoSuchKey');

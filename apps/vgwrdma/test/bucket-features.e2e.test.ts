@@ -26,7 +26,7 @@ import {
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { AWS_BIN, type AwsRunner, type GatewayProcess } from '@vgwrdma/test-kit';
+import { AWS_BIN, type AwsRunner, corsPreflight, type GatewayProcess } from '@vgwrdma/test-kit';
 import { expectS3Error, sceneTest } from '@vgwrdma/test-kit/scene';
 import { describe, expect, it } from 'vitest';
 
@@ -81,22 +81,12 @@ describe('vgwrdma bucket features', { timeout: 120_000 }, () => {
       );
       await root.send(new PutObjectCommand({ Bucket: 'features', Key: 'page.html', Body: '<p>hi</p>' }));
 
-      const preflight = await fetch(`${gw.url}/features/page.html`, {
-        method: 'OPTIONS',
-        headers: {
-          origin: ORIGIN,
-          'access-control-request-method': 'PUT',
-          'access-control-request-headers': 'content-type',
-        },
-      });
+      const preflight = await corsPreflight(`${gw.url}/features/page.html`, ORIGIN, 'PUT', 'content-type');
       expect(preflight.status).toBe(200);
       expect(preflight.headers.get('access-control-allow-origin')).toBe(ORIGIN);
       expect(preflight.headers.get('access-control-allow-methods')).toContain('PUT');
       expect(preflight.headers.get('access-control-max-age')).toBe('600');
-      const refused = await fetch(`${gw.url}/features/page.html`, {
-        method: 'OPTIONS',
-        headers: { origin: 'http://evil.example', 'access-control-request-method': 'GET' },
-      });
+      const refused = await corsPreflight(`${gw.url}/features/page.html`, 'http://evil.example');
       expect(refused.status).toBe(403);
 
       const url = await getSignedUrl(root, new GetObjectCommand({ Bucket: 'features', Key: 'page.html' }));

@@ -11,16 +11,10 @@ import {
   CreateBucketCommand,
   PutBucketNotificationConfigurationCommand,
   PutObjectCommand,
+  type S3Client,
 } from '@aws-sdk/client-s3';
-import {
-  freePort,
-  type GatewayProcess,
-  makeTempDir,
-  ROOT_CREDENTIALS,
-  removeDir,
-  s3Client,
-  startGateway,
-} from '@vgwrdma/test-kit';
+import { freePort, type GatewayProcess, makeTempDir, removeDir } from '@vgwrdma/test-kit';
+import { scenePool } from '@vgwrdma/test-kit/scene';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type EventReceiver, startEventReceiver } from './helpers/event-receiver.js';
 
@@ -42,6 +36,7 @@ const CONFIG = {
  */
 const SETTLE = { timeout: 60_000, interval: 50 };
 
+const startPooled = scenePool();
 const cleanup: (() => Promise<unknown>)[] = [];
 afterAll(async () => {
   for (const c of cleanup.reverse()) await c().catch(() => undefined);
@@ -65,14 +60,22 @@ const metric = (text: string, series: string): number | undefined => {
   return line === undefined ? undefined : Number(line.slice(series.length + 1));
 };
 
+/** Creates the bucket events-kept, asks for its ObjectCreated events, and PUTs `key`. */
+async function notifyAndPut(s3: S3Client, key: string, body: string): Promise<void> {
+  await s3.send(new CreateBucketCommand({ Bucket: 'events-kept' }));
+  await s3.send(
+    new PutBucketNotificationConfigurationCommand({
+      Bucket: 'events-kept',
+      NotificationConfiguration: CONFIG,
+    }),
+  );
+  await s3.send(new PutObjectCommand({ Bucket: 'events-kept', Key: key, Body: body }));
+}
+
 describe('event delivery', () => {
   it('keeps an undelivered event across a restart (webhook down, restart, webhook up: delivered, signed)', async () => {
-    const root = await makeTempDir('vgwrdma-events-root-');
     const queueDir = await makeTempDir('vgwrdma-events-queue-');
-    cleanup.push(
-      () => removeDir(root),
-      () => removeDir(queueDir),
-    );
+    cleanup.push(() => removeDir(queueDir));
     const port = await freePort(); // nothing listens there yet
     const url = `http://127.0.0.1:${port}/events`;
     const args = [
@@ -88,18 +91,10 @@ describe('event delivery', () => {
       '127.0.0.1:0',
       '--debug',
     ];
-    const first = await startGateway({ root, globalArgs: args });
-    cleanup.push(() => first.stop());
-    const s3 = s3Client(first.url, ROOT_CREDENTIALS);
-    await s3.send(new CreateBucketCommand({ Bucket: 'events-kept' }));
-    await s3.send(
-      new PutBucketNotificationConfigurationCommand({
-        Bucket: 'events-kept',
-        NotificationConfiguration: CONFIG,
-      }),
-    );
-    await s3.send(new PutObjectCommand({ Bucket: 'events-kept', Key: 'kept', Body: 'payload' }));
-    s3.destroy();
+    const firstScene = await startPooled({ globalArgs: args });
+    const first = firstScene.gw;
+    const s3 = firstScene.s3;
+    await notifyAndPut(s3, 'kept', 'payload');
     // Settled: the event is on disk, and at least one retry was logged and counted.
     await expect
       .poll(async () => (await readdir(queueDir)).filter((n) => n.endsWith('.json')).length, SETTLE)
@@ -125,8 +120,7 @@ describe('event delivery', () => {
 
     const receiver: EventReceiver = await startEventReceiver(port);
     cleanup.push(() => receiver.close());
-    const second = await startGateway({ root, globalArgs: args });
-    cleanup.push(() => second.stop());
+    const { gw: second } = await startPooled({ root: firstScene.root, globalArgs: args }); // the same tree
     const record = await receiver.waitFor(
       (r) => r.s3.object.key === 'kept',
       'kept (from the last run)',
@@ -152,21 +146,10 @@ describe('event delivery', () => {
   it('logs a give-up at warn with the URL, bucket, key, event name and cause', async () => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}/hook`;
-    const gw = await startGateway({ globalArgs: ['--event-webhook-url', url, '--event-max-attempts', '2'] });
-    cleanup.push(
-      () => gw.stop(),
-      () => removeDir(gw.root),
-    );
-    const s3 = s3Client(gw.url, ROOT_CREDENTIALS);
-    await s3.send(new CreateBucketCommand({ Bucket: 'events-kept' }));
-    await s3.send(
-      new PutBucketNotificationConfigurationCommand({
-        Bucket: 'events-kept',
-        NotificationConfiguration: CONFIG,
-      }),
-    );
-    await s3.send(new PutObjectCommand({ Bucket: 'events-kept', Key: 'lost', Body: 'x' }));
-    s3.destroy();
+    const { gw, s3 } = await startPooled({
+      globalArgs: ['--event-webhook-url', url, '--event-max-attempts', '2'],
+    });
+    await notifyAndPut(s3, 'lost', 'x');
     await expect
       .poll(
         () => jsonLines(gw.stderr()).find((l) => l.msg === 'event notification not delivered: giving up'),

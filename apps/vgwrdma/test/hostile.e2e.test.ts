@@ -13,43 +13,31 @@ import {
   GetObjectCommand,
   ListObjectsV2Command,
   PutObjectCommand,
-  type S3Client,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { adminRequest, type GatewayProcess, ROOT_CREDENTIALS } from '@vgwrdma/test-kit';
-import { expectS3Error, sceneTest } from '@vgwrdma/test-kit/scene';
+import { adminRequest, ROOT_CREDENTIALS } from '@vgwrdma/test-kit';
+import { expectS3Error, sceneRef, sceneTest } from '@vgwrdma/test-kit/scene';
 import { expect, it } from 'vitest';
 
 const SECRET = 'next to the root: never served';
 const bucket = 'hostile';
 const test = sceneTest({ buckets: [bucket] });
-let gw: GatewayProcess;
-let client: S3Client;
+const the = sceneRef(test);
 /** A folder outside the root (the scene's own, removed with it). */
-let outside: string;
+const outside = (): string => the.path('outside');
 
-test.beforeAll(async ({ scene }) => {
-  gw = scene.gw;
-  client = scene.s3;
-  outside = join(scene.dir, 'outside');
-  await mkdir(outside);
-  await writeFile(join(outside, 'secret'), SECRET);
+test.beforeAll(async () => {
+  await mkdir(outside());
+  await writeFile(join(outside(), 'secret'), SECRET);
 });
 
 it('refuses an x-amz-* header added after signing (AccessDenied), and stores nothing', async () => {
   const cmd = new PutObjectCommand({ Bucket: bucket, Key: 'unsigned', Body: 'x' });
-  type Middleware = Parameters<typeof cmd.middlewareStack.addRelativeTo>[0];
-  const addUnsigned = ((next: (args: unknown) => Promise<unknown>) => async (args: unknown) => {
-    (args as { request: { headers: Record<string, string> } }).request.headers['x-amz-acl'] = 'public-read';
-    return next(args);
-  }) as unknown as Middleware;
-  cmd.middlewareStack.addRelativeTo(addUnsigned, {
-    relation: 'after',
-    toMiddleware: 'httpSigningMiddleware',
-    name: 'addUnsignedHeader',
+  afterSigning(cmd, (headers) => {
+    headers['x-amz-acl'] = 'public-read';
   });
-  await expectS3Error(client.send(cmd), 'AccessDenied');
-  await expectS3Error(client.send(new GetObjectCommand({ Bucket: bucket, Key: 'unsigned' })), 'NoSuchKey');
+  await expectS3Error(the.s3.send(cmd), 'AccessDenied');
+  await expectS3Error(the.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'unsigned' })), 'NoSuchKey');
 });
 
 /** Edits the wire request of `cmd` after the SDK signed it. */
@@ -70,8 +58,8 @@ function afterSigning(
 }
 
 it('refuses a presigned PUT used with an unsigned x-amz-copy-source: nothing copied', async () => {
-  await client.send(new PutObjectCommand({ Bucket: bucket, Key: 'victim', Body: 'the victim' }));
-  const url = await getSignedUrl(client, new PutObjectCommand({ Bucket: bucket, Key: 'inbox' }), {
+  await the.s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'victim', Body: 'the victim' }));
+  const url = await getSignedUrl(the.s3, new PutObjectCommand({ Bucket: bucket, Key: 'inbox' }), {
     expiresIn: 300,
   });
   const res = await fetch(url, { method: 'PUT', headers: { 'x-amz-copy-source': `/${bucket}/victim` } });
@@ -79,7 +67,7 @@ it('refuses a presigned PUT used with an unsigned x-amz-copy-source: nothing cop
   expect(res.status).toBe(403);
   expect(body).toContain('<Code>AccessDenied</Code>');
   expect(body).toContain('<HeadersNotSigned>x-amz-copy-source</HeadersNotSigned>');
-  await expectS3Error(client.send(new GetObjectCommand({ Bucket: bucket, Key: 'inbox' })), 'NoSuchKey');
+  await expectS3Error(the.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'inbox' })), 'NoSuchKey');
 });
 
 it('answers SignedHeaders naming constructor or __proto__ with SignatureDoesNotMatch, not a 500', async () => {
@@ -88,39 +76,39 @@ it('answers SignedHeaders naming constructor or __proto__ with SignatureDoesNotM
     afterSigning(cmd, (h) => {
       h.authorization = String(h.authorization).replace('SignedHeaders=', `SignedHeaders=${name};`);
     });
-    await expectS3Error(client.send(cmd), 'SignatureDoesNotMatch');
+    await expectS3Error(the.s3.send(cmd), 'SignatureDoesNotMatch');
   }
 });
 
 it('refuses response-* overrides that cannot be sent as a header (CR LF, beyond Latin-1): InvalidArgument', async () => {
-  await client.send(new PutObjectCommand({ Bucket: bucket, Key: 'plain', Body: 'p' }));
+  await the.s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'plain', Body: 'p' }));
   const injected = new GetObjectCommand({
     Bucket: bucket,
     Key: 'plain',
     ResponseContentDisposition: 'attachment\r\nSet-Cookie: session=stolen',
   });
-  await expectS3Error(client.send(injected), 'InvalidArgument');
+  await expectS3Error(the.s3.send(injected), 'InvalidArgument');
   const wide = new GetObjectCommand({ Bucket: bucket, Key: 'plain', ResponseContentType: 'text/\u20ac' });
-  await expectS3Error(client.send(wide), 'InvalidArgument');
+  await expectS3Error(the.s3.send(wide), 'InvalidArgument');
 });
 
 it('refuses a DeleteObjects key over 1024 bytes with KeyTooLongError, without echoing it', async () => {
   const Key = 'k'.repeat(3 * 1024 * 1024);
   const err = await expectS3Error(
-    client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: [{ Key }] } })),
+    the.s3.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: [{ Key }] } })),
     'KeyTooLongError',
   );
   expect(Number(err.$response?.headers?.['content-length'])).toBeLessThan(4096);
 });
 
 it('answers admin PATCH /constructor with an S3 error document, not a plain-text 500', async () => {
-  const res = await adminRequest(gw.url, ROOT_CREDENTIALS, 'constructor');
+  const res = await adminRequest(the.gw.url, ROOT_CREDENTIALS, 'constructor');
   expect(res.status).toBe(501);
   expect(res.text).toContain('<Code>NotImplemented</Code>');
 });
 
 it("refuses a presigned query whose signed %2B was sent as '+'", async () => {
-  const url = await getSignedUrl(client, new ListObjectsV2Command({ Bucket: bucket, Prefix: 'a+b' }), {
+  const url = await getSignedUrl(the.s3, new ListObjectsV2Command({ Bucket: bucket, Prefix: 'a+b' }), {
     expiresIn: 300,
   });
   expect(url).toContain('a%2Bb');
@@ -131,8 +119,8 @@ it("refuses a presigned query whose signed %2B was sent as '+'", async () => {
 });
 
 it('refuses a presigned URL past its expiry', async () => {
-  await client.send(new PutObjectCommand({ Bucket: bucket, Key: 'k', Body: 'v' }));
-  const url = await getSignedUrl(client, new GetObjectCommand({ Bucket: bucket, Key: 'k' }), {
+  await the.s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'k', Body: 'v' }));
+  const url = await getSignedUrl(the.s3, new GetObjectCommand({ Bucket: bucket, Key: 'k' }), {
     expiresIn: 1,
     signingDate: new Date(Date.now() - 60_000),
   });
@@ -142,16 +130,16 @@ it('refuses a presigned URL past its expiry', async () => {
 });
 
 it('does not serve or overwrite a file outside the root through a symlink inside it', async () => {
-  await symlink(join(outside, 'secret'), join(gw.root, bucket, 'link'));
-  await symlink(outside, join(gw.root, bucket, 'linkdir'));
-  await expectS3Error(client.send(new GetObjectCommand({ Bucket: bucket, Key: 'link' })), 'AccessDenied');
+  await symlink(join(outside(), 'secret'), join(the.gw.root, bucket, 'link'));
+  await symlink(outside(), join(the.gw.root, bucket, 'linkdir'));
+  await expectS3Error(the.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'link' })), 'AccessDenied');
   await expectS3Error(
-    client.send(new GetObjectCommand({ Bucket: bucket, Key: 'linkdir/secret' })),
+    the.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'linkdir/secret' })),
     'AccessDenied',
   );
   await expectS3Error(
-    client.send(new PutObjectCommand({ Bucket: bucket, Key: 'linkdir/secret', Body: 'overwritten' })),
+    the.s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'linkdir/secret', Body: 'overwritten' })),
     'AccessDenied',
   );
-  expect(await readFile(join(outside, 'secret'), 'utf8')).toBe(SECRET);
+  expect(await readFile(join(outside(), 'secret'), 'utf8')).toBe(SECRET);
 });

@@ -7,16 +7,14 @@ import {
   PutObjectCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
-import { type Scene, startScene } from '@vgwrdma/test-kit';
-import { sceneTest } from '@vgwrdma/test-kit/scene';
-import { afterAll, expect } from 'vitest';
+import { scenePool, sceneTest } from '@vgwrdma/test-kit/scene';
+import { expect } from 'vitest';
 import { md5Hex } from './helpers/files.js';
 
 const bucket = 'shared-tree';
 /** Gateway a; gateway b (the twin) serves a's root. */
 const test = sceneTest({ buckets: [bucket] });
-let twin: Scene | undefined;
-afterAll(() => twin?.stop());
+const startTwin = scenePool();
 /** Longer than the 1 s a change must be old before a listing keeps it. */
 const settle = () => new Promise((r) => setTimeout(r, 1300));
 
@@ -39,8 +37,7 @@ test("a PUT, an overwrite and a DELETE through one gateway show up in the other'
   scene,
   s3: ca,
 }) => {
-  twin = await startScene({ root: scene.root });
-  const cb = twin.s3;
+  const cb = (await startTwin({ root: scene.root })).s3;
   for (const k of ['d/1', 'd/2', 'd/3', 'e/1'])
     await ca.send(new PutObjectCommand({ Bucket: bucket, Key: k, Body: k }));
   await settle();

@@ -8,18 +8,11 @@
 // still parse. Positive control: both presigned GETs are served (200, the object's bytes).
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CreateBucketCommand, GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import {
-  type GatewayProcess,
-  killAllChildren,
-  makeTempDir,
-  ROOT_CREDENTIALS,
-  removeDir,
-  s3Client,
-  startGateway,
-} from '@vgwrdma/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT_CREDENTIALS, type Scene } from '@vgwrdma/test-kit';
+import { sceneTest } from '@vgwrdma/test-kit/scene';
+import { describe, expect } from 'vitest';
 import { duplicateKeys, logLines, s3LogFields } from './helpers/access-log-lines.js';
 import { BOTO3_PYTHON, boto3Run } from './helpers/boto3.js';
 
@@ -35,7 +28,7 @@ function param(url: string, name: string): string[] {
   return [raw, decodeURIComponent(raw)];
 }
 
-async function presignedV2(gw: GatewayProcess): Promise<string> {
+async function presignedV2(gw: Scene): Promise<string> {
   const program = `
 from botocore.config import Config
 v2 = boto3.client('s3', endpoint_url=os.environ['GW_URL'], region_name='us-east-1',
@@ -46,34 +39,17 @@ out(v2.generate_presigned_url('get_object', Params={'Bucket': '${Bucket}', 'Key'
   return (await boto3Run(gw.url, ROOT_CREDENTIALS, program)) as string;
 }
 
+/** The `s3` format to access.log in the scene folder. */
+const s3Log = sceneTest((dir) => ({
+  globalArgs: ['--debug', '--access-log-format', 's3', '--access-log', join(dir, 'access.log')],
+}));
+/** JSON lines on stderr. */
+const jsonLog = sceneTest({ globalArgs: ['--debug'] });
+
 describe.skipIf(BOTO3_PYTHON === undefined)('signatures never reach a log', () => {
-  let work: string;
-  let s3gw: GatewayProcess;
-  let jsongw: GatewayProcess;
-  let s3File: string;
-  const clients: S3Client[] = [];
-
-  beforeAll(async () => {
-    work = await makeTempDir('vgwrdma-redact-');
-    s3File = join(work, 'access.log');
-    s3gw = await startGateway({
-      globalArgs: ['--debug', '--access-log-format', 's3', '--access-log', s3File],
-    });
-    jsongw = await startGateway({ globalArgs: ['--debug'] });
-  }, 60_000);
-  afterAll(async () => {
-    for (const c of clients) c.destroy();
-    await s3gw?.stop();
-    await jsongw?.stop();
-    killAllChildren();
-    for (const gw of [s3gw, jsongw]) if (gw) await removeDir(gw.root);
-    if (work) await removeDir(work);
-  });
-
   /** Runs the four requests against `gw`; answers every secret value they carried. */
-  async function replay(gw: GatewayProcess): Promise<string[]> {
-    const sdk = s3Client(gw.url, ROOT_CREDENTIALS);
-    clients.push(sdk);
+  async function replay(gw: Scene): Promise<string[]> {
+    const sdk = gw.s3;
     await sdk.send(new CreateBucketCommand({ Bucket }));
     await sdk.send(new PutObjectCommand({ Bucket, Key, Body: BODY }));
     const v4 = await getSignedUrl(sdk, new GetObjectCommand({ Bucket, Key }), { expiresIn: 600 });
@@ -91,24 +67,30 @@ describe.skipIf(BOTO3_PYTHON === undefined)('signatures never reach a log', () =
     return [...param(v4, 'X-Amz-Signature'), ...param(v2, 'Signature'), TOKEN];
   }
 
-  it('s3 format file and the process streams: REDACTED, the credential kept, lines parse', async () => {
-    const secrets = await replay(s3gw);
-    await expect.poll(async () => logLines(await readFile(s3File, 'utf8')).length).toBe(6);
-    const file = await readFile(s3File, 'utf8');
-    for (const text of [file, s3gw.stderr(), s3gw.stdout()])
-      for (const secret of secrets) expect(text).not.toContain(secret);
-    const fields = logLines(file).map(s3LogFields);
-    for (const f of fields) expect(f).toHaveLength(29);
-    const uris = fields.map((f) => f?.[8] ?? '');
-    expect(uris.filter((u) => u.includes('X-Amz-Signature=REDACTED'))).toHaveLength(2);
-    expect(uris.filter((u) => u.includes('&Signature=REDACTED'))).toHaveLength(1);
-    expect(uris.some((u) => u.includes('X-Amz-Security-Token=REDACTED'))).toBe(true);
-    expect(uris.some((u) => u.includes(`X-Amz-Credential=${ROOT_CREDENTIALS.access}%2F`))).toBe(true);
-    expect(fields.some((f) => f?.[15]?.includes('Signature=REDACTED'))).toBe(true); // the referer
-  });
+  s3Log(
+    's3 format file and the process streams: REDACTED, the credential kept, lines parse',
+    async ({ scene }) => {
+      const s3gw = scene.gw;
+      const s3File = join(scene.dir, 'access.log');
+      const secrets = await replay(scene);
+      await expect.poll(async () => logLines(await readFile(s3File, 'utf8')).length).toBe(6);
+      const file = await readFile(s3File, 'utf8');
+      for (const text of [file, s3gw.stderr(), s3gw.stdout()])
+        for (const secret of secrets) expect(text).not.toContain(secret);
+      const fields = logLines(file).map(s3LogFields);
+      for (const f of fields) expect(f).toHaveLength(29);
+      const uris = fields.map((f) => f?.[8] ?? '');
+      expect(uris.filter((u) => u.includes('X-Amz-Signature=REDACTED'))).toHaveLength(2);
+      expect(uris.filter((u) => u.includes('&Signature=REDACTED'))).toHaveLength(1);
+      expect(uris.some((u) => u.includes('X-Amz-Security-Token=REDACTED'))).toBe(true);
+      expect(uris.some((u) => u.includes(`X-Amz-Credential=${ROOT_CREDENTIALS.access}%2F`))).toBe(true);
+      expect(fields.some((f) => f?.[15]?.includes('Signature=REDACTED'))).toBe(true); // the referer
+    },
+  );
 
-  it('JSON lines on stderr: REDACTED, the credential kept, every line parses', async () => {
-    const secrets = await replay(jsongw);
+  jsonLog('JSON lines on stderr: REDACTED, the credential kept, every line parses', async ({ scene }) => {
+    const jsongw = scene.gw;
+    const secrets = await replay(scene);
     const requestLines = (): string[] =>
       jsongw
         .stderr()

@@ -14,12 +14,11 @@ import {
   ListObjectsV2Command,
   PutBucketPolicyCommand,
   PutObjectCommand,
-  type S3Client,
 } from '@aws-sdk/client-s3';
 import { HostClient } from '@vgwrdma/rdma-ffi';
 import { type GatewayProcess, ROOT_CREDENTIALS } from '@vgwrdma/test-kit';
-import { sceneTest } from '@vgwrdma/test-kit/scene';
-import { afterAll, describe, expect, it } from 'vitest';
+import { sceneRef, sceneTest } from '@vgwrdma/test-kit/scene';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parsePrometheusText, type Sample, sampleValue } from './helpers/prometheus-text.js';
 import { RDMA_SDK_OPTIONS, sendError, sendWithToken } from './helpers/rdma.js';
 
@@ -55,43 +54,40 @@ async function scrape(url: string): Promise<Sample[]> {
 }
 
 describe('vgwrdma --metrics-port with --rdma-ip (softnic)', () => {
-  let gw: GatewayProcess;
-  let sdk: S3Client;
+  const the = sceneRef(test);
   let client: HostClient;
-  let accessLog: string;
 
-  test.beforeAll(({ scene }) => {
-    gw = scene.gw;
-    sdk = scene.s3;
-    accessLog = join(scene.dir, 'access.log');
+  beforeAll(() => {
     client = new HostClient();
   });
   afterAll(() => client?.close());
 
   it('counts real S3 and RDMA traffic exactly, on its own loopback listener', async () => {
-    const url = metricsUrl(gw);
+    const url = metricsUrl(the.gw);
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
-    expect(new URL(url).port).not.toBe(String(gw.port));
+    expect(new URL(url).port).not.toBe(String(the.gw.port));
 
-    await sdk.send(new CreateBucketCommand({ Bucket }));
-    await sdk.send(new PutObjectCommand({ Bucket, Key: 'a', Body: new Uint8Array(1000) }));
-    await sdk.send(new PutObjectCommand({ Bucket, Key: 'b', Body: new Uint8Array(2000) }));
-    const got = await sdk.send(new GetObjectCommand({ Bucket, Key: 'b' }));
+    await the.s3.send(new CreateBucketCommand({ Bucket }));
+    await the.s3.send(new PutObjectCommand({ Bucket, Key: 'a', Body: new Uint8Array(1000) }));
+    await the.s3.send(new PutObjectCommand({ Bucket, Key: 'b', Body: new Uint8Array(2000) }));
+    const got = await the.s3.send(new GetObjectCommand({ Bucket, Key: 'b' }));
     expect((await got.Body?.transformToByteArray())?.length).toBe(2000);
-    await sdk.send(new ListObjectsV2Command({ Bucket }));
-    expect((await sendError(sdk.send(new HeadObjectCommand({ Bucket, Key: 'missing' })))).status).toBe(404);
+    await the.s3.send(new ListObjectsV2Command({ Bucket }));
+    expect((await sendError(the.s3.send(new HeadObjectCommand({ Bucket, Key: 'missing' })))).status).toBe(
+      404,
+    );
 
     const src = client.allocate(RDMA_SIZE);
     randomFillSync(src.bytes);
     const dst = client.allocate(RDMA_SIZE);
     const put = await sendWithToken(
-      sdk,
+      the.s3,
       new PutObjectCommand({ Bucket, Key: 'r', Body: new Uint8Array(0) }),
       src.token(0, RDMA_SIZE, 'put'),
     );
     expect(put.headers['x-amz-rdma-reply']).toBe('200');
     const get = await sendWithToken(
-      sdk,
+      the.s3,
       new GetObjectCommand({ Bucket, Key: 'r' }),
       dst.token(0, RDMA_SIZE, 'get'),
     );
@@ -99,7 +95,7 @@ describe('vgwrdma --metrics-port with --rdma-ip (softnic)', () => {
     expect(Buffer.compare(Buffer.from(dst.bytes), Buffer.from(src.bytes))).toBe(0);
 
     // An unsigned RDMA GET of a public object: declined ('anonymous'), served in the HTTP body.
-    await sdk.send(
+    await the.s3.send(
       new PutBucketPolicyCommand({
         Bucket,
         Policy: JSON.stringify({
@@ -110,7 +106,7 @@ describe('vgwrdma --metrics-port with --rdma-ip (softnic)', () => {
         }),
       }),
     );
-    const anon = await fetch(`${gw.url}/${Bucket}/a`, {
+    const anon = await fetch(`${the.gw.url}/${Bucket}/a`, {
       headers: { 'x-amz-rdma-token': dst.token(0, 1000, 'get') },
     });
     expect(anon.status).toBe(200);
@@ -153,14 +149,14 @@ describe('vgwrdma --metrics-port with --rdma-ip (softnic)', () => {
     expect(s.some((x) => x.name === 'nodejs_eventloop_lag_seconds')).toBe(true);
 
     // The S3 port does not serve metrics: /metrics there names a bucket, which does not exist.
-    const onS3 = await fetch(`${gw.url}/metrics`);
+    const onS3 = await fetch(`${the.gw.url}/metrics`);
     expect(onS3.status).toBe(404);
     expect(await onS3.text()).toContain('<Code>NoSuchBucket</Code>');
     expect((await fetch(url.replace('/metrics', '/other'))).status).toBe(404);
   });
 
   it('writes one JSON access-log line per request, with the RDMA leg', async () => {
-    const lines = (await readFile(accessLog, 'utf8'))
+    const lines = (await readFile(the.path('access.log'), 'utf8'))
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as Record<string, unknown>);

@@ -19,19 +19,16 @@ import {
   PutObjectTaggingCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
-import { type GatewayProcess, ROOT_CREDENTIALS } from '@vgwrdma/test-kit';
-import { expectS3Error, sceneTest } from '@vgwrdma/test-kit/scene';
+import { corsPreflight, ROOT_CREDENTIALS } from '@vgwrdma/test-kit';
+import { expectS3Error, sceneRef, sceneTest } from '@vgwrdma/test-kit/scene';
 import { describe, expect, it } from 'vitest';
 
 const bucket = 'limits';
 const ORIGIN = 'http://big.example';
 const test = sceneTest({ buckets: [bucket] });
-let gw: GatewayProcess;
-let root: S3Client;
+const the = sceneRef(test);
 let anon: S3Client;
 test.beforeAll(({ scene }) => {
-  gw = scene.gw;
-  root = scene.s3;
   anon = scene.client(ROOT_CREDENTIALS, {
     credentials: { accessKeyId: '', secretAccessKey: '' },
     signer: { sign: async (request) => request },
@@ -40,7 +37,7 @@ test.beforeAll(({ scene }) => {
 
 /** Regular files under the bucket's temp area (temp files of writes). */
 async function tempFiles(): Promise<string[]> {
-  const dir = join(gw.root, bucket, '.sgwtmp');
+  const dir = join(the.gw.root, bucket, '.sgwtmp');
   const out: string[] = [];
   for (const name of await readdir(dir).catch(() => [] as string[])) {
     if ((await stat(join(dir, name))).isFile()) out.push(name);
@@ -68,16 +65,16 @@ describe('bucket documents larger than an xattr', () => {
   it('a 10 KB bucket policy is stored, read back and enforced; replacing and deleting it work', async () => {
     const policy = bigPolicy(10 * 1024);
     expect(policy.length).toBeGreaterThan(10 * 1024);
-    await root.send(new PutObjectCommand({ Bucket: bucket, Key: 'public/page', Body: 'public page' }));
-    await root.send(new PutObjectCommand({ Bucket: bucket, Key: 'private/page', Body: 'private' }));
+    await the.s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'public/page', Body: 'public page' }));
+    await the.s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'private/page', Body: 'private' }));
     await expectS3Error(
       anon.send(new GetObjectCommand({ Bucket: bucket, Key: 'public/page' })),
       'AccessDenied',
       403,
     );
 
-    await root.send(new PutBucketPolicyCommand({ Bucket: bucket, Policy: policy }));
-    const got = await root.send(new GetBucketPolicyCommand({ Bucket: bucket }));
+    await the.s3.send(new PutBucketPolicyCommand({ Bucket: bucket, Policy: policy }));
+    const got = await the.s3.send(new GetBucketPolicyCommand({ Bucket: bucket }));
     expect(got.Policy).toBe(policy);
     // The stored policy is the one evaluated.
     const page = await anon.send(new GetObjectCommand({ Bucket: bucket, Key: 'public/page' }));
@@ -89,12 +86,16 @@ describe('bucket documents larger than an xattr', () => {
     );
 
     const small = bigPolicy(0);
-    await root.send(new PutBucketPolicyCommand({ Bucket: bucket, Policy: small }));
-    expect((await root.send(new GetBucketPolicyCommand({ Bucket: bucket }))).Policy).toBe(small);
-    await root.send(new PutBucketPolicyCommand({ Bucket: bucket, Policy: policy }));
-    await root.send(new DeleteBucketPolicyCommand({ Bucket: bucket }));
-    await expectS3Error(root.send(new GetBucketPolicyCommand({ Bucket: bucket })), 'NoSuchBucketPolicy', 404);
-    expect(await readdir(join(gw.root, bucket, '.sgwtmp', 'bucket-meta'))).toEqual([]);
+    await the.s3.send(new PutBucketPolicyCommand({ Bucket: bucket, Policy: small }));
+    expect((await the.s3.send(new GetBucketPolicyCommand({ Bucket: bucket }))).Policy).toBe(small);
+    await the.s3.send(new PutBucketPolicyCommand({ Bucket: bucket, Policy: policy }));
+    await the.s3.send(new DeleteBucketPolicyCommand({ Bucket: bucket }));
+    await expectS3Error(
+      the.s3.send(new GetBucketPolicyCommand({ Bucket: bucket })),
+      'NoSuchBucketPolicy',
+      404,
+    );
+    expect(await readdir(join(the.gw.root, bucket, '.sgwtmp', 'bucket-meta'))).toEqual([]);
   });
 
   it('a 30 KB CORS configuration is stored, read back and answers preflights', async () => {
@@ -109,14 +110,11 @@ describe('bucket documents larger than an xattr', () => {
         MaxAgeSeconds: i,
       });
     }
-    await root.send(new PutBucketCorsCommand({ Bucket: bucket, CORSConfiguration: { CORSRules: rules } }));
-    const got = await root.send(new GetBucketCorsCommand({ Bucket: bucket }));
+    await the.s3.send(new PutBucketCorsCommand({ Bucket: bucket, CORSConfiguration: { CORSRules: rules } }));
+    const got = await the.s3.send(new GetBucketCorsCommand({ Bucket: bucket }));
     expect(got.CORSRules?.length).toBe(100);
     expect(got.CORSRules?.[99]?.AllowedOrigins?.[0]).toMatch(/^http:\/\/filler-98-x+\.example$/);
-    const preflight = await fetch(`${gw.url}/${bucket}/any`, {
-      method: 'OPTIONS',
-      headers: { origin: ORIGIN, 'access-control-request-method': 'GET' },
-    });
+    const preflight = await corsPreflight(`${the.gw.url}/${bucket}/any`, ORIGIN);
     expect([preflight.status, preflight.headers.get('access-control-allow-origin')]).toEqual([200, ORIGIN]);
   });
 });
@@ -125,16 +123,16 @@ describe("AWS's limits on bucket documents", () => {
   it('a bucket policy over 20 KB is PolicyTooLarge and changes nothing; one just under is stored', async () => {
     const fits = bigPolicy(20 * 1024 - 200);
     expect(Buffer.byteLength(fits)).toBeLessThanOrEqual(20 * 1024);
-    await root.send(new PutBucketPolicyCommand({ Bucket: bucket, Policy: fits }));
-    expect((await root.send(new GetBucketPolicyCommand({ Bucket: bucket }))).Policy).toBe(fits);
+    await the.s3.send(new PutBucketPolicyCommand({ Bucket: bucket, Policy: fits }));
+    expect((await the.s3.send(new GetBucketPolicyCommand({ Bucket: bucket }))).Policy).toBe(fits);
     const tooLarge = bigPolicy(20 * 1024 + 1);
     await expectS3Error(
-      root.send(new PutBucketPolicyCommand({ Bucket: bucket, Policy: tooLarge })),
+      the.s3.send(new PutBucketPolicyCommand({ Bucket: bucket, Policy: tooLarge })),
       'PolicyTooLarge',
       400,
     );
-    expect((await root.send(new GetBucketPolicyCommand({ Bucket: bucket }))).Policy).toBe(fits);
-    await root.send(new DeleteBucketPolicyCommand({ Bucket: bucket }));
+    expect((await the.s3.send(new GetBucketPolicyCommand({ Bucket: bucket }))).Policy).toBe(fits);
+    await the.s3.send(new DeleteBucketPolicyCommand({ Bucket: bucket }));
   });
 
   it('a CORS configuration of 101 rules is InvalidRequest and changes nothing; 100 are stored', async () => {
@@ -143,12 +141,14 @@ describe("AWS's limits on bucket documents", () => {
       AllowedMethods: ['GET'],
     });
     const hundred = Array.from({ length: 100 }, (_, i) => rule(i));
-    await root.send(new PutBucketCorsCommand({ Bucket: bucket, CORSConfiguration: { CORSRules: hundred } }));
-    const put = root.send(
+    await the.s3.send(
+      new PutBucketCorsCommand({ Bucket: bucket, CORSConfiguration: { CORSRules: hundred } }),
+    );
+    const put = the.s3.send(
       new PutBucketCorsCommand({ Bucket: bucket, CORSConfiguration: { CORSRules: [...hundred, rule(100)] } }),
     );
     await expectS3Error(put, 'InvalidRequest', 400);
-    const got = await root.send(new GetBucketCorsCommand({ Bucket: bucket }));
+    const got = await the.s3.send(new GetBucketCorsCommand({ Bucket: bucket }));
     expect(got.CORSRules?.map((r) => r.AllowedOrigins?.[0])).toEqual(hundred.map((r) => r.AllowedOrigins[0]));
   });
 });
@@ -156,7 +156,7 @@ describe("AWS's limits on bucket documents", () => {
 describe('object attributes that cannot fit answer 400, with nothing stored', () => {
   it('an 8 KB Content-Type is RequestHeaderSectionTooLarge', async () => {
     const key = 'typed';
-    const put = root.send(
+    const put = the.s3.send(
       new PutObjectCommand({
         Bucket: bucket,
         Key: key,
@@ -165,33 +165,33 @@ describe('object attributes that cannot fit answer 400, with nothing stored', ()
       }),
     );
     await expectS3Error(put, 'RequestHeaderSectionTooLarge', 400);
-    await expectS3Error(root.send(new HeadObjectCommand({ Bucket: bucket, Key: key })), 'NotFound', 404);
+    await expectS3Error(the.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key })), 'NotFound', 404);
     expect(await tempFiles()).toEqual([]);
   });
 
   it('metadata under 2 KB whose stored JSON does not fit is MetadataTooLarge', async () => {
     // 2000 bytes of quotes: within S3's 2 KB, but JSON doubles them past the xattr block.
     const key = 'quoted';
-    const put = root.send(
+    const put = the.s3.send(
       new PutObjectCommand({ Bucket: bucket, Key: key, Body: 'x', Metadata: { q: '"'.repeat(2000) } }),
     );
     await expectS3Error(put, 'MetadataTooLarge', 400);
-    await expectS3Error(root.send(new HeadObjectCommand({ Bucket: bucket, Key: key })), 'NotFound', 404);
+    await expectS3Error(the.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key })), 'NotFound', 404);
     expect(await tempFiles()).toEqual([]);
   });
 
   it('ten long multibyte tags on an object are stored exactly, in an overflow file', async () => {
     const key = 'tagged';
-    await root.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: 'x', Tagging: 'k=v' }));
+    await the.s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: 'x', Tagging: 'k=v' }));
     const TagSet = Array.from({ length: 10 }, (_, i) => ({
       Key: `${i}${'é'.repeat(127)}`,
       Value: '漢'.repeat(256),
     }));
-    await root.send(new PutObjectTaggingCommand({ Bucket: bucket, Key: key, Tagging: { TagSet } }));
-    const tags = await root.send(new GetObjectTaggingCommand({ Bucket: bucket, Key: key }));
+    await the.s3.send(new PutObjectTaggingCommand({ Bucket: bucket, Key: key, Tagging: { TagSet } }));
+    const tags = await the.s3.send(new GetObjectTaggingCommand({ Bucket: bucket, Key: key }));
     expect(tags.TagSet).toEqual(TagSet);
     // About 10 KB of JSON: kept in <bucket>/.sgwtmp/object-meta, the xattr names it.
-    const files = await readdir(join(gw.root, bucket, '.sgwtmp', 'object-meta'));
+    const files = await readdir(join(the.gw.root, bucket, '.sgwtmp', 'object-meta'));
     expect(files.filter((f) => f.startsWith('X-Amz-Tagging.'))).toHaveLength(1);
   });
 });

@@ -17,16 +17,9 @@ import {
   PutObjectCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
-import {
-  type GatewayProcess,
-  killAllChildren,
-  makeTempDir,
-  ROOT_CREDENTIALS,
-  removeDir,
-  s3Client,
-  startGateway,
-} from '@vgwrdma/test-kit';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { corsPreflight, ROOT_CREDENTIALS, type Scene } from '@vgwrdma/test-kit';
+import { appWorkDir, scenePool } from '@vgwrdma/test-kit/scene';
+import { describe, expect, it } from 'vitest';
 
 const ORIGIN = 'http://app.example';
 const CORS = {
@@ -60,26 +53,15 @@ const ATTACK_KEYS = [
   'policy',
 ];
 
-let work: string | undefined;
-let gw: GatewayProcess | undefined;
-let client: S3Client | undefined;
-
-afterEach(async () => {
-  client?.destroy();
-  await gw?.stop();
-  client = undefined;
-  gw = undefined;
-});
-afterAll(async () => {
-  killAllChildren();
-  if (work) await removeDir(work);
-});
+const work = appWorkDir('vgwrdma-sidecar-');
+/** The gateways of a test, stopped after it. */
+const startPooled = scenePool('each');
+let gw: Scene | undefined;
 
 async function start(root: string, sidecar: string): Promise<S3Client> {
   await mkdir(root, { recursive: true });
-  gw = await startGateway({ root, posixArgs: ['--sidecar', sidecar] });
-  client = s3Client(gw.url, ROOT_CREDENTIALS);
-  return client;
+  gw = await startPooled({ root, posixArgs: ['--sidecar', sidecar] });
+  return gw.s3;
 }
 
 async function body(c: S3Client, bucket: string, key: string): Promise<string> {
@@ -94,10 +76,7 @@ async function expectBucketIntact(c: S3Client, bucket: string): Promise<void> {
   expect(cors.CORSRules?.[0]?.AllowedOrigins).toEqual([ORIGIN]);
   const policy = await c.send(new GetBucketPolicyCommand({ Bucket: bucket }));
   expect(JSON.parse(policy.Policy ?? '{}')).toEqual(JSON.parse(POLICY.replace('%B', bucket)));
-  const preflight = await fetch(`${gw?.url}/${bucket}/any`, {
-    method: 'OPTIONS',
-    headers: { origin: ORIGIN, 'access-control-request-method': 'GET' },
-  });
+  const preflight = await corsPreflight(`${gw?.url}/${bucket}/any`, ORIGIN);
   expect([preflight.status, preflight.headers.get('access-control-allow-origin')]).toEqual([200, ORIGIN]);
 }
 
@@ -106,8 +85,7 @@ describe('--sidecar: keys that collide with attribute files in versitygw layout'
     ['before the bucket is configured', 'attack-first'],
     ['after the bucket is configured', 'config-first'],
   ])('PUTs of every colliding key shape %s leave the bucket and the objects intact', async (_, bucket) => {
-    work ??= await makeTempDir('vgwrdma-sidecar-');
-    const c = await start(join(work, `${bucket}-root`), join(work, `${bucket}-meta`));
+    const c = await start(join(work(), `${bucket}-root`), join(work(), `${bucket}-meta`));
     await c.send(new CreateBucketCommand({ Bucket: bucket }));
     const configure = async (): Promise<void> => {
       await c.send(new PutBucketCorsCommand({ Bucket: bucket, CORSConfiguration: CORS }));
@@ -135,9 +113,8 @@ describe('--sidecar: keys that collide with attribute files in versitygw layout'
 
 describe('--sidecar on a tree written in the old (versitygw) layout', () => {
   it('converts it at start: colliding keys keep their metadata and the bucket is configurable again', async () => {
-    work ??= await makeTempDir('vgwrdma-sidecar-');
-    const root = join(work, 'old-root');
-    const sidecar = join(work, 'old-meta');
+    const root = join(work(), 'old-root');
+    const sidecar = join(work(), 'old-meta');
     const bucket = 'legacy';
     const attr = async (rel: string, name: string, value: string): Promise<void> => {
       await mkdir(join(sidecar, rel, 'meta'), { recursive: true });
@@ -172,8 +149,7 @@ describe('--sidecar on a tree written in the old (versitygw) layout', () => {
       expect([name, (await stat(join(sidecar, bucket, 'meta', name))).isFile()]).toEqual([name, true]);
     }
     // A second start finds the tree converted and serves the same.
-    await gw?.stop();
-    client?.destroy();
+    await gw?.gw.stop();
     const again = await start(root, sidecar);
     await expectBucketIntact(again, bucket);
     expect((await again.send(new HeadObjectCommand({ Bucket: bucket, Key: 'meta/cors' }))).ETag).toBe(

@@ -4,22 +4,15 @@
 // docs/hardware-checklist.md.)
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { assertBuilt, killAllChildren, makeTempDir, removeDir, runMain } from '@vgwrdma/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runMain } from '@vgwrdma/test-kit';
+import { appWorkDir } from '@vgwrdma/test-kit/scene';
+import { describe, expect, it } from 'vitest';
 
-let work: string;
-beforeAll(async () => {
-  assertBuilt();
-  work = await makeTempDir('vgwrdma-transport-');
-});
-afterAll(async () => {
-  killAllChildren();
-  await removeDir(work);
-});
+const work = appWorkDir('vgwrdma-transport-');
 
 describe('vgwrdma --rdma-transport cuobj without libcuobjserver', () => {
   it('fails at start with one sentence naming the missing library', async () => {
-    const root = join(work, 'root');
+    const root = join(work(), 'root');
     await mkdir(root);
     const run = await runMain([
       '--port',

@@ -3,11 +3,12 @@
 // backend's upstream is down, and 200 again once it is back; liveness answers 200 throughout.
 // With --rdma-ip, readiness reports the RDMA plugin's check too.
 import { mkdir, rename } from 'node:fs/promises';
-import { request } from 'node:http';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import {
   type AppProcess,
   type GatewayProcess,
+  type HttpText,
+  httpText,
   killAllChildren,
   ROOT_CREDENTIALS,
   removeDir,
@@ -28,24 +29,10 @@ afterAll(async () => {
   for (const root of roots) await removeDir(root);
 });
 
-interface Probe {
-  readonly status: number;
-  readonly body: string;
-}
+type Probe = HttpText;
 
 function probe(url: string, path: string, method = 'GET'): Promise<Probe> {
-  return new Promise((resolve, reject) => {
-    const req = request(`${url}${path}`, { method }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        body += chunk;
-      });
-      res.once('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.once('error', reject);
-    req.end();
-  });
+  return httpText(`${url}${path}`, { method });
 }
 
 interface Report {

@@ -13,28 +13,22 @@ import {
   ListBucketsCommand,
   ListObjectsV2Command,
   PutObjectCommand,
-  type S3Client,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { type GatewayProcess, ROOT_CREDENTIALS, s3Client } from '@vgwrdma/test-kit';
-import { expectS3Error, sceneTest } from '@vgwrdma/test-kit/scene';
+import { ROOT_CREDENTIALS, s3Client } from '@vgwrdma/test-kit';
+import { expectS3Error, sceneRef, sceneTest } from '@vgwrdma/test-kit/scene';
 import { describe, expect, it } from 'vitest';
 import { md5Hex } from './helpers/files.js';
 
 const bucket = 'sdk-bucket';
 const test = sceneTest({ buckets: [bucket] });
-let gw: GatewayProcess;
-let client: S3Client;
-test.beforeAll(({ scene }) => {
-  gw = scene.gw;
-  client = scene.s3;
-});
+const the = sceneRef(test);
 
 async function getText(
   key: string,
   range?: string,
 ): Promise<{ text: string; contentRange?: string | undefined }> {
-  const out = await client.send(
+  const out = await the.s3.send(
     new GetObjectCommand({ Bucket: bucket, Key: key, ...(range ? { Range: range } : {}) }),
   );
   return { text: await out.Body!.transformToString(), contentRange: out.ContentRange };
@@ -42,37 +36,37 @@ async function getText(
 
 describe('object round trips', () => {
   it('lists the bucket it made', async () => {
-    const out = await client.send(new ListBucketsCommand({}));
+    const out = await the.s3.send(new ListBucketsCommand({}));
     expect(out.Buckets?.map((b) => b.Name)).toContain(bucket);
   });
 
   it('puts, heads, gets and lists objects', async () => {
     const body = 'hello from the aws sdk\n';
-    const put = await client.send(
+    const put = await the.s3.send(
       new PutObjectCommand({ Bucket: bucket, Key: 'dir/hello.txt', Body: body, ContentType: 'text/plain' }),
     );
     expect(put.ETag).toBe(`"${md5Hex(body)}"`);
-    const head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: 'dir/hello.txt' }));
+    const head = await the.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'dir/hello.txt' }));
     expect(head.ContentLength).toBe(body.length);
     expect(head.ContentType).toBe('text/plain');
     expect(head.ETag).toBe(put.ETag);
     expect((await getText('dir/hello.txt')).text).toBe(body);
-    const list = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: 'dir/' }));
+    const list = await the.s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: 'dir/' }));
     expect(list.Contents?.map((o) => [o.Key, o.Size])).toEqual([['dir/hello.txt', body.length]]);
-    const delimited = await client.send(new ListObjectsV2Command({ Bucket: bucket, Delimiter: '/' }));
+    const delimited = await the.s3.send(new ListObjectsV2Command({ Bucket: bucket, Delimiter: '/' }));
     expect(delimited.CommonPrefixes?.map((p) => p.Prefix)).toContain('dir/');
   });
 
   it('serves ranged GETs', async () => {
-    await client.send(new PutObjectCommand({ Bucket: bucket, Key: 'digits', Body: '0123456789' }));
+    await the.s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'digits', Body: '0123456789' }));
     expect(await getText('digits', 'bytes=2-5')).toEqual({ text: '2345', contentRange: 'bytes 2-5/10' });
     expect(await getText('digits', 'bytes=-3')).toEqual({ text: '789', contentRange: 'bytes 7-9/10' });
     await expectS3Error(getText('digits', 'bytes=20-30'), 'InvalidRange');
   });
 
   it('copies an object', async () => {
-    await client.send(new PutObjectCommand({ Bucket: bucket, Key: 'copy-src', Body: 'copied bytes' }));
-    await client.send(
+    await the.s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'copy-src', Body: 'copied bytes' }));
+    await the.s3.send(
       new CopyObjectCommand({ Bucket: bucket, Key: 'copy-dst', CopySource: `${bucket}/copy-src` }),
     );
     expect((await getText('copy-dst')).text).toBe('copied bytes');
@@ -80,15 +74,15 @@ describe('object round trips', () => {
 
   it('deletes one object and many', async () => {
     for (const key of ['del/a', 'del/b', 'del/c']) {
-      await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: key }));
+      await the.s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: key }));
     }
-    await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: 'del/a' }));
-    await expectS3Error(client.send(new HeadObjectCommand({ Bucket: bucket, Key: 'del/a' })), 'NotFound');
-    const multi = await client.send(
+    await the.s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: 'del/a' }));
+    await expectS3Error(the.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'del/a' })), 'NotFound');
+    const multi = await the.s3.send(
       new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: [{ Key: 'del/b' }, { Key: 'del/c' }] } }),
     );
     expect(multi.Deleted?.map((d) => d.Key).sort()).toEqual(['del/b', 'del/c']);
-    const list = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: 'del/' }));
+    const list = await the.s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: 'del/' }));
     expect(list.KeyCount).toBe(0);
   });
 });
@@ -112,7 +106,7 @@ describe('the SDK default upload: aws-chunked with a CRC32 trailer', () => {
       },
       { step: 'finalizeRequest', priority: 'low' },
     );
-    const put = await client.send(command);
+    const put = await the.s3.send(command);
     expect(sent['x-amz-content-sha256']).toBe('STREAMING-UNSIGNED-PAYLOAD-TRAILER');
     expect(sent['x-amz-trailer']).toBe('x-amz-checksum-crc32');
     const expectedCrc = Buffer.alloc(4);
@@ -120,7 +114,7 @@ describe('the SDK default upload: aws-chunked with a CRC32 trailer', () => {
     expect(put.ChecksumCRC32).toBe(expectedCrc.toString('base64'));
     expect(put.ETag).toBe(`"${md5Hex(data)}"`);
 
-    const got = await client.send(
+    const got = await the.s3.send(
       new GetObjectCommand({ Bucket: bucket, Key: 'chunked.bin', ChecksumMode: 'ENABLED' }),
     );
     expect(Buffer.from(await got.Body!.transformToByteArray()).equals(data)).toBe(true);
@@ -131,14 +125,14 @@ describe('the SDK default upload: aws-chunked with a CRC32 trailer', () => {
 describe('presigned URLs', () => {
   it('PUT then GET through plain fetch', async () => {
     const putUrl = await getSignedUrl(
-      client,
+      the.s3,
       new PutObjectCommand({ Bucket: bucket, Key: 'presigned.txt' }),
       { expiresIn: 300 },
     );
     const put = await fetch(putUrl, { method: 'PUT', body: 'sent by fetch' });
     expect(put.status).toBe(200);
     const getUrl = await getSignedUrl(
-      client,
+      the.s3,
       new GetObjectCommand({ Bucket: bucket, Key: 'presigned.txt' }),
       { expiresIn: 300 },
     );
@@ -148,7 +142,7 @@ describe('presigned URLs', () => {
   });
 
   it('refuses an expired URL with AccessDenied', async () => {
-    const url = await getSignedUrl(client, new GetObjectCommand({ Bucket: bucket, Key: 'presigned.txt' }), {
+    const url = await getSignedUrl(the.s3, new GetObjectCommand({ Bucket: bucket, Key: 'presigned.txt' }), {
       expiresIn: 60,
       signingDate: new Date(Date.now() - 60 * 60 * 1000),
     });
@@ -159,7 +153,7 @@ describe('presigned URLs', () => {
 
   it('refuses a URL whose signature was tampered with', async () => {
     const url = new URL(
-      await getSignedUrl(client, new GetObjectCommand({ Bucket: bucket, Key: 'presigned.txt' })),
+      await getSignedUrl(the.s3, new GetObjectCommand({ Bucket: bucket, Key: 'presigned.txt' })),
     );
     url.searchParams.set('X-Amz-Signature', '0'.repeat(64));
     const res = await fetch(url);
@@ -170,20 +164,20 @@ describe('presigned URLs', () => {
 
 describe('errors', () => {
   it('SignatureDoesNotMatch for a wrong secret', async () => {
-    const wrong = s3Client(gw.url, { access: ROOT_CREDENTIALS.access, secret: 'not-the-secret' });
+    const wrong = s3Client(the.gw.url, { access: ROOT_CREDENTIALS.access, secret: 'not-the-secret' });
     await expectS3Error(wrong.send(new ListBucketsCommand({})), 'SignatureDoesNotMatch');
     wrong.destroy();
   });
 
   it('InvalidAccessKeyId for an unknown access key', async () => {
-    const unknown = s3Client(gw.url, { access: 'nobody', secret: 'x' });
+    const unknown = s3Client(the.gw.url, { access: 'nobody', secret: 'x' });
     await expectS3Error(unknown.send(new ListBucketsCommand({})), 'InvalidAccessKeyId');
     unknown.destroy();
   });
 
   it('InvalidBucketName for a bad bucket name', async () => {
     await expectS3Error(
-      client.send(new CreateBucketCommand({ Bucket: 'Bad_Bucket_Name' })),
+      the.s3.send(new CreateBucketCommand({ Bucket: 'Bad_Bucket_Name' })),
       'InvalidBucketName',
     );
   });
@@ -193,15 +187,15 @@ describe('errors', () => {
     const key1024 = `${Array(5).fill('a'.repeat(200)).join('/')}/${'b'.repeat(19)}`;
     expect(Buffer.byteLength(key1024)).toBe(1024);
     await expectS3Error(
-      client.send(new PutObjectCommand({ Bucket: bucket, Key: `${key1024}c`, Body: 'x' })),
+      the.s3.send(new PutObjectCommand({ Bucket: bucket, Key: `${key1024}c`, Body: 'x' })),
       'KeyTooLongError',
     );
-    await client.send(new PutObjectCommand({ Bucket: bucket, Key: key1024, Body: 'x' }));
+    await the.s3.send(new PutObjectCommand({ Bucket: bucket, Key: key1024, Body: 'x' }));
     expect((await getText(key1024)).text).toBe('x');
   });
 
   it('NoSuchKey and NoSuchBucket', async () => {
     await expectS3Error(getText('missing-key'), 'NoSuchKey');
-    await expectS3Error(client.send(new ListObjectsV2Command({ Bucket: 'no-such-bucket' })), 'NoSuchBucket');
+    await expectS3Error(the.s3.send(new ListObjectsV2Command({ Bucket: 'no-such-bucket' })), 'NoSuchBucket');
   });
 });

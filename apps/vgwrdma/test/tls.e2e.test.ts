@@ -3,7 +3,7 @@
 // client that does not trust the CA is refused, TLS 1.1 is refused by the server while 1.2 and
 // 1.3 work, SIGHUP swaps the certificate for new connections while an open keep-alive connection
 // goes on working, a bad pair on SIGHUP keeps the running one, and bad files stop the start.
-import { copyFile, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, writeFile } from 'node:fs/promises';
 import { Agent, request } from 'node:https';
 import { join } from 'node:path';
 import { type ConnectionOptions, connect, type PeerCertificate, type TLSSocket } from 'node:tls';
@@ -13,56 +13,37 @@ import {
   ListObjectsV2Command,
   PutObjectCommand,
 } from '@aws-sdk/client-s3';
-import {
-  type GatewayProcess,
-  killAllChildren,
-  makeTempDir,
-  makeTestCa,
-  ROOT_CREDENTIALS,
-  removeDir,
-  runMain,
-  type ServerCert,
-  s3Client,
-  startGateway,
-  type TestCa,
-} from '@vgwrdma/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AWS_BIN, awsCli } from './helpers/aws-cli.js';
+import { runMain, type SceneTls, type ServerCert, s3Client, sceneTls, startScene } from '@vgwrdma/test-kit';
+import { sceneRef, sceneTest } from '@vgwrdma/test-kit/scene';
+import { describe, expect, it } from 'vitest';
+import { AWS_BIN } from './helpers/aws-cli.js';
 
-let work: string;
-let ca: TestCa;
+let tls: SceneTls;
 let first: ServerCert;
 let second: ServerCert;
 /** The files the gateway is started with; tests overwrite them before a SIGHUP. */
 let certFile: string;
 let keyFile: string;
-let gw: GatewayProcess;
 /** The CA certificate, as clients are given it. */
 let caPem: Buffer;
 
-beforeAll(async () => {
-  work = await makeTempDir('vgwrdma-tls-');
-  ca = await makeTestCa(work);
-  caPem = await readFile(ca.caFile);
-  first = await ca.issue('first.vgwrdma.test');
-  second = await ca.issue('second.vgwrdma.test');
-  certFile = join(work, 'live.pem');
-  keyFile = join(work, 'live.key');
+const test = sceneTest(async (dir) => {
+  tls = await sceneTls(dir, 'first.vgwrdma.test');
+  caPem = tls.caPem;
+  first = tls.cert;
+  second = await tls.ca.issue('second.vgwrdma.test');
+  certFile = join(dir, 'live.pem');
+  keyFile = join(dir, 'live.key');
   await copyFile(first.certFile, certFile);
   await copyFile(first.keyFile, keyFile);
-  gw = await startGateway({ globalArgs: ['--cert', certFile, '--key', keyFile, '--health', '/health'] });
-}, 120_000);
-afterAll(async () => {
-  await gw?.stop('SIGKILL');
-  killAllChildren();
-  if (gw) await removeDir(gw.root);
-  await removeDir(work);
+  return { globalArgs: ['--cert', certFile, '--key', keyFile, '--health', '/health'], sdk: tls.sdk };
 });
+const the = sceneRef(test);
 
 /** Opens a TLS connection with `options` and resolves with the server's certificate. */
 function handshake(options: ConnectionOptions = {}): Promise<{ cert: PeerCertificate; protocol: string }> {
   return new Promise((resolve, reject) => {
-    const socket = connect({ host: '127.0.0.1', port: gw.port, ca: [caPem], ...options }, () => {
+    const socket = connect({ host: '127.0.0.1', port: the.gw.port, ca: [caPem], ...options }, () => {
       const result = { cert: socket.getPeerCertificate(), protocol: socket.getProtocol() ?? '' };
       socket.end();
       resolve(result);
@@ -82,7 +63,7 @@ interface HealthAnswer {
 /** GET /health through `agent`. */
 function getHealth(agent: Agent): Promise<HealthAnswer> {
   return new Promise((resolve, reject) => {
-    const req = request(`${gw.url}/health`, { agent }, (res) => {
+    const req = request(`${the.gw.url}/health`, { agent }, (res) => {
       const socket = res.socket as TLSSocket;
       const certCN = String(socket.getPeerCertificate().subject.CN);
       res.resume();
@@ -101,26 +82,22 @@ async function until(what: string, check: () => boolean): Promise<void> {
 }
 
 describe('vgwrdma --cert --key (HTTPS)', () => {
-  it('announces https:// in the banner and serves the AWS SDK through a CA-trusting agent', async () => {
+  test('announces https:// in the banner and serves the AWS SDK through a CA-trusting agent', async ({
+    scene: { gw },
+    s3: client,
+  }) => {
     expect(gw.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
     expect(gw.stdout()).toMatch(/^\s*tls:\s+\S+live\.pem \(TLS 1\.2\+, reloaded on SIGHUP\)$/m);
-    const client = s3Client(gw.url, ROOT_CREDENTIALS, {
-      requestHandler: { httpsAgent: new Agent({ ca: caPem, keepAlive: true }) },
-    });
-    try {
-      await client.send(new CreateBucketCommand({ Bucket: 'tls' }));
-      await client.send(new PutObjectCommand({ Bucket: 'tls', Key: 'hello.txt', Body: 'over TLS' }));
-      const got = await client.send(new GetObjectCommand({ Bucket: 'tls', Key: 'hello.txt' }));
-      expect(await got.Body?.transformToString()).toBe('over TLS');
-      const list = await client.send(new ListObjectsV2Command({ Bucket: 'tls' }));
-      expect(list.Contents?.map((o) => o.Key)).toEqual(['hello.txt']);
-    } finally {
-      client.destroy();
-    }
+    await client.send(new CreateBucketCommand({ Bucket: 'tls' }));
+    await client.send(new PutObjectCommand({ Bucket: 'tls', Key: 'hello.txt', Body: 'over TLS' }));
+    const got = await client.send(new GetObjectCommand({ Bucket: 'tls', Key: 'hello.txt' }));
+    expect(await got.Body?.transformToString()).toBe('over TLS');
+    const list = await client.send(new ListObjectsV2Command({ Bucket: 'tls' }));
+    expect(list.Contents?.map((o) => o.Key)).toEqual(['hello.txt']);
   });
 
   it('is refused by an SDK client that does not trust the CA', async () => {
-    const client = s3Client(gw.url, ROOT_CREDENTIALS);
+    const client = s3Client(the.gw.url, the.scene.credentials);
     try {
       await expect(client.send(new ListObjectsV2Command({ Bucket: 'tls' }))).rejects.toMatchObject({
         code: expect.stringMatching(/UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT_LOCALLY/),
@@ -134,13 +111,13 @@ describe('vgwrdma --cert --key (HTTPS)', () => {
     `serves the AWS CLI (${AWS_BIN ?? 'none'}) with --ca-bundle`,
     { timeout: 120_000 },
     async () => {
-      const aws = await awsCli({ endpoint: gw.url, ...ROOT_CREDENTIALS, workDir: work });
-      const local = join(work, 'cli-upload.txt');
+      const aws = await the.scene.aws();
+      const local = the.path('cli-upload.txt');
       await writeFile(local, 'from the CLI over TLS');
-      const cp = await aws(['--ca-bundle', ca.caFile, 's3', 'cp', local, 's3://tls/cli.txt']);
+      const cp = await aws(['--ca-bundle', tls.ca.caFile, 's3', 'cp', local, 's3://tls/cli.txt']);
       expect(cp.stderr).toBe('');
       expect(cp.code).toBe(0);
-      const ls = await aws(['--ca-bundle', ca.caFile, 's3', 'ls', 's3://tls/']);
+      const ls = await aws(['--ca-bundle', tls.ca.caFile, 's3', 'ls', 's3://tls/']);
       expect(ls.code).toBe(0);
       expect(ls.stdout).toMatch(/\bcli\.txt$/m);
       // Without the CA bundle the CLI refuses the certificate.
@@ -168,8 +145,8 @@ describe('vgwrdma --cert --key (HTTPS)', () => {
 
       await copyFile(second.certFile, certFile);
       await copyFile(second.keyFile, keyFile);
-      gw.child.kill('SIGHUP');
-      await until('the reload log line', () => gw.stderr().includes('TLS certificate reloaded'));
+      the.gw.child.kill('SIGHUP');
+      await until('the reload log line', () => the.gw.stderr().includes('TLS certificate reloaded'));
 
       // A fresh connection gets the second certificate ...
       expect((await handshake()).cert.subject.CN).toBe(second.commonName);
@@ -186,23 +163,23 @@ describe('vgwrdma --cert --key (HTTPS)', () => {
 
   it('keeps the running certificate when SIGHUP finds a broken key, and says so', async () => {
     await writeFile(keyFile, 'not a key\n');
-    gw.child.kill('SIGHUP');
-    await until('the failed-reload log line', () => gw.stderr().includes('TLS reload failed'));
-    expect(gw.stderr()).toMatch(
+    the.gw.child.kill('SIGHUP');
+    await until('the failed-reload log line', () => the.gw.stderr().includes('TLS reload failed'));
+    expect(the.gw.stderr()).toMatch(
       /TLS reload failed, keeping the current certificate: --key \S+ is not a PEM private key/,
     );
     expect((await handshake()).cert.subject.CN).toBe(second.commonName);
-    expect(gw.child.exitCode).toBeNull();
+    expect(the.gw.child.exitCode).toBeNull();
     await copyFile(second.keyFile, keyFile);
   });
 });
 
 describe('vgwrdma --cert --key: bad files stop the start', () => {
   const start = (args: readonly string[]) =>
-    runMain(['--port', '127.0.0.1:0', '-a', 'ak', '-s', 'sk', ...args, 'posix', work]);
+    runMain(['--port', '127.0.0.1:0', '-a', 'ak', '-s', 'sk', ...args, 'posix', the.scene.dir]);
 
   it('names a missing certificate file (exit 1)', async () => {
-    const r = await start(['--cert', join(work, 'missing.pem'), '--key', first.keyFile]);
+    const r = await start(['--cert', the.path('missing.pem'), '--key', first.keyFile]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^vgwrdma: cannot read --cert \S+missing\.pem: no such file$/m);
   });
@@ -223,7 +200,7 @@ describe('vgwrdma --cert --key: bad files stop the start', () => {
     const r = await start(['--cert', first.certFile]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--cert needs --key too/);
-    const env = await runMain(['--port', '127.0.0.1:0', '-a', 'ak', '-s', 'sk', 'posix', work], {
+    const env = await runMain(['--port', '127.0.0.1:0', '-a', 'ak', '-s', 'sk', 'posix', the.scene.dir], {
       VGW_KEY: first.keyFile,
     });
     expect(env.code).toBe(2);
@@ -231,12 +208,11 @@ describe('vgwrdma --cert --key: bad files stop the start', () => {
   });
 
   it('takes the pair from VGW_CERT / VGW_KEY', async () => {
-    const viaEnv = await startGateway({ env: { VGW_CERT: first.certFile, VGW_KEY: first.keyFile } });
+    const viaEnv = await startScene({ env: { VGW_CERT: first.certFile, VGW_KEY: first.keyFile } });
     try {
       expect(viaEnv.url).toMatch(/^https:/);
     } finally {
       await viaEnv.stop();
-      await removeDir(viaEnv.root);
     }
   });
 });

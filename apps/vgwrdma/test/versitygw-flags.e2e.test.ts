@@ -5,7 +5,6 @@
 // nowhere else), and a unix socket listener with --socket-perm (a signed request over the socket).
 
 import { lstat, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
-import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import {
@@ -21,111 +20,91 @@ import {
 import {
   adminRequest,
   collectOutput,
+  corsPreflight,
   exitOf,
   type GatewayProcess,
-  killAllChildren,
-  makeTempDir,
-  makeTestCa,
+  httpText,
   ROOT_CREDENTIALS,
-  removeDir,
+  type Scene,
   s3Client,
+  sceneTls,
   signHeaders,
   spawnMain,
-  startGateway,
   waitForStdout,
 } from '@vgwrdma/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  appWorkDir,
+  expectS3Error,
+  rejectionOf,
+  scenePool,
+  sceneRef,
+  sceneTest,
+} from '@vgwrdma/test-kit/scene';
+import { describe, expect, it } from 'vitest';
+import { openHeldRequest, statusOf } from './helpers/held-request.js';
 
 const ORIGIN = 'https://app.example.com';
-let work: string;
-const gateways: GatewayProcess[] = [];
+const work = appWorkDir('vgwrdma-flags-');
+const startPooled = scenePool();
 
-beforeAll(async () => {
-  work = await makeTempDir('vgwrdma-flags-');
-});
-afterAll(async () => {
-  await Promise.all(gateways.map((g) => g.stop()));
-  killAllChildren();
-  await removeDir(work);
-});
-
-async function gateway(globalArgs: string[], posixArgs: string[] = []): Promise<GatewayProcess> {
-  const gw = await startGateway({ globalArgs, posixArgs });
-  gateways.push(gw);
-  return gw;
+function gateway(globalArgs: string[], posixArgs: string[] = []): Promise<Scene> {
+  return startPooled({ globalArgs, posixArgs });
 }
 
-/** The S3 error of a failed SDK call: code, status, message. */
-async function s3Failure(p: Promise<unknown>): Promise<{ code: string; status: number; message: string }> {
-  const e = (await p.then(
-    () => undefined,
-    (err: unknown) => err,
-  )) as { name: string; message: string; $metadata: { httpStatusCode: number } } | undefined;
-  if (e === undefined) throw new Error('the request succeeded');
-  return { code: e.name, status: e.$metadata.httpStatusCode, message: e.message };
+/** `p` fails with S3 error `code` and `status`, and says `message`. */
+async function expectFailure(
+  p: Promise<unknown>,
+  code: string,
+  status: number,
+  message: string,
+): Promise<void> {
+  expect((await expectS3Error(p, code, status)).message).toBe(message);
 }
+
+const flags = sceneTest({
+  globalArgs: ['--mp-max-parts', '3', '--copy-object-threshold', '1000', '--cors-allow-origin', ORIGIN],
+  buckets: ['flags'],
+});
 
 describe('--mp-max-parts, --copy-object-threshold, --cors-allow-origin', () => {
-  let gw: GatewayProcess;
-  beforeAll(async () => {
-    gw = await gateway([
-      '--mp-max-parts',
-      '3',
-      '--copy-object-threshold',
-      '1000',
-      '--cors-allow-origin',
-      ORIGIN,
-    ]);
-    await s3Client(gw.url, ROOT_CREDENTIALS).send(new CreateBucketCommand({ Bucket: 'flags' }));
-  });
+  const the = sceneRef(flags);
 
   it('--mp-max-parts 3: part 3 is stored, part 4 is 400 InvalidArgument naming the range', async () => {
-    const s3 = s3Client(gw.url, ROOT_CREDENTIALS);
+    const s3 = the.s3;
     const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ Bucket: 'flags', Key: 'mp' }));
     const ok = await s3.send(
       new UploadPartCommand({ Bucket: 'flags', Key: 'mp', UploadId, PartNumber: 3, Body: 'x' }),
     );
     expect(ok.ETag).toBeTruthy();
-    const refused = await s3Failure(
+    await expectFailure(
       s3.send(new UploadPartCommand({ Bucket: 'flags', Key: 'mp', UploadId, PartNumber: 4, Body: 'x' })),
+      'InvalidArgument',
+      400,
+      'Part number must be an integer between 1 and 3, inclusive',
     );
-    expect(refused).toEqual({
-      code: 'InvalidArgument',
-      status: 400,
-      message: 'Part number must be an integer between 1 and 3, inclusive',
-    });
   });
 
   it('--copy-object-threshold 1000: a 1000-byte source copies, a 1001-byte one is 400 InvalidRequest', async () => {
-    const s3 = s3Client(gw.url, ROOT_CREDENTIALS);
+    const s3 = the.s3;
     await s3.send(new PutObjectCommand({ Bucket: 'flags', Key: 'small', Body: 'a'.repeat(1000) }));
     await s3.send(new PutObjectCommand({ Bucket: 'flags', Key: 'big', Body: 'b'.repeat(1001) }));
     const copied = await s3.send(
       new CopyObjectCommand({ Bucket: 'flags', Key: 'c1', CopySource: 'flags/small' }),
     );
     expect(copied.CopyObjectResult?.ETag).toBeTruthy();
-    expect(
-      await s3Failure(
-        s3.send(new CopyObjectCommand({ Bucket: 'flags', Key: 'c2', CopySource: 'flags/big' })),
-      ),
-    ).toEqual({
-      code: 'InvalidRequest',
-      status: 400,
-      message: 'The specified copy source is larger than the maximum allowable size for a copy source: 1000',
-    });
+    await expectFailure(
+      s3.send(new CopyObjectCommand({ Bucket: 'flags', Key: 'c2', CopySource: 'flags/big' })),
+      'InvalidRequest',
+      400,
+      'The specified copy source is larger than the maximum allowable size for a copy source: 1000',
+    );
   });
 
   it('--cors-allow-origin: a bucket without CORS answers that origin (actual and preflight), no other; its own CORS replaces it', async () => {
+    const gw = the.gw;
     const url = `${gw.url}/flags/small`;
     // A public read needs no signature for a preflight; the actual GET is signed (any answer carries CORS).
-    const preflight = await fetch(url, {
-      method: 'OPTIONS',
-      headers: {
-        origin: ORIGIN,
-        'access-control-request-method': 'PUT',
-        'access-control-request-headers': 'x-amz-date',
-      },
-    });
+    const preflight = await corsPreflight(url, ORIGIN, 'PUT', 'x-amz-date');
     expect(preflight.status).toBe(200);
     expect(preflight.headers.get('access-control-allow-origin')).toBe(ORIGIN);
     expect(preflight.headers.get('access-control-allow-methods')).toContain('PUT');
@@ -144,13 +123,10 @@ describe('--mp-max-parts, --copy-object-threshold, --cors-allow-origin', () => {
     expect(anonymous.headers.get('access-control-allow-origin')).toBe(ORIGIN);
     const other = await fetch(url, { headers: { ...signed, origin: 'https://evil.example.net' } });
     expect(other.headers.get('access-control-allow-origin')).toBeNull();
-    const otherPreflight = await fetch(url, {
-      method: 'OPTIONS',
-      headers: { origin: 'https://evil.example.net', 'access-control-request-method': 'GET' },
-    });
+    const otherPreflight = await corsPreflight(url, 'https://evil.example.net');
     expect(otherPreflight.status).toBe(403);
 
-    await s3Client(gw.url, ROOT_CREDENTIALS).send(
+    await the.s3.send(
       new PutBucketCorsCommand({
         Bucket: 'flags',
         CORSConfiguration: {
@@ -173,7 +149,7 @@ describe('posix --file-perms and --concurrency', () => {
       [custom, 0o600],
       [plain, 0o644],
     ] as const) {
-      const s3 = s3Client(gw.url, ROOT_CREDENTIALS);
+      const s3 = gw.s3;
       await s3.send(new CreateBucketCommand({ Bucket: 'perms' }));
       await s3.send(new PutObjectCommand({ Bucket: 'perms', Key: 'dir/obj', Body: 'data' }));
       const st = await stat(join(gw.root, 'perms', 'dir', 'obj'));
@@ -184,7 +160,7 @@ describe('posix --file-perms and --concurrency', () => {
   it('--chuid --chgid: new files and the directories made for them belong to the account (users.json ids)', async (ctx) => {
     if (process.getuid?.() !== 0)
       return ctx.skip('chown to another user needs root (or CAP_CHOWN); this runs as a normal user');
-    const iam = join(work, 'chown-iam');
+    const iam = join(work(), 'chown-iam');
     await mkdir(iam, { recursive: true });
     const user = { access: 'chown-user', secret: 'chown-user-secret-0123' };
     await writeFile(
@@ -203,7 +179,7 @@ describe('posix --file-perms and --concurrency', () => {
       [uidOnly, 4242, 0],
       [plain, 0, 0],
     ] as const) {
-      const s3 = s3Client(gw.url, user);
+      const s3 = gw.client(user);
       await s3.send(new CreateBucketCommand({ Bucket: 'owned' }));
       await s3.send(new PutObjectCommand({ Bucket: 'owned', Key: 'new/dir/obj', Body: 'data' }));
       const { UploadId } = await s3.send(
@@ -217,16 +193,14 @@ describe('posix --file-perms and --concurrency', () => {
         expect([rel, st.uid, st.gid]).toEqual([rel, uid, gid]);
       }
       // the root account has no userID: its files keep the gateway's owner
-      await s3Client(gw.url, ROOT_CREDENTIALS).send(
-        new PutObjectCommand({ Bucket: 'owned', Key: 'byroot', Body: 'r' }),
-      );
+      await gw.s3.send(new PutObjectCommand({ Bucket: 'owned', Key: 'byroot', Body: 'r' }));
       expect((await stat(join(gw.root, 'owned', 'byroot'))).uid).toBe(0);
     }
   });
 
   it('--bucketlinks: a symlinked bucket directory serves its target; no key leaves the target, links below it included', async () => {
-    const target = join(work, 'link-target');
-    const secret = join(work, 'link-secret');
+    const target = join(work(), 'link-target');
+    const secret = join(work(), 'link-secret');
     await mkdir(target, { recursive: true });
     await mkdir(secret, { recursive: true });
     await writeFile(join(secret, 'file'), 'outside the bucket');
@@ -238,7 +212,7 @@ describe('posix --file-perms and --concurrency', () => {
     await mkdir(join(linked.root, 'plain'));
     await symlink(join(linked.root, 'plain'), join(target, 'sideways')); // to another bucket of the root
 
-    const s3 = s3Client(linked.url, ROOT_CREDENTIALS);
+    const s3 = linked.s3;
     const names = (await s3.send(new ListBucketsCommand({}))).Buckets?.map((b) => b.Name);
     expect(names).toEqual(['linked', 'plain']);
     const got = await s3.send(new GetObjectCommand({ Bucket: 'linked', Key: 'inside' }));
@@ -246,52 +220,40 @@ describe('posix --file-perms and --concurrency', () => {
     await s3.send(new PutObjectCommand({ Bucket: 'linked', Key: 'new/obj', Body: 'written' }));
     expect(await readFile(join(target, 'new', 'obj'), 'utf8')).toBe('written');
     for (const key of ['escape/file', 'sideways/x']) {
-      const read = await s3Failure(s3.send(new GetObjectCommand({ Bucket: 'linked', Key: key })));
-      expect([key, read.code]).toEqual([key, 'AccessDenied']);
+      await expectS3Error(s3.send(new GetObjectCommand({ Bucket: 'linked', Key: key })), 'AccessDenied');
     }
-    const write = await s3Failure(
+    await expectS3Error(
       s3.send(new PutObjectCommand({ Bucket: 'linked', Key: 'escape/planted', Body: 'x' })),
+      'AccessDenied',
     );
-    expect(write.code).toBe('AccessDenied');
     expect(await readdir(secret)).toEqual(['file']);
 
     // without the flag a symlinked bucket is no bucket, and nothing under it is reachable
-    const plain = s3Client(unlinked.url, ROOT_CREDENTIALS);
+    const plain = unlinked.s3;
     expect((await plain.send(new ListBucketsCommand({}))).Buckets ?? []).toEqual([]);
-    const refused = await s3Failure(plain.send(new GetObjectCommand({ Bucket: 'linked', Key: 'inside' })));
-    expect(['AccessDenied', 'NoSuchBucket']).toContain(refused.code);
+    const refused = await rejectionOf<{ name: string }>(
+      plain.send(new GetObjectCommand({ Bucket: 'linked', Key: 'inside' })),
+    );
+    expect(['AccessDenied', 'NoSuchBucket']).toContain(refused.name);
   });
 
   /** Starts a PUT of 8 bytes that sends 4 and stalls until `finish()` is called. */
-  async function stalledPut(gw: GatewayProcess, key: string) {
-    const path = `/conc/${key}`;
-    const headers = await signHeaders({
-      baseUrl: gw.url,
+  async function stalledPut(gw: Scene, key: string) {
+    const put = await openHeldRequest(gw.url, {
+      method: 'PUT',
+      path: `/conc/${key}`,
+      contentLength: 8,
       credentials: ROOT_CREDENTIALS,
-      method: 'PUT',
-      path,
-      payloadHash: 'UNSIGNED-PAYLOAD',
     });
-    const req = httpRequest(`${gw.url}${path}`, {
-      method: 'PUT',
-      headers: { ...headers, 'content-length': '8' },
-    });
-    const done = new Promise<number>((resolve, reject) => {
-      req.on('response', (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      });
-      req.on('error', reject);
-    });
-    req.write('1234');
-    return { done, finish: () => req.end('5678') };
+    put.send('1234');
+    return { done: put.closed.then(statusOf), finish: () => put.send('5678') };
   }
 
   it('--concurrency 1: while a stalled upload holds the one slot another PUT waits; it finishes after', async () => {
     const limited = await gateway([], ['--concurrency', '1']);
     const control = await gateway([]); // default 5000: the second PUT does not wait
     for (const gw of [limited, control]) {
-      const s3 = s3Client(gw.url, ROOT_CREDENTIALS);
+      const s3 = gw.s3;
       await s3.send(new CreateBucketCommand({ Bucket: 'conc' }));
       const slow = await stalledPut(gw, 'slow');
       await new Promise((r) => setTimeout(r, 300)); // the slow PUT reaches the backend first
@@ -321,7 +283,8 @@ function adminUrl(gw: GatewayProcess): string {
 
 describe('--admin-port', () => {
   it('the admin API answers on its own listener only; S3 requests there are refused', async () => {
-    const gw = await gateway(['--admin-port', '127.0.0.1:0']);
+    const scene = await gateway(['--admin-port', '127.0.0.1:0']);
+    const gw = scene.gw;
     const admin = adminUrl(gw);
     expect(admin).not.toBe(gw.url);
     const listed = await adminRequest(admin, ROOT_CREDENTIALS, 'list-users');
@@ -338,22 +301,21 @@ describe('--admin-port', () => {
       );
     expect(s3OnAdmin).toBe(501);
     // the S3 listener still serves S3
-    await s3Client(gw.url, ROOT_CREDENTIALS).send(new CreateBucketCommand({ Bucket: 'yes' }));
+    await scene.s3.send(new CreateBucketCommand({ Bucket: 'yes' }));
     // a gateway without --admin-port serves the admin API on the S3 port, as before
     const plain = await gateway([]);
     expect((await adminRequest(plain.url, ROOT_CREDENTIALS, 'list-users')).status).toBe(200);
   });
 
   it('--admin-cert / --admin-cert-key: the admin listener speaks HTTPS, the S3 listener stays HTTP', async () => {
-    const ca = await makeTestCa(work);
-    const cert = await ca.issue('admin.vgwrdma.test');
-    const gw = await gateway([
+    const tls = await sceneTls(work(), 'admin.vgwrdma.test');
+    const { gw } = await gateway([
       '--admin-port',
       '127.0.0.1:0',
       '--admin-cert',
-      cert.certFile,
+      tls.cert.certFile,
       '--admin-cert-key',
-      cert.keyFile,
+      tls.cert.keyFile,
     ]);
     const admin = adminUrl(gw);
     expect(admin).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
@@ -364,7 +326,7 @@ describe('--admin-port', () => {
       method: 'PATCH',
       path: '/list-users',
     });
-    const caPem = await readFile(ca.caFile);
+    const caPem = tls.caPem;
     const status = await new Promise<number>((resolve, reject) => {
       const req = httpsRequest(`${admin}/list-users`, {
         method: 'PATCH',
@@ -384,7 +346,9 @@ describe('--admin-port', () => {
 
 describe('a unix socket listener', () => {
   it('--port unix:/path --socket-perm 0600: the socket has that mode and serves signed S3 requests', async () => {
-    const sock = join(work, 's3.sock');
+    const sock = join(work(), 's3.sock');
+    const sockRoot = join(work(), 'sock-root');
+    await mkdir(sockRoot);
     const child = spawnMain([
       '--port',
       `unix:${sock}`,
@@ -395,7 +359,7 @@ describe('a unix socket listener', () => {
       '--secret',
       ROOT_CREDENTIALS.secret,
       'posix',
-      await makeTempDir('vgwrdma-sock-root-'),
+      sockRoot,
     ]);
     const out = collectOutput(child);
     const exited = exitOf(child);
@@ -413,19 +377,7 @@ describe('a unix socket listener', () => {
         path: '/viasock',
       });
       const send = (method: string, h: Record<string, string>, path: string) =>
-        new Promise<{ status: number; body: string }>((resolve, reject) => {
-          const req = httpRequest({ socketPath: sock, method, path, headers: h });
-          req.on('response', (res) => {
-            let body = '';
-            res.setEncoding('utf8');
-            res.on('data', (d: string) => {
-              body += d;
-            });
-            res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-          });
-          req.on('error', reject);
-          req.end();
-        });
+        httpText({ socketPath: sock, method, path, headers: h });
       expect((await send('PUT', headers, '/viasock')).status).toBe(200);
       const list = await send(
         'GET',

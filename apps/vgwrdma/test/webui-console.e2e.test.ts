@@ -7,19 +7,13 @@
 // a new sign-in; the dashboard's RDMA byte counter rises while cuobjtest moves data by RDMA.
 // Each page is saved as a screenshot (apps/vgwrdma/.webui-screenshots, git-ignored).
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
-import {
-  type GatewayProcess,
-  makeTempDir,
-  ROOT_CREDENTIALS,
-  removeDir,
-  s3Client,
-  startGateway,
-} from '@vgwrdma/test-kit';
+import { ROOT_CREDENTIALS } from '@vgwrdma/test-kit';
+import { sceneRef, sceneTest } from '@vgwrdma/test-kit/scene';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { type Browser, browserMissing, launchBrowser, screenshotDir } from './helpers/browser.js';
 import { cuobjtestCompare } from './helpers/cuobjtest.js';
 import { webuiUrl } from './helpers/webui.js';
@@ -41,12 +35,18 @@ const BUCKET = 'console-e2e';
 const USER = { access: 'console-user', secret: 'console-user-secret' };
 const HTML_KEY = '<img src=x onerror=window.__xss=1>.txt';
 const HTML_META = '<script>window.__xss=2</script>';
+const test = sceneTest((dir) => ({
+  iam: true,
+  versioning: true,
+  rdma: true,
+  globalArgs: ['--webui', '127.0.0.1:0'],
+  posixArgs: ['--sidecar', join(dir, 'meta')],
+}));
 
 describe.skipIf(missing !== undefined)(
   `web console in chromium${missing === undefined ? '' : ` (skipped: ${missing})`}`,
   () => {
-    let gateway: GatewayProcess;
-    let root: string;
+    const the = sceneRef(test);
     let url: string;
     let browser: Browser;
     let shots: string;
@@ -60,17 +60,8 @@ describe.skipIf(missing !== undefined)(
       await page.click('#sign-in');
     }
 
-    beforeAll(async () => {
-      root = await makeTempDir('webui-console-');
-      await mkdir(join(root, 'data'));
-      await mkdir(join(root, 'iam'));
-      await mkdir(join(root, 'versions'));
-      gateway = await startGateway({
-        root: join(root, 'data'),
-        globalArgs: ['--iam-dir', join(root, 'iam'), '--webui', '127.0.0.1:0', '--rdma-ip', '127.0.0.1'],
-        posixArgs: ['--sidecar', join(root, 'meta'), '--versioning-dir', join(root, 'versions')],
-      });
-      url = webuiUrl(gateway.stdout());
+    test.beforeAll(async ({ scene }) => {
+      url = webuiUrl(scene.gw.stdout());
       shots = await screenshotDir();
       browser = await launchBrowser();
       browser.context.on('page', (p) => {
@@ -81,8 +72,6 @@ describe.skipIf(missing !== undefined)(
     }, 120_000);
     afterAll(async () => {
       await browser?.close();
-      await gateway?.stop();
-      if (root) await removeDir(root);
     });
 
     it("refuses a wrong secret with the gateway's error code", async () => {
@@ -122,7 +111,7 @@ describe.skipIf(missing !== undefined)(
       // Above the multipart threshold (16 MiB): parts, the same progress bar.
       const large = randomBytes(17 * 1024 * 1024);
       // From a file (the browser reads it itself): handing 17 MiB over the protocol is slow.
-      const largePath = join(root, 'large.bin');
+      const largePath = the.path('large.bin');
       await writeFile(largePath, large);
       await page.setInputFiles('#upload-input', largePath);
       await page.waitForSelector('#upload-percent:has-text("large.bin: 100 % — uploaded")', {
@@ -160,7 +149,7 @@ describe.skipIf(missing !== undefined)(
     });
 
     it('shows a key and a metadata value made of HTML as text, running nothing', async () => {
-      await s3Client(gateway.url, ROOT_CREDENTIALS).send(
+      await the.s3.send(
         new PutObjectCommand({ Bucket: BUCKET, Key: HTML_KEY, Body: 'x', Metadata: { note: HTML_META } }),
       );
       const page = await browser.context.newPage();
@@ -224,7 +213,7 @@ describe.skipIf(missing !== undefined)(
       await page.goto(`${url}/#/dashboard`);
       await page.waitForSelector('#rdma-bytes-total');
       const before = Number(await page.textContent('#rdma-bytes-total'));
-      const results = await cuobjtestCompare(gateway.url, ROOT_CREDENTIALS);
+      const results = await cuobjtestCompare(the.gw.url, ROOT_CREDENTIALS);
       expect(results.every((r) => r.verified)).toBe(true);
       await page.waitForFunction(
         (n) => Number(document.querySelector('#rdma-bytes-total')?.textContent) > n,

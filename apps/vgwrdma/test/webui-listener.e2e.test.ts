@@ -4,45 +4,30 @@
 // payload, wrong secret and non-admin all refused; the admin's answered), HTTPS with the gateway's
 // own pair, and the S3 port's CORS:
 // the console's origin gets its preflights answered, another origin does not.
-import { mkdir, readFile } from 'node:fs/promises';
 import { get as httpsGet } from 'node:https';
-import { join } from 'node:path';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import {
   type Credentials,
-  type GatewayProcess,
-  makeTempDir,
-  makeTestCa,
+  corsPreflight,
   ROOT_CREDENTIALS,
-  removeDir,
-  s3Client,
+  sceneTls,
   signHeaders,
-  startGateway,
+  startScene,
 } from '@vgwrdma/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sceneRef, sceneTest } from '@vgwrdma/test-kit/scene';
+import { describe, expect, it } from 'vitest';
 import { createUser, webuiUrl } from './helpers/webui.js';
 
 const USER = { access: 'webui-plain', secret: 'webui-plain-secret' };
+const test = sceneTest({ iam: true, globalArgs: ['--webui', '127.0.0.1:0'] });
 
 describe('--webui listener', () => {
-  let gateway: GatewayProcess;
-  let root: string;
+  const the = sceneRef(test);
   let console_: string;
 
-  beforeAll(async () => {
-    root = await makeTempDir('webui-listener-');
-    await mkdir(join(root, 'data'));
-    await mkdir(join(root, 'iam'));
-    gateway = await startGateway({
-      root: join(root, 'data'),
-      globalArgs: ['--iam-dir', join(root, 'iam'), '--webui', '127.0.0.1:0'],
-    });
-    console_ = webuiUrl(gateway.stdout());
-    expect(await createUser(gateway.url, USER)).toBe(201);
-  });
-  afterAll(async () => {
-    await gateway?.stop();
-    await removeDir(root);
+  test.beforeAll(async ({ scene }) => {
+    console_ = webuiUrl(scene.gw.stdout());
+    expect(await createUser(scene.url, USER)).toBe(201);
   });
 
   it('serves the console with a strict CSP, DENY framing and no referrer', async () => {
@@ -56,7 +41,7 @@ describe('--webui listener', () => {
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).not.toContain('unsafe-inline');
     expect(csp).not.toContain('unsafe-eval');
-    expect(csp).toContain(new URL(gateway.url).origin);
+    expect(csp).toContain(new URL(the.gw.url).origin);
     expect(res.headers.get('x-frame-options')).toBe('DENY');
     expect(res.headers.get('referrer-policy')).toBe('no-referrer');
     const script = /src="\.\/(assets\/[^"]+\.js)"/.exec(html)?.[1];
@@ -70,7 +55,7 @@ describe('--webui listener', () => {
   it('tells the page where the S3 API is, and nothing secret', async () => {
     const res = await fetch(`${console_}/api/config.json`);
     const config = (await res.json()) as { s3: { port: number }; region: string };
-    expect(config.s3.port).toBe(gateway.port);
+    expect(config.s3.port).toBe(the.gw.port);
     expect(config.region).toBe('us-east-1');
     expect(JSON.stringify(config)).not.toContain(ROOT_CREDENTIALS.secret);
   });
@@ -109,14 +94,7 @@ describe('--webui listener', () => {
   it("answers CORS preflights for the console's origin only, on S3 and admin paths", async () => {
     const origin = new URL(console_).origin;
     const preflight = (path: string, from: string, method = 'PUT') =>
-      fetch(`${gateway.url}${path}`, {
-        method: 'OPTIONS',
-        headers: {
-          origin: from,
-          'access-control-request-method': method,
-          'access-control-request-headers': 'authorization,x-amz-date,x-amz-content-sha256',
-        },
-      });
+      corsPreflight(`${the.gw.url}${path}`, from, method, 'authorization,x-amz-date,x-amz-content-sha256');
     const ok = await preflight('/no-such-bucket/key', origin);
     expect(ok.status).toBe(200);
     expect(ok.headers.get('access-control-allow-origin')).toBe(origin);
@@ -124,7 +102,7 @@ describe('--webui listener', () => {
     expect(admin.status).toBe(200);
     expect(admin.headers.get('access-control-allow-methods')).toContain('PATCH');
     // Another origin (same host, another port) gets nothing.
-    await s3Client(gateway.url, ROOT_CREDENTIALS).send(new CreateBucketCommand({ Bucket: 'webui-cors' }));
+    await the.s3.send(new CreateBucketCommand({ Bucket: 'webui-cors' }));
     expect((await preflight('/webui-cors/key', origin)).status).toBe(200);
     const evil = await preflight('/webui-cors/key', 'http://127.0.0.1:1');
     expect(evil.status).toBe(403);
@@ -132,17 +110,15 @@ describe('--webui listener', () => {
   });
 
   it("serves HTTPS with the gateway's own certificate when it has one", async () => {
-    const work = await makeTempDir('webui-tls-');
-    const ca = await makeTestCa(work);
-    const cert = await ca.issue('webui.vgwrdma.test');
-    const tlsGateway = await startGateway({
-      root: work,
-      globalArgs: ['--cert', cert.certFile, '--key', cert.keyFile, '--webui', '127.0.0.1:0'],
+    let caPem: Buffer = Buffer.alloc(0);
+    const tlsScene = await startScene(async (dir) => {
+      const tls = await sceneTls(dir, 'webui.vgwrdma.test');
+      caPem = tls.caPem;
+      return { globalArgs: [...tls.args, '--webui', '127.0.0.1:0'] };
     });
     try {
-      const url = webuiUrl(tlsGateway.stdout());
+      const url = webuiUrl(tlsScene.gw.stdout());
       expect(url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
-      const caPem = await readFile(ca.caFile);
       const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
         httpsGet(`${url}/api/config.json`, { ca: [caPem] }, (res) => {
           const chunks: Buffer[] = [];
@@ -155,8 +131,7 @@ describe('--webui listener', () => {
       expect(answer.status).toBe(200);
       expect((JSON.parse(answer.body) as { s3: { scheme: string } }).s3.scheme).toBe('https');
     } finally {
-      await tlsGateway.stop();
-      await removeDir(work);
+      await tlsScene.stop();
     }
   });
 });

@@ -6,21 +6,23 @@
 // trusted" and what to pass; with -ca-bundle (or AWS_CA_BUNDLE) the run succeeds — with no -access,
 // since the default key is the one npm start's gateway prints (vgwrdma).
 import { execFile } from 'node:child_process';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import {
-  EMBEDDED_CREDENTIALS,
-  EmbeddedGateway,
-  type GatewayProcess,
-  makeTempDir,
-  makeTestCa,
-  removeDir,
-  startGateway,
-} from '@vgwrdma/test-kit';
+import { EMBEDDED_CREDENTIALS, EmbeddedGateway, sceneTls } from '@vgwrdma/test-kit';
+import { sceneRef, sceneTest } from '@vgwrdma/test-kit/scene';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const BIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+
+/** The HTTPS gateway's secret; its access key is npm start's default, vgwrdma. */
+const TLS_SECRET = 'npm-start-like-secret';
+let caFile: string;
+/** HTTPS with a private CA's certificate. */
+const tlsGateway = sceneTest(async (dir) => {
+  const tls = await sceneTls(dir, 'cuobjtest-ca.vgwrdma.test');
+  caFile = tls.ca.caFile;
+  return { credentials: { access: 'vgwrdma', secret: TLS_SECRET }, globalArgs: tls.args };
+});
 
 describe('cuobjtest error lines', () => {
   let gw: EmbeddedGateway;
@@ -82,32 +84,14 @@ describe('cuobjtest error lines', () => {
 });
 
 describe('cuobjtest over HTTPS with a private CA, default access key', () => {
-  const SECRET = 'npm-start-like-secret';
-  let gw: GatewayProcess;
-  let work: string;
-  let caFile: string;
-  beforeAll(async () => {
-    work = await makeTempDir('cuobjtest-ca-');
-    const ca = await makeTestCa(work);
-    caFile = ca.caFile;
-    const cert = await ca.issue('cuobjtest-ca.vgwrdma.test');
-    gw = await startGateway({
-      credentials: { access: 'vgwrdma', secret: SECRET },
-      globalArgs: ['--cert', cert.certFile, '--key', cert.keyFile],
-    });
-  });
-  afterAll(async () => {
-    await gw?.stop();
-    if (gw) await removeDir(gw.root);
-    if (work) await removeDir(work);
-  });
+  const the = sceneRef(tlsGateway);
 
   async function run(args: string[], extraEnv: Record<string, string> = {}) {
     try {
       const { stdout, stderr } = await promisify(execFile)(
         process.execPath,
-        [BIN, '-endpoint', gw.url, '-std-s3', '-size', '4KiB', '-n', '1', '--json', ...args],
-        { env: { ...process.env, AWS_SECRET_ACCESS_KEY: SECRET, CI: '1', ...extraEnv } },
+        [BIN, '-endpoint', the.gw.url, '-std-s3', '-size', '4KiB', '-n', '1', '--json', ...args],
+        { env: { ...process.env, AWS_SECRET_ACCESS_KEY: TLS_SECRET, CI: '1', ...extraEnv } },
       );
       return { code: 0, stdout, stderr };
     } catch (e) {
@@ -116,7 +100,7 @@ describe('cuobjtest over HTTPS with a private CA, default access key', () => {
   }
 
   it('says "certificate not trusted" without the CA, and runs with -ca-bundle or AWS_CA_BUNDLE', async () => {
-    expect(gw.url).toMatch(/^https:/);
+    expect(the.gw.url).toMatch(/^https:/);
     const untrusted = await run([]);
     expect(untrusted.code).toBe(1);
     expect(untrusted.stderr).toMatch(
@@ -127,7 +111,7 @@ describe('cuobjtest over HTTPS with a private CA, default access key', () => {
     expect(JSON.parse(flag.stdout)).toMatchObject({ verified: true });
     const env = await run([], { AWS_CA_BUNDLE: caFile });
     expect(env.code, env.stderr).toBe(0);
-    const missing = await run(['-ca-bundle', join(work, 'missing.pem')]);
+    const missing = await run(['-ca-bundle', the.path('missing.pem')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/-ca-bundle .*missing\.pem: ENOENT/);
   });

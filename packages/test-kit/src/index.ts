@@ -25,6 +25,7 @@ export {
 } from './ceph-rgw.js';
 export { collectOutput, type Exit, exitOf, type Output, waitForStdout } from './child-output.js';
 export { killAllChildren, track } from './child-registry.js';
+export { corsPreflight } from './cors-preflight.js';
 export { EMBEDDED_CREDENTIALS, EmbeddedGateway, type EmbeddedGatewayOptions } from './embedded-gateway.js';
 export { type FaultScene, type FaultSceneOptions, startFaultScene } from './fault-scene.js';
 export {
@@ -71,6 +72,7 @@ export {
   startHaproxy,
 } from './haproxy.js';
 export { iamAccount } from './iam-account.js';
+export { type HttpText, httpText } from './http-text.js';
 export { type IamScene, type IamSceneOptions, startIamScene } from './iam-scene.js';
 export { type IamUser, writeUsers } from './iam-users.js';
 export { IDLE_LIMIT_STATS } from './idle-limit-stats.js';
@@ -102,3 +104,4 @@ export {
 } from './slapd.js';
 export { makeTempDir, removeDir } from './temp-dir.js';
 export { makeTestCa, type ServerCert, type TestCa } from './tls-certs.js';
+export { type SceneTls, sceneTls } from './tls-scene.js';

@@ -3,5 +3,7 @@
 export { appWorkDir } from './app-work-dir.js';
 export { expectS3Error } from './expect-s3-error.js';
 export { rejectionOf } from './rejection-of.js';
+export { type StartPooledScene, scenePool } from './scene-pool.js';
+export { type SceneRef, sceneRef } from './scene-ref.js';
 export { sceneTest } from './scene-test.js';
 export { thrownBy } from './thrown-by.js';
