@@ -5,7 +5,15 @@ import { join } from 'node:path';
 import { AWS_BIN, type AwsRunner, awsOk } from '@vgwrdma/test-kit';
 import { sceneTest } from '@vgwrdma/test-kit/scene';
 import { describe, expect, it } from 'vitest';
-import { cpRoundTrip, s3api as s3apiJson } from './helpers/aws-cli.js';
+import {
+  cpRoundTrip,
+  cpSmallFile,
+  expectKeyGone,
+  getRange,
+  listPrefix,
+  makeAndListBucket,
+  s3api as s3apiJson,
+} from './helpers/aws-cli.js';
 import { md5Hex } from './helpers/files.js';
 
 if (AWS_BIN === undefined) {
@@ -36,50 +44,22 @@ describe.skipIf(AWS_BIN === undefined)(`AWS CLI (${AWS_BIN ?? 'none'})`, { timeo
   });
 
   it('makes a bucket and lists it', async () => {
-    expect(await ok(['s3', 'mb', `s3://${bucket}`])).toContain(`make_bucket: ${bucket}`);
-    expect(await ok(['s3', 'ls'])).toMatch(new RegExp(`\\s${bucket}$`, 'm'));
+    await makeAndListBucket(aws, bucket);
   });
 
   it('puts, lists, gets, heads and ranges an object', async () => {
-    const local = join(work, 'small.txt');
     const body = 'hello from the aws cli\n';
-    await writeFile(local, body);
-    await ok(['s3', 'cp', local, `s3://${bucket}/docs/small.txt`]);
+    await cpSmallFile(aws, work, bucket, 'docs/small.txt', body);
     expect(await ok(['s3', 'ls', `s3://${bucket}/docs/`])).toMatch(/\s23 small\.txt$/m);
-    expect(await ok(['s3', 'cp', `s3://${bucket}/docs/small.txt`, '-'])).toBe(body);
-
-    const head = await s3api<{ ContentLength: number; ETag: string }>([
-      'head-object',
-      '--bucket',
+    expect(await getRange(aws, work, bucket, 'docs/small.txt', 'bytes=6-9')).toEqual({
+      contentRange: `bytes 6-9/${body.length}`,
+      text: 'from',
+    });
+    const list = await listPrefix<{ Contents: { Key: string; Size: number }[]; KeyCount: number }>(
+      aws,
       bucket,
-      '--key',
-      'docs/small.txt',
-    ]);
-    expect(head.ContentLength).toBe(body.length);
-    expect(head.ETag).toBe(`"${md5Hex(body)}"`);
-
-    const ranged = join(work, 'ranged.out');
-    const range = await s3api<{ ContentRange: string; ContentLength: number }>([
-      'get-object',
-      '--bucket',
-      bucket,
-      '--key',
-      'docs/small.txt',
-      '--range',
-      'bytes=6-9',
-      ranged,
-    ]);
-    expect(range.ContentRange).toBe(`bytes 6-9/${body.length}`);
-    expect(await readFile(ranged, 'utf8')).toBe('from');
-
-    const list = await s3api<{ Contents: { Key: string; Size: number }[]; KeyCount: number }>([
-      'list-objects-v2',
-      '--no-paginate',
-      '--bucket',
-      bucket,
-      '--prefix',
       'docs/',
-    ]);
+    );
     expect(list.KeyCount).toBe(1);
     expect(list.Contents.map((o) => [o.Key, o.Size])).toEqual([['docs/small.txt', body.length]]);
   });
@@ -88,9 +68,7 @@ describe.skipIf(AWS_BIN === undefined)(`AWS CLI (${AWS_BIN ?? 'none'})`, { timeo
     await ok(['s3', 'cp', `s3://${bucket}/docs/small.txt`, `s3://${bucket}/docs/copy.txt`]);
     expect(await ok(['s3', 'cp', `s3://${bucket}/docs/copy.txt`, '-'])).toBe('hello from the aws cli\n');
     await ok(['s3', 'rm', `s3://${bucket}/docs/copy.txt`]);
-    const gone = await aws(['s3api', 'head-object', '--bucket', bucket, '--key', 'docs/copy.txt']);
-    expect(gone.code).not.toBe(0);
-    expect(gone.stderr).toMatch(/404|Not Found/);
+    await expectKeyGone(aws, bucket, 'docs/copy.txt');
 
     // One CLI run (each costs a Python start-up) uploads the three objects.
     await mkdir(join(work, 'm'));
@@ -104,14 +82,7 @@ describe.skipIf(AWS_BIN === undefined)(`AWS CLI (${AWS_BIN ?? 'none'})`, { timeo
       JSON.stringify({ Objects: [{ Key: 'm/1' }, { Key: 'm/2' }] }),
     ]);
     expect(deleted.Deleted.map((d) => d.Key).sort()).toEqual(['m/1', 'm/2']);
-    const left = await s3api<{ Contents?: { Key: string }[] }>([
-      'list-objects-v2',
-      '--no-paginate',
-      '--bucket',
-      bucket,
-      '--prefix',
-      'm/',
-    ]);
+    const left = await listPrefix<{ Contents?: { Key: string }[] }>(aws, bucket, 'm/');
     expect(left.Contents?.map((o) => o.Key)).toEqual(['m/3']);
   });
 

@@ -65,6 +65,23 @@ const metric = (text: string, series: string): number | undefined => {
   return line === undefined ? undefined : Number(line.slice(series.length + 1));
 };
 
+/** On `gw`, as root: the bucket 'events-kept' notifying CONFIG, then a PUT of `Key` in it. */
+async function putWithEvents(gw: GatewayProcess, Key: string, Body: string): Promise<void> {
+  const s3 = s3Client(gw.url, ROOT_CREDENTIALS);
+  try {
+    await s3.send(new CreateBucketCommand({ Bucket: 'events-kept' }));
+    await s3.send(
+      new PutBucketNotificationConfigurationCommand({
+        Bucket: 'events-kept',
+        NotificationConfiguration: CONFIG,
+      }),
+    );
+    await s3.send(new PutObjectCommand({ Bucket: 'events-kept', Key, Body }));
+  } finally {
+    s3.destroy();
+  }
+}
+
 describe('event delivery', () => {
   it('keeps an undelivered event across a restart (webhook down, restart, webhook up: delivered, signed)', async () => {
     const root = await makeTempDir('vgwrdma-events-root-');
@@ -90,16 +107,7 @@ describe('event delivery', () => {
     ];
     const first = await startGateway({ root, globalArgs: args });
     cleanup.push(() => first.stop());
-    const s3 = s3Client(first.url, ROOT_CREDENTIALS);
-    await s3.send(new CreateBucketCommand({ Bucket: 'events-kept' }));
-    await s3.send(
-      new PutBucketNotificationConfigurationCommand({
-        Bucket: 'events-kept',
-        NotificationConfiguration: CONFIG,
-      }),
-    );
-    await s3.send(new PutObjectCommand({ Bucket: 'events-kept', Key: 'kept', Body: 'payload' }));
-    s3.destroy();
+    await putWithEvents(first, 'kept', 'payload');
     // Settled: the event is on disk, and at least one retry was logged and counted.
     await expect
       .poll(async () => (await readdir(queueDir)).filter((n) => n.endsWith('.json')).length, SETTLE)
@@ -157,16 +165,7 @@ describe('event delivery', () => {
       () => gw.stop(),
       () => removeDir(gw.root),
     );
-    const s3 = s3Client(gw.url, ROOT_CREDENTIALS);
-    await s3.send(new CreateBucketCommand({ Bucket: 'events-kept' }));
-    await s3.send(
-      new PutBucketNotificationConfigurationCommand({
-        Bucket: 'events-kept',
-        NotificationConfiguration: CONFIG,
-      }),
-    );
-    await s3.send(new PutObjectCommand({ Bucket: 'events-kept', Key: 'lost', Body: 'x' }));
-    s3.destroy();
+    await putWithEvents(gw, 'lost', 'x');
     await expect
       .poll(
         () => jsonLines(gw.stderr()).find((l) => l.msg === 'event notification not delivered: giving up'),

@@ -19,6 +19,8 @@ import { HostClient, type HostMemory } from '@vgwrdma/rdma-ffi';
 import { formatRdmaToken, parseRdmaToken } from '@vgwrdma/rdma-protocol';
 import { sceneTest } from '@vgwrdma/test-kit/scene';
 import { afterAll, describe, expect, it } from 'vitest';
+import { objectExists } from './helpers/object-exists.js';
+import { expectRdmaPut } from './helpers/rdma-put.js';
 import { md5Of, RDMA_SDK_OPTIONS, rdmaHeaders, sendError, sendWithToken } from './helpers/rdma.js';
 
 const KiB = 1024;
@@ -30,16 +32,6 @@ function randomRegion(client: HostClient, size: number): HostMemory {
   const m = client.allocate(size);
   for (let o = 0; o < size; o += 16 * MiB) randomFillSync(m.bytes, o, Math.min(16 * MiB, size - o));
   return m;
-}
-
-async function exists(sdk: S3Client, Bucket: string, Key: string): Promise<boolean> {
-  try {
-    await sdk.send(new HeadObjectCommand({ Bucket, Key }));
-    return true;
-  } catch (e) {
-    if ((e as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return false;
-    throw e;
-  }
 }
 
 const rdma = sceneTest({
@@ -198,7 +190,7 @@ describe('vgwrdma --rdma-ip 127.0.0.1: PUT/GET by RDMA', () => {
       expect(small.status).toBe(400);
       for (const e of [malformed, rc, withBody, small]) expect(rdmaHeaders(e.headers)).toEqual([]);
       expect(m.bytes.every((b) => b === 0)).toBe(true);
-      expect(await exists(sdk, Bucket, 'refused')).toBe(false);
+      expect(await objectExists(sdk, Bucket, 'refused')).toBe(false);
     } finally {
       m.close();
     }
@@ -228,13 +220,7 @@ describe('vgwrdma RDMA declines and failures (one buffer, one channel)', () => {
   async function putSucceeds(Key: string, size = MiB): Promise<void> {
     const m = randomRegion(client, size);
     try {
-      const put = await sendWithToken<{ ETag?: string }>(
-        sdk,
-        new PutObjectCommand({ Bucket, Key, Body: new Uint8Array(0) }),
-        m.token(0, size, 'put'),
-      );
-      expect(put.headers['x-amz-rdma-reply']).toBe('200');
-      expect(put.output.ETag).toBe(`"${md5(m.bytes)}"`);
+      await expectRdmaPut(sdk, Bucket, Key, m, size);
     } finally {
       m.close();
     }
@@ -278,8 +264,8 @@ describe('vgwrdma RDMA declines and failures (one buffer, one channel)', () => {
       const failed = await stuck;
       expect(failed.status).toBe(500);
       expect(rdmaHeaders(failed.headers)).toEqual([]);
-      expect(await exists(sdk, Bucket, 'declined')).toBe(false);
-      expect(await exists(sdk, Bucket, 'stuck')).toBe(false);
+      expect(await objectExists(sdk, Bucket, 'declined')).toBe(false);
+      expect(await objectExists(sdk, Bucket, 'stuck')).toBe(false);
     } finally {
       m.close();
       await new Promise((r) => fake.close(r));
@@ -336,7 +322,7 @@ describe('vgwrdma RDMA declines and failures (one buffer, one channel)', () => {
         expect(child.signalCode).toBe('SIGKILL');
         expect(failed.status).toBe(500);
         expect(rdmaHeaders(failed.headers)).toEqual([]);
-        expect(await exists(sdk, Bucket, 'killed')).toBe(false);
+        expect(await objectExists(sdk, Bucket, 'killed')).toBe(false);
       } finally {
         await new Promise((r) => proxy.close(r));
       }
