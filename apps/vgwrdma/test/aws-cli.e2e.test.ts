@@ -1,6 +1,6 @@
 // The built gateway driven by the AWS CLI (Debian's /usr/bin/aws v2 preferred): `aws s3` and
 // `aws s3api` round trips, and a 200 MiB multipart upload and download compared by SHA-256.
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AWS_BIN, type AwsRunner, awsOk } from '@vgwrdma/test-kit';
 import { sceneTest } from '@vgwrdma/test-kit/scene';
@@ -14,7 +14,6 @@ import {
   makeAndListBucket,
   s3api as s3apiJson,
 } from './helpers/aws-cli.js';
-import { md5Hex } from './helpers/files.js';
 
 if (AWS_BIN === undefined) {
   console.warn('aws-cli e2e tests skipped: no aws binary (install awscli: apt-get install awscli)');

@@ -42,7 +42,11 @@ function formOf(fields: Record<string, string>, file: string, filename = 'upload
 }
 
 /** A POST of a form (or of a raw body, with its content-type in `headers`), answered. */
-async function post(url: string, body: FormData | string, headers: Record<string, string> = {}): Promise<Answer> {
+async function post(
+  url: string,
+  body: FormData | string,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
   const res = await fetch(url, { method: 'POST', body, headers, redirect: 'manual' });
   return { status: res.status, headers: res.headers, text: await res.text() };
 }

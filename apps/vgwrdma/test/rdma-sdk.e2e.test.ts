@@ -20,8 +20,8 @@ import { formatRdmaToken, parseRdmaToken } from '@vgwrdma/rdma-protocol';
 import { sceneTest } from '@vgwrdma/test-kit/scene';
 import { afterAll, describe, expect, it } from 'vitest';
 import { objectExists } from './helpers/object-exists.js';
-import { expectRdmaPut } from './helpers/rdma-put.js';
 import { md5Of, RDMA_SDK_OPTIONS, rdmaHeaders, sendError, sendWithToken } from './helpers/rdma.js';
+import { expectRdmaPut } from './helpers/rdma-put.js';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;

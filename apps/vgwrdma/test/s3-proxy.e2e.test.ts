@@ -6,7 +6,7 @@
 // puts/gets/lists/ranges/copies/deletes, and a multipart round trip.
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   GetObjectCommand,
@@ -30,7 +30,6 @@ import {
   listPrefix,
   makeAndListBucket,
 } from './helpers/aws-cli.js';
-import { md5Hex, sha256File, writeRandomFile } from './helpers/files.js';
 import { type ProxyProcess, startProxyGateway } from './helpers/proxy-process.js';
 import { upstreamFlags } from './helpers/upstream-flags.js';
 
@@ -93,7 +92,10 @@ function proxySuite(up: Upstream): void {
 
   it('puts, gets, heads, ranges, lists, copies and deletes through the proxy', async () => {
     const body = 'through the proxy and into the upstream\n';
-    const head = await cpSmallFile(aws, work, bucket, 'docs/small.txt', body, ['--metadata', 'origin=proxy,lane=i21']);
+    const head = await cpSmallFile(aws, work, bucket, 'docs/small.txt', body, [
+      '--metadata',
+      'origin=proxy,lane=i21',
+    ]);
     if (upstream.root) {
       expect(await readFile(join(upstream.root, bucket, 'docs', 'small.txt'), 'utf8')).toBe(body);
     }

@@ -24,8 +24,8 @@ export {
 } from './ceph-rgw.js';
 export { collectOutput, type Exit, exitOf, type Output, waitForStdout } from './child-output.js';
 export { killAllChildren, track } from './child-registry.js';
-export { errorCode } from './error-code.js';
 export { EMBEDDED_CREDENTIALS, EmbeddedGateway, type EmbeddedGatewayOptions } from './embedded-gateway.js';
+export { errorCode } from './error-code.js';
 export { type FaultScene, type FaultSceneOptions, startFaultScene } from './fault-scene.js';
 export {
   GATEWAY_CHILD_SCRIPT,

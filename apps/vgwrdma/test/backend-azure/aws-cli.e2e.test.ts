@@ -2,8 +2,6 @@
 // out (a 40 MiB file goes up as a multipart upload of 8 MiB parts, i.e. staged blocks committed
 // by Complete), list, remove. Bytes are compared by SHA-256; the multipart object is also read
 // straight from Blob Storage, bypassing the gateway, to show it is one committed block blob.
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { AzureBackend } from '@vgwrdma/backend-azure';
 import {
   type AppProcess,
@@ -26,7 +24,6 @@ import {
   makeAndListBucket,
   s3api as s3apiJson,
 } from '../helpers/aws-cli.js';
-import { md5Hex } from '../helpers/files.js';
 import { startAzureGateway } from './azure-gateway.js';
 
 const unavailable = AWS_BIN === undefined ? 'no aws binary (apt-get install awscli)' : azuriteUnavailable();
@@ -69,7 +66,10 @@ describe.skipIf(unavailable !== undefined)(
 
     it('copies a small file in and out, lists it, heads it with its MD5 ETag and metadata', async () => {
       const body = 'hello azure through the aws cli\n';
-      const head = await cpSmallFile(aws, work, bucket, 'docs/small.txt', body, ['--metadata', 'colour=blue']);
+      const head = await cpSmallFile(aws, work, bucket, 'docs/small.txt', body, [
+        '--metadata',
+        'colour=blue',
+      ]);
       expect(await ok(['s3', 'ls', `s3://${bucket}/docs/`])).toMatch(
         new RegExp(`\\s${body.length} small\\.txt$`, 'm'),
       );

@@ -92,7 +92,10 @@ describe.skipIf(external !== undefined)('s3 proxy: a bucket made upstream withou
       for (const [who, code] of recreates) {
         await expectS3Error(who.send(new CreateBucketCommand({ Bucket: legacy })), code, 409);
         // Still nobody's: Alice is still refused.
-        await expectS3Error(alice.send(new GetObjectCommand({ Bucket: legacy, Key: 'ledger' })), 'AccessDenied');
+        await expectS3Error(
+          alice.send(new GetObjectCommand({ Bucket: legacy, Key: 'ledger' })),
+          'AccessDenied',
+        );
       }
       // A new bucket is Alice's as before (positive control).
       await alice.send(new CreateBucketCommand({ Bucket: 'alice-fresh' }));

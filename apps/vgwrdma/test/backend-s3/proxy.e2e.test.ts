@@ -75,7 +75,9 @@ function proxySuite(up: Upstream): void {
       expect(all.map((b) => b.name)).not.toContain(META);
       expect(all.find((b) => b.name === n('alice-hidden'))?.owner).toBe('alice');
       expect((await withMeta.listBuckets(admin, {})).buckets.map((b) => b.name)).not.toContain(META);
-      expect(await errorCode(withMeta.listObjectsV2(admin, { bucket: META, maxKeys: 10 }))).toBe('AccessDenied');
+      expect(await errorCode(withMeta.listObjectsV2(admin, { bucket: META, maxKeys: 10 }))).toBe(
+        'AccessDenied',
+      );
       expect(
         await errorCode(withMeta.getObject(admin, { bucket: META, key: metaKey('acl', n('alice-hidden')) })),
       ).toBe('AccessDenied');
@@ -96,7 +98,9 @@ function proxySuite(up: Upstream): void {
       expect(bobs).toContain(n('bob-own'));
       expect(bobs).not.toContain(n('alice-hidden'));
       expect(
-        await errorCode(withMeta.createBucket(alice, { bucket: n('bob-own'), owner: 'alice', acl: acl('alice') })),
+        await errorCode(
+          withMeta.createBucket(alice, { bucket: n('bob-own'), owner: 'alice', acl: acl('alice') }),
+        ),
       ).toBe('BucketAlreadyExists');
       await withMeta.changeBucketOwner(admin, n('bob-own'), 'alice');
       expect((await withMeta.getBucketAcl(admin, n('bob-own'))).Owner).toBe('alice');
@@ -126,9 +130,9 @@ function proxySuite(up: Upstream): void {
       expect(
         await errorCode(withMeta.createBucket(alice, { bucket: legacy, owner: 'alice', acl: acl('alice') })),
       ).toBe('BucketAlreadyOwnedByYou');
-      expect(await errorCode(withMeta.createBucket(bob, { bucket: legacy, owner: 'bob', acl: acl('bob') }))).toBe(
-        'BucketAlreadyExists',
-      );
+      expect(
+        await errorCode(withMeta.createBucket(bob, { bucket: legacy, owner: 'bob', acl: acl('bob') })),
+      ).toBe('BucketAlreadyExists');
       // A bucket nobody made is still created as before (positive control).
       await withMeta.createBucket(bob, { bucket: n('bob-new'), owner: 'bob', acl: acl('bob') });
       expect((await withMeta.getBucketAcl(bob, n('bob-new'))).Owner).toBe('bob');
@@ -216,9 +220,9 @@ function proxySuite(up: Upstream): void {
     });
 
     it('answers NoSuchBucket for a HEAD of a key in a missing bucket (a bare 404 disambiguated)', async () => {
-      expect(await errorCode(withMeta.headObject(alice, { bucket: n('no-such-bucket-here'), key: 'k' }))).toBe(
-        'NoSuchBucket',
-      );
+      expect(
+        await errorCode(withMeta.headObject(alice, { bucket: n('no-such-bucket-here'), key: 'k' })),
+      ).toBe('NoSuchBucket');
     });
 
     it('checks an empty upload before sending it: a wrong checksum stores nothing', async () => {
@@ -280,7 +284,9 @@ function proxySuite(up: Upstream): void {
       expect(await errorCode(noMeta.putBucketCors(alice, n('plain-one'), '<CORSConfiguration/>'))).toBe(
         'NotImplemented',
       );
-      expect(await errorCode(noMeta.putBucketAcl(alice, n('plain-one'), acl('alice')))).toBe('NotImplemented');
+      expect(await errorCode(noMeta.putBucketAcl(alice, n('plain-one'), acl('alice')))).toBe(
+        'NotImplemented',
+      );
       expect(await errorCode(noMeta.getBucketPolicy(alice, n('plain-one')))).toBe('NoSuchBucketPolicy');
     });
   });

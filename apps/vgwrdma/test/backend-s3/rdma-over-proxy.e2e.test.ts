@@ -10,13 +10,12 @@ import { CreateBucketCommand, GetObjectCommand, HeadObjectCommand, S3Client } fr
 import { Session } from '@vgwrdma/cuobjclient';
 import { type GatewayChild, startGatewayChild } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMetaBucket, type UpstreamGateway } from './upstream-gateway.js';
 import { expectRdmaRoundTrip } from '../helpers/cuobjtest-run.js';
+import { createMetaBucket, type UpstreamGateway } from './upstream-gateway.js';
 import { suiteTitle, UPSTREAM_START_TIMEOUT_MS, UPSTREAMS, type Upstream } from './upstreams.js';
 
 const GW = { access: 'rdma-proxy-access', secret: 'rdma-proxy-secret' };
 const MiB = 1 << 20;
-
 
 /** The proxy: the RDMA plugin over S3Backend (upstream: the posix gateway), 2 x 8 MiB buffers. */
 function startProxy(upstream: UpstreamGateway, metaBucket: string): Promise<GatewayChild> {
@@ -92,7 +91,13 @@ function rdmaSuite(up: Upstream): void {
   }
 
   it('passes a cuobjtest round trip (RDMA PUT and GET, verified) through the proxy', async () => {
-    await expectRdmaRoundTrip(endpoint, GW, { bucket: `cuobjtest-proxy-${tag}`, key: 'roundtrip' }, '2MiB', 2 * MiB);
+    await expectRdmaRoundTrip(
+      endpoint,
+      GW,
+      { bucket: `cuobjtest-proxy-${tag}`, key: 'roundtrip' },
+      '2MiB',
+      2 * MiB,
+    );
     // The object cuobjtest wrote went through the proxy into the upstream.
     expect((await stored(`cuobjtest-proxy-${tag}`, 'roundtrip')).length).toBe(2 * MiB);
   });

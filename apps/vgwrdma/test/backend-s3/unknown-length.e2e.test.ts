@@ -8,7 +8,6 @@ import { createHash, randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import { crc32 } from 'node:zlib';
 import {
-  CreateBucketCommand,
   GetObjectCommand,
   GetObjectTaggingCommand,
   HeadObjectCommand,
@@ -16,14 +15,7 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
-import {
-  type AppProcess,
-  makeTempDir,
-  ROOT_CREDENTIALS,
-  removeDir,
-  s3Client,
-  signHeaders,
-} from '@vgwrdma/test-kit';
+import { type AppProcess, makeTempDir, ROOT_CREDENTIALS, removeDir, signHeaders } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AWS_BIN, type AwsRunner, awsCli } from '../helpers/aws-cli.js';
 import { type ProxyScene, startProxyScene } from './proxy-scene.js';

@@ -9,7 +9,6 @@ import {
   CompleteMultipartUploadCommand,
   CopyObjectCommand,
   type CopyObjectCommandInput,
-  CreateBucketCommand,
   CreateMultipartUploadCommand,
   DeleteBucketOwnershipControlsCommand,
   GetBucketOwnershipControlsCommand,
@@ -24,19 +23,15 @@ import {
   UploadPartCommand,
   UploadPartCopyCommand,
 } from '@aws-sdk/client-s3';
-import { type AppProcess, ROOT_CREDENTIALS, s3Client } from '@vgwrdma/test-kit';
 import { expectS3Error } from '@vgwrdma/test-kit/scene';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ProxyScene, startProxyScene } from './proxy-scene.js';
-import type { UpstreamGateway } from './upstream-gateway.js';
 
 const MiB = 1024 ** 2;
 const BUCKET = `div-${randomBytes(4).toString('hex')}`;
 const VERSIONED = `${BUCKET}-v`;
 
 let scene: ProxyScene | undefined;
-let up: UpstreamGateway;
-let proxy: AppProcess;
 let client: S3Client;
 
 const md5Hex = (b: Uint8Array | string) => createHash('md5').update(b).digest('hex');
@@ -73,7 +68,7 @@ async function multipartObject(key: string, tagging?: string): Promise<{ etag: s
 
 beforeAll(async () => {
   scene = await startProxyScene({ versioning: true, metaPrefix: 'div-meta', buckets: [BUCKET, VERSIONED] });
-  ({ up, proxy, client } = scene);
+  client = scene.client;
   await client.send(
     new PutBucketVersioningCommand({ Bucket: VERSIONED, VersioningConfiguration: { Status: 'Enabled' } }),
   );

@@ -174,7 +174,9 @@ describe.skipIf(process.env.BACKEND_S3_TEST_ENDPOINT !== undefined)('upstream op
       const head = await plain.headObject(ctx, { bucket: 'no-checksums', key: 'good', checksumMode: true });
       expect(head.checksums?.CRC32).toBeUndefined(); // the upstream never saw one
       expect(await errorCode(put('AAAAAA=='))).toBe('BadDigest');
-      expect(await errorCode(plain.headObject(ctx, { bucket: 'no-checksums', key: 'bad' }))).toBe('NoSuchKey');
+      expect(await errorCode(plain.headObject(ctx, { bucket: 'no-checksums', key: 'bad' }))).toBe(
+        'NoSuchKey',
+      );
     } finally {
       await plain.shutdown();
     }

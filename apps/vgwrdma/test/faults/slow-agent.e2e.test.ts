@@ -17,10 +17,9 @@ import {
   startFaultScene,
 } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { md5Hex } from '../helpers/files.js';
 import { fillContent } from '../helpers/object-content.js';
-import { expectRdmaPut } from '../helpers/rdma-put.js';
 import { RDMA_SDK_OPTIONS, type S3Client, sendError, sendWithToken } from '../helpers/rdma.js';
+import { expectRdmaPut } from '../helpers/rdma-put.js';
 import { type SlowProxy, startSlowProxy } from '../helpers/slow-proxy.js';
 
 const KiB = 1024;

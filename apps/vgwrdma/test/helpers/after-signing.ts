@@ -12,7 +12,10 @@ export interface Stackable {
 type Next = (args: unknown) => Promise<unknown>;
 
 /** Registers `edit` on `cmd`'s request headers, after the signing middleware; returns `cmd`. */
-export function afterSigning<C extends Stackable>(cmd: C, edit: (headers: Record<string, string>) => void): C {
+export function afterSigning<C extends Stackable>(
+  cmd: C,
+  edit: (headers: Record<string, string>) => void,
+): C {
   const mw = (next: Next) => async (args: unknown) => {
     edit((args as { request: { headers: Record<string, string> } }).request.headers);
     return next(args);

@@ -57,5 +57,10 @@ export async function expectRdmaRoundTrip(
     '--json',
   ]);
   expect(run.code, run.stderr).toBe(0);
-  expect(JSON.parse(run.stdout)).toMatchObject({ mode: 'rdma', sizeBytes: bytes, iterations: n, verified: true });
+  expect(JSON.parse(run.stdout)).toMatchObject({
+    mode: 'rdma',
+    sizeBytes: bytes,
+    iterations: n,
+    verified: true,
+  });
 }
