@@ -13,6 +13,15 @@ export {
   sharedAzurite,
 } from './azurite.js';
 export {
+  allow,
+  bucketArn,
+  deny,
+  objectsArn,
+  type PolicyStatement,
+  policyDocument,
+  putBucketPolicy,
+} from './bucket-policy.js';
+export {
   type CephRgw,
   cephRgwUnavailable,
   type RgwUser,
