@@ -27,23 +27,15 @@ import {
   allow,
   bucketArn,
   type GatewayProcess,
-  type IamUser,
   objectsArn,
   policyDocument,
   putBucketPolicy,
 } from '@vgwrdma/test-kit';
 import { sceneTest } from '@vgwrdma/test-kit/scene';
 import { describe, expect, it } from 'vitest';
+import { ALICE, ALL_USERS, BOB } from './helpers/acl-accounts.js';
 
 const run = promisify(execFile);
-const ALICE: IamUser = {
-  access: 'alice-key',
-  secret: 'alice-secret',
-  role: 'userplus',
-  displayName: 'Alice L.',
-};
-const BOB: IamUser = { access: 'bob-key', secret: 'bob-secret', email: 'bob@example.com' };
-const ALL_USERS = 'http://acs.amazonaws.com/groups/global/AllUsers';
 
 /** The error's name and HTTP status ('' and 200 on success). */
 async function outcome(p: Promise<unknown>): Promise<[string, number]> {

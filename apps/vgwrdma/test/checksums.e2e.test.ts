@@ -2,19 +2,16 @@
 // SHA1, SHA256) on single PUTs, FULL_OBJECT and COMPOSITE multipart uploads, read back with
 // checksum mode on GET and HEAD; the values are recomputed here where node:crypto/zlib can.
 import {
-  type ChecksumAlgorithm,
   type ChecksumType,
-  CompleteMultipartUploadCommand,
-  CreateMultipartUploadCommand,
   GetObjectCommand,
   HeadObjectCommand,
   PutObjectCommand,
   type S3Client,
-  UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { expectS3Error, sceneTest } from '@vgwrdma/test-kit/scene';
 import { describe, expect, it } from 'vitest';
 import { ALGORITHMS, type Algorithm, type ChecksumFields, FIELD, LOCAL } from './helpers/checksum-fields.js';
+import { completeUpload, uploadParts } from './helpers/checksum-upload.js';
 
 const Bucket = 'sums';
 
@@ -59,28 +56,8 @@ describe('vgwrdma checksums', { timeout: 120_000 }, () => {
     );
   });
 
-  async function multipart(Key: string, algorithm: ChecksumAlgorithm, type: ChecksumType) {
-    const { UploadId } = await s3.send(
-      new CreateMultipartUploadCommand({ Bucket, Key, ChecksumAlgorithm: algorithm, ChecksumType: type }),
-    );
-    const field = FIELD[algorithm as Algorithm];
-    const parts = [];
-    for (const [i, Body] of [PART1, PART2].entries()) {
-      const up = await s3.send(
-        new UploadPartCommand({
-          Bucket,
-          Key,
-          UploadId,
-          PartNumber: i + 1,
-          Body,
-          ChecksumAlgorithm: algorithm,
-        }),
-      );
-      parts.push({ PartNumber: i + 1, ETag: up.ETag, [field]: (up as ChecksumFields)[field] });
-    }
-    return s3.send(
-      new CompleteMultipartUploadCommand({ Bucket, Key, UploadId, MultipartUpload: { Parts: parts } }),
-    );
+  async function multipart(Key: string, algorithm: Algorithm, type: ChecksumType) {
+    return completeUpload(s3, await uploadParts(s3, Bucket, Key, [PART1, PART2], algorithm, type));
   }
 
   it.each(['CRC32', 'CRC32C', 'CRC64NVME'] as const)(

@@ -33,6 +33,7 @@ import {
 } from '@vgwrdma/test-kit';
 import { sceneTest } from '@vgwrdma/test-kit/scene';
 import { describe, expect, it } from 'vitest';
+import { ALL_USERS, AUTH_USERS } from './helpers/acl-accounts.js';
 import { BOTO3_PYTHON, boto3Run } from './helpers/boto3.js';
 
 const MAIN: IamUser = {
@@ -43,8 +44,6 @@ const MAIN: IamUser = {
 };
 const ALT: IamUser = { access: 'rgw-alt', secret: 'rgw-alt-secret', displayName: 'Alt A.' };
 const ADMIN: IamUser = { access: 'rgw-admin', secret: 'rgw-admin-secret', role: 'admin' };
-const ALL_USERS = 'http://acs.amazonaws.com/groups/global/AllUsers';
-const AUTH_USERS = 'http://acs.amazonaws.com/groups/global/AuthenticatedUsers';
 
 /** '' for success, else the error's name (403 for a HEAD without a body). */
 async function outcome(p: Promise<unknown>): Promise<string> {

@@ -22,18 +22,10 @@ import {
   type S3Client,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
-import type { GatewayProcess, IamUser } from '@vgwrdma/test-kit';
+import type { GatewayProcess } from '@vgwrdma/test-kit';
 import { sceneTest } from '@vgwrdma/test-kit/scene';
 import { describe, expect, it } from 'vitest';
-
-const ALICE: IamUser = {
-  access: 'alice-key',
-  secret: 'alice-secret',
-  role: 'userplus',
-  displayName: 'Alice L.',
-};
-const BOB: IamUser = { access: 'bob-key', secret: 'bob-secret', email: 'bob@example.com' };
-const ALL_USERS = 'http://acs.amazonaws.com/groups/global/AllUsers';
+import { ALICE, ALL_USERS, BOB } from './helpers/acl-accounts.js';
 
 async function errorName(p: Promise<unknown>): Promise<string> {
   return p.then(

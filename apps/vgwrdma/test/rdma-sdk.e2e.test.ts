@@ -34,32 +34,39 @@ function randomRegion(client: HostClient, size: number): HostMemory {
   return m;
 }
 
-const rdma = sceneTest({
-  rdma: true,
-  globalArgs: ['--pool-buf-size', '64MiB', '--pool-buf-count', '2'],
-  sdk: RDMA_SDK_OPTIONS,
-  buckets: ['rdma-e2e'],
-});
+interface Host {
+  /** The agent: a HostClient in this test process. */
+  client: HostClient;
+  /** The scene's root-account SDK client, with the RDMA client settings. */
+  sdk: S3Client;
+}
+
+/**
+ * For the describe that calls it: a gateway of its own with RDMA (softnic) and `globalArgs`, its
+ * `Bucket` made, and the agent that talks to it (closed when the describe ends).
+ */
+function rdmaHost(globalArgs: readonly string[], Bucket: string): Host {
+  const host = {} as Host;
+  sceneTest({ rdma: true, globalArgs, sdk: RDMA_SDK_OPTIONS, buckets: [Bucket] }).beforeAll(({ scene }) => {
+    host.sdk = scene.s3;
+    host.client = new HostClient();
+  });
+  afterAll(() => host.client?.close());
+  return host;
+}
 
 describe('vgwrdma --rdma-ip 127.0.0.1: PUT/GET by RDMA', () => {
-  let client: HostClient;
-  let sdk: S3Client;
   const Bucket = 'rdma-e2e';
-
-  rdma.beforeAll(({ scene }) => {
-    sdk = scene.s3;
-    client = new HostClient();
-  });
-  afterAll(() => client?.close());
+  const host = rdmaHost(['--pool-buf-size', '64MiB', '--pool-buf-count', '2'], Bucket);
 
   /** PUT `size` random bytes by RDMA, GET them back by RDMA into a second region, and over HTTP. */
   async function roundTrip(Key: string, size: number) {
-    const src = randomRegion(client, size);
-    const dst = client.allocate(size);
+    const src = randomRegion(host.client, size);
+    const dst = host.client.allocate(size);
     try {
       const expected = md5(src.bytes);
       const put = await sendWithToken<{ ETag?: string }>(
-        sdk,
+        host.sdk,
         new PutObjectCommand({ Bucket, Key, Body: new Uint8Array(0) }),
         src.token(0, size, 'put'),
       );
@@ -69,7 +76,7 @@ describe('vgwrdma --rdma-ip 127.0.0.1: PUT/GET by RDMA', () => {
       expect(put.headers['x-amz-rdma-bytes']).toBe(String(size));
 
       const get = await sendWithToken<{ ETag?: string; Body?: AsyncIterable<Uint8Array> }>(
-        sdk,
+        host.sdk,
         new GetObjectCommand({ Bucket, Key }),
         dst.token(0, size, 'get'),
       );
@@ -80,7 +87,7 @@ describe('vgwrdma --rdma-ip 127.0.0.1: PUT/GET by RDMA', () => {
       expect((await md5Of(get.output.Body)).size).toBe(0);
       expect(md5(dst.bytes)).toBe(expected);
 
-      const plain = await sdk.send(new GetObjectCommand({ Bucket, Key }));
+      const plain = await host.sdk.send(new GetObjectCommand({ Bucket, Key }));
       expect(plain.ETag).toBe(`"${expected}"`);
       expect(await md5Of(plain.Body as AsyncIterable<Uint8Array>)).toEqual({ md5: expected, size });
     } finally {
@@ -95,18 +102,18 @@ describe('vgwrdma --rdma-ip 127.0.0.1: PUT/GET by RDMA', () => {
 
   it('ranged GET: HTTP 206 and x-amz-rdma-reply 206, only the range written', async () => {
     const size = 3 * MiB;
-    const src = randomRegion(client, size);
-    const dst = client.allocate(2 * MiB);
+    const src = randomRegion(host.client, size);
+    const dst = host.client.allocate(2 * MiB);
     try {
       await sendWithToken(
-        sdk,
+        host.sdk,
         new PutObjectCommand({ Bucket, Key: 'ranged', Body: new Uint8Array(0) }),
         src.token(0, size, 'put'),
       );
       const first = 12_345;
       const len = MiB + 17;
       const got = await sendWithToken<{ $metadata: { httpStatusCode?: number }; ContentRange?: string }>(
-        sdk,
+        host.sdk,
         new GetObjectCommand({ Bucket, Key: 'ranged', Range: `bytes=${first}-${first + len - 1}` }),
         dst.token(0, 2 * MiB, 'get'),
       );
@@ -125,14 +132,14 @@ describe('vgwrdma --rdma-ip 127.0.0.1: PUT/GET by RDMA', () => {
   it('multipart: three parts by RDMA, object read back over HTTP byte-exact', async () => {
     const sizes = [5 * MiB, 5 * MiB + 1, 777];
     const total = sizes.reduce((a, b) => a + b, 0);
-    const src = randomRegion(client, total);
+    const src = randomRegion(host.client, total);
     try {
-      const { UploadId } = await sdk.send(new CreateMultipartUploadCommand({ Bucket, Key: 'mp' }));
+      const { UploadId } = await host.sdk.send(new CreateMultipartUploadCommand({ Bucket, Key: 'mp' }));
       const Parts = [];
       let offset = 0;
       for (const [i, size] of sizes.entries()) {
         const up = await sendWithToken<{ ETag?: string }>(
-          sdk,
+          host.sdk,
           new UploadPartCommand({ Bucket, Key: 'mp', UploadId, PartNumber: i + 1, Body: new Uint8Array(0) }),
           src.token(offset, size, 'put'),
         );
@@ -141,14 +148,14 @@ describe('vgwrdma --rdma-ip 127.0.0.1: PUT/GET by RDMA', () => {
         Parts.push({ PartNumber: i + 1, ETag: up.output.ETag });
         offset += size;
       }
-      const done = await sdk.send(
+      const done = await host.sdk.send(
         new CompleteMultipartUploadCommand({ Bucket, Key: 'mp', UploadId, MultipartUpload: { Parts } }),
       );
       const partMd5s = Buffer.concat(
         Parts.map((p) => Buffer.from((p.ETag ?? '').replaceAll('"', ''), 'hex')),
       );
       expect(done.ETag).toBe(`"${md5(partMd5s)}-3"`);
-      const plain = await sdk.send(new GetObjectCommand({ Bucket, Key: 'mp' }));
+      const plain = await host.sdk.send(new GetObjectCommand({ Bucket, Key: 'mp' }));
       expect(await md5Of(plain.Body as AsyncIterable<Uint8Array>)).toEqual({
         md5: md5(src.bytes),
         size: total,
@@ -159,10 +166,10 @@ describe('vgwrdma --rdma-ip 127.0.0.1: PUT/GET by RDMA', () => {
   });
 
   it('HEAD with a token is an ordinary HEAD: no RDMA headers', async () => {
-    const dst = client.allocate(4 * KiB);
+    const dst = host.client.allocate(4 * KiB);
     try {
       const head = await sendWithToken<{ ContentLength?: number }>(
-        sdk,
+        host.sdk,
         new HeadObjectCommand({ Bucket, Key: 'small' }),
         dst.token(0, 4 * KiB, 'get'),
       );
@@ -174,10 +181,10 @@ describe('vgwrdma --rdma-ip 127.0.0.1: PUT/GET by RDMA', () => {
   });
 
   it('refusals: malformed token 400, RC token 501, token + body 400, capacity too small — no reply header, nothing written', async () => {
-    const m = client.allocate(MiB);
+    const m = host.client.allocate(MiB);
     try {
       const put = (Key: string, Body: Uint8Array, token: string) =>
-        sendError(sendWithToken(sdk, new PutObjectCommand({ Bucket, Key, Body }), token));
+        sendError(sendWithToken(host.sdk, new PutObjectCommand({ Bucket, Key, Body }), token));
       const malformed = await put('refused', new Uint8Array(0), `${m.token(0, MiB, 'put').slice(0, -1)}x`);
       expect(malformed).toMatchObject({ code: 'InvalidArgument', status: 400 });
       const rc = await put('refused', new Uint8Array(0), 'rc:0000000000001000:00001000:abcd');
@@ -185,42 +192,31 @@ describe('vgwrdma --rdma-ip 127.0.0.1: PUT/GET by RDMA', () => {
       const withBody = await put('refused', new Uint8Array(16), m.token(0, MiB, 'put'));
       expect(withBody).toMatchObject({ code: 'InvalidArgument', status: 400 });
       const small = await sendError(
-        sendWithToken(sdk, new GetObjectCommand({ Bucket, Key: 'medium' }), m.token(0, MiB, 'get')),
+        sendWithToken(host.sdk, new GetObjectCommand({ Bucket, Key: 'medium' }), m.token(0, MiB, 'get')),
       );
       expect(small.status).toBe(400);
       for (const e of [malformed, rc, withBody, small]) expect(rdmaHeaders(e.headers)).toEqual([]);
       expect(m.bytes.every((b) => b === 0)).toBe(true);
-      expect(await objectExists(sdk, Bucket, 'refused')).toBe(false);
+      expect(await objectExists(host.sdk, Bucket, 'refused')).toBe(false);
     } finally {
       m.close();
     }
   });
 });
 
-const limited = sceneTest({
-  rdma: true,
-  // one buffer, one channel, a short wait for either
-  globalArgs: '--pool-buf-size 8MiB --pool-buf-count 1 --rdma-num-dcis 1 --rdma-pool-wait-ms 300'.split(' '),
-  sdk: RDMA_SDK_OPTIONS,
-  buckets: ['rdma-limits'],
-});
-
 describe('vgwrdma RDMA declines and failures (one buffer, one channel)', () => {
-  let client: HostClient;
-  let sdk: S3Client;
   const Bucket = 'rdma-limits';
-
-  limited.beforeAll(({ scene }) => {
-    sdk = scene.s3;
-    client = new HostClient();
-  });
-  afterAll(() => client?.close());
+  // one buffer, one channel, a short wait for either
+  const host = rdmaHost(
+    '--pool-buf-size 8MiB --pool-buf-count 1 --rdma-num-dcis 1 --rdma-pool-wait-ms 300'.split(' '),
+    Bucket,
+  );
 
   /** An RDMA PUT of `size` random bytes that must succeed: proves the buffer and channel are free. */
   async function putSucceeds(Key: string, size = MiB): Promise<void> {
-    const m = randomRegion(client, size);
+    const m = randomRegion(host.client, size);
     try {
-      await expectRdmaPut(sdk, Bucket, Key, m, size);
+      await expectRdmaPut(host.sdk, Bucket, Key, m, size);
     } finally {
       m.close();
     }
@@ -239,13 +235,13 @@ describe('vgwrdma RDMA declines and failures (one buffer, one channel)', () => {
       connected();
     });
     await new Promise<void>((r) => fake.listen(0, '127.0.0.1', r));
-    const m = randomRegion(client, MiB);
+    const m = randomRegion(host.client, MiB);
     try {
       const real = parseRdmaToken(m.token(0, MiB, 'put'));
       const stuckToken = formatRdmaToken({ ...real, dctn: (fake.address() as { port: number }).port });
       const stuck = sendError(
         sendWithToken(
-          sdk,
+          host.sdk,
           new PutObjectCommand({ Bucket, Key: 'stuck', Body: new Uint8Array(0) }),
           stuckToken,
         ),
@@ -253,7 +249,7 @@ describe('vgwrdma RDMA declines and failures (one buffer, one channel)', () => {
       await arrived; // the gateway holds the buffer and the channel now
       const declined = await sendError(
         sendWithToken(
-          sdk,
+          host.sdk,
           new PutObjectCommand({ Bucket, Key: 'declined', Body: new Uint8Array(0) }),
           m.token(0, MiB, 'put'),
         ),
@@ -264,8 +260,8 @@ describe('vgwrdma RDMA declines and failures (one buffer, one channel)', () => {
       const failed = await stuck;
       expect(failed.status).toBe(500);
       expect(rdmaHeaders(failed.headers)).toEqual([]);
-      expect(await objectExists(sdk, Bucket, 'declined')).toBe(false);
-      expect(await objectExists(sdk, Bucket, 'stuck')).toBe(false);
+      expect(await objectExists(host.sdk, Bucket, 'declined')).toBe(false);
+      expect(await objectExists(host.sdk, Bucket, 'stuck')).toBe(false);
     } finally {
       m.close();
       await new Promise((r) => fake.close(r));
@@ -314,7 +310,7 @@ describe('vgwrdma RDMA declines and failures (one buffer, one channel)', () => {
         });
         const failed = await sendError(
           sendWithToken(
-            sdk,
+            host.sdk,
             new PutObjectCommand({ Bucket, Key: 'killed', Body: new Uint8Array(0) }),
             viaProxy,
           ),
@@ -322,7 +318,7 @@ describe('vgwrdma RDMA declines and failures (one buffer, one channel)', () => {
         expect(child.signalCode).toBe('SIGKILL');
         expect(failed.status).toBe(500);
         expect(rdmaHeaders(failed.headers)).toEqual([]);
-        expect(await objectExists(sdk, Bucket, 'killed')).toBe(false);
+        expect(await objectExists(host.sdk, Bucket, 'killed')).toBe(false);
       } finally {
         await new Promise((r) => proxy.close(r));
       }
