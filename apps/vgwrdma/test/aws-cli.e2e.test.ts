@@ -5,15 +5,7 @@ import { join } from 'node:path';
 import { AWS_BIN, type AwsRunner, awsOk } from '@vgwrdma/test-kit';
 import { sceneTest } from '@vgwrdma/test-kit/scene';
 import { describe, expect, it } from 'vitest';
-import {
-  cpRoundTrip,
-  cpSmallFile,
-  expectKeyGone,
-  getRange,
-  listPrefix,
-  makeAndListBucket,
-  s3api as s3apiJson,
-} from './helpers/aws-cli.js';
+import { type BucketSteps, bucketSteps, s3api as s3apiJson } from './helpers/aws-cli.js';
 
 if (AWS_BIN === undefined) {
   console.warn('aws-cli e2e tests skipped: no aws binary (install awscli: apt-get install awscli)');
@@ -22,6 +14,7 @@ if (AWS_BIN === undefined) {
 const test = sceneTest();
 let work: string;
 let aws: AwsRunner;
+let cli: BucketSteps;
 const bucket = 'cli-bucket';
 
 const ok = (args: readonly string[]): Promise<string> => awsOk(aws, args);
@@ -34,6 +27,7 @@ describe.skipIf(AWS_BIN === undefined)(`AWS CLI (${AWS_BIN ?? 'none'})`, { timeo
   test.beforeAll(({ scene, aws: runner }) => {
     work = scene.dir;
     aws = runner;
+    cli = bucketSteps(aws, work, bucket);
   });
 
   it('is the AWS CLI v2 when Debian installed it', async () => {
@@ -43,20 +37,18 @@ describe.skipIf(AWS_BIN === undefined)(`AWS CLI (${AWS_BIN ?? 'none'})`, { timeo
   });
 
   it('makes a bucket and lists it', async () => {
-    await makeAndListBucket(aws, bucket);
+    await cli.makeAndList();
   });
 
   it('puts, lists, gets, heads and ranges an object', async () => {
     const body = 'hello from the aws cli\n';
-    await cpSmallFile(aws, work, bucket, 'docs/small.txt', body);
+    await cli.cpSmallFile('docs/small.txt', body);
     expect(await ok(['s3', 'ls', `s3://${bucket}/docs/`])).toMatch(/\s23 small\.txt$/m);
-    expect(await getRange(aws, work, bucket, 'docs/small.txt', 'bytes=6-9')).toEqual({
+    expect(await cli.getRange('docs/small.txt', 'bytes=6-9')).toEqual({
       contentRange: `bytes 6-9/${body.length}`,
       text: 'from',
     });
-    const list = await listPrefix<{ Contents: { Key: string; Size: number }[]; KeyCount: number }>(
-      aws,
-      bucket,
+    const list = await cli.listPrefix<{ Contents: { Key: string; Size: number }[]; KeyCount: number }>(
       'docs/',
     );
     expect(list.KeyCount).toBe(1);
@@ -67,7 +59,7 @@ describe.skipIf(AWS_BIN === undefined)(`AWS CLI (${AWS_BIN ?? 'none'})`, { timeo
     await ok(['s3', 'cp', `s3://${bucket}/docs/small.txt`, `s3://${bucket}/docs/copy.txt`]);
     expect(await ok(['s3', 'cp', `s3://${bucket}/docs/copy.txt`, '-'])).toBe('hello from the aws cli\n');
     await ok(['s3', 'rm', `s3://${bucket}/docs/copy.txt`]);
-    await expectKeyGone(aws, bucket, 'docs/copy.txt');
+    await cli.expectKeyGone('docs/copy.txt');
 
     // One CLI run (each costs a Python start-up) uploads the three objects.
     await mkdir(join(work, 'm'));
@@ -81,13 +73,13 @@ describe.skipIf(AWS_BIN === undefined)(`AWS CLI (${AWS_BIN ?? 'none'})`, { timeo
       JSON.stringify({ Objects: [{ Key: 'm/1' }, { Key: 'm/2' }] }),
     ]);
     expect(deleted.Deleted.map((d) => d.Key).sort()).toEqual(['m/1', 'm/2']);
-    const left = await listPrefix<{ Contents?: { Key: string }[] }>(aws, bucket, 'm/');
+    const left = await cli.listPrefix<{ Contents?: { Key: string }[] }>('m/');
     expect(left.Contents?.map((o) => o.Key)).toEqual(['m/3']);
   });
 
   it('uploads and downloads 200 MiB (multipart) byte for byte', async () => {
     const size = 200 * 1024 * 1024;
-    const { head, sent, received } = await cpRoundTrip(aws, work, bucket, 'big/big.bin', size);
+    const { head, sent, received } = await cli.cpRoundTrip('big/big.bin', size);
     expect(head.ContentLength).toBe(size);
     // The CLI splits files over 8 MiB into 8 MiB parts: a multipart ETag ends in -<parts>.
     expect(head.ETag).toMatch(/^"[0-9a-f]{32}-25"$/);

@@ -18,18 +18,7 @@ import { killAllChildren, makeTempDir, removeDir } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMetaBucket, type UpstreamGateway } from './backend-s3/upstream-gateway.js';
 import { suiteTitle, UPSTREAM_START_TIMEOUT_MS, UPSTREAMS, type Upstream } from './backend-s3/upstreams.js';
-import {
-  AWS_BIN,
-  type AwsRunner,
-  awsCli,
-  awsOk,
-  cpRoundTrip,
-  cpSmallFile,
-  expectKeyGone,
-  getRange,
-  listPrefix,
-  makeAndListBucket,
-} from './helpers/aws-cli.js';
+import { AWS_BIN, type AwsRunner, awsCli, awsOk, type BucketSteps, bucketSteps } from './helpers/aws-cli.js';
 import { type ProxyProcess, startProxyGateway } from './helpers/proxy-process.js';
 import { upstreamFlags } from './helpers/upstream-flags.js';
 
@@ -42,6 +31,7 @@ function proxySuite(up: Upstream): void {
   let proxy: ProxyProcess;
   let work: string;
   let aws: AwsRunner;
+  let cli: BucketSteps;
 
   const ok = (args: readonly string[]): Promise<string> => awsOk(aws, args);
 
@@ -65,6 +55,7 @@ function proxySuite(up: Upstream): void {
     META = await createMetaBucket(upstream, 'vgw-meta');
     proxy = await startProxyGateway(PROXY_KEYS, upstreamFlags(upstream, META));
     aws = await awsCli({ endpoint: proxy.url, ...PROXY_KEYS, workDir: work });
+    cli = bucketSteps(aws, work, bucket);
   }, UPSTREAM_START_TIMEOUT_MS);
 
   afterAll(async () => {
@@ -82,7 +73,7 @@ function proxySuite(up: Upstream): void {
   });
 
   it('makes a bucket upstream, lists it, and hides the meta bucket', async () => {
-    const listed = await makeAndListBucket(aws, bucket);
+    const listed = await cli.makeAndList();
     expect(listed).not.toContain(META);
     expect(await upstreamHasBucket(bucket)).toBe(true);
     // The owner recorded by the proxy, stored as versitygw does.
@@ -92,10 +83,7 @@ function proxySuite(up: Upstream): void {
 
   it('puts, gets, heads, ranges, lists, copies and deletes through the proxy', async () => {
     const body = 'through the proxy and into the upstream\n';
-    const head = await cpSmallFile(aws, work, bucket, 'docs/small.txt', body, [
-      '--metadata',
-      'origin=proxy,lane=i21',
-    ]);
+    const head = await cli.cpSmallFile('docs/small.txt', body, ['--metadata', 'origin=proxy,lane=i21']);
     if (upstream.root) {
       expect(await readFile(join(upstream.root, bucket, 'docs', 'small.txt'), 'utf8')).toBe(body);
     }
@@ -107,20 +95,20 @@ function proxySuite(up: Upstream): void {
     expect(direct.size).toBe(head.ContentLength);
     expect(direct.metadata).toEqual(head.Metadata);
 
-    expect(await getRange(aws, work, bucket, 'docs/small.txt', 'bytes=8-10')).toEqual({
+    expect(await cli.getRange('docs/small.txt', 'bytes=8-10')).toEqual({
       contentRange: `bytes 8-10/${body.length}`,
       text: 'the',
     });
 
     await ok(['s3', 'cp', `s3://${bucket}/docs/small.txt`, `s3://${bucket}/docs/copy.txt`]);
-    const list = await listPrefix<{ Contents: { Key: string; Size: number }[] }>(aws, bucket, 'docs/');
+    const list = await cli.listPrefix<{ Contents: { Key: string; Size: number }[] }>('docs/');
     expect(list.Contents.map((o) => [o.Key, o.Size])).toEqual([
       ['docs/copy.txt', body.length],
       ['docs/small.txt', body.length],
     ]);
     expect((await upstreamObject('docs/copy.txt')).data.toString()).toBe(body);
     await ok(['s3', 'rm', `s3://${bucket}/docs/copy.txt`]);
-    await expectKeyGone(aws, bucket, 'docs/copy.txt');
+    await cli.expectKeyGone('docs/copy.txt');
     const left = await upstream.client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: 'docs/' }));
     expect((left.Contents ?? []).map((o) => o.Key)).toEqual(['docs/small.txt']);
   });
@@ -144,7 +132,7 @@ function proxySuite(up: Upstream): void {
 
   it('uploads and downloads 40 MiB (multipart through the proxy) byte for byte', async () => {
     const size = 40 * 1024 * 1024;
-    const { head, sent, received } = await cpRoundTrip(aws, work, bucket, 'big.bin', size);
+    const { head, sent, received } = await cli.cpRoundTrip('big.bin', size);
     expect(head.ContentLength).toBe(size);
     expect(head.ETag).toMatch(/-\d+"$/); // the CLI split it into parts, and the proxy passed them on
     expect(received).toBe(sent);

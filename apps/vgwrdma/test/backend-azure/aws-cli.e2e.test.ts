@@ -19,9 +19,8 @@ import {
   type AwsRunner,
   awsCli,
   awsOk,
-  cpRoundTrip,
-  cpSmallFile,
-  makeAndListBucket,
+  type BucketSteps,
+  bucketSteps,
   s3api as s3apiJson,
 } from '../helpers/aws-cli.js';
 import { startAzureGateway } from './azure-gateway.js';
@@ -33,6 +32,7 @@ let gw: AppProcess;
 let azurite: Azurite;
 let work: string;
 let aws: AwsRunner;
+let cli: BucketSteps;
 const bucket = `azcli-${Date.now().toString(36)}`;
 
 const ok = (args: readonly string[]): Promise<string> => awsOk(aws, args);
@@ -48,6 +48,7 @@ describe.skipIf(unavailable !== undefined)(
       work = await makeTempDir('vgwrdma-azcli-');
       ({ gw, azurite } = await startAzureGateway(ROOT_CREDENTIALS));
       aws = await awsCli({ endpoint: gw.url, ...ROOT_CREDENTIALS, workDir: work });
+      cli = bucketSteps(aws, work, bucket);
     });
     afterAll(async () => {
       await gw?.stop();
@@ -61,15 +62,12 @@ describe.skipIf(unavailable !== undefined)(
     });
 
     it('makes a bucket (a container) and lists it', async () => {
-      await makeAndListBucket(aws, bucket);
+      await cli.makeAndList();
     });
 
     it('copies a small file in and out, lists it, heads it with its MD5 ETag and metadata', async () => {
       const body = 'hello azure through the aws cli\n';
-      const head = await cpSmallFile(aws, work, bucket, 'docs/small.txt', body, [
-        '--metadata',
-        'colour=blue',
-      ]);
+      const head = await cli.cpSmallFile('docs/small.txt', body, ['--metadata', 'colour=blue']);
       expect(await ok(['s3', 'ls', `s3://${bucket}/docs/`])).toMatch(
         new RegExp(`\\s${body.length} small\\.txt$`, 'm'),
       );
@@ -78,7 +76,7 @@ describe.skipIf(unavailable !== undefined)(
 
     it('uploads 40 MiB as a multipart upload and downloads it byte for byte', async () => {
       const size = 40 * MiB;
-      const { head, sent, received } = await cpRoundTrip(aws, work, bucket, 'big/big.bin', size);
+      const { head, sent, received } = await cli.cpRoundTrip('big/big.bin', size);
       expect(head.ContentLength).toBe(size);
       // 8 MiB parts: five of them.
       expect(head.ETag).toMatch(/^"[0-9a-f]{32}-5"$/);

@@ -44,7 +44,7 @@ export async function cpRoundTrip(
 }
 
 /** `aws s3 mb s3://bucket` (it says make_bucket), then `aws s3 ls`, which lists it: the listing. */
-export async function makeAndListBucket(aws: AwsRunner, bucket: string): Promise<string> {
+async function makeAndListBucket(aws: AwsRunner, bucket: string): Promise<string> {
   expect(await awsOk(aws, ['s3', 'mb', `s3://${bucket}`])).toContain(`make_bucket: ${bucket}`);
   const listed = await awsOk(aws, ['s3', 'ls']);
   expect(listed).toMatch(new RegExp(`\\s${bucket}$`, 'm'));
@@ -62,7 +62,7 @@ export interface SmallHead {
  * back with `aws s3 cp … -`, then head-object: the same bytes, its length and its MD5 ETag.
  * Returns head-object's answer (with the metadata, for the caller's checks).
  */
-export async function cpSmallFile(
+async function cpSmallFile(
   aws: AwsRunner,
   work: string,
   bucket: string,
@@ -81,7 +81,7 @@ export async function cpSmallFile(
 }
 
 /** `aws s3api get-object --range` into a file in `work`: the ContentRange answered and the bytes. */
-export async function getRange(
+async function getRange(
   aws: AwsRunner,
   work: string,
   bucket: string,
@@ -103,13 +103,40 @@ export async function getRange(
 }
 
 /** `aws s3api list-objects-v2 --no-paginate` (KeyCount is the raw response's) under `prefix`. */
-export function listPrefix<T>(aws: AwsRunner, bucket: string, prefix: string): Promise<T> {
+function listPrefix<T>(aws: AwsRunner, bucket: string, prefix: string): Promise<T> {
   return s3api<T>(aws, ['list-objects-v2', '--no-paginate', '--bucket', bucket, '--prefix', prefix]);
 }
 
 /** head-object of `key` fails, with a 404. */
-export async function expectKeyGone(aws: AwsRunner, bucket: string, key: string): Promise<void> {
+async function expectKeyGone(aws: AwsRunner, bucket: string, key: string): Promise<void> {
   const gone = await aws(['s3api', 'head-object', '--bucket', bucket, '--key', key]);
   expect(gone.code).not.toBe(0);
   expect(gone.stderr).toMatch(/404|Not Found/);
+}
+
+/** The steps above on one bucket, with one runner and one work folder. */
+export interface BucketSteps {
+  /** mb, then ls lists it: the listing. */
+  makeAndList(): Promise<string>;
+  /** A small file up, back down and headed (length, MD5 ETag): the head. */
+  cpSmallFile(key: string, body: string, cpArgs?: readonly string[]): Promise<SmallHead>;
+  /** A ranged get-object: ContentRange and the bytes. */
+  getRange(key: string, range: string): Promise<{ contentRange: string; text: string }>;
+  /** list-objects-v2 --no-paginate under `prefix`. */
+  listPrefix<T>(prefix: string): Promise<T>;
+  /** head-object of `key` fails with a 404. */
+  expectKeyGone(key: string): Promise<void>;
+  /** cp of `size` random bytes up (multipart past 8 MiB), head, cp down. */
+  cpRoundTrip(key: string, size: number): Promise<RoundTrip>;
+}
+
+export function bucketSteps(aws: AwsRunner, work: string, bucket: string): BucketSteps {
+  return {
+    makeAndList: () => makeAndListBucket(aws, bucket),
+    cpSmallFile: (key, body, cpArgs) => cpSmallFile(aws, work, bucket, key, body, cpArgs),
+    getRange: (key, range) => getRange(aws, work, bucket, key, range),
+    listPrefix: (prefix) => listPrefix(aws, bucket, prefix),
+    expectKeyGone: (key) => expectKeyGone(aws, bucket, key),
+    cpRoundTrip: (key, size) => cpRoundTrip(aws, work, bucket, key, size),
+  };
 }
