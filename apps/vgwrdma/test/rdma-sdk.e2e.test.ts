@@ -41,13 +41,14 @@ interface Host {
   sdk: S3Client;
 }
 
-/**
- * For the describe that calls it: a gateway of its own with RDMA (softnic) and `globalArgs`, its
- * `Bucket` made, and the agent that talks to it (closed when the describe ends).
- */
-function rdmaHost(globalArgs: readonly string[], Bucket: string): Host {
+/** A gateway of its own with RDMA (softnic), `globalArgs` and the bucket made (vitest fixtures, file scope). */
+const rdmaScene = (globalArgs: readonly string[], Bucket: string) =>
+  sceneTest({ rdma: true, globalArgs, sdk: RDMA_SDK_OPTIONS, buckets: [Bucket] });
+
+/** For the describe that calls it: `test`'s SDK client and an agent talking to it (closed after). */
+function hostOf(test: ReturnType<typeof rdmaScene>): Host {
   const host = {} as Host;
-  sceneTest({ rdma: true, globalArgs, sdk: RDMA_SDK_OPTIONS, buckets: [Bucket] }).beforeAll(({ scene }) => {
+  test.beforeAll(({ scene }) => {
     host.sdk = scene.s3;
     host.client = new HostClient();
   });
@@ -55,9 +56,16 @@ function rdmaHost(globalArgs: readonly string[], Bucket: string): Host {
   return host;
 }
 
+const roundTrips = rdmaScene(['--pool-buf-size', '64MiB', '--pool-buf-count', '2'], 'rdma-e2e');
+// one buffer, one channel, a short wait for either
+const limited = rdmaScene(
+  '--pool-buf-size 8MiB --pool-buf-count 1 --rdma-num-dcis 1 --rdma-pool-wait-ms 300'.split(' '),
+  'rdma-limits',
+);
+
 describe('vgwrdma --rdma-ip 127.0.0.1: PUT/GET by RDMA', () => {
   const Bucket = 'rdma-e2e';
-  const host = rdmaHost(['--pool-buf-size', '64MiB', '--pool-buf-count', '2'], Bucket);
+  const host = hostOf(roundTrips);
 
   /** PUT `size` random bytes by RDMA, GET them back by RDMA into a second region, and over HTTP. */
   async function roundTrip(Key: string, size: number) {
@@ -206,11 +214,7 @@ describe('vgwrdma --rdma-ip 127.0.0.1: PUT/GET by RDMA', () => {
 
 describe('vgwrdma RDMA declines and failures (one buffer, one channel)', () => {
   const Bucket = 'rdma-limits';
-  // one buffer, one channel, a short wait for either
-  const host = rdmaHost(
-    '--pool-buf-size 8MiB --pool-buf-count 1 --rdma-num-dcis 1 --rdma-pool-wait-ms 300'.split(' '),
-    Bucket,
-  );
+  const host = hostOf(limited);
 
   /** An RDMA PUT of `size` random bytes that must succeed: proves the buffer and channel are free. */
   async function putSucceeds(Key: string, size = MiB): Promise<void> {
