@@ -74,6 +74,17 @@ describe('S3 behaviour as Ceph RGW answers it: ACL shapes and bucket policies', 
     ({ main, alt, admin } = clients);
   });
 
+  /** A boto3 case (skipped without boto3): `program` run as `user`; `check` gets what it out()-ed. */
+  const botoIt = (
+    title: string,
+    user: IamUser,
+    program: string,
+    check: (got: Record<string, unknown>) => Promise<void> | void,
+  ) =>
+    it.skipIf(BOTO3_PYTHON === undefined)(title, async () =>
+      check((await boto(user, program)) as Record<string, unknown>),
+    );
+
   /** MAIN's bucket under a policy of `statements`, holding object `key` (put first) when given. */
   async function policyBucket(Bucket: string, statements: readonly PolicyStatement[], key?: string) {
     await main.send(new CreateBucketCommand({ Bucket }));
@@ -81,12 +92,10 @@ describe('S3 behaviour as Ceph RGW answers it: ACL shapes and bucket policies', 
     await putBucketPolicy(main, Bucket, statements);
   }
 
-  it.skipIf(BOTO3_PYTHON === undefined)(
+  botoIt(
     'lists group grants first, in the canned ACL order, with ID and DisplayName on every account (boto3)',
-    async () => {
-      const got = (await boto(
-        MAIN,
-        `
+    MAIN,
+    `
 res = {}
 for acl in ['public-read', 'public-read-write', 'authenticated-read', 'private']:
     b = 'rgw-shape-' + acl
@@ -98,7 +107,7 @@ res['status'] = {acl: s3.get_bucket_policy_status(Bucket='rgw-shape-' + acl)['Po
                  for acl in ['public-read', 'authenticated-read', 'private']}
 out(res)
 `,
-      )) as Record<string, unknown>;
+    async (got) => {
       const owner = canonical(MAIN, 'FULL_CONTROL');
       expect(got['public-read']).toEqual([groupGrant(ALL_USERS, 'READ'), owner]);
       expect(got['public-read-write']).toEqual([
@@ -131,12 +140,10 @@ out(res)
     }
   });
 
-  it.skipIf(BOTO3_PYTHON === undefined)(
+  botoIt(
     'shapes a versioned object’s ACL the same way, per version (boto3)',
-    async () => {
-      const got = (await boto(
-        MAIN,
-        `
+    MAIN,
+    `
 b = 'rgw-versioned-acl'
 s3.create_bucket(Bucket=b)
 s3.put_bucket_versioning(Bucket=b, VersioningConfiguration={'Status': 'Enabled'})
@@ -145,7 +152,7 @@ s3.put_object(Bucket=b, Key='k', Body=b'two', ACL='authenticated-read')
 out({'v1': s3.get_object_acl(Bucket=b, Key='k', VersionId=v1)['Grants'],
      'latest': s3.get_object_acl(Bucket=b, Key='k')['Grants']})
 `,
-      )) as Record<string, unknown>;
+    async (got) => {
       const owner = canonical(MAIN, 'FULL_CONTROL');
       expect(got.v1).toEqual([groupGrant(ALL_USERS, 'READ'), owner]);
       expect(got.latest).toEqual([groupGrant(AUTH_USERS, 'READ'), owner]);
@@ -186,12 +193,10 @@ out({'v1': s3.get_object_acl(Bucket=b, Key='k', VersionId=v1)['Grants'],
     expect(await status('rgw-ps-public-read')).toBe(false);
   });
 
-  it.skipIf(BOTO3_PYTHON === undefined)(
+  botoIt(
     'accepts a statement mixing bucket and object actions, refuses one whose actions apply to no resource (boto3)',
-    async () => {
-      const got = (await boto(
-        MAIN,
-        `
+    MAIN,
+    `
 import botocore
 b = 'rgw-mixed-statement'
 s3.create_bucket(Bucket=b)
@@ -210,7 +215,7 @@ except botocore.exceptions.ClientError as e:
     res['none'] = e.response['Error']['Code']
 out(res)
 `,
-      )) as Record<string, unknown>;
+    async (got) => {
       expect(got).toEqual({ mixed: 'ok', none: 'MalformedPolicy' });
       // The mixed statement grants each action on the resources of its kind.
       const Bucket = 'rgw-mixed-statement';
