@@ -23,18 +23,19 @@ import {
   PutPublicAccessBlockCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
-import { type GatewayProcess, type IamScene, type IamUser, startIamScene } from '@vgwrdma/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  allow,
+  bucketArn,
+  type GatewayProcess,
+  objectsArn,
+  policyDocument,
+  putBucketPolicy,
+} from '@vgwrdma/test-kit';
+import { sceneTest } from '@vgwrdma/test-kit/scene';
+import { describe, expect, it } from 'vitest';
+import { ALICE, ALL_USERS, BOB } from './helpers/acl-accounts.js';
 
 const run = promisify(execFile);
-const ALICE: IamUser = {
-  access: 'alice-key',
-  secret: 'alice-secret',
-  role: 'userplus',
-  displayName: 'Alice L.',
-};
-const BOB: IamUser = { access: 'bob-key', secret: 'bob-secret', email: 'bob@example.com' };
-const ALL_USERS = 'http://acs.amazonaws.com/groups/global/AllUsers';
 
 /** The error's name and HTTP status ('' and 200 on success). */
 async function outcome(p: Promise<unknown>): Promise<[string, number]> {
@@ -48,7 +49,7 @@ async function outcome(p: Promise<unknown>): Promise<[string, number]> {
 }
 const errorName = async (p: Promise<unknown>) => (await outcome(p))[0];
 
-const policy = (statements: object[]) => JSON.stringify({ Version: '2012-10-17', Statement: statements });
+const BOB_ONLY = { AWS: [BOB.access] };
 
 // boto3 (Debian's python3-boto3) against the gateway: each step's error code or result as JSON.
 const BOTO_SCRIPT = `
@@ -71,20 +72,18 @@ out.append(step(lambda: c.get_public_access_block(Bucket=b)))
 print(json.dumps(out))
 `;
 
+const test = sceneTest({ users: { alice: ALICE, bob: BOB } });
+
 describe('access control', () => {
-  let scene: IamScene;
   let gw: GatewayProcess;
   let alice: S3Client;
   let bob: S3Client;
   const anon = (path: string, method = 'GET') => fetch(`${gw.url}/${path}`, { method }).then((r) => r.status);
 
-  beforeAll(async () => {
-    scene = await startIamScene({ users: [ALICE, BOB] });
+  test.beforeAll(({ scene, clients }) => {
     gw = scene.gw;
-    alice = scene.client(ALICE);
-    bob = scene.client(BOB);
+    ({ alice, bob } = clients);
   });
-  afterAll(() => scene?.stop());
 
   it('shows display names, refuses unknown grantees, renders groups by URI, and revokes all with no grants', async () => {
     const Bucket = 'details';
@@ -193,20 +192,11 @@ describe('access control', () => {
     expect(await errorName(bob.send(new GetObjectCommand({ Bucket, Key: 'p' })))).toBe(''); // a grant to an account still counts
 
     await block({ BlockPublicPolicy: true });
-    const everyone = policy([
-      { Effect: 'Allow', Principal: '*', Action: 's3:GetObject', Resource: `arn:aws:s3:::${Bucket}/*` },
-    ]);
+    const everyone = policyDocument([allow('*', 's3:GetObject', objectsArn(Bucket))]);
     expect(await errorName(alice.send(new PutBucketPolicyCommand({ Bucket, Policy: everyone })))).toBe(
       'AccessDenied',
     );
-    const bobOnly = policy([
-      {
-        Effect: 'Allow',
-        Principal: { AWS: [BOB.access] },
-        Action: 's3:GetObject',
-        Resource: `arn:aws:s3:::${Bucket}/*`,
-      },
-    ]);
+    const bobOnly = policyDocument([allow(BOB_ONLY, 's3:GetObject', objectsArn(Bucket))]);
     expect(await errorName(alice.send(new PutBucketPolicyCommand({ Bucket, Policy: bobOnly })))).toBe('');
     expect((await alice.send(new GetBucketPolicyStatusCommand({ Bucket }))).PolicyStatus?.IsPublic).toBe(
       false,
@@ -262,26 +252,10 @@ describe('access control', () => {
     await alice.send(new PutBucketAclCommand({ Bucket, ACL: 'private' }));
 
     // A policy that lets Bob list one prefix only: 404 there, 403 elsewhere.
-    await alice.send(
-      new PutBucketPolicyCommand({
-        Bucket,
-        Policy: policy([
-          {
-            Effect: 'Allow',
-            Principal: { AWS: [BOB.access] },
-            Action: 's3:GetObject',
-            Resource: `arn:aws:s3:::${Bucket}/*`,
-          },
-          {
-            Effect: 'Allow',
-            Principal: { AWS: [BOB.access] },
-            Action: 's3:ListBucket',
-            Resource: `arn:aws:s3:::${Bucket}`,
-            Condition: { StringLike: { 's3:prefix': 'pub/*' } },
-          },
-        ]),
-      }),
-    );
+    await putBucketPolicy(alice, Bucket, [
+      allow(BOB_ONLY, 's3:GetObject', objectsArn(Bucket)),
+      allow(BOB_ONLY, 's3:ListBucket', bucketArn(Bucket), { StringLike: { 's3:prefix': 'pub/*' } }),
+    ]);
     expect(await head(bob, 'pub/missing')).toEqual(404);
     expect(await head(bob, 'priv/missing')).toEqual(403);
     await alice.send(new PutObjectCommand({ Bucket, Key: 'priv/there', Body: 't' }));

@@ -1,12 +1,11 @@
 // The built gateway driven by the AWS CLI (Debian's /usr/bin/aws v2 preferred): `aws s3` and
 // `aws s3api` round trips, and a 200 MiB multipart upload and download compared by SHA-256.
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AWS_BIN, type AwsRunner, awsOk } from '@vgwrdma/test-kit';
 import { sceneTest } from '@vgwrdma/test-kit/scene';
 import { describe, expect, it } from 'vitest';
-import { cpRoundTrip, s3api as s3apiJson } from './helpers/aws-cli.js';
-import { md5Hex } from './helpers/files.js';
+import { type BucketSteps, bucketSteps, s3api as s3apiJson } from './helpers/aws-cli.js';
 
 if (AWS_BIN === undefined) {
   console.warn('aws-cli e2e tests skipped: no aws binary (install awscli: apt-get install awscli)');
@@ -15,6 +14,7 @@ if (AWS_BIN === undefined) {
 const test = sceneTest();
 let work: string;
 let aws: AwsRunner;
+let cli: BucketSteps;
 const bucket = 'cli-bucket';
 
 const ok = (args: readonly string[]): Promise<string> => awsOk(aws, args);
@@ -27,6 +27,7 @@ describe.skipIf(AWS_BIN === undefined)(`AWS CLI (${AWS_BIN ?? 'none'})`, { timeo
   test.beforeAll(({ scene, aws: runner }) => {
     work = scene.dir;
     aws = runner;
+    cli = bucketSteps(aws, work, bucket);
   });
 
   it('is the AWS CLI v2 when Debian installed it', async () => {
@@ -36,50 +37,20 @@ describe.skipIf(AWS_BIN === undefined)(`AWS CLI (${AWS_BIN ?? 'none'})`, { timeo
   });
 
   it('makes a bucket and lists it', async () => {
-    expect(await ok(['s3', 'mb', `s3://${bucket}`])).toContain(`make_bucket: ${bucket}`);
-    expect(await ok(['s3', 'ls'])).toMatch(new RegExp(`\\s${bucket}$`, 'm'));
+    await cli.makeAndList();
   });
 
   it('puts, lists, gets, heads and ranges an object', async () => {
-    const local = join(work, 'small.txt');
     const body = 'hello from the aws cli\n';
-    await writeFile(local, body);
-    await ok(['s3', 'cp', local, `s3://${bucket}/docs/small.txt`]);
+    await cli.cpSmallFile('docs/small.txt', body);
     expect(await ok(['s3', 'ls', `s3://${bucket}/docs/`])).toMatch(/\s23 small\.txt$/m);
-    expect(await ok(['s3', 'cp', `s3://${bucket}/docs/small.txt`, '-'])).toBe(body);
-
-    const head = await s3api<{ ContentLength: number; ETag: string }>([
-      'head-object',
-      '--bucket',
-      bucket,
-      '--key',
-      'docs/small.txt',
-    ]);
-    expect(head.ContentLength).toBe(body.length);
-    expect(head.ETag).toBe(`"${md5Hex(body)}"`);
-
-    const ranged = join(work, 'ranged.out');
-    const range = await s3api<{ ContentRange: string; ContentLength: number }>([
-      'get-object',
-      '--bucket',
-      bucket,
-      '--key',
-      'docs/small.txt',
-      '--range',
-      'bytes=6-9',
-      ranged,
-    ]);
-    expect(range.ContentRange).toBe(`bytes 6-9/${body.length}`);
-    expect(await readFile(ranged, 'utf8')).toBe('from');
-
-    const list = await s3api<{ Contents: { Key: string; Size: number }[]; KeyCount: number }>([
-      'list-objects-v2',
-      '--no-paginate',
-      '--bucket',
-      bucket,
-      '--prefix',
+    expect(await cli.getRange('docs/small.txt', 'bytes=6-9')).toEqual({
+      contentRange: `bytes 6-9/${body.length}`,
+      text: 'from',
+    });
+    const list = await cli.listPrefix<{ Contents: { Key: string; Size: number }[]; KeyCount: number }>(
       'docs/',
-    ]);
+    );
     expect(list.KeyCount).toBe(1);
     expect(list.Contents.map((o) => [o.Key, o.Size])).toEqual([['docs/small.txt', body.length]]);
   });
@@ -88,9 +59,7 @@ describe.skipIf(AWS_BIN === undefined)(`AWS CLI (${AWS_BIN ?? 'none'})`, { timeo
     await ok(['s3', 'cp', `s3://${bucket}/docs/small.txt`, `s3://${bucket}/docs/copy.txt`]);
     expect(await ok(['s3', 'cp', `s3://${bucket}/docs/copy.txt`, '-'])).toBe('hello from the aws cli\n');
     await ok(['s3', 'rm', `s3://${bucket}/docs/copy.txt`]);
-    const gone = await aws(['s3api', 'head-object', '--bucket', bucket, '--key', 'docs/copy.txt']);
-    expect(gone.code).not.toBe(0);
-    expect(gone.stderr).toMatch(/404|Not Found/);
+    await cli.expectKeyGone('docs/copy.txt');
 
     // One CLI run (each costs a Python start-up) uploads the three objects.
     await mkdir(join(work, 'm'));
@@ -104,20 +73,13 @@ describe.skipIf(AWS_BIN === undefined)(`AWS CLI (${AWS_BIN ?? 'none'})`, { timeo
       JSON.stringify({ Objects: [{ Key: 'm/1' }, { Key: 'm/2' }] }),
     ]);
     expect(deleted.Deleted.map((d) => d.Key).sort()).toEqual(['m/1', 'm/2']);
-    const left = await s3api<{ Contents?: { Key: string }[] }>([
-      'list-objects-v2',
-      '--no-paginate',
-      '--bucket',
-      bucket,
-      '--prefix',
-      'm/',
-    ]);
+    const left = await cli.listPrefix<{ Contents?: { Key: string }[] }>('m/');
     expect(left.Contents?.map((o) => o.Key)).toEqual(['m/3']);
   });
 
   it('uploads and downloads 200 MiB (multipart) byte for byte', async () => {
     const size = 200 * 1024 * 1024;
-    const { head, sent, received } = await cpRoundTrip(aws, work, bucket, 'big/big.bin', size);
+    const { head, sent, received } = await cli.cpRoundTrip('big/big.bin', size);
     expect(head.ContentLength).toBe(size);
     // The CLI splits files over 8 MiB into 8 MiB parts: a multipart ETag ends in -<parts>.
     expect(head.ETag).toMatch(/^"[0-9a-f]{32}-25"$/);

@@ -9,14 +9,20 @@ import {
   GetObjectCommand,
   HeadObjectCommand,
   ListPartsCommand,
-  PutBucketPolicyCommand,
   PutObjectCommand,
   PutObjectTaggingCommand,
   type S3Client,
   type S3ServiceException,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
-import { ROOT_CREDENTIALS } from '@vgwrdma/test-kit';
+import {
+  allow,
+  bucketArn,
+  objectsArn,
+  type PolicyStatement,
+  putBucketPolicy,
+  ROOT_CREDENTIALS,
+} from '@vgwrdma/test-kit';
 import { sceneTest } from '@vgwrdma/test-kit/scene';
 import { describe, expect, it } from 'vitest';
 
@@ -35,24 +41,13 @@ async function outcome(p: Promise<unknown>): Promise<string> {
   }
 }
 
-interface Statement {
-  readonly Effect: 'Allow' | 'Deny';
-  readonly Action: string | readonly string[];
-  readonly Resource: string | readonly string[];
-  readonly Principal?: unknown;
-  readonly NotPrincipal?: unknown;
-  readonly Condition?: unknown;
-}
-
 describe('vgwrdma S3 compatibility: bucket policy features', { timeout: 120_000 }, () => {
   let root: S3Client;
   let bob: S3Client;
 
-  const policy = (Bucket: string, Statement: readonly Statement[]) =>
-    root.send(
-      new PutBucketPolicyCommand({ Bucket, Policy: JSON.stringify({ Version: '2012-10-17', Statement }) }),
-    );
-  const objects = (Bucket: string) => `arn:aws:s3:::${Bucket}/*`;
+  const policy = (Bucket: string, statements: readonly PolicyStatement[]) =>
+    putBucketPolicy(root, Bucket, statements);
+  const BOB_ONLY = { AWS: BOB.access };
 
   test.beforeAll(({ s3, clients }) => {
     root = s3;
@@ -64,12 +59,12 @@ describe('vgwrdma S3 compatibility: bucket policy features', { timeout: 120_000 
     await root.send(new CreateBucketCommand({ Bucket }));
     for (const Key of ['open', 'secret-1']) await root.send(new PutObjectCommand({ Bucket, Key, Body: Key }));
     await policy(Bucket, [
-      { Effect: 'Allow', Principal: '*', Action: 's3:GetObject', Resource: objects(Bucket) },
+      allow('*', 's3:GetObject', objectsArn(Bucket)),
       {
         Effect: 'Deny',
         NotPrincipal: { AWS: [ROOT_CREDENTIALS.access] },
         Action: 's3:GetObject',
-        Resource: `arn:aws:s3:::${Bucket}/secret-*`,
+        Resource: objectsArn(Bucket, 'secret-'),
       },
     ]);
     expect(await outcome(bob.send(new GetObjectCommand({ Bucket, Key: 'open' })))).toBe('ok');
@@ -81,13 +76,9 @@ describe('vgwrdma S3 compatibility: bucket policy features', { timeout: 120_000 
     const Bucket = 'if-exists';
     await root.send(new CreateBucketCommand({ Bucket }));
     await policy(Bucket, [
-      {
-        Effect: 'Allow',
-        Principal: { AWS: BOB.access },
-        Action: 's3:PutObject',
-        Resource: objects(Bucket),
-        Condition: { StringEqualsIfExists: { 's3:x-amz-storage-class': 'STANDARD' } },
-      },
+      allow(BOB_ONLY, 's3:PutObject', objectsArn(Bucket), {
+        StringEqualsIfExists: { 's3:x-amz-storage-class': 'STANDARD' },
+      }),
     ]);
     const put = (extra: { StorageClass?: 'STANDARD' | 'REDUCED_REDUNDANCY' }) =>
       outcome(bob.send(new PutObjectCommand({ Bucket, Key: 'k', Body: 'x', ...extra })));
@@ -100,14 +91,10 @@ describe('vgwrdma S3 compatibility: bucket policy features', { timeout: 120_000 
     const Bucket = 'request-tag';
     await root.send(new CreateBucketCommand({ Bucket }));
     await policy(Bucket, [
-      {
-        Effect: 'Allow',
-        Principal: '*',
-        // Tags on a write need s3:PutObjectTagging too, as in AWS's own examples.
-        Action: ['s3:PutObject', 's3:PutObjectTagging'],
-        Resource: objects(Bucket),
-        Condition: { StringEquals: { 's3:RequestObjectTag/security': 'public' } },
-      },
+      // Tags on a write need s3:PutObjectTagging too, as in AWS's own examples.
+      allow('*', ['s3:PutObject', 's3:PutObjectTagging'], objectsArn(Bucket), {
+        StringEquals: { 's3:RequestObjectTag/security': 'public' },
+      }),
     ]);
     const put = (Tagging?: string) =>
       outcome(
@@ -122,17 +109,11 @@ describe('vgwrdma S3 compatibility: bucket policy features', { timeout: 120_000 
     const Bucket = 'request-tag-keys';
     await root.send(new CreateBucketCommand({ Bucket }));
     await policy(Bucket, [
-      {
-        Effect: 'Allow',
-        Principal: { AWS: BOB.access },
-        // Tags on a write need s3:PutObjectTagging too, as in AWS's own examples.
-        Action: ['s3:PutObject', 's3:PutObjectTagging'],
-        Resource: objects(Bucket),
-        Condition: {
-          'ForAllValues:StringEquals': { 's3:RequestObjectTagKeys': ['project', 'team'] },
-          'ForAnyValue:StringEquals': { 's3:RequestObjectTagKeys': ['project'] },
-        },
-      },
+      // Tags on a write need s3:PutObjectTagging too, as in AWS's own examples.
+      allow(BOB_ONLY, ['s3:PutObject', 's3:PutObjectTagging'], objectsArn(Bucket), {
+        'ForAllValues:StringEquals': { 's3:RequestObjectTagKeys': ['project', 'team'] },
+        'ForAnyValue:StringEquals': { 's3:RequestObjectTagKeys': ['project'] },
+      }),
     ]);
     const put = (Tagging: string) =>
       outcome(bob.send(new PutObjectCommand({ Bucket, Key: 'k', Body: 'x', Tagging })));
@@ -163,13 +144,9 @@ describe('vgwrdma S3 compatibility: bucket policy features', { timeout: 120_000 
     await tag('publictag', 'public');
     await tag('privatetag', 'private');
     await policy(Bucket, [
-      {
-        Effect: 'Allow',
-        Principal: '*',
-        Action: 's3:GetObject',
-        Resource: objects(Bucket),
-        Condition: { StringEquals: { 's3:ExistingObjectTag/security': 'public' } },
-      },
+      allow('*', 's3:GetObject', objectsArn(Bucket), {
+        StringEquals: { 's3:ExistingObjectTag/security': 'public' },
+      }),
     ]);
     expect(await outcome(bob.send(new GetObjectCommand({ Bucket, Key: 'publictag' })))).toBe('ok');
     expect(await outcome(bob.send(new HeadObjectCommand({ Bucket, Key: 'publictag' })))).toBe('ok');
@@ -184,18 +161,12 @@ describe('vgwrdma S3 compatibility: bucket policy features', { timeout: 120_000 
     const Bucket = 'mp-actions';
     await root.send(new CreateBucketCommand({ Bucket }));
     await policy(Bucket, [
-      {
-        Effect: 'Allow',
-        Principal: { AWS: BOB.access },
-        Action: ['s3:PutObject', 's3:ListMultipartUploadParts', 's3:AbortMultipartUpload'],
-        Resource: objects(Bucket),
-      },
-      {
-        Effect: 'Allow',
-        Principal: { AWS: BOB.access },
-        Action: ['s3:ListBucketMultipartUploads'],
-        Resource: `arn:aws:s3:::${Bucket}`,
-      },
+      allow(
+        BOB_ONLY,
+        ['s3:PutObject', 's3:ListMultipartUploadParts', 's3:AbortMultipartUpload'],
+        objectsArn(Bucket),
+      ),
+      allow(BOB_ONLY, ['s3:ListBucketMultipartUploads'], bucketArn(Bucket)),
     ]);
     const { UploadId } = await bob.send(new CreateMultipartUploadCommand({ Bucket, Key: 'k' }));
     await bob.send(new UploadPartCommand({ Bucket, Key: 'k', UploadId, PartNumber: 1, Body: 'part' }));
@@ -206,9 +177,7 @@ describe('vgwrdma S3 compatibility: bucket policy features', { timeout: 120_000 
     );
 
     // Without them, the same calls are refused.
-    await policy(Bucket, [
-      { Effect: 'Allow', Principal: { AWS: BOB.access }, Action: 's3:PutObject', Resource: objects(Bucket) },
-    ]);
+    await policy(Bucket, [allow(BOB_ONLY, 's3:PutObject', objectsArn(Bucket))]);
     const second = await bob.send(new CreateMultipartUploadCommand({ Bucket, Key: 'k' }));
     const ref = { Bucket, Key: 'k', UploadId: second.UploadId };
     expect(await outcome(bob.send(new ListPartsCommand(ref)))).toBe('AccessDenied');

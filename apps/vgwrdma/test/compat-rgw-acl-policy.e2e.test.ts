@@ -18,13 +18,22 @@ import {
   GetPublicAccessBlockCommand,
   ListMultipartUploadsCommand,
   ListPartsCommand,
-  PutBucketPolicyCommand,
   PutObjectCommand,
   PutPublicAccessBlockCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
-import { type IamScene, type IamUser, startIamScene } from '@vgwrdma/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  allow,
+  bucketArn,
+  deny,
+  type IamUser,
+  objectsArn,
+  type PolicyStatement,
+  putBucketPolicy,
+} from '@vgwrdma/test-kit';
+import { sceneTest } from '@vgwrdma/test-kit/scene';
+import { describe, expect, it } from 'vitest';
+import { ALL_USERS, AUTH_USERS } from './helpers/acl-accounts.js';
 import { BOTO3_PYTHON, boto3Run } from './helpers/boto3.js';
 
 const MAIN: IamUser = {
@@ -35,8 +44,6 @@ const MAIN: IamUser = {
 };
 const ALT: IamUser = { access: 'rgw-alt', secret: 'rgw-alt-secret', displayName: 'Alt A.' };
 const ADMIN: IamUser = { access: 'rgw-admin', secret: 'rgw-admin-secret', role: 'admin' };
-const ALL_USERS = 'http://acs.amazonaws.com/groups/global/AllUsers';
-const AUTH_USERS = 'http://acs.amazonaws.com/groups/global/AuthenticatedUsers';
 
 /** '' for success, else the error's name (403 for a HEAD without a body). */
 async function outcome(p: Promise<unknown>): Promise<string> {
@@ -47,34 +54,48 @@ async function outcome(p: Promise<unknown>): Promise<string> {
   );
 }
 
-const doc = (Statement: object[]) => JSON.stringify({ Version: '2012-10-17', Statement });
 const canonical = (u: IamUser, Permission: string) => ({
   Grantee: { ID: u.access, DisplayName: u.displayName ?? u.access, Type: 'CanonicalUser' },
   Permission,
 });
 const groupGrant = (URI: string, Permission: string) => ({ Grantee: { URI, Type: 'Group' }, Permission });
 
+const test = sceneTest({ users: { main: MAIN, alt: ALT, admin: ADMIN }, versioning: true });
+
 describe('S3 behaviour as Ceph RGW answers it: ACL shapes and bucket policies', { timeout: 180_000 }, () => {
-  let scene: IamScene;
+  let url: string;
   let main: S3Client;
   let alt: S3Client;
   let admin: S3Client;
-  const boto = (user: IamUser, program: string) => boto3Run(scene.gw.url, user, program);
+  const boto = (user: IamUser, program: string) => boto3Run(url, user, program);
 
-  beforeAll(async () => {
-    scene = await startIamScene({ users: [MAIN, ALT, ADMIN], versioning: true });
-    main = scene.client(MAIN);
-    alt = scene.client(ALT);
-    admin = scene.client(ADMIN);
+  test.beforeAll(({ scene, clients }) => {
+    url = scene.url;
+    ({ main, alt, admin } = clients);
   });
-  afterAll(() => scene?.stop());
 
-  it.skipIf(BOTO3_PYTHON === undefined)(
+  /** A boto3 case (skipped without boto3): `program` run as `user`; `check` gets what it out()-ed. */
+  const botoIt = (
+    title: string,
+    user: IamUser,
+    program: string,
+    check: (got: Record<string, unknown>) => Promise<void> | void,
+  ) =>
+    it.skipIf(BOTO3_PYTHON === undefined)(title, async () =>
+      check((await boto(user, program)) as Record<string, unknown>),
+    );
+
+  /** MAIN's bucket under a policy of `statements`, holding object `key` (put first) when given. */
+  async function policyBucket(Bucket: string, statements: readonly PolicyStatement[], key?: string) {
+    await main.send(new CreateBucketCommand({ Bucket }));
+    if (key !== undefined) await main.send(new PutObjectCommand({ Bucket, Key: key, Body: 'x' }));
+    await putBucketPolicy(main, Bucket, statements);
+  }
+
+  botoIt(
     'lists group grants first, in the canned ACL order, with ID and DisplayName on every account (boto3)',
-    async () => {
-      const got = (await boto(
-        MAIN,
-        `
+    MAIN,
+    `
 res = {}
 for acl in ['public-read', 'public-read-write', 'authenticated-read', 'private']:
     b = 'rgw-shape-' + acl
@@ -86,7 +107,7 @@ res['status'] = {acl: s3.get_bucket_policy_status(Bucket='rgw-shape-' + acl)['Po
                  for acl in ['public-read', 'authenticated-read', 'private']}
 out(res)
 `,
-      )) as Record<string, unknown>;
+    async (got) => {
       const owner = canonical(MAIN, 'FULL_CONTROL');
       expect(got['public-read']).toEqual([groupGrant(ALL_USERS, 'READ'), owner]);
       expect(got['public-read-write']).toEqual([
@@ -119,12 +140,10 @@ out(res)
     }
   });
 
-  it.skipIf(BOTO3_PYTHON === undefined)(
+  botoIt(
     'shapes a versioned object’s ACL the same way, per version (boto3)',
-    async () => {
-      const got = (await boto(
-        MAIN,
-        `
+    MAIN,
+    `
 b = 'rgw-versioned-acl'
 s3.create_bucket(Bucket=b)
 s3.put_bucket_versioning(Bucket=b, VersioningConfiguration={'Status': 'Enabled'})
@@ -133,7 +152,7 @@ s3.put_object(Bucket=b, Key='k', Body=b'two', ACL='authenticated-read')
 out({'v1': s3.get_object_acl(Bucket=b, Key='k', VersionId=v1)['Grants'],
      'latest': s3.get_object_acl(Bucket=b, Key='k')['Grants']})
 `,
-      )) as Record<string, unknown>;
+    async (got) => {
       const owner = canonical(MAIN, 'FULL_CONTROL');
       expect(got.v1).toEqual([groupGrant(ALL_USERS, 'READ'), owner]);
       expect(got.latest).toEqual([groupGrant(AUTH_USERS, 'READ'), owner]);
@@ -151,29 +170,18 @@ out({'v1': s3.get_object_acl(Bucket=b, Key='k', VersionId=v1)['Grants'],
     }
     const Bucket = 'rgw-ps-policy';
     await main.send(new CreateBucketCommand({ Bucket }));
-    const allowAll = {
-      Effect: 'Allow',
-      Principal: '*',
-      Action: 's3:ListBucket',
-      Resource: `arn:aws:s3:::${Bucket}`,
-    };
-    await main.send(
-      new PutBucketPolicyCommand({
-        Bucket,
-        Policy: doc([{ ...allowAll, Condition: { IpAddress: { 'aws:SourceIp': '10.0.0.0/32' } } }]),
-      }),
-    );
+    const allowAll = allow('*', 's3:ListBucket', bucketArn(Bucket));
+    await putBucketPolicy(main, Bucket, [
+      { ...allowAll, Condition: { IpAddress: { 'aws:SourceIp': '10.0.0.0/32' } } },
+    ]);
     expect(await status(Bucket)).toBe(false);
-    await main.send(new PutBucketPolicyCommand({ Bucket, Policy: doc([allowAll]) }));
+    await putBucketPolicy(main, Bucket, [allowAll]);
     expect(await status(Bucket)).toBe(true);
     // An Allow with NotPrincipal admits everyone but the accounts it names: public too.
     const { Principal: _everyone, ...allButPrincipal } = allowAll;
-    await main.send(
-      new PutBucketPolicyCommand({
-        Bucket,
-        Policy: doc([{ ...allButPrincipal, NotPrincipal: { AWS: `arn:aws:iam::${ALT.access}:root` } }]),
-      }),
-    );
+    await putBucketPolicy(main, Bucket, [
+      { ...allButPrincipal, NotPrincipal: { AWS: `arn:aws:iam::${ALT.access}:root` } },
+    ]);
     expect(await status(Bucket)).toBe(true);
     // The public access block still applies: IgnorePublicAcls makes a public ACL count for nothing.
     await main.send(
@@ -185,12 +193,10 @@ out({'v1': s3.get_object_acl(Bucket=b, Key='k', VersionId=v1)['Grants'],
     expect(await status('rgw-ps-public-read')).toBe(false);
   });
 
-  it.skipIf(BOTO3_PYTHON === undefined)(
+  botoIt(
     'accepts a statement mixing bucket and object actions, refuses one whose actions apply to no resource (boto3)',
-    async () => {
-      const got = (await boto(
-        MAIN,
-        `
+    MAIN,
+    `
 import botocore
 b = 'rgw-mixed-statement'
 s3.create_bucket(Bucket=b)
@@ -209,7 +215,7 @@ except botocore.exceptions.ClientError as e:
     res['none'] = e.response['Error']['Code']
 out(res)
 `,
-      )) as Record<string, unknown>;
+    async (got) => {
       expect(got).toEqual({ mixed: 'ok', none: 'MalformedPolicy' });
       // The mixed statement grants each action on the resources of its kind.
       const Bucket = 'rgw-mixed-statement';
@@ -228,21 +234,11 @@ out(res)
     'evaluates s3:x-amz-grant-full-control on PutObject: the PUT carrying the grant is allowed (boto3)',
     async () => {
       const Bucket = 'rgw-grant-condition';
-      await main.send(new CreateBucketCommand({ Bucket }));
-      await main.send(
-        new PutBucketPolicyCommand({
-          Bucket,
-          Policy: doc([
-            {
-              Effect: 'Allow',
-              Principal: '*',
-              Action: 's3:PutObject',
-              Resource: `arn:aws:s3:::${Bucket}/*`,
-              Condition: { StringEquals: { 's3:x-amz-grant-full-control': `id=${MAIN.access}` } },
-            },
-          ]),
+      await policyBucket(Bucket, [
+        allow('*', 's3:PutObject', objectsArn(Bucket), {
+          StringEquals: { 's3:x-amz-grant-full-control': `id=${MAIN.access}` },
         }),
-      );
+      ]);
       const got = (await boto(
         ALT,
         `
@@ -269,21 +265,11 @@ out(res)
 
   it('evaluates s3:x-amz-acl on PutObject: the ACL the condition names is allowed, another is not (SDK)', async () => {
     const Bucket = 'rgw-acl-condition';
-    await main.send(new CreateBucketCommand({ Bucket }));
-    await main.send(
-      new PutBucketPolicyCommand({
-        Bucket,
-        Policy: doc([
-          {
-            Effect: 'Allow',
-            Principal: { AWS: ALT.access },
-            Action: 's3:PutObject',
-            Resource: `arn:aws:s3:::${Bucket}/*`,
-            Condition: { StringEquals: { 's3:x-amz-acl': 'public-read' } },
-          },
-        ]),
+    await policyBucket(Bucket, [
+      allow({ AWS: ALT.access }, 's3:PutObject', objectsArn(Bucket), {
+        StringEquals: { 's3:x-amz-acl': 'public-read' },
       }),
-    );
+    ]);
     const put = (ACL?: 'public-read' | 'authenticated-read') =>
       outcome(
         alt.send(new PutObjectCommand({ Bucket, Key: `k-${ACL}`, Body: 'x', ...(ACL ? { ACL } : {}) })),
@@ -297,45 +283,35 @@ out(res)
 
   it('an Allow with NotPrincipal admits everyone but the principals it names, anonymous included (SDK)', async () => {
     const Bucket = 'rgw-not-principal';
-    await main.send(new CreateBucketCommand({ Bucket }));
-    await main.send(new PutObjectCommand({ Bucket, Key: 'k', Body: 'x' }));
-    await main.send(
-      new PutBucketPolicyCommand({
-        Bucket,
-        Policy: doc([
-          {
-            Effect: 'Allow',
-            NotPrincipal: { AWS: [ALT.access] },
-            Action: 's3:GetObject',
-            Resource: `arn:aws:s3:::${Bucket}/*`,
-          },
-        ]),
-      }),
+    await policyBucket(
+      Bucket,
+      [
+        {
+          Effect: 'Allow',
+          NotPrincipal: { AWS: [ALT.access] },
+          Action: 's3:GetObject',
+          Resource: objectsArn(Bucket),
+        },
+      ],
+      'k',
     );
     expect(await outcome(alt.send(new GetObjectCommand({ Bucket, Key: 'k' })))).toBe('AccessDenied');
-    expect((await fetch(`${scene.gw.url}/${Bucket}/k`)).status).toBe(200);
+    expect((await fetch(`${url}/${Bucket}/k`)).status).toBe(200);
   });
 
   it('StringNotEqualsIfExists holds for a missing key and compares a present one (anonymous caller)', async () => {
     const Bucket = 'rgw-if-exists';
-    await main.send(new CreateBucketCommand({ Bucket }));
-    await main.send(new PutObjectCommand({ Bucket, Key: 'k', Body: 'x' }));
-    await main.send(
-      new PutBucketPolicyCommand({
-        Bucket,
-        Policy: doc([
-          {
-            Effect: 'Allow',
-            Principal: '*',
-            Action: 's3:GetObject',
-            Resource: `arn:aws:s3:::${Bucket}/*`,
-            Condition: { StringNotEqualsIfExists: { 'aws:Referer': 'http://blocked.example/' } },
-          },
-        ]),
-      }),
+    await policyBucket(
+      Bucket,
+      [
+        allow('*', 's3:GetObject', objectsArn(Bucket), {
+          StringNotEqualsIfExists: { 'aws:Referer': 'http://blocked.example/' },
+        }),
+      ],
+      'k',
     );
     const get = (headers: Record<string, string>) =>
-      fetch(`${scene.gw.url}/${Bucket}/k`, { headers }).then((r) => r.status);
+      fetch(`${url}/${Bucket}/k`, { headers }).then((r) => r.status);
     expect(await get({})).toBe(200);
     expect(await get({ referer: 'http://other.example/' })).toBe(200);
     expect(await get({ referer: 'http://blocked.example/' })).toBe(403);
@@ -353,19 +329,13 @@ out(res)
       expect(await outcome(c.send(new GetObjectCommand({ Bucket, Key: 'k' })))).toBe('');
       expect(await outcome(c.send(new GetPublicAccessBlockCommand({ Bucket })))).toBe('');
     }
-    await main.send(
-      new PutBucketPolicyCommand({
-        Bucket,
-        Policy: doc([
-          {
-            Effect: 'Deny',
-            Principal: '*',
-            Action: ['s3:GetObject', 's3:GetBucketPublicAccessBlock', 's3:*Policy'],
-            Resource: [`arn:aws:s3:::${Bucket}`, `arn:aws:s3:::${Bucket}/*`],
-          },
-        ]),
-      }),
-    );
+    await putBucketPolicy(main, Bucket, [
+      deny(
+        '*',
+        ['s3:GetObject', 's3:GetBucketPublicAccessBlock', 's3:*Policy'],
+        [bucketArn(Bucket), objectsArn(Bucket)],
+      ),
+    ]);
     for (const c of [main, admin]) {
       expect(await outcome(c.send(new GetObjectCommand({ Bucket, Key: 'k' })))).toBe('AccessDenied');
       expect(await outcome(c.send(new GetPublicAccessBlockCommand({ Bucket })))).toBe('AccessDenied');

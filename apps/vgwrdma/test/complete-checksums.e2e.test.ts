@@ -19,6 +19,7 @@ import { getChecksum } from '@vgwrdma/backend-contract';
 import { expectS3Error, sceneTest } from '@vgwrdma/test-kit/scene';
 import { describe, expect, it } from 'vitest';
 import { type Algorithm, type ChecksumFields, FIELD, LOCAL } from './helpers/checksum-fields.js';
+import { type ChecksumUpload, completeUpload, uploadParts } from './helpers/checksum-upload.js';
 
 const Bucket = 'complete-sums';
 const PART1 = Buffer.alloc(5 * 1024 * 1024, 'p');
@@ -27,14 +28,6 @@ const WHOLE = Buffer.concat([PART1, PART2]);
 
 const test = sceneTest({ buckets: [Bucket] });
 
-interface Upload {
-  Key: string;
-  UploadId: string;
-  parts: CompletedPart[];
-  /** The part checksums the SDK computed and the gateway verified, base64. */
-  sums: string[];
-}
-
 describe('CompleteMultipartUpload with a stated checksum', { timeout: 180_000 }, () => {
   let s3: S3Client;
   let n = 0;
@@ -42,51 +35,10 @@ describe('CompleteMultipartUpload with a stated checksum', { timeout: 180_000 },
     s3 = root;
   });
 
-  async function upload(algorithm?: Algorithm, type?: ChecksumType): Promise<Upload> {
-    const Key = `obj-${n++}`;
-    const { UploadId } = await s3.send(
-      new CreateMultipartUploadCommand({
-        Bucket,
-        Key,
-        ...(algorithm ? { ChecksumAlgorithm: algorithm } : {}),
-        ...(type ? { ChecksumType: type } : {}),
-      }),
-    );
-    const parts: CompletedPart[] = [];
-    const sums: string[] = [];
-    for (const [i, Body] of [PART1, PART2].entries()) {
-      const up = await s3.send(
-        new UploadPartCommand({
-          Bucket,
-          Key,
-          UploadId,
-          PartNumber: i + 1,
-          Body,
-          ...(algorithm ? { ChecksumAlgorithm: algorithm } : {}),
-        }),
-      );
-      const sum = algorithm ? (up as ChecksumFields)[FIELD[algorithm]] : undefined;
-      if (sum !== undefined) sums.push(sum);
-      parts.push({
-        PartNumber: i + 1,
-        ETag: up.ETag,
-        ...(algorithm && sum ? { [FIELD[algorithm]]: sum } : {}),
-      });
-    }
-    return { Key, UploadId: UploadId as string, parts, sums };
-  }
-
-  function complete(u: Upload, extra: Partial<CompleteMultipartUploadCommandInput> = {}) {
-    return s3.send(
-      new CompleteMultipartUploadCommand({
-        Bucket,
-        Key: u.Key,
-        UploadId: u.UploadId,
-        MultipartUpload: { Parts: u.parts },
-        ...extra,
-      }),
-    );
-  }
+  const upload = (algorithm?: Algorithm, type?: ChecksumType) =>
+    uploadParts(s3, Bucket, `obj-${n++}`, [PART1, PART2], algorithm, type);
+  const complete = (u: ChecksumUpload, extra: Partial<CompleteMultipartUploadCommandInput> = {}) =>
+    completeUpload(s3, u, extra);
 
   /** The composite value: the algorithm over the concatenated binary part checksums, then -N. */
   function composite(algorithm: Algorithm, sums: string[]): string {

@@ -18,6 +18,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { adminRequest, ROOT_CREDENTIALS } from '@vgwrdma/test-kit';
 import { expectS3Error, sceneRef, sceneTest } from '@vgwrdma/test-kit/scene';
 import { expect, it } from 'vitest';
+import { afterSigning } from './helpers/after-signing.js';
 
 const SECRET = 'next to the root: never served';
 const bucket = 'hostile';
@@ -39,23 +40,6 @@ it('refuses an x-amz-* header added after signing (AccessDenied), and stores not
   await expectS3Error(the.s3.send(cmd), 'AccessDenied');
   await expectS3Error(the.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'unsigned' })), 'NoSuchKey');
 });
-
-/** Edits the wire request of `cmd` after the SDK signed it. */
-function afterSigning(
-  cmd: PutObjectCommand | GetObjectCommand,
-  edit: (headers: Record<string, string>) => void,
-): void {
-  type Middleware = Parameters<typeof cmd.middlewareStack.addRelativeTo>[0];
-  const mw = ((next: (args: unknown) => Promise<unknown>) => async (args: unknown) => {
-    edit((args as { request: { headers: Record<string, string> } }).request.headers);
-    return next(args);
-  }) as unknown as Middleware;
-  cmd.middlewareStack.addRelativeTo(mw, {
-    relation: 'after',
-    toMiddleware: 'httpSigningMiddleware',
-    name: 'editAfterSigning',
-  });
-}
 
 it('refuses a presigned PUT used with an unsigned x-amz-copy-source: nothing copied', async () => {
   await the.s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'victim', Body: 'the victim' }));

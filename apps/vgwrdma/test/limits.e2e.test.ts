@@ -143,21 +143,27 @@ describe('--max-connections', () => {
 });
 
 describe('--body-idle-timeout', () => {
+  /** The request was cut: the gateway answered 400 RequestTimeout and closed the connection. */
+  async function expectCut(request: HeldRequest): Promise<void> {
+    const response = await request.closed;
+    expect(statusOf(response)).toBe(400);
+    expect(response).toContain('<Code>RequestTimeout</Code>');
+  }
+
+  /** The cut upload left nothing: no temp file, no object under `Key`. */
+  async function expectNothingStored(gw: GatewayProcess, client: S3Client, Key: string): Promise<void> {
+    expect(await tempFiles(gw.root)).toEqual([]);
+    await expectS3Error(client.send(new HeadObjectCommand({ Bucket: bucket, Key })), 'NotFound', 404);
+  }
+
   it('cuts a PUT that stops sending with 400 RequestTimeout, closes the connection, leaves no temp file', async () => {
     const { gw, client } = await gateway(['--body-idle-timeout', '1']);
     const put = await heldPut(gw, 'trickled', 10, 1);
     await until('the upload to hold a temp file', async () => (await tempFiles(gw.root)).length === 1);
 
     // The gateway answers and closes the connection itself (the client never ends its side).
-    const response = await put.closed;
-    expect(statusOf(response)).toBe(400);
-    expect(response).toContain('<Code>RequestTimeout</Code>');
-    expect(await tempFiles(gw.root)).toEqual([]);
-    await expectS3Error(
-      client.send(new HeadObjectCommand({ Bucket: bucket, Key: 'trickled' })),
-      'NotFound',
-      404,
-    );
+    await expectCut(put);
+    await expectNothingStored(gw, client, 'trickled');
   });
 
   it('cuts an UploadPart that stops sending the same way, and stores no part', async () => {
@@ -173,9 +179,7 @@ describe('--body-idle-timeout', () => {
     part.send('a');
     await until('the part to hold a temp file', async () => (await tempFiles(gw.root)).length === 1);
 
-    const response = await part.closed;
-    expect(statusOf(response)).toBe(400);
-    expect(response).toContain('<Code>RequestTimeout</Code>');
+    await expectCut(part);
     expect(await tempFiles(gw.root)).toEqual([]);
     const parts = await client.send(new ListPartsCommand({ Bucket: bucket, Key: 'mp', UploadId }));
     expect(parts.Parts ?? []).toEqual([]);
@@ -192,9 +196,7 @@ describe('--body-idle-timeout', () => {
     held.push(post);
     post.send('--XyZ\r\nContent-Disposition: form-data; name="key"\r\n\r\nk');
 
-    const response = await post.closed;
-    expect(statusOf(response)).toBe(400);
-    expect(response).toContain('<Code>RequestTimeout</Code>');
+    await expectCut(post);
   });
 
   it('cuts a signed POST form that stops sending inside its file the same way, and leaves no temp file', async () => {
@@ -218,14 +220,7 @@ describe('--body-idle-timeout', () => {
     post.send(`${head}${'a'.repeat(100)}`);
     await until('the upload to hold a temp file', async () => (await tempFiles(gw.root)).length === 1);
 
-    const response = await post.closed;
-    expect(statusOf(response)).toBe(400);
-    expect(response).toContain('<Code>RequestTimeout</Code>');
-    expect(await tempFiles(gw.root)).toEqual([]);
-    await expectS3Error(
-      client.send(new HeadObjectCommand({ Bucket: bucket, Key: 'posted' })),
-      'NotFound',
-      404,
-    );
+    await expectCut(post);
+    await expectNothingStored(gw, client, 'posted');
   });
 });

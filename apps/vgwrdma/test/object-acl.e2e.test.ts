@@ -22,17 +22,10 @@ import {
   type S3Client,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
-import { type GatewayProcess, type IamScene, type IamUser, startIamScene } from '@vgwrdma/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const ALICE: IamUser = {
-  access: 'alice-key',
-  secret: 'alice-secret',
-  role: 'userplus',
-  displayName: 'Alice L.',
-};
-const BOB: IamUser = { access: 'bob-key', secret: 'bob-secret', email: 'bob@example.com' };
-const ALL_USERS = 'http://acs.amazonaws.com/groups/global/AllUsers';
+import type { GatewayProcess } from '@vgwrdma/test-kit';
+import { sceneTest } from '@vgwrdma/test-kit/scene';
+import { describe, expect, it } from 'vitest';
+import { ALICE, ALL_USERS, BOB } from './helpers/acl-accounts.js';
 
 async function errorName(p: Promise<unknown>): Promise<string> {
   return p.then(
@@ -46,20 +39,18 @@ function grantsOf(out: { Grants?: Grant[] | undefined }) {
   return (out.Grants ?? []).map((g) => [g.Grantee?.ID ?? g.Grantee?.URI, g.Permission]);
 }
 
+const test = sceneTest({ users: { alice: ALICE, bob: BOB }, versioning: true });
+
 describe('object ACLs', () => {
-  let scene: IamScene;
   let gw: GatewayProcess;
   let alice: S3Client;
   let bob: S3Client;
   const anonGet = (path: string) => fetch(`${gw.url}/${path}`).then((r) => r.status);
 
-  beforeAll(async () => {
-    scene = await startIamScene({ users: [ALICE, BOB], versioning: true });
+  test.beforeAll(({ scene, clients }) => {
     gw = scene.gw;
-    alice = scene.client(ALICE);
-    bob = scene.client(BOB);
+    ({ alice, bob } = clients);
   });
-  afterAll(() => scene?.stop());
 
   it('sets and reads object ACLs by canned value, grant headers and XML body, stored in the acl xattr', async () => {
     const Bucket = 'objacl';

@@ -41,8 +41,13 @@ function formOf(fields: Record<string, string>, file: string, filename = 'upload
   return form;
 }
 
-async function post(url: string, form: FormData, headers: Record<string, string> = {}): Promise<Answer> {
-  const res = await fetch(url, { method: 'POST', body: form, headers, redirect: 'manual' });
+/** A POST of a form (or of a raw body, with its content-type in `headers`), answered. */
+async function post(
+  url: string,
+  body: FormData | string,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
+  const res = await fetch(url, { method: 'POST', body, headers, redirect: 'manual' });
   return { status: res.status, headers: res.headers, text: await res.text() };
 }
 
@@ -204,15 +209,8 @@ describe('vgwrdma POST object', () => {
     const wrongBucket = await post(`${gw.url}/forms-other`, formOf(good.fields, 'data'));
     expect([wrongBucket.status, codeOf(wrongBucket)]).toEqual([403, 'AccessDenied']);
 
-    const notForm = await fetch(good.url, {
-      method: 'POST',
-      body: 'key=x',
-      headers: { 'content-type': 'text/plain' },
-    });
-    expect([
-      notForm.status,
-      codeOf({ status: 0, headers: notForm.headers, text: await notForm.text() }),
-    ]).toEqual([412, 'PreconditionFailed']);
+    const notForm = await post(good.url, 'key=x', { 'content-type': 'text/plain' });
+    expect([notForm.status, codeOf(notForm)]).toEqual([412, 'PreconditionFailed']);
     const fileless = new FormData();
     for (const [name, value] of Object.entries(good.fields)) fileless.append(name, value);
     const noFile = await post(good.url, fileless);
@@ -220,15 +218,10 @@ describe('vgwrdma POST object', () => {
       400,
       'POST requires exactly one file upload per request.',
     ]);
-    const broken = await fetch(good.url, {
-      method: 'POST',
-      body: '--xyz\r\nContent-Disposition: form-data; name="key"\r\n\r\nsigned',
-      headers: { 'content-type': 'multipart/form-data; boundary=xyz' },
+    const broken = await post(good.url, '--xyz\r\nContent-Disposition: form-data; name="key"\r\n\r\nsigned', {
+      'content-type': 'multipart/form-data; boundary=xyz',
     });
-    expect([
-      broken.status,
-      codeOf({ status: 0, headers: broken.headers, text: await broken.text() }),
-    ]).toEqual([400, 'MalformedPOSTRequest']);
+    expect([broken.status, codeOf(broken)]).toEqual([400, 'MalformedPOSTRequest']);
     for (const key of ['signed', 'other/x', 'late']) expect(await exists('forms', key)).toBe(false);
   });
 

@@ -12,7 +12,9 @@ import { formatRdmaToken, parseRdmaToken } from '@vgwrdma/rdma-protocol';
 import { sdkMultipartUpload } from '@vgwrdma/test-kit';
 import { sceneTest } from '@vgwrdma/test-kit/scene';
 import { afterAll, describe, expect, it } from 'vitest';
+import { objectExists } from './helpers/object-exists.js';
 import { md5Of, RDMA_SDK_OPTIONS, rdmaHeaders, sendError, sendWithToken } from './helpers/rdma.js';
+import { expectRdmaPut } from './helpers/rdma-put.js';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -25,42 +27,47 @@ function randomRegion(client: HostClient, size: number): HostMemory {
   return m;
 }
 
-async function exists(sdk: S3Client, Bucket: string, Key: string): Promise<boolean> {
-  try {
-    await sdk.send(new HeadObjectCommand({ Bucket, Key }));
-    return true;
-  } catch (e) {
-    if ((e as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return false;
-    throw e;
-  }
+interface Host {
+  /** The agent: a HostClient in this test process. */
+  client: HostClient;
+  /** The scene's root-account SDK client, with the RDMA client settings. */
+  sdk: S3Client;
 }
 
-const rdma = sceneTest({
-  rdma: true,
-  globalArgs: ['--pool-buf-size', '64MiB', '--pool-buf-count', '2'],
-  sdk: RDMA_SDK_OPTIONS,
-  buckets: ['rdma-e2e'],
-});
+/** A gateway of its own with RDMA (softnic), `globalArgs` and the bucket made (vitest fixtures, file scope). */
+const rdmaScene = (globalArgs: readonly string[], Bucket: string) =>
+  sceneTest({ rdma: true, globalArgs, sdk: RDMA_SDK_OPTIONS, buckets: [Bucket] });
+
+/** For the describe that calls it: `test`'s SDK client and an agent talking to it (closed after). */
+function hostOf(test: ReturnType<typeof rdmaScene>): Host {
+  const host = {} as Host;
+  test.beforeAll(({ scene }) => {
+    host.sdk = scene.s3;
+    host.client = new HostClient();
+  });
+  afterAll(() => host.client?.close());
+  return host;
+}
+
+const roundTrips = rdmaScene(['--pool-buf-size', '64MiB', '--pool-buf-count', '2'], 'rdma-e2e');
+// one buffer, one channel, a short wait for either
+const limited = rdmaScene(
+  '--pool-buf-size 8MiB --pool-buf-count 1 --rdma-num-dcis 1 --rdma-pool-wait-ms 300'.split(' '),
+  'rdma-limits',
+);
 
 describe('vgwrdma --rdma-ip 127.0.0.1: PUT/GET by RDMA', () => {
-  let client: HostClient;
-  let sdk: S3Client;
   const Bucket = 'rdma-e2e';
-
-  rdma.beforeAll(({ scene }) => {
-    sdk = scene.s3;
-    client = new HostClient();
-  });
-  afterAll(() => client?.close());
+  const host = hostOf(roundTrips);
 
   /** PUT `size` random bytes by RDMA, GET them back by RDMA into a second region, and over HTTP. */
   async function roundTrip(Key: string, size: number) {
-    const src = randomRegion(client, size);
-    const dst = client.allocate(size);
+    const src = randomRegion(host.client, size);
+    const dst = host.client.allocate(size);
     try {
       const expected = md5(src.bytes);
       const put = await sendWithToken<{ ETag?: string }>(
-        sdk,
+        host.sdk,
         new PutObjectCommand({ Bucket, Key, Body: new Uint8Array(0) }),
         src.token(0, size, 'put'),
       );
@@ -70,7 +77,7 @@ describe('vgwrdma --rdma-ip 127.0.0.1: PUT/GET by RDMA', () => {
       expect(put.headers['x-amz-rdma-bytes']).toBe(String(size));
 
       const get = await sendWithToken<{ ETag?: string; Body?: AsyncIterable<Uint8Array> }>(
-        sdk,
+        host.sdk,
         new GetObjectCommand({ Bucket, Key }),
         dst.token(0, size, 'get'),
       );
@@ -81,7 +88,7 @@ describe('vgwrdma --rdma-ip 127.0.0.1: PUT/GET by RDMA', () => {
       expect((await md5Of(get.output.Body)).size).toBe(0);
       expect(md5(dst.bytes)).toBe(expected);
 
-      const plain = await sdk.send(new GetObjectCommand({ Bucket, Key }));
+      const plain = await host.sdk.send(new GetObjectCommand({ Bucket, Key }));
       expect(plain.ETag).toBe(`"${expected}"`);
       expect(await md5Of(plain.Body as AsyncIterable<Uint8Array>)).toEqual({ md5: expected, size });
     } finally {
@@ -96,18 +103,18 @@ describe('vgwrdma --rdma-ip 127.0.0.1: PUT/GET by RDMA', () => {
 
   it('ranged GET: HTTP 206 and x-amz-rdma-reply 206, only the range written', async () => {
     const size = 3 * MiB;
-    const src = randomRegion(client, size);
-    const dst = client.allocate(2 * MiB);
+    const src = randomRegion(host.client, size);
+    const dst = host.client.allocate(2 * MiB);
     try {
       await sendWithToken(
-        sdk,
+        host.sdk,
         new PutObjectCommand({ Bucket, Key: 'ranged', Body: new Uint8Array(0) }),
         src.token(0, size, 'put'),
       );
       const first = 12_345;
       const len = MiB + 17;
       const got = await sendWithToken<{ $metadata: { httpStatusCode?: number }; ContentRange?: string }>(
-        sdk,
+        host.sdk,
         new GetObjectCommand({ Bucket, Key: 'ranged', Range: `bytes=${first}-${first + len - 1}` }),
         dst.token(0, 2 * MiB, 'get'),
       );
@@ -126,16 +133,20 @@ describe('vgwrdma --rdma-ip 127.0.0.1: PUT/GET by RDMA', () => {
   it('multipart: three parts by RDMA, object read back over HTTP byte-exact', async () => {
     const sizes = [5 * MiB, 5 * MiB + 1, 777];
     const total = sizes.reduce((a, b) => a + b, 0);
-    const src = randomRegion(client, total);
+    const src = randomRegion(host.client, total);
     try {
       let offset = 0;
       const { Parts, done } = await sdkMultipartUpload(
-        sdk,
+        host.sdk,
         { Bucket, Key: 'mp' },
         sizes.map(() => ({ Body: new Uint8Array(0) })),
         async (command, i) => {
           const size = sizes[i] as number;
-          const up = await sendWithToken<{ ETag?: string }>(sdk, command, src.token(offset, size, 'put'));
+          const up = await sendWithToken<{ ETag?: string }>(
+            host.sdk,
+            command,
+            src.token(offset, size, 'put'),
+          );
           expect(up.headers['x-amz-rdma-reply']).toBe('200');
           expect(up.output.ETag).toBe(`"${md5(src.bytes.subarray(offset, offset + size))}"`);
           offset += size;
@@ -146,7 +157,7 @@ describe('vgwrdma --rdma-ip 127.0.0.1: PUT/GET by RDMA', () => {
         Parts.map((p) => Buffer.from((p.ETag ?? '').replaceAll('"', ''), 'hex')),
       );
       expect(done.ETag).toBe(`"${md5(partMd5s)}-3"`);
-      const plain = await sdk.send(new GetObjectCommand({ Bucket, Key: 'mp' }));
+      const plain = await host.sdk.send(new GetObjectCommand({ Bucket, Key: 'mp' }));
       expect(await md5Of(plain.Body as AsyncIterable<Uint8Array>)).toEqual({
         md5: md5(src.bytes),
         size: total,
@@ -157,10 +168,10 @@ describe('vgwrdma --rdma-ip 127.0.0.1: PUT/GET by RDMA', () => {
   });
 
   it('HEAD with a token is an ordinary HEAD: no RDMA headers', async () => {
-    const dst = client.allocate(4 * KiB);
+    const dst = host.client.allocate(4 * KiB);
     try {
       const head = await sendWithToken<{ ContentLength?: number }>(
-        sdk,
+        host.sdk,
         new HeadObjectCommand({ Bucket, Key: 'small' }),
         dst.token(0, 4 * KiB, 'get'),
       );
@@ -172,10 +183,10 @@ describe('vgwrdma --rdma-ip 127.0.0.1: PUT/GET by RDMA', () => {
   });
 
   it('refusals: malformed token 400, RC token 501, token + body 400, capacity too small — no reply header, nothing written', async () => {
-    const m = client.allocate(MiB);
+    const m = host.client.allocate(MiB);
     try {
       const put = (Key: string, Body: Uint8Array, token: string) =>
-        sendError(sendWithToken(sdk, new PutObjectCommand({ Bucket, Key, Body }), token));
+        sendError(sendWithToken(host.sdk, new PutObjectCommand({ Bucket, Key, Body }), token));
       const malformed = await put('refused', new Uint8Array(0), `${m.token(0, MiB, 'put').slice(0, -1)}x`);
       expect(malformed).toMatchObject({ code: 'InvalidArgument', status: 400 });
       const rc = await put('refused', new Uint8Array(0), 'rc:0000000000001000:00001000:abcd');
@@ -183,48 +194,27 @@ describe('vgwrdma --rdma-ip 127.0.0.1: PUT/GET by RDMA', () => {
       const withBody = await put('refused', new Uint8Array(16), m.token(0, MiB, 'put'));
       expect(withBody).toMatchObject({ code: 'InvalidArgument', status: 400 });
       const small = await sendError(
-        sendWithToken(sdk, new GetObjectCommand({ Bucket, Key: 'medium' }), m.token(0, MiB, 'get')),
+        sendWithToken(host.sdk, new GetObjectCommand({ Bucket, Key: 'medium' }), m.token(0, MiB, 'get')),
       );
       expect(small.status).toBe(400);
       for (const e of [malformed, rc, withBody, small]) expect(rdmaHeaders(e.headers)).toEqual([]);
       expect(m.bytes.every((b) => b === 0)).toBe(true);
-      expect(await exists(sdk, Bucket, 'refused')).toBe(false);
+      expect(await objectExists(host.sdk, Bucket, 'refused')).toBe(false);
     } finally {
       m.close();
     }
   });
 });
 
-const limited = sceneTest({
-  rdma: true,
-  // one buffer, one channel, a short wait for either
-  globalArgs: '--pool-buf-size 8MiB --pool-buf-count 1 --rdma-num-dcis 1 --rdma-pool-wait-ms 300'.split(' '),
-  sdk: RDMA_SDK_OPTIONS,
-  buckets: ['rdma-limits'],
-});
-
 describe('vgwrdma RDMA declines and failures (one buffer, one channel)', () => {
-  let client: HostClient;
-  let sdk: S3Client;
   const Bucket = 'rdma-limits';
-
-  limited.beforeAll(({ scene }) => {
-    sdk = scene.s3;
-    client = new HostClient();
-  });
-  afterAll(() => client?.close());
+  const host = hostOf(limited);
 
   /** An RDMA PUT of `size` random bytes that must succeed: proves the buffer and channel are free. */
   async function putSucceeds(Key: string, size = MiB): Promise<void> {
-    const m = randomRegion(client, size);
+    const m = randomRegion(host.client, size);
     try {
-      const put = await sendWithToken<{ ETag?: string }>(
-        sdk,
-        new PutObjectCommand({ Bucket, Key, Body: new Uint8Array(0) }),
-        m.token(0, size, 'put'),
-      );
-      expect(put.headers['x-amz-rdma-reply']).toBe('200');
-      expect(put.output.ETag).toBe(`"${md5(m.bytes)}"`);
+      await expectRdmaPut(host.sdk, Bucket, Key, m, size);
     } finally {
       m.close();
     }
@@ -243,13 +233,13 @@ describe('vgwrdma RDMA declines and failures (one buffer, one channel)', () => {
       connected();
     });
     await new Promise<void>((r) => fake.listen(0, '127.0.0.1', r));
-    const m = randomRegion(client, MiB);
+    const m = randomRegion(host.client, MiB);
     try {
       const real = parseRdmaToken(m.token(0, MiB, 'put'));
       const stuckToken = formatRdmaToken({ ...real, dctn: (fake.address() as { port: number }).port });
       const stuck = sendError(
         sendWithToken(
-          sdk,
+          host.sdk,
           new PutObjectCommand({ Bucket, Key: 'stuck', Body: new Uint8Array(0) }),
           stuckToken,
         ),
@@ -257,7 +247,7 @@ describe('vgwrdma RDMA declines and failures (one buffer, one channel)', () => {
       await arrived; // the gateway holds the buffer and the channel now
       const declined = await sendError(
         sendWithToken(
-          sdk,
+          host.sdk,
           new PutObjectCommand({ Bucket, Key: 'declined', Body: new Uint8Array(0) }),
           m.token(0, MiB, 'put'),
         ),
@@ -268,8 +258,8 @@ describe('vgwrdma RDMA declines and failures (one buffer, one channel)', () => {
       const failed = await stuck;
       expect(failed.status).toBe(500);
       expect(rdmaHeaders(failed.headers)).toEqual([]);
-      expect(await exists(sdk, Bucket, 'declined')).toBe(false);
-      expect(await exists(sdk, Bucket, 'stuck')).toBe(false);
+      expect(await objectExists(host.sdk, Bucket, 'declined')).toBe(false);
+      expect(await objectExists(host.sdk, Bucket, 'stuck')).toBe(false);
     } finally {
       m.close();
       await new Promise((r) => fake.close(r));
@@ -318,7 +308,7 @@ describe('vgwrdma RDMA declines and failures (one buffer, one channel)', () => {
         });
         const failed = await sendError(
           sendWithToken(
-            sdk,
+            host.sdk,
             new PutObjectCommand({ Bucket, Key: 'killed', Body: new Uint8Array(0) }),
             viaProxy,
           ),
@@ -326,7 +316,7 @@ describe('vgwrdma RDMA declines and failures (one buffer, one channel)', () => {
         expect(child.signalCode).toBe('SIGKILL');
         expect(failed.status).toBe(500);
         expect(rdmaHeaders(failed.headers)).toEqual([]);
-        expect(await exists(sdk, Bucket, 'killed')).toBe(false);
+        expect(await objectExists(host.sdk, Bucket, 'killed')).toBe(false);
       } finally {
         await new Promise((r) => proxy.close(r));
       }

@@ -8,13 +8,15 @@
 // sign the trio, any RDMA header is refused (400 InvalidRequest) and the object stays reachable
 // over plain HTTP.
 import { createHash, createHmac, randomFillSync } from 'node:crypto';
-import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { HostClient, type HostMemory } from '@vgwrdma/rdma-ffi';
 import { parseRdmaToken } from '@vgwrdma/rdma-protocol';
 import { type GatewayProcess, ROOT_CREDENTIALS } from '@vgwrdma/test-kit';
 import { sceneTest } from '@vgwrdma/test-kit/scene';
 import { afterAll, expect, it } from 'vitest';
+import { afterSigning, type Stackable } from './helpers/after-signing.js';
+import { objectExists } from './helpers/object-exists.js';
 import { RDMA_SDK_OPTIONS, rdmaHeaders, sendError, sendSigned } from './helpers/rdma.js';
 
 const SIZE = 64 * 1024;
@@ -50,33 +52,9 @@ function legacyTrio(region: HostMemory, size: number, op: 'get' | 'put'): Record
   };
 }
 
-interface Stackable {
-  middlewareStack: {
-    addRelativeTo(mw: unknown, opts: { relation: 'after'; toMiddleware: string; name: string }): void;
-  };
-}
-
 /** Sends `command` signed by the SDK, then adds `headers` to the wire request after signing. */
 function sendWithUnsigned(command: Stackable, headers: Record<string, string>): Promise<unknown> {
-  command.middlewareStack.addRelativeTo(
-    (next: (a: unknown) => Promise<unknown>) =>
-      async (args: { request: { headers: Record<string, string> } }) => {
-        Object.assign(args.request.headers, headers);
-        return next(args);
-      },
-    { relation: 'after', toMiddleware: 'httpSigningMiddleware', name: 'addUnsignedRdmaHeaders' },
-  );
-  return sdk.send(command as never);
-}
-
-async function exists(Key: string): Promise<boolean> {
-  try {
-    await sdk.send(new HeadObjectCommand({ Bucket, Key }));
-    return true;
-  } catch (e) {
-    if ((e as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return false;
-    throw e;
-  }
+  return sdk.send(afterSigning(command, (h) => Object.assign(h, headers)) as never);
 }
 
 it('control: the same trio, signed, moves the object by RDMA', async () => {
@@ -119,7 +97,7 @@ it('a signed empty PUT with an unsigned X-CuObj-* trio is refused: the agent byt
       }),
     );
     expect([err.status, err.code]).toEqual([403, 'AccessDenied']);
-    expect(await exists('planted')).toBe(false);
+    expect(await objectExists(sdk, Bucket, 'planted')).toBe(false);
   } finally {
     src.close();
   }

@@ -8,14 +8,12 @@ import { killAllChildren, s3Client } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMetaBucket, type UpstreamGateway } from './backend-s3/upstream-gateway.js';
 import { suiteTitle, UPSTREAM_START_TIMEOUT_MS, UPSTREAMS, type Upstream } from './backend-s3/upstreams.js';
-import { runCuobjtest } from './helpers/cuobjtest-run.js';
+import { expectRdmaRoundTrip } from './helpers/cuobjtest-run.js';
 import { type ProxyProcess, startProxyGateway } from './helpers/proxy-process.js';
 import { upstreamFlags } from './helpers/upstream-flags.js';
 
 const PROXY_KEYS = { access: 'rdma-proxy-access', secret: 'rdma-proxy-secret' } as const;
 const MiB = 1024 * 1024;
-
-const cuobjtest = runCuobjtest;
 
 function rdmaProxySuite(up: Upstream): void {
   const bucket = `rdma-through-proxy-${Math.random().toString(36).slice(2, 8)}`;
@@ -40,30 +38,7 @@ function rdmaProxySuite(up: Upstream): void {
   });
 
   it('passes a verified cuobjtest RDMA PUT+GET round trip; the bytes land upstream', async () => {
-    const run = await cuobjtest([
-      '-endpoint',
-      proxy.url,
-      '-access',
-      PROXY_KEYS.access,
-      '-secret',
-      PROXY_KEYS.secret,
-      '-bucket',
-      bucket,
-      '-key',
-      'roundtrip',
-      '-size',
-      '4MiB',
-      '-n',
-      '2',
-      '--json',
-    ]);
-    expect(run.code, run.stderr).toBe(0);
-    expect(JSON.parse(run.stdout)).toMatchObject({
-      mode: 'rdma',
-      sizeBytes: 4 * MiB,
-      iterations: 2,
-      verified: true,
-    });
+    await expectRdmaRoundTrip(proxy.url, PROXY_KEYS, { bucket, key: 'roundtrip' }, '4MiB', 4 * MiB);
     // In the upstream, as the upstream itself serves it, with the ETag and size the proxy answers.
     const direct = await upstream.client.send(new GetObjectCommand({ Bucket: bucket, Key: 'roundtrip' }));
     expect((await direct.Body!.transformToByteArray()).length).toBe(4 * MiB);

@@ -6,7 +6,7 @@
 // puts/gets/lists/ranges/copies/deletes, and a multipart round trip.
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   GetObjectCommand,
@@ -18,8 +18,7 @@ import { killAllChildren, makeTempDir, removeDir } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMetaBucket, type UpstreamGateway } from './backend-s3/upstream-gateway.js';
 import { suiteTitle, UPSTREAM_START_TIMEOUT_MS, UPSTREAMS, type Upstream } from './backend-s3/upstreams.js';
-import { AWS_BIN, type AwsRunner, awsCli } from './helpers/aws-cli.js';
-import { md5Hex, sha256File, writeRandomFile } from './helpers/files.js';
+import { AWS_BIN, type AwsRunner, awsCli, awsOk, type BucketSteps, bucketSteps } from './helpers/aws-cli.js';
 import { type ProxyProcess, startProxyGateway } from './helpers/proxy-process.js';
 import { upstreamFlags } from './helpers/upstream-flags.js';
 
@@ -32,16 +31,9 @@ function proxySuite(up: Upstream): void {
   let proxy: ProxyProcess;
   let work: string;
   let aws: AwsRunner;
+  let cli: BucketSteps;
 
-  async function ok(args: readonly string[]): Promise<string> {
-    const result = await aws(args);
-    if (result.code !== 0) throw new Error(`aws ${args.join(' ')} exited ${result.code}:\n${result.stderr}`);
-    return result.stdout;
-  }
-
-  async function s3api<T>(args: readonly string[]): Promise<T> {
-    return JSON.parse(await ok(['s3api', ...args, '--output', 'json'])) as T;
-  }
+  const ok = (args: readonly string[]): Promise<string> => awsOk(aws, args);
 
   /** The object as the upstream itself serves it (no proxy in between). */
   async function upstreamObject(key: string) {
@@ -63,6 +55,7 @@ function proxySuite(up: Upstream): void {
     META = await createMetaBucket(upstream, 'vgw-meta');
     proxy = await startProxyGateway(PROXY_KEYS, upstreamFlags(upstream, META));
     aws = await awsCli({ endpoint: proxy.url, ...PROXY_KEYS, workDir: work });
+    cli = bucketSteps(aws, work, bucket);
   }, UPSTREAM_START_TIMEOUT_MS);
 
   afterAll(async () => {
@@ -80,9 +73,7 @@ function proxySuite(up: Upstream): void {
   });
 
   it('makes a bucket upstream, lists it, and hides the meta bucket', async () => {
-    expect(await ok(['s3', 'mb', `s3://${bucket}`])).toContain(`make_bucket: ${bucket}`);
-    const listed = await ok(['s3', 'ls']);
-    expect(listed).toMatch(new RegExp(`\\s${bucket}$`, 'm'));
+    const listed = await cli.makeAndList();
     expect(listed).not.toContain(META);
     expect(await upstreamHasBucket(bucket)).toBe(true);
     // The owner recorded by the proxy, stored as versitygw does.
@@ -91,24 +82,11 @@ function proxySuite(up: Upstream): void {
   });
 
   it('puts, gets, heads, ranges, lists, copies and deletes through the proxy', async () => {
-    const local = join(work, 'small.txt');
     const body = 'through the proxy and into the upstream\n';
-    await writeFile(local, body);
-    await ok(['s3', 'cp', local, `s3://${bucket}/docs/small.txt`, '--metadata', 'origin=proxy,lane=i21']);
+    const head = await cli.cpSmallFile('docs/small.txt', body, ['--metadata', 'origin=proxy,lane=i21']);
     if (upstream.root) {
       expect(await readFile(join(upstream.root, bucket, 'docs', 'small.txt'), 'utf8')).toBe(body);
     }
-    expect(await ok(['s3', 'cp', `s3://${bucket}/docs/small.txt`, '-'])).toBe(body);
-
-    const head = await s3api<{ ContentLength: number; ETag: string; Metadata: Record<string, string> }>([
-      'head-object',
-      '--bucket',
-      bucket,
-      '--key',
-      'docs/small.txt',
-    ]);
-    expect(head.ContentLength).toBe(body.length);
-    expect(head.ETag).toBe(`"${md5Hex(body)}"`);
     expect(head.Metadata).toEqual({ origin: 'proxy', lane: 'i21' });
     // What the upstream itself holds is what the proxy answers.
     const direct = await upstreamObject('docs/small.txt');
@@ -117,38 +95,20 @@ function proxySuite(up: Upstream): void {
     expect(direct.size).toBe(head.ContentLength);
     expect(direct.metadata).toEqual(head.Metadata);
 
-    const ranged = join(work, 'ranged.out');
-    const range = await s3api<{ ContentRange: string }>([
-      'get-object',
-      '--bucket',
-      bucket,
-      '--key',
-      'docs/small.txt',
-      '--range',
-      'bytes=8-10',
-      ranged,
-    ]);
-    expect(range.ContentRange).toBe(`bytes 8-10/${body.length}`);
-    expect(await readFile(ranged, 'utf8')).toBe('the');
+    expect(await cli.getRange('docs/small.txt', 'bytes=8-10')).toEqual({
+      contentRange: `bytes 8-10/${body.length}`,
+      text: 'the',
+    });
 
     await ok(['s3', 'cp', `s3://${bucket}/docs/small.txt`, `s3://${bucket}/docs/copy.txt`]);
-    const list = await s3api<{ Contents: { Key: string; Size: number }[] }>([
-      'list-objects-v2',
-      '--no-paginate',
-      '--bucket',
-      bucket,
-      '--prefix',
-      'docs/',
-    ]);
+    const list = await cli.listPrefix<{ Contents: { Key: string; Size: number }[] }>('docs/');
     expect(list.Contents.map((o) => [o.Key, o.Size])).toEqual([
       ['docs/copy.txt', body.length],
       ['docs/small.txt', body.length],
     ]);
     expect((await upstreamObject('docs/copy.txt')).data.toString()).toBe(body);
     await ok(['s3', 'rm', `s3://${bucket}/docs/copy.txt`]);
-    const gone = await aws(['s3api', 'head-object', '--bucket', bucket, '--key', 'docs/copy.txt']);
-    expect(gone.code).not.toBe(0);
-    expect(gone.stderr).toMatch(/404|Not Found/);
+    await cli.expectKeyGone('docs/copy.txt');
     const left = await upstream.client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: 'docs/' }));
     expect((left.Contents ?? []).map((o) => o.Key)).toEqual(['docs/small.txt']);
   });
@@ -172,25 +132,13 @@ function proxySuite(up: Upstream): void {
 
   it('uploads and downloads 40 MiB (multipart through the proxy) byte for byte', async () => {
     const size = 40 * 1024 * 1024;
-    const src = join(work, 'big.bin');
-    const down = join(work, 'big.out');
-    await writeRandomFile(src, size);
-    await ok(['s3', 'cp', src, `s3://${bucket}/big.bin`]);
-    const head = await s3api<{ ContentLength: number; ETag: string }>([
-      'head-object',
-      '--bucket',
-      bucket,
-      '--key',
-      'big.bin',
-    ]);
+    const { head, sent, received } = await cli.cpRoundTrip('big.bin', size);
     expect(head.ContentLength).toBe(size);
     expect(head.ETag).toMatch(/-\d+"$/); // the CLI split it into parts, and the proxy passed them on
-    await ok(['s3', 'cp', `s3://${bucket}/big.bin`, down]);
-    const digest = await sha256File(src);
-    expect(await sha256File(down)).toBe(digest);
+    expect(received).toBe(sent);
     const direct = await upstreamObject('big.bin');
     expect(direct.etag).toBe(head.ETag);
-    expect(createHash('sha256').update(direct.data).digest('hex')).toBe(digest);
+    expect(createHash('sha256').update(direct.data).digest('hex')).toBe(sent);
   });
 
   it('removes the objects and the bucket upstream', async () => {

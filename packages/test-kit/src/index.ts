@@ -14,6 +14,15 @@ export {
   sharedAzurite,
 } from './azurite.js';
 export {
+  allow,
+  bucketArn,
+  deny,
+  objectsArn,
+  type PolicyStatement,
+  policyDocument,
+  putBucketPolicy,
+} from './bucket-policy.js';
+export {
   type CephRgw,
   cephRgwUnavailable,
   type RgwUser,
@@ -27,6 +36,7 @@ export { collectOutput, type Exit, exitOf, type Output, waitForStdout } from './
 export { killAllChildren, track } from './child-registry.js';
 export { corsPreflight } from './cors-preflight.js';
 export { EMBEDDED_CREDENTIALS, EmbeddedGateway, type EmbeddedGatewayOptions } from './embedded-gateway.js';
+export { errorCode } from './error-code.js';
 export { type FaultScene, type FaultSceneOptions, startFaultScene } from './fault-scene.js';
 export {
   GATEWAY_CHILD_SCRIPT,
@@ -71,8 +81,8 @@ export {
   settled,
   startHaproxy,
 } from './haproxy.js';
-export { iamAccount } from './iam-account.js';
 export { type HttpText, httpText } from './http-text.js';
+export { iamAccount } from './iam-account.js';
 export { type IamScene, type IamSceneOptions, startIamScene } from './iam-scene.js';
 export { type IamUser, writeUsers } from './iam-users.js';
 export { IDLE_LIMIT_STATS } from './idle-limit-stats.js';

@@ -2,8 +2,6 @@
 // out (a 40 MiB file goes up as a multipart upload of 8 MiB parts, i.e. staged blocks committed
 // by Complete), list, remove. Bytes are compared by SHA-256; the multipart object is also read
 // straight from Blob Storage, bypassing the gateway, to show it is one committed block blob.
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { AzureBackend } from '@vgwrdma/backend-azure';
 import {
   type AppProcess,
@@ -21,10 +19,10 @@ import {
   type AwsRunner,
   awsCli,
   awsOk,
-  cpRoundTrip,
+  type BucketSteps,
+  bucketSteps,
   s3api as s3apiJson,
 } from '../helpers/aws-cli.js';
-import { md5Hex } from '../helpers/files.js';
 import { startAzureGateway } from './azure-gateway.js';
 
 const unavailable = AWS_BIN === undefined ? 'no aws binary (apt-get install awscli)' : azuriteUnavailable();
@@ -34,6 +32,7 @@ let gw: AppProcess;
 let azurite: Azurite;
 let work: string;
 let aws: AwsRunner;
+let cli: BucketSteps;
 const bucket = `azcli-${Date.now().toString(36)}`;
 
 const ok = (args: readonly string[]): Promise<string> => awsOk(aws, args);
@@ -49,6 +48,7 @@ describe.skipIf(unavailable !== undefined)(
       work = await makeTempDir('vgwrdma-azcli-');
       ({ gw, azurite } = await startAzureGateway(ROOT_CREDENTIALS));
       aws = await awsCli({ endpoint: gw.url, ...ROOT_CREDENTIALS, workDir: work });
+      cli = bucketSteps(aws, work, bucket);
     });
     afterAll(async () => {
       await gw?.stop();
@@ -62,34 +62,21 @@ describe.skipIf(unavailable !== undefined)(
     });
 
     it('makes a bucket (a container) and lists it', async () => {
-      expect(await ok(['s3', 'mb', `s3://${bucket}`])).toContain(`make_bucket: ${bucket}`);
-      expect(await ok(['s3', 'ls'])).toMatch(new RegExp(`\\s${bucket}$`, 'm'));
+      await cli.makeAndList();
     });
 
     it('copies a small file in and out, lists it, heads it with its MD5 ETag and metadata', async () => {
-      const local = join(work, 'small.txt');
       const body = 'hello azure through the aws cli\n';
-      await writeFile(local, body);
-      await ok(['s3', 'cp', local, `s3://${bucket}/docs/small.txt`, '--metadata', 'colour=blue']);
+      const head = await cli.cpSmallFile('docs/small.txt', body, ['--metadata', 'colour=blue']);
       expect(await ok(['s3', 'ls', `s3://${bucket}/docs/`])).toMatch(
         new RegExp(`\\s${body.length} small\\.txt$`, 'm'),
       );
-      expect(await ok(['s3', 'cp', `s3://${bucket}/docs/small.txt`, '-'])).toBe(body);
-      const head = await s3api<{ ContentLength: number; ETag: string; Metadata: Record<string, string> }>([
-        'head-object',
-        '--bucket',
-        bucket,
-        '--key',
-        'docs/small.txt',
-      ]);
-      expect(head.ContentLength).toBe(body.length);
-      expect(head.ETag).toBe(`"${md5Hex(body)}"`);
       expect(head.Metadata).toEqual({ colour: 'blue' });
     });
 
     it('uploads 40 MiB as a multipart upload and downloads it byte for byte', async () => {
       const size = 40 * MiB;
-      const { head, sent, received } = await cpRoundTrip(aws, work, bucket, 'big/big.bin', size);
+      const { head, sent, received } = await cli.cpRoundTrip('big/big.bin', size);
       expect(head.ContentLength).toBe(size);
       // 8 MiB parts: five of them.
       expect(head.ETag).toMatch(/^"[0-9a-f]{32}-5"$/);

@@ -2,40 +2,24 @@
 // `vgwrdma --rdma-ip 127.0.0.1 azure ...` (softnic) over Azurite, and the built cuobjtest CLI
 // (the cuobjclient SDK) doing verified RDMA PUT+GET round trips — one object under a block, one
 // spanning several staged blocks. The objects are then read straight from Blob Storage.
-import { execFile } from 'node:child_process';
 import { AzureBackend } from '@vgwrdma/backend-azure';
 import {
   type AppProcess,
   AZURITE_ACCOUNT,
   type Azurite,
   azuriteUnavailable,
-  distFile,
   killAllChildren,
 } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectRdmaRoundTrip } from '../helpers/cuobjtest-run.js';
 import { startAzureGateway } from './azure-gateway.js';
 
-const CUOBJTEST = distFile('cuobjtest', 'main.js');
 const KEYS = { access: 'rdma-azure-access', secret: 'rdma-azure-secret' } as const;
 const MiB = 1024 * 1024;
 const unavailable = azuriteUnavailable();
 
 let gw: AppProcess;
 let azurite: Azurite;
-
-function cuobjtest(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    execFile(
-      process.execPath,
-      [CUOBJTEST, ...args],
-      { env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, maxBuffer: 16 * MiB, encoding: 'utf8' },
-      (error, stdout, stderr) => {
-        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
-        done({ code, stdout, stderr });
-      },
-    );
-  });
-}
 
 describe.skipIf(unavailable !== undefined)(
   `RDMA through vgwrdma --rdma-ip ... azure${unavailable ? ` (skipped: ${unavailable})` : ''}`,
@@ -67,30 +51,7 @@ describe.skipIf(unavailable !== undefined)(
     ] as const) {
       it(`passes a verified cuobjtest RDMA PUT+GET of ${label}; the blob is in Blob Storage`, async () => {
         const bucket = `rdma-azure-${size / MiB}`;
-        const run = await cuobjtest([
-          '-endpoint',
-          gw.url,
-          '-access',
-          KEYS.access,
-          '-secret',
-          KEYS.secret,
-          '-bucket',
-          bucket,
-          '-key',
-          'roundtrip',
-          '-size',
-          sizeArg,
-          '-n',
-          '2',
-          '--json',
-        ]);
-        expect(run.code, run.stderr).toBe(0);
-        expect(JSON.parse(run.stdout)).toMatchObject({
-          mode: 'rdma',
-          sizeBytes: size,
-          iterations: 2,
-          verified: true,
-        });
+        await expectRdmaRoundTrip(gw.url, KEYS, { bucket, key: 'roundtrip' }, sizeArg, size);
         const direct = new AzureBackend({ account: AZURITE_ACCOUNT, key: azurite.key, url: azurite.url });
         const ctx = {
           account: { access: KEYS.access, role: 'admin' as const },

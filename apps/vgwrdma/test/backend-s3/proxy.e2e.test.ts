@@ -13,6 +13,7 @@ import {
 } from '@aws-sdk/client-s3';
 import type { RequestContext } from '@vgwrdma/backend-contract';
 import { MetaBucketMissingError, metaKey, S3Backend, type S3BackendOptions } from '@vgwrdma/backend-s3';
+import { errorCode } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMetaBucket, type UpstreamGateway } from './upstream-gateway.js';
 import { suiteTitle, UPSTREAM_START_TIMEOUT_MS, UPSTREAMS, type Upstream } from './upstreams.js';
@@ -26,15 +27,6 @@ const alice = ctxOf('alice');
 const bob = ctxOf('bob');
 const admin = ctxOf('root', 'admin');
 const acl = (owner: string) => ({ Owner: owner, Grantees: [] });
-
-async function code(p: Promise<unknown>): Promise<string | undefined> {
-  try {
-    await p;
-    return undefined;
-  } catch (err) {
-    return (err as { code?: string }).code;
-  }
-}
 
 function proxySuite(up: Upstream): void {
   let META = '';
@@ -83,13 +75,15 @@ function proxySuite(up: Upstream): void {
       expect(all.map((b) => b.name)).not.toContain(META);
       expect(all.find((b) => b.name === n('alice-hidden'))?.owner).toBe('alice');
       expect((await withMeta.listBuckets(admin, {})).buckets.map((b) => b.name)).not.toContain(META);
-      expect(await code(withMeta.listObjectsV2(admin, { bucket: META, maxKeys: 10 }))).toBe('AccessDenied');
+      expect(await errorCode(withMeta.listObjectsV2(admin, { bucket: META, maxKeys: 10 }))).toBe(
+        'AccessDenied',
+      );
       expect(
-        await code(withMeta.getObject(admin, { bucket: META, key: metaKey('acl', n('alice-hidden')) })),
+        await errorCode(withMeta.getObject(admin, { bucket: META, key: metaKey('acl', n('alice-hidden')) })),
       ).toBe('AccessDenied');
-      expect(await code(withMeta.deleteBucket(admin, META))).toBe('AccessDenied');
+      expect(await errorCode(withMeta.deleteBucket(admin, META))).toBe('AccessDenied');
       expect(
-        await code(withMeta.createBucket(admin, { bucket: META, owner: 'root', acl: acl('root') })),
+        await errorCode(withMeta.createBucket(admin, { bucket: META, owner: 'root', acl: acl('root') })),
       ).toBe('AccessDenied');
     });
 
@@ -104,7 +98,9 @@ function proxySuite(up: Upstream): void {
       expect(bobs).toContain(n('bob-own'));
       expect(bobs).not.toContain(n('alice-hidden'));
       expect(
-        await code(withMeta.createBucket(alice, { bucket: n('bob-own'), owner: 'alice', acl: acl('alice') })),
+        await errorCode(
+          withMeta.createBucket(alice, { bucket: n('bob-own'), owner: 'alice', acl: acl('alice') }),
+        ),
       ).toBe('BucketAlreadyExists');
       await withMeta.changeBucketOwner(admin, n('bob-own'), 'alice');
       expect((await withMeta.getBucketAcl(admin, n('bob-own'))).Owner).toBe('alice');
@@ -120,7 +116,7 @@ function proxySuite(up: Upstream): void {
       await upstream.client.send(new PutObjectCommand({ Bucket: legacy, Key: 'data', Body: 'upstream' }));
       // The attack: on the old code this was a 200 and Alice's ACL went into the meta bucket.
       expect(
-        await code(withMeta.createBucket(alice, { bucket: legacy, owner: 'alice', acl: acl('alice') })),
+        await errorCode(withMeta.createBucket(alice, { bucket: legacy, owner: 'alice', acl: acl('alice') })),
       ).toBe('BucketAlreadyExists');
       expect((await withMeta.getBucketAcl(admin, legacy)).Owner).toBe('');
       expect(
@@ -132,11 +128,11 @@ function proxySuite(up: Upstream): void {
       await withMeta.changeBucketOwner(admin, legacy, 'alice');
       expect((await withMeta.getBucketAcl(admin, legacy)).Owner).toBe('alice');
       expect(
-        await code(withMeta.createBucket(alice, { bucket: legacy, owner: 'alice', acl: acl('alice') })),
+        await errorCode(withMeta.createBucket(alice, { bucket: legacy, owner: 'alice', acl: acl('alice') })),
       ).toBe('BucketAlreadyOwnedByYou');
-      expect(await code(withMeta.createBucket(bob, { bucket: legacy, owner: 'bob', acl: acl('bob') }))).toBe(
-        'BucketAlreadyExists',
-      );
+      expect(
+        await errorCode(withMeta.createBucket(bob, { bucket: legacy, owner: 'bob', acl: acl('bob') })),
+      ).toBe('BucketAlreadyExists');
       // A bucket nobody made is still created as before (positive control).
       await withMeta.createBucket(bob, { bucket: n('bob-new'), owner: 'bob', acl: acl('bob') });
       expect((await withMeta.getBucketAcl(bob, n('bob-new'))).Owner).toBe('bob');
@@ -170,9 +166,9 @@ function proxySuite(up: Upstream): void {
     it('keeps policy, CORS and website in the meta bucket; missing ones answer their own codes', async () => {
       const b = n('cfg-bucket');
       await withMeta.createBucket(alice, { bucket: b, owner: 'alice', acl: acl('alice') });
-      expect(await code(withMeta.getBucketPolicy(alice, b))).toBe('NoSuchBucketPolicy');
-      expect(await code(withMeta.getBucketCors(alice, b))).toBe('NoSuchCORSConfiguration');
-      expect(await code(withMeta.getBucketWebsite(alice, b))).toBe('NoSuchWebsiteConfiguration');
+      expect(await errorCode(withMeta.getBucketPolicy(alice, b))).toBe('NoSuchBucketPolicy');
+      expect(await errorCode(withMeta.getBucketCors(alice, b))).toBe('NoSuchCORSConfiguration');
+      expect(await errorCode(withMeta.getBucketWebsite(alice, b))).toBe('NoSuchWebsiteConfiguration');
       const policy = JSON.stringify({ Version: '2012-10-17', Statement: [] });
       const cors =
         '<CORSConfiguration><CORSRule><AllowedMethod>GET</AllowedMethod></CORSRule></CORSConfiguration>';
@@ -181,9 +177,9 @@ function proxySuite(up: Upstream): void {
       expect(await withMeta.getBucketPolicy(alice, b)).toBe(policy);
       expect(await withMeta.getBucketCors(alice, b)).toBe(cors);
       await withMeta.deleteBucketCors(alice, b);
-      expect(await code(withMeta.getBucketCors(alice, b))).toBe('NoSuchCORSConfiguration');
-      expect(await code(withMeta.getBucketPolicy(alice, n('no-such-bucket-here')))).toBe('NoSuchBucket');
-      expect(await code(withMeta.putBucketPolicy(alice, n('no-such-bucket-here'), policy))).toBe(
+      expect(await errorCode(withMeta.getBucketCors(alice, b))).toBe('NoSuchCORSConfiguration');
+      expect(await errorCode(withMeta.getBucketPolicy(alice, n('no-such-bucket-here')))).toBe('NoSuchBucket');
+      expect(await errorCode(withMeta.putBucketPolicy(alice, n('no-such-bucket-here'), policy))).toBe(
         'NoSuchBucket',
       );
 
@@ -194,7 +190,7 @@ function proxySuite(up: Upstream): void {
       );
       expect((left.Contents ?? []).map((o) => o.Key).filter((k) => k?.endsWith(`-${b}`))).toEqual([]);
       await withMeta.createBucket(bob, { bucket: b, owner: 'bob', acl: acl('bob') });
-      expect(await code(withMeta.getBucketPolicy(bob, b))).toBe('NoSuchBucketPolicy');
+      expect(await errorCode(withMeta.getBucketPolicy(bob, b))).toBe('NoSuchBucketPolicy');
     });
 
     it('forwards bucket tags to the upstream', async () => {
@@ -203,7 +199,7 @@ function proxySuite(up: Upstream): void {
       await withMeta.putBucketTagging(alice, b, { team: 'storage', tier: 'hot' });
       expect(await withMeta.getBucketTagging(alice, b)).toEqual({ team: 'storage', tier: 'hot' });
       await withMeta.deleteBucketTagging(alice, b);
-      expect(await code(withMeta.getBucketTagging(alice, b))).toBe('NoSuchTagSet');
+      expect(await errorCode(withMeta.getBucketTagging(alice, b))).toBe('NoSuchTagSet');
     });
 
     it('hands GET bodies on as the upstream response stream (nothing buffered)', async () => {
@@ -224,16 +220,16 @@ function proxySuite(up: Upstream): void {
     });
 
     it('answers NoSuchBucket for a HEAD of a key in a missing bucket (a bare 404 disambiguated)', async () => {
-      expect(await code(withMeta.headObject(alice, { bucket: n('no-such-bucket-here'), key: 'k' }))).toBe(
-        'NoSuchBucket',
-      );
+      expect(
+        await errorCode(withMeta.headObject(alice, { bucket: n('no-such-bucket-here'), key: 'k' })),
+      ).toBe('NoSuchBucket');
     });
 
     it('checks an empty upload before sending it: a wrong checksum stores nothing', async () => {
       const empty = () => Readable.from([]);
       const wrong = { algorithm: 'CRC32' as const, expected: () => 'AQIDBA==' }; // CRC32 of nothing is AAAAAA==
       expect(
-        await code(
+        await errorCode(
           withMeta.putObject(alice, {
             bucket: n('stream-get'),
             key: 'empty',
@@ -243,7 +239,7 @@ function proxySuite(up: Upstream): void {
           }),
         ),
       ).toBe('BadDigest');
-      expect(await code(withMeta.headObject(alice, { bucket: n('stream-get'), key: 'empty' }))).toBe(
+      expect(await errorCode(withMeta.headObject(alice, { bucket: n('stream-get'), key: 'empty' }))).toBe(
         'NoSuchKey',
       );
       const ok = await withMeta.putObject(alice, {
@@ -275,21 +271,23 @@ function proxySuite(up: Upstream): void {
       // The upstream would see one account re-creating its own bucket (200 in us-east-1); with no
       // owner recorded anywhere the bucket is nobody's, so a second create is refused.
       expect(
-        await code(noMeta.createBucket(bob, { bucket: n('plain-one'), owner: 'bob', acl: acl('bob') })),
+        await errorCode(noMeta.createBucket(bob, { bucket: n('plain-one'), owner: 'bob', acl: acl('bob') })),
       ).toBe('BucketAlreadyExists');
-      expect(await code(noMeta.getBucketAcl(bob, n('plain-one')))).toBe('NotImplemented');
+      expect(await errorCode(noMeta.getBucketAcl(bob, n('plain-one')))).toBe('NotImplemented');
       expect((await noMeta.listBuckets(bob, { owner: 'bob' })).buckets.map((b) => b.name)).toContain(
         n('plain-one'),
       );
     });
 
     it('refuses gateway-side configuration it has nowhere to keep', async () => {
-      expect(await code(noMeta.putBucketPolicy(alice, n('plain-one'), '{}'))).toBe('NotImplemented');
-      expect(await code(noMeta.putBucketCors(alice, n('plain-one'), '<CORSConfiguration/>'))).toBe(
+      expect(await errorCode(noMeta.putBucketPolicy(alice, n('plain-one'), '{}'))).toBe('NotImplemented');
+      expect(await errorCode(noMeta.putBucketCors(alice, n('plain-one'), '<CORSConfiguration/>'))).toBe(
         'NotImplemented',
       );
-      expect(await code(noMeta.putBucketAcl(alice, n('plain-one'), acl('alice')))).toBe('NotImplemented');
-      expect(await code(noMeta.getBucketPolicy(alice, n('plain-one')))).toBe('NoSuchBucketPolicy');
+      expect(await errorCode(noMeta.putBucketAcl(alice, n('plain-one'), acl('alice')))).toBe(
+        'NotImplemented',
+      );
+      expect(await errorCode(noMeta.getBucketPolicy(alice, n('plain-one')))).toBe('NoSuchBucketPolicy');
     });
   });
 }

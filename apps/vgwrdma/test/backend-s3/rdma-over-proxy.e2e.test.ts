@@ -5,39 +5,17 @@
 // and come back from it. Needs the built dist/ of the workspace packages and the shims (npm test builds).
 // (Moved here from backend-s3's tests: it starts the app as the upstream.)
 
-import { execFile } from 'node:child_process';
 import { randomFillSync } from 'node:crypto';
 import { CreateBucketCommand, GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { Session } from '@vgwrdma/cuobjclient';
-import { distFile, type GatewayChild, startGatewayChild } from '@vgwrdma/test-kit';
+import { type GatewayChild, startGatewayChild } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectRdmaRoundTrip } from '../helpers/cuobjtest-run.js';
 import { createMetaBucket, type UpstreamGateway } from './upstream-gateway.js';
 import { suiteTitle, UPSTREAM_START_TIMEOUT_MS, UPSTREAMS, type Upstream } from './upstreams.js';
 
-const CUOBJTEST = distFile('cuobjtest', 'main.js');
 const GW = { access: 'rdma-proxy-access', secret: 'rdma-proxy-secret' };
 const MiB = 1 << 20;
-
-/** Runs the built cuobjtest CLI to its exit; stdout parsed as its --json document. */
-function cuobjtest(args: readonly string[]): Promise<{ code: number; json: unknown; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [CUOBJTEST, ...args],
-      { env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, maxBuffer: 16 * MiB },
-      (error, stdout, stderr) => {
-        let json: unknown;
-        try {
-          json = JSON.parse(stdout);
-        } catch {
-          json = undefined;
-        }
-        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
-        resolve({ code, json, stderr });
-      },
-    );
-  });
-}
 
 /** The proxy: the RDMA plugin over S3Backend (upstream: the posix gateway), 2 x 8 MiB buffers. */
 function startProxy(upstream: UpstreamGateway, metaBucket: string): Promise<GatewayChild> {
@@ -113,25 +91,13 @@ function rdmaSuite(up: Upstream): void {
   }
 
   it('passes a cuobjtest round trip (RDMA PUT and GET, verified) through the proxy', async () => {
-    const run = await cuobjtest([
-      '-endpoint',
+    await expectRdmaRoundTrip(
       endpoint,
-      '-access',
-      GW.access,
-      '-secret',
-      GW.secret,
-      '-bucket',
-      `cuobjtest-proxy-${tag}`,
-      '-key',
-      'roundtrip',
-      '-size',
+      GW,
+      { bucket: `cuobjtest-proxy-${tag}`, key: 'roundtrip' },
       '2MiB',
-      '-n',
-      '2',
-      '--json',
-    ]);
-    expect(run.code, run.stderr).toBe(0);
-    expect(run.json).toMatchObject({ mode: 'rdma', sizeBytes: 2 * MiB, iterations: 2, verified: true });
+      2 * MiB,
+    );
     // The object cuobjtest wrote went through the proxy into the upstream.
     expect((await stored(`cuobjtest-proxy-${tag}`, 'roundtrip')).length).toBe(2 * MiB);
   });

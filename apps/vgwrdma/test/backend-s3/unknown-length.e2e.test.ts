@@ -8,7 +8,6 @@ import { createHash, randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import { crc32 } from 'node:zlib';
 import {
-  CreateBucketCommand,
   GetObjectCommand,
   GetObjectTaggingCommand,
   HeadObjectCommand,
@@ -16,27 +15,17 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
-import {
-  type AppProcess,
-  makeTempDir,
-  ROOT_CREDENTIALS,
-  removeDir,
-  s3Client,
-  signHeaders,
-} from '@vgwrdma/test-kit';
+import { type AppProcess, makeTempDir, ROOT_CREDENTIALS, removeDir, signHeaders } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AWS_BIN, type AwsRunner, awsCli } from '../helpers/aws-cli.js';
-import {
-  createMetaBucket,
-  startProxyGateway,
-  startUpstreamGateway,
-  type UpstreamGateway,
-} from './upstream-gateway.js';
+import { type ProxyScene, startProxyScene } from './proxy-scene.js';
+import type { UpstreamGateway } from './upstream-gateway.js';
 
 const MiB = 1024 ** 2;
 const PART = 5 * MiB;
 const BUCKET = `ul-${randomBytes(4).toString('hex')}`;
 
+let scene: ProxyScene | undefined;
 let up: UpstreamGateway;
 let proxy: AppProcess;
 let client: S3Client;
@@ -137,25 +126,17 @@ async function chunkedPut(
 }
 
 beforeAll(async () => {
-  up = await startUpstreamGateway();
-  const meta = await createMetaBucket(up, 'ul-meta');
-  proxy = await startProxyGateway(up, [
-    '--meta-bucket',
-    meta,
-    '--upload-part-size',
-    '5MiB',
-    '--spool-memory',
-    '256KiB',
-  ]);
-  client = s3Client(proxy.url, ROOT_CREDENTIALS);
-  await client.send(new CreateBucketCommand({ Bucket: BUCKET }));
+  scene = await startProxyScene({
+    metaPrefix: 'ul-meta',
+    s3Args: ['--upload-part-size', '5MiB', '--spool-memory', '256KiB'],
+    buckets: [BUCKET],
+  });
+  ({ up, proxy, client } = scene);
   workDir = await makeTempDir('unknown-length-');
 }, 60_000);
 
 afterAll(async () => {
-  client?.destroy();
-  await proxy?.stop();
-  await up?.stop();
+  await scene?.stop();
   if (workDir) await removeDir(workDir);
 });
 

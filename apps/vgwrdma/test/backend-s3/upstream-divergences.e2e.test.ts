@@ -9,7 +9,6 @@ import {
   CompleteMultipartUploadCommand,
   CopyObjectCommand,
   type CopyObjectCommandInput,
-  CreateBucketCommand,
   CreateMultipartUploadCommand,
   DeleteBucketOwnershipControlsCommand,
   GetBucketOwnershipControlsCommand,
@@ -24,22 +23,15 @@ import {
   UploadPartCommand,
   UploadPartCopyCommand,
 } from '@aws-sdk/client-s3';
-import { type AppProcess, ROOT_CREDENTIALS, s3Client } from '@vgwrdma/test-kit';
 import { expectS3Error } from '@vgwrdma/test-kit/scene';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createMetaBucket,
-  startProxyGateway,
-  startUpstreamGateway,
-  type UpstreamGateway,
-} from './upstream-gateway.js';
+import { type ProxyScene, startProxyScene } from './proxy-scene.js';
 
 const MiB = 1024 ** 2;
 const BUCKET = `div-${randomBytes(4).toString('hex')}`;
 const VERSIONED = `${BUCKET}-v`;
 
-let up: UpstreamGateway;
-let proxy: AppProcess;
+let scene: ProxyScene | undefined;
 let client: S3Client;
 
 const md5Hex = (b: Uint8Array | string) => createHash('md5').update(b).digest('hex');
@@ -75,22 +67,14 @@ async function multipartObject(key: string, tagging?: string): Promise<{ etag: s
 }
 
 beforeAll(async () => {
-  up = await startUpstreamGateway({ versioning: true });
-  const meta = await createMetaBucket(up, 'div-meta');
-  proxy = await startProxyGateway(up, ['--meta-bucket', meta]);
-  client = s3Client(proxy.url, ROOT_CREDENTIALS);
-  await client.send(new CreateBucketCommand({ Bucket: BUCKET }));
-  await client.send(new CreateBucketCommand({ Bucket: VERSIONED }));
+  scene = await startProxyScene({ versioning: true, metaPrefix: 'div-meta', buckets: [BUCKET, VERSIONED] });
+  client = scene.client;
   await client.send(
     new PutBucketVersioningCommand({ Bucket: VERSIONED, VersioningConfiguration: { Status: 'Enabled' } }),
   );
 }, 60_000);
 
-afterAll(async () => {
-  client?.destroy();
-  await proxy?.stop();
-  await up?.stop();
-});
+afterAll(() => scene?.stop());
 
 describe('vgwrdma s3: answers as S3 where upstreams differ', () => {
   it('object lock on a bucket created without it: 409 InvalidBucketState', async () => {

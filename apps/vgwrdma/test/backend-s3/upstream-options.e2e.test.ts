@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { getChecksum, type RequestContext } from '@vgwrdma/backend-contract';
 import { S3Backend } from '@vgwrdma/backend-s3';
+import { errorCode } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startUpstreamGateway, type UpstreamGateway } from './upstream-gateway.js';
 
@@ -51,15 +52,6 @@ async function selfSigned(dir: string): Promise<{ key: Buffer; cert: Buffer }> {
     { stdio: 'ignore' },
   );
   return { key: await readFile(key), cert: await readFile(cert) };
-}
-
-async function code(p: Promise<unknown>): Promise<string | undefined> {
-  try {
-    await p;
-    return undefined;
-  } catch (err) {
-    return (err as { code?: string }).code;
-  }
 }
 
 /** Relays every https request to the upstream gateway unchanged (Host kept: SigV4 signs it). */
@@ -144,8 +136,8 @@ describe.skipIf(process.env.BACKEND_S3_TEST_ENDPOINT !== undefined)('upstream op
   it('sends unsigned requests with anonymous credentials (this upstream refuses them)', async () => {
     const anonymous = backend({ sslSkipVerify: true, anonymous: true });
     try {
-      expect(await code(anonymous.listBuckets(ctx, {}))).toBe('AccessDenied');
-      expect(await code(anonymous.headBucket(ctx, 'over-tls'))).toBe('AccessDenied');
+      expect(await errorCode(anonymous.listBuckets(ctx, {}))).toBe('AccessDenied');
+      expect(await errorCode(anonymous.headBucket(ctx, 'over-tls'))).toBe('AccessDenied');
     } finally {
       await anonymous.shutdown();
     }
@@ -181,8 +173,10 @@ describe.skipIf(process.env.BACKEND_S3_TEST_ENDPOINT !== undefined)('upstream op
       expect((await put(crc)).checksums.CRC32).toBe(crc);
       const head = await plain.headObject(ctx, { bucket: 'no-checksums', key: 'good', checksumMode: true });
       expect(head.checksums?.CRC32).toBeUndefined(); // the upstream never saw one
-      expect(await code(put('AAAAAA=='))).toBe('BadDigest');
-      expect(await code(plain.headObject(ctx, { bucket: 'no-checksums', key: 'bad' }))).toBe('NoSuchKey');
+      expect(await errorCode(put('AAAAAA=='))).toBe('BadDigest');
+      expect(await errorCode(plain.headObject(ctx, { bucket: 'no-checksums', key: 'bad' }))).toBe(
+        'NoSuchKey',
+      );
     } finally {
       await plain.shutdown();
     }

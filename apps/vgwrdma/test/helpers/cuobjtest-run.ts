@@ -1,8 +1,9 @@
 // The built cuobjtest bin with the given arguments only (its environment is PATH and nothing
 // else, so no AWS_* variable of the test run reaches it): the exit code and both outputs, a
-// failing run included.
+// failing run included; and the verified RDMA round trip the backend suites run with it.
 import { execFile } from 'node:child_process';
-import { distFile } from '@vgwrdma/test-kit';
+import { type Credentials, distFile } from '@vgwrdma/test-kit';
+import { expect } from 'vitest';
 
 const CUOBJTEST = distFile('cuobjtest', 'main.js');
 
@@ -23,5 +24,43 @@ export function runCuobjtest(args: readonly string[]): Promise<CuobjtestRun> {
         done({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stdout, stderr });
       },
     );
+  });
+}
+
+/**
+ * `cuobjtest` moving `n` objects of `size` (its -size spelling, `bytes` long) to s3://bucket/key
+ * and back by RDMA: it must exit 0 and report an RDMA run of that size, verified.
+ */
+export async function expectRdmaRoundTrip(
+  endpoint: string,
+  credentials: Credentials,
+  object: { bucket: string; key: string },
+  size: string,
+  bytes: number,
+  n = 2,
+): Promise<void> {
+  const run = await runCuobjtest([
+    '-endpoint',
+    endpoint,
+    '-access',
+    credentials.access,
+    '-secret',
+    credentials.secret,
+    '-bucket',
+    object.bucket,
+    '-key',
+    object.key,
+    '-size',
+    size,
+    '-n',
+    String(n),
+    '--json',
+  ]);
+  expect(run.code, run.stderr).toBe(0);
+  expect(JSON.parse(run.stdout)).toMatchObject({
+    mode: 'rdma',
+    sizeBytes: bytes,
+    iterations: n,
+    verified: true,
   });
 }
