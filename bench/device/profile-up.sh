@@ -1,9 +1,11 @@
 #!/bin/sh
 # Where a managed upload's time goes (issue 31), on the device machine, from the bundle that
 # bench/device/bundle.mjs packs into .carry/benchdev: the primitives alone (MD5 per core, page-cache
-# write per thread, in-memory copy), then one managed transfer of PROFILE_SIZE (4GiB) from host
-# memory while every thread of every node process is sampled (utime+stime per thread, every 0.5 s,
-# from /proc). Results in $OUT: primitives.txt, threads.tsv, managed-log.txt.
+# write per thread, in-memory copy), then managed transfers of PROFILE_SIZE (4GiB) from
+# PROFILE_MEMORY (host; or cuda), PROFILE_ROUNDS (2) rounds, while every thread of every node
+# process is sampled (utime+stime and the system call it is in, every 0.2 s, from /proc).
+# Results in $OUT: primitives.txt, threads.tsv (python3 bench/device/thread-cpu.py sums it),
+# managed-log.txt.
 #   sh .carry/benchdev/profile-up.sh
 set -u
 B=$(cd "$(dirname "$0")" && pwd)
@@ -43,10 +45,10 @@ sample() {
     t=$(date +%s.%N)
     for p in $(pgrep -f vgw-node); do
       for s in /proc/$p/task/*/stat; do
-        [ -r "$s" ] && echo "$t $p $(cut -d' ' -f1,2,14,15 "$s" 2>/dev/null)"
+        [ -r "$s" ] && echo "$t $p $(cut -d' ' -f1,2,14,15 "$s" 2>/dev/null) $(cut -d' ' -f1 "${s%stat}syscall" 2>/dev/null)"
       done
     done
-    sleep 0.5
+    sleep 0.2
   done
 }
 sample >"$OUT/threads.tsv" &

@@ -1,7 +1,7 @@
 // The typed libc calls of src/sys, on real files in a temp directory: each is declared once (a
 // second ask answers the same functions: koffi would refuse a struct name registered twice) and
 // does what its C call does, errno included.
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -10,6 +10,8 @@ import {
   copyFileRangeCall,
   inlineReadCalls,
   lastErrno,
+  preallocateCall,
+  punchHoleCall,
   RENAME_EXCHANGE,
   renameat2Call,
   statxCall,
@@ -30,6 +32,30 @@ describe.runIf(process.platform === 'linux')('libc calls', () => {
     expect(xattrCalls()).toBe(xattrCalls());
     expect(copyFileRangeCall()).toBe(copyFileRangeCall());
     expect(renameat2Call()).toBe(renameat2Call());
+    expect(preallocateCall()).toBe(preallocateCall());
+    expect(punchHoleCall()).toBe(punchHoleCall());
+  });
+
+  it('fallocate preallocates a region past the end (the file grows to it) and punches it out again', async () => {
+    const p = file('f', 'head');
+    const fd = openSync(p, 'r+');
+    try {
+      const before = statSync(p).blocks;
+      const rc = await preallocateCall()(fd, 1 << 20, 4 << 20);
+      if (rc !== 0) return; // this file system has no fallocate: the backend then writes as before
+      const reserved = statSync(p);
+      expect(reserved.size).toBe(5 << 20);
+      expect((reserved.blocks - before) * 512).toBeGreaterThanOrEqual(4 << 20);
+      expect(await punchHoleCall()(fd, 1 << 20, 4 << 20)).toBe(0);
+      const punched = statSync(p);
+      expect(punched.size).toBe(5 << 20);
+      expect(punched.blocks).toBe(before);
+      const body = readFileSync(p);
+      expect(body.subarray(0, 4).toString()).toBe('head');
+      expect(body.subarray(4).every((b) => b === 0)).toBe(true);
+    } finally {
+      closeSync(fd);
+    }
   });
 
   it('statx fills struct statx (size at 0x28) and reports ENOENT through errno', () => {

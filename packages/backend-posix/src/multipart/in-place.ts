@@ -15,7 +15,9 @@
 // and its slot is new: a second upload of n (a retry after a finished one, a race, another size),
 // UploadPartCopy and a body of unknown length go to a part file as before, so a region of the
 // assembly file is written by one upload only and a finished part's bytes are never overwritten
-// (Complete may name the ETag of any finished upload of a number). A failed in-place write removes
+// (Complete may name the ETag of any finished upload of a number). A claimed slot's region is
+// preallocated (fallocate; the file grows to the region's end) so concurrent parts do not serialize on block allocation
+// under the file's lock. A failed in-place write removes
 // its slot (a retry may take it again) and punches its region out (fallocate), so its partial
 // bytes neither are referenced nor keep their space. A process
 // killed mid-part leaves its slot unfinished: the retry goes to a part file, Complete copies.
@@ -25,7 +27,7 @@
 import { ftruncate as ftruncateCb, futimes as futimesCb } from 'node:fs';
 import { readdir, readlink, stat, symlink, unlink, utimes } from 'node:fs/promises';
 import { promisify } from 'node:util';
-import { punchHoleCall } from '@vgwrdma/native';
+import { preallocateCall, punchHoleCall } from '@vgwrdma/native';
 import type { PosixEnv } from '../env.js';
 import { isErrno } from '../fs/errors.js';
 import { FdFile } from '../fs/fd-file.js';
@@ -128,6 +130,13 @@ export async function claimSlot(
     await unlink(slotPath).catch(() => undefined);
     throw err;
   }
+  // The region's blocks reserved before its bytes come (best effort: a filesystem without
+  // fallocate, or a full one, writes as before, and a full one fails the write as before). A
+  // buffered write holds the file's lock while it allocates, so without this the parts writing
+  // the assembly at once wait on each other's allocations (docs/performance.md).
+  await Promise.resolve()
+    .then(() => preallocateCall()(file.fd, at, size))
+    .catch(() => -1);
   return {
     rel,
     at,
