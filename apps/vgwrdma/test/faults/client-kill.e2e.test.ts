@@ -17,6 +17,7 @@ import {
   startFaultScene,
 } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ONE_BUFFER_NO_WAIT } from '../helpers/fault-flags.js';
 import { startKillProxy } from '../helpers/kill-proxy.js';
 import { fillContent } from '../helpers/object-content.js';
 import { fdTargets, openFilesUnder, serverFds, settledFds } from '../helpers/proc-stats.js';
@@ -40,16 +41,7 @@ describe('client process killed mid RDMA transfer (one buffer, one channel, no w
       bucket: Bucket,
       objects: { big: Buffer.alloc(SIZE, 7) },
       sdk: RDMA_SDK_OPTIONS,
-      args: [
-        '--pool-buf-size',
-        '8MiB',
-        '--pool-buf-count',
-        '1',
-        '--rdma-num-dcis',
-        '1',
-        '--rdma-pool-wait-ms',
-        '0',
-      ],
+      args: ONE_BUFFER_NO_WAIT,
     });
     ({ gw, sdk } = scene);
     client = new HostClient();

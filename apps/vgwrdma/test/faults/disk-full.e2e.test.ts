@@ -7,7 +7,6 @@ import { join } from 'node:path';
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
-  CreateBucketCommand,
   CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
@@ -16,13 +15,7 @@ import {
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { HostClient } from '@vgwrdma/rdma-ffi';
-import {
-  type GatewayProcess,
-  killAllChildren,
-  ROOT_CREDENTIALS,
-  s3Client,
-  startRdmaGateway,
-} from '@vgwrdma/test-kit';
+import { type FaultScene, startFaultScene } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { content } from '../helpers/object-content.js';
 import { RDMA_SDK_OPTIONS, rdmaHeaders, type S3Client, sendError, sendWithToken } from '../helpers/rdma.js';
@@ -35,25 +28,27 @@ if (skip) console.log(`disk-full tests skipped: ${skip}`);
 
 describe.skipIf(skip !== undefined)('disk full (24 MiB tmpfs root)', () => {
   let fs: Tmpfs;
-  let gw: GatewayProcess;
+  let scene: FaultScene;
   let sdk: S3Client;
   let client: HostClient;
   let freeAtStart: number;
 
   beforeAll(async () => {
     fs = await mountTmpfs(24 * MiB);
-    gw = await startRdmaGateway({ root: fs.dir, args: ['--pool-buf-size', '4MiB', '--pool-buf-count', '2'] });
-    sdk = s3Client(gw.url, ROOT_CREDENTIALS, RDMA_SDK_OPTIONS);
+    scene = await startFaultScene({
+      root: fs.dir, // the tmpfs stays the test's: unmounted below
+      args: ['--pool-buf-size', '4MiB', '--pool-buf-count', '2'],
+      bucket: Bucket,
+      objects: { keep: content('keep', 4096) },
+      sdk: RDMA_SDK_OPTIONS,
+    });
+    ({ sdk } = scene);
     client = new HostClient();
-    await sdk.send(new CreateBucketCommand({ Bucket }));
-    await sdk.send(new PutObjectCommand({ Bucket, Key: 'keep', Body: content('keep', 4096) }));
     freeAtStart = fs.free();
   });
   afterAll(async () => {
-    sdk?.destroy();
     client?.close();
-    await gw?.stop();
-    killAllChildren();
+    await scene?.close();
     await fs?.unmount();
   });
 

@@ -7,6 +7,7 @@
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { type FaultScene, type GatewayProcess, startFaultScene } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ONE_BUFFER_NO_WAIT } from '../helpers/fault-flags.js';
 import { md5Hex } from '../helpers/files.js';
 import { type ClientLink, createClientLink, netnsSkipReason } from '../helpers/netns.js';
 import { content } from '../helpers/object-content.js';
@@ -47,14 +48,7 @@ describe.skipIf(skip !== undefined)('softnic agent in another network namespace,
         // The agents live in the client namespace; the HTTP requests come over loopback.
         '--rdma-allow-agents',
         link.clientIp,
-        '--pool-buf-size',
-        '8MiB',
-        '--pool-buf-count',
-        '1',
-        '--rdma-num-dcis',
-        '1',
-        '--rdma-pool-wait-ms',
-        '0',
+        ...ONE_BUFFER_NO_WAIT,
       ],
     });
     ({ gw, sdk } = scene);

@@ -5,15 +5,13 @@
 // requires the RSS to stay flat after warm-up (LOAD_ASSERT_FLAT). Before the clock starts all
 // clients PUT and GET a full region at once, so every pool buffer is resident (primeClient).
 import { writeFileSync } from 'node:fs';
-import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { HostClient } from '@vgwrdma/rdma-ffi';
 import {
+  type FaultScene,
   type GatewayProcess,
-  killAllChildren,
   ROOT_CREDENTIALS,
-  removeDir,
   s3Client,
-  startRdmaGateway,
+  startFaultScene,
 } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emptyCounts, LOAD_REGION, primeClient, runLoadClient } from '../helpers/load-client.js';
@@ -29,24 +27,22 @@ const FLAT_MIB = 64;
 const Bucket = 'load';
 
 describe(`load: ${CLIENTS} clients for ${SECONDS} s, mixed HTTP and RDMA`, () => {
+  let scene: FaultScene;
   let gw: GatewayProcess;
   let client: HostClient;
 
   beforeAll(async () => {
-    gw = await startRdmaGateway({
+    scene = await startFaultScene({
+      bucket: Bucket,
       // Buffers enough for the clients to queue rather than be declined.
       args: ['--pool-buf-size', '16MiB', '--pool-buf-count', '16', '--rdma-pool-wait-ms', '60000'],
     });
+    ({ gw } = scene);
     client = new HostClient();
-    const sdk = s3Client(gw.url, ROOT_CREDENTIALS);
-    await sdk.send(new CreateBucketCommand({ Bucket }));
-    sdk.destroy();
   });
   afterAll(async () => {
     client?.close();
-    await gw?.stop();
-    if (gw) await removeDir(gw.root);
-    killAllChildren();
+    await scene?.close();
   });
 
   it(

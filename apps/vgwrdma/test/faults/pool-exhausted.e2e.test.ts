@@ -22,6 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { md5Hex } from '../helpers/files.js';
 import { content, fillContent } from '../helpers/object-content.js';
 import { md5Of, RDMA_SDK_OPTIONS, type S3Client, sendError, sendWithToken } from '../helpers/rdma.js';
+import { putRegion } from '../helpers/rdma-put.js';
 import { type RdmaStats, rdmaStats } from '../helpers/rdma-stats.js';
 import { startSlowProxy } from '../helpers/slow-proxy.js';
 
@@ -171,18 +172,7 @@ describe('pool exhausted under load', () => {
     sdk = s3Client(gw.url, ROOT_CREDENTIALS, RDMA_SDK_OPTIONS);
     const regions = Array.from({ length: BURST }, () => client.allocate(SIZE));
     try {
-      const puts = regions.map(async (r, i) => {
-        const Key = `queued-${i}`;
-        fillContent(Key, r.bytes);
-        const put = await sendWithToken<{ ETag?: string }>(
-          sdk,
-          new PutObjectCommand({ Bucket, Key, Body: new Uint8Array(0) }),
-          r.token(0, SIZE, 'put'),
-        );
-        expect(put.headers['x-amz-rdma-reply']).toBe('200');
-        expect(put.output.ETag).toBe(`"${md5Hex(r.bytes)}"`);
-      });
-      await Promise.all(puts);
+      await Promise.all(regions.map((r, i) => putRegion(sdk, Bucket, `queued-${i}`, r, SIZE)));
     } finally {
       for (const r of regions) r.close();
     }

@@ -17,9 +17,9 @@ import {
   startFaultScene,
 } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { md5Hex } from '../helpers/files.js';
 import { fillContent } from '../helpers/object-content.js';
 import { RDMA_SDK_OPTIONS, type S3Client, sendError, sendWithToken } from '../helpers/rdma.js';
+import { putRegion } from '../helpers/rdma-put.js';
 import { type SlowProxy, startSlowProxy } from '../helpers/slow-proxy.js';
 
 const KiB = 1024;
@@ -98,14 +98,7 @@ describe('slow agent vs --rdma-transfer-timeout and --rdma-max-per-agent', () =>
   async function honestPut(Key: string, client = honest): Promise<void> {
     const region = client.allocate(SIZE);
     try {
-      fillContent(Key, region.bytes);
-      const put = await sendWithToken<{ ETag?: string }>(
-        sdk,
-        new PutObjectCommand({ Bucket, Key, Body: new Uint8Array(0) }),
-        region.token(0, SIZE, 'put'),
-      );
-      expect(put.headers['x-amz-rdma-reply']).toBe('200');
-      expect(put.output.ETag).toBe(`"${md5Hex(region.bytes)}"`);
+      await putRegion(sdk, Bucket, Key, region, SIZE);
     } finally {
       region.close();
     }
