@@ -14,7 +14,8 @@ import {
   startFaultScene,
 } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emptyCounts, LOAD_REGION, primeClient, runLoadClient } from '../helpers/load-client.js';
+import { emptyCounts, LOAD_REGION, primeClient } from '../helpers/load-client.js';
+import { loadRound, releaseClients } from '../helpers/load-round.js';
 import { RDMA_SDK_OPTIONS } from '../helpers/rdma.js';
 import { sampleRss } from '../helpers/rss-curve.js';
 
@@ -64,21 +65,9 @@ describe(`load: ${CLIENTS} clients for ${SECONDS} s, mixed HTTP and RDMA`, () =>
       const started = Date.now();
       const deadline = started + SECONDS * 1000;
       try {
-        await Promise.all(
-          regions.map((region, id) =>
-            runLoadClient({
-              id,
-              sdk: sdkOf(id),
-              bucket: Bucket,
-              region,
-              deadline,
-              counts,
-            }),
-          ),
-        );
+        await loadRound({ regions, sdks, bucket: Bucket, counts }, deadline);
       } finally {
-        for (const s of sdks) s.destroy();
-        for (const r of regions) r.close();
+        releaseClients({ regions, sdks });
       }
       const elapsed = (Date.now() - started) / 1000;
       const curve = rss.stop();

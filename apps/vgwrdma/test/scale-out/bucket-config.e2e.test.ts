@@ -5,7 +5,6 @@
 // old state (their caches primed), then in the new one no later than TTL + a margin for the
 // request itself.
 import {
-  CreateBucketCommand,
   DeleteBucketCorsCommand,
   DeleteBucketPolicyCommand,
   PutBucketAclCommand,
@@ -13,10 +12,10 @@ import {
   PutBucketPolicyCommand,
   PutObjectCommand,
 } from '@aws-sdk/client-s3';
-import { cephRgwUnavailable, haproxyUnavailable, killAllChildren } from '@vgwrdma/test-kit';
+import { cephRgwUnavailable, haproxyUnavailable } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RDMA_SDK_OPTIONS, type S3Client } from '../helpers/rdma.js';
-import { gatewayClient, type ScaleOut, startScaleOut } from '../helpers/scale-out.js';
+import type { ScaleOut } from '../helpers/scale-out.js';
+import { type ScaleOutBucket, startScaleOutBucket } from '../helpers/scale-out-bucket.js';
 
 const TTL_MS = 1000;
 /**
@@ -30,26 +29,20 @@ const skip = cephRgwUnavailable() ?? haproxyUnavailable();
 if (skip) console.log(`scale-out tests skipped: ${skip}`);
 
 describe.skipIf(skip !== undefined)('three gateways, one meta bucket: bucket configuration', () => {
+  let so: ScaleOutBucket;
   let scene: ScaleOut;
-  let sdks: S3Client[];
   let Bucket: string;
 
   beforeAll(async () => {
-    scene = await startScaleOut({ args: ['--bucket-cache-ttl', String(TTL_MS / 1000)] });
-    // No flexible checksums (aws-chunked bodies with trailers): bodies of unknown length through
-    // the s3 proxy are lane i21-proxy's subject, not this file's.
-    sdks = scene.gateways.map((g) => gatewayClient(g.url, RDMA_SDK_OPTIONS));
-    Bucket = scene.bucketName('config');
-    await sdk(0).send(new CreateBucketCommand({ Bucket }));
+    // The gateways' clients have no flexible checksums (aws-chunked bodies with trailers): bodies
+    // of unknown length through the s3 proxy are lane i21-proxy's subject, not this file's.
+    so = await startScaleOutBucket('config', { args: ['--bucket-cache-ttl', String(TTL_MS / 1000)] });
+    ({ scene, Bucket } = so);
     await sdk(0).send(new PutObjectCommand({ Bucket, Key: 'doc', Body: 'public once allowed' }));
   }, 240_000);
-  afterAll(async () => {
-    for (const s of sdks ?? []) s.destroy();
-    await scene?.stop();
-    killAllChildren();
-  });
+  afterAll(() => so?.stop());
 
-  const sdk = (i: number) => sdks[i] as S3Client;
+  const sdk = (i: number) => so.sdk(i);
   const url = (i: number, path: string) => `${scene.gateways[i]?.url}/${Bucket}${path}`;
   const anonymousGet = async (i: number) => (await fetch(url(i, '/doc'))).status;
   const anonymousList = async (i: number) => (await fetch(url(i, '/'))).status;

@@ -4,7 +4,6 @@
 // gets a part by RDMA through B and one by HTTP through C, is completed through A and is whole.
 import {
   CompleteMultipartUploadCommand,
-  CreateBucketCommand,
   CreateMultipartUploadCommand,
   GetObjectCommand,
   HeadObjectCommand,
@@ -14,34 +13,29 @@ import {
 } from '@aws-sdk/client-s3';
 import { Session } from '@vgwrdma/cuobjclient';
 import { HostClient } from '@vgwrdma/rdma-ffi';
-import { cephRgwUnavailable, haproxyUnavailable, killAllChildren, settle } from '@vgwrdma/test-kit';
+import { cephRgwUnavailable, haproxyUnavailable, settle } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { content } from '../helpers/object-content.js';
-import { RDMA_SDK_OPTIONS, type S3Client, sendWithToken } from '../helpers/rdma.js';
-import { gatewayClient, rdmaStats, type ScaleOut, startScaleOut } from '../helpers/scale-out.js';
+import { sendWithToken } from '../helpers/rdma.js';
+import { rdmaStats, type ScaleOut } from '../helpers/scale-out.js';
+import { type ScaleOutBucket, startScaleOutBucket } from '../helpers/scale-out-bucket.js';
 
 const MiB = 1024 * 1024;
 const skip = cephRgwUnavailable() ?? haproxyUnavailable();
 if (skip) console.log(`scale-out tests skipped: ${skip}`);
 
 describe.skipIf(skip !== undefined)('three gateways, one RGW: cross-gateway reads and multipart', () => {
+  let so: ScaleOutBucket;
   let scene: ScaleOut;
-  let sdks: S3Client[];
   let Bucket: string;
 
   beforeAll(async () => {
-    scene = await startScaleOut();
-    sdks = scene.gateways.map((g) => gatewayClient(g.url, RDMA_SDK_OPTIONS));
-    Bucket = scene.bucketName('cross');
-    await sdks[0]?.send(new CreateBucketCommand({ Bucket }));
+    so = await startScaleOutBucket('cross');
+    ({ scene, Bucket } = so);
   }, 240_000);
-  afterAll(async () => {
-    for (const s of sdks ?? []) s.destroy();
-    await scene?.stop();
-    killAllChildren();
-  });
+  afterAll(() => so?.stop());
 
-  const sdk = (i: number) => sdks[i] as S3Client;
+  const sdk = (i: number) => so.sdk(i);
   const upstreamBytes = async (Key: string) => {
     const got = await scene.upstream.send(new GetObjectCommand({ Bucket, Key }));
     return Buffer.from((await got.Body?.transformToByteArray()) ?? []);

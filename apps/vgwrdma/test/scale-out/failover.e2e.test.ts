@@ -5,18 +5,14 @@
 // answer the kill swallowed (the client never learnt its id: docs/deployment.md, "Failure
 // behaviour"), the surviving gateways' RDMA buffers and channels are all back, and the killed
 // gateway, restarted on its port, is taken back by haproxy and serves again.
-import {
-  CreateBucketCommand,
-  GetObjectCommand,
-  ListMultipartUploadsCommand,
-  ListObjectsV2Command,
-} from '@aws-sdk/client-s3';
-import { HostClient } from '@vgwrdma/rdma-ffi';
-import { cephRgwUnavailable, haproxyUnavailable, killAllChildren, settle } from '@vgwrdma/test-kit';
+import { GetObjectCommand, ListMultipartUploadsCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { cephRgwUnavailable, haproxyUnavailable, settle } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { releaseClients } from '../helpers/load-round.js';
 import { content, parseSpecKey } from '../helpers/object-content.js';
 import { RDMA_SDK_OPTIONS, type S3Client } from '../helpers/rdma.js';
-import { gatewayClient, rdmaStats, type ScaleOut, startScaleOut } from '../helpers/scale-out.js';
+import { gatewayClient, rdmaStats, type ScaleOut } from '../helpers/scale-out.js';
+import { type ScaleOutBucket, startScaleOutBucket } from '../helpers/scale-out-bucket.js';
 import { emptyTally, REGION_BYTES, runUploadClient, type UploadTally } from '../helpers/upload-client.js';
 
 const CLIENTS = Number(process.env.SCALE_OUT_CLIENTS ?? 6);
@@ -32,23 +28,15 @@ const idle = (s: Awaited<ReturnType<typeof rdmaStats>>) =>
 describe.skipIf(skip !== undefined)(
   `kill -9 of one of three gateways under ${CLIENTS} uploading clients`,
   () => {
+    let so: ScaleOutBucket;
     let scene: ScaleOut;
-    let host: HostClient;
     let Bucket: string;
 
     beforeAll(async () => {
-      scene = await startScaleOut({ poolBufCount: 4, args: ['--rdma-pool-wait-ms', '30000'] });
-      host = new HostClient();
-      Bucket = scene.bucketName('failover');
-      const sdk = gatewayClient(scene.lb.url);
-      await sdk.send(new CreateBucketCommand({ Bucket }));
-      sdk.destroy();
+      so = await startScaleOutBucket('failover', { poolBufCount: 4, args: ['--rdma-pool-wait-ms', '30000'] });
+      ({ scene, Bucket } = so);
     }, 240_000);
-    afterAll(async () => {
-      host?.close();
-      await scene?.stop();
-      killAllChildren();
-    });
+    afterAll(() => so?.stop());
 
     async function upstreamObjects(): Promise<{ Key: string; Size: number }[]> {
       const out: { Key: string; Size: number }[] = [];
@@ -63,7 +51,7 @@ describe.skipIf(skip !== undefined)(
 
     it('clients retrying through haproxy all succeed; RGW has whole objects only; survivors give back every buffer', async () => {
       const tallies: UploadTally[] = [];
-      const regions = Array.from({ length: CLIENTS }, () => host.allocate(REGION_BYTES));
+      const regions = Array.from({ length: CLIENTS }, () => so.host().allocate(REGION_BYTES));
       const sdks = regions.map(() => gatewayClient(scene.lb.url, RDMA_SDK_OPTIONS));
       const victim = scene.gateways[VICTIM];
       if (!victim) throw new Error('no victim');
@@ -94,8 +82,7 @@ describe.skipIf(skip !== undefined)(
           }),
         );
       } finally {
-        for (const s of sdks) s.destroy();
-        for (const r of regions) r.close();
+        releaseClients({ regions, sdks });
       }
       const failures = tallies.flatMap((t) => t.failures);
       const retries = tallies.reduce((a, t) => a + t.retries, 0);

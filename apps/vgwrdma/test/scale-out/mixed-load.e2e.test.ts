@@ -4,13 +4,13 @@
 // which spreads each request over the gateways round robin, so a client's read usually lands on
 // another gateway than its write. Every read is verified (load-client.ts): 0 errors, 0 corrupt
 // reads, every gateway served a share, and afterwards every gateway's RDMA buffers are back.
-import { CreateBucketCommand } from '@aws-sdk/client-s3';
-import { HostClient } from '@vgwrdma/rdma-ffi';
-import { cephRgwUnavailable, haproxyUnavailable, killAllChildren, settle } from '@vgwrdma/test-kit';
+import { cephRgwUnavailable, haproxyUnavailable, settle } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emptyCounts, LOAD_REGION, runLoadClient } from '../helpers/load-client.js';
-import { RDMA_SDK_OPTIONS, type S3Client } from '../helpers/rdma.js';
-import { gatewayClient, rdmaStats, type ScaleOut, startScaleOut } from '../helpers/scale-out.js';
+import { emptyCounts, LOAD_REGION } from '../helpers/load-client.js';
+import { loadRound, releaseClients } from '../helpers/load-round.js';
+import { RDMA_SDK_OPTIONS } from '../helpers/rdma.js';
+import { gatewayClient, rdmaStats, type ScaleOut } from '../helpers/scale-out.js';
+import { type ScaleOutBucket, startScaleOutBucket } from '../helpers/scale-out-bucket.js';
 
 const CLIENTS = Number(process.env.SCALE_OUT_LOAD_CLIENTS ?? 6);
 const SECONDS = Number(process.env.SCALE_OUT_LOAD_SECONDS ?? 6);
@@ -27,33 +27,22 @@ const idle = (s: Awaited<ReturnType<typeof rdmaStats>>) =>
   s.server.buffersInUse === 0 && s.server.channelsInUse === 0 && s.pool.inUse === 0 && s.pool.waiting === 0;
 
 describe.skipIf(skip !== undefined)(`mixed load: ${CLIENTS} clients across three gateways`, () => {
+  let so: ScaleOutBucket;
   let scene: ScaleOut;
-  let host: HostClient;
   let Bucket: string;
 
   beforeAll(async () => {
-    scene = await startScaleOut({
-      poolBufCount: POOL,
-      args: ['--rdma-pool-wait-ms', '60000'],
-    });
-    host = new HostClient();
-    Bucket = scene.bucketName('load');
-    const sdk = gatewayClient(scene.lb.url);
-    await sdk.send(new CreateBucketCommand({ Bucket }));
-    sdk.destroy();
+    so = await startScaleOutBucket('load', { poolBufCount: POOL, args: ['--rdma-pool-wait-ms', '60000'] });
+    ({ scene, Bucket } = so);
   }, 240_000);
-  afterAll(async () => {
-    host?.close();
-    await scene?.stop();
-    killAllChildren();
-  });
+  afterAll(() => so?.stop());
 
   it(
     'every read verified: 0 errors, 0 corrupt reads, every gateway answered a share',
     async () => {
       const before = await Promise.all(scene.gateways.map((g) => rdmaStats(g)));
       const counts = emptyCounts();
-      const regions = Array.from({ length: CLIENTS }, () => host.allocate(LOAD_REGION));
+      const regions = Array.from({ length: CLIENTS }, () => so.host().allocate(LOAD_REGION));
       const sdks = regions.map(() =>
         gatewayClient(scene.lb.url, { ...RDMA_SDK_OPTIONS, requestHandler: { connectionTimeout: 30_000 } }),
       );
@@ -65,23 +54,10 @@ describe.skipIf(skip !== undefined)(`mixed load: ${CLIENTS} clients across three
       try {
         while (rounds < MAX_ROUNDS && (rounds === 0 || reads() < MIN_READS || rdma() < MIN_RDMA)) {
           const deadline = Date.now() + SECONDS * 1000;
-          const base = rounds++ * CLIENTS;
-          await Promise.all(
-            regions.map((region, i) =>
-              runLoadClient({
-                id: base + i,
-                sdk: sdks[i] as S3Client,
-                bucket: Bucket,
-                region,
-                deadline,
-                counts,
-              }),
-            ),
-          );
+          await loadRound({ regions, sdks, bucket: Bucket, counts }, deadline, rounds++ * CLIENTS);
         }
       } finally {
-        for (const s of sdks) s.destroy();
-        for (const r of regions) r.close();
+        releaseClients({ regions, sdks });
       }
       // Settled: each gateway done with the last transfers (a moment earlier, one may still hold a buffer).
       const after = await Promise.all(
