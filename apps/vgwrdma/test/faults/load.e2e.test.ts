@@ -6,13 +6,7 @@
 // clients PUT and GET a full region at once, so every pool buffer is resident (primeClient).
 import { writeFileSync } from 'node:fs';
 import { HostClient } from '@vgwrdma/rdma-ffi';
-import {
-  type FaultScene,
-  type GatewayProcess,
-  ROOT_CREDENTIALS,
-  s3Client,
-  startFaultScene,
-} from '@vgwrdma/test-kit';
+import { ROOT_CREDENTIALS, s3Client, useFaultScene } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emptyCounts, LOAD_REGION, primeClient } from '../helpers/load-client.js';
 import { loadRound, releaseClients } from '../helpers/load-round.js';
@@ -28,23 +22,17 @@ const FLAT_MIB = 64;
 const Bucket = 'load';
 
 describe(`load: ${CLIENTS} clients for ${SECONDS} s, mixed HTTP and RDMA`, () => {
-  let scene: FaultScene;
-  let gw: GatewayProcess;
+  const scene = useFaultScene({
+    bucket: Bucket,
+    // Buffers enough for the clients to queue rather than be declined.
+    args: ['--pool-buf-size', '16MiB', '--pool-buf-count', '16', '--rdma-pool-wait-ms', '60000'],
+  });
   let client: HostClient;
 
-  beforeAll(async () => {
-    scene = await startFaultScene({
-      bucket: Bucket,
-      // Buffers enough for the clients to queue rather than be declined.
-      args: ['--pool-buf-size', '16MiB', '--pool-buf-count', '16', '--rdma-pool-wait-ms', '60000'],
-    });
-    ({ gw } = scene);
+  beforeAll(() => {
     client = new HostClient();
   });
-  afterAll(async () => {
-    client?.close();
-    await scene?.close();
-  });
+  afterAll(() => client?.close());
 
   it(
     'every read verified: 0 errors, 0 corrupt reads',
@@ -52,7 +40,7 @@ describe(`load: ${CLIENTS} clients for ${SECONDS} s, mixed HTTP and RDMA`, () =>
       const counts = emptyCounts();
       const regions = Array.from({ length: CLIENTS }, () => client.allocate(LOAD_REGION));
       const sdks = regions.map(() =>
-        s3Client(gw.url, ROOT_CREDENTIALS, {
+        s3Client(scene.gw.url, ROOT_CREDENTIALS, {
           ...RDMA_SDK_OPTIONS,
           requestHandler: { connectionTimeout: 30_000 },
         }),
@@ -61,7 +49,7 @@ describe(`load: ${CLIENTS} clients for ${SECONDS} s, mixed HTTP and RDMA`, () =>
       await Promise.all(
         regions.map((region, id) => primeClient({ id, sdk: sdkOf(id), bucket: Bucket, region })),
       );
-      const rss = sampleRss(gw.child.pid as number, 1000, Math.max(1, SECONDS / 4));
+      const rss = sampleRss(scene.gw.child.pid as number, 1000, Math.max(1, SECONDS / 4));
       const started = Date.now();
       const deadline = started + SECONDS * 1000;
       try {
