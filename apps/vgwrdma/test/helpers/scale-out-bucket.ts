@@ -1,61 +1,79 @@
-// The scale-out scene as its test files use it: the three gateways behind haproxy (scale-out.ts),
-// the file's bucket in it (created through gw1), an S3 client straight to each gateway on demand
-// (RDMA_SDK_OPTIONS: no flexible checksums, whose aws-chunked bodies through the s3 proxy are
-// another lane's subject), an RDMA host client on demand, and one stop() for all of it.
+// The scale-out scene as its test files use it, as the file's hooks: `useScaleOutBucket(label)`
+// registers a beforeAll that starts the three gateways behind haproxy (scale-out.ts) and creates
+// the file's bucket through gw1, and an afterAll that takes it all down. The bucket's name is
+// known at once (a lane-prefixed name of its own); the rest is there from the file's own hooks
+// and tests on: an S3 client straight to each gateway on demand (RDMA_SDK_OPTIONS: no flexible
+// checksums, whose aws-chunked bodies through the s3 proxy are another lane's subject) and an
+// RDMA host client on demand. Call it before the file's own hooks (vitest runs after-hooks in
+// reverse, so the file's teardown runs before the scene's).
+import { randomBytes } from 'node:crypto';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { HostClient } from '@vgwrdma/rdma-ffi';
-import { killAllChildren } from '@vgwrdma/test-kit';
+import { cephRgwUnavailable, haproxyUnavailable, killAllChildren } from '@vgwrdma/test-kit';
+import { afterAll, beforeAll } from 'vitest';
 import { RDMA_SDK_OPTIONS, type S3Client } from './rdma.js';
-import { gatewayClient, type ScaleOut, type ScaleOutOptions, startScaleOut } from './scale-out.js';
+import { dropBucket, gatewayClient, type ScaleOut, type ScaleOutOptions, startScaleOut } from './scale-out.js';
 
-export interface ScaleOutBucket {
-  readonly scene: ScaleOut;
-  /** The file's bucket (upstream name carrying the lane prefix). */
-  readonly Bucket: string;
-  /** The client of gateway i (made on first use, kept until stop). */
-  sdk(i: number): S3Client;
-  /** The file's RDMA host client (made on first use, closed by stop). */
-  host(): HostClient;
-  /** Destroys the clients, closes the host client, stops the scene and kills every tracked child. */
-  stop(): Promise<void>;
+/** Why the scale-out tests cannot run here (printed once per file), or undefined. */
+export function scaleOutSkip(): string | undefined {
+  const skip = cephRgwUnavailable() ?? haproxyUnavailable();
+  if (skip) console.log(`scale-out tests skipped: ${skip}`);
+  return skip;
 }
 
-/** Starts the scene with `options` and creates the bucket `label` names. */
-export async function startScaleOutBucket(
-  label: string,
-  options: ScaleOutOptions = {},
-): Promise<ScaleOutBucket> {
-  const scene = await startScaleOut(options);
-  const Bucket = scene.bucketName(label);
+export interface ScaleOutBucket {
+  /** The file's bucket. */
+  readonly Bucket: string;
+  /** The scene (from the file's hooks and tests on). */
+  readonly scene: ScaleOut;
+  /** The client of gateway i (made on first use, kept until the end). */
+  sdk(i: number): S3Client;
+  /** The file's RDMA host client (made on first use, closed at the end). */
+  host(): HostClient;
+}
+
+/** How long the scene may take to start: three gateways on the shared RGW, haproxy seeing them ready. */
+const START_MS = 240_000;
+
+/** Registers the hooks of a scene started with `options` and of the bucket `label` names. */
+export function useScaleOutBucket(label: string, options: ScaleOutOptions = {}): ScaleOutBucket {
+  const Bucket = `i21-scale-${label}-${randomBytes(4).toString('hex')}`;
+  let scene: ScaleOut | undefined;
   const sdks = new Map<number, S3Client>();
   let host: HostClient | undefined;
+  const started = (): ScaleOut => {
+    if (scene === undefined) throw new Error('the scale-out scene is not started yet (use it in a hook or test)');
+    return scene;
+  };
   const sdk = (i: number): S3Client => {
-    const gw = scene.gateways[i];
+    const gw = started().gateways[i];
     if (!gw) throw new Error(`no gateway ${i}`);
     const made = sdks.get(i) ?? gatewayClient(gw.url, RDMA_SDK_OPTIONS);
     sdks.set(i, made);
     return made;
   };
-  const stop = async (): Promise<void> => {
+  beforeAll(async () => {
+    scene = await startScaleOut(options);
+    await sdk(0).send(new CreateBucketCommand({ Bucket }));
+  }, START_MS);
+  afterAll(async () => {
     for (const s of sdks.values()) s.destroy();
     host?.close();
-    await scene.stop();
+    if (scene) {
+      await dropBucket(scene.upstream, Bucket);
+      await scene.stop();
+    }
     killAllChildren();
-  };
-  try {
-    await sdk(0).send(new CreateBucketCommand({ Bucket }));
-  } catch (error) {
-    await stop();
-    throw error;
-  }
+  });
   return {
-    scene,
     Bucket,
+    get scene() {
+      return started();
+    },
     sdk,
     host: () => {
       host ??= new HostClient();
       return host;
     },
-    stop,
   };
 }
