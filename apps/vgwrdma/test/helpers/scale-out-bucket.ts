@@ -12,7 +12,13 @@ import { HostClient } from '@vgwrdma/rdma-ffi';
 import { cephRgwUnavailable, haproxyUnavailable, killAllChildren } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll } from 'vitest';
 import { RDMA_SDK_OPTIONS, type S3Client } from './rdma.js';
-import { dropBucket, gatewayClient, type ScaleOut, type ScaleOutOptions, startScaleOut } from './scale-out.js';
+import {
+  dropBucket,
+  gatewayClient,
+  type ScaleOut,
+  type ScaleOutOptions,
+  startScaleOut,
+} from './scale-out.js';
 
 /** Why the scale-out tests cannot run here (printed once per file), or undefined. */
 export function scaleOutSkip(): string | undefined {
@@ -42,7 +48,8 @@ export function useScaleOutBucket(label: string, options: ScaleOutOptions = {}):
   const sdks = new Map<number, S3Client>();
   let host: HostClient | undefined;
   const started = (): ScaleOut => {
-    if (scene === undefined) throw new Error('the scale-out scene is not started yet (use it in a hook or test)');
+    if (scene === undefined)
+      throw new Error('the scale-out scene is not started yet (use it in a hook or test)');
     return scene;
   };
   const sdk = (i: number): S3Client => {
