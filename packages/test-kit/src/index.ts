@@ -27,6 +27,7 @@ export { killAllChildren, track } from './child-registry.js';
 export { EMBEDDED_CREDENTIALS, EmbeddedGateway, type EmbeddedGatewayOptions } from './embedded-gateway.js';
 export { type FaultScene, type FaultSceneOptions, startFaultScene } from './fault-scene.js';
 export { useFaultScene } from './fault-scene-hooks.js';
+export { useFileResource } from './file-resource.js';
 export {
   GATEWAY_CHILD_SCRIPT,
   type GatewayChild,

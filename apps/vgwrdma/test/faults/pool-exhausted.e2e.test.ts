@@ -172,7 +172,12 @@ describe('pool exhausted under load', () => {
     sdk = s3Client(gw.url, ROOT_CREDENTIALS, RDMA_SDK_OPTIONS);
     const regions = Array.from({ length: BURST }, () => client.allocate(SIZE));
     try {
-      await Promise.all(regions.map((r, i) => putRegion(sdk, Bucket, `queued-${i}`, r, SIZE)));
+      const puts = regions.map(async (r, i) => {
+        const Key = `queued-${i}`;
+        fillContent(Key, r.bytes);
+        await putRegion(sdk, Bucket, Key, r, SIZE);
+      });
+      await Promise.all(puts);
     } finally {
       for (const r of regions) r.close();
     }

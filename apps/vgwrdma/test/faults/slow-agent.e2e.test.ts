@@ -87,6 +87,7 @@ describe('slow agent vs --rdma-transfer-timeout and --rdma-max-per-agent', () =>
   async function honestPut(Key: string, client = honest): Promise<void> {
     const region = client.allocate(SIZE);
     try {
+      fillContent(Key, region.bytes);
       await putRegion(scene.sdk, Bucket, Key, region, SIZE);
     } finally {
       region.close();

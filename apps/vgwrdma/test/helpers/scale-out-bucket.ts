@@ -1,16 +1,15 @@
-// The scale-out scene as its test files use it, as the file's hooks: `useScaleOutBucket(label)`
-// registers a beforeAll that starts the three gateways behind haproxy (scale-out.ts) and creates
-// the file's bucket through gw1, and an afterAll that takes it all down. The bucket's name is
-// known at once (a lane-prefixed name of its own); the rest is there from the file's own hooks
-// and tests on: an S3 client straight to each gateway on demand (RDMA_SDK_OPTIONS: no flexible
-// checksums, whose aws-chunked bodies through the s3 proxy are another lane's subject) and an
-// RDMA host client on demand. Call it before the file's own hooks (vitest runs after-hooks in
-// reverse, so the file's teardown runs before the scene's).
+// The scale-out scene as its test files use it, as the file's hooks (the kit's useFileResource):
+// `useScaleOutBucket(label)` starts the three gateways behind haproxy (scale-out.ts) and creates
+// the file's bucket through gw1 in a beforeAll, and takes it all down in an afterAll. The
+// bucket's name is known at once (a lane-prefixed name of its own); the rest is there from the
+// file's own hooks and tests on: an S3 client straight to each gateway on demand
+// (RDMA_SDK_OPTIONS: no flexible checksums, whose aws-chunked bodies through the s3 proxy are
+// another lane's subject) and an RDMA host client on demand. Call it before the file's own hooks
+// (vitest runs after-hooks in reverse, so the file's teardown runs before the scene's).
 import { randomBytes } from 'node:crypto';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { HostClient } from '@vgwrdma/rdma-ffi';
-import { cephRgwUnavailable, haproxyUnavailable, killAllChildren } from '@vgwrdma/test-kit';
-import { afterAll, beforeAll } from 'vitest';
+import { cephRgwUnavailable, haproxyUnavailable, killAllChildren, useFileResource } from '@vgwrdma/test-kit';
 import { RDMA_SDK_OPTIONS, type S3Client } from './rdma.js';
 import {
   dropBucket,
@@ -44,40 +43,39 @@ const START_MS = 240_000;
 /** Registers the hooks of a scene started with `options` and of the bucket `label` names. */
 export function useScaleOutBucket(label: string, options: ScaleOutOptions = {}): ScaleOutBucket {
   const Bucket = `i21-scale-${label}-${randomBytes(4).toString('hex')}`;
-  let scene: ScaleOut | undefined;
   const sdks = new Map<number, S3Client>();
   let host: HostClient | undefined;
-  const started = (): ScaleOut => {
-    if (scene === undefined)
-      throw new Error('the scale-out scene is not started yet (use it in a hook or test)');
-    return scene;
-  };
-  const sdk = (i: number): S3Client => {
-    const gw = started().gateways[i];
+  const clientOf = (scene: ScaleOut, i: number): S3Client => {
+    const gw = scene.gateways[i];
     if (!gw) throw new Error(`no gateway ${i}`);
     const made = sdks.get(i) ?? gatewayClient(gw.url, RDMA_SDK_OPTIONS);
     sdks.set(i, made);
     return made;
   };
-  beforeAll(async () => {
-    scene = await startScaleOut(options);
-    await sdk(0).send(new CreateBucketCommand({ Bucket }));
-  }, START_MS);
-  afterAll(async () => {
+  const stop = async (scene: ScaleOut): Promise<void> => {
     for (const s of sdks.values()) s.destroy();
     host?.close();
-    if (scene) {
-      await dropBucket(scene.upstream, Bucket);
-      await scene.stop();
-    }
+    await dropBucket(scene.upstream, Bucket);
+    await scene.stop();
     killAllChildren();
-  });
+  };
+  const start = async (): Promise<ScaleOut> => {
+    const scene = await startScaleOut(options);
+    try {
+      await clientOf(scene, 0).send(new CreateBucketCommand({ Bucket }));
+    } catch (error) {
+      await stop(scene);
+      throw error;
+    }
+    return scene;
+  };
+  const scene = useFileResource('the scale-out scene', start, stop, START_MS);
   return {
     Bucket,
     get scene() {
-      return started();
+      return scene();
     },
-    sdk,
+    sdk: (i) => clientOf(scene(), i),
     host: () => {
       host ??= new HostClient();
       return host;
