@@ -2,15 +2,11 @@
 // the JSON document it writes and the summary files: shape, the transport named, every transfer
 // verified, ceilings and figures present and positive. Never asserts a time or a ratio's size.
 
-import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeOut, runBench } from './bench-run.js';
 
-const RUN = fileURLToPath(new URL('../run.mjs', import.meta.url));
 const MiB = 2 ** 20;
 
 type GBps = { putGBps: number; getGBps: number };
@@ -64,22 +60,9 @@ describe('npm run bench -- --tiny', () => {
   let stdout: string;
 
   beforeAll(async () => {
-    out = await mkdtemp(join(tmpdir(), 'bench-test-'));
-    const r = await promisify(execFile)(
-      process.execPath,
-      [RUN, '--tiny', '--out', out, '--label', 'vitest'],
-      {
-        maxBuffer: 16 * MiB,
-      },
-    );
-    stdout = r.stdout;
-    const json = (await readdir(out)).filter((f) => f.endsWith('.json'));
-    expect(json).toHaveLength(1);
-    doc = JSON.parse(await readFile(join(out, json[0] as string), 'utf8'));
+    ({ out, doc, stdout } = await runBench<BenchDoc>('bench-test-', ['--tiny', '--label', 'vitest']));
   }, 120_000);
-  afterAll(async () => {
-    if (out) await rm(out, { recursive: true, force: true });
-  });
+  afterAll(() => removeOut(out));
 
   it('verifies every transfer and names the transport and the machine', () => {
     expect(doc.verified).toBe(true);

@@ -3,16 +3,8 @@
 // with the server's and the client's CPU, pages of the requested size, the RGW peer reported as
 // skipped with the reason. Never asserts a time. A bad --keys is refused with a message naming it.
 
-import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const RUN = fileURLToPath(new URL('../run.mjs', import.meta.url));
-const run = promisify(execFile);
+import { benchProcess, removeOut, runBench } from './bench-run.js';
 
 interface Timed {
   totalMs: number;
@@ -38,22 +30,10 @@ describe('npm run bench -- --listing --no-peer', () => {
   let printed: string;
 
   beforeAll(async () => {
-    out = await mkdtemp(join(tmpdir(), 'bench-listing-'));
-    const r = await run(
-      process.execPath,
-      [RUN, '--listing', '--keys', '120', '--rounds', '1', '--no-peer', '--out', out],
-      {
-        maxBuffer: 16 << 20,
-      },
-    );
-    printed = r.stdout;
-    const json = (await readdir(out)).filter((f) => f.startsWith('listing-') && f.endsWith('.json'));
-    expect(json).toHaveLength(1);
-    doc = JSON.parse(await readFile(join(out, json[0] as string), 'utf8'));
+    const args = ['--listing', '--keys', '120', '--rounds', '1', '--no-peer'];
+    ({ out, doc, stdout: printed } = await runBench<ListingDoc>('bench-listing-', args, 'listing-'));
   }, 300_000);
-  afterAll(async () => {
-    if (out) await rm(out, { recursive: true, force: true });
-  });
+  afterAll(() => removeOut(out));
 
   it('lists every key correctly through both clients and reports both', () => {
     const [r] = doc.results;
@@ -74,9 +54,7 @@ describe('npm run bench -- --listing --no-peer', () => {
   });
 
   it('refuses a bad --keys, naming the flag', async () => {
-    const err = await run(process.execPath, [RUN, '--listing', '--keys', 'many', '--no-peer']).catch(
-      (e) => e,
-    );
+    const err = await benchProcess(['--listing', '--keys', 'many', '--no-peer']).catch((e) => e);
     expect(err.code).toBe(2);
     expect(err.stderr).toMatch(/--keys/);
   });

@@ -4,15 +4,10 @@
 // the targets listed, the markdown written. Never asserts a time or the size of a ratio. An
 // unknown peer is refused with a message naming the flag.
 
-import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const RUN = fileURLToPath(new URL('../run.mjs', import.meta.url));
+import { benchProcess, removeOut, runBench } from './bench-run.js';
 
 interface Side {
   opsPerSec: number;
@@ -45,17 +40,9 @@ describe('npm run bench -- --peer s3rver --tiny', () => {
   let doc: PlainDoc;
 
   beforeAll(async () => {
-    out = await mkdtemp(join(tmpdir(), 'bench-plain-'));
-    await promisify(execFile)(process.execPath, [RUN, '--peer', 's3rver', '--tiny', '--out', out], {
-      maxBuffer: 16 << 20,
-    });
-    const json = (await readdir(out)).filter((f) => f.startsWith('plain-') && f.endsWith('.json'));
-    expect(json).toHaveLength(1);
-    doc = JSON.parse(await readFile(join(out, json[0] as string), 'utf8'));
+    ({ out, doc } = await runBench<PlainDoc>('bench-plain-', ['--peer', 's3rver', '--tiny'], 'plain-'));
   }, 300_000);
-  afterAll(async () => {
-    if (out) await rm(out, { recursive: true, force: true });
-  });
+  afterAll(() => removeOut(out));
 
   it('verifies every operation of both clients in both directions, against both servers', () => {
     expect(doc.verified).toBe(true);
@@ -87,7 +74,7 @@ describe('npm run bench -- --peer s3rver --tiny', () => {
   });
 
   it('refuses an unknown peer, naming the flag', async () => {
-    const run = promisify(execFile)(process.execPath, [RUN, '--peer', 'minio', '--tiny']);
+    const run = benchProcess(['--peer', 'minio', '--tiny']);
     await expect(run).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('--peer') });
   });
 });

@@ -16,6 +16,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { CuObjError, type DeviceAllocation, planParts, TransferManager } from '@vgwrdma/cuobjclient';
 import { ChunkedBytes } from './chunked-bytes.js';
+import { HostHttpTransport } from './host-http-transport.js';
 import type { Memory, Moved, Transport } from './transports.js';
 
 export interface PartSettings {
@@ -118,31 +119,14 @@ export class ManagedRdmaTransport implements Transport {
   }
 }
 
-export class MultipartHttpTransport implements Transport {
-  readonly mode = 'std-s3' as const;
-  readonly memory = 'host' as const;
-  private readonly bytes: ChunkedBytes;
-
+export class MultipartHttpTransport extends HostHttpTransport<ChunkedBytes> {
   constructor(
-    private readonly s3: S3Client,
-    private readonly bucket: string,
+    s3: S3Client,
+    bucket: string,
     size: number,
     private readonly settings: PartSettings,
   ) {
-    this.bytes = new ChunkedBytes(size);
-  }
-
-  fillRandom(): number {
-    this.bytes.fillRandom();
-    return this.bytes.crc();
-  }
-
-  clear(): void {
-    this.bytes.clear();
-  }
-
-  crc(): number {
-    return this.bytes.crc();
+    super(s3, bucket, new ChunkedBytes(size));
   }
 
   async put(key: string): Promise<Moved> {
@@ -208,10 +192,4 @@ export class MultipartHttpTransport implements Transport {
     });
     return { parts: spans.length, retries: 0, etag };
   }
-
-  describe(): undefined {
-    return undefined;
-  }
-
-  async [Symbol.asyncDispose](): Promise<void> {}
 }

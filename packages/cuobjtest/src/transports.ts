@@ -9,6 +9,7 @@ import { randomFillSync } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { CuObjError, Session } from '@vgwrdma/cuobjclient';
+import { type HostBytes, HostHttpTransport } from './host-http-transport.js';
 import { ManagedRdmaTransport, MultipartHttpTransport, type PartSettings } from './managed-transports.js';
 
 export type Mode = 'rdma' | 'std-s3';
@@ -129,22 +130,16 @@ function moved(r: { stagingMs?: number }): Moved {
   return r.stagingMs === undefined ? {} : { stagingMs: r.stagingMs };
 }
 
-class HttpTransport implements Transport {
-  readonly mode = 'std-s3' as const;
-  readonly memory = 'host' as const;
-  private readonly buffer: Uint8Array;
+/** One object-sized buffer, as the plain std-s3 transport sends and fills it. */
+class FlatBytes implements HostBytes {
+  readonly buffer: Uint8Array;
 
-  constructor(
-    private readonly s3: S3Client,
-    private readonly bucket: string,
-    size: number,
-  ) {
+  constructor(size: number) {
     this.buffer = Buffer.allocUnsafeSlow(size);
   }
 
-  fillRandom(): number {
+  fillRandom(): void {
     fillRandom(this.buffer);
-    return crcOf(this.buffer);
   }
 
   clear(): void {
@@ -154,22 +149,22 @@ class HttpTransport implements Transport {
   crc(): number {
     return crcOf(this.buffer);
   }
+}
+
+class HttpTransport extends HostHttpTransport<FlatBytes> {
+  constructor(s3: S3Client, bucket: string, size: number) {
+    super(s3, bucket, new FlatBytes(size));
+  }
 
   async put(key: string): Promise<Moved> {
-    await this.s3.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: this.buffer }));
+    await this.s3.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: this.bytes.buffer }));
     return {};
   }
 
   async get(key: string): Promise<Moved> {
-    await getInto(this.s3, this.bucket, key, this.buffer);
+    await getInto(this.s3, this.bucket, key, this.bytes.buffer);
     return {};
   }
-
-  describe(): undefined {
-    return undefined;
-  }
-
-  async [Symbol.asyncDispose](): Promise<void> {}
 }
 
 /** CRC32 of an object by a plain-HTTP GET, streamed (any size); it must be `size` bytes long. */

@@ -6,8 +6,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { EMBEDDED_CREDENTIALS, EmbeddedGateway } from '@vgwrdma/test-kit';
-import { afterAll, beforeAll } from 'vitest';
+import { EMBEDDED_CREDENTIALS, EmbeddedGateway, useFileResource } from '@vgwrdma/test-kit';
 
 export const BIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 const MiB = 2 ** 20;
@@ -27,17 +26,11 @@ export interface BinAgainstGateway {
 
 /** Registers beforeAll/afterAll for a gateway process and returns the bin runner for it. */
 export function binAgainstGateway(): BinAgainstGateway {
-  let gw: EmbeddedGateway | undefined;
-  beforeAll(async () => {
-    gw = await EmbeddedGateway.start();
-  });
-  afterAll(async () => {
-    await gw?.stop();
-  });
-  const current = (): EmbeddedGateway => {
-    if (gw === undefined) throw new Error('the gateway is not started yet (call inside a test)');
-    return gw;
-  };
+  const current = useFileResource(
+    'the gateway',
+    () => EmbeddedGateway.start(),
+    (gw) => gw.stop(),
+  );
   return {
     gw: current,
     async cuobjtest(args, env = {}) {

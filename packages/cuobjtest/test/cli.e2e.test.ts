@@ -10,8 +10,11 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunResult } from '../src/index.js';
 import { BIN, binAgainstGateway } from './bin-against-gateway.js';
+import { runArgs } from './run-args.js';
 
 const MiB = 2 ** 20;
+/** The object the split runs share. */
+const SPLIT = { bucket: 'e2e-split', key: 'split' } as const;
 
 describe('cuobjtest against a gateway process', () => {
   const bin = binAgainstGateway();
@@ -42,7 +45,9 @@ describe('cuobjtest against a gateway process', () => {
   }
 
   it('rdma mode (the default): verified PUT and GET, JSON only on stdout; the bucket is created', async () => {
-    const { code, stdout } = await cuobjtest('-bucket', 'e2e-rdma', '-size', '4MiB', '-n', '2', '--json');
+    const { code, stdout } = await cuobjtest(
+      ...runArgs({ bucket: 'e2e-rdma', size: '4MiB', n: 2 }, '--json'),
+    );
     expect(code).toBe(0);
     const r = JSON.parse(stdout) as RunResult;
     expectRun(r, 'rdma', 4 * MiB, 2);
@@ -50,50 +55,32 @@ describe('cuobjtest against a gateway process', () => {
     expect(stored.length).toBe(4 * MiB);
   });
 
-  it('-std-s3 mode: the same document for plain HTTP bodies', async () => {
-    const { code, stdout } = await cuobjtest(
-      '-bucket',
-      'e2e-std',
-      '-size',
-      '3MiB',
-      '-n',
-      '2',
-      '-std-s3',
-      '--json',
-    );
-    expect(code).toBe(0);
-    expectRun(JSON.parse(stdout) as RunResult, 'std-s3', 3 * MiB, 2);
-  });
-
-  it('-warmup: untimed iterations first, only the -n timed ones recorded, still verified', async () => {
-    const { code, stdout } = await cuobjtest(
-      '-bucket',
-      'e2e-warm',
-      '-size',
-      '1MiB',
-      '-warmup',
-      '2',
-      '-n',
-      '1',
-      '-std-s3',
-      '--json',
-    );
-    expect(code).toBe(0);
-    expectRun(JSON.parse(stdout) as RunResult, 'std-s3', MiB, 1);
-  });
+  /** -std-s3 runs whose --json document is checked as a whole (expectRun). */
+  const STD_RUNS = [
+    {
+      name: '-std-s3 mode: the same document for plain HTTP bodies',
+      shape: { bucket: 'e2e-std', size: '3MiB', n: 2 },
+      bytes: 3 * MiB,
+      more: [],
+    },
+    {
+      name: '-warmup: untimed iterations first, only the -n timed ones recorded, still verified',
+      shape: { bucket: 'e2e-warm', size: '1MiB', n: 1 },
+      bytes: MiB,
+      more: ['-warmup', '2'],
+    },
+  ];
+  for (const run of STD_RUNS) {
+    it(run.name, async () => {
+      const { code, stdout } = await cuobjtest(...runArgs(run.shape, ...run.more, '-std-s3', '--json'));
+      expect(code).toBe(0);
+      expectRun(JSON.parse(stdout) as RunResult, 'std-s3', run.bytes, run.shape.n);
+    });
+  }
 
   it('--compare with --concurrency 2: both modes alternately, per-pair ratios on the rdma result', async () => {
     const { code, stdout } = await cuobjtest(
-      '-bucket',
-      'e2e-cmp',
-      '-size',
-      '2MiB',
-      '-n',
-      '2',
-      '--compare',
-      '--concurrency',
-      '2',
-      '--json',
+      ...runArgs({ bucket: 'e2e-cmp', size: '2MiB', n: 2 }, '--compare', '--concurrency', '2', '--json'),
     );
     expect(code).toBe(0);
     const [rdma, std] = JSON.parse(stdout) as RunResult[];
@@ -106,7 +93,7 @@ describe('cuobjtest against a gateway process', () => {
   });
 
   it("default text output is the original cuobjtest's lines: header, rows, OVERALL, avg lines, All checksums OK.", async () => {
-    const { code, stdout } = await cuobjtest('-bucket', 'e2e-text', '-size', '1MiB', '-n', '2');
+    const { code, stdout } = await cuobjtest(...runArgs({ bucket: 'e2e-text', size: '1MiB', n: 2 }));
     expect(code).toBe(0);
     const lines = stdout.split('\n');
     const at = lines.indexOf('cuobjtest: created bucket "e2e-text"');
@@ -140,14 +127,7 @@ describe('cuobjtest against a gateway process', () => {
 
   it('-std-s3 -put-only text: its mode and columns, and "PUT-only run complete."', async () => {
     const { code, stdout } = await cuobjtest(
-      '-bucket',
-      'e2e-text',
-      '-size',
-      '1MiB',
-      '-n',
-      '1',
-      '-std-s3',
-      '-put-only',
+      ...runArgs({ bucket: 'e2e-text', size: '1MiB', n: 1 }, '-std-s3', '-put-only'),
     );
     expect(code).toBe(0);
     expect(stdout).toMatch(/^ {12}mode=standard-s3$/m);
@@ -195,50 +175,22 @@ describe('cuobjtest against a gateway process', () => {
   });
 
   it('-put-only then -get-only of the same object, each verified', async () => {
-    const put = await cuobjtest(
-      '-bucket',
-      'e2e-split',
-      '-key',
-      'split',
-      '-size',
-      '1MiB',
-      '-n',
-      '1',
-      '-put-only',
-      '--json',
-    );
-    expect(put.code).toBe(0);
-    const p = JSON.parse(put.stdout) as RunResult;
-    expect([p.verified, p.put?.iterations.length, p.get]).toEqual([true, 1, undefined]);
-    const get = await cuobjtest(
-      '-bucket',
-      'e2e-split',
-      '-key',
-      'split',
-      '-size',
-      '1MiB',
-      '-n',
-      '2',
-      '-get-only',
-      '--json',
-    );
-    expect(get.code).toBe(0);
-    const g = JSON.parse(get.stdout) as RunResult;
-    expect([g.verified, g.get?.iterations.length, g.put]).toEqual([true, 2, undefined]);
+    // In order: the -get-only run reads what the -put-only run stored.
+    const phases = [
+      { flag: '-put-only', n: 1, moved: 'put', idle: 'get' },
+      { flag: '-get-only', n: 2, moved: 'get', idle: 'put' },
+    ] as const;
+    for (const { flag, n, moved, idle } of phases) {
+      const { code, stdout } = await cuobjtest(...runArgs({ ...SPLIT, size: '1MiB', n }, flag, '--json'));
+      expect(code, flag).toBe(0);
+      const r = JSON.parse(stdout) as RunResult;
+      expect([r.verified, r[moved]?.iterations.length, r[idle]], flag).toEqual([true, n, undefined]);
+    }
   });
 
   it('a failing transfer exits 1 with the reason: -get-only of an object of another size', async () => {
     const { code, stderr } = await cuobjtest(
-      '-bucket',
-      'e2e-split',
-      '-key',
-      'split',
-      '-size',
-      '2MiB',
-      '-n',
-      '1',
-      '-get-only',
-      '--json',
+      ...runArgs({ ...SPLIT, size: '2MiB', n: 1 }, '-get-only', '--json'),
     );
     expect(code).toBe(1);
     expect(stderr).toMatch(/1048576 bytes, expected 2097152/);

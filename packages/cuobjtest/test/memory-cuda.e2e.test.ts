@@ -10,6 +10,7 @@ import { FAKE_CUDART } from '@vgwrdma/test-kit';
 import { describe, expect, it } from 'vitest';
 import type { RunResult } from '../src/index.js';
 import { binAgainstGateway } from './bin-against-gateway.js';
+import { runArgs } from './run-args.js';
 
 const MiB = 2 ** 20;
 
@@ -19,18 +20,13 @@ describe('cuobjtest --memory cuda', () => {
     bin.cuobjtest(args, { VGWRDMA_CUDA_LIB: cudaLib });
 
   it('--compare: GPU-memory RDMA verified on the device next to std-s3, staging time reported', async () => {
-    const args = [
-      '-bucket',
-      'e2e-cuda',
-      '-size',
-      '4MiB',
-      '-n',
-      '2',
+    const args = runArgs(
+      { bucket: 'e2e-cuda', size: '4MiB', n: 2 },
       '--memory',
       'cuda',
       '--compare',
       '--json',
-    ];
+    );
     const { code, stdout, stderr } = await cuobjtest(FAKE_CUDART, ...args);
     expect(code, stderr).toBe(0);
     const [rdma, std] = JSON.parse(stdout) as RunResult[];
@@ -46,14 +42,7 @@ describe('cuobjtest --memory cuda', () => {
   it("text mode: the original's GPU mode name; the device and staging times are in --json", async () => {
     const { code, stdout } = await cuobjtest(
       FAKE_CUDART,
-      '-bucket',
-      'e2e-cuda-text',
-      '-size',
-      '1MiB',
-      '-n',
-      '1',
-      '-memory',
-      'cuda',
+      ...runArgs({ bucket: 'e2e-cuda-text', size: '1MiB', n: 1 }, '-memory', 'cuda'),
     );
     expect(code).toBe(0);
     expect(stdout).toMatch(/^ {12}mode=real-cuda-cuobject-token$/m);
@@ -63,12 +52,7 @@ describe('cuobjtest --memory cuda', () => {
   it('without a CUDA runtime: exit 1 and the reason', async () => {
     const { code, stderr } = await cuobjtest(
       '/nonexistent/libcudart.so',
-      '-size',
-      '1MiB',
-      '-n',
-      '1',
-      '-memory',
-      'cuda',
+      ...runArgs({ size: '1MiB', n: 1 }, '-memory', 'cuda'),
     );
     expect(code).toBe(1);
     expect(stderr).toMatch(

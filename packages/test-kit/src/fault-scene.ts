@@ -1,6 +1,7 @@
 // The setting every fault test starts from: an RDMA gateway process (softnic) with the flags the
 // fault needs, an SDK client on it, the test's bucket and the objects it reads, and one close()
-// that takes all of it down again (client, gateway, its root, any child the test started).
+// that takes all of it down again (client, gateway, its root unless the test gave it, any child
+// the test started).
 import {
   CreateBucketCommand,
   PutObjectCommand,
@@ -27,7 +28,10 @@ export interface FaultScene {
   readonly gw: GatewayProcess;
   /** A client with the root account (no retries). */
   readonly sdk: S3Client;
-  /** Destroys the client, stops the gateway, removes its root and kills every tracked child. */
+  /**
+   * Destroys the client, stops the gateway, removes its root (only a root the scene made: one
+   * passed as `root` stays the caller's) and kills every tracked child.
+   */
   close(): Promise<void>;
 }
 
@@ -38,7 +42,7 @@ export async function startFaultScene(options: FaultSceneOptions): Promise<Fault
   const close = async (): Promise<void> => {
     sdk.destroy();
     await gw.stop();
-    await removeDir(gw.root);
+    if (gateway.root === undefined) await removeDir(gw.root);
     killAllChildren();
   };
   try {

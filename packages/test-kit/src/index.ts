@@ -38,6 +38,8 @@ export { corsPreflight } from './cors-preflight.js';
 export { EMBEDDED_CREDENTIALS, EmbeddedGateway, type EmbeddedGatewayOptions } from './embedded-gateway.js';
 export { errorCode } from './error-code.js';
 export { type FaultScene, type FaultSceneOptions, startFaultScene } from './fault-scene.js';
+export { useFaultScene } from './fault-scene-hooks.js';
+export { useFileResource } from './file-resource.js';
 export {
   GATEWAY_CHILD_SCRIPT,
   type GatewayChild,

@@ -8,19 +8,13 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { HostClient } from '@vgwrdma/rdma-ffi';
-import {
-  adminRequest,
-  type FaultScene,
-  type GatewayProcess,
-  ROOT_CREDENTIALS,
-  settle,
-  startFaultScene,
-} from '@vgwrdma/test-kit';
+import { adminRequest, ROOT_CREDENTIALS, settle, useFaultScene } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ONE_BUFFER_NO_WAIT } from '../helpers/fault-flags.js';
 import { startKillProxy } from '../helpers/kill-proxy.js';
 import { fillContent } from '../helpers/object-content.js';
 import { fdTargets, openFilesUnder, serverFds, settledFds } from '../helpers/proc-stats.js';
-import { RDMA_SDK_OPTIONS, rdmaHeaders, type S3Client, sendError, sendWithToken } from '../helpers/rdma.js';
+import { RDMA_SDK_OPTIONS, rdmaHeaders, sendError, sendWithToken } from '../helpers/rdma.js';
 import { startRegionChild } from '../helpers/region-child.js';
 
 const MiB = 1024 * 1024;
@@ -29,37 +23,21 @@ const REPEAT = Number(process.env.FAULT_REPEAT ?? 3);
 const Bucket = 'client-kill';
 
 describe('client process killed mid RDMA transfer (one buffer, one channel, no wait)', () => {
-  let scene: FaultScene;
-  let gw: GatewayProcess;
+  const scene = useFaultScene({
+    bucket: Bucket,
+    objects: { big: Buffer.alloc(SIZE, 7) },
+    sdk: RDMA_SDK_OPTIONS,
+    args: ONE_BUFFER_NO_WAIT,
+  });
   let client: HostClient;
-  let sdk: S3Client;
   let baseline: number;
 
   beforeAll(async () => {
-    scene = await startFaultScene({
-      bucket: Bucket,
-      objects: { big: Buffer.alloc(SIZE, 7) },
-      sdk: RDMA_SDK_OPTIONS,
-      args: [
-        '--pool-buf-size',
-        '8MiB',
-        '--pool-buf-count',
-        '1',
-        '--rdma-num-dcis',
-        '1',
-        '--rdma-pool-wait-ms',
-        '0',
-      ],
-    });
-    ({ gw, sdk } = scene);
     client = new HostClient();
     await roundTrip('warm-up'); // the in-process agent's connection is part of the baseline
-    baseline = serverFds(gw.child.pid as number, gw.port);
+    baseline = serverFds(scene.gw.child.pid as number, scene.gw.port);
   });
-  afterAll(async () => {
-    client?.close();
-    await scene?.close();
-  });
+  afterAll(() => client?.close());
 
   /** PUT then GET 1 MiB by RDMA at once: fails (501 decline) unless the buffer and channel are free. */
   async function roundTrip(Key: string): Promise<void> {
@@ -67,7 +45,7 @@ describe('client process killed mid RDMA transfer (one buffer, one channel, no w
     try {
       fillContent(Key, m.bytes);
       const put = await sendWithToken(
-        sdk,
+        scene.sdk,
         new PutObjectCommand({ Bucket, Key, Body: new Uint8Array(0) }),
         m.token(0, MiB, 'put'),
       );
@@ -75,7 +53,7 @@ describe('client process killed mid RDMA transfer (one buffer, one channel, no w
       const back = client.allocate(MiB);
       try {
         const get = await sendWithToken(
-          sdk,
+          scene.sdk,
           new GetObjectCommand({ Bucket, Key }),
           back.token(0, MiB, 'get'),
         );
@@ -90,7 +68,7 @@ describe('client process killed mid RDMA transfer (one buffer, one channel, no w
   }
 
   async function exists(Key: string): Promise<boolean> {
-    return sdk.send(new HeadObjectCommand({ Bucket, Key })).then(
+    return scene.sdk.send(new HeadObjectCommand({ Bucket, Key })).then(
       () => true,
       () => false,
     );
@@ -98,28 +76,28 @@ describe('client process killed mid RDMA transfer (one buffer, one channel, no w
 
   /** Everything the failed transfer held is back: fds, open files of the tree, buffer, channel. */
   async function gatewayRecovered(label: string): Promise<void> {
-    const pid = gw.child.pid as number;
-    const fds = await settledFds(pid, gw.port, baseline);
+    const pid = scene.gw.child.pid as number;
+    const fds = await settledFds(pid, scene.gw.port, baseline);
     expect(fds, `${label}: fds\n${fdTargets(pid).join('\n')}`).toBeLessThanOrEqual(baseline);
     // Settled first: the failed transfer's buffer, channel and files let go (bounded; the
     // assertions below then say what is still held).
     await settle(
       async () => ({
-        files: openFilesUnder(pid, gw.root).length,
-        stats: JSON.parse((await adminRequest(gw.url, ROOT_CREDENTIALS, 'rdma-stats')).text),
+        files: openFilesUnder(pid, scene.gw.root).length,
+        stats: JSON.parse((await adminRequest(scene.gw.url, ROOT_CREDENTIALS, 'rdma-stats')).text),
       }),
       ({ files, stats }) => files === 0 && stats.server?.buffersInUse === 0 && stats.pool?.inUse === 0,
       { what: `${label}: gateway let go of the transfer` },
     ).catch(() => undefined);
-    expect(openFilesUnder(pid, gw.root), `${label}: files held open`).toEqual([]);
+    expect(openFilesUnder(pid, scene.gw.root), `${label}: files held open`).toEqual([]);
     // The gateway's own counters (PATCH /rdma-stats): nothing in use, nobody waiting, a failure counted.
-    const stats = await adminRequest(gw.url, ROOT_CREDENTIALS, 'rdma-stats');
+    const stats = await adminRequest(scene.gw.url, ROOT_CREDENTIALS, 'rdma-stats');
     expect(stats.status, stats.text).toBe(200);
     const { server, pool } = JSON.parse(stats.text);
     expect(server, `${label}: rdma stats`).toMatchObject({ buffersInUse: 0, channelsInUse: 0 });
     expect(server.failures, `${label}: failures counted`).toBeGreaterThan(0);
     expect(pool, `${label}: pool`).toMatchObject({ count: 1, free: 1, inUse: 0, waiting: 0 });
-    const temps = await readdir(join(gw.root, Bucket, '.sgwtmp')).catch(() => [] as string[]);
+    const temps = await readdir(join(scene.gw.root, Bucket, '.sgwtmp')).catch(() => [] as string[]);
     expect(
       temps.filter((n) => n !== 'multipart'),
       `${label}: temp files`,
@@ -135,7 +113,7 @@ describe('client process killed mid RDMA transfer (one buffer, one channel, no w
         const Key = `killed-put-${i}`;
         const failed = await sendError(
           sendWithToken(
-            sdk,
+            scene.sdk,
             new PutObjectCommand({ Bucket, Key, Body: new Uint8Array(0) }),
             proxy.route(child.info.token),
           ),
@@ -158,7 +136,11 @@ describe('client process killed mid RDMA transfer (one buffer, one channel, no w
       const proxy = await startKillProxy(child.info.port, 'to-agent', 8 * MiB, child.kill);
       try {
         const failed = await sendError(
-          sendWithToken(sdk, new GetObjectCommand({ Bucket, Key: 'big' }), proxy.route(child.info.token)),
+          sendWithToken(
+            scene.sdk,
+            new GetObjectCommand({ Bucket, Key: 'big' }),
+            proxy.route(child.info.token),
+          ),
         );
         expect(proxy.fired()).toBe(true);
         expect(failed.status).toBe(500);
@@ -169,7 +151,7 @@ describe('client process killed mid RDMA transfer (one buffer, one channel, no w
       }
       await gatewayRecovered(`get-${i}`);
     }
-    const plain = await sdk.send(new GetObjectCommand({ Bucket, Key: 'big' }));
+    const plain = await scene.sdk.send(new GetObjectCommand({ Bucket, Key: 'big' }));
     const body = Buffer.from((await plain.Body?.transformToByteArray()) ?? []);
     expect(body.equals(Buffer.alloc(SIZE, 7))).toBe(true);
   }, 180_000); // three kills and recoveries: past 60 s on a loaded machine

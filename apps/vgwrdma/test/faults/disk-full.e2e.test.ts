@@ -7,7 +7,6 @@ import { join } from 'node:path';
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
-  CreateBucketCommand,
   CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
@@ -16,16 +15,10 @@ import {
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { HostClient } from '@vgwrdma/rdma-ffi';
-import {
-  type GatewayProcess,
-  killAllChildren,
-  ROOT_CREDENTIALS,
-  s3Client,
-  startRdmaGateway,
-} from '@vgwrdma/test-kit';
+import { useFaultScene } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { content } from '../helpers/object-content.js';
-import { RDMA_SDK_OPTIONS, rdmaHeaders, type S3Client, sendError, sendWithToken } from '../helpers/rdma.js';
+import { RDMA_SDK_OPTIONS, rdmaHeaders, sendError, sendWithToken } from '../helpers/rdma.js';
 import { mountTmpfs, type Tmpfs, tmpfsSkipReason } from '../helpers/tmpfs.js';
 
 const MiB = 1024 * 1024;
@@ -35,34 +28,32 @@ if (skip) console.log(`disk-full tests skipped: ${skip}`);
 
 describe.skipIf(skip !== undefined)('disk full (24 MiB tmpfs root)', () => {
   let fs: Tmpfs;
-  let gw: GatewayProcess;
-  let sdk: S3Client;
+  beforeAll(async () => {
+    fs = await mountTmpfs(24 * MiB);
+  });
+  afterAll(() => fs?.unmount());
+  const scene = useFaultScene(() => ({
+    root: fs.dir, // the tmpfs stays the test's: unmounted above, after the scene
+    args: ['--pool-buf-size', '4MiB', '--pool-buf-count', '2'],
+    bucket: Bucket,
+    objects: { keep: content('keep', 4096) },
+    sdk: RDMA_SDK_OPTIONS,
+  }));
   let client: HostClient;
   let freeAtStart: number;
 
-  beforeAll(async () => {
-    fs = await mountTmpfs(24 * MiB);
-    gw = await startRdmaGateway({ root: fs.dir, args: ['--pool-buf-size', '4MiB', '--pool-buf-count', '2'] });
-    sdk = s3Client(gw.url, ROOT_CREDENTIALS, RDMA_SDK_OPTIONS);
+  beforeAll(() => {
     client = new HostClient();
-    await sdk.send(new CreateBucketCommand({ Bucket }));
-    await sdk.send(new PutObjectCommand({ Bucket, Key: 'keep', Body: content('keep', 4096) }));
     freeAtStart = fs.free();
   });
-  afterAll(async () => {
-    sdk?.destroy();
-    client?.close();
-    await gw?.stop();
-    killAllChildren();
-    await fs?.unmount();
-  });
+  afterAll(() => client?.close());
 
   const expectFull = (e: { code: string; status: number }) =>
     expect(e).toMatchObject({ code: 'InsufficientStorage', status: 507 });
 
   /** No object, no temp file, and the space back (but for `kept` bytes the test still holds). */
   async function nothingLeft(Key: string, kept = 0): Promise<void> {
-    const head = await sendError(sdk.send(new HeadObjectCommand({ Bucket, Key })));
+    const head = await sendError(scene.sdk.send(new HeadObjectCommand({ Bucket, Key })));
     expect(head.status).toBe(404);
     const temps = await readdir(join(fs.dir, Bucket, '.sgwtmp')).catch(() => [] as string[]);
     expect(temps.filter((n) => n !== 'multipart')).toEqual([]);
@@ -70,17 +61,17 @@ describe.skipIf(skip !== undefined)('disk full (24 MiB tmpfs root)', () => {
   }
 
   async function stillServing(): Promise<void> {
-    const got = await sdk.send(new GetObjectCommand({ Bucket, Key: 'keep' }));
+    const got = await scene.sdk.send(new GetObjectCommand({ Bucket, Key: 'keep' }));
     expect(Buffer.from((await got.Body?.transformToByteArray()) ?? []).equals(content('keep', 4096))).toBe(
       true,
     );
     const Key = `fits-${Date.now()}`;
-    await sdk.send(new PutObjectCommand({ Bucket, Key, Body: content(Key, 8 * MiB) }));
-    await sdk.send(new DeleteObjectCommand({ Bucket, Key }));
+    await scene.sdk.send(new PutObjectCommand({ Bucket, Key, Body: content(Key, 8 * MiB) }));
+    await scene.sdk.send(new DeleteObjectCommand({ Bucket, Key }));
   }
 
   it('HTTP PUT larger than the free space: 507, the exact message, nothing partial', async () => {
-    const put = sdk.send(
+    const put = scene.sdk.send(
       new PutObjectCommand({ Bucket, Key: 'too-big', Body: content('too-big', 40 * MiB) }),
     );
     const message = await put.then(
@@ -98,7 +89,7 @@ describe.skipIf(skip !== undefined)('disk full (24 MiB tmpfs root)', () => {
     try {
       const err = await sendError(
         sendWithToken(
-          sdk,
+          scene.sdk,
           new PutObjectCommand({ Bucket, Key: 'rdma-too-big', Body: new Uint8Array(0) }),
           m.token(0, 40 * MiB, 'put'),
         ),
@@ -114,9 +105,9 @@ describe.skipIf(skip !== undefined)('disk full (24 MiB tmpfs root)', () => {
 
   it('multipart: a part that does not fit, then a complete whose assembly does not fit: 507, upload intact, abort frees all', async () => {
     const Key = 'mp';
-    const { UploadId } = await sdk.send(new CreateMultipartUploadCommand({ Bucket, Key }));
+    const { UploadId } = await scene.sdk.send(new CreateMultipartUploadCommand({ Bucket, Key }));
     const part = (PartNumber: number, size: number) =>
-      sdk.send(
+      scene.sdk.send(
         new UploadPartCommand({
           Bucket,
           Key,
@@ -130,11 +121,13 @@ describe.skipIf(skip !== undefined)('disk full (24 MiB tmpfs root)', () => {
     for (const n of [1, 2]) Parts.push({ PartNumber: n, ETag: (await part(n, 7 * MiB)).ETag });
     // 14 MiB of parts on a 24 MiB disk: assembling another 14 MiB copy cannot fit.
     const complete = () =>
-      sdk.send(new CompleteMultipartUploadCommand({ Bucket, Key, UploadId, MultipartUpload: { Parts } }));
+      scene.sdk.send(
+        new CompleteMultipartUploadCommand({ Bucket, Key, UploadId, MultipartUpload: { Parts } }),
+      );
     expectFull(await sendError(complete()));
     await nothingLeft(Key, 14 * MiB);
     expectFull(await sendError(complete())); // the claim was given back: it can be retried
-    await sdk.send(new AbortMultipartUploadCommand({ Bucket, Key, UploadId }));
+    await scene.sdk.send(new AbortMultipartUploadCommand({ Bucket, Key, UploadId }));
     await nothingLeft(Key);
     await stillServing();
   });

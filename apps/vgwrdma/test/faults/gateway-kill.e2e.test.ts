@@ -3,15 +3,16 @@
 // bytes, the temp files the kill left in `.sgwtmp` are gone, and completes that were in flight
 // succeed when retried. CI runs a few rounds; `npm run stress` runs FAULT_ROUNDS (>= 50).
 import { writeFileSync } from 'node:fs';
-import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { HostClient } from '@vgwrdma/rdma-ffi';
 import {
+  type FaultScene,
   type GatewayProcess,
-  killAllChildren,
   makeTempDir,
+  type RdmaGatewayOptions,
   ROOT_CREDENTIALS,
   removeDir,
   s3Client,
+  startFaultScene,
   startRdmaGateway,
 } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,22 +24,27 @@ const Bucket = 'crash';
 
 describe(`gateway killed (SIGKILL) mid-write, ${ROUNDS} rounds`, () => {
   let root: string;
+  let scene: FaultScene;
   let gw: GatewayProcess;
   let client: HostClient;
-  const start = () => startRdmaGateway({ root, args: ['--pool-buf-size', '8MiB', '--pool-buf-count', '4'] });
+  /** Every start (the first, and each restart after a kill) on the one root. */
+  const options = (): RdmaGatewayOptions => ({
+    root,
+    args: ['--pool-buf-size', '8MiB', '--pool-buf-count', '4'],
+  });
+  const start = () => startRdmaGateway(options());
 
   beforeAll(async () => {
     root = await makeTempDir('vgwrdma-crash-');
     client = new HostClient();
-    gw = await start();
-    const sdk = s3Client(gw.url, ROOT_CREDENTIALS);
-    await sdk.send(new CreateBucketCommand({ Bucket }));
-    sdk.destroy();
+    scene = await startFaultScene({ ...options(), bucket: Bucket });
+    ({ gw } = scene);
   });
   afterAll(async () => {
     client?.close();
+    // The rounds restart the gateway: stop the current one before the scene (its first is long gone).
     await gw?.stop();
-    killAllChildren();
+    await scene?.close();
     if (root) await removeDir(root);
   });
 

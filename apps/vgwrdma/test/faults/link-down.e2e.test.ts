@@ -5,20 +5,14 @@
 // nothing, and once the link is back transfers work again and the gateway holds no more fds than
 // before. Needs root and iproute2; skipped, saying why, elsewhere.
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { type FaultScene, type GatewayProcess, startFaultScene } from '@vgwrdma/test-kit';
+import { useFaultScene } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ONE_BUFFER_NO_WAIT } from '../helpers/fault-flags.js';
 import { md5Hex } from '../helpers/files.js';
 import { type ClientLink, createClientLink, netnsSkipReason } from '../helpers/netns.js';
 import { content } from '../helpers/object-content.js';
 import { fdTargets, serverFds, settledFds } from '../helpers/proc-stats.js';
-import {
-  md5Of,
-  RDMA_SDK_OPTIONS,
-  rdmaHeaders,
-  type S3Client,
-  sendError,
-  sendWithToken,
-} from '../helpers/rdma.js';
+import { md5Of, RDMA_SDK_OPTIONS, rdmaHeaders, sendError, sendWithToken } from '../helpers/rdma.js';
 import { type RegionChild, startRegionChild } from '../helpers/region-child.js';
 
 const MiB = 1024 * 1024;
@@ -29,67 +23,57 @@ if (skip) console.log(`link-down tests skipped: ${skip}`);
 
 describe.skipIf(skip !== undefined)('softnic agent in another network namespace, link faults', () => {
   let link: ClientLink;
-  let scene: FaultScene;
-  let gw: GatewayProcess;
-  let sdk: S3Client;
+  beforeAll(() => {
+    link = createClientLink();
+  });
+  afterAll(() => link?.destroy());
+  // Started once the namespace is there: the gateway's --rdma-ip is its end of the pair.
+  const scene = useFaultScene(
+    () => ({
+      bucket: Bucket,
+      objects: { obj: content('obj', SIZE) },
+      sdk: RDMA_SDK_OPTIONS,
+      rdmaIp: link.hostIp,
+      // The agents live in the client namespace; the HTTP requests come over loopback.
+      args: ['--rdma-allow-agents', link.clientIp, ...ONE_BUFFER_NO_WAIT],
+    }),
+    180_000,
+  );
   let putter: RegionChild;
   let getter: RegionChild;
   let baseline: number;
 
   beforeAll(async () => {
-    link = createClientLink();
-    scene = await startFaultScene({
-      bucket: Bucket,
-      objects: { obj: content('obj', SIZE) },
-      sdk: RDMA_SDK_OPTIONS,
-      rdmaIp: link.hostIp,
-      args: [
-        // The agents live in the client namespace; the HTTP requests come over loopback.
-        '--rdma-allow-agents',
-        link.clientIp,
-        '--pool-buf-size',
-        '8MiB',
-        '--pool-buf-count',
-        '1',
-        '--rdma-num-dcis',
-        '1',
-        '--rdma-pool-wait-ms',
-        '0',
-      ],
-    });
-    ({ gw, sdk } = scene);
     const inNs = { size: SIZE, agentAddress: link.clientIp, netns: link.ns } as const;
     [putter, getter] = await Promise.all([
       startRegionChild({ ...inNs, mode: 'put' }),
       startRegionChild({ ...inNs, mode: 'get' }),
     ]);
     await transfersWork('warm-up'); // the agents' connections are part of the baseline
-    baseline = serverFds(gw.child.pid as number, gw.port);
+    baseline = serverFds(scene.gw.child.pid as number, scene.gw.port);
     // A namespace, a gateway, two agent children and a warm-up: past 60 s on a loaded machine.
   }, 180_000);
   afterAll(async () => {
     putter?.kill();
     getter?.kill();
-    await scene?.close();
-    link?.destroy();
   });
 
   /** An RDMA PUT from the namespace and an RDMA GET into it, both verified by MD5. */
   async function transfersWork(Key: string): Promise<void> {
     const put = await sendWithToken<{ ETag?: string }>(
-      sdk,
+      scene.sdk,
       new PutObjectCommand({ Bucket, Key, Body: new Uint8Array(0) }),
       putter.info.token,
     );
     expect(put.headers['x-amz-rdma-reply']).toBe('200');
     expect(put.output.ETag).toBe(`"${putter.info.md5}"`);
-    const get = await sendWithToken(sdk, new GetObjectCommand({ Bucket, Key }), getter.info.token);
+    const get = await sendWithToken(scene.sdk, new GetObjectCommand({ Bucket, Key }), getter.info.token);
     expect(get.headers['x-amz-rdma-reply']).toBe('200');
     expect(await getter.md5()).toBe(putter.info.md5);
   }
 
   const exists = (Key: string) =>
-    sdk.send(new HeadObjectCommand({ Bucket, Key })).then(
+    scene.sdk.send(new HeadObjectCommand({ Bucket, Key })).then(
       () => true,
       () => false,
     );
@@ -103,7 +87,7 @@ describe.skipIf(skip !== undefined)('softnic agent in another network namespace,
     link.down();
     try {
       const put = sendWithToken(
-        sdk,
+        scene.sdk,
         new PutObjectCommand({ Bucket, Key: 'unreachable', Body: new Uint8Array(0) }),
         p.info.token,
       );
@@ -112,7 +96,7 @@ describe.skipIf(skip !== undefined)('softnic agent in another network namespace,
       expect(declined.headers['x-amz-rdma-reply']).toBe('501');
       expect(await exists('unreachable')).toBe(false);
       const get = await sendWithToken<{ Body?: AsyncIterable<Uint8Array> }>(
-        sdk,
+        scene.sdk,
         new GetObjectCommand({ Bucket, Key: 'obj' }),
         g.info.token,
       );
@@ -131,7 +115,7 @@ describe.skipIf(skip !== undefined)('softnic agent in another network namespace,
     const before = link.rxBytes();
     const put = sendError(
       sendWithToken(
-        sdk,
+        scene.sdk,
         new PutObjectCommand({ Bucket, Key: 'cut', Body: new Uint8Array(0) }),
         putter.info.token,
       ),
@@ -148,8 +132,8 @@ describe.skipIf(skip !== undefined)('softnic agent in another network namespace,
     expect(waited).toBeLessThan(30_000); // bounded by the timeout, not hanging
     expect(await exists('cut')).toBe(false);
     await transfersWork('after-cut');
-    const pid = gw.child.pid as number;
-    const fds = await settledFds(pid, gw.port, baseline);
+    const pid = scene.gw.child.pid as number;
+    const fds = await settledFds(pid, scene.gw.port, baseline);
     expect(fds, fdTargets(pid).join('\n')).toBeLessThanOrEqual(baseline);
   }, 60_000);
 });

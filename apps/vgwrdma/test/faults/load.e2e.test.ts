@@ -5,18 +5,11 @@
 // requires the RSS to stay flat after warm-up (LOAD_ASSERT_FLAT). Before the clock starts all
 // clients PUT and GET a full region at once, so every pool buffer is resident (primeClient).
 import { writeFileSync } from 'node:fs';
-import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { HostClient } from '@vgwrdma/rdma-ffi';
-import {
-  type GatewayProcess,
-  killAllChildren,
-  ROOT_CREDENTIALS,
-  removeDir,
-  s3Client,
-  startRdmaGateway,
-} from '@vgwrdma/test-kit';
+import { ROOT_CREDENTIALS, s3Client, useFaultScene } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emptyCounts, LOAD_REGION, primeClient, runLoadClient } from '../helpers/load-client.js';
+import { emptyCounts, LOAD_REGION, primeClient } from '../helpers/load-client.js';
+import { loadRound, releaseClients } from '../helpers/load-round.js';
 import { RDMA_SDK_OPTIONS } from '../helpers/rdma.js';
 import { sampleRss } from '../helpers/rss-curve.js';
 
@@ -29,25 +22,17 @@ const FLAT_MIB = 64;
 const Bucket = 'load';
 
 describe(`load: ${CLIENTS} clients for ${SECONDS} s, mixed HTTP and RDMA`, () => {
-  let gw: GatewayProcess;
+  const scene = useFaultScene({
+    bucket: Bucket,
+    // Buffers enough for the clients to queue rather than be declined.
+    args: ['--pool-buf-size', '16MiB', '--pool-buf-count', '16', '--rdma-pool-wait-ms', '60000'],
+  });
   let client: HostClient;
 
-  beforeAll(async () => {
-    gw = await startRdmaGateway({
-      // Buffers enough for the clients to queue rather than be declined.
-      args: ['--pool-buf-size', '16MiB', '--pool-buf-count', '16', '--rdma-pool-wait-ms', '60000'],
-    });
+  beforeAll(() => {
     client = new HostClient();
-    const sdk = s3Client(gw.url, ROOT_CREDENTIALS);
-    await sdk.send(new CreateBucketCommand({ Bucket }));
-    sdk.destroy();
   });
-  afterAll(async () => {
-    client?.close();
-    await gw?.stop();
-    if (gw) await removeDir(gw.root);
-    killAllChildren();
-  });
+  afterAll(() => client?.close());
 
   it(
     'every read verified: 0 errors, 0 corrupt reads',
@@ -55,7 +40,7 @@ describe(`load: ${CLIENTS} clients for ${SECONDS} s, mixed HTTP and RDMA`, () =>
       const counts = emptyCounts();
       const regions = Array.from({ length: CLIENTS }, () => client.allocate(LOAD_REGION));
       const sdks = regions.map(() =>
-        s3Client(gw.url, ROOT_CREDENTIALS, {
+        s3Client(scene.gw.url, ROOT_CREDENTIALS, {
           ...RDMA_SDK_OPTIONS,
           requestHandler: { connectionTimeout: 30_000 },
         }),
@@ -64,25 +49,13 @@ describe(`load: ${CLIENTS} clients for ${SECONDS} s, mixed HTTP and RDMA`, () =>
       await Promise.all(
         regions.map((region, id) => primeClient({ id, sdk: sdkOf(id), bucket: Bucket, region })),
       );
-      const rss = sampleRss(gw.child.pid as number, 1000, Math.max(1, SECONDS / 4));
+      const rss = sampleRss(scene.gw.child.pid as number, 1000, Math.max(1, SECONDS / 4));
       const started = Date.now();
       const deadline = started + SECONDS * 1000;
       try {
-        await Promise.all(
-          regions.map((region, id) =>
-            runLoadClient({
-              id,
-              sdk: sdkOf(id),
-              bucket: Bucket,
-              region,
-              deadline,
-              counts,
-            }),
-          ),
-        );
+        await loadRound({ regions, sdks, bucket: Bucket, counts }, deadline);
       } finally {
-        for (const s of sdks) s.destroy();
-        for (const r of regions) r.close();
+        releaseClients({ regions, sdks });
       }
       const elapsed = (Date.now() - started) / 1000;
       const curve = rss.stop();

@@ -9,16 +9,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { HostClient, type HostMemory } from '@vgwrdma/rdma-ffi';
 import { parseRdmaToken } from '@vgwrdma/rdma-protocol';
-import {
-  adminRequest,
-  type FaultScene,
-  type GatewayProcess,
-  ROOT_CREDENTIALS,
-  startFaultScene,
-} from '@vgwrdma/test-kit';
+import { adminRequest, type GatewayProcess, ROOT_CREDENTIALS, useFaultScene } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fillContent } from '../helpers/object-content.js';
-import { RDMA_SDK_OPTIONS, type S3Client, sendError, sendWithToken } from '../helpers/rdma.js';
+import { RDMA_SDK_OPTIONS, sendError, sendWithToken } from '../helpers/rdma.js';
 import { expectRdmaPut } from '../helpers/rdma-put.js';
 import { type SlowProxy, startSlowProxy } from '../helpers/slow-proxy.js';
 
@@ -51,9 +45,23 @@ async function until(gw: GatewayProcess, done: (r: Report) => boolean): Promise<
 }
 
 describe('slow agent vs --rdma-transfer-timeout and --rdma-max-per-agent', () => {
-  let scene: FaultScene;
-  let gw: GatewayProcess;
-  let sdk: S3Client;
+  const scene = useFaultScene({
+    bucket: Bucket,
+    sdk: RDMA_SDK_OPTIONS,
+    args: [
+      '--pool-buf-size',
+      '1MiB',
+      '--pool-buf-count',
+      '2',
+      // The window in which the slow transfer holds its buffer, and the second request and an
+      // honest PUT must reach the gateway: 400 ms was a moment on a loaded machine (the second
+      // request came after the deadline and was not declined). The trickles last far longer.
+      '--rdma-transfer-timeout',
+      '5000',
+      '--rdma-pool-wait-ms',
+      '200',
+    ],
+  });
   let slow: HostClient;
   let honest: HostClient;
   let other: HostClient;
@@ -61,24 +69,6 @@ describe('slow agent vs --rdma-transfer-timeout and --rdma-max-per-agent', () =>
   let proxy: SlowProxy;
 
   beforeAll(async () => {
-    scene = await startFaultScene({
-      bucket: Bucket,
-      sdk: RDMA_SDK_OPTIONS,
-      args: [
-        '--pool-buf-size',
-        '1MiB',
-        '--pool-buf-count',
-        '2',
-        // The window in which the slow transfer holds its buffer, and the second request and an
-        // honest PUT must reach the gateway: 400 ms was a moment on a loaded machine (the second
-        // request came after the deadline and was not declined). The trickles last far longer.
-        '--rdma-transfer-timeout',
-        '5000',
-        '--rdma-pool-wait-ms',
-        '200',
-      ],
-    });
-    ({ gw, sdk } = scene);
     slow = new HostClient({ allowDirect: false }); // over TCP, where the proxy can slow it down
     honest = new HostClient();
     other = new HostClient();
@@ -92,14 +82,13 @@ describe('slow agent vs --rdma-transfer-timeout and --rdma-max-per-agent', () =>
     slow?.close();
     honest?.close();
     other?.close();
-    await scene?.close();
   });
 
   async function honestPut(Key: string, client = honest): Promise<void> {
     const region = client.allocate(SIZE);
     try {
       fillContent(Key, region.bytes);
-      await expectRdmaPut(sdk, Bucket, Key, region, SIZE);
+      await expectRdmaPut(scene.sdk, Bucket, Key, region, SIZE);
     } finally {
       region.close();
     }
@@ -108,7 +97,7 @@ describe('slow agent vs --rdma-transfer-timeout and --rdma-max-per-agent', () =>
   it('the trickling PUT is abandoned at its deadline, its buffer and channel come back, others are served', async () => {
     const slowPut = sendError(
       sendWithToken(
-        sdk,
+        scene.sdk,
         new PutObjectCommand({ Bucket, Key: 'trickled', Body: new Uint8Array(0) }),
         proxy.route(slowRegion.token(0, SIZE, 'put')),
       ),
@@ -118,7 +107,7 @@ describe('slow agent vs --rdma-transfer-timeout and --rdma-max-per-agent', () =>
     // While it holds a buffer: its agent is at its cap (1 of 2 buffers), another client is not.
     const second = await sendError(
       sendWithToken(
-        sdk,
+        scene.sdk,
         new PutObjectCommand({ Bucket, Key: 'second', Body: new Uint8Array(0) }),
         proxy.route(slowRegion.token(0, SIZE, 'put')),
       ),
@@ -131,11 +120,11 @@ describe('slow agent vs --rdma-transfer-timeout and --rdma-max-per-agent', () =>
     expect(failed).toMatchObject({ code: 'RequestTimeout', status: 400 });
     expect(failed.headers['x-amz-rdma-reply']).toBeUndefined();
     for (const Key of ['trickled', 'second']) {
-      const head = await sendError(sdk.send(new HeadObjectCommand({ Bucket, Key })));
+      const head = await sendError(scene.sdk.send(new HeadObjectCommand({ Bucket, Key })));
       expect(head.status).toBe(404);
     }
 
-    const after = await until(gw, (r) => r.pool.inUse === 0 && r.server.channelsInUse === 0);
+    const after = await until(scene.gw, (r) => r.pool.inUse === 0 && r.server.channelsInUse === 0);
     expect(after.pool).toMatchObject({ inUse: 0, free: 2 });
     expect(after.server).toMatchObject({ channelsInUse: 0, buffersInUse: 0, timeouts: 1 });
     expect(after.server.declines['agent-busy']).toBe(1);
@@ -153,13 +142,13 @@ describe('slow agent vs --rdma-transfer-timeout and --rdma-max-per-agent', () =>
     try {
       const failed = await sendError(
         sendWithToken(
-          sdk,
+          scene.sdk,
           new GetObjectCommand({ Bucket, Key: 'after-1' }),
           acks.route(slowRegion.token(0, SIZE, 'get')),
         ),
       );
       expect(failed).toMatchObject({ code: 'RequestTimeout', status: 400 });
-      const after = await until(gw, (r) => r.pool.inUse === 0 && r.server.channelsInUse === 0);
+      const after = await until(scene.gw, (r) => r.pool.inUse === 0 && r.server.channelsInUse === 0);
       expect(after.pool).toMatchObject({ inUse: 0, free: 2 });
       expect(after.server).toMatchObject({ channelsInUse: 0, timeouts: 2 });
       expect(acks.droppedByGateway()).toBe(1);

@@ -16,9 +16,9 @@ import { promisify } from 'node:util';
 import { killAllChildren, REPO_ROOT, removeDir } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  expectInstalledCuobjtest,
   RDMA_ROUND_TRIP,
   runAppFixture,
-  runInstalledCuobjtest,
   serveInstalledVgwrdma,
 } from './installed-use.js';
 import { koffiCopies } from './koffi-copies.js';
@@ -139,10 +139,7 @@ describe('npm run install:clone -- -g (the commands, globally)', () => {
   it(
     'the installed cuobjtest verifies an 8 MiB PUT and GET by RDMA against the installed vgwrdma',
     async () => {
-      const u = user as NpmUser;
-      const served = await installedGateway();
-      const report = await runInstalledCuobjtest(u, served.endpoint, 'clone-cuobjtest', KEYS);
-      expect(report, served.stderr()).toMatchObject({ mode: 'rdma', sizeBytes: 8 << 20, verified: true });
+      await expectInstalledCuobjtest(user as NpmUser, await installedGateway(), 'clone-cuobjtest', KEYS);
     },
     10 * MINUTES,
   );

@@ -1,9 +1,11 @@
 // What the install tests do with an install, once: start the installed `vgwrdma` (posix on a
-// fresh root, RDMA by softnic on 127.0.0.1), run the installed `cuobjtest` against it, and run
+// fresh root, RDMA by softnic on 127.0.0.1), run the installed `cuobjtest` against it (and check
+// its report), and run
 // one of fixtures/ in an app folder (copied there with the round trip it shares).
 import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
 import type { NpmUser } from './npm-user.js';
 import { type Served, serve } from './served.js';
 
@@ -31,16 +33,20 @@ export function serveInstalledVgwrdma(user: NpmUser, root: string, keys: Keys): 
   });
 }
 
-/** The installed `cuobjtest`: one verified 8 MiB PUT and GET; its JSON report. */
-export async function runInstalledCuobjtest(
+/**
+ * The installed `cuobjtest` against `served`: one 8 MiB PUT and GET, whose JSON report must say
+ * RDMA and verified (the gateway's stderr shown when it does not).
+ */
+export async function expectInstalledCuobjtest(
   user: NpmUser,
-  endpoint: string,
+  served: Served,
   bucket: string,
   keys: Keys,
-): Promise<{ mode: string; sizeBytes: number; verified: boolean }> {
-  const args = ['-endpoint', endpoint, '-bucket', bucket, '-size', '8MiB', '-n', '1', '--json'];
+): Promise<void> {
+  const args = ['-endpoint', served.endpoint, '-bucket', bucket, '-size', '8MiB', '-n', '1', '--json'];
   const { stdout } = await user.command(user.bin('cuobjtest'), args, user.home, { ...keys });
-  return JSON.parse(stdout);
+  const report = JSON.parse(stdout) as { mode: string; sizeBytes: number; verified: boolean };
+  expect(report, served.stderr()).toMatchObject({ mode: 'rdma', sizeBytes: 8 << 20, verified: true });
 }
 
 /** Copies fixtures/<fixture> into `app` as `script` (with round-trip.cjs) and runs it; its stdout. */

@@ -16,9 +16,9 @@ import { fileURLToPath } from 'node:url';
 import { killAllChildren, removeDir } from '@vgwrdma/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  expectInstalledCuobjtest,
   RDMA_ROUND_TRIP,
   runAppFixture,
-  runInstalledCuobjtest,
   serveInstalledVgwrdma,
 } from './installed-use.js';
 import { koffiCopies } from './koffi-copies.js';
@@ -247,9 +247,7 @@ describe('used by: the global cuobjtest', () => {
   it(
     'verifies 8 MiB PUT and GET by RDMA against the installed vgwrdma',
     async () => {
-      const served = await startInstalledVgwrdma();
-      const report = await runInstalledCuobjtest(user, served.endpoint, 'cuobjtest', KEYS);
-      expect(report, served.stderr()).toMatchObject({ mode: 'rdma', sizeBytes: 8 << 20, verified: true });
+      await expectInstalledCuobjtest(user, await startInstalledVgwrdma(), 'cuobjtest', KEYS);
     },
     10 * MINUTES,
   );

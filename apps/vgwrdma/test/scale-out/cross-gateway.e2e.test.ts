@@ -4,7 +4,6 @@
 // gets a part by RDMA through B and one by HTTP through C, is completed through A and is whole.
 import {
   CompleteMultipartUploadCommand,
-  CreateBucketCommand,
   CreateMultipartUploadCommand,
   GetObjectCommand,
   HeadObjectCommand,
@@ -14,36 +13,22 @@ import {
 } from '@aws-sdk/client-s3';
 import { Session } from '@vgwrdma/cuobjclient';
 import { HostClient } from '@vgwrdma/rdma-ffi';
-import { cephRgwUnavailable, haproxyUnavailable, killAllChildren, settle } from '@vgwrdma/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { settle } from '@vgwrdma/test-kit';
+import { describe, expect, it } from 'vitest';
 import { content } from '../helpers/object-content.js';
-import { RDMA_SDK_OPTIONS, type S3Client, sendWithToken } from '../helpers/rdma.js';
-import { gatewayClient, rdmaStats, type ScaleOut, startScaleOut } from '../helpers/scale-out.js';
+import { sendWithToken } from '../helpers/rdma.js';
+import { rdmaStats } from '../helpers/scale-out.js';
+import { scaleOutSkip, useScaleOutBucket } from '../helpers/scale-out-bucket.js';
 
 const MiB = 1024 * 1024;
-const skip = cephRgwUnavailable() ?? haproxyUnavailable();
-if (skip) console.log(`scale-out tests skipped: ${skip}`);
+const skip = scaleOutSkip();
 
 describe.skipIf(skip !== undefined)('three gateways, one RGW: cross-gateway reads and multipart', () => {
-  let scene: ScaleOut;
-  let sdks: S3Client[];
-  let Bucket: string;
-
-  beforeAll(async () => {
-    scene = await startScaleOut();
-    sdks = scene.gateways.map((g) => gatewayClient(g.url, RDMA_SDK_OPTIONS));
-    Bucket = scene.bucketName('cross');
-    await sdks[0]?.send(new CreateBucketCommand({ Bucket }));
-  }, 240_000);
-  afterAll(async () => {
-    for (const s of sdks ?? []) s.destroy();
-    await scene?.stop();
-    killAllChildren();
-  });
-
-  const sdk = (i: number) => sdks[i] as S3Client;
+  const so = useScaleOutBucket('cross');
+  const { Bucket } = so;
+  const sdk = (i: number) => so.sdk(i);
   const upstreamBytes = async (Key: string) => {
-    const got = await scene.upstream.send(new GetObjectCommand({ Bucket, Key }));
+    const got = await so.scene.upstream.send(new GetObjectCommand({ Bucket, Key }));
     return Buffer.from((await got.Body?.transformToByteArray()) ?? []);
   };
   const httpBytes = async (i: number, Key: string) => {
@@ -84,7 +69,7 @@ describe.skipIf(skip !== undefined)('three gateways, one RGW: cross-gateway read
       session.close();
     }
     // Every gateway moved RDMA payloads itself: each took RDMA PUTs and GETs.
-    for (const [i, gw] of scene.gateways.entries()) {
+    for (const [i, gw] of so.scene.gateways.entries()) {
       const { server, pool } = await settle(
         () => rdmaStats(gw),
         (s) => s.server.buffersInUse === 0 && s.pool.inUse === 0,
@@ -139,7 +124,7 @@ describe.skipIf(skip !== undefined)('three gateways, one RGW: cross-gateway read
     expect((await sdk(2).send(new HeadObjectCommand({ Bucket, Key }))).ETag).toMatch(/-2"$/);
     for (const i of [1, 2])
       expect((await httpBytes(i, Key)).equals(whole), `read through gw${i + 1}`).toBe(true);
-    const open = await scene.upstream.send(new ListMultipartUploadsCommand({ Bucket }));
+    const open = await so.scene.upstream.send(new ListMultipartUploadsCommand({ Bucket }));
     expect(open.Uploads ?? []).toEqual([]);
   });
 });

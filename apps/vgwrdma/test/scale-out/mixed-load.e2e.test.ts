@@ -4,13 +4,13 @@
 // which spreads each request over the gateways round robin, so a client's read usually lands on
 // another gateway than its write. Every read is verified (load-client.ts): 0 errors, 0 corrupt
 // reads, every gateway served a share, and afterwards every gateway's RDMA buffers are back.
-import { CreateBucketCommand } from '@aws-sdk/client-s3';
-import { HostClient } from '@vgwrdma/rdma-ffi';
-import { cephRgwUnavailable, haproxyUnavailable, killAllChildren, settle } from '@vgwrdma/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emptyCounts, LOAD_REGION, runLoadClient } from '../helpers/load-client.js';
-import { RDMA_SDK_OPTIONS, type S3Client } from '../helpers/rdma.js';
-import { gatewayClient, rdmaStats, type ScaleOut, startScaleOut } from '../helpers/scale-out.js';
+import { settle } from '@vgwrdma/test-kit';
+import { describe, expect, it } from 'vitest';
+import { emptyCounts, LOAD_REGION } from '../helpers/load-client.js';
+import { loadRound, releaseClients } from '../helpers/load-round.js';
+import { RDMA_SDK_OPTIONS } from '../helpers/rdma.js';
+import { gatewayClient, rdmaStats } from '../helpers/scale-out.js';
+import { scaleOutSkip, useScaleOutBucket } from '../helpers/scale-out-bucket.js';
 
 const CLIENTS = Number(process.env.SCALE_OUT_LOAD_CLIENTS ?? 6);
 const SECONDS = Number(process.env.SCALE_OUT_LOAD_SECONDS ?? 6);
@@ -19,43 +19,27 @@ const POOL = 8;
 const MIN_READS = 2 * CLIENTS;
 const MIN_RDMA = 2 * CLIENTS;
 const MAX_ROUNDS = 10;
-const skip = cephRgwUnavailable() ?? haproxyUnavailable();
-if (skip) console.log(`scale-out tests skipped: ${skip}`);
+const skip = scaleOutSkip();
 
 /** A gateway with no RDMA transfer left: buffers come back once a native transfer has ended. */
 const idle = (s: Awaited<ReturnType<typeof rdmaStats>>) =>
   s.server.buffersInUse === 0 && s.server.channelsInUse === 0 && s.pool.inUse === 0 && s.pool.waiting === 0;
 
 describe.skipIf(skip !== undefined)(`mixed load: ${CLIENTS} clients across three gateways`, () => {
-  let scene: ScaleOut;
-  let host: HostClient;
-  let Bucket: string;
-
-  beforeAll(async () => {
-    scene = await startScaleOut({
-      poolBufCount: POOL,
-      args: ['--rdma-pool-wait-ms', '60000'],
-    });
-    host = new HostClient();
-    Bucket = scene.bucketName('load');
-    const sdk = gatewayClient(scene.lb.url);
-    await sdk.send(new CreateBucketCommand({ Bucket }));
-    sdk.destroy();
-  }, 240_000);
-  afterAll(async () => {
-    host?.close();
-    await scene?.stop();
-    killAllChildren();
-  });
+  const so = useScaleOutBucket('load', { poolBufCount: POOL, args: ['--rdma-pool-wait-ms', '60000'] });
+  const { Bucket } = so;
 
   it(
     'every read verified: 0 errors, 0 corrupt reads, every gateway answered a share',
     async () => {
-      const before = await Promise.all(scene.gateways.map((g) => rdmaStats(g)));
+      const before = await Promise.all(so.scene.gateways.map((g) => rdmaStats(g)));
       const counts = emptyCounts();
-      const regions = Array.from({ length: CLIENTS }, () => host.allocate(LOAD_REGION));
+      const regions = Array.from({ length: CLIENTS }, () => so.host().allocate(LOAD_REGION));
       const sdks = regions.map(() =>
-        gatewayClient(scene.lb.url, { ...RDMA_SDK_OPTIONS, requestHandler: { connectionTimeout: 30_000 } }),
+        gatewayClient(so.scene.lb.url, {
+          ...RDMA_SDK_OPTIONS,
+          requestHandler: { connectionTimeout: 30_000 },
+        }),
       );
       // Rounds of SECONDS until the load has read back enough (a loaded machine may need more
       // than one); each round's clients write under prefixes of their own.
@@ -65,27 +49,14 @@ describe.skipIf(skip !== undefined)(`mixed load: ${CLIENTS} clients across three
       try {
         while (rounds < MAX_ROUNDS && (rounds === 0 || reads() < MIN_READS || rdma() < MIN_RDMA)) {
           const deadline = Date.now() + SECONDS * 1000;
-          const base = rounds++ * CLIENTS;
-          await Promise.all(
-            regions.map((region, i) =>
-              runLoadClient({
-                id: base + i,
-                sdk: sdks[i] as S3Client,
-                bucket: Bucket,
-                region,
-                deadline,
-                counts,
-              }),
-            ),
-          );
+          await loadRound({ regions, sdks, bucket: Bucket, counts }, deadline, rounds++ * CLIENTS);
         }
       } finally {
-        for (const s of sdks) s.destroy();
-        for (const r of regions) r.close();
+        releaseClients({ regions, sdks });
       }
       // Settled: each gateway done with the last transfers (a moment earlier, one may still hold a buffer).
       const after = await Promise.all(
-        scene.gateways.map((g, i) =>
+        so.scene.gateways.map((g, i) =>
           settle(() => rdmaStats(g), idle, { what: `gw${i + 1} idle after the load` }),
         ),
       );
@@ -106,7 +77,7 @@ describe.skipIf(skip !== undefined)(`mixed load: ${CLIENTS} clients across three
       expect(reads(), `reads in ${rounds} rounds`).toBeGreaterThanOrEqual(MIN_READS);
       expect(rdma(), `RDMA transfers in ${rounds} rounds`).toBeGreaterThanOrEqual(MIN_RDMA);
       // Round robin spread the requests: every gateway answered a share (haproxy's counters).
-      const served = await scene.lb.serverStats();
+      const served = await so.scene.lb.serverStats();
       for (const i of [1, 2, 3])
         expect(Number(served[`gw${i}`]?.hrsp_2xx), `gw${i} answered`).toBeGreaterThan(0);
       for (const [i, a] of after.entries()) {
