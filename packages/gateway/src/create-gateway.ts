@@ -24,6 +24,7 @@ import {
   checkPluginNames,
   installPlugins,
   pluginAdminHandlers,
+  pluginSignedHeaderPrefixes,
   pluginStats,
   runShutdown,
 } from './plugins/index.js';
@@ -92,6 +93,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const events = options.eventNotifications
     ? new EventNotifier(backend, logger, options.eventNotifications)
     : undefined;
+  const signedHeaderPrefixes = pluginSignedHeaderPrefixes(plugins);
   const at = {
     ...installed.at,
     beforeTarget: [...installed.at.beforeTarget, ...(options.middlewares ?? [])],
@@ -116,6 +118,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       bodyIdleTimeoutMs: options.bodyIdleTimeoutMs ?? DEFAULT_BODY_IDLE_TIMEOUT_MS,
       onBodyIdleTimeout: () => counters.bodyIdleTimeouts++,
       ...(options.maxClockSkewMs === undefined ? {} : { maxClockSkewMs: options.maxClockSkewMs }),
+      ...(signedHeaderPrefixes === undefined ? {} : { signedHeaderPrefixes }),
       ...(options.virtualHostDomain === undefined ? {} : { virtualHostDomain: options.virtualHostDomain }),
       limits: {
         maxParts: options.multipartMaxParts ?? DEFAULT_REQUEST_LIMITS.maxParts,
