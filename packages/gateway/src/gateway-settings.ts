@@ -8,8 +8,7 @@
 // A field reads what a program passes (a number of milliseconds or bytes, a boolean) and what an
 // operator types (the text of a flag or environment variable, in the flag's unit: seconds for the
 // timeouts), each by its own rule and with its own messages.
-import { option } from '@vgwrdma/cli-options';
-import { InvalidArgumentError } from '@vgwrdma/errors';
+import { checkOptions, option } from '@vgwrdma/cli-options';
 import { z } from 'zod';
 import type { BucketStateCacheOptions } from './authz/index.js';
 import { S3_MAX_COPY_SOURCE, S3_MAX_PARTS } from './routes/request-limits.js';
@@ -228,10 +227,5 @@ export type GatewaySettings = z.output<typeof GATEWAY_OPTIONS>;
 export function gatewaySettings(input: object): GatewaySettings {
   // Absent and explicitly undefined fields alike mean "the default".
   const defined = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
-  const result = GATEWAY_OPTIONS.safeParse(defined);
-  if (result.success) return result.data;
-  const issues = result.error.issues.map(
-    (i) => `${i.path.length ? i.path.join('.') : 'options'}: ${i.message}`,
-  );
-  throw new InvalidArgumentError(`createGateway: ${issues.join('; ')}`);
+  return checkOptions(GATEWAY_OPTIONS, defined, 'createGateway');
 }
