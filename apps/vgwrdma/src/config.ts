@@ -78,7 +78,7 @@ export interface RdmaConfig extends RdmaPluginOptions {
   readonly port: number;
 }
 
-/** The listener's resource limits (limit-flags.ts); 0 = no limit. */
+/** The listener's resource limits (the gateway's GATEWAY_OPTIONS fields); 0 = no limit. */
 interface ServerLimits {
   readonly maxConnections: number;
   readonly maxRequests: number;
@@ -245,7 +245,8 @@ export function parseCommandLine(argv: readonly string[], env: Env, cwd = proces
       access: g.access,
       secret: g.secret,
       region: g.region,
-      bucketCacheTtlMs: g['bucket-cache-ttl'],
+      // The flag's text always yields a TTL (the gateway's bucketStateCache field, from seconds).
+      bucketCacheTtlMs: g['bucket-cache-ttl'].ttlMs ?? 0,
       ...(g['adopt-ownerless-buckets'] === undefined ? {} : { adoptOwnerless: g['adopt-ownerless-buckets'] }),
       readonly: g.readonly,
       disableAcl: g['disable-acl'],

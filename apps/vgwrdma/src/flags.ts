@@ -2,23 +2,29 @@
 // fields carry their flag metadata (@vgwrdma/cli-options derives parsing, the environment fallback,
 // validation and --help from them). Names, aliases and environment variables follow versitygw
 // (cmd/versitygw/main.go, posix.go), so an operator's scripts and unit files carry over unchanged.
+// The gateway's own settings (region, paths, limits, timeouts, request rules, the bucket cache)
+// are @vgwrdma/gateway's GATEWAY_OPTIONS fields, placed here in --help order; the --rdma-* flags
+// are cu-backend's RDMA_PLUGIN_OPTIONS; the posix level is backend-posix's schema.
 import { POSIX_BACKEND_OPTIONS } from '@vgwrdma/backend-posix';
 import { type CliOption, cliOptions, HELP_OPTION, nonEmpty, option } from '@vgwrdma/cli-options';
 import { RDMA_PLUGIN_OPTIONS } from '@vgwrdma/cu-backend';
+import { GATEWAY_OPTIONS } from '@vgwrdma/gateway';
 import { z } from 'zod';
 import { EVENT_OPTIONS } from './event-flags.js';
 import { IAM_OPTIONS } from './iam-flags.js';
-import { hourSeconds, LIMIT_OPTIONS } from './limit-flags.js';
 import { listenAddress } from './listen-address.js';
 import { LISTENER_OPTIONS } from './listener-flags.js';
 import { OBSERVABILITY_OPTIONS } from './observability-flags.js';
-import { REQUEST_OPTIONS } from './request-flags.js';
 import { TLS_OPTIONS } from './tls-flags.js';
 import { WEBUI_OPTIONS } from './webui-flags.js';
 
 const boolFlag = z.boolean();
 
-const healthPath = z.string().regex(/^\/\S*$/, "must be a path starting with '/', e.g. /health");
+/**
+ * The gateway's settings. A field with a command-line default is unwrapped from its `.optional()`
+ * (a program may leave it out; the command line always fills it), so the parsed value is present.
+ */
+const gw = GATEWAY_OPTIONS.shape;
 
 export const GLOBAL_OPTIONS = {
   port: option(listenAddress, {
@@ -40,43 +46,12 @@ export const GLOBAL_OPTIONS = {
     arg: 'SECRET',
     help: 'root user secret access key',
   }).optional(),
-  region: option(z.string().regex(/^[a-z0-9-]+$/, 'must be a region name such as us-east-1'), {
-    short: 'r',
-    env: ['VGW_REGION'],
-    default: 'us-east-1',
-    arg: 'REGION',
-    help: 's3 region string',
-  }),
-  health: option(healthPath, {
-    env: ['VGW_HEALTH'],
-    arg: 'PATH',
-    help: "liveness endpoint path, answered 200 on GET while the process serves (must start with '/', e.g. /health)",
-  }).optional(),
-  ready: option(healthPath, {
-    env: ['VGW_READY'],
-    arg: 'PATH',
-    help: 'readiness endpoint path: 200 when the backend answers a probe (and, with RDMA, the pool and RDMA server are up), 503 otherwise (e.g. /ready)',
-  }).optional(),
-  readonly: option(boolFlag, {
-    env: ['VGW_READ_ONLY'],
-    default: false,
-    help: 'allow only read operations across all the gateway',
-  }),
-  'virtual-domain': option(
-    z.string().regex(/^[a-z0-9.-]+(:\d+)?$/i, 'must be a domain such as s3.example.com'),
-    {
-      aliases: ['vd'],
-      env: ['VGW_VIRTUAL_DOMAIN'],
-      arg: 'DOMAIN',
-      help: 'also accept virtual-host style requests (<bucket>.DOMAIN); path style always works',
-    },
-  ).optional(),
-  'disable-acl': option(boolFlag, {
-    aliases: ['noacl'],
-    env: ['VGW_DISABLE_ACL'],
-    default: false,
-    help: 'disable bucket ACLs: ACL headers are ignored and Put*Acl is refused',
-  }),
+  region: gw.region.unwrap(),
+  health: gw.healthPath,
+  ready: gw.readyPath,
+  readonly: gw.readonly.unwrap(),
+  'virtual-domain': gw.virtualHostDomain,
+  'disable-acl': gw.disableAcl.unwrap(),
   'iam-dir': option(nonEmpty, {
     env: ['VGW_IAM_DIR'],
     arg: 'DIR',
@@ -100,24 +75,22 @@ export const GLOBAL_OPTIONS = {
   ...TLS_OPTIONS,
   // --admin-port and its TLS pair, --socket-perm (listener-flags.ts).
   ...LISTENER_OPTIONS,
-  // --mp-max-parts, --copy-object-threshold, --cors-allow-origin (request-flags.ts).
-  ...REQUEST_OPTIONS,
+  // versitygw's --mp-max-parts, --copy-object-threshold, --cors-allow-origin (the gateway's).
+  'mp-max-parts': gw.multipartMaxParts.unwrap(),
+  'copy-object-threshold': gw.copyObjectThreshold.unwrap(),
+  'cors-allow-origin': gw.corsAllowOrigin,
   // --metrics-port, --access-log-format (observability-flags.ts).
   ...OBSERVABILITY_OPTIONS,
   // --webui, its TLS pair and --webui-origin: the web console (webui-flags.ts).
   ...WEBUI_OPTIONS,
-  // --max-connections, --max-requests, --body-idle-timeout (limit-flags.ts).
-  ...LIMIT_OPTIONS,
-  // How long a gateway trusts its cached copy of a bucket's ACL, policy, ownership, public access
-  // block and CORS rules (gateway's BucketStateCache). A write through this gateway invalidates
-  // its copy at once; the TTL bounds how long a write through ANOTHER gateway on the same backend
-  // takes to be enforced here (docs/deployment.md).
-  'bucket-cache-ttl': option(hourSeconds('5'), {
-    env: ['VGW_BUCKET_CACHE_TTL'],
-    default: '5',
-    arg: 'SECONDS',
-    help: "how long a bucket's cached ACL/policy/CORS is trusted: the most a change made through another gateway on the same backend takes to apply here",
-  }),
+  // The listener's limits (versitygw's --max-connections / --max-requests), --body-idle-timeout
+  // and --shutdown-timeout (the drain at SIGTERM; 30 s like the systemd unit's TimeoutStopSec).
+  'max-connections': gw.maxConnections.unwrap(),
+  'max-requests': gw.maxRequests.unwrap(),
+  'body-idle-timeout': gw.bodyIdleTimeoutMs.unwrap(),
+  'shutdown-timeout': gw.shutdownTimeoutMs.unwrap(),
+  // How long cached bucket ACL/policy/CORS is trusted (the gateway's bucketStateCache).
+  'bucket-cache-ttl': gw.bucketStateCache.unwrap(),
   // At start-up, give every bucket without a recorded owner (a directory an operator made in the
   // posix root, a bucket created directly upstream or in Azure) to one named account. Without it
   // such buckets stay nobody's: served to admin accounts only, and CreateBucket answers

@@ -1,4 +1,4 @@
-// The versitygw flags added for issue 23 (listener-flags.ts, request-flags.ts, backend-posix options-schema.ts):
+// The versitygw flags added for issue 23 (listener-flags.ts, the gateway's gateway-settings.ts, backend-posix options-schema.ts):
 // versitygw's names, aliases and environment variables, their defaults, and errors that name the
 // flag. What each does is tested end to end in versitygw-flags.e2e.test.ts.
 

@@ -11,6 +11,7 @@ export {
   parserOptions,
 } from './argv.js';
 export * from './byte-size.js';
+export { checkOptions } from './check.js';
 export { booleanText, byteSize, integer, nonEmpty, octalMode, parseBooleanText } from './fields.js';
 export { helpLines } from './help.js';
 export { type CliOption, cliOptions, cliRegistry, HELP_OPTION, type OptionMeta, option } from './option.js';

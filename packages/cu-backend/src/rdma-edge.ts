@@ -1,5 +1,5 @@
-// The RDMA plugin's middleware at the gateway's `afterAuthenticate` step: reads the RDMA headers
-// into a descriptor (cu-middleware's readRdmaRequest: malformed token 400, RC-style 501), then
+// The RDMA plugin's middleware at the gateway's `afterAuthenticate` step: refuses any RDMA header
+// under SigV2 (rdma-signing.ts: 400 InvalidRequest), reads the RDMA headers into a descriptor (cu-middleware's readRdmaRequest: malformed token 400, RC-style 501), then
 // makes the trust decisions while the request is still at the edge (docs/protocol.md "trust
 // rules"):
 //   unsigned (anonymous) caller                 → declined: CuServer answers PUT 501 + decline,
@@ -15,10 +15,13 @@ import type { RdmaTransportKind } from '@vgwrdma/rdma-protocol';
 import type { Context, Next } from 'hono';
 import { type AgentPolicy, agentOf } from './agent-policy.js';
 import { grantRdma, type RdmaGrant, type RdmaRequestRecord } from './rdma-grant.js';
+import { type EdgeSigning, refuseRdmaUnderV2 } from './rdma-signing.js';
 
 /** The gateway's authentication outcome, as far as the edge reads it. */
 interface EdgeAuth {
   readonly anonymous: boolean;
+  /** How the request was signed; absent when anonymous. */
+  readonly signing?: EdgeSigning | undefined;
   readonly payload: { readonly kind: string; readonly sha256?: string };
 }
 
@@ -42,6 +45,7 @@ export function rdmaEdge(options: RdmaEdgeOptions): RdmaEdgeMiddleware {
   return async (ctx, next) => {
     // The edge reads and writes only RdmaEdgeEnv's variables, which E includes.
     const c = ctx as unknown as Context<RdmaEdgeEnv>;
+    refuseRdmaUnderV2(Object.keys(c.req.header()), c.get('auth').signing);
     const descriptor = readRdmaRequest((name) => c.req.header(name), options.transport);
     if (descriptor === undefined) return next();
     const grant = decide(descriptor, c.get('auth'), c.env.incoming.socket.remoteAddress, options.policy);

@@ -4,8 +4,7 @@
 // object (plain JavaScript, or values read from a file) is checked by the same schema, so a bad
 // field is reported by name ("rdmaPlugin: poolBufCount: ...") before any native resource exists.
 import { availableParallelism } from 'node:os';
-import { BYTE_SIZE_FORMS, byteSize, integer, option } from '@vgwrdma/cli-options';
-import { InvalidArgumentError } from '@vgwrdma/errors';
+import { BYTE_SIZE_FORMS, byteSize, checkOptions, integer, option } from '@vgwrdma/cli-options';
 import { z } from 'zod';
 import { parseIpv4Cidr } from './agent-policy.js';
 import type { CuServerConfig } from './open-cu-server.js';
@@ -191,15 +190,8 @@ export type RdmaPluginOptions = Omit<CuServerConfig, 'poolBufSize' | 'poolBufCou
 
 /** Validates `input` and fills the pool defaults; throws an InvalidArgumentError (VGW_ERR_INVALID_ARGUMENT) naming each bad field. */
 export function parseRdmaPluginOptions(input: unknown): CuServerConfig {
-  const result = RDMA_PLUGIN_OPTIONS.safeParse(input);
-  if (!result.success) {
-    const issues = result.error.issues.map(
-      (i) => `${i.path.length ? i.path.join('.') : 'options'}: ${i.message}`,
-    );
-    throw new InvalidArgumentError(`rdmaPlugin: ${issues.join('; ')}`);
-  }
   // zod leaves absent optional keys absent, so the output has no explicit `undefined`s.
-  const data = result.data as RdmaPluginOptions;
+  const data = checkOptions(RDMA_PLUGIN_OPTIONS, input, 'rdmaPlugin') as RdmaPluginOptions;
   return {
     ...data,
     poolBufSize: data.poolBufSize ?? DEFAULT_POOL_BUF_SIZE,

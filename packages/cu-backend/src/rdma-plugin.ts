@@ -4,8 +4,9 @@
 //   await gateway.shutdown(); // HTTP server, then the plugin (pool, RDMA server), then the backend
 //
 // and the plugin installs itself: it opens the RDMA server and buffer pool (openRdmaTransport),
-// adds its edge middleware at the `afterAuthenticate` step (rdma-edge.ts: token → descriptor,
-// anonymous → decline, agent address policy), decorates the backend with CuServer, serves
+// declares the legacy X-CuObj-* headers must-sign (rdma-signing.ts), adds its edge middleware at
+// the `afterAuthenticate` step (rdma-edge.ts: SigV2 refused, token → descriptor, anonymous →
+// decline, agent address policy), decorates the backend with CuServer, serves
 // `PATCH /rdma-stats`, reports each request's RDMA outcome as observation fields
 // (rdma-observation.ts) and closes pool and server at shutdown. The object is a
 // @vgwrdma/gateway GatewayPlugin by shape only, so this package does not depend on the gateway.
@@ -25,6 +26,7 @@ import { type RdmaEdgeMiddleware, rdmaEdge } from './rdma-edge.js';
 import type { RdmaRequestRecord } from './rdma-grant.js';
 import { observeRecord, RDMA_PLUGIN_NAME, type RdmaObservation } from './rdma-observation.js';
 import { parseRdmaPluginOptions, type RdmaPluginOptions } from './rdma-plugin-options.js';
+import { RDMA_SIGNED_HEADER_PREFIXES } from './rdma-signing.js';
 import { type RdmaStatsReport, rdmaStatsReport, rdmaStatsResponse } from './rdma-stats.js';
 import type { TransferListener } from './transfer-events.js';
 
@@ -46,6 +48,8 @@ export interface RdmaPlugin {
    * build lacks (cuobj without NVIDIA's library) throws rdma-ffi's own one-sentence error.
    */
   open(): void;
+  /** `x-cuobj-`: the legacy RDMA trio must be signed under SigV4, like x-amz-rdma-token (rdma-signing.ts). */
+  readonly signedHeaderPrefixes: readonly string[];
   /** Called by createGateway(): the edge middleware after authentication, CuServer around the backend. */
   install(stack: RdmaPluginStack): void;
   /** `PATCH /rdma-stats` (admin accounts): `stats()` as JSON. */
@@ -102,6 +106,7 @@ export function rdmaPlugin(options: RdmaPluginOptions): RdmaPlugin {
       return opened().pool;
     },
     open: () => void opened(),
+    signedHeaderPrefixes: RDMA_SIGNED_HEADER_PREFIXES,
     install(stack) {
       if (cu !== undefined) throw new Error('rdmaPlugin: installed twice; one plugin serves one gateway');
       const t = opened();

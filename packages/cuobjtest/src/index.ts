@@ -2,7 +2,7 @@
 // the result shape --json prints.
 
 export { type BenchObserver, ensureBucket, keysFor, modesOf, runBench } from './bench.js';
-export { type Config, FLAGS, parseFlags, UsageError, usage } from './flags.js';
+export { type Config, CUOBJTEST_OPTIONS, FLAGS, parseFlags, UsageError, usage } from './flags.js';
 export { renderHtml, renderReport, renderSvg } from './plot-report.js';
 export type { DirectionResult, Iteration, PairRatios, RunResult } from './result.js';
 export { type CliIO, run, s3ClientFor } from './run.js';

@@ -10,6 +10,7 @@ import { defaultCorsRule } from './cors/default-rule.js';
 import type { GatewayEnv } from './env.js';
 import { EventNotifier } from './events/index.js';
 import type { GatewayOptions } from './gateway-options.js';
+import { gatewaySettings } from './gateway-settings.js';
 import { checkReadiness } from './health/readiness.js';
 import { adminBucketHandlers, adminUserHandlers, IamStore, singleUserHandlers } from './iam/index.js';
 import { defaultLogger } from './logger.js';
@@ -24,6 +25,7 @@ import {
   checkPluginNames,
   installPlugins,
   pluginAdminHandlers,
+  pluginSignedHeaderPrefixes,
   pluginStats,
   runShutdown,
 } from './plugins/index.js';
@@ -58,9 +60,12 @@ export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 30_000;
 /** How long a request body may send nothing before it fails with RequestTimeout. */
 const DEFAULT_BODY_IDLE_TIMEOUT_MS = 60_000;
 
+/** Throws an InvalidArgumentError naming each bad plain-value setting (gateway-settings.ts), before anything is built. */
 export function createGateway(options: GatewayOptions): Gateway {
+  // The plain values, checked once by the schema vgwrdma's flags derive from; the objects as given.
+  const settings = gatewaySettings(options);
   const logger = options.logger ?? defaultLogger;
-  const region = options.region ?? DEFAULT_REGION;
+  const region = settings.region ?? DEFAULT_REGION;
   const plugins = options.plugins ?? [];
   checkPluginNames(plugins);
   // Each plugin installs itself once: middlewares at named steps, a decorator of the backend.
@@ -70,20 +75,23 @@ export function createGateway(options: GatewayOptions): Gateway {
   const counters = new LimitCounters();
   const inFlight = new InFlightRequests();
 
-  const observers = [...(options.accessLog ? [accessLogObserver(logger)] : []), ...(options.observers ?? [])];
+  const observers = [
+    ...(settings.accessLog ? [accessLogObserver(logger)] : []),
+    ...(options.observers ?? []),
+  ];
   app.use(requestIdMiddleware());
   app.use(observeMiddleware(observers, plugins));
-  if (options.healthPath) app.use(healthMiddleware(options.healthPath));
-  if (options.readyPath)
-    app.use(readyMiddleware(options.readyPath, () => checkReadiness(options.backend, plugins)));
+  if (settings.healthPath) app.use(healthMiddleware(settings.healthPath));
+  if (settings.readyPath)
+    app.use(readyMiddleware(settings.readyPath, () => checkReadiness(options.backend, plugins)));
   // Always counts in-flight requests (limitStats); refuses with SlowDown only with maxRequests.
-  app.use(requestLimitMiddleware(options.maxRequests ?? 0, counters, inFlight));
+  app.use(requestLimitMiddleware(settings.maxRequests ?? 0, counters, inFlight));
 
   // An IamStore given as `credentials` counts as `iam` too.
   const iam = options.iam ?? (options.credentials instanceof IamStore ? options.credentials : undefined);
   const authorizer = new Authorizer({
-    disableAcl: options.disableAcl ?? false,
-    ...(options.bucketStateCache ? { cache: options.bucketStateCache } : {}),
+    disableAcl: settings.disableAcl ?? false,
+    ...(settings.bucketStateCache ? { cache: settings.bucketStateCache } : {}),
   });
   const builtInAdmin = {
     ...(iam ? adminUserHandlers(iam) : singleUserHandlers()),
@@ -92,6 +100,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const events = options.eventNotifications
     ? new EventNotifier(backend, logger, options.eventNotifications)
     : undefined;
+  const signedHeaderPrefixes = pluginSignedHeaderPrefixes(plugins);
   const at = {
     ...installed.at,
     beforeTarget: [...installed.at.beforeTarget, ...(options.middlewares ?? [])],
@@ -110,23 +119,24 @@ export function createGateway(options: GatewayOptions): Gateway {
         ...options.adminHandlers,
       },
       region,
-      readonly: options.readonly ?? false,
-      anonymousAccess: options.anonymousAccess ?? false,
+      readonly: settings.readonly ?? false,
+      anonymousAccess: settings.anonymousAccess ?? false,
       logger,
-      bodyIdleTimeoutMs: options.bodyIdleTimeoutMs ?? DEFAULT_BODY_IDLE_TIMEOUT_MS,
+      bodyIdleTimeoutMs: settings.bodyIdleTimeoutMs ?? DEFAULT_BODY_IDLE_TIMEOUT_MS,
       onBodyIdleTimeout: () => counters.bodyIdleTimeouts++,
-      ...(options.maxClockSkewMs === undefined ? {} : { maxClockSkewMs: options.maxClockSkewMs }),
-      ...(options.virtualHostDomain === undefined ? {} : { virtualHostDomain: options.virtualHostDomain }),
+      ...(settings.maxClockSkewMs === undefined ? {} : { maxClockSkewMs: settings.maxClockSkewMs }),
+      ...(signedHeaderPrefixes === undefined ? {} : { signedHeaderPrefixes }),
+      ...(settings.virtualHostDomain === undefined ? {} : { virtualHostDomain: settings.virtualHostDomain }),
       limits: {
-        maxParts: options.multipartMaxParts ?? DEFAULT_REQUEST_LIMITS.maxParts,
-        copyObjectThreshold: options.copyObjectThreshold ?? DEFAULT_REQUEST_LIMITS.copyObjectThreshold,
+        maxParts: settings.multipartMaxParts ?? DEFAULT_REQUEST_LIMITS.maxParts,
+        copyObjectThreshold: settings.copyObjectThreshold ?? DEFAULT_REQUEST_LIMITS.copyObjectThreshold,
       },
-      ...(options.corsAllowOrigin === undefined
+      ...(settings.corsAllowOrigin === undefined
         ? {}
-        : { defaultCors: defaultCorsRule(options.corsAllowOrigin) }),
-      ...(options.consoleOrigins === undefined || options.consoleOrigins.length === 0
+        : { defaultCors: defaultCorsRule(settings.corsAllowOrigin) }),
+      ...(settings.consoleOrigins === undefined || settings.consoleOrigins.length === 0
         ? {}
-        : { consoleCors: consoleCorsRule(options.consoleOrigins) }),
+        : { consoleCors: consoleCorsRule(settings.consoleOrigins) }),
     },
     at,
   );
@@ -153,9 +163,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     listen: async (opts) => {
       if (stopped) throw new Error('createGateway: listen() after shutdown()');
       const running = await listen(app.fetch, opts, {
-        requestTimeoutMs: options.requestTimeoutMs ?? 0,
-        closeGraceMs: options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS,
-        maxConnections: options.maxConnections ?? 0,
+        requestTimeoutMs: settings.requestTimeoutMs ?? 0,
+        closeGraceMs: settings.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS,
+        maxConnections: settings.maxConnections ?? 0,
         counters,
         inFlight,
       });

@@ -19,6 +19,7 @@ export type { BackendContextFields, GatewayEnv, GatewayVariables, ParsedTarget }
 export type { DeliveryStats, EventAbout, EventNotificationOptions } from './events/index.js';
 export { WEBHOOK_SIGNATURE_HEADER, webhookSignature } from './events/index.js';
 export type { GatewayOptions } from './gateway-options.js';
+export { GATEWAY_OPTIONS, type GatewaySettings, gatewaySettings } from './gateway-settings.js';
 export type { ReadinessCheck, ReadinessReport } from './health/readiness.js';
 export type {
   AccountCacheOptions,

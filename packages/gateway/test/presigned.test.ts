@@ -1,8 +1,9 @@
 // Presigned URLs made by @aws-sdk/s3-request-presigner work against the gateway as plain HTTP,
 // and whoever holds one cannot add what the signer did not sign: an unsigned x-amz-* header
 // (x-amz-copy-source turning a PUT into a copy with the signer's authority, metadata, tags, ACL,
-// lock and bypass headers, the RDMA token) or the legacy X-CuObj-* RDMA trio is refused with
-// 403 AccessDenied and nothing is stored.
+// lock and bypass headers, the RDMA token) or the legacy X-CuObj-* RDMA trio (must-sign as the
+// RDMA plugin declares it: support/x-cuobj-signing.ts) is refused with 403 AccessDenied and
+// nothing is stored.
 import {
   CreateBucketCommand,
   DeleteObjectCommand,
@@ -13,12 +14,13 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { MemoryBackend } from '@vgwrdma/test-kit/memory';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { errorOf, startGateway, type TestGateway } from './support/harness.js';
+import { X_CUOBJ_SIGNING } from './support/x-cuobj-signing.js';
 
 let gw: TestGateway;
 let backend: MemoryBackend;
 beforeAll(async () => {
   backend = new MemoryBackend();
-  gw = await startGateway(backend);
+  gw = await startGateway(backend, { plugins: [X_CUOBJ_SIGNING] });
   await gw.client.send(new CreateBucketCommand({ Bucket: 'presign' }));
   await gw.client.send(new CreateBucketCommand({ Bucket: 'victim' }));
   await gw.client.send(new PutObjectCommand({ Bucket: 'victim', Key: 'secret', Body: 'the secret' }));

@@ -1,4 +1,5 @@
-// SigV4 tamper matrix over HTTP, against a gateway on a posix temp root. Each row signs a request
+// SigV4 tamper matrix over HTTP, against a gateway on a posix temp root (with the X-CuObj-* trio
+// must-sign, as the RDMA plugin declares it: support/x-cuobj-signing.ts). Each row signs a request
 // with the AWS SDK's signer, alters one thing (a signed header, the path, the query, the date, the
 // payload hash, the body, a chunk signature, the Signature itself, ...) and sends it raw. Every
 // row must be refused with S3's status and code, and a refused write must leave no file behind.
@@ -14,6 +15,7 @@ import { signingKey } from '../src/auth/signing.js';
 import { encodeAwsChunked } from '../src/body/test-support/aws-chunked-encoder.js';
 import { ACCESS, SECRET, startGateway, type TestGateway } from './support/harness.js';
 import { type RawRequest, raw, xmlField } from './support/raw-http.js';
+import { X_CUOBJ_SIGNING } from './support/x-cuobj-signing.js';
 
 const BUCKET = 'tamper';
 const BODY = 'the signed payload';
@@ -31,7 +33,7 @@ let host: string;
 beforeAll(async () => {
   dir = await makeTempDir('gw-tamper-');
   root = join(dir, 'root');
-  gw = await startGateway(await PosixBackend.open({ root }));
+  gw = await startGateway(await PosixBackend.open({ root }), { plugins: [X_CUOBJ_SIGNING] });
   host = new URL(gw.url).host;
   const made = await send(await signed({ method: 'PUT', path: `/${BUCKET}` }));
   expect(made.status).toBe(200);

@@ -93,10 +93,10 @@ export async function authenticateHeader(
     signature: header.signature,
   });
   if (!ok) throw authErrors.badSignature();
-  // As S3: host and every x-amz-* header (and the legacy X-CuObj-* RDMA headers) must be signed,
-  // or anyone replaying the request inside the skew window could add one (x-amz-acl: public-read,
-  // x-amz-meta-*, x-amz-rdma-token ...).
-  const unsigned = unsignedHeaders(input.headers, header.signedHeaders);
+  // As S3: host and every x-amz-* header (and those under a plugin's declared prefixes) must be
+  // signed, or anyone replaying the request inside the skew window could add one (x-amz-acl:
+  // public-read, x-amz-meta-*, a plugin's own request headers ...).
+  const unsigned = unsignedHeaders(input.headers, header.signedHeaders, undefined, opts.signedHeaderPrefixes);
   if (unsigned.length > 0) throw authErrors.headersNotSigned(unsigned);
 
   const payload: PayloadMode =

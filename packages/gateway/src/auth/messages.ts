@@ -111,9 +111,4 @@ export const authErrors = {
     ),
   v2QueryBadExpires: (value: string) =>
     S3Error.custom('AccessDenied', `Invalid date (should be seconds since epoch): ${value}`),
-  v2Rdma: () =>
-    S3Error.custom(
-      'InvalidRequest',
-      'RDMA transfers (x-amz-rdma-token, X-CuObj-*) require AWS Signature Version 4; this request is signed with Signature Version 2.',
-    ),
 } as const;

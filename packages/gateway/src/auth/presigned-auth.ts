@@ -100,8 +100,13 @@ export async function authenticatePresigned(
     });
   if (!ok) throw authErrors.badSignature();
   // The URL's holder is not its signer: a header it adds must not act with the signer's
-  // authority (x-amz-copy-source, x-amz-meta-*, x-amz-rdma-token, the X-CuObj-* trio ...).
-  const unsigned = unsignedHeaders(input.headers, signedHeaders, PRESIGNED_MAY_BE_UNSIGNED);
+  // authority (x-amz-copy-source, x-amz-meta-*, a plugin's own request headers ...).
+  const unsigned = unsignedHeaders(
+    input.headers,
+    signedHeaders,
+    PRESIGNED_MAY_BE_UNSIGNED,
+    opts.signedHeaderPrefixes,
+  );
   if (unsigned.length > 0) throw authErrors.headersNotSigned(unsigned);
 
   return {

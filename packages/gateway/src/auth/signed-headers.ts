@@ -2,17 +2,20 @@
 // refuses a request that carries an x-amz-* header outside SignedHeaders ("There were headers
 // present in the request which were not signed"): otherwise anyone holding a signed request or a
 // presigned URL could add one (x-amz-copy-source, x-amz-acl, x-amz-meta-*, x-amz-tagging, lock
-// and bypass headers ...) and act with the signer's authority. The same rule covers the legacy
-// RDMA trio (X-CuObj-RDMA-Descr, X-CuObj-Content-Length, X-CuObj-Remote-Buf-Start), which is not
-// x-amz-* but redirects the object's bytes just as x-amz-rdma-token does (docs/protocol.md), and
-// `host`, which S3 requires among the signed headers.
+// and bypass headers ...) and act with the signer's authority. The same rule covers `host`, which
+// S3 requires among the signed headers, and the header prefixes a plugin declares
+// (GatewayPlugin.signedHeaderPrefixes: headers outside x-amz-* that the plugin acts on).
 import type { RequestHeaders } from './types.js';
 
-const MUST_SIGN_PREFIXES = ['x-amz-', 'x-cuobj-'] as const;
+const MUST_SIGN_PREFIXES: readonly string[] = ['x-amz-'];
+const NO_PREFIXES: readonly string[] = [];
 
-/** Lower-case header names that must be signed when present. */
-export function mustBeSigned(name: string): boolean {
-  return MUST_SIGN_PREFIXES.some((prefix) => name.startsWith(prefix));
+/** Lower-case header names that must be signed when present: x-amz-*, and any of `extraPrefixes`. */
+export function mustBeSigned(name: string, extraPrefixes: readonly string[] = NO_PREFIXES): boolean {
+  return (
+    MUST_SIGN_PREFIXES.some((prefix) => name.startsWith(prefix)) ||
+    extraPrefixes.some((prefix) => name.startsWith(prefix))
+  );
 }
 
 /**
@@ -28,18 +31,24 @@ const NONE: ReadonlySet<string> = new Set();
 
 /**
  * The names S3 would list in HeadersNotSigned: `host` when it is not among the signed headers
- * (present or not: S3 requires it), then every present header that must be signed and is not,
- * apart from `allowed`. Empty when the request is fine.
+ * (present or not: S3 requires it), then every present header that must be signed (x-amz-*, or
+ * under one of `extraPrefixes`) and is not, apart from `allowed`. Empty when the request is fine.
  */
 export function unsignedHeaders(
   headers: RequestHeaders,
   signedHeaders: readonly string[],
   allowed: ReadonlySet<string> = NONE,
+  extraPrefixes: readonly string[] = NO_PREFIXES,
 ): string[] {
   const signed = new Set(signedHeaders);
   const out = signed.has('host') ? [] : ['host'];
   for (const name of Object.keys(headers)) {
-    if (headers[name] !== undefined && mustBeSigned(name) && !signed.has(name) && !allowed.has(name))
+    if (
+      headers[name] !== undefined &&
+      mustBeSigned(name, extraPrefixes) &&
+      !signed.has(name) &&
+      !allowed.has(name)
+    )
       out.push(name);
   }
   return out;

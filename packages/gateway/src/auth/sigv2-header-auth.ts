@@ -1,13 +1,13 @@
 // SigV2 with the Authorization header (`AWS AccessKeyId:Signature`), as older SDKs, s3cmd and
 // many appliances still sign. Checks, in S3's order: the header's form, the date (Date or
-// x-amz-date; a missing, empty, unreadable or pre-1970 one is AccessDenied), the clock skew, RDMA
-// headers (refused under SigV2), the key, then the signature.
+// x-amz-date; a missing, empty, unreadable or pre-1970 one is AccessDenied), the clock skew, the
+// key, then the signature. (A plugin that needs SigV4 refuses SigV2 at its afterAuthenticate
+// middleware, from the outcome's `signing.version`: cu-backend's RDMA edge does.)
 import { parseV2Date } from './amz-date.js';
 import { splitRawQuery } from './canonical-request.js';
 import { parseContentSha256 } from './content-sha256.js';
 import { authErrors } from './messages.js';
 import { headerValue } from './request-headers.js';
-import { refuseRdmaUnderV2 } from './sigv2-rdma.js';
 import { signatureMatchesV2 } from './sigv2-signature.js';
 import { canonicalAmzHeaders, canonicalResources, stringToSignV2 } from './sigv2-string-to-sign.js';
 import type { AuthInput, AuthOptions, AuthResult, CredentialStore, PayloadMode } from './types.js';
@@ -79,7 +79,6 @@ export async function authenticateHeaderV2(
   const now = input.now ?? new Date();
   if (Math.abs(now.getTime() - time.date.getTime()) > (opts.maxSkewMs ?? DEFAULT_MAX_SKEW_MS))
     throw authErrors.skewed();
-  refuseRdmaUnderV2(input.headers);
   const payload = payloadModeV2(input);
   const claimed = headerValue(input.headers, 'x-amz-content-sha256')?.trim();
 

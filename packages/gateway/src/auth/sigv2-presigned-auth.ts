@@ -5,7 +5,6 @@ import { splitRawQuery } from './canonical-request.js';
 import { UNSIGNED_PAYLOAD } from './content-sha256.js';
 import { authErrors } from './messages.js';
 import { signedNames } from './sigv2-header-auth.js';
-import { refuseRdmaUnderV2 } from './sigv2-rdma.js';
 import { signatureMatchesV2 } from './sigv2-signature.js';
 import { canonicalAmzHeaders, canonicalResources, stringToSignV2 } from './sigv2-string-to-sign.js';
 import type { AuthInput, AuthResult, CredentialStore } from './types.js';
@@ -25,7 +24,6 @@ export async function authenticatePresignedV2(
   if (!EPOCH_SECONDS.test(expires)) throw authErrors.v2QueryBadExpires(expires);
   const now = (input.now ?? new Date()).getTime();
   if (now > Number(expires) * 1000) throw authErrors.expired();
-  refuseRdmaUnderV2(input.headers);
 
   const credential = await store.lookup(accessKey);
   if (!credential) throw authErrors.unknownKey();

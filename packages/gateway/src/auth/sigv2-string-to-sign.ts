@@ -2,7 +2,7 @@
 // Expires), every x-amz-* header, then the resource with the sub-resources that select what the
 // request acts on. Every x-amz-* header the request carries is part of it by construction, so
 // under SigV2 no such header can be added to a signed request; nothing else is covered (not
-// Host, not X-CuObj-*: see sigv2-rdma.ts).
+// Host, not a plugin's own headers: a plugin that must have them signed refuses SigV2 itself).
 import type { RawQueryParam } from './canonical-request.js';
 import { headerValue } from './request-headers.js';
 import type { RequestHeaders } from './types.js';

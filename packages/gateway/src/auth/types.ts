@@ -80,6 +80,11 @@ export interface AuthOptions {
   maxSkewMs?: number;
   /** Largest accepted X-Amz-Expires; 604800 (one week) by default and never more. */
   maxPresignSeconds?: number;
+  /**
+   * Lower-case header name prefixes beyond x-amz-* whose headers a SigV4 signature must cover
+   * when present (the plugins' GatewayPlugin.signedHeaderPrefixes); else 403 AccessDenied.
+   */
+  signedHeaderPrefixes?: readonly string[];
 }
 
 export const DEFAULT_MAX_SKEW_MS = 15 * 60 * 1000;

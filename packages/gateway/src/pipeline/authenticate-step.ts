@@ -7,10 +7,11 @@ import type { GatewayEnv } from '../env.js';
 import type { PipelineOptions } from './pipeline-options.js';
 
 export function authenticateStep(opts: PipelineOptions): MiddlewareHandler<GatewayEnv> {
-  const authOpts =
-    opts.maxClockSkewMs === undefined
-      ? { region: opts.region }
-      : { region: opts.region, maxSkewMs: opts.maxClockSkewMs };
+  const authOpts = {
+    region: opts.region,
+    ...(opts.maxClockSkewMs === undefined ? {} : { maxSkewMs: opts.maxClockSkewMs }),
+    ...(opts.signedHeaderPrefixes === undefined ? {} : { signedHeaderPrefixes: opts.signedHeaderPrefixes }),
+  };
   return async (c, next) => {
     const target = c.get('target');
     const auth = await authenticate(

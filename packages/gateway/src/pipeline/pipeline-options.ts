@@ -17,6 +17,8 @@ export interface PipelineOptions {
   readonly: boolean;
   anonymousAccess: boolean;
   maxClockSkewMs?: number;
+  /** Header prefixes beyond x-amz-* that SigV4 must sign (the plugins' signedHeaderPrefixes). */
+  signedHeaderPrefixes?: readonly string[];
   /** Virtual-host–style requests: `bucket.<domain>`. */
   virtualHostDomain?: string;
   logger: Logger;

@@ -35,6 +35,14 @@ export interface GatewayPlugin {
   readonly name: string;
   /** Called once by createGateway(), in plugin order, before any request is served. */
   install?(stack: GatewayStack): void;
+  /**
+   * Lower-case prefixes of request headers the plugin acts on beyond x-amz-* (which S3 already
+   * requires signed). A SigV4 request carrying such a header outside its signature is refused at
+   * the authenticate step (403 AccessDenied, HeadersNotSigned), as an unsigned x-amz-* one is.
+   * SigV2 signs only x-amz-* headers: a plugin that needs its headers signed refuses SigV2 at its
+   * own afterAuthenticate middleware, from `auth.signing.version`.
+   */
+  readonly signedHeaderPrefixes?: readonly string[];
   /** Shorthand for `stack.add('beforeTarget', middleware)`. */
   readonly middleware?: MiddlewareHandler<GatewayEnv>;
   /** `PATCH /<name>` admin operations, admin accounts only; a name may be claimed once. */
@@ -89,6 +97,12 @@ export function pluginAdminHandlers(
     }
   }
   return merged;
+}
+
+/** Every plugin's signedHeaderPrefixes, lower-cased, each once; undefined when none declares any. */
+export function pluginSignedHeaderPrefixes(plugins: readonly GatewayPlugin[]): string[] | undefined {
+  const prefixes = new Set(plugins.flatMap((p) => p.signedHeaderPrefixes ?? []).map((x) => x.toLowerCase()));
+  return prefixes.size === 0 ? undefined : [...prefixes];
 }
 
 /** `{ [plugin name]: stats }` for the plugins that report any. */

@@ -4,6 +4,7 @@ export {
   type GatewayStack,
   type PluginObservation,
   pluginAdminHandlers,
+  pluginSignedHeaderPrefixes,
   pluginStats,
 } from './gateway-plugin.js';
 export { type InstalledPlugins, installPlugins } from './install-plugins.js';

@@ -1,6 +1,6 @@
 // SigV2 verification: AWS's documented examples (virtual-host GET, PUT with Content-Type, a
 // listing whose query is outside the resource, a sub-resource), the date rules, the header form,
-// presigned URLs and the RDMA refusal.
+// presigned URLs. (The RDMA plugin's refusal of SigV2 is cu-backend's: test/rdma-signing.test.ts.)
 import type { S3Error } from '@vgwrdma/backend-contract';
 import { rejectionOf } from '@vgwrdma/test-kit/scene';
 import { describe, expect, it } from 'vitest';
@@ -132,23 +132,6 @@ describe('SigV2 Authorization header', () => {
       headers: { ...headers, authorization: 'AWS AKIAIGR7ZNNBHC5BKSUB:FWeDfwojDSdS2Ztmpfeubhd9isU=' },
     });
     expect([unknown.code, unknown.status]).toEqual(['InvalidAccessKeyId', 403]);
-  });
-
-  it('refuses RDMA headers: the X-CuObj-* trio is not signed under SigV2', async () => {
-    const now = new Date();
-    const date = now.toUTCString();
-    for (const extra of [{ 'x-cuobj-rdma-descr': 'd' }, { 'x-amz-rdma-token': 't' }]) {
-      const amz = Object.keys(extra)[0]?.startsWith('x-amz-') ? `x-amz-rdma-token:t\n` : '';
-      const input = signed(`GET\n\n\n${date}\n${amz}/b/k`, {
-        method: 'GET',
-        rawPath: '/b/k',
-        rawQuery: '',
-        headers: { date, ...extra },
-        now,
-      });
-      const err = await failure(input);
-      expect([err.code, err.status]).toEqual(['InvalidRequest', 400]);
-    }
   });
 
   it('accepts a metadata value signed over its wire bytes or over its UTF-8 re-encoding', async () => {
