@@ -14,8 +14,11 @@
 #if defined(__GLIBC__)
 #if defined(__x86_64__)
 #define VGW_GLIBC_BASE "GLIBC_2.2.5"
+/* functions newer than the base: their first version */
+#define VGW_GLIBC_2_3_3 "GLIBC_2.3.3"
 #elif defined(__aarch64__)
 #define VGW_GLIBC_BASE "GLIBC_2.17"
+#define VGW_GLIBC_2_3_3 "GLIBC_2.17"
 #endif
 #endif
 
@@ -38,6 +41,7 @@ VGW_PIN(pthread_attr_setstacksize)
 VGW_PIN(pthread_mutexattr_init)
 VGW_PIN(pthread_mutexattr_settype)
 #undef VGW_PIN
+__asm__(".symver pthread_condattr_setclock,pthread_condattr_setclock@" VGW_GLIBC_2_3_3);
 #endif
 
 #endif
