@@ -3,19 +3,13 @@
 // a satisfiable range is clipped to the object; an unsatisfiable one is 416 InvalidRange). Headers
 // come from the grammar, from its near misses, and from random text. Runs: FUZZ_RUNS (CI 300,
 // stress 10^6).
+import { fuzzSettings } from '@vgwrdma/fuzz-kit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isS3Error } from '../../src/errors/s3-error.js';
 import { parseRange, resolveRange } from '../../src/range.js';
 
-const RUNS = Number(process.env.FUZZ_RUNS) || 300;
-// CI (FUZZ_RUNS unset) replays one fixed seed; stress runs draw fresh ones (FUZZ_SEED replays).
-const SEED = process.env.FUZZ_SEED
-  ? Number(process.env.FUZZ_SEED)
-  : process.env.FUZZ_RUNS
-    ? undefined
-    : 20261129;
-const TIMEOUT = 30_000 + RUNS;
+const { timeout: TIMEOUT, params: FUZZ } = fuzzSettings(300, { msPerRun: 1 });
 
 type Outcome = { kind: 'whole' } | { kind: 'range'; start: bigint; end: bigint } | { kind: 'invalid' };
 
@@ -99,7 +93,7 @@ describe('Range header (property)', () => {
           expect(got.start >= 0n && got.start <= got.end && got.end < BigInt(size)).toBe(true);
         }
       }),
-      { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }) },
+      FUZZ,
     );
   });
 });

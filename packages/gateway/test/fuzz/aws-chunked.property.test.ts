@@ -3,13 +3,13 @@
 // the codes a body can end with, before 'end', or (signed bodies) yields exactly the original
 // bytes — a tampered signed body is never accepted. Runs: FUZZ_RUNS (CI 200, stress 10^6).
 import { isS3Error } from '@vgwrdma/backend-contract';
+import { fuzzSettings } from '@vgwrdma/fuzz-kit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { signingKey } from '../../src/auth/signing.js';
 import { AwsChunkedDecoder } from '../../src/body/aws-chunked-decoder.js';
 import { encodeAwsChunked, reslice } from '../../src/body/test-support/aws-chunked-encoder.js';
 import { collect } from '../../src/body/test-support/collect.js';
-import { fuzzSettings } from './settings.js';
 
 const { timeout: TIMEOUT, params: FUZZ } = fuzzSettings(200);
 const BODY_CODES = new Set([

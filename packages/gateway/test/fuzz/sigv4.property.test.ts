@@ -5,6 +5,7 @@
 // same canonical header values, same parsed Authorization). Random Authorization headers never
 // crash the parser. Runs: FUZZ_RUNS (CI 150, stress 10^6).
 import { isS3Error } from '@vgwrdma/backend-contract';
+import { fuzzSettings } from '@vgwrdma/fuzz-kit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { authenticate } from '../../src/auth/authenticate.js';
@@ -18,7 +19,6 @@ import {
   TEST_ACCESS,
   TEST_SECRET,
 } from '../support/sign-request.js';
-import { fuzzSettings } from './settings.js';
 
 const { timeout: TIMEOUT, params: FUZZ } = fuzzSettings(150);
 const store = staticCredentials([{ access: TEST_ACCESS, secret: TEST_SECRET }]);

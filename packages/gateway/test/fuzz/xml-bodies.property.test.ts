@@ -4,6 +4,7 @@
 // another exception, never a value polluted through __proto__. Runs: FUZZ_RUNS (CI 200,
 // stress 10^6).
 import { isS3Error } from '@vgwrdma/backend-contract';
+import { fuzzSettings } from '@vgwrdma/fuzz-kit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseXmlRoot } from '../../src/xml/parse.js';
@@ -19,7 +20,6 @@ import {
   parseTagging,
   parseVersioningConfiguration,
 } from '../../src/xml/requests.js';
-import { fuzzSettings } from './settings.js';
 
 const { timeout: TIMEOUT, params: FUZZ } = fuzzSettings(200);
 

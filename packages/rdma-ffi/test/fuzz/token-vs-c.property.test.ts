@@ -3,6 +3,7 @@
 // plus round trips and "never throws". Runs: FUZZ_RUNS (CI default 300; `npm run stress:fuzz`
 // sets 10^6). A failure prints fast-check's seed and shrunk counterexample.
 
+import { fuzzSettings, tokenFieldsArb, U64_MAX as U64 } from '@vgwrdma/fuzz-kit';
 import {
   classifyRdmaToken,
   type DcTokenFields,
@@ -15,28 +16,12 @@ import type { CuobjTokenStruct } from '../../src/native/layouts.js';
 import { loadShimLibrary } from '../../src/native/shim-library.js';
 import { cFormatToken } from '../c-token.js';
 
-const RUNS = Number(process.env.FUZZ_RUNS) || 300;
-// CI (FUZZ_RUNS unset) replays one fixed seed; stress runs draw fresh ones (FUZZ_SEED replays).
-const SEED = process.env.FUZZ_SEED
-  ? Number(process.env.FUZZ_SEED)
-  : process.env.FUZZ_RUNS
-    ? undefined
-    : 20261129;
-const TIMEOUT = 30_000 + RUNS * 2;
+const { timeout: TIMEOUT, params: FUZZ } = fuzzSettings(300, { msPerRun: 2 });
 const EINVAL = -22;
 const EPROTONOSUPPORT = -93;
-const U64 = (1n << 64n) - 1n;
 const KINDS = new Set(['dc-v1', 'dc-v1-override', 'rc', 'malformed']);
 
-const fieldsArb: fc.Arbitrary<DcTokenFields> = fc.record({
-  addr: fc.bigInt({ min: 0n, max: U64 }),
-  size: fc.integer({ min: 1, max: 0xffff_ffff }),
-  rkey: fc.integer({ min: 0, max: 0xffff_ffff }),
-  lid: fc.integer({ min: 0, max: 0xffff }),
-  dctn: fc.integer({ min: 0, max: 0xff_ffff }),
-  gidPresent: fc.boolean(),
-  gid: fc.uint8Array({ minLength: 16, maxLength: 16 }),
-});
+const fieldsArb: fc.Arbitrary<DcTokenFields> = tokenFieldsArb();
 const overrideArb = fc.option(
   fc.record({
     addr: fc.oneof(fc.constant(0n), fc.bigInt({ min: 0n, max: U64 })),
@@ -130,10 +115,12 @@ describe('DC v1 token codec, TS vs C (property)', () => {
         const tsKind = classifyRdmaToken(s);
         same(kind, tsKind === 'dc-v1-override' ? 'dc-v1' : tsKind, 'kind');
       }),
-      { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }) },
+      FUZZ,
     );
     // the generators reach all three verdicts
-    expect(Math.min(verdicts.accepted, verdicts.malformed, verdicts.unsupported)).toBeGreaterThan(RUNS / 50);
+    expect(Math.min(verdicts.accepted, verdicts.malformed, verdicts.unsupported)).toBeGreaterThan(
+      FUZZ.numRuns / 50,
+    );
   });
 
   it('format → parse is the identity, and C formats the same bytes', { timeout: TIMEOUT }, () => {
@@ -159,7 +146,7 @@ describe('DC v1 token codec, TS vs C (property)', () => {
         const n = cFormatToken(lib, f, override, buf);
         same(buf.toString('latin1', 0, n), s, 'C format');
       }),
-      { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }) },
+      FUZZ,
     );
   });
 
@@ -170,7 +157,7 @@ describe('DC v1 token codec, TS vs C (property)', () => {
         if (r.ok) same(/^[0-9a-f:]{81}$/.test(r.token.base), true, 'base of an accepted token');
         same(KINDS.has(classifyRdmaToken(s)), true, 'kind');
       }),
-      { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }) },
+      FUZZ,
     );
   });
 });

@@ -2,33 +2,18 @@
 // x-amz-rdma-agent, the body headers): every combination of valid, damaged and random values
 // gives no descriptor, a well-formed descriptor, or a refusal — 400 InvalidArgument, or 501
 // NotImplemented for RC tokens — and never throws. Runs: FUZZ_RUNS (CI 300, stress 10^6).
+import { fuzzSettings, tokenFieldsArb, U64_MAX as U64 } from '@vgwrdma/fuzz-kit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LEGACY_HEADERS } from '../../src/header-names.js';
 import { parseRdmaHeaders } from '../../src/request-headers.js';
 import { formatRdmaToken, parseRdmaToken } from '../../src/token-codec.js';
 
-const RUNS = Number(process.env.FUZZ_RUNS) || 300;
-// CI (FUZZ_RUNS unset) replays one fixed seed; stress runs draw fresh ones (FUZZ_SEED replays).
-const SEED = process.env.FUZZ_SEED
-  ? Number(process.env.FUZZ_SEED)
-  : process.env.FUZZ_RUNS
-    ? undefined
-    : 20261129;
-const TIMEOUT = 30_000 + RUNS;
-const U64 = (1n << 64n) - 1n;
+const { timeout: TIMEOUT, params: FUZZ } = fuzzSettings(300, { msPerRun: 1 });
 
-const tokenArb = fc
-  .record({
-    addr: fc.bigInt({ min: 0n, max: U64 }),
-    size: fc.integer({ min: 1, max: 0xffff_ffff }),
-    rkey: fc.integer({ min: 0, max: 0xffff_ffff }),
-    lid: fc.constant(0),
-    dctn: fc.integer({ min: 0, max: 0xff_ffff }),
-    gidPresent: fc.constant(true),
-    gid: fc.uint8Array({ minLength: 16, maxLength: 16 }),
-  })
-  .map((f) => formatRdmaToken(f));
+const tokenArb = tokenFieldsArb({ lid: fc.constant(0), gidPresent: fc.constant(true) }).map((f) =>
+  formatRdmaToken(f),
+);
 const damaged = fc
   .tuple(tokenArb, fc.nat(), fc.constantFrom('', 'g', 'A', ':', ';', '0', ' ', '\u00e9'))
   .map(([t, at, ch]) => t.slice(0, at % 90) + ch + t.slice((at % 90) + 1));
@@ -111,8 +96,7 @@ describe('RDMA request headers (property)', () => {
       }),
       // fixed examples first, so every outcome is reached at any size
       {
-        numRuns: RUNS,
-        ...(SEED === undefined ? {} : { seed: SEED }),
+        ...FUZZ,
         examples: [
           [{}],
           [{ 'x-amz-rdma-token': 'rc:0000' }],

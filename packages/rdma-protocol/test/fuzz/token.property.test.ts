@@ -3,30 +3,15 @@
 // set with withWindow is what the token then says, and no string makes the parser throw.
 // Runs: FUZZ_RUNS (CI default 300; stress runs set more).
 
+import { fuzzSettings, tokenFieldsArb, U64_MAX as U64 } from '@vgwrdma/fuzz-kit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { classifyRdmaToken, formatRdmaToken, tryParseRdmaToken, withWindow } from '../../src/token-codec.js';
 import type { DcTokenFields } from '../../src/token-types.js';
 
-const RUNS = Number(process.env.FUZZ_RUNS) || 300;
-const SEED = process.env.FUZZ_SEED
-  ? Number(process.env.FUZZ_SEED)
-  : process.env.FUZZ_RUNS
-    ? undefined
-    : 20261201;
-const OPTIONS = { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }) };
-const TIMEOUT = 30_000 + RUNS * 2;
-const U64 = (1n << 64n) - 1n;
+const { timeout: TIMEOUT, params: OPTIONS } = fuzzSettings(300, { ciSeed: 20261201, msPerRun: 2 });
 
-const fieldsArb: fc.Arbitrary<DcTokenFields> = fc.record({
-  addr: fc.bigInt({ min: 0n, max: U64 }),
-  size: fc.integer({ min: 1, max: 0xffff_ffff }),
-  rkey: fc.integer({ min: 0, max: 0xffff_ffff }),
-  lid: fc.integer({ min: 0, max: 0xffff }),
-  dctn: fc.integer({ min: 0, max: 0xff_ffff }),
-  gidPresent: fc.boolean(),
-  gid: fc.uint8Array({ minLength: 16, maxLength: 16 }),
-});
+const fieldsArb: fc.Arbitrary<DcTokenFields> = tokenFieldsArb();
 const overrideArb = fc.option(
   fc.record({
     addr: fc.bigInt({ min: 0n, max: U64 }),

@@ -6,17 +6,24 @@ export interface FuzzSettings {
   readonly params: { numRuns: number; seed?: number };
 }
 
-const CI_SEED = 20261129;
+/** What a file may keep of its own: the seed CI replays, the milliseconds its timeout allows per run. */
+export interface FuzzOptions {
+  readonly ciSeed?: number;
+  readonly msPerRun?: number;
+}
 
-export function fuzzSettings(defaultRuns: number): FuzzSettings {
+const CI_SEED = 20261129;
+const MS_PER_RUN = 3;
+
+export function fuzzSettings(defaultRuns: number, options: FuzzOptions = {}): FuzzSettings {
   const runs = Number(process.env.FUZZ_RUNS) || defaultRuns;
   const seed = process.env.FUZZ_SEED
     ? Number(process.env.FUZZ_SEED)
     : process.env.FUZZ_RUNS
       ? undefined
-      : CI_SEED;
+      : (options.ciSeed ?? CI_SEED);
   return {
-    timeout: 30_000 + runs * 3,
+    timeout: 30_000 + runs * (options.msPerRun ?? MS_PER_RUN),
     params: { numRuns: runs, ...(seed === undefined ? {} : { seed }) },
   };
 }
