@@ -1,5 +1,5 @@
 // The library's multi-buffer MD5 engine (native-shims/src/hash/md5_engine.c) as DigestCalls for
-// NativeDigest: a submission returns at once and the engine's own threads hash it in lockstep with
+// NativeDigest (chosen with VGWRDMA_MD5=lanes; see native-digest.ts for why not by default): a submission returns at once and the engine's own threads hash it in lockstep with
 // the other uploads' MD5s (sixteen streams a pass with AVX-512, eight with AVX2), so a gateway
 // receiving many parts spends about one core on their MD5s instead of one core each. Completions
 // come back through one reaper: a single koffi async call of vgw_md5mb_reap, kept outstanding
@@ -78,6 +78,7 @@ export function md5Engine(lib: NativeLibrary): Md5Engine | undefined {
   };
 
   const calls: DigestCalls = {
+    kernel: 'md5-lanes',
     update(ctx, data, done) {
       const tag = nextTag++;
       const rc = sym.vgw_md5mb_submit(ctx, data, data.length, tag);

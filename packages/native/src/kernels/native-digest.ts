@@ -13,7 +13,11 @@
 // VM where a fresh page takes ~3.5 µs. nativeDigests() answers undefined when the
 // library found no OpenSSL; installNativeKernels() then leaves backend-contract hashing inline.
 // MD5 goes to the library's multi-buffer engine instead where the CPU has a lockstep kernel
-// (md5-engine.ts: many uploads' MD5s on one core); VGWRDMA_MD5=openssl keeps it on OpenSSL.
+// (md5-engine.ts: many uploads' MD5s on one core) when VGWRDMA_MD5=lanes. Not by default: on the
+// H200 host one client's 4 GiB upload (sixteen parts in flight) ran 0.90x as fast on the engine as on
+// OpenSSL, because one stream's share of a lockstep pass (~0.3 GB/s) is slower than OpenSSL's one
+// stream (~0.55); the engine spends a third less CPU (docs/performance.md), which pays where the
+// gateway is CPU-bound (many clients), not where it waits on one.
 import type { OffThreadAlgorithm, OffThreadDigest } from '@vgwrdma/backend-contract';
 import { InvalidStateError } from '@vgwrdma/errors';
 import type { NativeFn, NativeLibrary } from '../shim-library.js';
@@ -51,6 +55,8 @@ function gather(batch: readonly Queued[]): [view: Buffer, scratch: Buffer] {
 
 /** How a NativeDigest reaches its native context: the OpenSSL calls, or the MD5 engine's. */
 export interface DigestCalls {
+  /** What hashes: 'openssl' or 'md5-lanes' (the engine). */
+  readonly kernel: 'openssl' | 'md5-lanes';
   /** Hashes `data` after what `ctx` covered, off the main thread; `done(err, rc)` once (rc 0: ok). */
   update(ctx: unknown, data: Uint8Array, done: (err: unknown, rc: unknown) => void): void;
   /** Writes the digest into `out`; its length, or a negative errno. */
@@ -83,11 +89,12 @@ export function nativeDigests(
   ]);
   if (sym.vgw_digest_available() !== 1) return undefined;
   const calls: DigestCalls = {
+    kernel: 'openssl',
     update: (ctx, data, done) => sym.vgw_digest_update.async(ctx, data, data.length, done),
     final: (ctx, out) => sym.vgw_digest_final(ctx, out, out.length) as number,
     free: (ctx) => sym.vgw_digest_free(ctx),
   };
-  const md5 = env.VGWRDMA_MD5 === 'openssl' ? undefined : md5Engine(lib);
+  const md5 = env.VGWRDMA_MD5 === 'lanes' ? md5Engine(lib) : undefined;
   return (algorithm) => {
     const stream = algorithm === 'md5' ? md5?.create() : undefined;
     if (md5 && stream) return new NativeDigest(md5.calls, stream, algorithm);
@@ -122,6 +129,11 @@ export class NativeDigest implements OffThreadDigest {
 
   get pendingBytes(): number {
     return this.pending;
+  }
+
+  /** What hashes this digest. */
+  get kernel(): DigestCalls['kernel'] {
+    return this.calls.kernel;
   }
 
   update(chunk: Uint8Array, done?: () => void): void {

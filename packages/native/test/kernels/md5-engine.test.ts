@@ -1,7 +1,7 @@
 // The multi-buffer MD5 engine (md5-engine.ts over the shim's vgw_md5mb_*): used for MD5 wherever
 // the CPU has AVX2 or AVX-512F; many digests in flight at once, cut at random points, equal
 // node:crypto; every chunk's `done` runs once, after it was hashed; a digest disposed in flight
-// settles; VGWRDMA_MD5=openssl keeps MD5 on OpenSSL.
+// settles; MD5 stays on OpenSSL unless VGWRDMA_MD5=lanes asks for the engine.
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -18,6 +18,7 @@ const cpuFlags = (() => {
     return '';
   }
 })();
+const LANES = { VGWRDMA_MD5: 'lanes' };
 const simd = /\bavx512f\b/.test(cpuFlags) ? 16 : /\bavx2\b/.test(cpuFlags) ? 8 : 0;
 
 /** Random cut points of `len` (pieces of 1 byte to 3 MiB). */
@@ -40,12 +41,13 @@ describe('multi-buffer MD5 engine', () => {
   });
 
   it.skipIf(!engine)('twenty digests in flight at once equal node:crypto', async () => {
-    const factory = nativeDigests(lib, {});
+    const factory = nativeDigests(lib, LANES);
     const data = randomBytes(24 << 20);
     const jobs = Array.from({ length: 20 }, (_, i) => {
       const len = (i * 1_234_567 + 17) % data.length;
       const d = factory?.('md5');
       expect(d).toBeInstanceOf(NativeDigest);
+      expect((d as NativeDigest).kernel).toBe('md5-lanes');
       let settled = 0;
       let at = 0;
       const pieces = cuts(len, i + 1);
@@ -67,7 +69,7 @@ describe('multi-buffer MD5 engine', () => {
   it.skipIf(!engine)(
     'settles every chunk of a digest disposed in flight, and the next digests still work',
     async () => {
-      const factory = nativeDigests(lib, {});
+      const factory = nativeDigests(lib, LANES);
       const d = factory?.('md5');
       let settled = 0;
       for (let i = 0; i < 4; i++) d?.update(randomBytes(8 << 20), () => settled++);
@@ -80,10 +82,14 @@ describe('multi-buffer MD5 engine', () => {
     },
   );
 
-  it('VGWRDMA_MD5=openssl keeps MD5 on OpenSSL (same value)', async () => {
-    const factory = nativeDigests(lib, { VGWRDMA_MD5: 'openssl' });
+  it('MD5 stays on OpenSSL unless VGWRDMA_MD5=lanes (same value)', async () => {
+    const factory = nativeDigests(lib, {});
     const data = randomBytes(3 << 20);
     const viaOpenssl = factory?.('md5');
+    expect((viaOpenssl as NativeDigest).kernel).toBe('openssl');
+    const viaEngine = engine ? nativeDigests(lib, LANES)?.('md5') : undefined;
+    if (engine) expect((viaEngine as NativeDigest).kernel).toBe('md5-lanes');
+    viaEngine?.dispose();
     viaOpenssl?.update(data);
     expect((await viaOpenssl?.digest())?.toString('hex')).toBe(createHash('md5').update(data).digest('hex'));
   });
