@@ -285,6 +285,10 @@ describe('vgwrdma RDMA declines and failures (one buffer, one channel)', () => {
         child.once('exit', (code) => reject(new Error(`client child exited (${code})`)));
       });
       child.removeAllListeners('exit');
+      // The signal that ended the child, once its exit is seen (the PUT's answer can come first).
+      const ended = new Promise<NodeJS.Signals | null>((resolve) =>
+        child.once('exit', (_code, signal) => resolve(signal)),
+      );
       // A TCP proxy between the gateway and the client's agent kills the client once 8 MiB went by.
       let forwarded = 0;
       const proxy = createServer((down) => {
@@ -313,7 +317,7 @@ describe('vgwrdma RDMA declines and failures (one buffer, one channel)', () => {
             viaProxy,
           ),
         );
-        expect(child.signalCode).toBe('SIGKILL');
+        expect(await ended).toBe('SIGKILL');
         expect(failed.status).toBe(500);
         expect(rdmaHeaders(failed.headers)).toEqual([]);
         expect(await objectExists(host.sdk, Bucket, 'killed')).toBe(false);
