@@ -184,13 +184,4 @@ static void refusals(void) {
   free(buf);
 }
 
-int main(int argc, char **argv) {
-  static const test_case_t cases[] = {
-      {"kernel_x16", kernel_x16},
-      {"kernel_x8", kernel_x8},
-      {"rfc1321_suite", rfc1321_suite},
-      {"many_streams_match_openssl", many_streams_match_openssl},
-      {"refusals", refusals},
-  };
-  return run_cases(cases, sizeof cases / sizeof cases[0], argc, argv);
-}
+TEST_MAIN(CASE(kernel_x16), CASE(kernel_x8), CASE(rfc1321_suite), CASE(many_streams_match_openssl), CASE(refusals))

@@ -50,6 +50,18 @@ void vgw_md5_compress(uint32_t h[4], const uint8_t *p, size_t nblocks) {
 
 #if defined(__x86_64__)
 
+/* Lane-major states (h[lane][word]) to word-major rows (s[word * lanes + lane]) a vector loads,
+ * and back. */
+static void states_to_rows(const uint32_t (*h)[4], uint32_t *s, int lanes) {
+  for (int l = 0; l < lanes; l++)
+    for (int w = 0; w < 4; w++) s[w * lanes + l] = h[l][w];
+}
+
+static void rows_to_states(const uint32_t *s, uint32_t (*h)[4], int lanes) {
+  for (int l = 0; l < lanes; l++)
+    for (int w = 0; w < 4; w++) h[l][w] = s[w * lanes + l];
+}
+
 /* ---- AVX2: eight lanes ---- */
 #define V8_F(b, c, d) _mm256_xor_si256(d, _mm256_and_si256(b, _mm256_xor_si256(c, d)))
 #define V8_G(b, c, d) _mm256_xor_si256(c, _mm256_and_si256(d, _mm256_xor_si256(b, c)))
@@ -63,8 +75,7 @@ void vgw_md5_compress(uint32_t h[4], const uint8_t *p, size_t nblocks) {
 __attribute__((target("avx2"))) static void compress_x8(uint32_t (*h)[4], const uint8_t *const *p,
                                                          size_t nblocks) {
   uint32_t s[4][8];
-  for (int l = 0; l < 8; l++)
-    for (int w = 0; w < 4; w++) s[w][l] = h[l][w];
+  states_to_rows((const uint32_t (*)[4])h, &s[0][0], 8);
   __m256i sa = _mm256_loadu_si256((const __m256i *)s[0]), sb = _mm256_loadu_si256((const __m256i *)s[1]);
   __m256i sc = _mm256_loadu_si256((const __m256i *)s[2]), sd = _mm256_loadu_si256((const __m256i *)s[3]);
   __m256i lo = _mm256_loadu_si256((const __m256i *)p), hi = _mm256_loadu_si256((const __m256i *)(p + 4));
@@ -90,8 +101,7 @@ __attribute__((target("avx2"))) static void compress_x8(uint32_t (*h)[4], const 
   _mm256_storeu_si256((__m256i *)s[1], sb);
   _mm256_storeu_si256((__m256i *)s[2], sc);
   _mm256_storeu_si256((__m256i *)s[3], sd);
-  for (int l = 0; l < 8; l++)
-    for (int w = 0; w < 4; w++) h[l][w] = s[w][l];
+  rows_to_states(&s[0][0], h, 8);
 }
 
 /* ---- AVX-512F: sixteen lanes; F G H I as ternary-logic truth tables ---- */
@@ -107,8 +117,7 @@ __attribute__((target("avx2"))) static void compress_x8(uint32_t (*h)[4], const 
 __attribute__((target("avx512f"))) static void compress_x16(uint32_t (*h)[4], const uint8_t *const *p,
                                                             size_t nblocks) {
   uint32_t s[4][16];
-  for (int l = 0; l < 16; l++)
-    for (int w = 0; w < 4; w++) s[w][l] = h[l][w];
+  states_to_rows((const uint32_t (*)[4])h, &s[0][0], 16);
   __m512i sa = _mm512_loadu_si512(s[0]), sb = _mm512_loadu_si512(s[1]);
   __m512i sc = _mm512_loadu_si512(s[2]), sd = _mm512_loadu_si512(s[3]);
   __m512i lo = _mm512_loadu_si512((const void *)p), hi = _mm512_loadu_si512((const void *)(p + 8));
@@ -134,8 +143,7 @@ __attribute__((target("avx512f"))) static void compress_x16(uint32_t (*h)[4], co
   _mm512_storeu_si512(s[1], sb);
   _mm512_storeu_si512(s[2], sc);
   _mm512_storeu_si512(s[3], sd);
-  for (int l = 0; l < 16; l++)
-    for (int w = 0; w < 4; w++) h[l][w] = s[w][l];
+  rows_to_states(&s[0][0], h, 16);
 }
 
 #endif /* __x86_64__ */
