@@ -1,6 +1,7 @@
 // What a managed transfer reads from and writes to, made uniform: the memory kind its pooled
 // sessions need, its size (or capacity), and how one part's bytes get into a session's
-// registered memory (upload) or out of it (download). GPU memory the caller owns is copied
+// registered memory (upload) or out of it (download). A Uint8Array's part is copied on the libuv
+// pool (host-copy.ts), so the parts in flight copy side by side. GPU memory the caller owns is copied
 // straight between its device address and the session's pinned host twin on the libuv pool
 // (rdma-ffi DeviceMemory.twinFromDevice / twinToDevice): one copy per part, no registration of
 // the caller's memory, and with several parts in flight the copies of one part overlap the
@@ -8,6 +9,7 @@
 
 import type { DeviceMemory } from '@vgwrdma/rdma-ffi';
 import { CuObjError } from './errors.js';
+import { copyPart } from './host-copy.js';
 import type { SessionMemory } from './open-buffer.js';
 import type { DeliverPart, FillPart } from './part-io.js';
 import type { SessionBuffer } from './session-buffer.js';
@@ -43,6 +45,11 @@ function deviceOf(mem: SessionBuffer): DeviceMemory {
   return mem.device;
 }
 
+/** The bytes of any typed array or DataView (offsets and lengths in bytes, whatever its element). */
+function byteView(v: ArrayBufferView): Uint8Array {
+  return new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+}
+
 function hostEndpoint(size: number, part: MovePart): Endpoint {
   return { memory: 'host', size, part };
 }
@@ -65,9 +72,9 @@ function deviceEndpoint(
 
 export function uploadEndpoint(src: UploadSource): Endpoint {
   if (ArrayBuffer.isView(src)) {
-    const bytes = src as Uint8Array;
-    return hostEndpoint(bytes.byteLength, async (view, _mem, span) =>
-      view.set(bytes.subarray(span.offset, span.offset + span.length)),
+    const bytes = byteView(src);
+    return hostEndpoint(bytes.byteLength, (view, _mem, span) =>
+      copyPart(view, bytes.subarray(span.offset, span.offset + span.length)),
     );
   }
   if (isDevice(src)) return deviceEndpoint('source', src, (device, at, n) => device.twinFromDevice(at, n));
@@ -81,8 +88,10 @@ export function uploadEndpoint(src: UploadSource): Endpoint {
 
 export function downloadEndpoint(dst: DownloadDestination): Endpoint {
   if (ArrayBuffer.isView(dst)) {
-    const bytes = dst as Uint8Array;
-    return hostEndpoint(bytes.byteLength, async (view, _mem, span) => bytes.set(view, span.offset));
+    const bytes = byteView(dst);
+    return hostEndpoint(bytes.byteLength, (view, _mem, span) =>
+      copyPart(bytes.subarray(span.offset, span.offset + view.length), view),
+    );
   }
   if (isDevice(dst)) return deviceEndpoint('destination', dst, (device, at, n) => device.twinToDevice(at, n));
   const writer = dst as DestinationWriter;

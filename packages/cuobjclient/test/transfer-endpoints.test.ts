@@ -1,6 +1,8 @@
 // transfer-endpoints: what each kind of source and destination reports (memory kind, size) and
 // how a part moves: host bytes and reader/writer on the host, GPU memory through the session's
-// device twin copies at the part's offset; the checks' messages.
+// device twin copies at the part's offset; the checks' messages. Parts of 1 MiB and more are
+// copied on the libuv pool (host-copy.ts): the bytes land at the part's offset all the same, and a
+// typed array of wider elements is moved by its bytes.
 import { describe, expect, it } from 'vitest';
 import { downloadEndpoint, uploadEndpoint } from '../src/transfer-endpoints.js';
 
@@ -51,5 +53,26 @@ describe('transfer endpoints', () => {
     } as never);
     await wr.part(new Uint8Array(3), {} as never, { offset: 1, length: 3 } as never);
     expect([wr.size, wr.memory, w]).toEqual([4, 'host', [[1, 3]]]);
+  });
+
+  it('copies large parts off the event loop at their offsets, both ways; any typed array by its bytes', async () => {
+    const MiB = 1 << 20;
+    const data = new Uint8Array(5 * MiB).map((_, i) => (i * 7 + 3) & 0xff);
+    const src = uploadEndpoint(data);
+    const session = new Uint8Array(2 * MiB);
+    await src.part(session, {} as never, { offset: 3 * MiB, length: 2 * MiB } as never);
+    expect(Buffer.from(session).equals(Buffer.from(data.subarray(3 * MiB)))).toBe(true);
+    const out = new Uint8Array(5 * MiB);
+    const dst = downloadEndpoint(out);
+    await dst.part(session, {} as never, { offset: MiB, length: 2 * MiB } as never);
+    expect(Buffer.from(out.subarray(MiB, 3 * MiB)).equals(Buffer.from(data.subarray(3 * MiB)))).toBe(true);
+    expect(out.subarray(0, MiB).every((b) => b === 0)).toBe(true);
+    expect(out.subarray(3 * MiB).every((b) => b === 0)).toBe(true);
+    const words = new Float64Array(MiB / 4); // 2 MiB of bytes
+    const w = uploadEndpoint(words as never);
+    expect(w.size).toBe(2 * MiB);
+    const into = new Uint8Array(MiB).fill(1);
+    await w.part(into, {} as never, { offset: MiB, length: MiB } as never);
+    expect(into.every((b) => b === 0)).toBe(true);
   });
 });

@@ -45,6 +45,8 @@ export {
   type FallocateFn,
   type InlineReadCalls,
   inlineReadCalls,
+  type MemCopyFn,
+  memCopyCall,
   preallocateCall,
   punchHoleCall,
   RENAME_EXCHANGE,

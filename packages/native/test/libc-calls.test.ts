@@ -10,6 +10,7 @@ import {
   copyFileRangeCall,
   inlineReadCalls,
   lastErrno,
+  memCopyCall,
   preallocateCall,
   punchHoleCall,
   RENAME_EXCHANGE,
@@ -34,6 +35,19 @@ describe.runIf(process.platform === 'linux')('libc calls', () => {
     expect(renameat2Call()).toBe(renameat2Call());
     expect(preallocateCall()).toBe(preallocateCall());
     expect(punchHoleCall()).toBe(punchHoleCall());
+    expect(memCopyCall()).toBe(memCopyCall());
+  });
+
+  it('memcpy copies a large buffer on the pool, into a view at an offset, and refuses a length mismatch', async () => {
+    const copy = memCopyCall();
+    expect(copy).toBeDefined();
+    const src = new Uint8Array(3 << 20).map((_, i) => (i * 31 + 7) & 0xff);
+    const dst = new Uint8Array((3 << 20) + 10);
+    await copy?.(dst.subarray(5, 5 + src.length), src);
+    expect(Buffer.from(dst.subarray(5, 5 + src.length)).equals(Buffer.from(src))).toBe(true);
+    expect(dst.subarray(0, 5).every((b) => b === 0)).toBe(true);
+    expect(dst.subarray(5 + src.length).every((b) => b === 0)).toBe(true);
+    await expect(copy?.(dst, src)).rejects.toThrow(RangeError);
   });
 
   it('fallocate preallocates a region past the end (the file grows to it) and punches it out again', async () => {

@@ -5,6 +5,7 @@ export { AT_FDCWD } from './constants.js';
 export { type CopyFileRangeCall, copyFileRangeCall } from './copy-file-range.js';
 export { type FallocateFn, preallocateCall, punchHoleCall } from './fallocate.js';
 export { type InlineReadCalls, inlineReadCalls } from './inline-read.js';
+export { type MemCopyFn, memCopyCall } from './mem-copy.js';
 export { RENAME_EXCHANGE, type Renameat2Fn, renameat2Call } from './renameat2.js';
 export { type StatxFn, statxCall } from './statx.js';
 export { type XattrCalls, xattrCalls } from './xattr.js';
