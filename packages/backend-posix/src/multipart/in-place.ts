@@ -28,13 +28,11 @@ import { ftruncate as ftruncateCb, futimes as futimesCb } from 'node:fs';
 import { readdir, readlink, stat, symlink, unlink, utimes } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { preallocateCall, punchHoleCall } from '@vgwrdma/native';
-import { regionWriteCall } from '@vgwrdma/native/kernels';
 import type { PosixEnv } from '../env.js';
 import { isErrno } from '../fs/errors.js';
-import { FdFile, type PositionalFile } from '../fs/fd-file.js';
+import { FdFile } from '../fs/fd-file.js';
 import type { FileOwner } from '../fs/file-owner.js';
 import { abs } from '../fs/layout.js';
-import { MappedRegionFile } from '../fs/mapped-region-file.js';
 import { DEFAULT_FILE_PERMS, TempFile } from '../fs/temp-file.js';
 import { ATTR } from '../meta/attr-names.js';
 import { getText } from '../meta/store.js';
@@ -95,10 +93,8 @@ async function strideFor(env: PosixEnv, uploadRel: string, size: number): Promis
 export interface Slot {
   readonly rel: string;
   readonly at: number;
-  /** The assembly file, open for reading and writing. */
+  /** The assembly file, open for writing. */
   readonly file: FdFile;
-  /** Where the part's bytes go: through a mapping when the region was preallocated, else `file`. */
-  readonly writer: PositionalFile;
   /** After a failure: gives the slot up (a retry may take it) and closes the file. */
   release(): Promise<void>;
 }
@@ -138,17 +134,13 @@ export async function claimSlot(
   // fallocate, or a full one, writes as before, and a full one fails the write as before). A
   // buffered write holds the file's lock while it allocates, so without this the parts writing
   // the assembly at once wait on each other's allocations (docs/performance.md).
-  const reserved = await Promise.resolve()
+  await Promise.resolve()
     .then(() => preallocateCall()(file.fd, at, size))
     .catch(() => -1);
-  // A reserved region lies inside the file with its blocks there: it can be written through a
-  // mapping, which takes no file lock (fs/mapped-region-file.ts). Without a reservation, pwrite.
-  const mapped = reserved === 0 ? regionWriteCall() : undefined;
   return {
     rel,
     at,
     file,
-    writer: mapped === undefined ? file : new MappedRegionFile(file, mapped),
     release: async () => {
       // The failed write's bytes keep their space until the upload ends otherwise: give it back
       // (best effort: a filesystem without hole punching keeps it until Complete or Abort).
@@ -162,15 +154,12 @@ export async function claimSlot(
   };
 }
 
-/**
- * Opens the assembly file for reading and writing (a shared mapping needs both), creating it
- * (mode and owner as a temp file's) if absent.
- */
+/** Opens the assembly file for writing, creating it (mode and owner as a temp file's) if absent. */
 async function openAssembly(env: PosixEnv, rel: string, owner: FileOwner | undefined): Promise<FdFile> {
   const path = abs(env, rel);
   let fh: FdFile;
   try {
-    fh = await FdFile.open(path, 'wx+', env.filePerms);
+    fh = await FdFile.open(path, 'wx', env.filePerms);
   } catch (err) {
     if (!isErrno(err, 'EEXIST')) throw err;
     return FdFile.open(path, 'r+', env.filePerms);

@@ -8,4 +8,3 @@ export {
 } from './install-kernels.js';
 export { nativeCrc } from './native-crc.js';
 export { nativeDigests } from './native-digest.js';
-export { type RegionWriteFn, regionWriteCall } from './region-write.js';
