@@ -11,7 +11,7 @@
 // recorded; ratios are medians of per-round ratios. Writes results/managed-<ts>.json and
 // results/managed-latest.md.
 //   npm run bench:managed -- [--sizes 256MiB,1GiB] [--memory host,cuda] [--rounds 2]
-//     [--part-size 64MiB] [--concurrency N] [--methods managed,single,http] [--http-max 4GiB]
+//     [--part-size 64MiB] [--concurrency N] [--pool-count N] [--methods managed,single,http] [--http-max 4GiB]
 //     [--gateway-dir DIR] [--out DIR] [--label TEXT] [--bundled]
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -45,6 +45,8 @@ const { values: args } = parseArgs({
     bundled: { type: 'boolean', default: false },
     /** Largest host object held in one Uint8Array (default: Node's limit); above it, part reader/writer. */
     'host-array-max': { type: 'string' },
+    /** The gateway's pool: buffers (default one per core, 4 to 16) of 64 MiB. */
+    'pool-count': { type: 'string' },
   },
 });
 const UNITS = { KiB: 2 ** 10, MiB, GiB };
@@ -81,7 +83,7 @@ if (!args.bundled) {
 process.env.UV_THREADPOOL_SIZE ??= String(Math.min(16, Math.max(4, cores)));
 const { startServer } = await import('./lib/server-process.mjs');
 
-const POOL = { count: Math.min(16, Math.max(4, cores)), size: 64 * MiB };
+const POOL = { count: Number(args['pool-count'] ?? Math.min(16, Math.max(4, cores))), size: 64 * MiB };
 const CREDS = { access: 'managed-access', secret: 'managed-secret' };
 const BUCKET = 'managed';
 const gbps = (bytes, ms) => bytes / ms / 1e6;

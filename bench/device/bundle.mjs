@@ -74,6 +74,8 @@ cpSync(
 cpSync(join(REPO, 'bench/device/run-gpu.sh'), join(args.out, 'run-gpu.sh'));
 cpSync(join(REPO, 'bench/device/profile-up.sh'), join(args.out, 'profile-up.sh'));
 cpSync(join(REPO, 'bench/device/ab-managed.sh'), join(args.out, 'ab-managed.sh'));
+cpSync(join(REPO, 'bench/device/wchan.py'), join(args.out, 'wchan.py'));
+cpSync(join(REPO, 'bench/device/cpu-scaling.mjs'), join(args.out, 'cpu-scaling.mjs'));
 if (!args['no-node'])
   execFileSync('sh', ['-c', 'gzip -6 -c "$0" > "$1"', process.execPath, join(args.out, 'node.gz')]);
 console.error(`[bundle] ${args.out}: ${readdirSync(args.out).join(', ')}`);
