@@ -11,7 +11,7 @@
 // recorded; ratios are medians of per-round ratios. Writes results/managed-<ts>.json and
 // results/managed-latest.md.
 //   npm run bench:managed -- [--sizes 256MiB,1GiB] [--memory host,cuda] [--rounds 2]
-//     [--part-size 64MiB] [--concurrency N] [--pool-count N] [--methods managed,single,http] [--http-max 4GiB]
+//     [--part-size 64MiB] [--concurrency N] [--pool-count N] [--max-per-agent N] [--methods managed,single,http] [--http-max 4GiB]
 //     [--gateway-dir DIR] [--out DIR] [--label TEXT] [--bundled]
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -47,6 +47,8 @@ const { values: args } = parseArgs({
     'host-array-max': { type: 'string' },
     /** The gateway's pool: buffers (default one per core, 4 to 16) of 64 MiB. */
     'pool-count': { type: 'string' },
+    /** The gateway's cap on one client agent's concurrent transfers (default: its own). */
+    'max-per-agent': { type: 'string' },
   },
 });
 const UNITS = { KiB: 2 ** 10, MiB, GiB };
@@ -99,6 +101,7 @@ const gateway = await startServer('gateway', {
   ...CREDS,
   channels: 128,
   pool: POOL,
+  ...(args['max-per-agent'] === undefined ? {} : { maxPerAgent: Number(args['max-per-agent']) }),
   rootParent: args['gateway-dir'],
 });
 const s3 = new sdk.S3Client({
@@ -385,6 +388,8 @@ const doc = {
     child: 'test-kit gateway-child (posix + cu-backend RDMA plugin)',
     pool: POOL,
     poolBytes: POOL.count * POOL.size,
+    maxPerAgent:
+      args['max-per-agent'] === undefined ? Math.ceil(POOL.count / 2) : Number(args['max-per-agent']),
     channels: 128,
     uvThreadpoolSize: Number(process.env.UV_THREADPOOL_SIZE),
     root: args['gateway-dir'],

@@ -74,6 +74,7 @@ cpSync(
 cpSync(join(REPO, 'bench/device/run-gpu.sh'), join(args.out, 'run-gpu.sh'));
 cpSync(join(REPO, 'bench/device/profile-up.sh'), join(args.out, 'profile-up.sh'));
 cpSync(join(REPO, 'bench/device/ab-managed.sh'), join(args.out, 'ab-managed.sh'));
+cpSync(join(REPO, 'bench/device/sweep-managed.sh'), join(args.out, 'sweep-managed.sh'));
 cpSync(join(REPO, 'bench/device/wchan.py'), join(args.out, 'wchan.py'));
 cpSync(join(REPO, 'bench/device/cpu-scaling.mjs'), join(args.out, 'cpu-scaling.mjs'));
 if (!args['no-node'])

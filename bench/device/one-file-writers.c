@@ -1,53 +1,252 @@
-/* Sixteen threads writing 4 GiB (8 MiB writes, 256 MiB each) into the page cache four ways: one
- * file, sixteen files, one file preallocated first (fallocate), one file through a shared mapping
- * (mmap + MADV_POPULATE_WRITE). Shows what a multipart upload whose parts are written in place
- * into one assembly file can reach on a host's filesystem (docs/performance.md). Files go in /tmp.
- *   gcc -O2 -o /tmp/one-file-writers bench/device/one-file-writers.c -lpthread && /tmp/one-file-writers */
+/* How fast can parts land in one file? T writer threads take 64 MiB parts of a 4 GiB object from a
+ * shared counter and write each one in 8 MiB chunks, from a source buffer of their own (as a
+ * gateway's pool slices are), in one of several ways; B further threads burn CPU meanwhile (as a
+ * gateway's MD5s do), so the writers compete for cores as they do in an upload. Prints GB/s and
+ * the CPU the writers spent (user + system, core-seconds per GB): a writer that spins on the
+ * file's lock shows up as system time. Files go in DIR (default /tmp). docs/performance.md.
+ *   gcc -O2 -Wall -Wextra -Werror -o /tmp/one-file-writers bench/device/one-file-writers.c -lpthread
+ *   /tmp/one-file-writers [-t 16] [-b 0] [-d /tmp] [-s 4096] [mode ...]
+ * Modes:
+ *   files     one file per part (no shared lock: the ceiling)
+ *   pwrite    one file, preallocated (fallocate), pwrite (what the gateway does)
+ *   serial    the same, one writer at a time (a user-space mutex instead of the kernel's lock)
+ *   mapchunk  one file, preallocated, each chunk through its own shared mapping (MADV_POPULATE_WRITE)
+ *   mappart   the same with one mapping per part, populated chunk by chunk
+ *   mapwin    one mapping per part, each chunk unmapped once written (at most a chunk mapped)
+ *   mapdrop   one mapping per part, each chunk's pages dropped once written (MADV_DONTNEED: no
+ *             mapping change, so no mmap lock taken for writing; at most a chunk mapped)
+ *   direct    one file, preallocated, O_DIRECT (the disk, not the page cache) */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23
 #endif
-enum { T = 16 };
-static size_t PART = 256u << 20, CHUNK = 8u << 20;
-static int mode; /* 0 one file pwrite, 1 own files pwrite, 2 one file mmap+populate */
-static int fds[T];
-static char *src;
-static double now(void){struct timespec t;clock_gettime(CLOCK_MONOTONIC,&t);return t.tv_sec+t.tv_nsec*1e-9;}
-static void *run(void *a){
-  long i=(long)a; int fd = mode==1 ? fds[i] : fds[0]; off_t base = mode==1 ? 0 : (off_t)i*PART;
-  for(size_t o=0;o<PART;o+=CHUNK){
-    if(mode==2){
-      char *m=mmap(NULL,CHUNK,PROT_READ|PROT_WRITE,MAP_SHARED,fd,base+o);
-      if(m==MAP_FAILED){perror("mmap");exit(1);}
-      if(madvise(m,CHUNK,MADV_POPULATE_WRITE)){perror("populate");exit(1);}
-      memcpy(m,src,CHUNK); munmap(m,CHUNK);
-    } else if(pwrite(fd,src,CHUNK,base+o)!=(ssize_t)CHUNK){perror("pwrite");exit(1);}
+
+enum { PART = 64u << 20, CHUNK = 8u << 20, MAXT = 64 };
+typedef enum { FILES, PWRITE, SERIAL, MAPCHUNK, MAPPART, MAPWIN, MAPDROP, DIRECT } mode_t_;
+static const char *NAMES[] = {"files", "pwrite", "serial", "mapchunk", "mappart", "mapwin", "mapdrop", "direct"};
+
+static mode_t_ mode;
+static int shared_fd = -1;
+static const char *dir = "/tmp";
+static size_t total;
+static atomic_size_t next_part;
+static atomic_int stop_burn;
+static pthread_mutex_t serial_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static double thread_cpu(void) {
+  struct rusage u;
+  getrusage(RUSAGE_THREAD, &u);
+  return (double)u.ru_utime.tv_sec + (double)u.ru_utime.tv_usec * 1e-6 + (double)u.ru_stime.tv_sec +
+         (double)u.ru_stime.tv_usec * 1e-6;
+}
+
+static void die(const char *what) {
+  perror(what);
+  exit(1);
+}
+
+static void write_chunk(int fd, const char *src, size_t len, off_t at) {
+  size_t done = 0;
+  while (done < len) {
+    ssize_t n = pwrite(fd, src + done, len - done, at + (off_t)done);
+    if (n <= 0) die("pwrite");
+    done += (size_t)n;
   }
+}
+
+static void write_part(size_t p, const char *src) {
+  off_t base = (off_t)(p * PART);
+  if (mode == FILES) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/ofw-part-%zu", dir, p);
+    int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+    if (fd < 0) die("open part");
+    for (size_t o = 0; o < PART; o += CHUNK) write_chunk(fd, src + o, CHUNK, (off_t)o);
+    close(fd);
+    return;
+  }
+  char *part_map = NULL;
+  if (mode == MAPPART || mode == MAPWIN || mode == MAPDROP) {
+    part_map = mmap(NULL, PART, PROT_READ | PROT_WRITE, MAP_SHARED, shared_fd, base);
+    if (part_map == MAP_FAILED) die("mmap part");
+  }
+  for (size_t o = 0; o < PART; o += CHUNK) {
+    switch (mode) {
+      case SERIAL:
+        pthread_mutex_lock(&serial_mu);
+        write_chunk(shared_fd, src + o, CHUNK, base + (off_t)o);
+        pthread_mutex_unlock(&serial_mu);
+        break;
+      case MAPCHUNK: {
+        char *m = mmap(NULL, CHUNK, PROT_READ | PROT_WRITE, MAP_SHARED, shared_fd, base + (off_t)o);
+        if (m == MAP_FAILED) die("mmap chunk");
+        if (madvise(m, CHUNK, MADV_POPULATE_WRITE)) die("populate");
+        memcpy(m, src + o, CHUNK);
+        munmap(m, CHUNK);
+        break;
+      }
+      case MAPPART:
+      case MAPWIN:
+      case MAPDROP:
+        if (madvise(part_map + o, CHUNK, MADV_POPULATE_WRITE)) die("populate");
+        memcpy(part_map + o, src + o, CHUNK);
+        if (mode == MAPWIN) munmap(part_map + o, CHUNK);
+        if (mode == MAPDROP && madvise(part_map + o, CHUNK, MADV_DONTNEED)) die("dontneed");
+        break;
+      default: /* PWRITE, DIRECT */
+        write_chunk(shared_fd, src + o, CHUNK, base + (off_t)o);
+    }
+  }
+  if (part_map != NULL && mode != MAPWIN) munmap(part_map, PART);
+}
+
+static pthread_barrier_t filled; /* the writers' sources are faulted in: the clock starts */
+static double writers_cpu;
+static pthread_mutex_t cpu_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static void *writer(void *arg) {
+  (void)arg;
+  char *src = aligned_alloc(4096, PART);
+  if (src == NULL) die("alloc");
+  memset(src, 7, PART); /* faulted in before the clock starts: the bytes a pool slice holds */
+  double fill_cpu = thread_cpu();
+  pthread_barrier_wait(&filled);
+  for (;;) {
+    size_t p = atomic_fetch_add(&next_part, 1);
+    if (p * PART >= total) break;
+    write_part(p, src);
+  }
+  double c = thread_cpu() - fill_cpu;
+  pthread_mutex_lock(&cpu_mu);
+  writers_cpu += c;
+  pthread_mutex_unlock(&cpu_mu);
+  free(src);
   return NULL;
 }
-int main(void){
-  src=malloc(CHUNK); memset(src,7,CHUNK);
-  const char *names[]={"one file, 16 pwrite threads","16 files, 16 pwrite threads","one file, 16 mmap+populate threads","one file fallocated, 16 pwrite threads"};
-  for(int m=0;m<4;m++){
-    mode = m==3 ? 0 : m;
-    char p[64];
-    for(int i=0;i<T;i++){ if(m!=1 && i>0){fds[i]=-1;continue;} snprintf(p,64,"/tmp/onefile-%d",i); unlink(p); fds[i]=open(p,O_RDWR|O_CREAT|O_TRUNC,0600); }
-    if(m==2||m==3){ if(fallocate(fds[0],0,0,(off_t)PART*T)){perror("fallocate");} }
-    if(m==2) { if(ftruncate(fds[0],(off_t)PART*T)) perror("ftruncate"); }
-    pthread_t th[T]; double t=now();
-    for(long i=0;i<T;i++) pthread_create(&th[i],NULL,run,(void*)i);
-    for(int i=0;i<T;i++) pthread_join(th[i],NULL);
-    double s=now()-t;
-    printf("%-40s %.2f GB/s\n",names[m],(double)PART*T/s/1e9);
-    for(int i=0;i<T;i++){ if(fds[i]>=0) close(fds[i]); snprintf(p,64,"/tmp/onefile-%d",i); unlink(p);} sync();
+
+static void *burner(void *arg) {
+  volatile uint64_t x = (uint64_t)(uintptr_t)arg;
+  while (!atomic_load_explicit(&stop_burn, memory_order_relaxed))
+    for (int i = 0; i < 100000; i++) x = x * 6364136223846793005u + 1442695040888963407u;
+  return NULL;
+}
+
+static int mode_of(const char *s) {
+  for (size_t i = 0; i < sizeof NAMES / sizeof NAMES[0]; i++)
+    if (strcmp(s, NAMES[i]) == 0) return (int)i;
+  return -1;
+}
+
+/* VmHWM of this process, in MiB (reset before each mode through clear_refs). */
+static long peak_rss_mib(void) {
+  FILE *f = fopen("/proc/self/status", "r");
+  char line[256];
+  long kib = -1;
+  while (f != NULL && fgets(line, sizeof line, f) != NULL)
+    if (sscanf(line, "VmHWM: %ld kB", &kib) == 1) break;
+  if (f != NULL) fclose(f);
+  return kib < 0 ? -1 : kib / 1024;
+}
+
+static void reset_peak_rss(void) {
+  FILE *f = fopen("/proc/self/clear_refs", "w");
+  if (f != NULL) {
+    fputs("5", f);
+    fclose(f);
+  }
+}
+
+static void run_mode(int threads, int burners) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/ofw-object", dir);
+  if (mode != FILES) {
+    unlink(path);
+    shared_fd = open(path, O_RDWR | O_CREAT | O_TRUNC | (mode == DIRECT ? O_DIRECT : 0), 0600);
+    if (shared_fd < 0) die("open object");
+    if (fallocate(shared_fd, 0, 0, (off_t)total)) die("fallocate");
+  }
+  atomic_store(&next_part, 0);
+  atomic_store(&stop_burn, 0);
+  writers_cpu = 0;
+  pthread_t w[MAXT], b[MAXT];
+  for (int i = 0; i < burners; i++) pthread_create(&b[i], NULL, burner, (void *)(uintptr_t)(i + 1));
+  pthread_barrier_init(&filled, NULL, (unsigned)threads + 1);
+  for (int i = 0; i < threads; i++) pthread_create(&w[i], NULL, writer, NULL);
+  pthread_barrier_wait(&filled);
+  reset_peak_rss();
+  double t = now();
+  for (int i = 0; i < threads; i++) pthread_join(w[i], NULL);
+  double s = now() - t;
+  atomic_store(&stop_burn, 1);
+  for (int i = 0; i < burners; i++) pthread_join(b[i], NULL);
+  pthread_barrier_destroy(&filled);
+  printf("%-9s %2d writers %2d burners  %6.2f GB/s  %5.2f writer core-s per GB  peak RSS %ld MiB\n",
+         NAMES[mode], threads, burners, (double)total / s / 1e9, writers_cpu / ((double)total / 1e9), peak_rss_mib());
+  fflush(stdout);
+  if (mode != FILES) {
+    close(shared_fd);
+    unlink(path);
+  } else {
+    for (size_t p = 0; p * PART < total; p++) {
+      snprintf(path, sizeof path, "%s/ofw-part-%zu", dir, p);
+      unlink(path);
+    }
+  }
+}
+
+int main(int argc, char **argv) {
+  int threads = 16, burners = 0, opt;
+  size_t mib = 4096;
+  while ((opt = getopt(argc, argv, "t:b:d:s:")) != -1) {
+    if (opt == 't') threads = atoi(optarg);
+    else if (opt == 'b') burners = atoi(optarg);
+    else if (opt == 'd') dir = optarg;
+    else if (opt == 's') mib = (size_t)strtoull(optarg, NULL, 10);
+    else {
+      fprintf(stderr, "usage: %s [-t writers] [-b burners] [-d dir] [-s MiB] [mode ...]\n", argv[0]);
+      return 2;
+    }
+  }
+  if (threads < 1 || threads > MAXT || burners < 0 || burners > MAXT || mib < 64) {
+    fprintf(stderr, "-t 1..%d, -b 0..%d, -s at least 64\n", MAXT, MAXT);
+    return 2;
+  }
+  total = mib << 20;
+  total -= total % PART;
+  for (int i = optind; i < argc || i == optind; i++) {
+    const char *m = i < argc ? argv[i] : NULL;
+    if (m == NULL) { /* no mode named: all of them but direct */
+      for (int k = FILES; k <= MAPDROP; k++) {
+        mode = (mode_t_)k;
+        run_mode(threads, burners);
+      }
+      break;
+    }
+    int k = mode_of(m);
+    if (k < 0) {
+      fprintf(stderr, "unknown mode %s\n", m);
+      return 2;
+    }
+    mode = (mode_t_)k;
+    run_mode(threads, burners);
   }
   return 0;
 }

@@ -19,10 +19,10 @@ const GATEWAY_CHILD = existsSync(here('./gateway-child.mjs'))
 
 /** kind → the child script and its JSON argument, given the temp root and startServer's options. */
 const SERVERS = {
-  // options: { access, secret, channels, pool: { count, size }, etagPartSize?, putLanes? } (rdma: false for none)
+  // options: { access, secret, channels, pool: { count, size }, etagPartSize?, putLanes?, maxPerAgent? } (rdma: false for none)
   gateway: {
     script: GATEWAY_CHILD,
-    args: (root, { access, secret, channels, pool, rdma, etagPartSize, putLanes }) => ({
+    args: (root, { access, secret, channels, pool, rdma, etagPartSize, putLanes, maxPerAgent }) => ({
       access,
       secret,
       backend: { kind: 'posix', root, ...(etagPartSize === undefined ? {} : { etagPartSize }) },
@@ -35,6 +35,7 @@ const SERVERS = {
               ioTimeoutMs: 30_000,
               poolWaitMs: 60_000,
               ...(putLanes === undefined ? {} : { putLanes }),
+              ...(maxPerAgent === undefined ? {} : { maxPerAgent }),
             },
     }),
   },

@@ -33,6 +33,7 @@ export interface GatewayChildOptions {
         readonly poolWaitMs?: number;
         readonly maxTransferSize?: number;
         readonly putLanes?: 1 | 2;
+        readonly maxPerAgent?: number;
       };
 }
 

@@ -55,6 +55,7 @@ const rdma =
         poolWaitMs: opts.rdma.poolWaitMs,
         ...(opts.rdma.maxTransferSize === undefined ? {} : { maxTransferSize: opts.rdma.maxTransferSize }),
         ...(opts.rdma.putLanes === undefined ? {} : { putLanes: opts.rdma.putLanes }),
+        ...(opts.rdma.maxPerAgent === undefined ? {} : { maxPerAgent: opts.rdma.maxPerAgent }),
       });
 const gateway = createGateway({
   backend,
