@@ -35,6 +35,7 @@ export { TransferManager } from './transfer-manager.js';
 export {
   DEFAULT_CONCURRENCY,
   DEFAULT_PART_SIZE,
+  defaultConcurrency,
   MAX_OBJECT_SIZE,
   MAX_PARTS,
   MIN_PART_SIZE,

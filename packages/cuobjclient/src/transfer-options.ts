@@ -2,6 +2,7 @@
 // object: how many parts of which size (S3: at most 10,000 parts, at least 5 MiB except the last;
 // here also at most one token's capacity, 4 GiB − 64 KiB, since each part is one RDMA request).
 
+import { availableParallelism } from 'node:os';
 import { TOKEN_CAPACITY } from '@vgwrdma/rdma-protocol';
 import { CuObjError } from './errors.js';
 import type { ManagedChecksum, TransferManagerOptions } from './transfer-types.js';
@@ -20,8 +21,17 @@ export const MAX_OBJECT_SIZE = 5 * 2 ** 40;
  * at the gateway) is small, small enough that `concurrency` parts of it stay modest in memory.
  */
 export const DEFAULT_PART_SIZE = 64 * MiB;
-/** Default parts in flight (measured as above). */
-export const DEFAULT_CONCURRENCY = 4;
+/**
+ * Default parts in flight on a host of `cores` cores: one per core, at least 4 and at most 8. Measured
+ * (README "Part size and parts in flight"): four keep a 2-core host busy; on a 16-core host a 4 GiB
+ * managed transfer in host memory ran 1.7× faster up and 1.5× down at 8 than at 4, and no faster
+ * at 16 (which registers twice the memory: concurrency × partSize per memory kind).
+ */
+export function defaultConcurrency(cores: number = availableParallelism()): number {
+  return Math.min(8, Math.max(4, Math.floor(cores)));
+}
+/** Default parts in flight on this host (defaultConcurrency() when the module loaded). */
+export const DEFAULT_CONCURRENCY = defaultConcurrency();
 
 export interface ResolvedOptions {
   readonly partSize: number;

@@ -160,7 +160,7 @@ export const CUOBJTEST_OPTIONS = z.object({
   partConcurrency: option(whole(1), {
     flag: 'part-concurrency',
     arg: 'N',
-    help: "managed transfer: N parts in flight per object (default the SDK's, 4); std-s3 uses the same parts",
+    help: "managed transfer: N parts in flight per object (default the SDK's: one per core, 4 to 8); std-s3 uses the same parts",
   }).optional(),
   compare: option(flag, {
     default: false,
