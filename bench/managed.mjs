@@ -85,6 +85,8 @@ if (!args.bundled) {
 process.env.UV_THREADPOOL_SIZE ??= String(Math.min(16, Math.max(4, cores)));
 const { startServer } = await import('./lib/server-process.mjs');
 
+/** The gateway's per-agent cap when given; undefined leaves the gateway's own default. */
+const MAX_PER_AGENT = args['max-per-agent'] === undefined ? undefined : Number(args['max-per-agent']);
 const POOL = { count: Number(args['pool-count'] ?? Math.min(16, Math.max(4, cores))), size: 64 * MiB };
 const CREDS = { access: 'managed-access', secret: 'managed-secret' };
 const BUCKET = 'managed';
@@ -101,7 +103,7 @@ const gateway = await startServer('gateway', {
   ...CREDS,
   channels: 128,
   pool: POOL,
-  ...(args['max-per-agent'] === undefined ? {} : { maxPerAgent: Number(args['max-per-agent']) }),
+  ...(MAX_PER_AGENT === undefined ? {} : { maxPerAgent: MAX_PER_AGENT }),
   rootParent: args['gateway-dir'],
 });
 const s3 = new sdk.S3Client({
@@ -388,8 +390,7 @@ const doc = {
     child: 'test-kit gateway-child (posix + cu-backend RDMA plugin)',
     pool: POOL,
     poolBytes: POOL.count * POOL.size,
-    maxPerAgent:
-      args['max-per-agent'] === undefined ? Math.ceil(POOL.count / 2) : Number(args['max-per-agent']),
+    maxPerAgent: MAX_PER_AGENT ?? 'the gateway default (half the pool)',
     channels: 128,
     uvThreadpoolSize: Number(process.env.UV_THREADPOOL_SIZE),
     root: args['gateway-dir'],

@@ -30,14 +30,9 @@ describe('defaultConcurrency', () => {
   it('an explicit concurrency wins; one out of range is refused by name', () => {
     expect(resolveOptions({ client, concurrency: 3 }).concurrency).toBe(3);
     for (const bad of [0, 65, 2.5, Number.NaN]) {
-      let err: unknown;
-      try {
-        resolveOptions({ client, concurrency: bad });
-      } catch (e) {
-        err = e;
-      }
-      expect(err).toBeInstanceOf(CuObjError);
-      expect(String((err as Error).message)).toMatch(/concurrency/);
+      const resolve = () => resolveOptions({ client, concurrency: bad });
+      expect(resolve).toThrow(CuObjError);
+      expect(resolve).toThrow(/concurrency/);
     }
   });
 });

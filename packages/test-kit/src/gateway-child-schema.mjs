@@ -29,7 +29,7 @@ const rdma = z.strictObject({
   poolWaitMs: z.int().nonnegative().default(30_000),
   maxTransferSize: positive.optional(),
   putLanes: z.union([z.literal(1), z.literal(2)]).optional(),
-  maxPerAgent: z.number().int().min(1).max(1024).optional(),
+  maxPerAgent: positive.optional(), // the plugin checks its range
 });
 
 const schema = z.strictObject({
