@@ -34,6 +34,7 @@ import { FdFile } from '../fs/fd-file.js';
 import type { FileOwner } from '../fs/file-owner.js';
 import { abs } from '../fs/layout.js';
 import { DEFAULT_FILE_PERMS, TempFile } from '../fs/temp-file.js';
+import { type GatedFile, gated } from '../fs/write-gate.js';
 import { ATTR } from '../meta/attr-names.js';
 import { getText } from '../meta/store.js';
 import { MIN_PART_SIZE } from './uploads.js';
@@ -95,6 +96,8 @@ export interface Slot {
   readonly at: number;
   /** The assembly file, open for writing. */
   readonly file: FdFile;
+  /** `file` with its writes through the assembly file's write gate (write-gate.ts). */
+  readonly writer: GatedFile;
   /** After a failure: gives the slot up (a retry may take it) and closes the file. */
   release(): Promise<void>;
 }
@@ -137,11 +140,14 @@ export async function claimSlot(
   await Promise.resolve()
     .then(() => preallocateCall()(file.fd, at, size))
     .catch(() => -1);
+  const writer = gated(abs(env, `${uploadRel}/${ASSEMBLY}`), file);
   return {
     rel,
     at,
     file,
+    writer,
     release: async () => {
+      writer.release();
       // The failed write's bytes keep their space until the upload ends otherwise: give it back
       // (best effort: a filesystem without hole punching keeps it until Complete or Abort).
       await Promise.resolve()

@@ -110,8 +110,9 @@ async function writePart(
     }
     if (slot) {
       try {
-        const got = await ingest(slot.file, { ...ingestOptions, at: slot.at });
+        const got = await ingest(slot.writer, { ...ingestOptions, at: slot.at });
         const { etag, attrs, checksums } = judge(got);
+        slot.writer.release();
         await slot.file.close();
         const lastModified = await finishSlot(env, slot, got.size, attrs);
         return { etag, size: got.size, checksums, lastModified };
