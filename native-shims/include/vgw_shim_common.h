@@ -34,7 +34,7 @@ extern "C" {
  * minor grows with each additive change (see native-shims/ABI-CHANGES.md). A loader must refuse
  * a different major and may require minor >= the one it was written for. */
 #define VGW_SHIM_ABI_MAJOR 1u
-#define VGW_SHIM_ABI_MINOR 11u
+#define VGW_SHIM_ABI_MINOR 10u
 #define VGW_SHIM_ABI_VERSION ((VGW_SHIM_ABI_MAJOR << 16) | VGW_SHIM_ABI_MINOR)
 
 VGW_API uint32_t vgw_shim_abi_version(void);

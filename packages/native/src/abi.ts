@@ -4,7 +4,7 @@
 import { NativeLoadError } from './errors.js';
 
 /** The ABI this package was written for: major must match, minor must be this or later. */
-export const EXPECTED_ABI = { major: 1, minor: 11 } as const;
+export const EXPECTED_ABI = { major: 1, minor: 10 } as const;
 
 /** 'major.minor' of a packed version. */
 export function abiString(version: number): string {

@@ -12,68 +12,35 @@ import type { PositionalFile } from './fd-file.js';
  * warm through a gate of one against 2.38 / 3.54 without, and a gate of two at 3.58 / 3.90.
  */
 export const DEFAULT_FILE_WRITERS = 1;
-/**
- * Writes that may go through a mapping of their part's region while the pwrite lanes are taken
- * (VGWRDMA_MAPPED_WRITERS; only parts whose region was mapped can): a mapped write takes no file
- * lock, so these run beside the pwrites (fs/mapped-region-file.ts).
- */
-export const DEFAULT_MAPPED_WRITERS = 0;
-
-type Lane = 'pwrite' | 'mapped';
-
-interface Waiter {
-  go(lane: Lane): void;
-  canMap: boolean;
-}
 
 class Gate {
   refs = 0;
-  private readonly active: Record<Lane, number> = { pwrite: 0, mapped: 0 };
-  private readonly waiting: Waiter[] = [];
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
 
-  constructor(private readonly limits: Record<Lane, number>) {}
+  constructor(private readonly limit: number) {}
 
-  async run<T>(pwrite: () => Promise<T>, mapped?: () => Promise<T>): Promise<T> {
-    const lane = this.take('pwrite') ?? (mapped && this.take('mapped'));
-    // else wait: done() hands over a lane it frees
-    const got =
-      lane || (await new Promise<Lane>((go) => this.waiting.push({ go, canMap: mapped !== undefined })));
+  async run<T>(write: () => Promise<T>): Promise<T> {
+    if (this.active < this.limit) this.active++;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve)); // handed a turn by done()
     try {
-      return await (got === 'mapped' && mapped ? mapped() : pwrite());
+      return await write();
     } finally {
-      this.done(got);
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.active--;
     }
-  }
-
-  private take(lane: Lane): Lane | undefined {
-    if (this.active[lane] >= this.limits[lane]) return undefined;
-    this.active[lane]++;
-    return lane;
-  }
-
-  private done(lane: Lane): void {
-    const i =
-      lane === 'pwrite' ? (this.waiting.length > 0 ? 0 : -1) : this.waiting.findIndex((w) => w.canMap);
-    if (i < 0) this.active[lane]--;
-    else this.waiting.splice(i, 1)[0]?.go(lane);
   }
 }
 
 const gates = new Map<string, Gate>();
 
-function count(raw: string | undefined, fallback: number): number {
-  const n = Number(raw);
-  return raw !== undefined && raw !== '' && Number.isSafeInteger(n) && n >= 0 ? n : fallback;
-}
-
 /** VGWRDMA_FILE_WRITERS as a count (0: no gate), else the default. */
 export function fileWriters(env: NodeJS.ProcessEnv = process.env): number {
-  return count(env.VGWRDMA_FILE_WRITERS, DEFAULT_FILE_WRITERS);
-}
-
-/** VGWRDMA_MAPPED_WRITERS as a count, else the default. */
-export function mappedWriters(env: NodeJS.ProcessEnv = process.env): number {
-  return count(env.VGWRDMA_MAPPED_WRITERS, DEFAULT_MAPPED_WRITERS);
+  const n = Number(env.VGWRDMA_FILE_WRITERS);
+  return env.VGWRDMA_FILE_WRITERS !== undefined && Number.isSafeInteger(n) && n >= 0
+    ? n
+    : DEFAULT_FILE_WRITERS;
 }
 
 /** A file whose writes go through the gate of `path`; release() once no more writes come. */
@@ -81,31 +48,19 @@ export interface GatedFile extends PositionalFile {
   release(): void;
 }
 
-/**
- * `file` with its writes through `path`'s gate of `limit` pwrites (0: straight through) and, when
- * `mapped` is given, up to `mappedLimit` writes through it beside them.
- */
-export function gated(
-  path: string,
-  file: PositionalFile,
-  mapped?: PositionalFile,
-  limit = fileWriters(),
-  mappedLimit = mappedWriters(),
-): GatedFile {
+/** `file` with its writes through `path`'s gate of `limit` (0: straight through). */
+export function gated(path: string, file: PositionalFile, limit = fileWriters()): GatedFile {
   let held = limit > 0 ? gates.get(path) : undefined;
   if (limit > 0 && !held) {
-    held = new Gate({ pwrite: limit, mapped: mappedLimit });
+    held = new Gate(limit);
     gates.set(path, held);
   }
   if (held) held.refs++;
   let released = false;
   return {
     fd: file.fd,
-    writev: (buffers, position) => {
-      const pwrite = () => file.writev(buffers, position);
-      if (!held) return pwrite();
-      return held.run(pwrite, mapped && (() => mapped.writev(buffers, position)));
-    },
+    writev: (buffers, position) =>
+      held ? held.run(() => file.writev(buffers, position)) : file.writev(buffers, position),
     wrote: (position, bytes) => file.wrote?.(position, bytes),
     release: () => {
       if (released || !held) return;

@@ -17,9 +17,7 @@
 // assembly file is written by one upload only and a finished part's bytes are never overwritten
 // (Complete may name the ETag of any finished upload of a number). A claimed slot's region is
 // preallocated (fallocate; the file grows to the region's end) so concurrent parts do not serialize on block allocation
-// under the file's lock, and then written through a shared mapping of that region
-// (fs/mapped-region-file.ts: pwrite holds the file's lock for each whole write, so parts written by
-// pwrite take turns; VGWRDMA_REGION_WRITE=pwrite goes back to it). A failed in-place write removes
+// under the file's lock. A failed in-place write removes
 // its slot (a retry may take it again) and punches its region out (fallocate), so its partial
 // bytes neither are referenced nor keep their space. A process
 // killed mid-part leaves its slot unfinished: the retry goes to a part file, Complete copies.
@@ -30,15 +28,13 @@ import { ftruncate as ftruncateCb, futimes as futimesCb } from 'node:fs';
 import { readdir, readlink, stat, symlink, unlink, utimes } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { preallocateCall, punchHoleCall } from '@vgwrdma/native';
-import { regionMapCall } from '@vgwrdma/native/kernels';
 import type { PosixEnv } from '../env.js';
 import { isErrno } from '../fs/errors.js';
 import { FdFile } from '../fs/fd-file.js';
 import type { FileOwner } from '../fs/file-owner.js';
 import { abs } from '../fs/layout.js';
-import { MappedRegionFile, mappedWritesSupported } from '../fs/mapped-region-file.js';
 import { DEFAULT_FILE_PERMS, TempFile } from '../fs/temp-file.js';
-import { type GatedFile, gated, mappedWriters } from '../fs/write-gate.js';
+import { type GatedFile, gated } from '../fs/write-gate.js';
 import { ATTR } from '../meta/attr-names.js';
 import { getText } from '../meta/store.js';
 import { MIN_PART_SIZE } from './uploads.js';
@@ -98,15 +94,10 @@ async function strideFor(env: PosixEnv, uploadRel: string, size: number): Promis
 export interface Slot {
   readonly rel: string;
   readonly at: number;
-  /** The assembly file, open for reading and writing. */
+  /** The assembly file, open for writing. */
   readonly file: FdFile;
-  /**
-   * Where the part's bytes go: the assembly file's write gate (fs/write-gate.ts), which writes by
-   * pwrite, or through a mapping of the region when the gate lets a write overflow there.
-   */
+  /** `file` with its writes through the assembly file's write gate (write-gate.ts). */
   readonly writer: GatedFile;
-  /** After the part's bytes were written: leaves the gate, unmaps the region, closes the file. */
-  close(): Promise<void>;
   /** After a failure: gives the slot up (a retry may take it) and closes the file. */
   release(): Promise<void>;
 }
@@ -146,27 +137,17 @@ export async function claimSlot(
   // fallocate, or a full one, writes as before, and a full one fails the write as before). A
   // buffered write holds the file's lock while it allocates, so without this the parts writing
   // the assembly at once wait on each other's allocations (docs/performance.md).
-  const reserved = await Promise.resolve()
+  await Promise.resolve()
     .then(() => preallocateCall()(file.fd, at, size))
     .catch(() => -1);
-  // A reserved region lies inside the file with its blocks there: it can be written through a
-  // mapping, which takes no file lock (fs/mapped-region-file.ts). Without a reservation, pwrite.
-  const mapped = reserved === 0 && size > 0 && mappedWriters() > 0 ? mapRegion(file, at, size) : undefined;
-  const writer = gated(abs(env, `${uploadRel}/${ASSEMBLY}`), file, mapped);
-  const close = async () => {
-    writer.release();
-    await mapped?.close();
-    await file.close();
-  };
+  const writer = gated(abs(env, `${uploadRel}/${ASSEMBLY}`), file);
   return {
     rel,
     at,
     file,
     writer,
-    close,
     release: async () => {
       writer.release();
-      await mapped?.close().catch(() => undefined);
       // The failed write's bytes keep their space until the upload ends otherwise: give it back
       // (best effort: a filesystem without hole punching keeps it until Complete or Abort).
       await Promise.resolve()
@@ -179,22 +160,12 @@ export async function claimSlot(
   };
 }
 
-/** The region mapped for writes, or undefined (pwrite then): none here, or the kernel refused. */
-function mapRegion(file: FdFile, at: number, size: number): MappedRegionFile | undefined {
-  if (!mappedWritesSupported()) return undefined;
-  const region = regionMapCall()?.(file.fd, at, size);
-  return typeof region === 'object' ? new MappedRegionFile(file, region) : undefined;
-}
-
-/**
- * Opens the assembly file for reading and writing (a shared mapping needs both), creating it
- * (mode and owner as a temp file's) if absent.
- */
+/** Opens the assembly file for writing, creating it (mode and owner as a temp file's) if absent. */
 async function openAssembly(env: PosixEnv, rel: string, owner: FileOwner | undefined): Promise<FdFile> {
   const path = abs(env, rel);
   let fh: FdFile;
   try {
-    fh = await FdFile.open(path, 'wx+', env.filePerms);
+    fh = await FdFile.open(path, 'wx', env.filePerms);
   } catch (err) {
     if (!isErrno(err, 'EEXIST')) throw err;
     return FdFile.open(path, 'r+', env.filePerms);

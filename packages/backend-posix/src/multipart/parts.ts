@@ -112,7 +112,8 @@ async function writePart(
       try {
         const got = await ingest(slot.writer, { ...ingestOptions, at: slot.at });
         const { etag, attrs, checksums } = judge(got);
-        await slot.close();
+        slot.writer.release();
+        await slot.file.close();
         const lastModified = await finishSlot(env, slot, got.size, attrs);
         return { etag, size: got.size, checksums, lastModified };
       } catch (err) {

@@ -39,8 +39,8 @@ const one = [Buffer.alloc(4)];
 describe('write gate', () => {
   it('lets one write at a time into a path, in arrival order', async () => {
     const h = heldFile();
-    const a = gated('/x/assembly', h.file, undefined, 1);
-    const b = gated('/x/assembly', h.file, undefined, 1);
+    const a = gated('/x/assembly', h.file, 1);
+    const b = gated('/x/assembly', h.file, 1);
     const writes = [a.writev(one, 0), b.writev(one, 8), a.writev(one, 16)];
     await tick();
     expect(h.started).toEqual([0]);
@@ -59,7 +59,7 @@ describe('write gate', () => {
 
   it('hands a failed write’s turn to the next', async () => {
     const h = heldFile();
-    const g = gated('/y/assembly', h.file, undefined, 1);
+    const g = gated('/y/assembly', h.file, 1);
     const first = g.writev(one, 0);
     const second = g.writev(one, 8);
     await tick();
@@ -74,8 +74,8 @@ describe('write gate', () => {
 
   it('lets up to the limit through, and other paths separately', async () => {
     const h = heldFile();
-    const two = gated('/z/assembly', h.file, undefined, 2);
-    const other = gated('/w/assembly', h.file, undefined, 2);
+    const two = gated('/z/assembly', h.file, 2);
+    const other = gated('/w/assembly', h.file, 2);
     const writes = [two.writev(one, 0), two.writev(one, 8), two.writev(one, 16), other.writev(one, 0)];
     await tick();
     expect(h.started).toEqual([0, 8, 0]);
@@ -92,10 +92,10 @@ describe('write gate', () => {
 
   it('a released path starts a fresh gate with the limit it is asked for', async () => {
     const h = heldFile();
-    const first = gated('/v/assembly', h.file, undefined, 1);
+    const first = gated('/v/assembly', h.file, 1);
     first.release();
     first.release(); // idempotent: must not drop a later holder's count
-    const again = gated('/v/assembly', h.file, undefined, 3);
+    const again = gated('/v/assembly', h.file, 3);
     const writes = [again.writev(one, 0), again.writev(one, 8)];
     await tick();
     expect(h.started).toEqual([0, 8]);
@@ -106,7 +106,7 @@ describe('write gate', () => {
 
   it('a limit of 0 writes straight through', async () => {
     const h = heldFile();
-    const g = gated('/u/assembly', h.file, undefined, 0);
+    const g = gated('/u/assembly', h.file, 0);
     const writes = [g.writev(one, 0), g.writev(one, 8), g.writev(one, 16)];
     await tick();
     expect(h.started).toEqual([0, 8, 16]);

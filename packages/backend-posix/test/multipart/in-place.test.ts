@@ -4,9 +4,7 @@
 // attributes the same as the one the part-file path (VGWRDMA_INPLACE_PARTS=off) makes from the
 // same parts. Every other shape falls back and still gives the right object: a part smaller than
 // the stride before the last, a part uploaded again, a Complete naming fewer parts than were
-// written, a part still being written. Parts whose writes overflow the file's write gate into
-// mappings of their regions (VGWRDMA_MAPPED_WRITERS) make the same object as pwrite's. A failed
-// part write gives its slot up (the retry goes in
+// written, a part still being written. A failed part write gives its slot up (the retry goes in
 // place); a failed Complete leaves the upload completable; an abort leaves nothing behind.
 import { createHash, randomBytes } from 'node:crypto';
 import { readdir, stat } from 'node:fs/promises';
@@ -26,7 +24,6 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   delete process.env.VGWRDMA_INPLACE_PARTS;
-  delete process.env.VGWRDMA_MAPPED_WRITERS;
   await f.cleanup();
 });
 
@@ -135,18 +132,6 @@ describe('aligned parts: Complete publishes the assembly file', () => {
       const b = await f.backend.getObject(ctx(), { bucket, key: 'slow', partNumber });
       expect((await readAll(a.body)).equals(await readAll(b.body))).toBe(true);
     }
-  });
-
-  it('parts written through mappings and by pwrite make the same object', async () => {
-    const datas = sizes(5, 5, 5, 2);
-    process.env.VGWRDMA_MAPPED_WRITERS = '8';
-    const mapped = await roundTrip('mapped', datas);
-    delete process.env.VGWRDMA_MAPPED_WRITERS;
-    const written = await roundTrip('written', datas);
-    expect([mapped.inPlace, written.inPlace]).toEqual([true, true]);
-    expect(mapped.obj.bytes.equals(Buffer.concat(datas))).toBe(true);
-    expect(written.obj.bytes.equals(mapped.obj.bytes)).toBe(true);
-    expect(mapped.out.etag).toBe(written.out.etag);
   });
 
   it('a single part, and a last part of one byte', async () => {

@@ -8,4 +8,3 @@ export {
 } from './install-kernels.js';
 export { nativeCrc } from './native-crc.js';
 export { nativeDigests } from './native-digest.js';
-export { type RegionMapFn, type RegionWriter, regionMapCall } from './region-write.js';

@@ -43,13 +43,6 @@ const ABSENT: readonly NativeLoadErrorCode[] = [
 ];
 
 let status: NativeKernelsStatus | undefined;
-/** The library the kernels came from (undefined before the first call, or when none exists). */
-let installed: NativeLibrary | undefined;
-
-/** The library installNativeKernels() loaded; undefined before it ran, or when none exists here. */
-export function installedLibrary(): NativeLibrary | undefined {
-  return installed;
-}
 
 /** Installs the native kernels into backend-contract (once) and says what hashing runs on. */
 export function installNativeKernels(options: InstallNativeKernelsOptions = {}): NativeKernelsStatus {
@@ -65,7 +58,6 @@ export function installNativeKernels(options: InstallNativeKernelsOptions = {}):
     return none;
   }
   installChecksumKernels(nativeKernelsFor(lib, env));
-  installed = lib;
   const active: NativeKernelsStatus = { ...checksumKernelStatus(), library: describeLibrary(lib) };
   status = active;
   return active;
