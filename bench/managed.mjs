@@ -202,14 +202,21 @@ function endpoints(memory, size, cuda) {
   };
 }
 
+/** With VGWRDMA_BENCH_MARKS=1: a line with the wall-clock time (ms), to line samples of the host's threads up with. */
+function mark(what) {
+  if (process.env.VGWRDMA_BENCH_MARKS === '1') console.log(`[mark] ${Date.now()} ${what}`);
+}
+
 /** One round trip by `method`: { upMs, downMs, verified, detail } or { skipped }. */
 async function roundTrip(method, memory, size, ep) {
   const key = `${method}-${memory}-${sizeName(size)}`;
   if (method === 'managed') {
     completeMs = 0;
+    mark(`up-start ${key}`);
     let t0 = performance.now();
     const up = await manager.upload({ bucket: BUCKET, key, source: ep.source });
     const upMs = performance.now() - t0;
+    mark(`up-end ${key}`);
     const upCompleteMs = completeMs;
     ep.reset();
     t0 = performance.now();

@@ -4,8 +4,9 @@
 # write per thread, in-memory copy), then managed transfers of PROFILE_SIZE (4GiB) from
 # PROFILE_MEMORY (host; or cuda), PROFILE_ROUNDS (2) rounds, while every thread of every node
 # process is sampled (utime+stime and the system call it is in, every 0.2 s, from /proc).
-# Results in $OUT: primitives.txt, threads.tsv (python3 bench/device/thread-cpu.py sums it),
-# managed-log.txt.
+# Results in $OUT: primitives.txt, threads.tsv (python3 bench/device/thread-cpu.py sums it; with
+# --marks managed-log.txt, per upload), managed-log.txt. The gateway's environment is this one's
+# (VGWRDMA_MD5=lanes, VGWRDMA_FILE_WRITERS=0, ...); PROFILE_ARGS adds managed.mjs flags.
 #   sh .carry/benchdev/profile-up.sh
 set -u
 B=$(cd "$(dirname "$0")" && pwd)
@@ -53,7 +54,7 @@ sample() {
 }
 sample >"$OUT/threads.tsv" &
 SP=$!
-VGWRDMA_SHIM_DIR="$B" $N "$B/managed.mjs" --bundled --sizes "${PROFILE_SIZE:-4GiB}" --memory "${PROFILE_MEMORY:-host}" \
+VGWRDMA_BENCH_MARKS=1 VGWRDMA_SHIM_DIR="$B" $N "$B/managed.mjs" --bundled --sizes "${PROFILE_SIZE:-4GiB}" --memory "${PROFILE_MEMORY:-host}" \
   --methods managed --rounds "${PROFILE_ROUNDS:-2}" --out "$OUT" --label profile ${PROFILE_ARGS:-} >"$OUT/managed-log.txt" 2>&1
 kill $SP
 tail -30 "$OUT/managed-log.txt"

@@ -8,8 +8,8 @@ import type { PositionalFile } from './fd-file.js';
 
 /**
  * Writes let into one file at once when VGWRDMA_FILE_WRITERS does not say (0: no gate). One: on
- * the H200 host a 4 GiB managed upload (64 MiB parts, 8 in flight) ran at 3.44 / 4.03 GB/s cold /
- * warm through a gate of one against 2.38 / 3.54 without, and a gate of two at 3.58 / 3.90.
+ * the H200 host a 4 GiB managed upload (64 MiB parts, 8 in flight) ran 1.36–1.45× as fast cold
+ * (e.g. 2.25 → 3.04 GB/s) and 0.94–1.14× warm on four machines; two at once was no better.
  */
 export const DEFAULT_FILE_WRITERS = 1;
 
