@@ -5,31 +5,10 @@
 // it wraps any Backend as a DelegatingBackend and leaves the backend itself unchanged.
 import { BACKEND_METHODS, type Backend, DelegatingBackend } from '@vgwrdma/backend-contract';
 import { InvalidArgumentError } from '@vgwrdma/errors';
+import { Slots } from './slots.js';
 
 /** versitygw's default for --concurrency. */
 export const DEFAULT_POSIX_CONCURRENCY = 5000;
-
-/** A counting semaphore: acquire() resolves when one of `max` slots is free. */
-class Slots {
-  private busy = 0;
-  private readonly waiting: (() => void)[] = [];
-  constructor(private readonly max: number) {}
-
-  acquire(): Promise<void> {
-    if (this.busy < this.max) {
-      this.busy++;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => this.waiting.push(resolve));
-  }
-
-  /** Hands the slot to the next waiter, or frees it. */
-  release(): void {
-    const next = this.waiting.shift();
-    if (next) next();
-    else this.busy--;
-  }
-}
 
 export class ConcurrencyLimitedBackend extends DelegatingBackend {
   /** @internal */
@@ -48,12 +27,9 @@ export class ConcurrencyLimitedBackend extends DelegatingBackend {
 for (const method of BACKEND_METHODS) {
   Object.defineProperty(ConcurrencyLimitedBackend.prototype, method, {
     async value(this: ConcurrencyLimitedBackend, ...args: unknown[]): Promise<unknown> {
-      await this.slots.acquire();
-      try {
-        return await (this.inner[method] as (...a: unknown[]) => Promise<unknown>).apply(this.inner, args);
-      } finally {
-        this.slots.release();
-      }
+      return this.slots.run(() =>
+        (this.inner[method] as (...a: unknown[]) => Promise<unknown>).apply(this.inner, args),
+      );
     },
     writable: true,
     configurable: true,

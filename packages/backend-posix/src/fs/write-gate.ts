@@ -4,33 +4,20 @@
 // libuv pool thread and, while the holder runs, spinning on the lock (system time taken from the
 // MD5s and READs beside them: docs/performance.md). Waiting here instead costs a queued callback.
 // Gates are shared by path and counted: the last holder's release() forgets the path.
+import { Slots } from '../slots.js';
 import type { PositionalFile } from './fd-file.js';
 
 /**
  * Writes let into one file at once when VGWRDMA_FILE_WRITERS does not say (0: no gate). One: on
  * the H200 host a 4 GiB managed upload (64 MiB parts, 8 in flight) ran 1.36–1.45× as fast cold
- * (e.g. 2.25 → 3.04 GB/s) and 0.94–1.14× warm on four machines; two at once was no better.
+ * (e.g. 2.25 → 3.04 GB/s) and 0.94–1.14× warm on three machines; two at once was no better.
  */
 export const DEFAULT_FILE_WRITERS = 1;
 
-class Gate {
-  refs = 0;
-  private active = 0;
-  private readonly waiting: (() => void)[] = [];
-
-  constructor(private readonly limit: number) {}
-
-  async run<T>(write: () => Promise<T>): Promise<T> {
-    if (this.active < this.limit) this.active++;
-    else await new Promise<void>((resolve) => this.waiting.push(resolve)); // handed a turn by done()
-    try {
-      return await write();
-    } finally {
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.active--;
-    }
-  }
+/** One path's slots, and how many gated files share them. */
+interface Gate {
+  readonly slots: Slots;
+  refs: number;
 }
 
 const gates = new Map<string, Gate>();
@@ -52,7 +39,7 @@ export interface GatedFile extends PositionalFile {
 export function gated(path: string, file: PositionalFile, limit = fileWriters()): GatedFile {
   let held = limit > 0 ? gates.get(path) : undefined;
   if (limit > 0 && !held) {
-    held = new Gate(limit);
+    held = { slots: new Slots(limit), refs: 0 };
     gates.set(path, held);
   }
   if (held) held.refs++;
@@ -60,7 +47,7 @@ export function gated(path: string, file: PositionalFile, limit = fileWriters())
   return {
     fd: file.fd,
     writev: (buffers, position) =>
-      held ? held.run(() => file.writev(buffers, position)) : file.writev(buffers, position),
+      held ? held.slots.run(() => file.writev(buffers, position)) : file.writev(buffers, position),
     wrote: (position, bytes) => file.wrote?.(position, bytes),
     release: () => {
       if (released || !held) return;
