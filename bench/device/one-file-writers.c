@@ -6,7 +6,7 @@
  * the CPU the writers spent (user + system, core-seconds per GB): a writer that spins on the
  * file's lock shows up as system time. Files go in DIR (default /tmp). docs/performance.md.
  *   gcc -O2 -Wall -Wextra -Werror -o /tmp/one-file-writers bench/device/one-file-writers.c -lpthread
- *   /tmp/one-file-writers [-t 16] [-b 0] [-d /tmp] [-s 4096] [-f 2048] [-m 0] [mode ...]
+ *   /tmp/one-file-writers [-t 16] [-b 0] [-d /tmp] [-s 4096] [-f 2048] [-m 0] [-k 3] [mode ...]
  * Modes:
  *   files     one file per part (no shared lock: the ceiling)
  *   pwrite    one file, preallocated (fallocate), pwrite (what the gateway does)
@@ -21,7 +21,10 @@
  *             folios of the unwritten extent, no inode lock taken), then pwrite copies into it
  *   fillserial the same, the pwrites one at a time (a user-space mutex, as the gateway's gate), the
  *             readaheads outside it, in parallel
- *   fillonly  the readaheads alone (what filling costs) */
+ *   fillonly  the readaheads alone (what filling costs)
+ *   mixed     one file, preallocated: every K-th part (-k, default 3) by O_DIRECT through a second
+ *             descriptor (to the disk, the inode lock shared), the others by pwrite one at a time
+ *             (a user-space mutex): can the disk take a share beside the page cache? */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -40,11 +43,13 @@
 #endif
 
 enum { PART = 64u << 20, CHUNK = 8u << 20, MAXT = 64 };
-typedef enum { FILES, PWRITE, SERIAL, MAPCHUNK, MAPPART, MAPWIN, MAPDROP, DIRECT, FILLWRITE, FILLSERIAL, FILLONLY } mode_t_;
-static const char *NAMES[] = {"files", "pwrite", "serial", "mapchunk", "mappart", "mapwin", "mapdrop", "direct", "fillwrite", "fillserial", "fillonly"};
+typedef enum { FILES, PWRITE, SERIAL, MAPCHUNK, MAPPART, MAPWIN, MAPDROP, DIRECT, FILLWRITE, FILLSERIAL, FILLONLY, MIXED } mode_t_;
+static const char *NAMES[] = {"files", "pwrite", "serial", "mapchunk", "mappart", "mapwin", "mapdrop", "direct", "fillwrite", "fillserial", "fillonly", "mixed"};
 
 static mode_t_ mode;
 static int shared_fd = -1;
+static int direct_fd = -1; /* MIXED: the same file opened with O_DIRECT */
+static size_t direct_every = 3;
 static const char *dir = "/tmp";
 static size_t total;
 static atomic_size_t next_part;
@@ -137,6 +142,15 @@ static void write_part(size_t p, const char *src) {
         memcpy(part_map + o, src + o, CHUNK);
         if (mode == MAPWIN) munmap(part_map + o, CHUNK);
         if (mode == MAPDROP && madvise(part_map + o, CHUNK, MADV_DONTNEED)) die("dontneed");
+        break;
+      case MIXED:
+        if (p % direct_every == 0) {
+          write_chunk(direct_fd, src + o, CHUNK, base + (off_t)o);
+        } else {
+          pthread_mutex_lock(&serial_mu);
+          write_chunk(shared_fd, src + o, CHUNK, base + (off_t)o);
+          pthread_mutex_unlock(&serial_mu);
+        }
         break;
       case FILLWRITE:
         fill_range(shared_fd, base + (off_t)o, CHUNK);
@@ -242,7 +256,8 @@ static void run_mode(int threads, int burners) {
     shared_fd = open(path, O_RDWR | O_CREAT | O_TRUNC | (mode == DIRECT ? O_DIRECT : 0), 0600);
     if (shared_fd < 0) die("open object");
     if (fallocate(shared_fd, 0, 0, (off_t)total)) die("fallocate");
-    if (mode >= FILLWRITE) { /* does readahead fill an unwritten extent's page cache? */
+    if (mode == MIXED && (direct_fd = open(path, O_RDWR | O_DIRECT)) < 0) die("open direct");
+    if (mode >= FILLWRITE && mode <= FILLONLY) { /* does readahead fill an unwritten extent's page cache? */
       fill_range(shared_fd, (off_t)(total - CHUNK), CHUNK);
       printf("  (readahead step %zu KiB filled %.0f%% of a chunk)\n", fill_step >> 10,
              100.0 * cached_share(shared_fd, (off_t)(total - CHUNK), CHUNK));
@@ -274,6 +289,8 @@ static void run_mode(int threads, int burners) {
   printf("\n");
   fflush(stdout);
   if (mode != FILES) {
+    if (direct_fd >= 0) close(direct_fd);
+    direct_fd = -1;
     close(shared_fd);
     unlink(path);
   } else {
@@ -287,21 +304,22 @@ static void run_mode(int threads, int burners) {
 int main(int argc, char **argv) {
   int threads = 16, burners = 0, opt;
   size_t mib = 4096;
-  while ((opt = getopt(argc, argv, "t:b:d:s:f:m:")) != -1) {
-    if (opt == 'm') mem_burners = atoi(optarg);
+  while ((opt = getopt(argc, argv, "t:b:d:s:f:m:k:")) != -1) {
+    if (opt == 'k') direct_every = (size_t)strtoull(optarg, NULL, 10);
+    else if (opt == 'm') mem_burners = atoi(optarg);
     else if (opt == 'f') fill_step = (size_t)strtoull(optarg, NULL, 10) << 10;
     else if (opt == 't') threads = atoi(optarg);
     else if (opt == 'b') burners = atoi(optarg);
     else if (opt == 'd') dir = optarg;
     else if (opt == 's') mib = (size_t)strtoull(optarg, NULL, 10);
     else {
-      fprintf(stderr, "usage: %s [-t writers] [-b burners] [-d dir] [-s MiB] [-f fill step KiB] [-m memory burners] [mode ...]\n", argv[0]);
+      fprintf(stderr, "usage: %s [-t writers] [-b burners] [-d dir] [-s MiB] [-f fill step KiB] [-m memory burners] [-k every K-th part direct] [mode ...]\n", argv[0]);
       return 2;
     }
   }
   if (threads < 1 || threads > MAXT || burners < 0 || burners > MAXT || mem_burners < 0 || mem_burners > MAXT ||
-      mib < 64) {
-    fprintf(stderr, "-t 1..%d, -b and -m 0..%d, -s at least 64\n", MAXT, MAXT);
+      mib < 64 || direct_every < 1) {
+    fprintf(stderr, "-t 1..%d, -b and -m 0..%d, -s at least 64, -k at least 1\n", MAXT, MAXT);
     return 2;
   }
   total = mib << 20;
