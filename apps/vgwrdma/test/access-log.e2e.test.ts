@@ -27,8 +27,11 @@ describe('vgwrdma --access-log-format s3', () => {
     await sdk.send(new CreateBucketCommand({ Bucket: 'logged' }));
     await sdk.send(new PutObjectCommand({ Bucket: 'logged', Key: 'dir/a b.txt', Body: new Uint8Array(321) }));
     await expectS3Error(sdk.send(new GetObjectCommand({ Bucket: 'logged', Key: 'nope' })), 'NoSuchKey');
-    const lines = (await readFile(file, 'utf8')).trim().split('\n').map(fields);
-    expect(lines).toHaveLength(3);
+    // A line is written once its response has gone out, so the client can be told first: wait
+    // for the third line instead of reading the file at one moment.
+    const read = async () => (await readFile(file, 'utf8')).trim().split('\n').map(fields);
+    await expect.poll(async () => (await read()).length).toBe(3);
+    const lines = await read();
     for (const f of lines) expect(f).toHaveLength(29);
     const [create, put, get] = lines as [string[], string[], string[]];
     expect(create[6]).toBe('REST.PUT.BUCKET');
