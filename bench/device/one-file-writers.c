@@ -84,6 +84,13 @@ static void write_chunk(int fd, const char *src, size_t len, off_t at) {
   }
 }
 
+/* One chunk into the shared file, one writer at a time (a user-space mutex, as the gateway's gate). */
+static void serial_write(const char *src, off_t at) {
+  pthread_mutex_lock(&serial_mu);
+  write_chunk(shared_fd, src, CHUNK, at);
+  pthread_mutex_unlock(&serial_mu);
+}
+
 /* readahead(2) reads at most the device's readahead window per call: step through the range. */
 static size_t fill_step = 2u << 20;
 static void fill_range(int fd, off_t at, size_t len) {
@@ -123,9 +130,7 @@ static void write_part(size_t p, const char *src) {
   for (size_t o = 0; o < PART; o += CHUNK) {
     switch (mode) {
       case SERIAL:
-        pthread_mutex_lock(&serial_mu);
-        write_chunk(shared_fd, src + o, CHUNK, base + (off_t)o);
-        pthread_mutex_unlock(&serial_mu);
+        serial_write(src + o, base + (off_t)o);
         break;
       case MAPCHUNK: {
         char *m = mmap(NULL, CHUNK, PROT_READ | PROT_WRITE, MAP_SHARED, shared_fd, base + (off_t)o);
@@ -147,9 +152,7 @@ static void write_part(size_t p, const char *src) {
         if (p % direct_every == 0) {
           write_chunk(direct_fd, src + o, CHUNK, base + (off_t)o);
         } else {
-          pthread_mutex_lock(&serial_mu);
-          write_chunk(shared_fd, src + o, CHUNK, base + (off_t)o);
-          pthread_mutex_unlock(&serial_mu);
+          serial_write(src + o, base + (off_t)o);
         }
         break;
       case FILLWRITE:
@@ -158,9 +161,7 @@ static void write_part(size_t p, const char *src) {
         break;
       case FILLSERIAL:
         fill_range(shared_fd, base + (off_t)o, CHUNK);
-        pthread_mutex_lock(&serial_mu);
-        write_chunk(shared_fd, src + o, CHUNK, base + (off_t)o);
-        pthread_mutex_unlock(&serial_mu);
+        serial_write(src + o, base + (off_t)o);
         break;
       case FILLONLY:
         fill_range(shared_fd, base + (off_t)o, CHUNK);
@@ -266,8 +267,7 @@ static void run_mode(int threads, int burners) {
   atomic_store(&next_part, 0);
   atomic_store(&stop_burn, 0);
   writers_cpu = 0;
-  pthread_t w[MAXT], b[MAXT];
-  pthread_t mb[MAXT];
+  pthread_t w[MAXT], b[MAXT], mb[MAXT];
   for (int i = 0; i < burners; i++) pthread_create(&b[i], NULL, burner, (void *)(uintptr_t)(i + 1));
   for (int i = 0; i < mem_burners; i++) pthread_create(&mb[i], NULL, mem_burner, NULL);
   pthread_barrier_init(&filled, NULL, (unsigned)threads + 1);
@@ -318,8 +318,8 @@ int main(int argc, char **argv) {
     }
   }
   if (threads < 1 || threads > MAXT || burners < 0 || burners > MAXT || mem_burners < 0 || mem_burners > MAXT ||
-      mib < 64 || direct_every < 1) {
-    fprintf(stderr, "-t 1..%d, -b and -m 0..%d, -s at least 64, -k at least 1\n", MAXT, MAXT);
+      mib < 64 || direct_every < 1 || fill_step < 4096) {
+    fprintf(stderr, "-t 1..%d, -b and -m 0..%d, -s at least 64, -k at least 1, -f at least 4\n", MAXT, MAXT);
     return 2;
   }
   total = mib << 20;
